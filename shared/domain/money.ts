@@ -1,0 +1,95 @@
+import { currencyExponent } from './currencies';
+
+/**
+ * Money is integer minor units next to an ISO currency. Decimal strings exist only at the wire and in
+ * CSV. Nothing in this file uses floating point arithmetic on amounts.
+ */
+export interface Money {
+  amountMinor: number;
+  currency: string;
+}
+
+export class MoneyParseError extends Error {
+  override name = 'MoneyParseError';
+}
+
+const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
+
+/**
+ * Parses a decimal string strictly into minor units of `currency`.
+ * Rejects signs other than a leading '-', exponents, grouping separators, more decimals than the
+ * currency has (e.g. "1.005" USD, "10.5" JPY), and values past Number.MAX_SAFE_INTEGER.
+ * `allowExtraZeros` accepts trailing zero decimals beyond the exponent ("100.00" JPY), which is how
+ * the service writes every amount.
+ */
+export function parseMinor(text: string, currency: string, opts: { allowExtraZeros?: boolean } = {}): number {
+  const trimmed = text.trim();
+  const m = DECIMAL.exec(trimmed);
+  if (!m) throw new MoneyParseError(`"${text}" is not a plain decimal amount`);
+  const [, neg, whole = '', fracRaw = ''] = m;
+  const exp = currencyExponent(currency);
+  let frac = fracRaw;
+  if (frac.length > exp) {
+    const extra = frac.slice(exp);
+    if (!opts.allowExtraZeros || /[^0]/.test(extra)) {
+      throw new MoneyParseError(
+        exp === 0
+          ? `${currency} has no minor unit: "${text}" must be a whole number`
+          : `${currency} allows at most ${exp} decimals: "${text}"`,
+      );
+    }
+    frac = frac.slice(0, exp);
+  }
+  const digits = (whole + frac.padEnd(exp, '0')).replace(/^0+(?=\d)/, '');
+  const value = BigInt(digits);
+  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new MoneyParseError(`"${text}" is too large`);
+  const n = Number(value);
+  return neg && n !== 0 ? -n : n;
+}
+
+/** Parses an amount as the service writes it (JSON number or string, two decimals). */
+export function parseWireAmount(value: string | number, currency: string): number {
+  // Older servers send JSON numbers: String() of a number such as 10.5 gives "10.5", which is exact
+  // for the short decimals the service uses; anything with more precision is rejected by parseMinor.
+  return parseMinor(typeof value === 'number' ? String(value) : value, currency, { allowExtraZeros: true });
+}
+
+/** Formats minor units as a plain decimal string with the currency's exponent ("-12.30"). */
+export function formatMinor(amountMinor: number, currency: string): string {
+  if (!Number.isSafeInteger(amountMinor)) throw new MoneyParseError(`not an integer amount: ${amountMinor}`);
+  const exp = currencyExponent(currency);
+  const neg = amountMinor < 0;
+  const digits = String(Math.abs(amountMinor)).padStart(exp + 1, '0');
+  const body = exp === 0 ? digits : `${digits.slice(0, -exp)}.${digits.slice(-exp)}`;
+  return neg ? `-${body}` : body;
+}
+
+/** The service's wire form: always two decimals, even for zero-exponent currencies ("1000.00"). */
+export function toWireAmount(amountMinor: number, currency: string): string {
+  const exp = currencyExponent(currency);
+  const plain = formatMinor(amountMinor, currency);
+  return exp === 0 ? `${plain}.00` : plain;
+}
+
+/** Locale display with the currency symbol, via Intl (digits come from the integer, never a float sum). */
+export function displayMoney(amountMinor: number, currency: string, locale?: string): string {
+  const exp = currencyExponent(currency);
+  const fmt = new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: exp,
+    maximumFractionDigits: exp,
+  });
+  // Intl accepts a decimal string exactly (no float rounding) in modern engines.
+  return fmt.format(formatMinor(amountMinor, currency) as unknown as number);
+}
+
+/** Sums minor-unit amounts, refusing to leave the safe-integer range. */
+export function sumMinor(values: Iterable<number>): number {
+  let total = 0;
+  for (const v of values) {
+    total += v;
+    if (!Number.isSafeInteger(total)) throw new MoneyParseError('sum exceeds the safe integer range');
+  }
+  return total;
+}

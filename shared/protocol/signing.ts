@@ -1,0 +1,78 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/**
+ * verifySign as PROTOCOL.md "Signing": every parameter but verifySign, empty/null values left out,
+ * keys in plain byte order, `k=v` joined by '&', values verbatim (goodsInfo is signed as the exact JSON
+ * text sent), then '&' + md5(trimmed token), md5 of the whole as lowercase hex.
+ *
+ * Node-only (node:crypto): the renderer never signs anything. Nothing here logs; callers must never log
+ * the token, md5(token), the string being signed or the signature.
+ */
+export type SignableParams = Readonly<Record<string, string | null | undefined>>;
+
+function md5Hex(text: string): string {
+  return createHash('md5').update(text, 'utf8').digest('hex');
+}
+
+function byteOrder(a: string, b: string): number {
+  // Plain byte order (case-sensitive), not locale order.
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** Builds the string that is hashed. Exported for tests only: never log its result. */
+export function signingString(params: SignableParams, token: string, opts: { includeEmpty?: boolean } = {}): string {
+  const keys = Object.keys(params)
+    .filter((k) => k !== 'verifySign')
+    .filter((k) => {
+      const v = params[k];
+      if (v === null || v === undefined) return false;
+      return opts.includeEmpty ? true : v !== '';
+    })
+    .sort(byteOrder);
+  const joined = keys.map((k) => `${k}=${params[k] ?? ''}`).join('&');
+  return `${joined}&${md5Hex(token.trim())}`;
+}
+
+/** Computes verifySign for a request or IPN. */
+export function computeVerifySign(params: SignableParams, token: string): string {
+  return md5Hex(signingString(params, token));
+}
+
+/** Returns a copy of `params` with empty values removed and verifySign added. */
+export function signParams(params: SignableParams, token: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== '' && k !== 'verifySign') out[k] = v;
+  out.verifySign = computeVerifySign(out, token);
+  return out;
+}
+
+const HEX32 = /^[0-9a-f]{32}$/;
+
+function constantTimeEqualHex(a: string, b: string): boolean {
+  const ab = Buffer.from(a, 'utf8');
+  const bb = Buffer.from(b, 'utf8');
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}
+
+/**
+ * Verifies a received verifySign in constant time. Accepts the standard form (empty values left out)
+ * and, when `acceptEmptyVariant`, the PHP/Java SDK variant that signs empty values as `key=`.
+ */
+export function verifySignature(
+  params: Readonly<Record<string, unknown>>,
+  token: string,
+  opts: { acceptEmptyVariant?: boolean } = {},
+): boolean {
+  const given = params.verifySign;
+  if (typeof given !== 'string' || !HEX32.test(given)) return false;
+  const stringParams: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (typeof v === 'string') stringParams[k] = v;
+    else if (typeof v === 'number' || typeof v === 'boolean') stringParams[k] = String(v);
+    else if (v !== null && v !== undefined) return false; // nested values are never part of a signed body
+  }
+  const standard = constantTimeEqualHex(computeVerifySign(stringParams, token), given);
+  if (!opts.acceptEmptyVariant) return standard;
+  const variant = constantTimeEqualHex(md5Hex(signingString(stringParams, token, { includeEmpty: true })), given);
+  return standard || variant;
+}

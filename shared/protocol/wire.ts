@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { parseWireAmount } from '../domain/money';
+import type { RefundRecord, Transaction } from '../domain/transaction';
+import { normaliseRefundStatus, normaliseTransactionStatus } from './statuses';
+import { serviceTimeToIso } from './time';
+
+/**
+ * Wire schemas of the payment service's responses, lenient where PROTOCOL.md says older servers differ
+ * (id spellings, amounts as JSON numbers), strict where money is concerned.
+ */
+const amount = z.union([z.string(), z.number()]);
+const optStr = z.string().optional().nullable();
+
+export const envelopeSchema = z.object({
+  ret_code: z.string(),
+  ret_msg: z.string().optional().nullable(),
+  result: z.unknown().optional(),
+  customer: z.unknown().optional(),
+  transactions: z.unknown().optional(),
+  size: z.union([z.string(), z.number()]).optional(),
+});
+export type WireEnvelope = z.infer<typeof envelopeSchema>;
+
+export const refundInfoSchema = z
+  .object({
+    refundTransactionId: optStr,
+    refundTransactionNo: optStr,
+    refundReference: optStr,
+    refundAmount: amount,
+    currency: optStr,
+    settleCurrency: optStr,
+    status: optStr,
+  })
+  .passthrough();
+
+export const tranQueryResultSchema = z
+  .object({
+    transactionNo: optStr,
+    oldTransactionId: optStr,
+    yuansferId: optStr,
+    reference: optStr,
+    amount,
+    status: z.string(),
+    currency: z.string(),
+    settleCurrency: optStr,
+    transactionType: optStr,
+    vendor: optStr,
+    createTime: optStr,
+    paymentTime: optStr,
+    refundInfo: z.array(refundInfoSchema).optional().nullable(),
+  })
+  .passthrough();
+export type WireTranQueryResult = z.infer<typeof tranQueryResultSchema>;
+
+/** Maps a validated tran-query (or trans-list) result to the domain Transaction. Throws on bad money. */
+export function toTransaction(r: WireTranQueryResult): Transaction {
+  const transactionNo = r.transactionNo ?? r.oldTransactionId ?? r.yuansferId;
+  if (!transactionNo) throw new Error('transaction without transactionNo');
+  const refunds: RefundRecord[] = (r.refundInfo ?? []).map((ri) => {
+    const currency = ri.currency ?? r.currency;
+    const id = ri.refundTransactionNo ?? ri.refundTransactionId;
+    if (!id) throw new Error('refundInfo entry without refundTransactionNo');
+    return {
+      refundTransactionNo: id,
+      ...(ri.refundReference ? { refundReference: ri.refundReference } : {}),
+      refundAmountMinor: parseWireAmount(ri.refundAmount, currency),
+      currency,
+      ...(ri.settleCurrency ? { settleCurrency: ri.settleCurrency } : {}),
+      status: normaliseRefundStatus(ri.status ?? undefined),
+    };
+  });
+  const createdAt = serviceTimeToIso(r.createTime);
+  const paidAt = serviceTimeToIso(r.paymentTime);
+  return {
+    transactionNo,
+    ...(r.reference ? { reference: r.reference } : {}),
+    amountMinor: parseWireAmount(r.amount, r.currency),
+    currency: r.currency,
+    ...(r.settleCurrency ? { settleCurrency: r.settleCurrency } : {}),
+    status: normaliseTransactionStatus(r.status),
+    ...(r.vendor ? { vendor: r.vendor } : {}),
+    transactionType: r.transactionType === 'refund' ? 'refund' : 'payment',
+    ...(createdAt ? { createdAt } : {}),
+    ...(paidAt ? { paidAt } : {}),
+    refunds,
+  };
+}
