@@ -1,0 +1,163 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+import { forbiddenEnvelope } from '../../main/ipc/dispatcher';
+import type { AppCore } from '../../main/compose';
+import { BROWSER_HOST_CSP } from '../../main/security/csp';
+import { bridgeScript } from './bridge-script';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+};
+const MAX_BODY = 16 * 1024 * 1024;
+
+export interface BrowserHostOptions {
+  core: AppCore;
+  rendererDir: string;
+  port?: number;
+  /** Fixed secret for tests; a random one per run otherwise. */
+  secret?: string;
+}
+
+export interface BrowserHost {
+  /** Origin, e.g. http://127.0.0.1:5123 */
+  origin: string;
+  /** The URL to open: origin + '/#secret=…' (the fragment never reaches the server). */
+  url: string;
+  secret: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const secretMatches = (given: string | undefined, secret: string): boolean => {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
+  res.writeHead(status, {
+    'content-type': type,
+    'content-security-policy': BROWSER_HOST_CSP,
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+  });
+  res.end(body);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new Error('body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Development/test host: serves the built renderer and the same IPC handlers over loopback HTTP.
+ * Bound to 127.0.0.1 only; every IPC and event call must carry the per-run secret; the Host header must
+ * be our own (DNS-rebinding guard) and a cross-origin Origin is refused. Not packaged with the app.
+ */
+export async function startBrowserHost(opts: BrowserHostOptions): Promise<BrowserHost> {
+  const secret = opts.secret ?? randomBytes(24).toString('base64url');
+  const root = normalize(opts.rendererDir + sep);
+  const streams = new Set<ServerResponse>();
+  let origin = '';
+
+  const unsubscribe = opts.core.events.subscribe((event, payload) => {
+    const line = `${JSON.stringify({ event, payload })}\n`;
+    for (const s of streams) s.write(line);
+  });
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const host = req.headers.host ?? '';
+      if (host !== new URL(origin).host) return send(res, 421, 'text/plain', 'Wrong host');
+      const reqOrigin = req.headers.origin;
+      if (reqOrigin && reqOrigin !== origin) return send(res, 403, 'text/plain', 'Cross-origin requests are refused');
+      const url = new URL(req.url ?? '/', origin);
+
+      if (url.pathname.startsWith('/ipc/')) {
+        if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');
+        if (!secretMatches(req.headers['x-refund-desk-secret'] as string | undefined, secret)) {
+          return send(res, 403, 'application/json', JSON.stringify(forbiddenEnvelope()));
+        }
+        const channel = decodeURIComponent(url.pathname.slice('/ipc/'.length));
+        let input: unknown;
+        try {
+          const text = await readBody(req);
+          const parsed: unknown = text ? JSON.parse(text) : {};
+          input = parsed && typeof parsed === 'object' && 'input' in parsed ? (parsed as { input: unknown }).input : undefined;
+          if (input === null) input = undefined;
+        } catch {
+          input = Symbol('unparseable'); // fails schema validation → invalid_input envelope
+        }
+        const envelope = await opts.core.dispatch(channel, input);
+        return send(res, 200, 'application/json', JSON.stringify(envelope));
+      }
+
+      if (url.pathname === '/events') {
+        if (!secretMatches(req.headers['x-refund-desk-secret'] as string | undefined, secret)) {
+          return send(res, 403, 'application/json', JSON.stringify(forbiddenEnvelope()));
+        }
+        res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' });
+        res.write('\n');
+        streams.add(res);
+        req.on('close', () => streams.delete(res));
+        return;
+      }
+
+      if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only');
+      if (url.pathname === '/__host/bridge.js') return send(res, 200, TYPES['.js']!, bridgeScript());
+      const rel = url.pathname === '/' ? '/index.html' : decodeURIComponent(url.pathname);
+      const file = normalize(join(root, rel));
+      if (!file.startsWith(root)) return send(res, 403, 'text/plain', 'Forbidden');
+      try {
+        let body: string | Buffer = await readFile(file);
+        if (rel === '/index.html') {
+          // The bridge must exist before the renderer's module runs.
+          body = body.toString('utf8').replace('<head>', '<head>\n    <script src="/__host/bridge.js"></script>');
+        }
+        return send(res, 200, TYPES[extname(file)] ?? 'application/octet-stream', body);
+      } catch {
+        return send(res, 404, 'text/plain', 'Not found — run npm run build first.');
+      }
+    })().catch(() => {
+      if (!res.headersSent) send(res, 500, 'text/plain', 'Host error');
+      else res.end();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    url: `${origin}/#secret=${secret}`,
+    secret,
+    port,
+    close: async () => {
+      unsubscribe();
+      for (const s of streams) s.end();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Browsers keep connections alive; close() alone would wait for them.
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

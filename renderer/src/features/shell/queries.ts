@@ -1,0 +1,15 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { Bridge } from '../../../../shared/ipc/contract';
+import { unwrap } from '../../lib/bridge';
+
+/** Query-key factory and options for app-level data. */
+export const appKeys = {
+  info: ['app', 'info'] as const,
+  health: ['app', 'health'] as const,
+};
+
+export const appInfoQuery = (bridge: Bridge) =>
+  queryOptions({ queryKey: appKeys.info, queryFn: () => unwrap(bridge['app.info']()), staleTime: Infinity });
+
+export const appHealthQuery = (bridge: Bridge) =>
+  queryOptions({ queryKey: appKeys.health, queryFn: () => unwrap(bridge['app.health']()), refetchInterval: 15_000 });

@@ -1,0 +1,42 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { ErrorBoundary } from './app/ErrorBoundary';
+import { BridgeContext, readGlobalBridge } from './lib/bridge';
+import { DbContext } from './db/context';
+import { openDb } from './db/schema';
+import './styles/app.css';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    // Main already retries reads where that is safe; the renderer never retries on its own.
+    queries: { retry: false, refetchOnWindowFocus: false },
+    mutations: { retry: false },
+  },
+});
+
+const root = document.getElementById('root');
+const bridge = readGlobalBridge();
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <ErrorBoundary>
+        {bridge ? (
+          <BridgeContext.Provider value={bridge}>
+            <DbContext.Provider value={openDb()}>
+              <QueryClientProvider client={queryClient}>
+                <App />
+              </QueryClientProvider>
+            </DbContext.Provider>
+          </BridgeContext.Provider>
+        ) : (
+          <div className="fatal" role="alert">
+            <h1>Refund Desk cannot start</h1>
+            <p>The connection to the app’s main process is missing. Start Refund Desk with npm start.</p>
+          </div>
+        )}
+      </ErrorBoundary>
+    </StrictMode>,
+  );
+}

@@ -1,0 +1,18 @@
+/**
+ * Channel names: plain constants only, because the sandboxed preload imports this file and a
+ * sandboxed preload cannot load packages (TOOLCHAIN.md). The contract (zod schemas) lives in
+ * ./contract and is checked against these lists by a unit test.
+ */
+export const INVOKE_CHANNELS = [
+  'app.info',
+  'app.health',
+  'app.openExternal',
+] as const;
+export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
+
+/** Main → renderer pushes. Subscribing returns an unsubscribe function. */
+export const EVENT_CHANNELS = ['app.notice'] as const;
+export type EventChannel = (typeof EVENT_CHANNELS)[number];
+
+/** The global name the bridge is exposed under (preload and browser host alike). */
+export const BRIDGE_GLOBAL = 'refundDesk';

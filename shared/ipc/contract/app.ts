@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+export const appInfo = {
+  input: z.undefined().or(z.object({}).strict()),
+  output: z.object({
+    name: z.string(),
+    version: z.string(),
+    dataDir: z.string(),
+    /** Which host serves the handlers: the Electron app, the browser host (dev/tests), or the CLI. */
+    host: z.enum(['electron', 'browser', 'cli']),
+    /** Demo (embedded sandbox) or a real environment, for the active profile. */
+    mode: z.enum(['demo', 'vendor-sandbox', 'production', 'custom', 'none']),
+    platform: z.string(),
+  }),
+};
+
+export const appHealth = {
+  input: z.undefined().or(z.object({}).strict()),
+  output: z.object({
+    status: z.enum(['ok', 'degraded']),
+    checkedAt: z.string(),
+    uptimeMs: z.number().int().nonnegative(),
+    checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })),
+  }),
+};
+
+export const appOpenExternal = {
+  input: z.object({ url: z.string().max(2048) }).strict(),
+  output: z.object({ opened: z.boolean() }),
+};
+
+export const appEvents = {
+  'app.notice': z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+};

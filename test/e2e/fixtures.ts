@@ -1,0 +1,34 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { test as base } from '@playwright/test';
+import { type BrowserHost, startBrowserHost } from '../../electron/host/web/server';
+import { createNodeCore } from '../../electron/host/node-core';
+import type { AppCore } from '../../electron/main/compose';
+
+export interface HostFixture {
+  host: BrowserHost;
+  core: AppCore;
+  dataDir: string;
+}
+
+/**
+ * Each test file gets its own browser host (fresh data directory, real services, real handlers) and
+ * each test a fresh browser context, so IndexedDB starts empty.
+ */
+export const test = base.extend<{ app: HostFixture }>({
+  app: async ({}, use) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rd-e2e-'));
+    const core = await createNodeCore({ host: 'browser', dataDir });
+    const host = await startBrowserHost({ core, rendererDir: resolve(import.meta.dirname, '../../out/renderer') });
+    await use({ host, core, dataDir });
+    await host.close();
+    await core.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  },
+});
+
+export const expect = test.expect;
+
+/** Where e2e screenshots go so a person can look at them (test-results is git-ignored). */
+export const shotPath = (name: string) => resolve(import.meta.dirname, '../../test-results/screens', `${name}.png`);
