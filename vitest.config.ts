@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // The JSON report feeds .ci/run's "N passed, N failed" total.
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
 });

@@ -17,6 +17,7 @@ export interface HostFixture {
  * each test a fresh browser context, so IndexedDB starts empty.
  */
 export const test = base.extend<{ app: HostFixture }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
   app: async ({}, use) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rd-e2e-'));
     const core = await createNodeCore({ host: 'browser', dataDir });

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 import { computeVerifySign, signParams, verifySignature } from '../../../shared/protocol/signing';
 
 interface Vectors {
@@ -33,16 +35,12 @@ describe('verifySign', () => {
   });
   it('accepts the empty-as-key= variant only when asked', () => {
     const p = { merchantNo: '200043', storeNo: '300014', note: '' };
-    const { createHash } = require('node:crypto') as typeof import('node:crypto');
-    const md5 = (s: string) => createHash('md5').update(s).digest('hex');
     const variant = md5(`merchantNo=200043&note=&storeNo=300014&${md5(vectors.token)}`);
     expect(verifySignature({ ...p, verifySign: variant }, vectors.token)).toBe(false);
     expect(verifySignature({ ...p, verifySign: variant }, vectors.token, { acceptEmptyVariant: true })).toBe(true);
   });
   it('sorts keys by byte order, not locale order', () => {
     const a = computeVerifySign({ b: '1', B: '2', a: '3' }, 't');
-    const { createHash } = require('node:crypto') as typeof import('node:crypto');
-    const md5 = (s: string) => createHash('md5').update(s).digest('hex');
     expect(a).toBe(md5(`B=2&a=3&b=1&${md5('t')}`));
   });
 });

@@ -1,0 +1,72 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeCore } from '../../../electron/host/node-core';
+import { type BrowserHost, startBrowserHost } from '../../../electron/host/web/server';
+import { createFakeLogger } from '../../fakes/logger';
+
+let host: BrowserHost;
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rd-host-'));
+  const rendererDir = join(dir, 'renderer');
+  mkdirSync(rendererDir);
+  writeFileSync(join(rendererDir, 'index.html'), '<html><head></head><body>app</body></html>');
+  const core = await createNodeCore({ host: 'browser', dataDir: join(dir, 'data'), log: createFakeLogger() });
+  host = await startBrowserHost({ core, rendererDir, secret: 's3cret-for-tests' });
+});
+afterAll(() => host.close());
+
+function call(path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  return new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
+    const req = request(`${host.origin}${path}`, { method: opts.method ?? 'POST', headers: opts.headers }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+const auth = { 'x-refund-desk-secret': 's3cret-for-tests', 'content-type': 'application/json' };
+
+describe('browser host', () => {
+  it('binds to 127.0.0.1 and serves the handlers with the per-run secret', async () => {
+    expect(host.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const r = await call('/ipc/app.info', { headers: auth, body: '{"input":null}' });
+    expect(JSON.parse(r.body)).toMatchObject({ ok: true, value: { host: 'browser' } });
+  });
+
+  it('refuses calls without the secret, or with a wrong one', async () => {
+    for (const headers of [{} as Record<string, string>, { 'x-refund-desk-secret': 'wrong' }, { 'x-refund-desk-secret': 's3cret-for-testz' }]) {
+      const r = await call('/ipc/app.info', { headers, body: '{}' });
+      expect(r.status).toBe(403);
+      expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    }
+  });
+
+  it('refuses a foreign Origin and a rebinding Host header', async () => {
+    const a = await call('/ipc/app.info', { headers: { ...auth, origin: 'https://evil.example' }, body: '{}' });
+    expect(a.status).toBe(403);
+    const b = await call('/ipc/app.info', { headers: { ...auth, host: 'evil.example' }, body: '{}' });
+    expect(b.status).toBe(421);
+  });
+
+  it('answers bad input and unparseable bodies with invalid_input in the envelope', async () => {
+    const a = await call('/ipc/app.openExternal', { headers: auth, body: '{"input":{"url":1}}' });
+    expect(JSON.parse(a.body)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    const b = await call('/ipc/app.openExternal', { headers: auth, body: '{not json' });
+    expect(JSON.parse(b.body)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    const c = await call('/ipc/nope.nothing', { headers: auth, body: '{}' });
+    expect(JSON.parse(c.body)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  });
+
+  it('serves the renderer with the CSP header and the bridge script injected first', async () => {
+    const r = await call('/', { method: 'GET' });
+    expect(r.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(r.body).toMatch(/<head>\s*<script src="\/__host\/bridge\.js"><\/script>/);
+    const traversal = await call('/../../etc/passwd', { method: 'GET' });
+    expect([403, 404]).toContain(traversal.status);
+  });
+});

@@ -1,0 +1,96 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+/**
+ * The Electron edge is mocked (the binary cannot run here); everything asserted is our own wiring:
+ * the preferences we pass and the decisions our handlers return.
+ */
+const created: FakeWindow[] = [];
+const openExternal = vi.fn(async () => {});
+
+class FakeWebContents {
+  handlers = new Map<string, (...args: unknown[]) => void>();
+  windowOpenHandler: ((d: { url: string }) => { action: string }) | undefined;
+  on(event: string, fn: (...args: unknown[]) => void) {
+    this.handlers.set(event, fn);
+    return this;
+  }
+  setWindowOpenHandler(fn: (d: { url: string }) => { action: string }) {
+    this.windowOpenHandler = fn;
+  }
+}
+class FakeWindow {
+  webContents = new FakeWebContents();
+  loaded: string | undefined;
+  constructor(readonly options: { webPreferences: Record<string, unknown> }) {
+    created.push(this);
+  }
+  once() {}
+  loadURL(url: string) {
+    this.loaded = url;
+    return Promise.resolve();
+  }
+}
+
+vi.mock('electron', () => ({ BrowserWindow: FakeWindow, shell: { openExternal } }));
+
+const { createMainWindow, lockDownSession } = await import('../../../electron/main/window');
+
+describe('main window security guards', () => {
+  beforeEach(() => {
+    created.length = 0;
+    openExternal.mockClear();
+    delete process.env['ELECTRON_RENDERER_URL'];
+  });
+
+  it('uses isolated, sandboxed preferences with no Node in the renderer', () => {
+    createMainWindow();
+    const prefs = created[0]!.options.webPreferences;
+    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webviewTag: false, webSecurity: true });
+    expect(String(prefs['preload'])).toMatch(/preload[\\/]index\.cjs$/);
+  });
+
+  it('loads the renderer from the app:// protocol in production', () => {
+    createMainWindow();
+    expect(created[0]!.loaded).toBe('app://renderer/index.html');
+  });
+
+  it('blocks every navigation, redirect and webview attach', () => {
+    createMainWindow();
+    const wc = created[0]!.webContents;
+    for (const [event, url] of [
+      ['will-navigate', 'https://evil.example/'],
+      ['will-navigate', 'app://renderer/other.html'],
+      ['will-redirect', 'https://evil.example/'],
+      ['will-attach-webview', ''],
+    ] as const) {
+      const preventDefault = vi.fn();
+      wc.handlers.get(event)!({ preventDefault }, url);
+      expect(preventDefault, `${event} ${url}`).toHaveBeenCalled();
+    }
+  });
+
+  it('denies window.open and sends only allow-listed https links to the system browser', () => {
+    createMainWindow();
+    const handler = created[0]!.webContents.windowOpenHandler!;
+    expect(handler({ url: 'https://evil.example/' })).toEqual({ action: 'deny' });
+    expect(handler({ url: 'http://www.yuansfer.com/' })).toEqual({ action: 'deny' });
+    expect(openExternal).not.toHaveBeenCalled();
+    expect(handler({ url: 'https://docs.pockyt.io/' })).toEqual({ action: 'deny' });
+    expect(openExternal).toHaveBeenCalledWith('https://docs.pockyt.io/');
+  });
+
+  it('denies every permission request and check', () => {
+    let request: ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void) | undefined;
+    let check: ((wc: unknown, permission: string) => boolean) | undefined;
+    lockDownSession({
+      setPermissionRequestHandler: (fn: typeof request) => (request = fn),
+      setPermissionCheckHandler: (fn: typeof check) => (check = fn),
+    } as never);
+    for (const p of ['media', 'notifications', 'geolocation', 'clipboard-read', 'openExternal']) {
+      const cb = vi.fn();
+      request!(null, p, cb);
+      expect(cb).toHaveBeenCalledWith(false);
+      expect(check!(null, p)).toBe(false);
+    }
+  });
+});
