@@ -29,7 +29,9 @@ export interface CsvOptions {
   idStyle?: 'excel' | 'plain';
 }
 
-const DANGEROUS_START = /^[=+\-@\t\r]/;
+// Leading apostrophes count too, so a value that already starts with '= is escaped once more and
+// unwrapCell can restore every original exactly.
+const DANGEROUS_START = /^'*[=+\-@\t\r]/;
 const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
 const DIGITS = /^\d+$/;
 export const BOM = '\uFEFF';
@@ -83,6 +85,6 @@ export function writeCsv<Row>(columns: readonly CsvColumn<Row>[], rows: Iterable
 export function unwrapCell(text: string): string {
   const m = /^="(\d+)"$/.exec(text);
   if (m) return m[1]!;
-  if (/^'[=+\-@\t\r]/.test(text)) return text.slice(1);
+  if (DANGEROUS_START.test(text) && text.startsWith("'")) return text.slice(1);
   return text;
 }
