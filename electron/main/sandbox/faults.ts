@@ -1,0 +1,123 @@
+/**
+ * Fault injection. Rates are probabilities in [0, 1] drawn from a seeded stream, so a run is
+ * reproducible; 0 and 1 are exact, which is what tests use.
+ *
+ * Where each fault strikes (README "Fault injection"):
+ * - latencyMs, http5xxRate, systemErrorRate (000000), upstreamErrorRate (000080): before the request
+ *   is handled — nothing changes.
+ * - dropAfterRate, malformedJsonRate: after the request was handled and its changes applied — the
+ *   client cannot tell whether it worked (the ambiguous case the app must survive).
+ */
+import { z } from 'zod';
+import { createRng, deriveSeed, type Rng } from './prng';
+
+export const ENDPOINTS = ['customers', 'secure-pay', 'capture', 'tran-query', 'refund', 'trans-list'] as const;
+export type EndpointName = (typeof ENDPOINTS)[number];
+
+export interface EndpointFaults {
+  latencyMs: number;
+  http5xxRate: number;
+  systemErrorRate: number;
+  upstreamErrorRate: number;
+  malformedJsonRate: number;
+  dropAfterRate: number;
+}
+
+export interface FaultConfig {
+  /** Applies to every endpoint… */
+  all: Partial<EndpointFaults>;
+  /** …unless overridden per endpoint. */
+  endpoints: Partial<Record<EndpointName, Partial<EndpointFaults>>>;
+  /** Added before the first delivery attempt of every IPN. */
+  ipnDelayMs: number;
+  /** Share of IPN attempts the sandbox fails on purpose (not sent; retried on schedule). */
+  ipnFailRate: number;
+  /** Share of refunds that settle as `failed` instead of `success`. */
+  refundFailRate: number;
+}
+
+const rate = z.number().min(0).max(1);
+const endpointFaultsSchema = z
+  .object({
+    latencyMs: z.number().int().min(0).max(600_000),
+    http5xxRate: rate,
+    systemErrorRate: rate,
+    upstreamErrorRate: rate,
+    malformedJsonRate: rate,
+    dropAfterRate: rate,
+  })
+  .partial()
+  .strict();
+
+/** Schema of a runtime update (admin endpoint): any subset of FaultConfig. */
+export const faultPatchSchema = z
+  .object({
+    all: endpointFaultsSchema,
+    endpoints: z.partialRecord(z.enum(ENDPOINTS), endpointFaultsSchema),
+    ipnDelayMs: z.number().int().min(0).max(7_200_000),
+    ipnFailRate: rate,
+    refundFailRate: rate,
+  })
+  .partial()
+  .strict();
+export type FaultPatch = z.infer<typeof faultPatchSchema>;
+
+const NO_FAULTS: EndpointFaults = {
+  latencyMs: 0, http5xxRate: 0, systemErrorRate: 0, upstreamErrorRate: 0, malformedJsonRate: 0, dropAfterRate: 0,
+};
+
+function emptyConfig(): FaultConfig {
+  return { all: {}, endpoints: {}, ipnDelayMs: 0, ipnFailRate: 0, refundFailRate: 0 };
+}
+
+/** Merges a patch into a config field by field (endpoint entries merge too). */
+export function mergeFaults(base: FaultConfig, patch: Partial<FaultConfig>): FaultConfig {
+  const endpoints: FaultConfig['endpoints'] = { ...base.endpoints };
+  for (const name of ENDPOINTS) {
+    const p = patch.endpoints?.[name];
+    if (p) endpoints[name] = { ...endpoints[name], ...p };
+  }
+  return {
+    all: { ...base.all, ...patch.all },
+    endpoints,
+    ipnDelayMs: patch.ipnDelayMs ?? base.ipnDelayMs,
+    ipnFailRate: patch.ipnFailRate ?? base.ipnFailRate,
+    refundFailRate: patch.refundFailRate ?? base.refundFailRate,
+  };
+}
+
+export class FaultInjector {
+  private current: FaultConfig;
+  private readonly rng: Rng;
+
+  constructor(seed: number, initial: Partial<FaultConfig> = {}) {
+    this.rng = createRng(deriveSeed(seed, 'faults'));
+    this.current = mergeFaults(emptyConfig(), initial);
+  }
+
+  config(): FaultConfig {
+    return structuredClone(this.current);
+  }
+
+  update(patch: Partial<FaultConfig>): FaultConfig {
+    this.current = mergeFaults(this.current, patch);
+    return this.config();
+  }
+
+  reset(): FaultConfig {
+    this.current = emptyConfig();
+    return this.config();
+  }
+
+  /** The faults in force for one endpoint. */
+  forEndpoint(name: EndpointName): EndpointFaults {
+    return { ...NO_FAULTS, ...this.current.all, ...this.current.endpoints[name] };
+  }
+
+  /** True with probability `p`; exact at 0 and 1. */
+  roll(p: number): boolean {
+    if (p <= 0) return false;
+    if (p >= 1) return true;
+    return this.rng() < p;
+  }
+}
