@@ -14,6 +14,7 @@ export function createFakeHttp(replies: FakeReply[]): HttpClient & { calls: { ur
     if (reply === undefined) throw new Error('fake http: no reply scripted');
     if (reply === 'hang') {
       return new Promise<HttpResponse>((_, reject) => {
+        if (req.signal.aborted) return reject(new DOMException('aborted', 'AbortError'));
         req.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')), { once: true });
       });
     }

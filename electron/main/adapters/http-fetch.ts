@@ -1,0 +1,41 @@
+import { type HttpClient, TransportError } from '../services/gateway/http-port';
+
+/** Error codes that mean the request never left this machine (nothing can have happened remotely). */
+const BEFORE_SEND = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
+
+function causeCode(e: unknown): string | undefined {
+  let cur: unknown = e;
+  for (let i = 0; i < 4 && cur && typeof cur === 'object'; i += 1) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    // AggregateError (happy eyeballs) keeps the per-address errors in `errors`.
+    const errors = (cur as { errors?: unknown }).errors;
+    if (Array.isArray(errors) && errors[0]) cur = errors[0];
+    else cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * Plain-Node HTTP adapter over the built-in fetch (undici). Used by every host: Electron's main
+ * process runs Node too. Maps failures to TransportError without copying request data into messages.
+ */
+export function createFetchHttpClient(): HttpClient {
+  return async (req) => {
+    let res: Response;
+    try {
+      res = await fetch(req.url, { method: 'POST', headers: req.headers, body: req.body, signal: req.signal, redirect: 'error' });
+    } catch (e) {
+      if (req.signal.aborted) throw e;
+      const code = causeCode(e);
+      throw new TransportError(code ? `connection failed (${code})` : 'connection failed', code && BEFORE_SEND.has(code) ? 'before-send' : 'unknown', code);
+    }
+    try {
+      return { status: res.status, text: await res.text() };
+    } catch (e) {
+      if (req.signal.aborted) throw e;
+      // Headers arrived, then the connection dropped: the service may have acted.
+      throw new TransportError('connection dropped while reading the response', 'unknown', causeCode(e));
+    }
+  };
+}

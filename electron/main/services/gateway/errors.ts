@@ -1,0 +1,80 @@
+import { AppError } from '../../../../shared/domain/errors';
+import { RET } from '../../../../shared/protocol/ret-codes';
+
+/** Endpoints and whether they are reads (safe to retry) or writes (never retried). */
+export const ENDPOINTS = {
+  createCustomer: { path: '/v1/customers/create', write: true },
+  securePay: { path: '/online/v3/secure-pay', write: true },
+  capture: { path: '/order/v4/capture', write: true },
+  refund: { path: '/app-data-search/v3/refund', write: true },
+  tranQuery: { path: '/app-data-search/v3/tran-query', write: false },
+  transList: { path: '/app-data-search/v3/trans-list', write: false },
+} as const;
+export type EndpointName = keyof typeof ENDPOINTS;
+
+const WHAT: Record<EndpointName, string> = {
+  createCustomer: 'creating the customer',
+  securePay: 'creating the payment',
+  capture: 'the card payment',
+  refund: 'the refund',
+  tranQuery: 'the lookup',
+  transList: 'the transaction list',
+};
+
+/**
+ * Maps a service rejection to a typed error. Every code other than 000100 is a rejection (PROTOCOL.md);
+ * ret_code and ret_msg are kept in details so the person sees the service's own words.
+ */
+export function rejectionError(endpoint: EndpointName, retCode: string, retMsg: string | undefined): AppError {
+  const details = { ret_code: retCode, ret_msg: retMsg ?? '', endpoint };
+  const said = retMsg ? ` The service said: “${retMsg}” (${retCode}).` : ` (code ${retCode})`;
+  if (retCode === RET.NO_RECORD) {
+    return new AppError('not_found', `The payment service has no matching record.${said}`, { details, retryable: false });
+  }
+  if (retCode === RET.ACCESS_DENIED) {
+    return new AppError(
+      'unauthorized',
+      `The payment service refused the credentials. Check the merchant number, store number and API token of this profile.${said}`,
+      { details, retryable: false },
+    );
+  }
+  const moved = ENDPOINTS[endpoint].write ? ' Nothing was charged or refunded.' : '';
+  return new AppError('upstream_rejected', `The payment service rejected ${WHAT[endpoint]}.${said}${moved}`, {
+    details,
+    retryable: retCode === RET.SYSTEM_ERROR || retCode === RET.UPSTREAM_ERROR,
+  });
+}
+
+/** The failure of a read after its retries: a network/timeout/service problem, never "not found". */
+export function readFailure(endpoint: EndpointName, kind: 'network' | 'timeout' | 'http' | 'body', extra: Record<string, unknown>): AppError {
+  const details = { endpoint, ...extra };
+  switch (kind) {
+    case 'network':
+      return new AppError('network', `Could not reach the payment service for ${WHAT[endpoint]}. Check the network connection and the profile’s address, then try again.`, { details });
+    case 'timeout':
+      return new AppError('timeout', `The payment service did not answer ${WHAT[endpoint]} in time. Try again in a moment.`, { details });
+    case 'http':
+      return new AppError('unavailable', `The payment service is having trouble (HTTP ${String(extra['httpStatus'])}). Try again in a moment.`, { details });
+    case 'body':
+      return new AppError('unavailable', `The payment service answered ${WHAT[endpoint]} with something Refund Desk cannot read. Try again in a moment.`, { details, retryable: true });
+  }
+}
+
+/**
+ * The failure of a write whose outcome cannot be known: the request may have been applied. Never
+ * retried here; the refund flow resolves it by querying for its refundReference.
+ */
+export function outcomeUnknown(endpoint: EndpointName, why: string, extra: Record<string, unknown>): AppError {
+  return new AppError(
+    'outcome_unknown',
+    `Refund Desk cannot tell whether ${WHAT[endpoint]} went through (${why}). Money may or may not have moved. Do not send it again: look the transaction up first.`,
+    { details: { endpoint, why, ...extra }, retryable: false },
+  );
+}
+
+/** A write that provably never left this machine (connection refused, DNS failure). */
+export function notSent(endpoint: EndpointName, extra: Record<string, unknown>): AppError {
+  return new AppError('network', `Could not reach the payment service, so ${WHAT[endpoint]} was not sent. Nothing was charged or refunded. Check the connection and try again.`, {
+    details: { endpoint, sent: false, ...extra },
+  });
+}

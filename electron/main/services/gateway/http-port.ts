@@ -1,0 +1,38 @@
+/**
+ * The HTTP capability the gateway client receives. A plain-Node fetch adapter lives in
+ * electron/main/adapters/http-fetch.ts; tests pass fakes (test/fakes/http.ts).
+ */
+export interface HttpRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** Aborted by the client's per-call timeout or by the caller's cancel. */
+  signal: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  text: string;
+}
+
+/**
+ * Where a transport failure happened. `before-send` means the request provably never left this
+ * machine (connection refused, DNS failure, TLS handshake refused), so even a refund can be reported
+ * as "not sent". Everything else may have reached the service.
+ */
+export type TransportPhase = 'before-send' | 'unknown';
+
+/** Thrown by an HttpClient when no HTTP response arrived. Carries no request data. */
+export class TransportError extends Error {
+  override name = 'TransportError';
+  constructor(
+    message: string,
+    readonly phase: TransportPhase,
+    readonly causeCode?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** POSTs a body and returns the status and text, or throws TransportError (or an AbortError). */
+export type HttpClient = (req: HttpRequest) => Promise<HttpResponse>;

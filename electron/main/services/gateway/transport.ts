@@ -1,0 +1,185 @@
+import { AppError } from '../../../../shared/domain/errors';
+import { envelopeSchema, type WireEnvelope } from '../../../../shared/protocol/wire';
+import { RET } from '../../../../shared/protocol/ret-codes';
+import { signParams } from '../../../../shared/protocol/signing';
+import type { Clock, Logger } from '../ports';
+import { ENDPOINTS, type EndpointName, notSent, outcomeUnknown, readFailure, rejectionError } from './errors';
+import { type HttpClient, TransportError } from './http-port';
+
+/** Where and as whom to call. Resolved per call, so switching profiles switches everything. */
+export interface GatewayConfig {
+  baseUrl: string;
+  merchantNo: string;
+  storeNo: string;
+  /** Used only to sign; never sent, never logged. */
+  token: string;
+  /** Partners calling for a sub-merchant (signed like every other field). */
+  merGroupNo?: string;
+}
+
+export interface RetryPolicy {
+  /** Extra attempts for reads after the first (writes never retry). */
+  retries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface TransportDeps {
+  http: HttpClient;
+  clock: Clock;
+  log: Logger;
+  config: () => GatewayConfig | Promise<GatewayConfig>;
+  /** Per attempt. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** [0, 1) source for jitter; injected so tests are deterministic. */
+  random?: () => number;
+  /** Waits between retries; injected so unit tests do not sleep. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseDelayMs: 300, maxDelayMs: 3_000 };
+
+/** Values as the wire wants them: strings only; empty and absent values are left out entirely. */
+export type WireParams = Record<string, string | number | undefined | null>;
+
+const realSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      resolve();
+    }, { once: true });
+  });
+
+/** Exponential backoff with "equal jitter": half the step fixed, half random, capped. */
+export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number): number {
+  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  return Math.round(step / 2 + random() * (step / 2));
+}
+
+function toWire(params: WireParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined || v === null) continue;
+    const s = typeof v === 'number' ? String(v) : v;
+    if (s !== '') out[k] = s;
+  }
+  return out;
+}
+
+type Attempt =
+  | { kind: 'envelope'; envelope: WireEnvelope }
+  | { kind: 'transport'; phase: 'before-send' | 'unknown'; code?: string }
+  | { kind: 'timeout' }
+  | { kind: 'http'; status: number }
+  | { kind: 'body' };
+
+/** The signed-POST machinery shared by every endpoint: sign, send, time out, retry reads, map errors. */
+export function createTransport(deps: TransportDeps) {
+  const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...deps.retry };
+  const random = deps.random ?? Math.random;
+  const sleep = deps.sleep ?? realSleep;
+
+  async function attemptOnce(url: string, body: string, signal?: AbortSignal): Promise<Attempt> {
+    const ctl = new AbortController();
+    const timer = setTimeout(() => ctl.abort(new Error('timeout')), timeoutMs);
+    const onCancel = () => ctl.abort(new Error('cancelled'));
+    signal?.addEventListener('abort', onCancel, { once: true });
+    if (signal?.aborted) onCancel();
+    try {
+      const res = await deps.http({ url, headers: { 'content-type': 'application/json', accept: 'application/json' }, body, signal: ctl.signal });
+      if (res.status < 200 || res.status > 299) return { kind: 'http', status: res.status };
+      let json: unknown;
+      try {
+        json = JSON.parse(res.text);
+      } catch {
+        return { kind: 'body' };
+      }
+      const env = envelopeSchema.safeParse(json);
+      return env.success ? { kind: 'envelope', envelope: env.data } : { kind: 'body' };
+    } catch (e) {
+      if (signal?.aborted) throw new AppError('cancelled', 'The request was cancelled.', { retryable: false });
+      if (ctl.signal.aborted) return { kind: 'timeout' };
+      if (e instanceof TransportError) return { kind: 'transport', phase: e.phase, ...(e.causeCode ? { code: e.causeCode } : {}) };
+      return { kind: 'transport', phase: 'unknown' };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onCancel);
+    }
+  }
+
+  /**
+   * Calls one endpoint and returns the envelope of a 000100 answer. Throws AppError for everything
+   * else: rejections (with ret_code/ret_msg), read failures after retries, outcome_unknown for writes.
+   */
+  async function call(endpoint: EndpointName, params: WireParams, opts: { signal?: AbortSignal } = {}): Promise<WireEnvelope> {
+    const { path, write } = ENDPOINTS[endpoint];
+    const cfg = await deps.config();
+    if (!cfg.token.trim()) {
+      throw new AppError('unauthorized', 'This profile has no API token yet. Add it in Settings, then try again.', { retryable: false });
+    }
+    const signed = signParams(toWire({ ...params, merchantNo: cfg.merchantNo, storeNo: cfg.storeNo, merGroupNo: cfg.merGroupNo }), cfg.token);
+    const url = `${cfg.baseUrl.replace(/\/+$/, '')}${path}`;
+    const body = JSON.stringify(signed);
+    const maxAttempts = write ? 1 : 1 + policy.retries;
+    let last: Attempt = { kind: 'transport', phase: 'unknown' };
+    for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
+      if (attempt > 0) {
+        await sleep(backoffDelay(attempt - 1, policy, random), opts.signal);
+      }
+      if (opts.signal?.aborted) throw new AppError('cancelled', 'The request was cancelled.', { retryable: false });
+      const started = deps.clock.now();
+      last = await attemptOnce(url, body, opts.signal);
+      const fields = { endpoint, attempt: attempt + 1, ms: deps.clock.now() - started, outcome: last.kind };
+      if (last.kind === 'envelope') {
+        deps.log.info('gateway.call', { ...fields, retCode: last.envelope.ret_code });
+        if (last.envelope.ret_code !== RET.SUCCESS) throw rejectionError(endpoint, last.envelope.ret_code, last.envelope.ret_msg ?? undefined);
+        return last.envelope;
+      }
+      deps.log.warn('gateway.call', { ...fields, ...(last.kind === 'http' ? { httpStatus: last.status } : {}), ...(last.kind === 'transport' && last.code ? { code: last.code } : {}) });
+      // Only transport failures and 5xx are worth another try; a 4xx or unreadable body will not change.
+      const retryable = last.kind === 'transport' || last.kind === 'timeout' || (last.kind === 'http' && last.status >= 500);
+      if (!retryable) break;
+    }
+    return failWith(endpoint, write, last);
+  }
+
+  function failWith(endpoint: EndpointName, write: boolean, last: Attempt): never {
+    if (write) {
+      if (last.kind === 'transport' && last.phase === 'before-send') throw notSent(endpoint, { code: last.code });
+      const why =
+        last.kind === 'timeout' ? 'no answer in time'
+        : last.kind === 'transport' ? 'the connection dropped'
+        : last.kind === 'http' ? `HTTP ${last.status}`
+        : 'an unreadable answer';
+      throw outcomeUnknown(endpoint, why, last.kind === 'http' ? { httpStatus: last.status } : {});
+    }
+    switch (last.kind) {
+      case 'timeout':
+        throw readFailure(endpoint, 'timeout', { timeoutMs });
+      case 'http':
+        throw readFailure(endpoint, 'http', { httpStatus: last.status });
+      case 'body':
+        throw readFailure(endpoint, 'body', {});
+      default:
+        throw readFailure(endpoint, 'network', last.kind === 'transport' && last.code ? { code: last.code } : {});
+    }
+  }
+
+  /** Validates a success envelope's payload; a write whose answer cannot be read has an unknown outcome. */
+  function parsePayload<T>(endpoint: EndpointName, parse: () => T): T {
+    try {
+      return parse();
+    } catch {
+      deps.log.warn('gateway.result_invalid', { endpoint });
+      if (ENDPOINTS[endpoint].write) throw outcomeUnknown(endpoint, 'the service said success but its answer was incomplete', { ret_code: RET.SUCCESS });
+      throw readFailure(endpoint, 'body', { ret_code: RET.SUCCESS });
+    }
+  }
+
+  return { call, parsePayload };
+}
+export type Transport = ReturnType<typeof createTransport>;

@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { parseWireAmount } from '../domain/money';
+import { normaliseRefundStatus } from './statuses';
+import { tranQueryResultSchema } from './wire';
+
+/**
+ * Wire schemas of the write endpoints' results (customer create, secure-pay, capture, refund) and of
+ * the optional trans-list. Lenient about extra fields and legacy spellings (PROTOCOL.md), strict about
+ * the ids and amounts the app acts on.
+ */
+const optStr = z.string().optional().nullable();
+const amount = z.union([z.string(), z.number()]);
+
+export const customerResultSchema = z
+  .object({
+    customerNo: z.union([z.string(), z.number()]).transform(String),
+    customerCode: optStr,
+    firstName: optStr,
+    lastName: optStr,
+    email: optStr,
+    createdTime: optStr,
+  })
+  .passthrough();
+
+export const securePayResultSchema = z
+  .object({
+    transactionNo: z.string().min(1),
+    reference: optStr,
+    amount: amount.optional().nullable(),
+    currency: optStr,
+    settleCurrency: optStr,
+    cashierUrl: optStr,
+    authorization: optStr,
+    status: optStr,
+    paymentTime: optStr,
+    vaultId: optStr,
+  })
+  .passthrough();
+
+export const captureResultSchema = z
+  .object({
+    transactionNo: z.string().min(1),
+    reference: optStr,
+    amount: amount.optional().nullable(),
+    currency: optStr,
+    settleCurrency: optStr,
+    status: optStr,
+    customerNo: optStr,
+    // Vendor docs name the 3-D Secure page either way; accept both.
+    authUrl: optStr,
+    authenticationUrl: optStr,
+    paymentTime: optStr,
+    vaultId: optStr,
+  })
+  .passthrough();
+
+export const refundResultSchema = z
+  .object({
+    refundTransactionNo: optStr,
+    refundTransactionId: optStr,
+    transactionNo: optStr,
+    reference: optStr,
+    refundReference: optStr,
+    amount: amount.optional().nullable(),
+    refundAmount: amount,
+    currency: z.string(),
+    settleCurrency: optStr,
+    status: optStr,
+  })
+  .passthrough()
+  .refine((r) => Boolean(r.refundTransactionNo ?? r.refundTransactionId), { message: 'refund result without refundTransactionNo' });
+
+export const transListSchema = z.array(tranQueryResultSchema);
+
+/** A created customer. */
+export interface CustomerResult {
+  customerNo: string;
+  customerCode?: string;
+  createdTime?: string;
+}
+
+/** What secure-pay answered: a checkout URL, a whitelabel authorization, or an immediate vault charge. */
+export interface SecurePayResult {
+  transactionNo: string;
+  reference?: string;
+  cashierUrl?: string;
+  authorization?: string;
+  status?: string;
+  vaultId?: string;
+}
+
+/** What capture answered: pending with a 3-D Secure page, or a final status. */
+export interface CaptureResult {
+  transactionNo: string;
+  reference?: string;
+  status?: string;
+  customerNo?: string;
+  authUrl?: string;
+  paymentTime?: string;
+  vaultId?: string;
+}
+
+/** A refund the service accepted, in minor units. */
+export interface RefundResult {
+  refundTransactionNo: string;
+  transactionNo?: string;
+  reference?: string;
+  refundReference?: string;
+  refundAmountMinor: number;
+  currency: string;
+  settleCurrency?: string;
+  status: ReturnType<typeof normaliseRefundStatus>;
+}
+
+const strip = <T extends Record<string, unknown>>(o: T): { [K in keyof T]: Exclude<T[K], null | undefined | ''> } => {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== null && v !== undefined && v !== '') out[k] = v;
+  return out as { [K in keyof T]: Exclude<T[K], null | undefined | ''> };
+};
+
+export function toCustomerResult(r: z.infer<typeof customerResultSchema>): CustomerResult {
+  return strip({ customerNo: r.customerNo, customerCode: r.customerCode, createdTime: r.createdTime });
+}
+
+export function toSecurePayResult(r: z.infer<typeof securePayResultSchema>): SecurePayResult {
+  return strip({
+    transactionNo: r.transactionNo,
+    reference: r.reference,
+    cashierUrl: r.cashierUrl,
+    authorization: r.authorization,
+    status: r.status,
+    vaultId: r.vaultId,
+  });
+}
+
+export function toCaptureResult(r: z.infer<typeof captureResultSchema>): CaptureResult {
+  return strip({
+    transactionNo: r.transactionNo,
+    reference: r.reference,
+    status: r.status,
+    customerNo: r.customerNo,
+    authUrl: r.authUrl ?? r.authenticationUrl,
+    paymentTime: r.paymentTime,
+    vaultId: r.vaultId,
+  });
+}
+
+/** Maps a validated refund result to minor units. Throws on a malformed amount. */
+export function toRefundResult(r: z.infer<typeof refundResultSchema>): RefundResult {
+  const id = r.refundTransactionNo ?? r.refundTransactionId;
+  if (!id) throw new Error('refund result without refundTransactionNo');
+  return {
+    ...strip({
+      transactionNo: r.transactionNo,
+      reference: r.reference,
+      refundReference: r.refundReference,
+      settleCurrency: r.settleCurrency,
+    }),
+    refundTransactionNo: id,
+    refundAmountMinor: parseWireAmount(r.refundAmount, r.currency),
+    currency: r.currency,
+    // A refund result without status is an accepted refund whose settlement we have not seen yet.
+    status: normaliseRefundStatus(r.status ?? 'pending'),
+  };
+}
