@@ -93,9 +93,6 @@ export function createRefundEngine(deps: {
     committedMinor,
     apply(p, req) {
       return mutex.run(p.transactionNo, async () => {
-        // Yield once between reading and writing, as a real acquirer round trip would: without the
-        // mutex, concurrent refunds would all pass the check below. The concurrency test proves it.
-        await new Promise<void>((resolve) => setImmediate(resolve));
         if (p.status !== 'success') throw new ApiError(RET.STATUS_ERROR, `transaction status is ${p.status}, only success can be refunded`);
         if (req.currency !== p.currency) throw new ApiError(RET.BAD_VALUE, `currency must be ${p.currency}, as the original`);
         if (req.settleCurrency !== p.settleCurrency) throw new ApiError(RET.BAD_VALUE, `settleCurrency must be ${p.settleCurrency}, as the original`);
@@ -104,6 +101,9 @@ export function createRefundEngine(deps: {
         if (req.refundAmountMinor > remaining) {
           throw new ApiError(RET.BAD_VALUE, `refundAmount exceeds the refundable remainder ${toWireAmount(remaining, p.currency)}`);
         }
+        // The acquirer round trip sits between the check and the write, as in a real service: without
+        // the mutex, concurrent refunds would all pass the check above (the concurrency test fails without it).
+        await new Promise<void>((resolve) => setTimeout(resolve, 1));
         const refund: RefundRecord = {
           refundTransactionNo: deps.ids.transactionNo(),
           transactionNo: p.transactionNo,
