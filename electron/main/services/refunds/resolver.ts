@@ -1,0 +1,106 @@
+import { isAppError } from '../../../../shared/domain/errors';
+import type { RefundRecord } from '../../../../shared/domain/transaction';
+import type { Intent } from './intent';
+import type { RefundServiceDeps } from './service';
+
+/**
+ * Settles what the first answer left open, only ever by querying — never by sending again:
+ * - an unknown outcome (or a `sent` intent found on restart) is looked for in the payment's refundInfo
+ *   by refundReference = intent id;
+ * - an accepted refund is followed until its status is final.
+ */
+export function createResolver(deps: Pick<RefundServiceDeps, 'gateway' | 'journal' | 'audit' | 'clock' | 'log' | 'onChange'>) {
+  const iso = () => new Date(deps.clock.now()).toISOString();
+  const change = (i: Intent | undefined, fallback: Intent): Intent => {
+    if (i) deps.onChange?.(i);
+    return i ?? fallback;
+  };
+  const auditOf = (i: Intent, outcome: 'accepted' | 'succeeded' | 'failed', detail?: string) =>
+    deps.audit.record({
+      at: iso(), outcome, operator: i.operator, profileId: i.profileId, profileName: i.profileName, environment: i.environment,
+      intentId: i.id, transactionNo: i.transactionNo, amountMinor: i.amountMinor, currency: i.currency,
+      reasonCode: i.reasonCode, reasonNote: i.reasonNote,
+      ...(i.refundTransactionNo ? { refundTransactionNo: i.refundTransactionNo } : {}), ...(detail ? { detail } : {}),
+    });
+
+  function settleIfFinal(intent: Intent, status: string): Intent {
+    if (intent.state !== 'accepted' || (status !== 'success' && status !== 'failed')) return intent;
+    const done = change(
+      deps.journal.record({ type: 'final', at: iso(), id: intent.id, status: status === 'success' ? 'succeeded' : 'failed', refundStatus: status }),
+      intent,
+    );
+    auditOf(done, done.state === 'succeeded' ? 'succeeded' : 'failed');
+    return done;
+  }
+
+  async function refundsOf(intent: Intent): Promise<RefundRecord[]> {
+    const { transaction } = await deps.gateway.queryTransaction({ transactionNo: intent.transactionNo });
+    return transaction.refunds;
+  }
+
+  /** Looks for the intent at the service; records what was found either way (the evidence). */
+  async function resolve(id: string): Promise<Intent> {
+    let intent = deps.journal.get(id);
+    if (!intent) throw new Error(`unknown intent ${id}`);
+    if (intent.state === 'sent') {
+      // Found on restart: the request left but no answer was recorded. Same as an unknown outcome.
+      intent = change(deps.journal.record({ type: 'outcome_unknown', at: iso(), id, detail: 'Refund Desk stopped before the service answered.' }), intent);
+    }
+    if (intent.state === 'accepted') return trackOne(intent);
+    if (intent.state !== 'outcome_unknown') return intent;
+    let refunds: RefundRecord[];
+    try {
+      refunds = await refundsOf(intent);
+    } catch (e) {
+      const note = `Could not ask the payment service: ${isAppError(e) ? e.message : 'unexpected error'}`;
+      return change(deps.journal.record({ type: 'checked', at: iso(), id, found: false, note }), intent);
+    }
+    const mine = refunds.find((r) => r.refundReference === id);
+    if (!mine) {
+      const note = `The service lists ${refunds.length} refund(s) for this payment and none carries reference ${id}. It may still appear; check again before doing anything else.`;
+      return change(deps.journal.record({ type: 'checked', at: iso(), id, found: false, note }), intent);
+    }
+    deps.journal.record({ type: 'checked', at: iso(), id, found: true, note: `Found as refund ${mine.refundTransactionNo} (${mine.status}).` });
+    const accepted = change(
+      deps.journal.record({ type: 'accepted', at: iso(), id, refundTransactionNo: mine.refundTransactionNo, refundStatus: mine.status, via: 'query' }),
+      intent,
+    );
+    auditOf(accepted, 'accepted', 'Resolved by query after an unknown outcome.');
+    return settleIfFinal(accepted, mine.status);
+  }
+
+  async function trackOne(intent: Intent): Promise<Intent> {
+    try {
+      const mine = (await refundsOf(intent)).find((r) => r.refundTransactionNo === intent.refundTransactionNo);
+      if (!mine) return intent;
+      return settleIfFinal(intent, mine.status);
+    } catch (e) {
+      deps.log.info('refund.track_failed', { intentId: intent.id, code: isAppError(e) ? e.code : 'internal' });
+      return intent;
+    }
+  }
+
+  return {
+    resolve,
+    settleIfFinal,
+    /** Every non-final intent, one step: `created` was never sent (refused), `sent`/unknown are queried. */
+    async resumeAll(): Promise<Intent[]> {
+      const out: Intent[] = [];
+      for (const i of deps.journal.list()) {
+        if (i.state === 'created') {
+          out.push(change(deps.journal.record({ type: 'refused', at: iso(), id: i.id, detail: 'Refund Desk stopped before sending this refund. Nothing was sent.' }), i));
+        } else if (i.state === 'sent' || i.state === 'outcome_unknown' || i.state === 'accepted') {
+          out.push(await resolve(i.id));
+        }
+      }
+      return out;
+    },
+    /** Follows accepted refunds (optionally of one payment) to a final status. */
+    async trackAccepted(transactionNo?: string): Promise<Intent[]> {
+      const open = deps.journal.list().filter((i) => i.state === 'accepted' && (!transactionNo || i.transactionNo === transactionNo));
+      const out: Intent[] = [];
+      for (const i of open) out.push(await trackOne(i));
+      return out;
+    },
+  };
+}
