@@ -1,0 +1,208 @@
+/**
+ * The one CSV reader: merchant ledgers, and our own exports read back. Pure (no DOM, no Node APIs) so
+ * the renderer runs it in a Web Worker and the CLI runs it in plain Node — the same function.
+ *
+ * Parsing itself is papaparse (quotes, quoted newlines, delimiter guessing). This file adds what
+ * finance files need on top: byte-level encoding detection, 1-based line numbers for every record
+ * (so a problem says "line 4182", counting quoted newlines), blank lines skipped, our own `="…"` id
+ * wrapping and formula guard undone, and per-row problems listed while good rows are kept.
+ * Every cell stays a string: `dynamicTyping` is off, so a 20-digit id can never become a float.
+ */
+import Papa from 'papaparse';
+import { unwrapCell } from './writer';
+
+export type CsvEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+export type CsvDelimiter = ',' | ';' | '\t';
+
+export interface DecodedText {
+  text: string;
+  encoding: CsvEncoding;
+  hadBom: boolean;
+}
+
+/** One record as read: its first physical line (1-based, header is line 1) and its cells. */
+export interface CsvRecord {
+  line: number;
+  cells: string[];
+}
+
+export interface CsvProblem {
+  line: number;
+  message: string;
+}
+
+export interface ParsedCsv {
+  headers: string[];
+  rows: CsvRecord[];
+  problems: CsvProblem[];
+  delimiter: CsvDelimiter;
+  encoding: CsvEncoding;
+  /** Line of the header row (after any leading blank lines). */
+  headerLine: number;
+}
+
+export interface ParseOptions {
+  /** Force a delimiter; default: guessed among comma, semicolon and tab. */
+  delimiter?: CsvDelimiter;
+  /** Undo `="…"` id wrapping and the formula-guard apostrophe (default true). */
+  unwrap?: boolean;
+  /** Stop collecting problems after this many (the count still grows). Default 1000. */
+  maxProblems?: number;
+}
+
+/**
+ * Decodes file bytes. A BOM decides (UTF-8, UTF-16 LE/BE); without one, a UTF-16 file betrays itself by
+ * NUL bytes in every other position; otherwise strict UTF-8, and bytes that are not valid UTF-8 mean a
+ * legacy Windows export, read as Windows-1252 (a superset of Latin-1 that Excel on Windows writes).
+ */
+export function decodeCsvBytes(bytes: Uint8Array): DecodedText {
+  const b0 = bytes[0];
+  const b1 = bytes[1];
+  if (b0 === 0xef && b1 === 0xbb && bytes[2] === 0xbf) {
+    return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'utf-8', hadBom: true };
+  }
+  if (b0 === 0xff && b1 === 0xfe) return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le', hadBom: true };
+  if (b0 === 0xfe && b1 === 0xff) return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be', hadBom: true };
+  const sniff = utf16WithoutBom(bytes);
+  if (sniff) return { text: new TextDecoder(sniff).decode(bytes), encoding: sniff, hadBom: false };
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'utf-8', hadBom: false };
+  } catch {
+    return { text: decodeWindows1252(bytes), encoding: 'windows-1252', hadBom: false };
+  }
+}
+
+// 0x80–0x9F of Windows-1252 (undefined bytes map to the same code point, as browsers do). Decoded by
+// hand because Node's TextDecoder treats the label as ISO-8859-1 and would turn € into U+0080.
+const CP1252_HIGH = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
+  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+];
+
+/** Windows-1252 → string: Latin-1 except the 0x80–0x9F block. */
+export function decodeWindows1252(bytes: Uint8Array): string {
+  const parts: string[] = [];
+  const CHUNK = 8192;
+  for (let i = 0; i < bytes.length; i += CHUNK) {
+    const codes = Array.from(bytes.subarray(i, i + CHUNK), (b) => (b >= 0x80 && b <= 0x9f ? (CP1252_HIGH[b - 0x80] ?? b) : b));
+    parts.push(String.fromCharCode(...codes));
+  }
+  return parts.join('');
+}
+
+/** ASCII-heavy text in UTF-16 has a NUL in (nearly) every odd (LE) or even (BE) byte. */
+function utf16WithoutBom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+  const n = Math.min(bytes.length - (bytes.length % 2), 4096);
+  if (n < 4) return undefined;
+  let evenNul = 0;
+  let oddNul = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) evenNul += 1;
+    if (bytes[i + 1] === 0) oddNul += 1;
+  }
+  const pairs = n / 2;
+  if (oddNul > pairs * 0.6 && evenNul < pairs * 0.1) return 'utf-16le';
+  if (evenNul > pairs * 0.6 && oddNul < pairs * 0.1) return 'utf-16be';
+  return undefined;
+}
+
+/** Counts occurrences of a single character. */
+function countOf(text: string, ch: string): number {
+  let count = 0;
+  for (let i = text.indexOf(ch); i !== -1; i = text.indexOf(ch, i + 1)) count += 1;
+  return count;
+}
+
+const CANDIDATES: readonly CsvDelimiter[] = [',', ';', '\t'];
+
+/**
+ * Picks the delimiter that splits the first lines into the most fields, consistently. papaparse's own
+ * guess falls back to comma on short files with a trailing newline, so we score candidates ourselves
+ * (still parsing with papaparse, so quoted delimiters do not count).
+ */
+export function guessDelimiter(text: string): CsvDelimiter {
+  const sample = text.slice(0, 64 * 1024);
+  let best: CsvDelimiter = ',';
+  let bestScore = 0;
+  for (const d of CANDIDATES) {
+    const res = Papa.parse<string[]>(sample, { delimiter: d, preview: 20, skipEmptyLines: 'greedy' });
+    const counts = res.data.map((r) => r.length);
+    const head = counts[0] ?? 0;
+    if (head < 2) continue;
+    const consistent = counts.filter((c) => c === head).length / counts.length;
+    const score = head * consistent;
+    if (score > bestScore) {
+      best = d;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+const isBlank = (cells: readonly string[]) => cells.every((c) => c.trim() === '');
+
+/**
+ * Parses CSV text (already decoded; a leading BOM is ignored) into a header and records. Rows whose
+ * field count differs from the header's, or whose quoting is broken, become problems with their line
+ * number; every other row is kept.
+ */
+export function parseCsvText(input: string, opts: ParseOptions & { encoding?: CsvEncoding } = {}): ParsedCsv {
+  const text = input.startsWith('\uFEFF') ? input.slice(1) : input;
+  const unwrap = opts.unwrap ?? true;
+  const maxProblems = opts.maxProblems ?? 1000;
+  const problems: CsvProblem[] = [];
+  const addProblem = (line: number, message: string) => {
+    if (problems.length < maxProblems) problems.push({ line, message });
+  };
+  const rows: CsvRecord[] = [];
+  let headers: string[] | undefined;
+  let headerLine = 1;
+  const delimiter = opts.delimiter ?? guessDelimiter(text);
+  // Line bookkeeping: records are consecutive, so a record starts one line after the previous one
+  // ended, and spans 1 + the line breaks inside its quoted cells. (papaparse's cursor is not reliable
+  // around quoted fields, so it is not used.)
+  let line = 1;
+  let breakChar = '\n';
+  let first = true;
+
+  Papa.parse<string[]>(text, {
+    delimiter,
+    dynamicTyping: false,
+    skipEmptyLines: false,
+    step: (res) => {
+      if (first) {
+        breakChar = res.meta.linebreak === '\r' ? '\r' : '\n';
+        first = false;
+      }
+      const startLine = line;
+      let inner = 0;
+      for (const c of res.data) if (c.includes(breakChar)) inner += countOf(c, breakChar);
+      line = startLine + inner + 1;
+      const cells = unwrap ? res.data.map(unwrapCell) : res.data;
+      const quoteError = res.errors.find((e) => e.type === 'Quotes');
+      if (!headers) {
+        if (isBlank(cells)) return;
+        headers = cells.map((h) => h.trim());
+        headerLine = startLine;
+        return;
+      }
+      if (isBlank(cells)) return;
+      if (quoteError) {
+        addProblem(startLine, `broken quoting: ${quoteError.message}`);
+        return;
+      }
+      if (cells.length !== headers.length) {
+        addProblem(startLine, `has ${cells.length} field${cells.length === 1 ? '' : 's'}, the header has ${headers.length}`);
+        return;
+      }
+      rows.push({ line: startLine, cells });
+    },
+  });
+  return { headers: headers ?? [], rows, problems, delimiter, encoding: opts.encoding ?? 'utf-8', headerLine };
+}
+
+/** Decodes and parses file bytes in one go (what the worker and the CLI call). */
+export function parseCsvBytes(bytes: Uint8Array, opts: ParseOptions = {}): ParsedCsv {
+  const decoded = decodeCsvBytes(bytes);
+  return parseCsvText(decoded.text, { ...opts, encoding: decoded.encoding });
+}
