@@ -1,4 +1,4 @@
-import { isAppError } from '../../../../shared/domain/errors';
+import { AppError, isAppError } from '../../../../shared/domain/errors';
 import type { RefundRecord } from '../../../../shared/domain/transaction';
 import type { Intent } from './intent';
 import type { RefundServiceDeps } from './service';
@@ -41,7 +41,7 @@ export function createResolver(deps: Pick<RefundServiceDeps, 'gateway' | 'journa
   /** Looks for the intent at the service; records what was found either way (the evidence). */
   async function resolve(id: string): Promise<Intent> {
     let intent = deps.journal.get(id);
-    if (!intent) throw new Error(`unknown intent ${id}`);
+    if (!intent) throw new AppError('not_found', 'This desk has no refund with that id. Refresh the Refunds list.');
     if (intent.state === 'sent') {
       // Found on restart: the request left but no answer was recorded. Same as an unknown outcome.
       intent = change(deps.journal.record({ type: 'outcome_unknown', at: iso(), id, detail: 'Refund Desk stopped before the service answered.' }), intent);

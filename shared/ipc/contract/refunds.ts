@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { transactionSchema } from './transactions';
+
+const minor = z.number().int().refine(Number.isSafeInteger, 'Amounts are whole minor units.');
+
+export const INTENT_STATES = ['created', 'sent', 'accepted', 'rejected', 'refused', 'outcome_unknown', 'succeeded', 'failed'] as const;
+
+/** Reasons offered in the dialog; the service has no reason field, so the reason is kept locally. */
+export const REFUND_REASONS = [
+  { code: 'customer_request', label: 'Customer request' },
+  { code: 'duplicate', label: 'Duplicate payment' },
+  { code: 'fraud', label: 'Suspected fraud' },
+  { code: 'product_issue', label: 'Product or service issue' },
+  { code: 'goodwill', label: 'Goodwill gesture' },
+  { code: 'other', label: 'Other (explain in the note)' },
+] as const;
+export const REASON_CODES = REFUND_REASONS.map((r) => r.code) as [string, ...string[]];
+
+export const intentSchema = z.object({
+  id: z.string(),
+  profileId: z.string(),
+  profileName: z.string(),
+  environment: z.string(),
+  merchantNo: z.string(),
+  storeNo: z.string(),
+  transactionNo: z.string(),
+  reference: z.string().optional(),
+  amountMinor: minor,
+  currency: z.string(),
+  settleCurrency: z.string(),
+  reasonCode: z.string(),
+  reasonNote: z.string(),
+  operator: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  state: z.enum(INTENT_STATES),
+  refundTransactionNo: z.string().optional(),
+  refundStatus: z.string().optional(),
+  retCode: z.string().optional(),
+  retMsg: z.string().optional(),
+  detail: z.string().optional(),
+  lastCheck: z.object({ at: z.string(), found: z.boolean(), note: z.string() }).optional(),
+  attempts: z.number().int(),
+});
+export type IntentView = z.infer<typeof intentSchema>;
+
+export const guardrailsSchema = z.object({
+  limits: z.array(z.object({ currency: z.string().length(3), maxSingleMinor: minor.optional(), dailyTotalMinor: minor.optional() })),
+});
+
+export const refundsPreview = {
+  input: z.object({ transactionNo: z.string().regex(/^\d{1,32}$/, 'A transaction number is digits only.') }).strict(),
+  output: z.object({
+    transaction: transactionSchema,
+    remainingMinor: minor,
+    pendingIntents: z.array(intentSchema),
+    todayTotalMinor: minor,
+    guardrails: guardrailsSchema,
+    environment: z.string(),
+    profileName: z.string(),
+    operator: z.string(),
+    fetchedAt: z.string(),
+  }),
+};
+
+export const refundsSubmit = {
+  input: z
+    .object({
+      transactionNo: z.string().regex(/^\d{1,32}$/),
+      amountMinor: minor.refine((n) => n > 0, 'The refund amount must be greater than zero.'),
+      currency: z.string().regex(/^[A-Z]{3}$/),
+      reasonCode: z.enum(REASON_CODES, { message: 'Choose a reason for the refund.' }),
+      reasonNote: z.string().trim().max(500, 'Keep the note under 500 characters.'),
+      confirmation: z.object({ overLimit: z.boolean().optional(), typedAmount: z.string().max(32).optional() }).strict(),
+    })
+    .strict()
+    .refine((v) => v.reasonCode !== 'other' || v.reasonNote.length > 0, { path: ['reasonNote'], message: 'Explain the reason in the note.' }),
+  output: intentSchema,
+};
+
+export const refundsList = { input: z.undefined().or(z.object({}).strict()), output: z.array(intentSchema) };
+export const refundsCheckAgain = { input: z.object({ id: z.string().min(1).max(64) }).strict(), output: intentSchema };
+
+export const auditEntrySchema = z.object({
+  at: z.string(),
+  operator: z.string(),
+  profileId: z.string(),
+  profileName: z.string(),
+  environment: z.string(),
+  intentId: z.string(),
+  transactionNo: z.string(),
+  amountMinor: minor,
+  currency: z.string(),
+  reasonCode: z.string(),
+  reasonNote: z.string(),
+  outcome: z.enum(['refused', 'rejected', 'accepted', 'outcome_unknown', 'succeeded', 'failed']),
+  retCode: z.string().optional(),
+  retMsg: z.string().optional(),
+  refundTransactionNo: z.string().optional(),
+  detail: z.string().optional(),
+});
+export const auditList = { input: z.undefined().or(z.object({}).strict()), output: z.array(auditEntrySchema) };
+
+export const refundEvents = {
+  /** An intent changed state (sent, accepted, resolved, settled…). */
+  'refunds.updated': intentSchema,
+};
