@@ -1,8 +1,19 @@
+import { join } from 'node:path';
+import { createFetchHttpClient } from './adapters/http-fetch';
+import { createJsonlAppender } from './adapters/jsonl-append';
 import { createDispatcher, type Dispatch, type HandlerMap } from './ipc/dispatcher';
 import { appHandlers } from './ipc/handlers/app';
+import { profileHandlers } from './ipc/handlers/profiles';
+import { transactionHandlers } from './ipc/handlers/transactions';
+import { DEMO_MERCHANT, type SandboxOptions, startSandbox } from './sandbox';
 import { createAppService, type AppServiceDeps } from './services/app-service';
 import { createEventBus, type EventBus } from './services/event-bus';
+import type { HttpClient } from './services/gateway/http-port';
+import type { RetryPolicy } from './services/gateway/transport';
 import type { Clock, Logger, OpenExternal } from './services/ports';
+import type { SecretStore, SettingsStore } from './services/profiles/ports';
+import { createProfilesRuntime, type DemoHandle, type ProfilesRuntime } from './services/profiles/runtime';
+import { createTransactionLookup } from './services/transactions/lookup';
 
 /** Adapters a host provides. Electron passes its own; the browser host and CLI pass plain-Node ones. */
 export interface HostAdapters {
@@ -14,22 +25,59 @@ export interface HostAdapters {
   clock: Clock;
   log: Logger;
   openExternal: OpenExternal;
+  /** Non-secret settings (electron-store in Electron, conf elsewhere). */
+  settings: SettingsStore;
+  /** API tokens (safeStorage in Electron, memory/env elsewhere). */
+  secrets: SecretStore;
+  /** Defaults to the plain-Node fetch adapter. */
+  http?: HttpClient;
+}
+
+/** Knobs for tests and the browser host; the Electron app uses the defaults. */
+export interface CoreOptions {
+  /** false: never start the embedded sandbox (no Demo profile is created). Otherwise extra sandbox options. */
+  demo?: false | Partial<SandboxOptions>;
+  gateway?: { timeoutMs?: number; retry?: Partial<RetryPolicy> };
 }
 
 export interface AppCore {
   dispatch: Dispatch;
   events: EventBus;
   handlers: HandlerMap;
+  /** Profiles, gateway, Demo sandbox and IPN listener (for hosts and tests; the renderer goes through IPC). */
+  profiles: ProfilesRuntime;
   /** Stops background work (sandbox, listeners, pollers) so the process can exit cleanly. */
   close(): Promise<void>;
+}
+
+/** Fixed so every new user's Demo shows the same seeded data; persisted so it survives restarts. */
+export const DEMO_SEED = 20_240_601;
+
+function demoStarter(dataDir: string, log: Logger, extra: Partial<SandboxOptions>): () => Promise<DemoHandle> {
+  return async () => {
+    const sandbox = await startSandbox({ port: 0, seed: DEMO_SEED, dataFile: join(dataDir, 'demo-sandbox.json'), ...extra });
+    log.info('demo.sandbox', { port: sandbox.port });
+    return { baseUrl: sandbox.baseUrl, merchantNo: DEMO_MERCHANT.merchantNo, storeNo: DEMO_MERCHANT.storeNo, token: DEMO_MERCHANT.token, close: () => sandbox.close() };
+  };
 }
 
 /**
  * Builds every service and the IPC handler map from the host's adapters. Both the Electron composition
  * root and the browser host call this, so the renderer talks to exactly the same code in both.
  */
-export async function createAppCore(adapters: HostAdapters): Promise<AppCore> {
+export async function createAppCore(adapters: HostAdapters, options: CoreOptions = {}): Promise<AppCore> {
   const events = createEventBus();
+  const profiles = await createProfilesRuntime({
+    settings: adapters.settings,
+    secrets: adapters.secrets,
+    http: adapters.http ?? createFetchHttpClient(),
+    clock: adapters.clock,
+    log: adapters.log,
+    events,
+    ...(options.demo === false ? {} : { startDemo: demoStarter(adapters.dataDir, adapters.log, options.demo ?? {}) }),
+    recordIpn: createJsonlAppender(join(adapters.dataDir, 'ipn-events.jsonl')),
+    ...(options.gateway ? { gateway: options.gateway } : {}),
+  });
   const app = createAppService({
     name: adapters.name,
     version: adapters.version,
@@ -39,15 +87,20 @@ export async function createAppCore(adapters: HostAdapters): Promise<AppCore> {
     clock: adapters.clock,
     log: adapters.log,
     openExternal: adapters.openExternal,
-    mode: () => 'none',
+    mode: () => profiles.profiles.mode(),
+    healthChecks: () => profiles.healthChecks(),
   });
+  const lookup = createTransactionLookup({ gateway: () => profiles.activeGateway(), clock: adapters.clock });
   const handlers: HandlerMap = {
     ...appHandlers(app),
+    ...profileHandlers(profiles),
+    ...transactionHandlers(lookup),
   };
   return {
     dispatch: createDispatcher(handlers, adapters.log),
     events,
     handlers,
-    close: async () => {},
+    profiles,
+    close: () => profiles.close(),
   };
 }

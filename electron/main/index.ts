@@ -1,6 +1,9 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, session, shell } from 'electron';
+import { app, BrowserWindow, safeStorage, session, shell } from 'electron';
+import ElectronStore from 'electron-store';
+import { createConfSettingsStore } from './adapters/conf-settings-store';
 import { createLogger } from './adapters/logger';
+import { createSafeStorageSecretStore } from './adapters/safe-storage-secret-store';
 import { createAppCore } from './compose';
 import { forwardEvents, registerIpc } from './ipc/electron-ipc';
 import { registerAppScheme, serveRenderer } from './protocol';
@@ -35,6 +38,11 @@ if (!app.requestSingleInstanceLock()) {
       clock: { now: Date.now },
       log,
       openExternal: (url) => shell.openExternal(url),
+      settings: createConfSettingsStore({
+        open: () => new ElectronStore<Record<string, unknown>>({ name: 'settings', cwd: dataDir }),
+        filePath: join(dataDir, 'settings.json'),
+      }),
+      secrets: createSafeStorageSecretStore({ safeStorage, file: join(dataDir, 'secrets.json'), platform: process.platform, log }),
     });
     const windows = () => BrowserWindow.getAllWindows();
     registerIpc(core.dispatch, windows, log);

@@ -7,11 +7,20 @@ export const INVOKE_CHANNELS = [
   'app.info',
   'app.health',
   'app.openExternal',
+  'profiles.list',
+  'profiles.save',
+  'profiles.delete',
+  'profiles.activate',
+  'profiles.setToken',
+  'profiles.clearToken',
+  'profiles.testConnection',
+  'transactions.lookup',
+  'transactions.refresh',
 ] as const;
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
 
 /** Main → renderer pushes. Subscribing returns an unsubscribe function. */
-export const EVENT_CHANNELS = ['app.notice'] as const;
+export const EVENT_CHANNELS = ['app.notice', 'profiles.changed', 'transactions.updated'] as const;
 export type EventChannel = (typeof EVENT_CHANNELS)[number];
 
 /** The global name the bridge is exposed under (preload and browser host alike). */

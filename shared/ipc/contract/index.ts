@@ -2,6 +2,17 @@ import type { z } from 'zod';
 import type { Result } from '../../domain/errors';
 import type { EventChannel, InvokeChannel } from '../channels';
 import { appEvents, appHealth, appInfo, appOpenExternal } from './app';
+import {
+  profileEvents,
+  profilesActivate,
+  profilesClearToken,
+  profilesDelete,
+  profilesList,
+  profilesSave,
+  profilesSetToken,
+  profilesTestConnection,
+} from './profiles';
+import { transactionEvents, transactionsLookup, transactionsRefresh } from './transactions';
 
 /**
  * The IPC contract: one entry per operation (`domain.verb`) with zod input and output schemas, plus
@@ -12,10 +23,21 @@ export const contract = {
   'app.info': appInfo,
   'app.health': appHealth,
   'app.openExternal': appOpenExternal,
+  'profiles.list': profilesList,
+  'profiles.save': profilesSave,
+  'profiles.delete': profilesDelete,
+  'profiles.activate': profilesActivate,
+  'profiles.setToken': profilesSetToken,
+  'profiles.clearToken': profilesClearToken,
+  'profiles.testConnection': profilesTestConnection,
+  'transactions.lookup': transactionsLookup,
+  'transactions.refresh': transactionsRefresh,
 } satisfies Record<InvokeChannel, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
   ...appEvents,
+  ...profileEvents,
+  ...transactionEvents,
 } satisfies Record<EventChannel, z.ZodType>;
 
 export type Contract = typeof contract;

@@ -1,0 +1,182 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifySignature } from '../../../../shared/protocol/signing';
+import type { Clock, Logger } from '../ports';
+
+const MAX_BODY = 64 * 1024;
+const DEDUPE_LIMIT = 5_000;
+
+/** One authentic notification, reduced to what the app needs (no signature, no free text). */
+export interface IpnEvent {
+  profileId: string;
+  kind: 'payment' | 'refund';
+  transactionNo: string;
+  refundTransactionNo?: string;
+  reference?: string;
+  status: string;
+  receivedAt: string;
+}
+
+export interface IpnListenerDeps {
+  clock: Clock;
+  log: Logger;
+  /** The token that signs this profile's IPNs; undefined → the IPN is refused. */
+  tokenFor: (profileId: string) => Promise<string | undefined>;
+  /** Durably records the event; `success` is answered only after this resolves. */
+  record: (event: IpnEvent) => Promise<void>;
+  /** Called after recording (the hint to confirm with tran-query). Must not throw. */
+  onEvent: (event: IpnEvent) => void;
+  /** Bad-signature log lines allowed per minute (the rest are counted, not logged). */
+  badSignatureLogsPerMinute?: number;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        reject(new Error('too large'));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** Form-urlencoded (the service) or a flat JSON object (the interface document's wording). */
+function parseFields(text: string, contentType: string): Record<string, string> | undefined {
+  if (contentType.includes('json')) {
+    try {
+      const obj = JSON.parse(text) as unknown;
+      if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return undefined;
+      const out: Record<string, string> = {};
+      for (const [k, v] of Object.entries(obj)) {
+        if (typeof v === 'string' || typeof v === 'number') out[k] = String(v);
+        else if (v !== null) return undefined;
+      }
+      return out;
+    } catch {
+      return undefined;
+    }
+  }
+  return Object.fromEntries(new URLSearchParams(text));
+}
+
+/**
+ * IPN listener bound to 127.0.0.1 (a desktop has no public address: in production, status comes from
+ * polling). POST /ipn/<profileId>. Verifies verifySign in constant time, refuses and logs forgeries
+ * (rate-limited, never the fields), answers `success` only once the event is recorded, and
+ * deduplicates by state because the service resends and has no notification id.
+ */
+export function createIpnListener(deps: IpnListenerDeps) {
+  const seen = new Set<string>();
+  const perMinute = deps.badSignatureLogsPerMinute ?? 5;
+  let windowStart = 0;
+  let logged = 0;
+  let suppressed = 0;
+  let server: Server | undefined;
+  let baseUrl: string | undefined;
+
+  function logBadSignature(profileId: string): void {
+    const now = deps.clock.now();
+    if (now - windowStart >= 60_000) {
+      windowStart = now;
+      logged = 0;
+    }
+    if (logged >= perMinute) {
+      suppressed += 1;
+      return;
+    }
+    logged += 1;
+    deps.log.warn('ipn.bad_signature', { profileId: profileId.slice(0, 64), suppressedSinceLast: suppressed });
+    suppressed = 0;
+  }
+
+  const reply = (res: ServerResponse, status: number, text: string) => {
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(text);
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const m = /^\/ipn\/([A-Za-z0-9_-]{1,64})$/.exec(new URL(req.url ?? '/', 'http://127.0.0.1').pathname);
+    if (!m) return reply(res, 404, 'not found');
+    if (req.method !== 'POST') return reply(res, 405, 'POST only');
+    const profileId = m[1]!;
+    const fields = parseFields(await readBody(req), String(req.headers['content-type'] ?? ''));
+    const token = await deps.tokenFor(profileId).catch(() => undefined);
+    if (!fields || !token || !verifySignature(fields, token, { acceptEmptyVariant: true })) {
+      logBadSignature(profileId);
+      return reply(res, 401, 'fail');
+    }
+    const isRefund = fields['transactionType'] === 'refund' || Boolean(fields['refundTransactionNo']);
+    const transactionNo = fields['transactionNo'];
+    const status = fields['status'];
+    if (!transactionNo || !status) {
+      deps.log.warn('ipn.incomplete', { profileId });
+      return reply(res, 400, 'fail');
+    }
+    const event: IpnEvent = {
+      profileId,
+      kind: isRefund ? 'refund' : 'payment',
+      transactionNo,
+      ...(fields['refundTransactionNo'] ? { refundTransactionNo: fields['refundTransactionNo'] } : {}),
+      ...(fields['reference'] ? { reference: fields['reference'] } : {}),
+      status,
+      receivedAt: new Date(deps.clock.now()).toISOString(),
+    };
+    const key = [profileId, event.kind, event.transactionNo, event.refundTransactionNo ?? '', status].join('|');
+    if (seen.has(key)) {
+      deps.log.info('ipn.duplicate', { profileId, kind: event.kind, transactionNo, status });
+      return reply(res, 200, 'success');
+    }
+    try {
+      await deps.record(event);
+    } catch (e) {
+      // Not recorded → not acknowledged: the service will resend.
+      deps.log.error('ipn.record_failed', { profileId, error: e instanceof Error ? e.name : 'unknown' });
+      return reply(res, 500, 'fail');
+    }
+    seen.add(key);
+    if (seen.size > DEDUPE_LIMIT) seen.delete(seen.values().next().value as string);
+    deps.log.info('ipn.received', { profileId, kind: event.kind, transactionNo, status });
+    reply(res, 200, 'success');
+    deps.onEvent(event);
+  }
+
+  return {
+    async start(port = 0): Promise<string> {
+      if (server && baseUrl) return baseUrl;
+      const s = createServer((req, res) => {
+        handle(req, res).catch(() => {
+          if (!res.headersSent) reply(res, 400, 'fail');
+        });
+      });
+      await new Promise<void>((resolve, reject) => {
+        s.once('error', reject);
+        s.listen(port, '127.0.0.1', () => resolve());
+      });
+      server = s;
+      baseUrl = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+      deps.log.info('ipn.listening', { port: (s.address() as AddressInfo).port });
+      return baseUrl;
+    },
+    /** The ipnUrl to send with a profile's payments and refunds, or undefined when not listening. */
+    urlFor(profileId: string): string | undefined {
+      return baseUrl ? `${baseUrl}/ipn/${profileId}` : undefined;
+    },
+    isRunning: () => Boolean(server),
+    async stop(): Promise<void> {
+      const s = server;
+      server = undefined;
+      baseUrl = undefined;
+      if (!s) return;
+      const closed = new Promise<void>((resolve) => s.close(() => resolve()));
+      s.closeAllConnections();
+      await closed;
+    },
+  };
+}
+export type IpnListener = ReturnType<typeof createIpnListener>;

@@ -1,0 +1,132 @@
+import { AppError } from '../../../../shared/domain/errors';
+import type { Output } from '../../../../shared/ipc/contract';
+import type { EventBus } from '../event-bus';
+import { createGatewayClient, type GatewayClient, type RetryPolicy } from '../gateway/client';
+import type { HttpClient } from '../gateway/http-port';
+import { createIpnConfirmer } from '../ipn/confirm';
+import { createIpnListener, type IpnEvent } from '../ipn/listener';
+import type { Clock, Logger } from '../ports';
+import { testConnection } from './connection-test';
+import type { SecretStore, SettingsStore } from './ports';
+import { createProfilesService, type DemoRuntime } from './service';
+
+/** A started embedded sandbox, as the runtime needs it. */
+export interface DemoHandle extends DemoRuntime {
+  close(): Promise<void>;
+}
+
+export interface ProfilesRuntimeDeps {
+  settings: SettingsStore;
+  secrets: SecretStore;
+  http: HttpClient;
+  clock: Clock;
+  log: Logger;
+  events: EventBus;
+  /** Starts the embedded sandbox; undefined disables Demo (no sandbox is started). */
+  startDemo?: () => Promise<DemoHandle>;
+  /** Durable IPN record (JSON lines + fsync in the data directory). */
+  recordIpn: (event: IpnEvent) => Promise<void>;
+  gateway?: { timeoutMs?: number; retry?: Partial<RetryPolicy> };
+  random?: () => number;
+}
+
+/**
+ * Profiles plus everything that follows the active profile: the gateway, the embedded Demo sandbox and
+ * the IPN listener. First run (no profiles) creates "Demo" against the embedded sandbox so a new user
+ * sees a working app without credentials.
+ */
+export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
+  let demo: DemoHandle | undefined;
+  const profiles = createProfilesService({ settings: deps.settings, secrets: deps.secrets, clock: deps.clock, log: deps.log, demo: () => demo });
+
+  const gatewayFor = (profileId?: string): GatewayClient =>
+    createGatewayClient({
+      http: deps.http,
+      clock: deps.clock,
+      log: deps.log,
+      config: () => profiles.gatewayConfig(profileId),
+      ...(deps.gateway?.timeoutMs ? { timeoutMs: deps.gateway.timeoutMs } : {}),
+      ...(deps.gateway?.retry ? { retry: deps.gateway.retry } : {}),
+      ...(deps.random ? { random: deps.random } : {}),
+    });
+
+  const confirmer = createIpnConfirmer({ gatewayFor: (id) => gatewayFor(id), events: deps.events, clock: deps.clock, log: deps.log });
+  const listener = createIpnListener({
+    clock: deps.clock,
+    log: deps.log,
+    tokenFor: async (id) => {
+      try {
+        const p = profiles.get(id);
+        return p.ipnEnabled ? await profiles.tokenFor(id) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    record: deps.recordIpn,
+    onEvent: (e) => confirmer.handle(e),
+  });
+
+  async function syncIpn(): Promise<void> {
+    const wanted = (await profiles.list()).profiles.some((p) => p.ipnEnabled);
+    if (wanted && !listener.isRunning()) await listener.start();
+    if (!wanted && listener.isRunning()) await listener.stop();
+  }
+
+  const listed = await profiles.list();
+  const needsDemo = listed.profiles.length === 0 || listed.profiles.some((p) => p.environment === 'demo');
+  if (needsDemo && deps.startDemo) {
+    try {
+      demo = await deps.startDemo();
+      deps.log.info('demo.started', { port: new URL(demo.baseUrl).port });
+    } catch (e) {
+      deps.log.error('demo.start_failed', { error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  if (listed.profiles.length === 0 && demo) {
+    await profiles.save({ name: 'Demo', environment: 'demo', merchantNo: demo.merchantNo, storeNo: demo.storeNo, ipnEnabled: true });
+  }
+  await syncIpn();
+  profiles.onChange(() => {
+    void syncIpn().catch((e: unknown) => deps.log.error('ipn.sync_failed', { error: e instanceof Error ? e.message : String(e) }));
+    deps.events.emit('profiles.changed', { activeProfileId: profiles.active()?.id ?? null });
+  });
+
+  return {
+    profiles,
+    gatewayFor,
+    /** The active profile's gateway, or a person-readable error when none is active. */
+    async activeGateway(): Promise<{ profileId: string; client: GatewayClient }> {
+      const p = profiles.active();
+      if (!p) {
+        throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
+      }
+      return { profileId: p.id, client: gatewayFor(p.id) };
+    },
+    testConnection: (profileId: string) => {
+      profiles.get(profileId); // not_found for a stale id, before any network
+      return testConnection(async () => gatewayFor(profileId), deps.clock, deps.random);
+    },
+    /** ipnUrl for a profile's payments and refunds (undefined when IPN is off for it). */
+    ipnUrlFor(profileId: string): string | undefined {
+      return profiles.get(profileId).ipnEnabled ? listener.urlFor(profileId) : undefined;
+    },
+    demoBaseUrl: () => demo?.baseUrl,
+    ipnIdle: () => confirmer.idle(),
+    async healthChecks(): Promise<Output<'app.health'>['checks']> {
+      const checks: Output<'app.health'>['checks'] = [];
+      const problem = profiles.settingsProblem();
+      checks.push(problem ? { name: 'settings', ok: false, detail: problem } : { name: 'settings', ok: true });
+      if (profiles.active()?.environment === 'demo') {
+        checks.push(demo ? { name: 'demo-sandbox', ok: true } : { name: 'demo-sandbox', ok: false, detail: 'The built-in sandbox is not running.' });
+      }
+      return checks;
+    },
+    async close(): Promise<void> {
+      await listener.stop();
+      await confirmer.idle();
+      await demo?.close();
+      demo = undefined;
+    },
+  };
+}
+export type ProfilesRuntime = Awaited<ReturnType<typeof createProfilesRuntime>>;

@@ -1,0 +1,253 @@
+import { z } from 'zod';
+import { AppError } from '../../../../shared/domain/errors';
+import { newSortableId } from '../../../../shared/domain/ids';
+import {
+  ENVIRONMENT_BASE_URLS,
+  type Environment,
+  fieldErrors,
+  type Profile,
+  type ProfileInput,
+  profileInputSchema,
+  profileSchema,
+} from '../../../../shared/domain/profile';
+import type { GatewayConfig } from '../gateway/client';
+import type { Clock, Logger } from '../ports';
+import { type SecretStore, type SecretStoreInfo, SettingsCorruptError, type SettingsStore } from './ports';
+
+const settingsSchema = z.object({
+  version: z.literal(1),
+  profiles: z.array(profileSchema),
+  activeProfileId: z.string().nullable(),
+});
+type Settings = z.infer<typeof settingsSchema>;
+
+/** The embedded sandbox's coordinates, when it runs (Demo profiles point at it). */
+export interface DemoRuntime {
+  baseUrl: string;
+  merchantNo: string;
+  storeNo: string;
+  /** The vendor's public demo token: not a secret, but still never logged or sent to the renderer. */
+  token: string;
+}
+
+export interface Notice {
+  level: 'info' | 'warning' | 'error';
+  message: string;
+  at: string;
+}
+
+export interface ProfileView extends Profile {
+  hasToken: boolean;
+  /** The address calls go to now (Demo: the running sandbox; undefined if it is not running). */
+  effectiveBaseUrl?: string;
+}
+
+export interface ProfilesDeps {
+  settings: SettingsStore;
+  secrets: SecretStore;
+  clock: Clock;
+  log: Logger;
+  demo?: () => DemoRuntime | undefined;
+}
+
+const secretKey = (profileId: string) => `profile:${profileId}:token`;
+
+/**
+ * Named merchant profiles and the active one. Non-secret fields go to the settings store (validated on
+ * every read); tokens go to the secret store and never come back out except to sign. A corrupt settings
+ * file is moved aside and reported, never silently reset.
+ */
+export function createProfilesService(deps: ProfilesDeps) {
+  const notices: Notice[] = [];
+  const listeners = new Set<() => void>();
+  let settingsProblem: string | undefined;
+  let state: Settings = load();
+
+  function notice(level: Notice['level'], message: string): void {
+    notices.push({ level, message, at: new Date(deps.clock.now()).toISOString() });
+  }
+
+  function load(): Settings {
+    let raw: Record<string, unknown>;
+    try {
+      raw = deps.settings.read();
+    } catch (e) {
+      if (!(e instanceof SettingsCorruptError)) throw e;
+      return quarantine('could not be read');
+    }
+    if (Object.keys(raw).length === 0) return { version: 1, profiles: [], activeProfileId: null };
+    const parsed = settingsSchema.safeParse(raw);
+    if (!parsed.success) return quarantine('was not in the expected shape');
+    return parsed.data;
+  }
+
+  function quarantine(why: string): Settings {
+    const movedTo = deps.settings.quarantine();
+    settingsProblem = `The settings file ${why} and was moved aside${movedTo ? ` to ${movedTo}` : ''}. Your profiles start empty; tokens are untouched.`;
+    deps.log.error('settings.corrupt', { why, movedTo: movedTo ?? '(not moved)' });
+    notice('error', settingsProblem);
+    return { version: 1, profiles: [], activeProfileId: null };
+  }
+
+  function persist(next: Settings): void {
+    deps.settings.write(next);
+    state = next;
+    for (const l of listeners) l();
+  }
+
+  function find(id: string): Profile {
+    const p = state.profiles.find((x) => x.id === id);
+    if (!p) throw new AppError('not_found', 'That profile no longer exists. Reload the list and try again.');
+    return p;
+  }
+
+  function baseUrlOf(p: Profile): string | undefined {
+    if (p.environment === 'demo') return deps.demo?.()?.baseUrl;
+    if (p.environment === 'custom') return p.baseUrl;
+    return ENVIRONMENT_BASE_URLS[p.environment];
+  }
+
+  async function hasToken(p: Profile): Promise<boolean> {
+    if (p.environment === 'demo') return Boolean(deps.demo?.());
+    return deps.secrets.has(secretKey(p.id));
+  }
+
+  async function view(p: Profile): Promise<ProfileView> {
+    const url = baseUrlOf(p);
+    return { ...p, hasToken: await hasToken(p), ...(url ? { effectiveBaseUrl: url } : {}) };
+  }
+
+  function validate(input: ProfileInput) {
+    const parsed = profileInputSchema.safeParse(input);
+    if (!parsed.success) {
+      const fields = fieldErrors(parsed.error);
+      throw new AppError('invalid_input', Object.values(fields).join(' '), { details: { fields } });
+    }
+    return parsed.data;
+  }
+
+  return {
+    /** Problems found while loading settings, for the health check and the Settings screen. */
+    notices: (): readonly Notice[] => notices,
+    settingsProblem: () => settingsProblem,
+    secretStorage: (): SecretStoreInfo => deps.secrets.info(),
+    onChange(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    async list(): Promise<{ profiles: ProfileView[]; activeProfileId: string | null }> {
+      return { profiles: await Promise.all(state.profiles.map(view)), activeProfileId: state.activeProfileId };
+    },
+
+    active(): Profile | undefined {
+      return state.profiles.find((p) => p.id === state.activeProfileId);
+    },
+
+    get(id: string): Profile {
+      return find(id);
+    },
+
+    /** Creates (no id) or updates a profile. The first profile becomes active. */
+    async save(input: ProfileInput): Promise<ProfileView> {
+      const v = validate(input);
+      const now = new Date(deps.clock.now()).toISOString();
+      const demo = v.environment === 'demo' ? deps.demo?.() : undefined;
+      if (v.environment === 'demo' && !demo) {
+        throw new AppError('unavailable', 'The built-in sandbox is not running in this session, so a Demo profile cannot be used. Choose another environment.');
+      }
+      const fields = {
+        name: v.name,
+        // A Demo profile always talks as the sandbox's demo merchant: other numbers could not work there.
+        merchantNo: demo ? demo.merchantNo : v.merchantNo,
+        storeNo: demo ? demo.storeNo : v.storeNo,
+        environment: v.environment,
+        ...(v.environment === 'custom' && v.baseUrl ? { baseUrl: v.baseUrl.replace(/\/+$/, '') } : {}),
+        ipnEnabled: v.ipnEnabled,
+        ...(v.operatorName ? { operatorName: v.operatorName } : {}),
+        ...(v.merGroupNo ? { merGroupNo: v.merGroupNo } : {}),
+      };
+      let saved: Profile;
+      let profiles: Profile[];
+      if (v.id) {
+        const old = find(v.id);
+        saved = { ...fields, id: old.id, createdAt: old.createdAt, updatedAt: now };
+        profiles = state.profiles.map((p) => (p.id === old.id ? saved : p));
+      } else {
+        saved = { ...fields, id: newSortableId('P', deps.clock.now()), createdAt: now, updatedAt: now };
+        profiles = [...state.profiles, saved];
+      }
+      if (profiles.some((p) => p.id !== saved.id && p.name.toLowerCase() === saved.name.toLowerCase())) {
+        throw new AppError('conflict', `A profile called “${saved.name}” already exists. Choose another name.`, { details: { fields: { name: 'Another profile already has this name.' } } });
+      }
+      persist({ ...state, profiles, activeProfileId: state.activeProfileId ?? saved.id });
+      deps.log.info('profiles.saved', { profileId: saved.id, environment: saved.environment, created: !v.id });
+      return view(saved);
+    },
+
+    async remove(id: string): Promise<void> {
+      find(id);
+      const profiles = state.profiles.filter((p) => p.id !== id);
+      const activeProfileId = state.activeProfileId === id ? (profiles[0]?.id ?? null) : state.activeProfileId;
+      await deps.secrets.delete(secretKey(id));
+      persist({ ...state, profiles, activeProfileId });
+      deps.log.info('profiles.deleted', { profileId: id });
+    },
+
+    async activate(id: string): Promise<ProfileView> {
+      const p = find(id);
+      persist({ ...state, activeProfileId: id });
+      deps.log.info('profiles.activated', { profileId: id, environment: p.environment });
+      return view(p);
+    },
+
+    /** Stores a token for a profile. The value is never returned, logged or echoed. */
+    async setToken(id: string, token: string, opts: { allowPlainText?: boolean } = {}): Promise<{ hasToken: true; persisted: boolean }> {
+      const p = find(id);
+      if (p.environment === 'demo') {
+        throw new AppError('invalid_input', 'The Demo profile uses the built-in sandbox’s public demo credentials; it needs no token.');
+      }
+      const trimmed = token.trim();
+      if (!/^[\x21-\x7e]{8,256}$/.test(trimmed)) {
+        throw new AppError('invalid_input', 'That does not look like an API token: paste the whole token (at least 8 characters, no spaces).', {
+          details: { fields: { token: 'Paste the whole token, without spaces.' } },
+        });
+      }
+      const r = await deps.secrets.set(secretKey(id), trimmed, opts);
+      deps.log.info('profiles.token_set', { profileId: id, persisted: r.persisted });
+      for (const l of listeners) l();
+      return { hasToken: true, persisted: r.persisted };
+    },
+
+    async clearToken(id: string): Promise<{ hasToken: false }> {
+      find(id);
+      await deps.secrets.delete(secretKey(id));
+      deps.log.info('profiles.token_cleared', { profileId: id });
+      for (const l of listeners) l();
+      return { hasToken: false };
+    },
+
+    /** Main-only: the token of a profile, for signing and IPN verification. */
+    async tokenFor(id: string): Promise<string | undefined> {
+      const p = find(id);
+      if (p.environment === 'demo') return deps.demo?.()?.token;
+      return deps.secrets.get(secretKey(id));
+    },
+
+    /** Everything the gateway needs to call as this profile (the active one by default). */
+    async gatewayConfig(id?: string): Promise<GatewayConfig> {
+      const p = id ? find(id) : this.active();
+      if (!p) throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
+      const baseUrl = baseUrlOf(p);
+      if (!baseUrl) throw new AppError('unavailable', 'The built-in sandbox is not running, so the Demo profile cannot connect. Restart Refund Desk.');
+      const token = await this.tokenFor(p.id);
+      if (!token) throw new AppError('unauthorized', `The profile “${p.name}” has no API token yet. Add it in Settings, then try again.`);
+      return { baseUrl, merchantNo: p.merchantNo, storeNo: p.storeNo, token, ...(p.merGroupNo ? { merGroupNo: p.merGroupNo } : {}) };
+    },
+
+    mode(): Environment | 'none' {
+      return this.active()?.environment ?? 'none';
+    },
+  };
+}
+export type ProfilesService = ReturnType<typeof createProfilesService>;

@@ -1,0 +1,95 @@
+import { AppError, isAppError } from '../../../../shared/domain/errors';
+import { remainingRefundableMinor, type Transaction } from '../../../../shared/domain/transaction';
+import { queryMany } from '../gateway/batch';
+import type { GatewayClient } from '../gateway/client';
+import type { Clock } from '../ports';
+
+export type LookupKind = 'transactionNo' | 'refundTransactionNo' | 'reference';
+
+export interface LookupResult {
+  profileId: string;
+  /** Which kind of id matched. */
+  kind: LookupKind;
+  /** The payment (for a refund number: the payment that refund belongs to, when the service says). */
+  transaction: Transaction;
+  matchedRefundTransactionNo?: string;
+  /** From the service's refundInfo only; the refund dialog subtracts this desk's pending intents too. */
+  remainingRefundableMinor: number;
+  fetchedAt: string;
+}
+
+/** Service numbers are 18+ digits; shorter digit strings are treated as merchant references. */
+const SERVICE_NO = /^\d{18,32}$/;
+
+export function detectKind(query: string): 'transactionNo' | 'reference' {
+  return SERVICE_NO.test(query) ? 'transactionNo' : 'reference';
+}
+
+/**
+ * Looks one transaction up by whatever a person pasted: an 18+ digit number is tried as a
+ * transactionNo, then as a refundTransactionNo, then (merchants do use numeric references) as a
+ * reference; anything else is a reference. Only `not_found` moves on to the next kind: a network or
+ * credential failure stops at once, so "not found" is never claimed when the truth is "could not ask".
+ */
+export function createTransactionLookup(deps: {
+  gateway: () => Promise<{ profileId: string; client: Pick<GatewayClient, 'queryTransaction'> }>;
+  clock: Clock;
+}) {
+  const tryQuery = async <T>(run: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await run();
+    } catch (e) {
+      if (isAppError(e) && e.code === 'not_found') return undefined;
+      throw e;
+    }
+  };
+
+  return {
+    async lookup(rawQuery: string): Promise<LookupResult> {
+      const query = rawQuery.trim();
+      if (!query) throw new AppError('invalid_input', 'Type a transaction number, refund number or reference to look up.');
+      const { profileId, client } = await deps.gateway();
+      const done = (kind: LookupKind, transaction: Transaction, matchedRefundTransactionNo?: string): LookupResult => ({
+        profileId,
+        kind,
+        transaction,
+        ...(matchedRefundTransactionNo ? { matchedRefundTransactionNo } : {}),
+        remainingRefundableMinor: transaction.transactionType === 'payment' ? remainingRefundableMinor(transaction) : 0,
+        fetchedAt: new Date(deps.clock.now()).toISOString(),
+      });
+
+      if (detectKind(query) === 'transactionNo') {
+        const asPayment = await tryQuery(() => client.queryTransaction({ transactionNo: query }));
+        if (asPayment) return done('transactionNo', asPayment.transaction);
+        const asRefund = await tryQuery(() => client.queryTransaction({ refundTransactionNo: query }));
+        if (asRefund) {
+          const original = asRefund.originalTransactionNo
+            ? await tryQuery(() => client.queryTransaction({ transactionNo: asRefund.originalTransactionNo! }))
+            : undefined;
+          return done('refundTransactionNo', (original ?? asRefund).transaction, query);
+        }
+      }
+      const asReference = await tryQuery(() => client.queryTransaction({ reference: query }));
+      if (asReference) return done('reference', asReference.transaction);
+      throw new AppError('not_found', `No payment or refund matches “${query.slice(0, 64)}” in this profile. Check the number, or switch profile if it belongs to another store.`, {
+        details: { query: query.slice(0, 64) },
+      });
+    },
+
+    /** Re-queries known payments with bounded concurrency; one failure never hides the others. */
+    async refresh(transactionNos: readonly string[], opts: { signal?: AbortSignal; concurrency?: number } = {}) {
+      const { profileId, client } = await deps.gateway();
+      const items = await queryMany(client, transactionNos.map((transactionNo) => ({ transactionNo })), opts);
+      return {
+        profileId,
+        fetchedAt: new Date(deps.clock.now()).toISOString(),
+        items: items.map((it, i) =>
+          it.ok
+            ? { transactionNo: transactionNos[i]!, ok: true as const, transaction: it.value.transaction }
+            : { transactionNo: transactionNos[i]!, ok: false as const, error: { code: it.error.code, message: it.error.message } },
+        ),
+      };
+    },
+  };
+}
+export type TransactionLookup = ReturnType<typeof createTransactionLookup>;

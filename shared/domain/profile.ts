@@ -1,0 +1,101 @@
+import { z } from 'zod';
+
+/**
+ * Merchant profiles: who this desk is talking to and where. Shared by main (which stores and enforces
+ * them) and the renderer (which shows the same validation messages before sending). No secret lives
+ * here: the API token is kept by main's secret store, keyed by profile id.
+ */
+export const ENVIRONMENTS = ['demo', 'vendor-sandbox', 'production', 'custom'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+/** Fixed hosts (PROTOCOL.md "Hosts"). Demo's address is the embedded sandbox's, known only at run time. */
+export const ENVIRONMENT_BASE_URLS: Readonly<Record<'vendor-sandbox' | 'production', string>> = {
+  'vendor-sandbox': 'https://mapi.yuansferdev.com',
+  production: 'https://mapi.yuansfer.com',
+};
+
+export const ENVIRONMENT_LABELS: Readonly<Record<Environment, string>> = {
+  demo: 'Demo (built-in sandbox)',
+  'vendor-sandbox': 'Vendor sandbox',
+  production: 'Production',
+  custom: 'Custom address',
+};
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** https anywhere; plain http only to this machine (a local proxy or simulator). */
+export function isAcceptableBaseUrl(text: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    return false;
+  }
+  if (u.username || u.password || u.search || u.hash) return false;
+  if (u.protocol === 'https:') return true;
+  return u.protocol === 'http:' && LOOPBACK.has(u.hostname);
+}
+
+const digits = (what: string, example: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `Enter the ${what}.`)
+    .regex(/^\d{1,20}$/, `The ${what} is digits only, as the payment provider issued it (for example ${example}).`);
+
+/** What a person fills in; main assigns ids and times. */
+export const profileInputSchema = z
+  .object({
+    id: z.string().max(64).optional(),
+    name: z.string().trim().min(1, 'Give the profile a name, for example “Main store”.').max(60, 'Keep the name under 60 characters.'),
+    merchantNo: digits('merchant number', '200043'),
+    storeNo: digits('store number', '300014'),
+    environment: z.enum(ENVIRONMENTS, { message: 'Choose where this profile connects to.' }),
+    baseUrl: z.string().trim().max(300).optional(),
+    ipnEnabled: z.boolean().default(false),
+    operatorName: z.string().trim().max(60, 'Keep the operator name under 60 characters.').optional(),
+    merGroupNo: z
+      .string()
+      .trim()
+      .regex(/^\d{0,20}$/, 'The partner group number is digits only; leave it empty unless you are a partner.')
+      .optional(),
+  })
+  .strict()
+  .superRefine((p, ctx) => {
+    if (p.environment !== 'custom') return;
+    if (!p.baseUrl) {
+      ctx.addIssue({ code: 'custom', path: ['baseUrl'], message: 'A custom profile needs the service address, for example https://mapi.example.com.' });
+    } else if (!isAcceptableBaseUrl(p.baseUrl)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['baseUrl'],
+        message: 'Use an https:// address without anything after the host (plain http:// only for 127.0.0.1 or localhost).',
+      });
+    }
+  });
+export type ProfileInput = z.input<typeof profileInputSchema>;
+
+export const profileSchema = z.object({
+  id: z.string().min(1).max(64),
+  name: z.string().min(1).max(60),
+  merchantNo: z.string().regex(/^\d{1,20}$/),
+  storeNo: z.string().regex(/^\d{1,20}$/),
+  environment: z.enum(ENVIRONMENTS),
+  baseUrl: z.string().max(300).optional(),
+  ipnEnabled: z.boolean(),
+  operatorName: z.string().max(60).optional(),
+  merGroupNo: z.string().regex(/^\d{1,20}$/).optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+/** Field → first message, for forms. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join('.') || 'form';
+    out[key] ??= issue.message;
+  }
+  return out;
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { REFUND_STATUSES, TRANSACTION_STATUSES } from '../../protocol/statuses';
+
+const minor = z.number().int().refine(Number.isSafeInteger);
+
+export const refundRecordSchema = z.object({
+  refundTransactionNo: z.string(),
+  refundReference: z.string().optional(),
+  refundAmountMinor: minor,
+  currency: z.string(),
+  settleCurrency: z.string().optional(),
+  status: z.enum(REFUND_STATUSES),
+});
+
+/** The domain Transaction (shared/domain/transaction.ts) as it crosses IPC. */
+export const transactionSchema = z.object({
+  transactionNo: z.string(),
+  reference: z.string().optional(),
+  amountMinor: minor,
+  currency: z.string(),
+  settleCurrency: z.string().optional(),
+  status: z.enum([...TRANSACTION_STATUSES, 'unknown']),
+  vendor: z.string().optional(),
+  transactionType: z.enum(['payment', 'refund']),
+  createdAt: z.string().optional(),
+  paidAt: z.string().optional(),
+  refunds: z.array(refundRecordSchema),
+});
+
+export const transactionsLookup = {
+  input: z.object({ query: z.string().trim().min(1, 'Type a transaction number, refund number or reference.').max(128) }).strict(),
+  output: z.object({
+    profileId: z.string(),
+    kind: z.enum(['transactionNo', 'refundTransactionNo', 'reference']),
+    transaction: transactionSchema,
+    matchedRefundTransactionNo: z.string().optional(),
+    remainingRefundableMinor: minor,
+    fetchedAt: z.string(),
+  }),
+};
+
+export const transactionsRefresh = {
+  input: z.object({ transactionNos: z.array(z.string().regex(/^\d{1,32}$/)).min(1).max(500) }).strict(),
+  output: z.object({
+    profileId: z.string(),
+    fetchedAt: z.string(),
+    items: z.array(
+      z.discriminatedUnion('ok', [
+        z.object({ transactionNo: z.string(), ok: z.literal(true), transaction: transactionSchema }),
+        z.object({ transactionNo: z.string(), ok: z.literal(false), error: z.object({ code: z.string(), message: z.string() }) }),
+      ]),
+    ),
+  }),
+};
+
+export const transactionEvents = {
+  /** A payment changed at the service (confirmed by a fresh tran-query after an IPN hint). */
+  'transactions.updated': z.object({
+    profileId: z.string(),
+    source: z.enum(['ipn', 'poll']),
+    /** False when the fresh query did not (yet) show what the IPN claimed. */
+    confirmed: z.boolean(),
+    transaction: transactionSchema,
+    refundTransactionNo: z.string().optional(),
+    fetchedAt: z.string(),
+  }),
+};

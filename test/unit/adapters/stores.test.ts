@@ -1,0 +1,96 @@
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Conf from 'conf';
+import { describe, expect, it } from 'vitest';
+import { createConfSettingsStore } from '../../../electron/main/adapters/conf-settings-store';
+import { createEnvSecretStore, createMemorySecretStore } from '../../../electron/main/adapters/node-secret-stores';
+import { createSafeStorageSecretStore, type SafeStorageLike } from '../../../electron/main/adapters/safe-storage-secret-store';
+import { SettingsCorruptError } from '../../../electron/main/services/profiles/ports';
+import { createFakeLogger } from '../../fakes/logger';
+
+const confStore = (dir: string) =>
+  createConfSettingsStore({
+    open: () => new Conf<Record<string, unknown>>({ cwd: dir, configName: 'settings', projectName: 'refund-desk' }),
+    filePath: join(dir, 'settings.json'),
+    now: () => Date.UTC(2026, 0, 2, 3, 4, 5),
+  });
+
+describe('conf settings store', () => {
+  it('round-trips a document', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rd-conf-'));
+    confStore(dir).write({ version: 1, profiles: [] });
+    expect(confStore(dir).read()).toEqual({ version: 1, profiles: [] });
+  });
+
+  it('reports a corrupt file and moves it aside instead of resetting it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rd-conf-'));
+    writeFileSync(join(dir, 'settings.json'), '{"version":1, "profiles": [');
+    const store = confStore(dir);
+    expect(() => store.read()).toThrow(SettingsCorruptError);
+    const moved = store.quarantine();
+    expect(moved).toBe(join(dir, 'settings.corrupt-2026-01-02T03-04-05-000Z.json'));
+    expect(readFileSync(moved!, 'utf8')).toBe('{"version":1, "profiles": [');
+    expect(store.read()).toEqual({});
+    store.write({ version: 1 });
+    expect(readdirSync(dir).sort()).toEqual(['settings.corrupt-2026-01-02T03-04-05-000Z.json', 'settings.json']);
+  });
+});
+
+function fakeSafeStorage(backend: string, available = true): SafeStorageLike {
+  return {
+    isEncryptionAvailable: () => available,
+    encryptString: (s) => Buffer.from(`enc:${Buffer.from(s).toString('hex')}`),
+    decryptString: (b) => Buffer.from(b.toString().slice(4), 'hex').toString(),
+    getSelectedStorageBackend: () => backend,
+  };
+}
+
+describe('safeStorage secret store', () => {
+  it('persists encrypted tokens in a 0600 file, never in clear text', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'rd-sec-')), 'secrets.json');
+    const store = createSafeStorageSecretStore({ safeStorage: fakeSafeStorage('gnome_libsecret'), file, platform: 'linux', log: createFakeLogger() });
+    expect(store.info()).toMatchObject({ persistent: true, requiresOptIn: false });
+    expect(await store.set('p1', 'sekret-token')).toEqual({ persisted: true });
+    expect(readFileSync(file, 'utf8')).not.toContain('sekret-token');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const again = createSafeStorageSecretStore({ safeStorage: fakeSafeStorage('gnome_libsecret'), file, platform: 'linux', log: createFakeLogger() });
+    expect(await again.get('p1')).toBe('sekret-token');
+    await again.delete('p1');
+    expect(await again.has('p1')).toBe(false);
+  });
+
+  it('on basic_text keeps the token for the session only, unless the person opted in', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'rd-sec-')), 'secrets.json');
+    const mk = () => createSafeStorageSecretStore({ safeStorage: fakeSafeStorage('basic_text'), file, platform: 'linux', log: createFakeLogger() });
+    const store = mk();
+    expect(store.info()).toMatchObject({ persistent: false, requiresOptIn: true });
+    expect(await store.set('p1', 'sekret-token')).toEqual({ persisted: false });
+    expect(await store.get('p1')).toBe('sekret-token');
+    expect(await mk().has('p1')).toBe(false); // gone after a "restart"
+    expect(await store.set('p1', 'sekret-token', { allowPlainText: true })).toEqual({ persisted: true });
+    expect(await mk().get('p1')).toBe('sekret-token');
+  });
+
+  it('without any encryption never persists, even with opt-in', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'rd-sec-')), 'secrets.json');
+    const store = createSafeStorageSecretStore({ safeStorage: fakeSafeStorage('unknown', false), file, platform: 'win32', log: createFakeLogger() });
+    expect(await store.set('p1', 'sekret-token', { allowPlainText: true })).toEqual({ persisted: false });
+    expect(store.info().requiresOptIn).toBe(false);
+  });
+});
+
+describe('plain-Node secret stores', () => {
+  it('memory store forgets on restart', async () => {
+    const s = createMemorySecretStore();
+    await s.set('a', 'tok-12345678');
+    expect(await s.get('a')).toBe('tok-12345678');
+    expect(await createMemorySecretStore().has('a')).toBe(false);
+  });
+
+  it('env store reads REFUND_DESK_API_TOKEN for every profile', async () => {
+    const s = createEnvSecretStore({ REFUND_DESK_API_TOKEN: ' tok-from-env ' });
+    expect(await s.get('anything')).toBe('tok-from-env');
+    expect(await createEnvSecretStore({}).has('x')).toBe(false);
+  });
+});

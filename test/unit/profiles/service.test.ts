@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../../shared/domain/errors';
+import { createProfilesService, type DemoRuntime } from '../../../electron/main/services/profiles/service';
+import { createFakeClock } from '../../fakes/clock';
+import { createFakeLogger } from '../../fakes/logger';
+import { createFakeSecretStore, createFakeSettingsStore } from '../../fakes/stores';
+
+const DEMO: DemoRuntime = { baseUrl: 'http://127.0.0.1:5555', merchantNo: '200043', storeNo: '300014', token: 'demo-token-123' };
+
+function setup(doc: Record<string, unknown> = {}, demo: DemoRuntime | null = DEMO) {
+  const settings = createFakeSettingsStore(doc);
+  const secrets = createFakeSecretStore();
+  const log = createFakeLogger();
+  const svc = createProfilesService({ settings, secrets, clock: createFakeClock(), log, demo: () => demo ?? undefined });
+  return { svc, settings, secrets, log };
+}
+
+const prod = { name: 'Main store', merchantNo: '123456', storeNo: '654321', environment: 'production' as const, ipnEnabled: false };
+
+async function rejects(p: Promise<unknown>): Promise<AppError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof AppError) return e;
+    throw e;
+  }
+  throw new Error('expected rejection');
+}
+
+describe('profiles service', () => {
+  it('creates, lists, activates, updates and deletes profiles', async () => {
+    const { svc, settings } = setup();
+    const a = await svc.save(prod);
+    expect(a.hasToken).toBe(false);
+    expect(a.effectiveBaseUrl).toBe('https://mapi.yuansfer.com');
+    expect(svc.active()?.id).toBe(a.id); // the first profile becomes active
+    const b = await svc.save({ ...prod, name: 'Partner sub-merchant', environment: 'custom', baseUrl: 'https://gw.example.com/' });
+    expect(b.effectiveBaseUrl).toBe('https://gw.example.com');
+    await svc.activate(b.id);
+    expect(svc.mode()).toBe('custom');
+    await svc.save({ ...prod, id: a.id, name: 'Renamed' });
+    expect((await svc.list()).profiles.map((p) => p.name)).toEqual(['Renamed', 'Partner sub-merchant']);
+    await svc.remove(b.id);
+    expect(svc.active()?.id).toBe(a.id);
+    expect(settings.doc).toMatchObject({ version: 1, activeProfileId: a.id });
+  });
+
+  it('explains invalid input per field', async () => {
+    const { svc } = setup();
+    const e = await rejects(svc.save({ ...prod, name: ' ', merchantNo: '12a', environment: 'custom', baseUrl: 'http://evil.example.com' }));
+    expect(e.code).toBe('invalid_input');
+    const fields = e.details?.['fields'] as Record<string, string>;
+    expect(fields['name']).toMatch(/Give the profile a name/);
+    expect(fields['merchantNo']).toMatch(/digits only/);
+    expect(fields['baseUrl']).toMatch(/https:\/\//);
+  });
+
+  it('refuses a duplicate name', async () => {
+    const { svc } = setup();
+    await svc.save(prod);
+    expect((await rejects(svc.save({ ...prod, name: 'MAIN STORE' }))).code).toBe('conflict');
+  });
+
+  it('keeps tokens in the secret store only, and never returns them', async () => {
+    const { svc, settings, secrets, log } = setup();
+    const p = await svc.save(prod);
+    const r = await svc.setToken(p.id, '  sekret-token-value  ');
+    expect(r).toEqual({ hasToken: true, persisted: true });
+    expect(JSON.stringify(settings.doc)).not.toContain('sekret');
+    expect(JSON.stringify(await svc.list())).not.toContain('sekret');
+    expect(JSON.stringify(log.lines)).not.toContain('sekret');
+    expect([...secrets.secrets.values()]).toEqual(['sekret-token-value']);
+    expect((await svc.gatewayConfig()).token).toBe('sekret-token-value');
+    await svc.clearToken(p.id);
+    expect((await svc.list()).profiles[0]?.hasToken).toBe(false);
+    expect((await rejects(svc.gatewayConfig())).code).toBe('unauthorized');
+    expect((await rejects(svc.setToken(p.id, 'x'))).code).toBe('invalid_input');
+  });
+
+  it('deleting a profile deletes its token', async () => {
+    const { svc, secrets } = setup();
+    const p = await svc.save(prod);
+    await svc.setToken(p.id, 'sekret-token-value');
+    await svc.remove(p.id);
+    expect(secrets.secrets.size).toBe(0);
+    expect(svc.mode()).toBe('none');
+  });
+
+  it('a Demo profile uses the running sandbox and its public credentials', async () => {
+    const { svc } = setup();
+    const d = await svc.save({ name: 'Demo', environment: 'demo', merchantNo: '1', storeNo: '2', ipnEnabled: true });
+    expect(d).toMatchObject({ merchantNo: '200043', storeNo: '300014', hasToken: true, effectiveBaseUrl: DEMO.baseUrl });
+    expect(await svc.gatewayConfig(d.id)).toMatchObject({ baseUrl: DEMO.baseUrl, token: DEMO.token });
+    expect((await rejects(svc.setToken(d.id, 'another-token'))).code).toBe('invalid_input');
+  });
+
+  it('a Demo profile without a running sandbox is reported, not faked', async () => {
+    const { svc } = setup({}, null);
+    expect((await rejects(svc.save({ name: 'Demo', environment: 'demo', merchantNo: '1', storeNo: '2', ipnEnabled: true }))).code).toBe('unavailable');
+  });
+
+  it('moves an unparseable settings file aside and reports it', () => {
+    const settings = createFakeSettingsStore();
+    settings.corrupt = true;
+    const log = createFakeLogger();
+    const svc = createProfilesService({ settings, secrets: createFakeSecretStore(), clock: createFakeClock(), log });
+    expect(settings.quarantined).toBe(1);
+    expect(svc.settingsProblem()).toMatch(/moved aside to \/fake\/settings.corrupt-1.json/);
+    expect(svc.notices()[0]?.level).toBe('error');
+    expect(log.lines.some((l) => l.event === 'settings.corrupt')).toBe(true);
+  });
+
+  it('treats a well-formed file of the wrong shape as corrupt too', () => {
+    const settings = createFakeSettingsStore({ version: 1, profiles: [{ id: 'x' }], activeProfileId: null });
+    const svc = createProfilesService({ settings, secrets: createFakeSecretStore(), clock: createFakeClock(), log: createFakeLogger() });
+    expect(settings.quarantined).toBe(1);
+    expect(svc.settingsProblem()).toMatch(/expected shape/);
+  });
+});
