@@ -1,0 +1,29 @@
+import { coreBench } from './core.bench';
+import { printTable, type Figure } from './harness';
+import { serviceBench } from './service.bench';
+
+/**
+ * `npm run bench`: measures, prints a table, asserts nothing. Tests stay deterministic; figures live
+ * here. Each suite is a function returning figures; add new ones to SUITES.
+ */
+const SUITES: Array<[string, () => Promise<Figure[]>]> = [
+  ['core', coreBench],
+  ['service', serviceBench],
+];
+
+async function main(): Promise<void> {
+  const only = process.argv[2];
+  const figures: Figure[] = [];
+  for (const [name, suite] of SUITES) {
+    if (only && only !== name) continue;
+    process.stderr.write(`running ${name}…\n`);
+    figures.push(...(await suite()));
+  }
+  console.log(`Refund Desk benchmarks — node ${process.version}, ${process.platform}/${process.arch}`);
+  printTable(figures);
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
