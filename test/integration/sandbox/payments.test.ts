@@ -75,13 +75,14 @@ describe('secure-pay rules', () => {
     });
   }
   it('accepted currency combinations', async () => {
-    for (const over of [
+    const combos: Record<string, string>[] = [
       { vendor: 'alipay', currency: 'CNY', settleCurrency: 'GBP' },
       { vendor: 'alipay', currency: 'GBP', settleCurrency: 'GBP' },
       { vendor: 'alipay', currency: 'KRW', settleCurrency: 'USD', amount: '1000' },
       { vendor: 'truemoney', currency: 'THB', settleCurrency: 'USD' },
       { vendor: 'wechatpay', currency: 'CNY', settleCurrency: 'USD', terminal: 'WAP', osType: 'IOS' },
-    ]) {
+    ];
+    for (const over of combos) {
       const env = await call(sb, PATHS.securePay, securePayParams(over));
       expect([over, env.ret_code]).toEqual([over, '000100']);
     }

@@ -15,7 +15,8 @@ afterAll(() => sb.close());
 describe('tran-query', () => {
   it('finds a seeded payment by transactionNo and by reference; the result parses as the client does', async () => {
     const p = seeded.find((x) => x.refunds.length > 1)!;
-    for (const lookup of [{ transactionNo: p.transactionNo }, { reference: p.reference }]) {
+    const lookups: Record<string, string>[] = [{ transactionNo: p.transactionNo }, { reference: p.reference }];
+    for (const lookup of lookups) {
       const env = await call(sb, PATHS.tranQuery, lookup);
       expect(env.ret_code).toBe('000100');
       const tx = toTransaction(tranQueryResultSchema.parse(env.result));
