@@ -1,4 +1,4 @@
-import Dexie, { type EntityTable } from 'dexie';
+import Dexie, { type DexieOptions, type EntityTable } from 'dexie';
 import type { RefundRecord, Transaction } from '../../../shared/domain/transaction';
 
 /**
@@ -38,18 +38,53 @@ export type RefundDeskDb = Dexie & {
 
 export const DB_NAME = 'refund-desk';
 
+/** Rows written before fetchedAt was guaranteed read as "fetched at an unknown time, long ago". */
+export const UNKNOWN_FETCHED_AT = '1970-01-01T00:00:00.000Z';
+
+/** Version 1's stores, kept verbatim: Dexie upgrades an old database step by step from them. */
+export const SCHEMA_V1 = {
+  transactions:
+    '[profileId+transactionNo], [profileId+reference], [profileId+status], [profileId+currency], [profileId+vendor], [profileId+createdAt], [profileId+amountMinor], profileId',
+  refunds: '[profileId+refundTransactionNo], [profileId+transactionNo], [profileId+refundReference], profileId',
+  lookups: '++id, [profileId+at], profileId',
+  meta: 'key',
+} as const;
+
+/**
+ * Version 2 adds [profileId+fetchedAt] (the offline banner's "data as of" is the newest fetch; bulk
+ * refresh picks the stalest rows) and [profileId+query] on lookups (recent searches without a scan).
+ */
+export const SCHEMA_V2 = {
+  ...SCHEMA_V1,
+  transactions: `${SCHEMA_V1.transactions}, [profileId+fetchedAt]`,
+  refunds: `${SCHEMA_V1.refunds}, [profileId+fetchedAt]`,
+  lookups: `${SCHEMA_V1.lookups}, [profileId+query]`,
+} as const;
+
+/** The current schema version (tests open older versions and upgrade to this). */
+export const DB_VERSION = 2;
+
 /**
  * Versioned schema. Each version is kept so Dexie can upgrade any older database step by step; a
  * migration test opens a database written at every older version.
  */
-export function openDb(name: string = DB_NAME, indexedDB?: IDBFactory, keyRange?: typeof IDBKeyRange): RefundDeskDb {
+export function openDb(
+  name: string = DB_NAME,
+  indexedDB?: DexieOptions['indexedDB'],
+  keyRange?: DexieOptions['IDBKeyRange'],
+): RefundDeskDb {
   const db = new Dexie(name, indexedDB && keyRange ? { indexedDB, IDBKeyRange: keyRange } : undefined) as RefundDeskDb;
-  db.version(1).stores({
-    transactions:
-      '[profileId+transactionNo], [profileId+reference], [profileId+status], [profileId+currency], [profileId+vendor], [profileId+createdAt], [profileId+amountMinor], profileId',
-    refunds: '[profileId+refundTransactionNo], [profileId+transactionNo], [profileId+refundReference], profileId',
-    lookups: '++id, [profileId+at], profileId',
-    meta: 'key',
-  });
+  db.version(1).stores(SCHEMA_V1);
+  db.version(2)
+    .stores(SCHEMA_V2)
+    .upgrade(async (tx) => {
+      // v1 did not enforce fetchedAt; a row without it would be invisible to the new index and would
+      // make the data-age banner lie. Mark such rows as the oldest possible fetch instead.
+      const backfill = (row: { fetchedAt?: string }) => {
+        if (typeof row.fetchedAt !== 'string' || row.fetchedAt === '') row.fetchedAt = UNKNOWN_FETCHED_AT;
+      };
+      await tx.table('transactions').toCollection().modify(backfill);
+      await tx.table('refunds').toCollection().modify(backfill);
+    });
   return db;
 }

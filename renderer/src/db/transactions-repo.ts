@@ -1,0 +1,134 @@
+import Dexie from 'dexie';
+import type { Transaction } from '../../../shared/domain/transaction';
+import type { CachedRefund, CachedTransaction, RefundDeskDb } from './schema';
+
+/** Rows per bulkPut: large enough to amortise the transaction cost, small enough to keep the UI alive. */
+export const DEFAULT_CHUNK = 2_000;
+
+/** What a local (cache-only) search found, and by which kind of id. */
+export type LocalHit =
+  | { kind: 'transactionNo'; transaction: CachedTransaction }
+  | { kind: 'reference'; transaction: CachedTransaction }
+  | { kind: 'refundTransactionNo'; transaction: CachedTransaction; refundTransactionNo: string };
+
+function toRows(profileId: string, tx: Transaction, fetchedAt: string): { row: CachedTransaction; refunds: CachedRefund[] } {
+  const row: CachedTransaction = { ...tx, profileId, fetchedAt };
+  const refunds = tx.refunds.map((r) => ({ ...r, profileId, transactionNo: tx.transactionNo, fetchedAt }));
+  return { row, refunds };
+}
+
+/**
+ * Transactions and their refunds in the cache, always scoped by profile. Receives the database so tests
+ * pass a fake-indexeddb one. Refunds live embedded in the transaction (what the list and the remaining
+ * amount need) and in their own table (to find a transaction by refundTransactionNo offline).
+ */
+export function createTransactionsRepo(db: RefundDeskDb) {
+  const profileRange = (profileId: string, index: string) =>
+    db.transactions.where(index).between([profileId, Dexie.minKey], [profileId, Dexie.maxKey]);
+
+  async function putAll(profileId: string, txs: readonly Transaction[], fetchedAt: string): Promise<void> {
+    const rows: CachedTransaction[] = [];
+    const refunds: CachedRefund[] = [];
+    for (const tx of txs) {
+      const r = toRows(profileId, tx, fetchedAt);
+      rows.push(r.row);
+      refunds.push(...r.refunds);
+    }
+    await db.transaction('rw', ['transactions', 'refunds'], async () => {
+      await db.transactions.bulkPut(rows);
+      if (refunds.length > 0) await db.refunds.bulkPut(refunds);
+    });
+  }
+
+  return {
+    /** Stores one looked-up transaction (and its refunds) as fetched at `fetchedAt`. */
+    async upsert(profileId: string, tx: Transaction, fetchedAt: string): Promise<CachedTransaction> {
+      await putAll(profileId, [tx], fetchedAt);
+      return toRows(profileId, tx, fetchedAt).row;
+    },
+
+    /**
+     * Stores many transactions in chunks of `chunkSize`, one IndexedDB transaction per chunk so a
+     * 100k-row sync never holds one giant transaction; `onChunk` reports rows written so far.
+     */
+    async bulkUpsert(
+      profileId: string,
+      txs: readonly Transaction[],
+      fetchedAt: string,
+      opts: { chunkSize?: number; onChunk?: (written: number) => void } = {},
+    ): Promise<number> {
+      const size = Math.max(1, opts.chunkSize ?? DEFAULT_CHUNK);
+      for (let i = 0; i < txs.length; i += size) {
+        await putAll(profileId, txs.slice(i, i + size), fetchedAt);
+        opts.onChunk?.(Math.min(txs.length, i + size));
+      }
+      return txs.length;
+    },
+
+    get(profileId: string, transactionNo: string): Promise<CachedTransaction | undefined> {
+      return db.transactions.get([profileId, transactionNo]);
+    },
+
+    /** Every cached transaction of a profile (the list filters and sorts in memory). */
+    all(profileId: string): Promise<CachedTransaction[]> {
+      return db.transactions.where('profileId').equals(profileId).toArray();
+    },
+
+    /**
+     * Transactions created in [fromIso, toIso] through the [profileId+createdAt] index, so a date filter
+     * reads only its slice of a large cache.
+     */
+    createdBetween(profileId: string, fromIso: string, toIso: string): Promise<CachedTransaction[]> {
+      return db.transactions
+        .where('[profileId+createdAt]')
+        .between([profileId, fromIso], [profileId, toIso], true, true)
+        .toArray();
+    },
+
+    count(profileId: string): Promise<number> {
+      return db.transactions.where('profileId').equals(profileId).count();
+    },
+
+    /** The newest fetchedAt of the profile's cache (the data's age offline), or undefined when empty. */
+    async newestFetchedAt(profileId: string): Promise<string | undefined> {
+      const last = await profileRange(profileId, '[profileId+fetchedAt]').last();
+      return last?.fetchedAt;
+    },
+
+    /** Transaction numbers fetched longest ago first (bulk refresh of stale rows). */
+    async stalest(profileId: string, limit: number): Promise<string[]> {
+      const rows = await profileRange(profileId, '[profileId+fetchedAt]').limit(limit).toArray();
+      return rows.map((r) => r.transactionNo);
+    },
+
+    /** Finds a cached transaction by any kind of id, trying the exact keys in order. */
+    async findLocal(profileId: string, query: string): Promise<LocalHit | undefined> {
+      const q = query.trim();
+      if (!q) return undefined;
+      const byNo = await db.transactions.get([profileId, q]);
+      if (byNo) return { kind: 'transactionNo', transaction: byNo };
+      const byRef = await db.transactions.where('[profileId+reference]').equals([profileId, q]).first();
+      if (byRef) return { kind: 'reference', transaction: byRef };
+      const refund = await db.refunds.get([profileId, q]);
+      if (refund) {
+        const parent = await db.transactions.get([profileId, refund.transactionNo]);
+        if (parent) return { kind: 'refundTransactionNo', transaction: parent, refundTransactionNo: q };
+      }
+      return undefined;
+    },
+
+    /** Refund rows of one transaction, as last fetched. */
+    refundsOf(profileId: string, transactionNo: string): Promise<CachedRefund[]> {
+      return db.refunds.where('[profileId+transactionNo]').equals([profileId, transactionNo]).toArray();
+    },
+
+    /** Removes one profile's cache (e.g. when the profile is deleted); other profiles are untouched. */
+    async clearProfile(profileId: string): Promise<void> {
+      await db.transaction('rw', ['transactions', 'refunds'], async () => {
+        await db.transactions.where('profileId').equals(profileId).delete();
+        await db.refunds.where('profileId').equals(profileId).delete();
+      });
+    },
+  };
+}
+export type TransactionsRepo = ReturnType<typeof createTransactionsRepo>;
