@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { parseCsvText } from '../../../shared/csv/parser';
+import type { Transaction } from '../../../shared/domain/transaction';
+import { REPORT_COLUMNS, SUMMARY_COLUMNS, reportCsv, summaryCsv } from '../../../shared/recon/export';
+import type { LedgerRow } from '../../../shared/recon/ledger';
+import { type ServiceLookup, lookupKey, matchLedger } from '../../../shared/recon/match';
+import { summarise } from '../../../shared/recon/summary';
+import { fmt, lookupFrom, row, tx } from './fixtures';
+
+describe('summarise', () => {
+  it('adds up a small ledger by hand', () => {
+    const rows = [
+      row({ transactionNo: '1', amountMinor: 1000 }),
+      row({ transactionNo: '2', amountMinor: 1000 }),
+      row({ transactionNo: '3', amountMinor: 500 }),
+      row({ transactionNo: '1', amountMinor: 1000 }),
+      row({ transactionNo: '4', amountMinor: 250 }),
+      row({ transactionNo: '5', amountMinor: 300, currency: 'JPY' }),
+    ];
+    const items = matchLedger(
+      rows,
+      lookupFrom({
+        'tx:1': { kind: 'found', transaction: tx('1', 1000, 'USD', { refunds: [{ refundTransactionNo: 'r', refundAmountMinor: 100, currency: 'USD', status: 'success' }] }) },
+        'tx:2': { kind: 'found', transaction: tx('2', 900) },
+        'tx:3': { kind: 'not_found' },
+        'tx:4': { kind: 'failed', code: 'timeout', message: 'x' },
+        'tx:5': { kind: 'found', transaction: tx('5', 300, 'JPY') },
+      }),
+      fmt,
+    );
+    const s = summarise(items);
+    expect(s.rows).toBe(6);
+    expect(s.exceptions).toBe(5);
+    expect(s.counts).toMatchObject({ matched: 1, refunded_not_in_ledger: 1, amount_mismatch: 1, missing_at_service: 1, duplicate_in_ledger: 1, not_checked: 1 });
+    expect(s.currencies.map((c) => c.currency)).toEqual(['JPY', 'USD']);
+    expect(s.currencies[1]).toMatchObject({
+      rows: 5,
+      ledgerTotalMinor: 3750,
+      serviceTotalMinor: 1900,
+      serviceRefundsMinor: 100,
+      differenceMinor: 1850,
+      explainedMinor: 100 + 500 + 1000,
+      unexplainedMinor: 250,
+    });
+    expect(s.currencies[0]).toMatchObject({ rows: 1, ledgerTotalMinor: 300, serviceTotalMinor: 300, differenceMinor: 0, unexplainedMinor: 0 });
+  });
+
+  const currency = fc.constantFrom('USD', 'JPY', 'CNY');
+  const serviceSide = fc.oneof(
+    fc.record({ kind: fc.constant('found' as const), amountMinor: fc.integer({ min: 0, max: 10_000_000 }), currency, status: fc.constantFrom('success', 'closed', 'failed'), refunded: fc.integer({ min: 0, max: 1000 }) }),
+    fc.record({ kind: fc.constant('not_found' as const) }),
+    fc.record({ kind: fc.constant('failed' as const) }),
+  );
+  const ledgerEntry = fc.record({
+    id: fc.integer({ min: 1, max: 30 }),
+    byRef: fc.boolean(),
+    amountMinor: fc.integer({ min: -1000, max: 10_000_000 }),
+    currency,
+    status: fc.constantFrom('paid', 'refunded', 'unpaid', 'other') as fc.Arbitrary<LedgerRow['status']>,
+  });
+
+  it('per-currency totals are consistent with the items (property)', () => {
+    fc.assert(
+      fc.property(fc.array(ledgerEntry, { maxLength: 60 }), fc.dictionary(fc.integer({ min: 1, max: 30 }).map(String), serviceSide), (entries, service) => {
+        const rows: LedgerRow[] = entries.map((e, i) => ({
+          line: i + 2,
+          ...(e.byRef ? { reference: `R${e.id}` } : { transactionNo: String(e.id) }),
+          amountMinor: e.amountMinor,
+          currency: e.currency,
+          status: e.status,
+        }));
+        const lookup = (key: string): ServiceLookup | undefined => {
+          const id = key.replace(/^tx:|^ref:R/, '');
+          const s = service[id];
+          if (!s) return undefined;
+          if (s.kind !== 'found') return s.kind === 'failed' ? { kind: 'failed', code: 'network', message: 'down' } : { kind: 'not_found' };
+          const t: Transaction = tx(id, s.amountMinor, s.currency, {
+            status: s.status as Transaction['status'],
+            reference: `R${id}`,
+            refunds: s.refunded ? [{ refundTransactionNo: `9${id}`, refundAmountMinor: s.refunded, currency: s.currency, status: 'success' }] : [],
+          });
+          return { kind: 'found', transaction: t };
+        };
+        const items = matchLedger(rows, lookup, fmt);
+        const s = summarise(items);
+        expect(items).toHaveLength(rows.length);
+        expect(s.rows).toBe(rows.length);
+        expect(Object.values(s.counts).reduce((a, b) => a + b, 0)).toBe(rows.length);
+        for (const c of s.currencies) {
+          // Independent recomputation of the ledger side.
+          const ledger = rows.filter((r) => r.currency === c.currency && r.status !== 'unpaid').reduce((a, r) => a + r.amountMinor, 0);
+          expect(c.ledgerTotalMinor).toBe(ledger);
+          expect(c.differenceMinor).toBe(c.ledgerTotalMinor - c.serviceTotalMinor);
+          expect(c.explainedMinor + c.unexplainedMinor).toBe(c.differenceMinor);
+          // The difference is exactly the sum of the rows' deltas in that currency.
+          const deltas = items.flatMap((i) => i.deltas).filter((d) => d.currency === c.currency).reduce((a, d) => a + d.amountMinor, 0);
+          expect(deltas).toBe(c.differenceMinor);
+          // Only rows that were not checked leave anything unexplained.
+          const unchecked = items.filter((i) => i.outcome === 'not_checked' || i.outcome === 'matched').flatMap((i) => i.deltas).filter((d) => d.currency === c.currency).reduce((a, d) => a + d.amountMinor, 0);
+          expect(c.unexplainedMinor).toBe(unchecked);
+          for (const v of [c.ledgerTotalMinor, c.serviceTotalMinor, c.serviceRefundsMinor, c.differenceMinor, c.unexplainedMinor]) expect(Number.isSafeInteger(v)).toBe(true);
+        }
+        // Matched rows never carry a difference.
+        for (const i of items.filter((x) => x.outcome === 'matched')) expect(i.deltas).toEqual([]);
+        // Each distinct key is claimed by exactly one non-duplicate row.
+        const owners = items.filter((i) => i.outcome !== 'duplicate_in_ledger').map((i) => lookupKey(i.ledger));
+        expect(new Set(owners).size).toBe(owners.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('report and summary CSV', () => {
+  const rows = [row({ transactionNo: '297553638300708562', reference: '=cmd', amountMinor: 1000, date: '2024-05-01' }), row({ reference: 'INV-2', amountMinor: -250 })];
+  const items = matchLedger(
+    rows,
+    lookupFrom({
+      'tx:297553638300708562': { kind: 'found', transaction: tx('297553638300708562', 990, 'USD', { paidAt: '2024-05-01T02:03:04.000Z' }) },
+      'ref:INV-2': { kind: 'not_found' },
+    }),
+    fmt,
+  );
+
+  it('has the documented, stable column sets', () => {
+    expect(REPORT_COLUMNS.map((c) => c.header)).toEqual([
+      'line', 'outcome', 'matchedBy', 'transactionNo', 'reference', 'ledgerAmount', 'ledgerCurrency', 'ledgerStatus', 'ledgerDate',
+      'serviceAmount', 'serviceCurrency', 'serviceStatus', 'serviceRefunded', 'difference', 'differenceCurrency', 'duplicateOfLine',
+      'servicePaidAt', 'timezone', 'detail',
+    ]);
+    expect(SUMMARY_COLUMNS.map((c) => c.header)).toEqual([
+      'currency', 'ledgerRows', 'matched', 'amountMismatch', 'currencyMismatch', 'statusMismatch', 'refundedNotInLedger', 'missingAtService',
+      'duplicateInLedger', 'notChecked', 'ledgerTotal', 'serviceTotal', 'serviceRefunds', 'difference', 'explained', 'unexplained',
+      'generatedAt', 'timezone',
+    ]);
+  });
+
+  it('writes Excel-safe ids, guarded text and plain numeric amounts, and reads back', () => {
+    const csv = reportCsv(items);
+    expect(csv.startsWith('\uFEFFline,outcome,')).toBe(true);
+    const lines = csv.split('\r\n');
+    // RFC 4180 quoting of ="…": Excel reads the cell as the text formula and keeps all digits.
+    expect(lines[1]).toContain('"=""297553638300708562"""');
+    expect(lines[1]).toContain("'=cmd");
+    expect(lines[1]).toContain(',10.00,USD,');
+    expect(lines[1]).toContain(',2024-05-01T02:03:04.000Z,UTC,');
+    expect(lines[2]).toContain(',-2.50,USD,');
+    const back = parseCsvText(csv);
+    expect(back.problems).toEqual([]);
+    const get = (r: number, h: string) => back.rows[r]?.cells[back.headers.indexOf(h)];
+    expect(get(0, 'transactionNo')).toBe('297553638300708562');
+    expect(get(0, 'reference')).toBe('=cmd');
+    expect(get(0, 'difference')).toBe('0.10');
+    expect(get(1, 'outcome')).toBe('missing_at_service');
+    expect(get(1, 'difference')).toBe('-2.50');
+  });
+
+  it('summary lines carry amounts per currency and the generation time with its zone', () => {
+    const csv = summaryCsv(summarise(items).currencies, '2024-06-01T00:00:00.000Z', { bom: false });
+    expect(csv.split('\r\n')[1]).toBe('USD,2,0,1,0,0,0,1,0,0,7.50,9.90,0.00,-2.40,-2.40,0.00,2024-06-01T00:00:00.000Z,UTC');
+  });
+});
