@@ -5,6 +5,7 @@ import { createDispatcher, type Dispatch, type HandlerMap } from './ipc/dispatch
 import { appHandlers } from './ipc/handlers/app';
 import { profileHandlers } from './ipc/handlers/profiles';
 import { transactionHandlers } from './ipc/handlers/transactions';
+import { transactionSyncHandlers } from './ipc/handlers/transactions-sync';
 import { DEMO_MERCHANT, type SandboxOptions, startSandbox } from './sandbox';
 import { createAppService, type AppServiceDeps } from './services/app-service';
 import { createEventBus, type EventBus } from './services/event-bus';
@@ -14,6 +15,7 @@ import type { Clock, Logger, OpenExternal } from './services/ports';
 import type { SecretStore, SettingsStore } from './services/profiles/ports';
 import { createProfilesRuntime, type DemoHandle, type ProfilesRuntime } from './services/profiles/runtime';
 import { createTransactionLookup } from './services/transactions/lookup';
+import { createTransactionSync } from './services/transactions/sync';
 
 /** Adapters a host provides. Electron passes its own; the browser host and CLI pass plain-Node ones. */
 export interface HostAdapters {
@@ -95,6 +97,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     ...appHandlers(app),
     ...profileHandlers(profiles),
     ...transactionHandlers(lookup),
+    ...transactionSyncHandlers(createTransactionSync({ gateway: () => profiles.activeGateway(), clock: adapters.clock })),
   };
   return {
     dispatch: createDispatcher(handlers, adapters.log),

@@ -16,6 +16,7 @@ export const INVOKE_CHANNELS = [
   'profiles.testConnection',
   'transactions.lookup',
   'transactions.refresh',
+  'transactions.sync',
 ] as const;
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
 

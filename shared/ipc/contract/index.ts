@@ -13,6 +13,7 @@ import {
   profilesTestConnection,
 } from './profiles';
 import { transactionEvents, transactionsLookup, transactionsRefresh } from './transactions';
+import { transactionsSync } from './transactions-batch';
 
 /**
  * The IPC contract: one entry per operation (`domain.verb`) with zod input and output schemas, plus
@@ -32,6 +33,7 @@ export const contract = {
   'profiles.testConnection': profilesTestConnection,
   'transactions.lookup': transactionsLookup,
   'transactions.refresh': transactionsRefresh,
+  'transactions.sync': transactionsSync,
 } satisfies Record<InvokeChannel, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
