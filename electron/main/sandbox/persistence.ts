@@ -63,7 +63,8 @@ export interface Persister {
  * Debounced writer. Writes never overlap: a change during a write schedules one more write after it.
  */
 export function createPersister(file: string, snapshot: () => SandboxData, opts: { debounceMs?: number; log?: (line: string) => void } = {}): Persister {
-  const debounceMs = opts.debounceMs ?? 200;
+  // Half a second bounds the write rate: a 100k-row state file is tens of megabytes.
+  const debounceMs = opts.debounceMs ?? 500;
   let timer: NodeJS.Timeout | undefined;
   let dirty = false;
   let writing: Promise<void> = Promise.resolve();

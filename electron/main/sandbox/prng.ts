@@ -47,9 +47,10 @@ export function weightedPicker<T extends string>(weights: Readonly<Record<T, num
   };
 }
 
-/** A string of `n` decimal digits whose first digit is not zero (drawn in chunks of up to 9 digits). */
+/** A string of `n` decimal digits whose first digit is not zero (drawn 9 digits at a time: seeding is hot). */
 export function digits(rng: Rng, n: number): string {
-  let s = String(randInt(rng, 1, 9));
+  const head = Math.min(9, n);
+  let s = String(10 ** (head - 1) + Math.floor(rng() * 9 * 10 ** (head - 1)));
   while (s.length < n) {
     const k = Math.min(9, n - s.length);
     s += String(Math.floor(rng() * 10 ** k)).padStart(k, '0');

@@ -132,8 +132,16 @@ export function generateSeed(seed: number, count: number, nowMs: number): Sandbo
   for (let i = 0; i < count; i += 1) createdTimes.push(anchor - randInt(rng, 60_000, 90 * DAY_MS));
   createdTimes.sort((a, b) => a - b);
 
+  let day = -1;
+  let dayText = '';
   for (let i = 0; i < createdTimes.length; i += 1) {
     const createdAt = createdTimes[i] ?? anchor;
+    // Times are sorted, so the UTC+8 day changes at most 90 times: format it only then.
+    const thisDay = Math.floor((createdAt + UTC8_MS) / DAY_MS);
+    if (thisDay !== day) {
+      day = thisDay;
+      dayText = ymd(createdAt);
+    }
     const { merchantNo, storeNo } = pickMerchant(rng);
     const vendor = pickVendor(rng);
     const currency = pick(rng, VENDOR_CURRENCIES[vendor] ?? ['USD']);
@@ -145,7 +153,7 @@ export function generateSeed(seed: number, count: number, nowMs: number): Sandbo
       transactionNo: newId(),
       merchantNo,
       storeNo,
-      reference: `INV-${ymd(createdAt)}-${String(i + 1).padStart(6, '0')}`,
+      reference: `INV-${dayText}-${String(i + 1).padStart(6, '0')}`,
       amountMinor,
       currency,
       settleCurrency,
