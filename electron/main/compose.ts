@@ -6,7 +6,7 @@ import { appHandlers } from './ipc/handlers/app';
 import { profileHandlers } from './ipc/handlers/profiles';
 import { transactionHandlers } from './ipc/handlers/transactions';
 import { transactionSyncHandlers } from './ipc/handlers/transactions-sync';
-import { DEMO_MERCHANT, type SandboxOptions, startSandbox } from './sandbox';
+import { DEMO_MERCHANT, type RunningSandbox, type SandboxOptions, startSandbox } from './sandbox';
 import { createAppService, type AppServiceDeps } from './services/app-service';
 import { createEventBus, type EventBus } from './services/event-bus';
 import type { HttpClient } from './services/gateway/http-port';
@@ -48,6 +48,8 @@ export interface AppCore {
   handlers: HandlerMap;
   /** Profiles, gateway, Demo sandbox and IPN listener (for hosts and tests; the renderer goes through IPC). */
   profiles: ProfilesRuntime;
+  /** The embedded sandbox when it runs (tests inject faults through it; the app never needs it). */
+  demoSandbox(): RunningSandbox | undefined;
   /** Stops background work (sandbox, listeners, pollers) so the process can exit cleanly. */
   close(): Promise<void>;
 }
@@ -55,9 +57,10 @@ export interface AppCore {
 /** Fixed so every new user's Demo shows the same seeded data; persisted so it survives restarts. */
 export const DEMO_SEED = 20_240_601;
 
-function demoStarter(dataDir: string, log: Logger, extra: Partial<SandboxOptions>): () => Promise<DemoHandle> {
+function demoStarter(dataDir: string, log: Logger, extra: Partial<SandboxOptions>, started: (s: RunningSandbox) => void): () => Promise<DemoHandle> {
   return async () => {
     const sandbox = await startSandbox({ port: 0, seed: DEMO_SEED, dataFile: join(dataDir, 'demo-sandbox.json'), ...extra });
+    started(sandbox);
     log.info('demo.sandbox', { port: sandbox.port });
     return { baseUrl: sandbox.baseUrl, merchantNo: DEMO_MERCHANT.merchantNo, storeNo: DEMO_MERCHANT.storeNo, token: DEMO_MERCHANT.token, close: () => sandbox.close() };
   };
@@ -69,6 +72,7 @@ function demoStarter(dataDir: string, log: Logger, extra: Partial<SandboxOptions
  */
 export async function createAppCore(adapters: HostAdapters, options: CoreOptions = {}): Promise<AppCore> {
   const events = createEventBus();
+  let sandbox: RunningSandbox | undefined;
   const profiles = await createProfilesRuntime({
     settings: adapters.settings,
     secrets: adapters.secrets,
@@ -76,7 +80,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     clock: adapters.clock,
     log: adapters.log,
     events,
-    ...(options.demo === false ? {} : { startDemo: demoStarter(adapters.dataDir, adapters.log, options.demo ?? {}) }),
+    ...(options.demo === false ? {} : { startDemo: demoStarter(adapters.dataDir, adapters.log, options.demo ?? {}, (s) => (sandbox = s)) }),
     recordIpn: createJsonlAppender(join(adapters.dataDir, 'ipn-events.jsonl')),
     ...(options.gateway ? { gateway: options.gateway } : {}),
   });
@@ -104,6 +108,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     events,
     handlers,
     profiles,
+    demoSandbox: () => sandbox,
     close: () => profiles.close(),
   };
 }
