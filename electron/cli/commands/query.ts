@@ -1,0 +1,107 @@
+import { parseArgs } from 'node:util';
+import { isAppError } from '../../../shared/domain/errors';
+import { displayMoney } from '../../../shared/domain/money';
+import { isAcceptableBaseUrl } from '../../../shared/domain/profile';
+import { createFetchHttpClient } from '../../main/adapters/http-fetch';
+import { createLogger } from '../../main/adapters/logger';
+import { createGatewayClient, type QueriedTransaction, type QueryKey } from '../../main/services/gateway/client';
+import { type CliIo, type Command, EXIT, tokenFromEnv, UsageError } from '../io';
+
+function exitFor(code: string): number {
+  switch (code) {
+    case 'not_found':
+      return EXIT.NOT_FOUND;
+    case 'upstream_rejected':
+    case 'unauthorized':
+      return EXIT.REJECTED;
+    case 'network':
+    case 'timeout':
+    case 'unavailable':
+      return EXIT.NETWORK;
+    default:
+      return EXIT.FAILURE;
+  }
+}
+
+function printHuman(q: QueriedTransaction, io: CliIo): void {
+  const t = q.transaction;
+  const rows: [string, string | undefined][] = [
+    ['transactionNo', t.transactionNo],
+    ['type', t.transactionType],
+    ['reference', t.reference],
+    ['status', t.status],
+    ['amount', `${displayMoney(t.amountMinor, t.currency, 'en-US')} (${t.currency})`],
+    ['settleCurrency', t.settleCurrency],
+    ['vendor', t.vendor],
+    ['created (UTC)', t.createdAt],
+    ['paid (UTC)', t.paidAt],
+    ['original transactionNo', q.originalTransactionNo],
+  ];
+  for (const [k, v] of rows) if (v) io.out(`${k.padEnd(24)}${v}`);
+  for (const r of t.refunds) {
+    io.out(`refund ${r.refundTransactionNo}  ${displayMoney(r.refundAmountMinor, r.currency, 'en-US')}  ${r.status}${r.refundReference ? `  ref ${r.refundReference}` : ''}`);
+  }
+}
+
+/**
+ * `query`: one signed tran-query (retried on transport errors, like the app). Exit 0 found, 3 not
+ * found, 4 rejected (incl. bad credentials), 5 network; 2 bad usage.
+ */
+export const queryCommand: Command = {
+  name: 'query',
+  summary: 'look one transaction up at the payment service',
+  usage: 'query --base-url <url> --merchant <no> --store <no> (--transaction-no <n> | --reference <r> | --refund-transaction-no <n>) [--json] [--timeout-ms <ms>]',
+  async run(args, io) {
+    let values;
+    try {
+      ({ values } = parseArgs({
+        args,
+        allowPositionals: false,
+        options: {
+          'base-url': { type: 'string' },
+          merchant: { type: 'string' },
+          store: { type: 'string' },
+          'transaction-no': { type: 'string' },
+          reference: { type: 'string' },
+          'refund-transaction-no': { type: 'string' },
+          json: { type: 'boolean', default: false },
+          'timeout-ms': { type: 'string' },
+        },
+      }));
+    } catch (e) {
+      throw new UsageError(e instanceof Error ? e.message : String(e));
+    }
+    const baseUrl = values['base-url'];
+    if (!baseUrl || !isAcceptableBaseUrl(baseUrl)) throw new UsageError('--base-url must be an https:// address (http:// only for 127.0.0.1 or localhost).');
+    if (!values.merchant || !/^\d{1,20}$/.test(values.merchant)) throw new UsageError('--merchant must be the merchant number (digits).');
+    if (!values.store || !/^\d{1,20}$/.test(values.store)) throw new UsageError('--store must be the store number (digits).');
+    const keys: QueryKey[] = [];
+    if (values['transaction-no']) keys.push({ transactionNo: values['transaction-no'] });
+    if (values.reference) keys.push({ reference: values.reference });
+    if (values['refund-transaction-no']) keys.push({ refundTransactionNo: values['refund-transaction-no'] });
+    if (keys.length !== 1) throw new UsageError('Give exactly one of --transaction-no, --reference, --refund-transaction-no.');
+    const timeoutMs = values['timeout-ms'] ? Number(values['timeout-ms']) : undefined;
+    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new UsageError('--timeout-ms must be a positive whole number.');
+    const token = tokenFromEnv(io);
+
+    const gateway = createGatewayClient({
+      http: createFetchHttpClient(),
+      clock: { now: Date.now },
+      // Diagnostics go to stderr (redacted like the app's), keeping stdout for the result.
+      log: createLogger({ sink: (l) => (io.env['REFUND_DESK_DEBUG'] ? io.err(l) : undefined) }),
+      config: () => ({ baseUrl, merchantNo: values.merchant!, storeNo: values.store!, token }),
+      ...(timeoutMs ? { timeoutMs } : {}),
+    });
+    try {
+      const q = await gateway.queryTransaction(keys[0]!);
+      if (values.json) io.out(JSON.stringify({ ...q.transaction, ...(q.originalTransactionNo ? { originalTransactionNo: q.originalTransactionNo } : {}) }, null, 2));
+      else printHuman(q, io);
+      return EXIT.OK;
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      if (values.json) io.out(JSON.stringify({ error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } }, null, 2));
+      io.err(e.message);
+      return exitFor(e.code);
+    }
+  },
+};
