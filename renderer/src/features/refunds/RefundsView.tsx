@@ -1,0 +1,112 @@
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useMemo, useState } from 'react';
+import { INTENT_STATES } from '../../../../shared/ipc/contract/refunds';
+import { useBridge } from '../../lib/bridge';
+import { useRefundDialog } from './dialog-context';
+import { downloadCsv } from './download';
+import { exportFileName, refundsCsv } from './exports';
+import { currenciesOf, filterIntents, type IntentFilters } from './filters';
+import { amountText, localTime } from './format';
+import { useCheckAgain } from './mutations';
+import { STATE_LABELS } from './outcome';
+import { refundsListQuery } from './queries';
+import { StateBadge } from './StateBadge';
+
+/** Every refund this desk knows, live (refunds.updated), with filters, Check again and CSV export. */
+export function RefundsView() {
+  const bridge = useBridge();
+  const list = useQuery(refundsListQuery(bridge));
+  const dialog = useRefundDialog();
+  const checkAgain = useCheckAgain();
+  const [filters, setFilters] = useState<IntentFilters>({ state: 'all', currency: 'all', text: '' });
+  const [newTx, setNewTx] = useState('');
+  const rows = useMemo(() => filterIntents(list.data ?? [], filters), [list.data, filters]);
+  const currencies = useMemo(() => currenciesOf(list.data ?? []), [list.data]);
+  const unknown = (list.data ?? []).filter((i) => i.state === 'outcome_unknown').length;
+  const newTxValid = /^\d{1,32}$/.test(newTx.trim());
+
+  const startRefund = (e: FormEvent) => {
+    e.preventDefault();
+    if (newTxValid) dialog.open(newTx.trim());
+  };
+
+  return (
+    <section className="rd-view" aria-label="Refunds">
+      <form className="rd-toolbar rd-new-refund" onSubmit={startRefund}>
+        <label htmlFor="rd-new-tx">Refund a payment by transaction number</label>
+        <input id="rd-new-tx" className="mono" inputMode="numeric" value={newTx} onChange={(e) => setNewTx(e.target.value)} placeholder="e.g. 297553638300708562" />
+        <button type="submit" className="primary" disabled={!newTxValid}>Refund…</button>
+      </form>
+
+      {unknown > 0 && (
+        <p className="rd-alert rd-alert-warn" role="status">
+          {unknown === 1 ? '1 refund has' : `${unknown} refunds have`} an unknown outcome: we don’t know yet whether money moved. Use “Check again”; never refund
+          those payments again until they are resolved.
+        </p>
+      )}
+
+      <div className="rd-toolbar" role="search" aria-label="Filter refunds">
+        <label>
+          State{' '}
+          <select value={filters.state} onChange={(e) => setFilters({ ...filters, state: e.target.value as IntentFilters['state'] })}>
+            <option value="all">All states</option>
+            {INTENT_STATES.map((s) => <option key={s} value={s}>{STATE_LABELS[s]}</option>)}
+          </select>
+        </label>
+        <label>
+          Currency{' '}
+          <select value={filters.currency} onChange={(e) => setFilters({ ...filters, currency: e.target.value })}>
+            <option value="all">All</option>
+            {currencies.map((c) => <option key={c} value={c}>{c}</option>)}
+          </select>
+        </label>
+        <label>
+          Search{' '}
+          <input type="search" value={filters.text} placeholder="Transaction, refund no., reference, id" onChange={(e) => setFilters({ ...filters, text: e.target.value })} />
+        </label>
+        <span className="muted small">{rows.length} of {list.data?.length ?? 0}</span>
+        <button type="button" className="rd-push-right" disabled={rows.length === 0} onClick={() => downloadCsv(exportFileName('refunds', new Date()), refundsCsv(rows))}>
+          Export CSV
+        </button>
+      </div>
+
+      {list.isError && <p className="rd-alert rd-alert-bad" role="alert">Could not load refunds: {list.error.message}</p>}
+      {checkAgain.isError && <p className="rd-alert rd-alert-bad" role="alert">Check again failed: {checkAgain.error.message} Nothing was sent.</p>}
+      <div className="rd-table-wrap">
+        <table className="rd-table" data-testid="refunds-table">
+          <thead>
+            <tr>
+              <th scope="col">Created</th><th scope="col">Transaction</th><th scope="col" className="num">Amount</th><th scope="col">State</th>
+              <th scope="col">Refund no.</th><th scope="col">Operator</th><th scope="col">Reason</th><th scope="col"><span className="sr-only">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((i) => (
+              <tr key={i.id} className={i.state === 'outcome_unknown' ? 'rd-row-unknown' : undefined} data-intent-id={i.id}>
+                <td>{localTime(i.createdAt)}</td>
+                <td className="mono">{i.transactionNo}</td>
+                <td className="num">{amountText(i.amountMinor, i.currency)}</td>
+                <td><StateBadge state={i.state} />{i.retMsg && <div className="small muted">{i.retMsg}{i.retCode ? ` (${i.retCode})` : ''}</div>}</td>
+                <td className="mono">{i.refundTransactionNo ?? '—'}</td>
+                <td>{i.operator || '—'}</td>
+                <td>{i.reasonCode}{i.reasonNote ? <div className="small muted">{i.reasonNote}</div> : null}</td>
+                <td>
+                  {i.state === 'outcome_unknown' && (
+                    <button type="button" onClick={() => checkAgain.mutate(i.id)} disabled={checkAgain.isPending && checkAgain.variables === i.id}>
+                      Check again
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {list.isSuccess && rows.length === 0 && (
+          <p className="rd-empty">{list.data.length === 0 ? 'No refunds yet. Refund a payment from Transactions or by its number above.' : 'No refunds match these filters.'}</p>
+        )}
+        {list.isPending && <p className="rd-empty" role="status">Loading refunds…</p>}
+      </div>
+      <p className="muted small">Times are shown in your local time; exports are in UTC and say so.</p>
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+import type { IntentView } from '../../../../shared/ipc/contract/refunds';
+import type { Output } from '../../../../shared/ipc/contract';
+
+export type AuditEntry = Output<'audit.list'>[number];
+
+export interface IntentFilters {
+  state: IntentView['state'] | 'all';
+  currency: string | 'all';
+  /** Free text matched against intent id, transaction number, refund number and reference. */
+  text: string;
+}
+
+export interface AuditFilters {
+  outcome: AuditEntry['outcome'] | 'all';
+  currency: string | 'all';
+  text: string;
+}
+
+const norm = (s: string) => s.trim().toLowerCase();
+
+function matchesText(needle: string, haystack: ReadonlyArray<string | undefined>): boolean {
+  const n = norm(needle);
+  return n === '' || haystack.some((h) => h !== undefined && h.toLowerCase().includes(n));
+}
+
+/** Intents matching the Refunds view's filters, newest first. */
+export function filterIntents(intents: readonly IntentView[], f: IntentFilters): IntentView[] {
+  return intents
+    .filter((i) => (f.state === 'all' || i.state === f.state) && (f.currency === 'all' || i.currency === f.currency))
+    .filter((i) => matchesText(f.text, [i.id, i.transactionNo, i.refundTransactionNo, i.reference, i.operator]))
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/** Audit entries matching the Audit view's filters, newest first. */
+export function filterAudit(entries: readonly AuditEntry[], f: AuditFilters): AuditEntry[] {
+  return entries
+    .filter((e) => (f.outcome === 'all' || e.outcome === f.outcome) && (f.currency === 'all' || e.currency === f.currency))
+    .filter((e) => matchesText(f.text, [e.intentId, e.transactionNo, e.refundTransactionNo, e.operator, e.profileName, e.retCode, e.retMsg]))
+    .sort((a, b) => b.at.localeCompare(a.at));
+}
+
+/** The distinct currencies in a list, sorted, for the currency filter. */
+export function currenciesOf(rows: ReadonlyArray<{ currency: string }>): string[] {
+  return [...new Set(rows.map((r) => r.currency))].sort();
+}
+
+/** Upserts an intent pushed by `refunds.updated` into the cached list (by id), keeping the rest. */
+export function upsertIntent(list: readonly IntentView[] | undefined, intent: IntentView): IntentView[] {
+  const rest = (list ?? []).filter((i) => i.id !== intent.id);
+  return [intent, ...rest];
+}

@@ -1,0 +1,27 @@
+import { formatMinor } from '../../../../shared/domain/money';
+
+/**
+ * "1,234.50 USD"-free on purpose: the dialog shows the exact plain decimal that will be sent and the
+ * currency code beside it, so what a person reads is what they would type ("1234.50 USD").
+ */
+export function amountText(amountMinor: number, currency: string): string {
+  try {
+    return `${formatMinor(amountMinor, currency)} ${currency}`;
+  } catch {
+    return `${amountMinor} (minor units) ${currency}`;
+  }
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** A stored UTC instant in the person's local time. */
+export function localTime(iso: string | undefined): string {
+  if (!iso) return '—';
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : dateTime.format(ms);
+}
+
+/** Environment names as people say them. */
+export function environmentLabel(env: string): string {
+  return env === 'production' ? 'PRODUCTION' : env === 'demo' ? 'Demo (built-in sandbox)' : env === 'sandbox' ? 'Vendor sandbox' : env;
+}

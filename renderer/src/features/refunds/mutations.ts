@@ -1,0 +1,34 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Input } from '../../../../shared/ipc/contract';
+import type { IntentView } from '../../../../shared/ipc/contract/refunds';
+import { unwrap, useBridge } from '../../lib/bridge';
+import { upsertIntent } from './filters';
+import { refundKeys } from './queries';
+
+/** refunds.submit. Main holds the per-transaction lock; the dialog also disables Submit while pending. */
+export function useSubmitRefund() {
+  const bridge = useBridge();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: Input<'refunds.submit'>) => unwrap(bridge['refunds.submit'](input)),
+    onSuccess: (intent) => client.setQueryData<IntentView[]>(refundKeys.list, (old) => (old ? upsertIntent(old, intent) : old)),
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: refundKeys.list });
+      void client.invalidateQueries({ queryKey: refundKeys.audit });
+    },
+  });
+}
+
+/** refunds.checkAgain: asks the service whether an unresolved refund exists (never resends it). */
+export function useCheckAgain() {
+  const bridge = useBridge();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => unwrap(bridge['refunds.checkAgain']({ id })),
+    onSuccess: (intent) => client.setQueryData<IntentView[]>(refundKeys.list, (old) => (old ? upsertIntent(old, intent) : old)),
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: refundKeys.list });
+      void client.invalidateQueries({ queryKey: refundKeys.audit });
+    },
+  });
+}

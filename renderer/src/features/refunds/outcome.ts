@@ -1,0 +1,106 @@
+import type { AppErrorShape } from '../../../../shared/domain/errors';
+import { formatMinor } from '../../../../shared/domain/money';
+import type { IntentView } from '../../../../shared/ipc/contract/refunds';
+
+export type MoneyMoved = 'yes' | 'no' | 'unknown';
+
+/** What happened to a refund, in words (DESIGN.md "Errors a person sees"). */
+export interface OutcomeText {
+  tone: 'ok' | 'bad' | 'warn' | 'info';
+  title: string;
+  moneyMoved: MoneyMoved;
+  body: string;
+  next: string;
+}
+
+export const STATE_LABELS: Record<IntentView['state'], string> = {
+  created: 'Created',
+  sent: 'Sending',
+  accepted: 'Accepted · settling',
+  rejected: 'Rejected',
+  refused: 'Refused',
+  outcome_unknown: 'Outcome unknown',
+  succeeded: 'Refunded',
+  failed: 'Failed',
+};
+
+export const MONEY_MOVED_TEXT: Record<MoneyMoved, string> = {
+  yes: 'Money moved: yes',
+  no: 'Money moved: no',
+  unknown: 'Money moved: unknown',
+};
+
+/** Describes an intent returned by refunds.submit / checkAgain or pushed by refunds.updated. */
+export function describeIntent(intent: IntentView): OutcomeText {
+  const amount = `${formatMinor(intent.amountMinor, intent.currency)} ${intent.currency}`;
+  const service = [intent.retMsg, intent.retCode ? `(code ${intent.retCode})` : undefined].filter(Boolean).join(' ');
+  switch (intent.state) {
+    case 'accepted':
+      return {
+        tone: 'ok',
+        title: 'Refund accepted',
+        moneyMoved: 'yes',
+        body: `The service accepted the refund of ${amount} as ${intent.refundTransactionNo ?? '(no number yet)'}. It is settling now.`,
+        next: 'Nothing to do: Refund Desk follows it to its final status (see Refunds).',
+      };
+    case 'succeeded':
+      return { tone: 'ok', title: 'Refund completed', moneyMoved: 'yes', body: `${amount} was refunded as ${intent.refundTransactionNo ?? '—'}.`, next: 'Nothing more to do.' };
+    case 'rejected':
+      return {
+        tone: 'bad',
+        title: 'The service rejected the refund',
+        moneyMoved: 'no',
+        body: `${service || intent.detail || 'The service gave no reason.'} No money moved.`,
+        next: 'Fix what the service reports, then try again, or contact the payment service with the code.',
+      };
+    case 'failed':
+      return {
+        tone: 'bad',
+        title: 'The refund failed at the service',
+        moneyMoved: 'no',
+        body: `The service accepted ${intent.refundTransactionNo ?? 'the refund'} but it finally failed${service ? `: ${service}` : ''}. No money reached the customer.`,
+        next: 'You may start a new refund for this payment.',
+      };
+    case 'refused':
+      return { tone: 'bad', title: 'Refused before sending', moneyMoved: 'no', body: `${intent.detail ?? 'A check failed.'} Nothing was sent.`, next: 'Correct the problem and try again.' };
+    case 'outcome_unknown':
+      return {
+        tone: 'warn',
+        title: 'Outcome unknown',
+        moneyMoved: 'unknown',
+        body: `We don't know yet whether money moved. ${intent.detail ?? ''}`.trim(),
+        next: 'Do not refund this payment again. Use “Check again”: Refund Desk asks the service whether it has this refund (reference ' + intent.id + ').',
+      };
+    case 'created':
+    case 'sent':
+      return { tone: 'info', title: 'Sending…', moneyMoved: 'unknown', body: `The refund of ${amount} is on its way to the service.`, next: 'Wait for the answer; do not close Refund Desk.' };
+  }
+}
+
+/** Describes a submit that main refused (envelope error): why, and that nothing was sent. */
+export function describeSubmitError(error: Pick<AppErrorShape, 'code' | 'message' | 'details'>): OutcomeText {
+  const moved = error.details?.['moneyMoved'];
+  const moneyMoved: MoneyMoved = moved === 'yes' || moved === 'unknown' ? moved : error.code === 'outcome_unknown' ? 'unknown' : 'no';
+  const remaining = error.details?.['remainingMinor'];
+  const title =
+    error.code === 'conflict'
+      ? 'Refund refused'
+      : error.code === 'network' || error.code === 'timeout' || error.code === 'unavailable'
+        ? 'Could not reach the payment service'
+        : error.code === 'invalid_input'
+          ? 'Refund refused'
+          : 'Refund not sent';
+  const nothing = moneyMoved === 'no' && !/nothing (was|else was) sent/i.test(error.message) ? ' Nothing was sent.' : '';
+  return {
+    tone: moneyMoved === 'unknown' ? 'warn' : 'bad',
+    title,
+    moneyMoved,
+    body: `${error.message}${nothing}`,
+    next:
+      typeof remaining === 'number'
+        ? 'Go back and choose an amount within what remains.'
+        : error.code === 'conflict'
+          ? 'Check the payment and its refunds in Refunds, then try again.'
+          : 'Try again; if it keeps happening, note the reference and contact support.',
+  };
+}

@@ -1,0 +1,58 @@
+import type { AppErrorShape } from '../../../../shared/domain/errors';
+import { formatMinor } from '../../../../shared/domain/money';
+import type { Output } from '../../../../shared/ipc/contract';
+
+type Guardrails = Output<'refunds.preview'>['guardrails'];
+
+/** Extra confirmations a refund needs before it may be sent. */
+export interface Requirements {
+  /** An "I confirm" checkbox: the refund passes a single or daily limit of the profile. */
+  limit: boolean;
+  /** Production: the amount must be typed a second time. */
+  typedAmount: boolean;
+  /** Which limits, in words ("it is above the single-refund limit of 500.00 USD"). */
+  reasons: string[];
+}
+
+export const NO_REQUIREMENTS: Requirements = { limit: false, typedAmount: false, reasons: [] };
+
+/**
+ * The confirmations the dialog should ask for up front, from the preview's limits. Main decides for
+ * real (guardrails.ts) and answers `invalid_input` with `details.requires` if we missed one; this copy
+ * only spares the person a round trip.
+ */
+export function predictRequirements(args: {
+  amountMinor: number;
+  currency: string;
+  environment: string;
+  todayTotalMinor: number;
+  guardrails: Guardrails;
+}): Requirements {
+  const reasons: string[] = [];
+  const limit = args.guardrails.limits.find((l) => l.currency === args.currency);
+  if (limit?.maxSingleMinor !== undefined && args.amountMinor > limit.maxSingleMinor) {
+    reasons.push(`it is above the single-refund limit of ${formatMinor(limit.maxSingleMinor, args.currency)} ${args.currency}`);
+  }
+  if (limit?.dailyTotalMinor !== undefined && args.todayTotalMinor + args.amountMinor > limit.dailyTotalMinor) {
+    reasons.push(`today's refunds would pass the daily limit of ${formatMinor(limit.dailyTotalMinor, args.currency)} ${args.currency}`);
+  }
+  return { limit: reasons.length > 0, typedAmount: args.environment === 'production', reasons };
+}
+
+/**
+ * Reads main's "needs an extra confirmation" answer (`invalid_input` + `details.requires`), or
+ * undefined when the error is something else. Unknown requirement names are ignored rather than trusted.
+ */
+export function requirementsFromError(error: Pick<AppErrorShape, 'code' | 'details'>): Requirements | undefined {
+  if (error.code !== 'invalid_input') return undefined;
+  const requires = error.details?.['requires'];
+  if (!Array.isArray(requires)) return undefined;
+  const rawReasons = error.details?.['reasons'];
+  const reasons = Array.isArray(rawReasons) ? rawReasons.filter((r): r is string => typeof r === 'string') : [];
+  return { limit: requires.includes('limit_confirmation'), typedAmount: requires.includes('typed_amount'), reasons };
+}
+
+/** Union of what we predicted and what main asked for, so a confirmation once shown never disappears. */
+export function mergeRequirements(a: Requirements, b: Requirements): Requirements {
+  return { limit: a.limit || b.limit, typedAmount: a.typedAmount || b.typedAmount, reasons: [...new Set([...a.reasons, ...b.reasons])] };
+}
