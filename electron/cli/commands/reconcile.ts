@@ -110,13 +110,12 @@ export async function runReconcile(argv: string[], io: CliIo): Promise<number> {
   io.out(`report: ${v.out}${v.summary ? `, summary: ${v.summary}` : ''}`);
 
   const failedCodes = Object.keys(result.failedByCode);
-  const total = s.rows;
-  if (failedCodes.length > 0 && failedCodes.every((c) => CREDENTIAL_CODES.has(c)) && s.counts.not_checked === total) {
+  if (result.answered === 0 && failedCodes.length > 0 && failedCodes.every((c) => CREDENTIAL_CODES.has(c))) {
     io.err('reconcile: the service refused every lookup — check --merchant, --store and REFUND_DESK_API_TOKEN.');
     return EXIT.badInput;
   }
   if (failedCodes.some((c) => NETWORK_CODES.has(c))) {
-    io.err(`reconcile: ${s.counts.not_checked} rows could not be checked because the service could not be reached; run again to retry them.`);
+    io.err(`reconcile: ${s.counts.not_checked} rows could not be checked because the service could not be reached${result.stoppedBecause ? ` (stopped early: ${result.stoppedBecause.message})` : ''}; run again to retry them.`);
     return EXIT.network;
   }
   return s.exceptions > 0 || prepared.problems.length > 0 ? EXIT.differences : EXIT.ok;
