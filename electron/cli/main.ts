@@ -1,10 +1,11 @@
 import { isAppError } from '../../shared/domain/errors';
 import { queryCommand } from './commands/query';
+import { reconcileCommand } from './commands/reconcile';
 import { signCommand } from './commands/sign';
 import { type CliIo, type Command, EXIT, UsageError } from './io';
 
 /** Every command, one file each in ./commands: later ones (refund, reconcile, export) register here. */
-export const COMMANDS: readonly Command[] = [signCommand, queryCommand];
+export const COMMANDS: readonly Command[] = [signCommand, queryCommand, reconcileCommand];
 
 function help(io: CliIo): void {
   io.err('Refund Desk CLI — the app’s own services, no Electron.');

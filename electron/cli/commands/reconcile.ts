@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { createFetchHttpClient } from '../../main/adapters/http-fetch';
 import { createGatewayClient } from '../../main/services/gateway/client';
 import type { Logger } from '../../main/services/ports';
+import type { CliIo, Command } from '../io';
 import { LedgerInputError, prepareLedger, reconcilePrepared } from '../../main/services/reconciliation/pipeline';
 import { columnMappingSchema, type ColumnMapping } from '../../../shared/recon/mapping';
 import { OUTCOME_LABELS, RECON_OUTCOMES } from '../../../shared/recon/match';
@@ -19,12 +20,16 @@ import { formatMinor } from '../../../shared/domain/money';
 
 export const EXIT = { ok: 0, differences: 1, badInput: 2, network: 5 } as const;
 
-export interface CliIo {
-  out: (line: string) => void;
-  err: (line: string) => void;
-  env: Record<string, string | undefined>;
-  now?: () => number;
-}
+/** The CLI's io, plus a clock tests may pin. */
+export type ReconcileIo = CliIo & { now?: () => number };
+
+/** Registered in ../main.ts. */
+export const reconcileCommand: Command = {
+  name: 'reconcile',
+  summary: 'Reconcile a ledger CSV against the service; write the report (and summary) CSV.',
+  usage: 'reconcile <ledger.csv> --base-url <url> --merchant <no> --store <no> [--mapping <json|file>] --out <report.csv> [--summary <summary.csv>] [--concurrency <n>] [--quiet]  (token: REFUND_DESK_API_TOKEN; exit 0 all matched, 1 differences, 2 bad input, 5 network)',
+  run: (args, io) => runReconcile(args, io),
+};
 
 const NETWORK_CODES = new Set(['network', 'timeout', 'unavailable', 'outcome_unknown']);
 const CREDENTIAL_CODES = new Set(['unauthorized', 'forbidden', 'upstream_rejected']);
@@ -40,7 +45,7 @@ async function readMapping(arg: string | undefined): Promise<ColumnMapping | und
 }
 
 /** Runs the command; resolves to the exit code. Never throws for expected failures. */
-export async function runReconcile(argv: string[], io: CliIo): Promise<number> {
+export async function runReconcile(argv: string[], io: ReconcileIo): Promise<number> {
   let args;
   try {
     args = parseArgs({
