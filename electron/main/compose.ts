@@ -6,6 +6,8 @@ import { appHandlers } from './ipc/handlers/app';
 import { profileHandlers } from './ipc/handlers/profiles';
 import { transactionHandlers } from './ipc/handlers/transactions';
 import { transactionSyncHandlers } from './ipc/handlers/transactions-sync';
+import { reconciliationHandlers } from './ipc/handlers/reconciliation';
+import { createReconciliationService } from './services/reconciliation/service';
 import { DEMO_MERCHANT, type RunningSandbox, type SandboxOptions, startSandbox } from './sandbox';
 import { createAppService, type AppServiceDeps } from './services/app-service';
 import { createEventBus, type EventBus } from './services/event-bus';
@@ -97,11 +99,20 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     healthChecks: () => profiles.healthChecks(),
   });
   const lookup = createTransactionLookup({ gateway: () => profiles.activeGateway(), clock: adapters.clock });
+  const reconciliation = createReconciliationService({
+    dataDir: adapters.dataDir,
+    clock: adapters.clock,
+    log: adapters.log,
+    gatewayFor: (profileId) => profiles.gatewayFor(profileId),
+    activeProfileId: () => profiles.profiles.active()?.id,
+    onProgress: (jobId, p) => events.emit('reconciliation.progress', { jobId, ...p }),
+  });
   const handlers: HandlerMap = {
     ...appHandlers(app),
     ...profileHandlers(profiles),
     ...transactionHandlers(lookup),
     ...transactionSyncHandlers(createTransactionSync({ gateway: () => profiles.activeGateway(), clock: adapters.clock })),
+    ...reconciliationHandlers(reconciliation),
   };
   return {
     dispatch: createDispatcher(handlers, adapters.log),
@@ -109,6 +120,9 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     handlers,
     profiles,
     demoSandbox: () => sandbox,
-    close: () => profiles.close(),
+    close: async () => {
+      await reconciliation.close();
+      await profiles.close();
+    },
   };
 }

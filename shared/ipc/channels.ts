@@ -17,11 +17,17 @@ export const INVOKE_CHANNELS = [
   'transactions.lookup',
   'transactions.refresh',
   'transactions.sync',
+  'reconciliation.start',
+  'reconciliation.pause',
+  'reconciliation.resume',
+  'reconciliation.cancel',
+  'reconciliation.list',
+  'reconciliation.results',
 ] as const;
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
 
 /** Main → renderer pushes. Subscribing returns an unsubscribe function. */
-export const EVENT_CHANNELS = ['app.notice', 'profiles.changed', 'transactions.updated'] as const;
+export const EVENT_CHANNELS = ['app.notice', 'profiles.changed', 'transactions.updated', 'reconciliation.progress'] as const;
 export type EventChannel = (typeof EVENT_CHANNELS)[number];
 
 /** The global name the bridge is exposed under (preload and browser host alike). */

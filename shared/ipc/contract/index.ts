@@ -14,6 +14,15 @@ import {
 } from './profiles';
 import { transactionEvents, transactionsLookup, transactionsRefresh } from './transactions';
 import { transactionsSync } from './transactions-batch';
+import {
+  reconciliationCancel,
+  reconciliationEvents,
+  reconciliationList,
+  reconciliationPause,
+  reconciliationResults,
+  reconciliationResume,
+  reconciliationStart,
+} from './reconciliation';
 
 /**
  * The IPC contract: one entry per operation (`domain.verb`) with zod input and output schemas, plus
@@ -34,12 +43,19 @@ export const contract = {
   'transactions.lookup': transactionsLookup,
   'transactions.refresh': transactionsRefresh,
   'transactions.sync': transactionsSync,
+  'reconciliation.start': reconciliationStart,
+  'reconciliation.pause': reconciliationPause,
+  'reconciliation.resume': reconciliationResume,
+  'reconciliation.cancel': reconciliationCancel,
+  'reconciliation.list': reconciliationList,
+  'reconciliation.results': reconciliationResults,
 } satisfies Record<InvokeChannel, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
   ...appEvents,
   ...profileEvents,
   ...transactionEvents,
+  ...reconciliationEvents,
 } satisfies Record<EventChannel, z.ZodType>;
 
 export type Contract = typeof contract;
