@@ -1,5 +1,7 @@
 import Dexie, { type DexieOptions, type EntityTable } from 'dexie';
 import type { RefundRecord, Transaction } from '../../../shared/domain/transaction';
+import type { LedgerRow } from '../../../shared/recon/ledger';
+import type { ColumnMapping } from '../../../shared/recon/mapping';
 
 /**
  * The renderer's cache (DESIGN.md "Data"). Everything here can be rebuilt from the service, so a broken
@@ -29,7 +31,23 @@ export interface MetaEntry {
   value: unknown;
 }
 
+/**
+ * One reconciliation import (DESIGN.md `ledgers` / `reconRuns`, kept as one record): the mapped ledger
+ * rows and problems, so a run interrupted by a restart can be resumed and matched again. The service's
+ * answers live in main's job files and in `transactions`.
+ */
+export interface ReconRunRecord {
+  jobId: string;
+  profileId: string;
+  label: string;
+  createdAt: string;
+  mapping: ColumnMapping;
+  rows: LedgerRow[];
+  problems: Array<{ line: number; message: string }>;
+}
+
 export type RefundDeskDb = Dexie & {
+  reconRuns: EntityTable<ReconRunRecord, 'jobId'>;
   transactions: EntityTable<CachedTransaction>;
   refunds: EntityTable<CachedRefund>;
   lookups: EntityTable<LookupEntry, 'id'>;
@@ -61,8 +79,11 @@ export const SCHEMA_V2 = {
   lookups: `${SCHEMA_V1.lookups}, [profileId+query]`,
 } as const;
 
+/** Version 3 adds reconciliation runs (keyed by main's job id). */
+export const SCHEMA_V3 = { ...SCHEMA_V2, reconRuns: 'jobId, [profileId+createdAt]' } as const;
+
 /** The current schema version (tests open older versions and upgrade to this). */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 /**
  * Versioned schema. Each version is kept so Dexie can upgrade any older database step by step; a
@@ -86,5 +107,6 @@ export function openDb(
       await tx.table('transactions').toCollection().modify(backfill);
       await tx.table('refunds').toCollection().modify(backfill);
     });
+  db.version(3).stores(SCHEMA_V3);
   return db;
 }
