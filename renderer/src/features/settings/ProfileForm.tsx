@@ -1,0 +1,175 @@
+import { type FormEvent, type InputHTMLAttributes, useId, useState } from 'react';
+import {
+  ENVIRONMENT_BASE_URLS,
+  ENVIRONMENT_LABELS,
+  ENVIRONMENTS,
+  type Environment,
+  fieldErrors,
+  type ProfileInput,
+  profileInputSchema,
+} from '../../../../shared/domain/profile';
+import { BridgeError } from '../../lib/bridge';
+import { useSaveProfile } from './mutations';
+import type { ProfileView } from './queries';
+
+interface Draft {
+  name: string;
+  environment: Environment;
+  baseUrl: string;
+  merchantNo: string;
+  storeNo: string;
+  operatorName: string;
+  merGroupNo: string;
+  ipnEnabled: boolean;
+}
+
+const blank: Draft = { name: '', environment: 'vendor-sandbox', baseUrl: '', merchantNo: '', storeNo: '', operatorName: '', merGroupNo: '', ipnEnabled: false };
+
+function fromProfile(p: ProfileView): Draft {
+  return {
+    name: p.name,
+    environment: p.environment,
+    baseUrl: p.baseUrl ?? '',
+    merchantNo: p.merchantNo,
+    storeNo: p.storeNo,
+    operatorName: p.operatorName ?? '',
+    merGroupNo: p.merGroupNo ?? '',
+    ipnEnabled: p.ipnEnabled,
+  };
+}
+
+function toInput(d: Draft, id?: string): ProfileInput {
+  const opt = (v: string) => (v.trim() ? v.trim() : undefined);
+  return {
+    ...(id ? { id } : {}),
+    name: d.name,
+    environment: d.environment,
+    merchantNo: d.merchantNo,
+    storeNo: d.storeNo,
+    ipnEnabled: d.ipnEnabled,
+    ...(d.environment === 'custom' && opt(d.baseUrl) ? { baseUrl: opt(d.baseUrl) } : {}),
+    ...(opt(d.operatorName) ? { operatorName: opt(d.operatorName) } : {}),
+    ...(opt(d.merGroupNo) ? { merGroupNo: opt(d.merGroupNo) } : {}),
+  };
+}
+
+/** Field messages from main's answer: the service's own (`fields`) or the contract's (`issues`). */
+function serverFieldErrors(e: unknown): Record<string, string> {
+  if (!(e instanceof BridgeError)) return { form: 'Could not save the profile.' };
+  const d = e.error.details ?? {};
+  const fields = d['fields'];
+  if (fields && typeof fields === 'object') return { ...(fields as Record<string, string>), form: e.error.message };
+  const issues = d['issues'];
+  if (Array.isArray(issues)) {
+    const out: Record<string, string> = {};
+    for (const i of issues as { path: string; message: string }[]) out[i.path] ??= i.message;
+    return out;
+  }
+  return { form: e.error.message };
+}
+
+/** Add or edit one merchant profile, with messages a person understands, shown beside each field. */
+export function ProfileForm({ profile, onDone }: { profile?: ProfileView; onDone: (saved?: ProfileView) => void }) {
+  const [draft, setDraft] = useState<Draft>(profile ? fromProfile(profile) : blank);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const save = useSaveProfile();
+  const uid = useId();
+  const isDemo = draft.environment === 'demo';
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    setErrors((e) => {
+      const { [key]: _gone, ...rest } = e;
+      return rest;
+    });
+  };
+
+  const submit = async (ev: FormEvent) => {
+    ev.preventDefault();
+    const input = toInput(draft, profile?.id);
+    const parsed = profileInputSchema.safeParse(input);
+    if (!parsed.success) {
+      const found = fieldErrors(parsed.error);
+      setErrors(found);
+      document.getElementById(`${uid}-${Object.keys(found)[0] ?? 'name'}`)?.focus();
+      return;
+    }
+    try {
+      const saved = await save.mutateAsync(input);
+      onDone(saved);
+    } catch (e) {
+      setErrors(serverFieldErrors(e));
+    }
+  };
+
+  const field = (key: keyof Draft, label: string, hint?: string, extra: InputHTMLAttributes<HTMLInputElement> = {}) => (
+    <div className="st-field">
+      <label htmlFor={`${uid}-${key}`}>{label}</label>
+      <input
+        id={`${uid}-${key}`}
+        value={String(draft[key])}
+        onChange={(e) => set(key, e.target.value as never)}
+        aria-invalid={errors[key] ? true : undefined}
+        aria-describedby={errors[key] ? `${uid}-${key}-err` : hint ? `${uid}-${key}-hint` : undefined}
+        autoComplete="off"
+        spellCheck={false}
+        {...extra}
+      />
+      {errors[key] ? (
+        <p className="st-error" id={`${uid}-${key}-err`} data-testid={`error-${key}`}>{errors[key]}</p>
+      ) : hint ? (
+        <p className="st-hint" id={`${uid}-${key}-hint`}>{hint}</p>
+      ) : null}
+    </div>
+  );
+
+  return (
+    <form className="st-card st-form" onSubmit={(e) => void submit(e)} noValidate aria-label={profile ? `Edit ${profile.name}` : 'New profile'}>
+      <h2>{profile ? `Edit “${profile.name}”` : 'New merchant profile'}</h2>
+      {field('name', 'Profile name', 'How this desk shows the account, e.g. “Main store” or a partner’s sub-merchant.')}
+      <div className="st-field">
+        <label htmlFor={`${uid}-environment`}>Connects to</label>
+        <select id={`${uid}-environment`} value={draft.environment} onChange={(e) => set('environment', e.target.value as Environment)} disabled={profile?.environment === 'demo'}>
+          {ENVIRONMENTS.filter((env) => env !== 'demo' || profile?.environment === 'demo').map((env) => (
+            <option key={env} value={env}>
+              {ENVIRONMENT_LABELS[env]}
+            </option>
+          ))}
+        </select>
+        <p className="st-hint">
+          {draft.environment === 'custom'
+            ? 'Your own address for the service (for example a partner gateway).'
+            : draft.environment === 'demo'
+              ? 'The sandbox built into Refund Desk, with made-up data. Nothing real happens.'
+              : `Calls go to ${ENVIRONMENT_BASE_URLS[draft.environment]}.`}
+          {draft.environment === 'production' && <strong className="st-prod"> Real money moves with this profile.</strong>}
+        </p>
+      </div>
+      {draft.environment === 'custom' && field('baseUrl', 'Service address', 'Starts with https:// — plain http:// is allowed only for 127.0.0.1 or localhost.', { placeholder: 'https://', inputMode: 'url' })}
+      <div className="st-row">
+        {field('merchantNo', 'Merchant number', isDemo ? 'Fixed for the demo sandbox.' : 'Digits, from your provider’s onboarding e-mail.', { inputMode: 'numeric', readOnly: isDemo })}
+        {field('storeNo', 'Store number', isDemo ? 'Fixed for the demo sandbox.' : 'Digits; a merchant may have several stores.', { inputMode: 'numeric', readOnly: isDemo })}
+      </div>
+      <div className="st-row">
+        {field('operatorName', 'Operator name (optional)', 'Recorded in the audit log with each refund.')}
+        {field('merGroupNo', 'Partner group number (optional)', 'Only for partners acting for a sub-merchant.', { inputMode: 'numeric' })}
+      </div>
+      <div className="st-field st-check">
+        <input id={`${uid}-ipn`} type="checkbox" checked={draft.ipnEnabled} onChange={(e) => set('ipnEnabled', e.target.checked)} />
+        <label htmlFor={`${uid}-ipn`}>Listen for payment notifications (IPN) on this computer</label>
+        <p className="st-hint">Only reachable from this machine, so it helps with the Demo sandbox or a local tunnel. Statuses are always confirmed with a fresh query.</p>
+      </div>
+      {errors['form'] && <p className="st-alert st-alert-bad" role="alert">{errors['form']}</p>}
+      {Object.keys(errors).length > 0 && !errors['form'] && (
+        <p className="st-alert st-alert-bad" role="alert">Please correct the highlighted fields.</p>
+      )}
+      <div className="st-actions">
+        <button type="submit" className="st-primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : profile ? 'Save changes' : 'Add profile'}
+        </button>
+        <button type="button" onClick={() => onDone()}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,51 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Input } from '../../../../shared/ipc/contract';
+import { unwrap, useBridge } from '../../lib/bridge';
+import { appKeys } from '../shell/queries';
+import { settingsKeys } from './queries';
+
+/** After any profile change: the list, the app mode (footer) and health all may differ. */
+function useInvalidate() {
+  const qc = useQueryClient();
+  return () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: settingsKeys.profiles }),
+      qc.invalidateQueries({ queryKey: appKeys.info }),
+      qc.invalidateQueries({ queryKey: appKeys.health }),
+    ]);
+}
+
+export function useSaveProfile() {
+  const bridge = useBridge();
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (input: Input<'profiles.save'>) => unwrap(bridge['profiles.save'](input)), onSuccess: invalidate });
+}
+
+export function useDeleteProfile() {
+  const bridge = useBridge();
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (id: string) => unwrap(bridge['profiles.delete']({ id })), onSuccess: invalidate });
+}
+
+export function useActivateProfile() {
+  const bridge = useBridge();
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (id: string) => unwrap(bridge['profiles.activate']({ id })), onSuccess: invalidate });
+}
+
+export function useSetToken() {
+  const bridge = useBridge();
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (input: Input<'profiles.setToken'>) => unwrap(bridge['profiles.setToken'](input)), onSuccess: invalidate });
+}
+
+export function useClearToken() {
+  const bridge = useBridge();
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (id: string) => unwrap(bridge['profiles.clearToken']({ id })), onSuccess: invalidate });
+}
+
+export function useTestConnection() {
+  const bridge = useBridge();
+  return useMutation({ mutationFn: (id: string) => unwrap(bridge['profiles.testConnection']({ id })) });
+}
