@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { AppInfoFooter } from '../features/shell/AppInfoFooter';
 import { ComingSoon } from '../features/shell/ComingSoon';
+import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { HealthIndicator } from '../features/shell/HealthIndicator';
 import { AREAS, type AreaId } from './areas';
 
@@ -50,7 +51,7 @@ export function App() {
           <HealthIndicator />
         </header>
         <main className="content">
-          <ComingSoon title={current.label} description={current.coming} />
+          {area === 'settings' ? <SettingsScreen /> : <ComingSoon title={current.label} description={current.coming} />}
         </main>
       </div>
     </div>
