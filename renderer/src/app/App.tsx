@@ -3,6 +3,7 @@ import { AppInfoFooter } from '../features/shell/AppInfoFooter';
 import { ComingSoon } from '../features/shell/ComingSoon';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { HealthIndicator } from '../features/shell/HealthIndicator';
+import { ReconciliationScreen } from '../features/reconciliation/ReconciliationScreen';
 import { AREAS, type AreaId } from './areas';
 
 /** The app shell: navigation rail, header with the health indicator, and the active area. */
@@ -51,7 +52,7 @@ export function App() {
           <HealthIndicator />
         </header>
         <main className="content">
-          {area === 'settings' ? <SettingsScreen /> : <ComingSoon title={current.label} description={current.coming} />}
+          {area === 'settings' ? <SettingsScreen /> : {area === 'reconciliation' ? <ReconciliationScreen /> : <ComingSoon title={current.label} description={current.coming} />}}
         </main>
       </div>
     </div>
