@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../../shared/domain/errors';
+import { createEventBus } from '../../../electron/main/services/event-bus';
+import { probeTransactionNo, testConnection } from '../../../electron/main/services/profiles/connection-test';
+import { createProfilesRuntime } from '../../../electron/main/services/profiles/runtime';
+import { createFakeClock } from '../../fakes/clock';
+import { createFakeHttp, envelope } from '../../fakes/http';
+import { createFakeLogger } from '../../fakes/logger';
+import { createFakeSecretStore, createFakeSettingsStore } from '../../fakes/stores';
+
+const failing = (e: AppError) => async () => ({ queryTransaction: async () => Promise.reject(e) });
+
+describe('test connection', () => {
+  it('probes an 18-digit number', () => {
+    expect(probeTransactionNo(() => 0.5)).toMatch(/^[1-9]\d{17}$/);
+  });
+
+  it.each([
+    [new AppError('not_found', 'none', { details: { ret_code: '000021', ret_msg: 'no record' } }), 'ok'],
+    [new AppError('unauthorized', 'refused', { details: { ret_code: '000030', ret_msg: 'denied' } }), 'credentials'],
+    [new AppError('unauthorized', 'no token yet'), 'credentials'],
+    [new AppError('network', 'down'), 'network'],
+    [new AppError('timeout', 'slow'), 'network'],
+    [new AppError('upstream_rejected', 'other', { details: { ret_code: '000010' } }), 'service'],
+  ])('%s → %s', async (err, verdict) => {
+    const r = await testConnection(failing(err), createFakeClock());
+    expect(r.verdict).toBe(verdict);
+  });
+});
+
+describe('profiles runtime', () => {
+  const demoHandle = { baseUrl: 'http://127.0.0.1:1', merchantNo: '200043', storeNo: '300014', token: 'demo-token-xyz', close: async () => {} };
+
+  it('first run creates and activates Demo, and starts the IPN listener for it', async () => {
+    let started = 0;
+    const events = createEventBus();
+    const rt = await createProfilesRuntime({
+      settings: createFakeSettingsStore(), secrets: createFakeSecretStore(), http: createFakeHttp([envelope({ ret_code: '000021' })]),
+      clock: createFakeClock(), log: createFakeLogger(), events, recordIpn: async () => {},
+      startDemo: async () => {
+        started += 1;
+        return demoHandle;
+      },
+    });
+    const active = rt.profiles.active()!;
+    expect(started).toBe(1);
+    expect(active).toMatchObject({ name: 'Demo', environment: 'demo', ipnEnabled: true });
+    expect(rt.ipnUrlFor(active.id)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/ipn\//);
+    expect((await rt.testConnection(active.id)).verdict).toBe('ok');
+    expect(await rt.healthChecks()).toEqual([{ name: 'settings', ok: true }, { name: 'demo-sandbox', ok: true }]);
+    await rt.close();
+  });
+
+  it('with Demo disabled there are no profiles and no sandbox', async () => {
+    const rt = await createProfilesRuntime({
+      settings: createFakeSettingsStore(), secrets: createFakeSecretStore(), http: createFakeHttp([]), clock: createFakeClock(),
+      log: createFakeLogger(), events: createEventBus(), recordIpn: async () => {},
+    });
+    expect((await rt.profiles.list()).profiles).toEqual([]);
+    expect(rt.profiles.mode()).toBe('none');
+    await expect(rt.activeGateway()).rejects.toMatchObject({ code: 'invalid_input' });
+    await rt.close();
+  });
+
+  it('a corrupt settings file degrades health with the reason', async () => {
+    const settings = createFakeSettingsStore();
+    settings.corrupt = true;
+    const rt = await createProfilesRuntime({
+      settings, secrets: createFakeSecretStore(), http: createFakeHttp([]), clock: createFakeClock(), log: createFakeLogger(),
+      events: createEventBus(), recordIpn: async () => {},
+    });
+    const checks = await rt.healthChecks();
+    expect(checks[0]).toMatchObject({ name: 'settings', ok: false });
+    expect(checks[0]?.detail).toMatch(/moved aside/);
+    await rt.close();
+  });
+});
