@@ -52,7 +52,7 @@ export function App() {
           <HealthIndicator />
         </header>
         <main className="content">
-          {area === 'settings' ? <SettingsScreen /> : {area === 'reconciliation' ? <ReconciliationScreen /> : <ComingSoon title={current.label} description={current.coming} />}}
+          {area === 'settings' ? <SettingsScreen /> : area === 'reconciliation' ? <ReconciliationScreen /> : <ComingSoon title={current.label} description={current.coming} />}
         </main>
       </div>
     </div>
