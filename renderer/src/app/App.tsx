@@ -4,6 +4,9 @@ import { ComingSoon } from '../features/shell/ComingSoon';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { HealthIndicator } from '../features/shell/HealthIndicator';
 import { ReconciliationScreen } from '../features/reconciliation/ReconciliationScreen';
+import { AuditView } from '../features/refunds/AuditView';
+import { RefundDialogHost } from '../features/refunds/RefundDialogHost';
+import { RefundsView } from '../features/refunds/RefundsView';
 import { AREAS, type AreaId } from './areas';
 
 /** The app shell: navigation rail, header with the health indicator, and the active area. */
@@ -26,6 +29,7 @@ export function App() {
   }, []);
 
   return (
+    <RefundDialogHost>
     <div className="shell">
       <nav className="rail" aria-label="Main">
         <div className="brand">Refund Desk</div>
@@ -52,9 +56,10 @@ export function App() {
           <HealthIndicator />
         </header>
         <main className="content">
-          {area === 'settings' ? <SettingsScreen /> : area === 'reconciliation' ? <ReconciliationScreen /> : <ComingSoon title={current.label} description={current.coming} />}
+          {area === 'refunds' ? <RefundsView /> : area === 'audit' ? <AuditView /> : area === 'settings' ? <SettingsScreen /> : area === 'reconciliation' ? <ReconciliationScreen /> : <ComingSoon title={current.label} description={current.coming} />}
         </main>
       </div>
     </div>
+    </RefundDialogHost>
   );
 }

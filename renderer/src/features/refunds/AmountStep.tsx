@@ -1,8 +1,8 @@
-import { type FormEvent, useEffect, useRef } from 'react';
+import { type FormEvent, type KeyboardEvent, useEffect, useRef } from 'react';
 import { REFUND_REASONS } from '../../../../shared/ipc/contract/refunds';
 import { checkRefundAmount, defaultAmountText, refundBreakdown, remainingAfter } from './amount';
 import { type Draft, type Preview, reasonProblem } from './draft';
-import { amountText, environmentLabel } from './format';
+import { amountText } from './format';
 
 /** Step 1: how much and why, with the remaining amount updated as the person types. */
 export function AmountStep(props: { preview: Preview; draft: Draft; showErrors: boolean; onChange(d: Draft): void; onContinue(): void; onCancel(): void }) {
@@ -21,15 +21,22 @@ export function AmountStep(props: { preview: Preview; draft: Draft; showErrors: 
     e.preventDefault();
     props.onContinue();
   };
+  // Browsers do not submit a form on Enter in a <select>; keyboard users expect Enter to advance anyway.
+  const enterOnSelect = (e: KeyboardEvent<HTMLFormElement>) => {
+    if (e.key === 'Enter' && e.target instanceof HTMLSelectElement) {
+      e.preventDefault();
+      e.currentTarget.requestSubmit();
+    }
+  };
   const showAmountError = !check.ok && (props.showErrors || check.reason !== 'empty');
 
   return (
-    <form className="rd-step" onSubmit={submit} noValidate aria-label="Amount and reason">
+    <form className="rd-step" onSubmit={submit} onKeyDown={enterOnSelect} noValidate aria-label="Amount and reason">
       <dl className="rd-facts" data-testid="refund-facts">
         <div><dt>Transaction</dt><dd className="mono">{tx.transactionNo}</dd></div>
         {tx.reference && <div><dt>Reference</dt><dd className="mono">{tx.reference}</dd></div>}
         <div><dt>Status</dt><dd><span className={`rd-badge rd-badge-${tx.status === 'success' ? 'ok' : 'bad'}`}>{tx.status}</span></dd></div>
-        <div><dt>Profile</dt><dd>{preview.profileName} · {environmentLabel(preview.environment)}</dd></div>
+        <div><dt>Profile</dt><dd>{preview.profileName}<span className={`rd-badge rd-env-badge ${preview.environment === 'production' ? 'rd-badge-bad' : 'rd-badge-info'}`}>{preview.environment === 'production' ? 'PRODUCTION' : preview.environment}</span></dd></div>
         <div><dt>Payment amount</dt><dd className="num">{amountText(tx.amountMinor, tx.currency)}</dd></div>
         <div><dt>Already refunded</dt><dd className="num">{amountText(b.refundedMinor, tx.currency)}</dd></div>
         <div><dt>Pending refunds</dt><dd className="num">{amountText(b.pendingMinor, tx.currency)}</dd></div>

@@ -10,6 +10,11 @@ import { StateBadge } from './StateBadge';
 
 const OUTCOMES: ReadonlyArray<AuditEntry['outcome']> = ['accepted', 'succeeded', 'rejected', 'refused', 'outcome_unknown', 'failed'];
 
+// An audit entry records one moment, so "accepted" is not "accepted · settling" as in the live list.
+const AUDIT_LABELS: Record<AuditEntry['outcome'], string> = {
+  accepted: 'Accepted', succeeded: 'Refunded', rejected: 'Rejected', refused: 'Refused (not sent)', outcome_unknown: 'Outcome unknown', failed: 'Failed',
+};
+
 /** The audit log, read-only: main owns it; the renderer can only list, filter and export it. */
 export function AuditView() {
   const bridge = useBridge();
@@ -56,13 +61,13 @@ export function AuditView() {
           <tbody>
             {rows.map((e, n) => (
               <tr key={`${e.at}-${e.intentId}-${e.outcome}-${n}`} className={e.outcome === 'outcome_unknown' ? 'rd-row-unknown' : undefined}>
-                <td>{localTime(e.at)}</td>
+                <td className="nowrap">{localTime(e.at)}</td>
                 <td>{e.operator || '—'}</td>
                 <td>{e.profileName}<div className={e.environment === 'production' ? 'small rd-prod-text' : 'small muted'}>{environmentLabel(e.environment)}</div></td>
                 <td className="mono">{e.transactionNo}</td>
                 <td className="num">{amountText(e.amountMinor, e.currency)}</td>
                 <td>{e.reasonCode}{e.reasonNote ? <div className="small muted">{e.reasonNote}</div> : null}</td>
-                <td><StateBadge state={e.outcome} /></td>
+                <td><StateBadge state={e.outcome} label={AUDIT_LABELS[e.outcome]} /></td>
                 <td>{[e.retCode, e.retMsg].filter(Boolean).join(' · ') || e.detail || '—'}</td>
                 <td className="mono">{e.refundTransactionNo ?? '—'}</td>
               </tr>

@@ -83,7 +83,7 @@ export function RefundsView() {
           <tbody>
             {rows.map((i) => (
               <tr key={i.id} className={i.state === 'outcome_unknown' ? 'rd-row-unknown' : undefined} data-intent-id={i.id}>
-                <td>{localTime(i.createdAt)}</td>
+                <td className="nowrap">{localTime(i.createdAt)}</td>
                 <td className="mono">{i.transactionNo}</td>
                 <td className="num">{amountText(i.amountMinor, i.currency)}</td>
                 <td><StateBadge state={i.state} />{i.retMsg && <div className="small muted">{i.retMsg}{i.retCode ? ` (${i.retCode})` : ''}</div>}</td>

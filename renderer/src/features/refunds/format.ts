@@ -12,7 +12,9 @@ export function amountText(amountMinor: number, currency: string): string {
   }
 }
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const dateTime = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false,
+});
 
 /** A stored UTC instant in the person's local time. */
 export function localTime(iso: string | undefined): string {

@@ -1,0 +1,209 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { formatMinor } from '../../shared/domain/money';
+import { DEMO_MERCHANT } from '../../electron/main/sandbox';
+import { expect, type HostFixture, shotPath, test } from './fixtures';
+
+/** A successful Demo payment with nothing refunded yet, straight from the embedded sandbox's state. */
+function freshPayment(app: HostFixture, used: Set<string>, currency = 'USD') {
+  const sandbox = app.core.demoSandbox();
+  if (!sandbox) throw new Error('the Demo sandbox is not running');
+  const p = sandbox.state
+    .snapshot()
+    .payments.find((x) => x.merchantNo === DEMO_MERCHANT.merchantNo && x.status === 'success' && x.refunds.length === 0 && x.currency === currency && x.amountMinor >= 2000 && !used.has(x.transactionNo));
+  if (!p) throw new Error('no fresh payment in the Demo seed');
+  used.add(p.transactionNo);
+  return p;
+}
+
+/** The real path a person takes without the transactions screen: Refunds → "Refund a payment by transaction number". */
+async function openDialog(page: Page, transactionNo: string) {
+  await page.getByRole('button', { name: 'Refunds', exact: true }).click();
+  await page.getByLabel('Refund a payment by transaction number').fill(transactionNo);
+  await page.getByRole('button', { name: 'Refund…' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('remaining-now')).toBeVisible();
+  return dialog;
+}
+
+/** The operator's name is set in Settings (issue 4); here straight through the profiles service. */
+async function setOperator(app: HostFixture, operatorName: string) {
+  const { profiles } = await app.core.profiles.profiles.list();
+  const demo = profiles.find((p) => p.environment === 'demo');
+  if (!demo) throw new Error('no Demo profile');
+  await app.core.profiles.profiles.save({ id: demo.id, name: demo.name, environment: demo.environment, merchantNo: demo.merchantNo, storeNo: demo.storeNo, ipnEnabled: demo.ipnEnabled, operatorName });
+}
+
+const used = new Set<string>();
+
+test('refund dialog: running remaining amount, strict parsing, reason, confirmation, one accepted refund; Refunds, Audit and CSV show it', async ({ page, app }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const pay = freshPayment(app, used);
+  const full = formatMinor(pay.amountMinor, 'USD');
+  await setOperator(app, 'Ana Lima');
+  await page.goto(app.host.url);
+  const dialog = await openDialog(page, pay.transactionNo);
+  await expect(dialog).toHaveAttribute('aria-modal', 'true');
+  await expect(dialog.getByRole('heading', { name: `Refund payment ${pay.transactionNo}` })).toBeVisible();
+
+  const amount = dialog.getByLabel('Refund amount (USD)');
+  const after = dialog.getByTestId('remaining-after');
+  // Full amount by default, focused, leaving nothing.
+  await expect(amount).toHaveValue(full);
+  await expect(amount).toBeFocused();
+  await expect(after).toContainText('0.00 USD');
+  // The remaining amount follows every keystroke.
+  await amount.fill('');
+  await amount.pressSequentially('2.5');
+  await expect(after).toContainText(`${formatMinor(pay.amountMinor - 250, 'USD')} USD`);
+  // Over what remains: a clear message, Continue blocked, remaining never below zero.
+  await amount.fill(formatMinor(pay.amountMinor + 1, 'USD'));
+  await expect(dialog.getByTestId('amount-message')).toContainText('more than remains refundable');
+  await expect(after).toContainText('0.00 USD');
+  await expect(dialog.getByRole('button', { name: 'Continue' })).toBeDisabled();
+  await amount.fill('1.005');
+  await expect(dialog.getByTestId('amount-message')).toContainText('at most 2 decimals');
+  await amount.fill('1,000');
+  await expect(dialog.getByTestId('amount-message')).toContainText('plain amount');
+  await amount.fill('2.50');
+  await expect(after).toContainText(`${formatMinor(pay.amountMinor - 250, 'USD')} USD`);
+  await page.screenshot({ path: shotPath('refund-dialog-amount') });
+
+  // Reason required; "other" requires a note. Enter advances (it submits the step's form).
+  await amount.press('Enter');
+  await expect(dialog.getByTestId('reason-message')).toHaveText('Choose a reason for the refund.');
+  await expect(dialog.getByLabel('Reason', { exact: true })).toBeFocused();
+  await dialog.getByLabel('Reason', { exact: true }).selectOption('other');
+  await dialog.getByLabel('Reason', { exact: true }).press('Enter');
+  await expect(dialog.getByTestId('reason-message')).toHaveText('Explain the reason in the note.');
+  await dialog.getByLabel(/^Note/).fill('Customer returned one item');
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+
+  // Confirmation: exactly what will be sent.
+  await expect(dialog.getByRole('heading', { name: 'Confirm the refund' })).toBeVisible();
+  await expect(dialog.getByTestId('confirm-amount')).toHaveText('2.50 USD');
+  const summary = dialog.getByTestId('confirm-summary');
+  await expect(summary).toContainText(pay.transactionNo);
+  await expect(summary).toContainText(pay.reference);
+  await expect(summary).toContainText('Demo');
+  await expect(summary).toContainText('Demo (built-in sandbox)');
+  await expect(summary).toContainText('Ana Lima');
+  await expect(summary).toContainText('Customer returned one item');
+  await expect(dialog.getByTestId('environment-note')).toContainText('no real money moves');
+  await expect(dialog.getByTestId('production-banner')).toHaveCount(0);
+  await page.screenshot({ path: shotPath('refund-dialog-confirm') });
+
+  // A double-click sends exactly one refund.
+  await dialog.getByRole('button', { name: 'Refund 2.50 USD' }).dblclick();
+  const result = dialog.getByTestId('refund-result');
+  await expect(result).toBeVisible();
+  await expect(result).toContainText('Refund accepted');
+  await expect(result).toContainText('Money moved: yes');
+  await expect(result).toContainText('settling');
+  const refundNo = (await dialog.getByTestId('refund-transaction-no').textContent()) ?? '';
+  expect(refundNo).toMatch(/^\d{10,}$/);
+  await page.screenshot({ path: shotPath('refund-dialog-result') });
+  const atService = app.core.demoSandbox()?.state.payment(pay.transactionNo)?.refunds ?? [];
+  expect(atService).toEqual([refundNo]);
+  expect(app.core.demoSandbox()?.state.refund(refundNo)?.refundAmountMinor).toBe(250);
+
+  // Escape closes; the Refunds view lists it (live).
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  const row = page.getByTestId('refunds-table').getByRole('row').filter({ hasText: pay.transactionNo });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('2.50 USD');
+  await expect(row).toContainText(refundNo);
+  await expect(row).toContainText(/Accepted|Refunded/);
+  await page.screenshot({ path: shotPath('refund-refunds-view') });
+
+  // Audit shows the attempt and exports it through the shared CSV writer.
+  await page.getByRole('button', { name: 'Audit', exact: true }).click();
+  const auditRow = page.getByTestId('audit-table').getByRole('row').filter({ hasText: pay.transactionNo });
+  await expect(auditRow.first()).toContainText('2.50 USD');
+  await page.screenshot({ path: shotPath('refund-audit-view') });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^audit-.*\.csv$/);
+  const csv = readFileSync((await download.path()) ?? '', 'utf8');
+  expect(csv.split('\r\n')[0]).toBe('\uFEFFat,timezone,operator,profile,environment,transactionNo,amount,currency,reason,note,outcome,ret_code,ret_msg,refundTransactionNo,intentId');
+  const line = csv.split('\r\n').find((l) => l.includes(pay.transactionNo) && l.includes(',accepted,'));
+  expect(line).toContain(',UTC,');
+  // Ids stay text for Excel (="…", quoted by RFC 4180); the amount is a plain decimal beside its currency.
+  expect(line).toContain(`,Ana Lima,Demo,demo,"=""${pay.transactionNo}""",2.50,USD,other,Customer returned one item,accepted,`);
+  expect(line).toContain(`"=""${refundNo}"""`);
+  expect(errors).toEqual([]);
+});
+
+test('production and over-limit refunds need the extra confirmations before Submit is enabled', async ({ page, app }) => {
+  const pay = freshPayment(app, used);
+  // The Demo profile cannot be production; the renderer's side of the rule is what this checks, so the
+  // preview is answered as a production profile with a low single-refund limit (main still enforces).
+  await page.route('**/ipc/refunds.preview', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { ok: boolean; value?: Record<string, unknown> };
+    if (body.ok && body.value) {
+      body.value['environment'] = 'production';
+      body.value['profileName'] = 'Main store';
+      body.value['guardrails'] = { limits: [{ currency: 'USD', maxSingleMinor: 100 }] };
+    }
+    await route.fulfill({ response, json: body });
+  });
+  await page.goto(app.host.url);
+  const dialog = await openDialog(page, pay.transactionNo);
+  await dialog.getByLabel('Refund amount (USD)').fill('3.00');
+  await dialog.getByLabel('Reason', { exact: true }).selectOption('duplicate');
+  await dialog.getByLabel('Reason', { exact: true }).press('Enter');
+  await expect(dialog.getByTestId('production-banner')).toContainText('PRODUCTION');
+  await expect(dialog.getByTestId('limit-confirmation')).toContainText('single-refund limit of 1.00 USD');
+  const submit = dialog.getByRole('button', { name: 'Refund 3.00 USD' });
+  await expect(submit).toBeDisabled();
+  await dialog.getByLabel('I confirm this refund above the limit.').check();
+  await expect(submit).toBeDisabled();
+  const typed = dialog.getByLabel(/Type the amount again/);
+  await typed.fill('3.01');
+  await expect(dialog.getByText('That is not the same amount.')).toBeVisible();
+  await expect(submit).toBeDisabled();
+  await typed.fill('3.00');
+  await expect(submit).toBeEnabled();
+  await page.screenshot({ path: shotPath('refund-dialog-production') });
+  await typed.press('Enter');
+  await expect(dialog.getByTestId('refund-result')).toContainText('Refund accepted');
+});
+
+test('an unknown outcome is shown as such, with the evidence and a Check again action; Esc, Tab and focus stay in the dialog', async ({ page, app }) => {
+  const pay = freshPayment(app, used);
+  await page.goto(app.host.url);
+  const dialog = await openDialog(page, pay.transactionNo);
+  // Tab cycles inside the dialog.
+  for (let i = 0; i < 8; i += 1) {
+    await page.keyboard.press('Tab');
+    expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  }
+  await dialog.getByLabel('Refund amount (USD)').fill('1.00');
+  await dialog.getByLabel('Reason', { exact: true }).selectOption('customer_request');
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  // The refund request fails with a 5xx: nobody can tell whether it was applied.
+  app.core.demoSandbox()?.setFaults({ endpoints: { refund: { http5xxRate: 1 } } });
+  await dialog.getByRole('button', { name: 'Refund 1.00 USD' }).click();
+  const result = dialog.getByTestId('refund-result');
+  await expect(result).toHaveAttribute('data-state', 'outcome_unknown');
+  await expect(result).toContainText("We don't know yet whether money moved");
+  await expect(result).toContainText('Money moved: unknown');
+  await expect(result).toContainText('Last check');
+  await page.screenshot({ path: shotPath('refund-dialog-unknown') });
+  app.core.demoSandbox()?.resetFaults();
+  await dialog.getByRole('button', { name: 'Check again' }).click();
+  await expect(dialog.getByRole('button', { name: 'Check again' })).toBeEnabled();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  const row = page.getByTestId('refunds-table').getByRole('row').filter({ hasText: pay.transactionNo });
+  await expect(row).toHaveClass(/rd-row-unknown/);
+  await expect(row.getByRole('button', { name: 'Check again' })).toBeVisible();
+  await expect(page.getByText(/unknown outcome: we don’t know yet whether money moved/)).toBeVisible();
+  // A second refund of the same payment is refused in the dialog before anything is sent.
+  await openDialog(page, pay.transactionNo);
+  await expect(page.getByRole('dialog').getByRole('alert').filter({ hasText: 'still unresolved' })).toBeVisible();
+  await expect(page.getByRole('dialog').getByRole('button', { name: 'Continue' })).toBeDisabled();
+});
