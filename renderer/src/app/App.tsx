@@ -3,6 +3,7 @@ import { AppInfoFooter } from '../features/shell/AppInfoFooter';
 import { ComingSoon } from '../features/shell/ComingSoon';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { HealthIndicator } from '../features/shell/HealthIndicator';
+import { TransactionsWorkspace } from '../features/transactions/TransactionsWorkspace';
 import { ReconciliationScreen } from '../features/reconciliation/ReconciliationScreen';
 import { AuditView } from '../features/refunds/AuditView';
 import { RefundDialogHost } from '../features/refunds/RefundDialogHost';
@@ -56,7 +57,7 @@ export function App() {
           <HealthIndicator />
         </header>
         <main className="content">
-          {area === 'refunds' ? <RefundsView /> : area === 'audit' ? <AuditView /> : area === 'settings' ? <SettingsScreen /> : area === 'reconciliation' ? <ReconciliationScreen /> : <ComingSoon title={current.label} description={current.coming} />}
+          {area === 'transactions' ? <TransactionsWorkspace /> : area === 'refunds' ? <RefundsView /> : area === 'audit' ? <AuditView /> : area === 'settings' ? <SettingsScreen /> : area === 'reconciliation' ? <ReconciliationScreen /> : <ComingSoon title={current.label} description={current.coming} />}
         </main>
       </div>
     </div>

@@ -1,6 +1,6 @@
 import { formatMinor } from '../../../../shared/domain/money';
 import type { CsvColumn } from '../../../../shared/csv/writer';
-import { formatLocal, money } from './format';
+import { formatLocalShort, money } from './format';
 import type { ListRow } from './list-row';
 
 /**
@@ -28,53 +28,53 @@ const amountCsv = (header: string, pick: (r: ListRow) => number): CsvColumn<List
 
 export const COLUMNS: readonly ColumnSpec[] = [
   {
-    id: 'transactionNo', header: 'Transaction no.', width: 190, required: true,
+    id: 'transactionNo', header: 'Transaction no.', width: 160, required: true,
     sortValue: (r) => r.transactionNo, display: (r) => r.transactionNo,
     csv: [{ header: 'transactionNo', kind: 'id', value: (r) => r.transactionNo }],
   },
   {
-    id: 'reference', header: 'Reference', width: 170,
+    id: 'reference', header: 'Reference', width: 150,
     sortValue: (r) => r.reference, display: (r) => r.reference ?? '',
     csv: [{ header: 'reference', kind: 'id', value: (r) => r.reference }],
   },
   {
-    id: 'createdAt', header: 'Created', width: 160,
-    sortValue: (r) => r.createdAt, display: (r) => formatLocal(r.createdAt),
+    id: 'createdAt', header: 'Created', width: 130,
+    sortValue: (r) => r.createdAt, display: (r) => formatLocalShort(r.createdAt),
     csv: [{ header: 'createdAt', kind: 'timestamp', value: (r) => r.createdAt }],
   },
   {
-    id: 'paidAt', header: 'Paid', width: 160,
-    sortValue: (r) => r.paidAt, display: (r) => formatLocal(r.paidAt),
+    id: 'paidAt', header: 'Paid', width: 130,
+    sortValue: (r) => r.paidAt, display: (r) => formatLocalShort(r.paidAt),
     csv: [{ header: 'paidAt', kind: 'timestamp', value: (r) => r.paidAt }],
   },
   {
-    id: 'status', header: 'Status', width: 96,
+    id: 'status', header: 'Status', width: 80,
     sortValue: (r) => r.status, display: (r) => r.status,
     csv: [{ header: 'status', kind: 'text', value: (r) => r.status }],
   },
   {
-    id: 'vendor', header: 'Vendor', width: 104,
+    id: 'vendor', header: 'Vendor', width: 95,
     sortValue: (r) => r.vendor, display: (r) => r.vendor ?? '',
     csv: [{ header: 'vendor', kind: 'text', value: (r) => r.vendor }],
   },
   {
-    id: 'amount', header: 'Amount', width: 130, align: 'right',
+    id: 'amount', header: 'Amount', width: 115, align: 'right',
     // Common scale: 10.00 USD and 1000 JPY compare by their numbers, as a person reading them would.
     sortValue: (r) => r.amountScaled, display: (r) => money(r.amountMinor, r.currency),
     csv: [amountCsv('amount', (r) => r.amountMinor)],
   },
   {
-    id: 'currency', header: 'Currency', width: 80,
+    id: 'currency', header: 'Currency', width: 65,
     sortValue: (r) => r.currency, display: (r) => r.currency,
     csv: [{ header: 'currency', kind: 'text', value: (r) => r.currency }],
   },
   {
-    id: 'refunded', header: 'Refunded', width: 120, align: 'right',
+    id: 'refunded', header: 'Refunded', width: 100, align: 'right',
     sortValue: (r) => r.refundedMinor, display: (r) => (r.refundedMinor ? money(r.refundedMinor, r.currency) : ''),
     csv: [amountCsv('refundedAmount', (r) => r.refundedMinor)],
   },
   {
-    id: 'remaining', header: 'Refundable', width: 120, align: 'right',
+    id: 'remaining', header: 'Refundable', width: 100, align: 'right',
     sortValue: (r) => r.remainingMinor, display: (r) => (r.status === 'success' ? money(r.remainingMinor, r.currency) : '—'),
     csv: [amountCsv('remainingRefundable', (r) => r.remainingMinor)],
   },
@@ -84,8 +84,8 @@ export const COLUMNS: readonly ColumnSpec[] = [
     csv: [{ header: 'settleCurrency', kind: 'text', value: (r) => r.settleCurrency }],
   },
   {
-    id: 'fetchedAt', header: 'Fetched', width: 160,
-    sortValue: (r) => r.fetchedAt, display: (r) => formatLocal(r.fetchedAt),
+    id: 'fetchedAt', header: 'Fetched', width: 130,
+    sortValue: (r) => r.fetchedAt, display: (r) => formatLocalShort(r.fetchedAt),
     csv: [{ header: 'fetchedAt', kind: 'timestamp', value: (r) => r.fetchedAt }],
   },
 ];

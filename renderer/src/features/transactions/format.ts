@@ -10,6 +10,22 @@ const dateTime = new Intl.DateTimeFormat(undefined, {
   hour12: false,
 });
 
+const dateTimeShort = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+});
+
+/** Local time to the minute, for list cells (the detail panel shows seconds). */
+export function formatLocalShort(iso: string | undefined): string {
+  if (!iso) return '';
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? '' : dateTimeShort.format(ms);
+}
+
 /** A UTC ISO instant in the person's local time ("" when absent or unreadable). */
 export function formatLocal(iso: string | undefined): string {
   if (!iso) return '';
@@ -47,4 +63,9 @@ export function money(amountMinor: number, currency: string): string {
   } catch {
     return `${currency} ${amountMinor}`;
   }
+}
+
+/** formatAge against the current time (for event handlers; components use useNow to re-render). */
+export function formatAgeNow(iso: string | undefined): string {
+  return formatAge(iso, Date.now());
 }

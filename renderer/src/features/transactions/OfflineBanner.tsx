@@ -1,0 +1,30 @@
+import { formatAge, formatLocal } from './format';
+import type { Connectivity } from './connectivity';
+import { useNow } from './use-now';
+
+/** Shown while the service cannot be reached: what still works, how old the data is, and Try again. */
+export function OfflineBanner({
+  conn,
+  newestFetch,
+}: {
+  conn: Connectivity;
+  newestFetch: string | null | undefined;
+}) {
+  const now = useNow();
+  if (conn.state !== 'offline') return null;
+  return (
+    <div className="tx-offline" role="alert" data-testid="offline-banner">
+      <div className="tx-offline-text">
+        <strong>Offline — the payment service cannot be reached.</strong>{' '}
+        {newestFetch
+          ? `You are browsing cached data, last fetched ${formatAge(newestFetch, now)} (${formatLocal(newestFetch)}).`
+          : 'Nothing is cached for this profile yet.'}{' '}
+        Search, filters and export still work; lookups, refresh and sync wait for the connection.
+        {conn.reason && <div className="small muted">{conn.reason}</div>}
+      </div>
+      <button type="button" onClick={conn.recheck} disabled={conn.isChecking}>
+        {conn.isChecking ? 'Checking…' : 'Try again'}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import { ConnectivityContext } from './connectivity';
+import { useActiveProfile } from './queries';
+import { TransactionsView } from './TransactionsView';
+import { useConnectivityState } from './use-connectivity-state';
+import './transactions.css';
+
+/**
+ * The Transactions area: scoped to the active merchant profile (switching profile shows that
+ * profile's cache only), with the online/offline state shared by every action on the screen.
+ */
+export function TransactionsWorkspace({ onRefund }: { onRefund?: (transactionNo: string) => void }) {
+  const { profile, isPending, error } = useActiveProfile();
+  const conn = useConnectivityState(profile?.id);
+  if (isPending) return <p className="muted" role="status">Loading profiles…</p>;
+  if (error || !profile) {
+    return (
+      <section className="empty-state" data-testid="tx-no-profile">
+        <h2>No merchant profile is active</h2>
+        <p>Transactions belong to a merchant profile. Add or choose one in Settings (Ctrl+6), then come back here.</p>
+        {error && <p className="small muted">{error.message}</p>}
+      </section>
+    );
+  }
+  return (
+    <ConnectivityContext.Provider value={conn}>
+      <TransactionsView key={profile.id} profile={profile} {...(onRefund ? { onRefund } : {})} />
+    </ConnectivityContext.Provider>
+  );
+}

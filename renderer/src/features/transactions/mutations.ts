@@ -1,0 +1,113 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type { Transaction } from '../../../../shared/domain/transaction';
+import { BridgeError, useBridge } from '../../lib/bridge';
+import { OFFLINE_CODES, useConnectivity } from './connectivity';
+import { classifyQuery } from './id-kind';
+import { toListRow } from './list-row';
+import { mergeRows, transactionKeys, useRepos } from './queries';
+import { splitSyncWindows } from './sync-windows';
+import { useBatchJob } from './use-batch-job';
+
+/** Ids per transactions.refresh call: small, so progress moves and Cancel is prompt. */
+export const REFRESH_CHUNK = 20;
+
+/** Writes fetched transactions to the cache and merges them into the loaded list. */
+function useStore(profileId: string) {
+  const repos = useRepos();
+  const client = useQueryClient();
+  return useCallback(
+    async (txs: readonly Transaction[], fetchedAt: string) => {
+      if (txs.length === 0) return;
+      await repos.transactions.bulkUpsert(profileId, txs, fetchedAt);
+      const rows = txs.map((t) => toListRow({ ...t, profileId, fetchedAt }));
+      client.setQueryData(transactionKeys.rows(profileId), (cur: ReturnType<typeof mergeRows> | undefined) => mergeRows(cur, rows));
+      client.setQueryData(transactionKeys.newestFetch(profileId), (cur: string | null | undefined) => (cur && cur > fetchedAt ? cur : fetchedAt));
+    },
+    [repos, client, profileId],
+  );
+}
+
+/**
+ * Looks one id up at the service, stores the answer and records the search in the lookup history.
+ * Failures become BridgeError so the search box can word each cause differently.
+ */
+export function useLookup(profileId: string) {
+  const bridge = useBridge();
+  const repos = useRepos();
+  const conn = useConnectivity();
+  const store = useStore(profileId);
+  return useMutation({
+    mutationFn: async (query: string) => {
+      const r = await bridge['transactions.lookup']({ query });
+      conn.report(r.ok ? { ok: true } : { ok: false, error: r.error });
+      const shape = classifyQuery(query);
+      await repos.lookups.add({
+        profileId,
+        query: query.trim(),
+        kind: r.ok ? r.value.kind : shape.shape,
+        at: new Date().toISOString(),
+        outcome: r.ok ? 'found' : r.error.code,
+      });
+      if (!r.ok) throw new BridgeError(r.error);
+      await store([r.value.transaction], r.value.fetchedAt);
+      return r.value;
+    },
+  });
+}
+
+/** Bulk refresh and sync by date range, sharing one progress bar and Cancel. */
+export function useTransactionJobs(profileId: string) {
+  const bridge = useBridge();
+  const conn = useConnectivity();
+  const store = useStore(profileId);
+  const jobs = useBatchJob();
+  const { run } = jobs;
+
+  const refresh = useCallback(
+    (transactionNos: readonly string[]) => {
+      const chunks: string[][] = [];
+      for (let i = 0; i < transactionNos.length; i += REFRESH_CHUNK) chunks.push(transactionNos.slice(i, i + REFRESH_CHUNK));
+      return run(`Refresh of ${transactionNos.length} transaction${transactionNos.length === 1 ? '' : 's'}`, transactionNos.length, chunks, async (ids) => {
+        const r = await bridge['transactions.refresh']({ transactionNos: ids });
+        if (!r.ok) {
+          conn.report({ ok: false, error: r.error });
+          return { done: 0, failed: 0, stop: `Stopped: ${r.error.message}` };
+        }
+        const fresh = r.value.items.flatMap((it) => (it.ok ? [it.transaction] : []));
+        const errors = r.value.items.flatMap((it) => (it.ok ? [] : [it.error]));
+        const offline = errors.find((e) => OFFLINE_CODES.has(e.code));
+        conn.report(offline ? { ok: false, error: offline } : { ok: true });
+        await store(fresh, r.value.fetchedAt);
+        return offline && fresh.length === 0
+          ? { done: ids.length, failed: errors.length, stop: `Stopped: ${offline.message}` }
+          : { done: ids.length, failed: errors.length };
+      }, (j) => (j.failed ? `Refreshed ${j.done - j.failed} of ${j.total}; ${j.failed} could not be fetched and keep their earlier data.` : `Refreshed ${j.done} transactions.`));
+    },
+    [bridge, conn, run, store],
+  );
+
+  const sync = useCallback(
+    (from: string, to: string) => {
+      const split = splitSyncWindows(from, to);
+      if ('error' in split) return Promise.resolve(split.error);
+      let fetched = 0;
+      void run(`Sync ${from} – ${to}`, split.windows.length, split.windows, async (w) => {
+        const r = await bridge['transactions.sync'](w);
+        if (!r.ok) {
+          conn.report({ ok: false, error: r.error });
+          return { done: 0, failed: 1, stop: `Stopped: ${r.error.message}` };
+        }
+        conn.report({ ok: true });
+        if (!r.value.supported) return { done: 0, failed: 0, stop: r.value.message };
+        fetched += r.value.transactions.length;
+        await store(r.value.transactions, r.value.fetchedAt);
+        return { done: 1, failed: 0 };
+      }, () => `Synced ${fetched} transactions from ${split.windows.length} window${split.windows.length === 1 ? '' : 's'}.`);
+      return Promise.resolve(undefined);
+    },
+    [bridge, conn, run, store],
+  );
+
+  return { ...jobs, refresh, sync };
+}

@@ -1,0 +1,67 @@
+import { useCallback, useRef, useState } from 'react';
+
+/** Progress of a long job the screen shows (bulk refresh, sync). */
+export interface JobState {
+  label: string;
+  done: number;
+  total: number;
+  failed: number;
+  status: 'running' | 'finished' | 'cancelled' | 'stopped';
+  /** Why the job stopped early, or a summary when it finished. */
+  message?: string;
+}
+
+/** One step's result: how many items it completed and how many of those failed. */
+export interface StepOutcome {
+  done: number;
+  failed: number;
+  /** Stop the job here with this message (e.g. offline, or the endpoint is not offered). */
+  stop?: string;
+}
+
+/**
+ * Runs a job as a sequence of steps (chunks of ids, sync windows), one at a time, so progress moves
+ * after every step and Cancel takes effect before the next one. Concurrency inside a step is bounded
+ * in main (gateway batch), which keeps the service load polite.
+ */
+export function useBatchJob() {
+  const [job, setJob] = useState<JobState | null>(null);
+  const cancelled = useRef(false);
+  const running = useRef(false);
+
+  const run = useCallback(async <T,>(label: string, total: number, steps: readonly T[], step: (s: T) => Promise<StepOutcome>, summary?: (j: JobState) => string) => {
+    if (running.current) return;
+    running.current = true;
+    cancelled.current = false;
+    let state: JobState = { label, done: 0, total, failed: 0, status: 'running' };
+    setJob(state);
+    try {
+      for (const s of steps) {
+        if (cancelled.current) {
+          state = { ...state, status: 'cancelled', message: `Cancelled after ${state.done} of ${state.total}. What was already fetched is kept.` };
+          break;
+        }
+        const r = await step(s);
+        state = { ...state, done: state.done + r.done, failed: state.failed + r.failed };
+        if (r.stop) {
+          state = { ...state, status: 'stopped', message: r.stop };
+          break;
+        }
+        setJob(state);
+      }
+      if (state.status === 'running') state = { ...state, status: 'finished', ...(summary ? { message: summary(state) } : {}) };
+    } catch (e) {
+      state = { ...state, status: 'stopped', message: e instanceof Error ? e.message : 'The job stopped unexpectedly.' };
+    } finally {
+      running.current = false;
+      setJob(state);
+    }
+  }, []);
+
+  const cancel = useCallback(() => {
+    cancelled.current = true;
+  }, []);
+  const dismiss = useCallback(() => setJob((j) => (j?.status === 'running' ? j : null)), []);
+
+  return { job, run, cancel, dismiss, isRunning: job?.status === 'running' };
+}

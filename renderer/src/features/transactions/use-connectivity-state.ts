@@ -1,0 +1,78 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Bridge } from '../../../../shared/ipc/contract';
+import { useBridge } from '../../lib/bridge';
+import { type Connectivity, OFFLINE_CODES } from './connectivity';
+
+const RECHECK_MS = 30_000;
+
+interface Probe {
+  offline: boolean;
+  online: boolean;
+  reason?: string;
+}
+
+/** One harmless signed query through main (profiles.testConnection) and what it says about reachability. */
+async function probe(bridge: Bridge, profileId: string): Promise<Probe> {
+  const r = await bridge['profiles.testConnection']({ id: profileId });
+  // The host itself not answering counts as offline too.
+  if (!r.ok) return OFFLINE_CODES.has(r.error.code) ? { offline: true, online: false, reason: r.error.message } : { offline: false, online: false };
+  if (r.value.verdict === 'network') return { offline: true, online: false, reason: r.value.message };
+  return { offline: false, online: true };
+}
+
+/**
+ * Owns the online/offline state for a profile: probes once on mount (profiles.testConnection sends one
+ * harmless signed query), learns from every network action's outcome, and re-probes periodically
+ * while offline so the banner clears on its own when the service is back.
+ */
+export function useConnectivityState(profileId: string | undefined): Connectivity {
+  const bridge = useBridge();
+  const [state, setState] = useState<Connectivity['state']>('unknown');
+  const [reason, setReason] = useState<string | undefined>();
+  const [isChecking, setChecking] = useState(false);
+  const seq = useRef(0);
+
+  const apply = useCallback((verdict: Probe, mine: number) => {
+    if (mine !== seq.current) return;
+    setChecking(false);
+    if (verdict.offline) {
+      setState('offline');
+      setReason(verdict.reason);
+    } else if (verdict.online) {
+      // Credentials or service trouble is not "offline": the actions themselves explain it.
+      setState('online');
+      setReason(undefined);
+    }
+  }, []);
+
+  const recheck = useCallback(() => {
+    if (!profileId) return;
+    const mine = ++seq.current;
+    setChecking(true);
+    void probe(bridge, profileId).then((v) => apply(v, mine));
+  }, [bridge, profileId, apply]);
+
+  useEffect(() => {
+    if (!profileId) return;
+    const mine = ++seq.current;
+    void probe(bridge, profileId).then((v) => apply(v, mine));
+  }, [bridge, profileId, apply]);
+
+  useEffect(() => {
+    if (state !== 'offline') return;
+    const t = setInterval(recheck, RECHECK_MS);
+    return () => clearInterval(t);
+  }, [state, recheck]);
+
+  const report = useCallback<Connectivity['report']>((outcome) => {
+    if (outcome.ok) {
+      setState('online');
+      setReason(undefined);
+    } else if (OFFLINE_CODES.has(outcome.error.code)) {
+      setState('offline');
+      setReason(outcome.error.message);
+    }
+  }, []);
+
+  return useMemo(() => ({ state, ...(reason ? { reason } : {}), report, recheck, isChecking }), [state, reason, report, recheck, isChecking]);
+}

@@ -1,0 +1,179 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { DEMO_MERCHANT } from '../../electron/main/sandbox';
+import { expect, type HostFixture, shotPath, test } from './fixtures';
+
+/** The Demo store's seeded payments, straight from the embedded sandbox's state. */
+function demoPayments(app: HostFixture) {
+  const sandbox = app.core.demoSandbox();
+  if (!sandbox) throw new Error('the Demo sandbox is not running');
+  const snap = sandbox.state.snapshot();
+  const mine = snap.payments.filter((p) => p.merchantNo === DEMO_MERCHANT.merchantNo && p.storeNo === DEMO_MERCHANT.storeNo);
+  return { payments: mine, refunds: snap.refunds };
+}
+
+async function loadDemo(page: Page, app: HostFixture) {
+  await page.goto(app.host.url);
+  const empty = page.getByTestId('tx-empty');
+  await expect(empty).toBeVisible();
+  await page.getByTestId('load-demo').click();
+  await expect(page.getByTestId('tx-job')).toHaveAttribute('data-status', 'finished', { timeout: 20_000 });
+  await expect(page.getByTestId('tx-row').first()).toBeVisible();
+}
+
+test('empty state, one-click demo data, list with totals, sorting, filters and column chooser', async ({ page, app }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(app.host.url);
+  await expect(page.getByTestId('tx-empty')).toContainText('No transactions cached yet');
+  await page.screenshot({ path: shotPath('transactions-empty') });
+
+  await page.getByTestId('load-demo').click();
+  await expect(page.getByTestId('tx-job')).toHaveAttribute('data-status', 'finished', { timeout: 20_000 });
+  await expect(page.getByTestId('tx-job')).toContainText(/Synced \d+ transactions/);
+  const count = Number((await page.getByTestId('tx-count').textContent())?.replace(/\D/g, ''));
+  expect(count).toBeGreaterThan(20);
+  await page.screenshot({ path: shotPath('transactions-list') });
+
+  // Status filter: every visible row says success, and the count drops.
+  await page.getByTestId('filter-status').locator('summary').click();
+  await page.getByRole('group', { name: 'Status' }).getByLabel('success').check();
+  await page.keyboard.press('Escape');
+  await page.mouse.click(5, 700);
+  const shownCount = async () => Number((await page.getByTestId('tx-count').textContent())?.replace(/\D/g, ''));
+  // The list filters a deferred copy of the filter (typing stays responsive), so wait for it.
+  await expect.poll(shownCount).toBeLessThan(count);
+  for (const cell of await page.locator('[data-testid="tx-row"] .tx-cell.status').allTextContents()) expect(cell).toBe('success');
+
+  // Currency filter narrows totals to that currency only.
+  await page.getByTestId('filter-currency').locator('summary').click();
+  await page.getByRole('group', { name: 'Currency' }).getByLabel('USD').check();
+  await page.mouse.click(5, 700);
+  await expect(page.locator('.tx-total')).toHaveCount(1);
+  await expect(page.locator('.tx-total')).toHaveAttribute('data-currency', 'USD');
+
+  // Text filter on ids/reference.
+  const firstRef = (await page.getByTestId('tx-row').first().locator('.tx-cell').nth(2).textContent()) ?? '';
+  await page.getByLabel('Filter by id or reference').fill(firstRef);
+  await expect(page.getByTestId('tx-count')).toHaveText('1');
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await expect(page.getByTestId('tx-count')).toHaveText(count.toLocaleString('en-US'));
+
+  // Sorting by amount (descending first), remembered after a reload together with hidden columns.
+  await page.getByRole('columnheader', { name: /Amount/ }).getByRole('button').click();
+  await expect(page.getByRole('columnheader', { name: /Amount/ })).toHaveAttribute('aria-sort', 'descending');
+  await page.getByTestId('column-chooser').locator('summary').click();
+  await page.getByRole('group', { name: 'Visible columns' }).getByLabel('Vendor').uncheck();
+  await page.mouse.click(5, 700);
+  await expect(page.getByRole('columnheader', { name: /Vendor/ })).toHaveCount(0);
+  await page.waitForTimeout(600);
+  await page.reload();
+  await expect(page.getByTestId('tx-row').first()).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: /Amount/ })).toHaveAttribute('aria-sort', 'descending');
+  await expect(page.getByRole('columnheader', { name: /Vendor/ })).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('lookup by transaction number, reference and refund number; each failure reads differently; detail with keyboard', async ({ page, app }) => {
+  const { payments, refunds } = demoPayments(app);
+  const refunded = payments.find((p) => p.refunds.length > 0 && p.reference);
+  const plain = payments.find((p) => p.refunds.length === 0 && p.status === 'success' && p !== refunded);
+  if (!refunded || !plain) throw new Error('seed lacks the payments this test needs');
+  const refund = refunds.find((r) => r.transactionNo === refunded.transactionNo);
+  if (!refund) throw new Error('refund missing');
+  await page.goto(app.host.url);
+  const search = page.getByTestId('tx-search');
+  const outcome = page.getByTestId('tx-outcome');
+  await expect(page.getByTestId('tx-empty')).toBeVisible();
+
+  await page.keyboard.press('Control+k');
+  await expect(search).toBeFocused();
+  await search.fill(plain.transactionNo);
+  await expect(page.getByTestId('tx-search-hint')).toContainText('transaction or refund number');
+  await search.press('Enter');
+  await expect(outcome).toContainText('Found by transaction number');
+  await expect(page.getByTestId('tx-detail')).toBeVisible();
+  await expect(page.getByTestId('detail-transaction-no')).toHaveText(plain.transactionNo);
+
+  await search.fill(refunded.reference);
+  await expect(page.getByTestId('tx-search-hint')).toContainText('merchant reference');
+  await search.press('Enter');
+  await expect(outcome).toContainText('Found by merchant reference');
+  await expect(page.getByTestId('detail-transaction-no')).toHaveText(refunded.transactionNo);
+
+  await search.fill(refund.refundTransactionNo);
+  await search.press('Enter');
+  await expect(outcome).toContainText('Found by refund number');
+  await expect(outcome).toContainText(refunded.transactionNo);
+  const detail = page.getByTestId('tx-detail');
+  await expect(detail.getByTestId('detail-refunds')).toContainText(refund.refundTransactionNo);
+  await expect(detail).toContainText('UTC+8');
+  await expect(detail.getByTestId('tx-as-of')).toContainText('As of');
+  await expect(detail.getByRole('button', { name: 'Refresh' })).toBeEnabled();
+  await page.screenshot({ path: shotPath('transactions-detail') });
+
+  // Not found: its own wording and next step.
+  await search.fill('999999999999999999');
+  await search.press('Enter');
+  await expect(outcome).toHaveAttribute('data-kind', 'not_found');
+  await expect(outcome).toContainText('Nothing matches');
+  await expect(outcome).toContainText('switch to the profile');
+  // Rejected by the service (injected upstream error): different words.
+  app.core.demoSandbox()?.setFaults({ endpoints: { 'tran-query': { upstreamErrorRate: 1 } } });
+  await search.fill(plain.transactionNo);
+  await search.press('Enter');
+  await expect(outcome).toHaveAttribute('data-kind', 'rejected');
+  await expect(outcome).toContainText('rejected the lookup');
+  app.core.demoSandbox()?.resetFaults();
+
+  // Keyboard: Esc closes the detail, arrows move, Enter opens.
+  await page.keyboard.press('Escape');
+  await page.getByTestId('tx-grid').focus();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('tx-detail')).toHaveCount(0);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('tx-detail')).toBeVisible();
+  const second = await page.getByTestId('tx-row').nth(1).getAttribute('data-transaction-no');
+  await expect(page.getByTestId('detail-transaction-no')).toHaveText(second ?? '');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('tx-detail')).toHaveCount(0);
+});
+
+test('offline: sandbox stopped → banner with data age, cache browsable, searchable and exportable, network actions disabled', async ({ page, app }) => {
+  await loadDemo(page, app);
+  const firstNo = (await page.getByTestId('tx-row').first().getAttribute('data-transaction-no')) ?? '';
+  await app.core.demoSandbox()?.close();
+
+  // The next network action finds the service gone.
+  await page.getByTestId('tx-search').fill('888888888888888888');
+  await page.getByTestId('tx-search').press('Enter');
+  await expect(page.getByTestId('tx-outcome')).toHaveAttribute('data-kind', 'offline', { timeout: 20_000 });
+  const banner = page.getByTestId('offline-banner');
+  await expect(banner).toBeVisible();
+  await expect(banner).toContainText(/last fetched (just now|\d+ minutes? ago)/);
+  await expect(page.getByTestId('bulk-refresh')).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Sync by date…' })).toBeDisabled();
+
+  // Search still works, from the cache.
+  await page.getByTestId('tx-search').fill(firstNo);
+  await page.getByRole('button', { name: 'Search cache' }).click();
+  await expect(page.getByTestId('tx-outcome')).toContainText('Found in the cache by transaction number');
+  await expect(page.getByTestId('tx-detail').getByRole('button', { name: 'Refresh' })).toBeDisabled();
+  await expect(page.getByTestId('tx-detail')).toContainText('cannot be reached');
+  await page.screenshot({ path: shotPath('transactions-offline') });
+
+  // Export the filtered, sorted view: BOM, header of the visible columns, ids as ="…", timezone column.
+  await page.getByLabel('Filter by id or reference').fill(firstNo);
+  await expect(page.getByTestId('tx-count')).toHaveText('1');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export').click()]);
+  expect(download.suggestedFilename()).toMatch(/^transactions-Demo-\d{8}-\d{4}\.csv$/);
+  const csv = readFileSync((await download.path()) ?? '', 'utf8');
+  expect(csv.charCodeAt(0)).toBe(0xfeff);
+  const lines = csv.slice(1).split('\r\n');
+  expect(lines[0]).toBe('transactionNo,reference,createdAt,status,vendor,amount,currency,refunded,remaining,timezone'.replace('refunded', 'refundedAmount').replace('remaining', 'remainingRefundable'));
+  expect(lines[1]?.startsWith(`"=""${firstNo}"""`)).toBe(true);
+  expect(lines[1]?.endsWith(',UTC')).toBe(true);
+  expect(lines).toHaveLength(3);
+});
