@@ -207,3 +207,19 @@ test('an unknown outcome is shown as such, with the evidence and a Check again a
   await expect(page.getByRole('dialog').getByRole('alert').filter({ hasText: 'still unresolved' })).toBeVisible();
   await expect(page.getByRole('dialog').getByRole('button', { name: 'Continue' })).toBeDisabled();
 });
+
+test('the transactions detail panel’s Refund… button opens the same dialog, and focus returns to it on close', async ({ page, app }) => {
+  const pay = freshPayment(app, used);
+  await page.goto(app.host.url);
+  await page.getByLabel('Look up a transaction').fill(pay.transactionNo);
+  await page.getByLabel('Look up a transaction').press('Enter');
+  const refundButton = page.getByTestId('tx-detail').getByRole('button', { name: 'Refund…' });
+  await expect(refundButton).toBeEnabled();
+  await refundButton.click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('heading', { name: `Refund payment ${pay.transactionNo}` })).toBeVisible();
+  await expect(dialog.getByLabel('Refund amount (USD)')).toHaveValue(formatMinor(pay.amountMinor, 'USD'));
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(refundButton).toBeFocused();
+});

@@ -5,7 +5,7 @@ import { auditListQuery } from './queries';
 import { downloadCsv } from './download';
 import { auditCsv, exportFileName } from './exports';
 import { type AuditEntry, type AuditFilters, currenciesOf, filterAudit } from './filters';
-import { amountText, environmentLabel, localTime } from './format';
+import { amountText, environmentLabel, localTime, reasonLabel } from './format';
 import { StateBadge } from './StateBadge';
 
 const OUTCOMES: ReadonlyArray<AuditEntry['outcome']> = ['accepted', 'succeeded', 'rejected', 'refused', 'outcome_unknown', 'failed'];
@@ -66,7 +66,7 @@ export function AuditView() {
                 <td>{e.profileName}<div className={e.environment === 'production' ? 'small rd-prod-text' : 'small muted'}>{environmentLabel(e.environment)}</div></td>
                 <td className="mono">{e.transactionNo}</td>
                 <td className="num">{amountText(e.amountMinor, e.currency)}</td>
-                <td>{e.reasonCode}{e.reasonNote ? <div className="small muted">{e.reasonNote}</div> : null}</td>
+                <td>{reasonLabel(e.reasonCode)}{e.reasonNote ? <div className="small muted">{e.reasonNote}</div> : null}</td>
                 <td><StateBadge state={e.outcome} label={AUDIT_LABELS[e.outcome]} /></td>
                 <td>{[e.retCode, e.retMsg].filter(Boolean).join(' · ') || e.detail || '—'}</td>
                 <td className="mono">{e.refundTransactionNo ?? '—'}</td>

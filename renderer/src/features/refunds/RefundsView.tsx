@@ -6,7 +6,7 @@ import { useRefundDialog } from './dialog-context';
 import { downloadCsv } from './download';
 import { exportFileName, refundsCsv } from './exports';
 import { currenciesOf, filterIntents, type IntentFilters } from './filters';
-import { amountText, localTime } from './format';
+import { amountText, localTime, reasonLabel } from './format';
 import { useCheckAgain } from './mutations';
 import { STATE_LABELS } from './outcome';
 import { refundsListQuery } from './queries';
@@ -89,7 +89,7 @@ export function RefundsView() {
                 <td><StateBadge state={i.state} />{i.retMsg && <div className="small muted">{i.retMsg}{i.retCode ? ` (${i.retCode})` : ''}</div>}</td>
                 <td className="mono">{i.refundTransactionNo ?? '—'}</td>
                 <td>{i.operator || '—'}</td>
-                <td>{i.reasonCode}{i.reasonNote ? <div className="small muted">{i.reasonNote}</div> : null}</td>
+                <td>{reasonLabel(i.reasonCode)}{i.reasonNote ? <div className="small muted">{i.reasonNote}</div> : null}</td>
                 <td>
                   {i.state === 'outcome_unknown' && (
                     <button type="button" onClick={() => checkAgain.mutate(i.id)} disabled={checkAgain.isPending && checkAgain.variables === i.id}>

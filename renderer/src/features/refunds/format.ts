@@ -1,3 +1,4 @@
+import { REFUND_REASONS } from '../../../../shared/ipc/contract/refunds';
 import { formatMinor } from '../../../../shared/domain/money';
 
 /**
@@ -26,4 +27,9 @@ export function localTime(iso: string | undefined): string {
 /** Environment names as people say them. */
 export function environmentLabel(env: string): string {
   return env === 'production' ? 'PRODUCTION' : env === 'demo' ? 'Demo (built-in sandbox)' : env === 'sandbox' ? 'Vendor sandbox' : env;
+}
+
+/** A reason code as the dialog offered it ("Duplicate payment"); unknown codes are shown as stored. */
+export function reasonLabel(code: string): string {
+  return REFUND_REASONS.find((r) => r.code === code)?.label.replace(/ \(explain in the note\)$/, '') ?? code;
 }
