@@ -21,6 +21,12 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, onEscape: (() =
         if (onEscape) onEscape();
         return;
       }
+      // App-wide shortcuts (Ctrl+1…6 switch areas) must not change the screen behind a modal.
+      if ((e.ctrlKey || e.metaKey) && /^\d$/.test(e.key)) {
+        e.stopPropagation();
+        e.preventDefault();
+        return;
+      }
       if (e.key !== 'Tab') return;
       const items = [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement);
       const first = items[0];
