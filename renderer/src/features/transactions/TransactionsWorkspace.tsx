@@ -1,3 +1,5 @@
+import { useContext } from 'react';
+import { RefundDialogContext } from '../refunds/dialog-context';
 import { ConnectivityContext } from './connectivity';
 import { useActiveProfile } from './queries';
 import { TransactionsView } from './TransactionsView';
@@ -6,10 +8,15 @@ import './transactions.css';
 
 /**
  * The Transactions area: scoped to the active merchant profile (switching profile shows that
- * profile's cache only), with the online/offline state shared by every action on the screen.
+ * profile's cache only), with the online/offline state shared by every action on the screen, and
+ * the detail panel's Refund… opening the refunds feature's dialog when its host is mounted.
  */
-export function TransactionsWorkspace({ onRefund }: { onRefund?: (transactionNo: string) => void }) {
+export function TransactionsWorkspace({ onRefund: given }: { onRefund?: (transactionNo: string) => void }) {
   const { profile, isPending, error } = useActiveProfile();
+  // The refund dialog lives in the refunds feature: an explicit opener wins, else its context; with
+  // neither, the button stays disabled and says why.
+  const refunds = useContext(RefundDialogContext);
+  const onRefund = given ?? (refunds ? (no: string) => refunds.open(no) : undefined);
   const conn = useConnectivityState(profile?.id);
   if (isPending) return <p className="muted" role="status">Loading profiles…</p>;
   if (error || !profile) {

@@ -28,43 +28,43 @@ const amountCsv = (header: string, pick: (r: ListRow) => number): CsvColumn<List
 
 export const COLUMNS: readonly ColumnSpec[] = [
   {
-    id: 'transactionNo', header: 'Transaction no.', width: 160, required: true,
+    id: 'transactionNo', header: 'Transaction no.', width: 170, required: true,
     sortValue: (r) => r.transactionNo, display: (r) => r.transactionNo,
     csv: [{ header: 'transactionNo', kind: 'id', value: (r) => r.transactionNo }],
   },
   {
-    id: 'reference', header: 'Reference', width: 150,
+    id: 'reference', header: 'Reference', width: 170,
     sortValue: (r) => r.reference, display: (r) => r.reference ?? '',
     csv: [{ header: 'reference', kind: 'id', value: (r) => r.reference }],
   },
   {
-    id: 'createdAt', header: 'Created', width: 130,
+    id: 'createdAt', header: 'Created', width: 132,
     sortValue: (r) => r.createdAt, display: (r) => formatLocalShort(r.createdAt),
     csv: [{ header: 'createdAt', kind: 'timestamp', value: (r) => r.createdAt }],
   },
   {
-    id: 'paidAt', header: 'Paid', width: 130,
+    id: 'paidAt', header: 'Paid', width: 132,
     sortValue: (r) => r.paidAt, display: (r) => formatLocalShort(r.paidAt),
     csv: [{ header: 'paidAt', kind: 'timestamp', value: (r) => r.paidAt }],
   },
   {
-    id: 'status', header: 'Status', width: 80,
+    id: 'status', header: 'Status', width: 76,
     sortValue: (r) => r.status, display: (r) => r.status,
     csv: [{ header: 'status', kind: 'text', value: (r) => r.status }],
   },
   {
-    id: 'vendor', header: 'Vendor', width: 95,
+    id: 'vendor', header: 'Vendor', width: 86,
     sortValue: (r) => r.vendor, display: (r) => r.vendor ?? '',
     csv: [{ header: 'vendor', kind: 'text', value: (r) => r.vendor }],
   },
   {
-    id: 'amount', header: 'Amount', width: 115, align: 'right',
+    id: 'amount', header: 'Amount', width: 105, align: 'right',
     // Common scale: 10.00 USD and 1000 JPY compare by their numbers, as a person reading them would.
     sortValue: (r) => r.amountScaled, display: (r) => money(r.amountMinor, r.currency),
     csv: [amountCsv('amount', (r) => r.amountMinor)],
   },
   {
-    id: 'currency', header: 'Currency', width: 65,
+    id: 'currency', header: 'Currency', width: 66,
     sortValue: (r) => r.currency, display: (r) => r.currency,
     csv: [{ header: 'currency', kind: 'text', value: (r) => r.currency }],
   },
@@ -84,7 +84,7 @@ export const COLUMNS: readonly ColumnSpec[] = [
     csv: [{ header: 'settleCurrency', kind: 'text', value: (r) => r.settleCurrency }],
   },
   {
-    id: 'fetchedAt', header: 'Fetched', width: 130,
+    id: 'fetchedAt', header: 'Fetched', width: 132,
     sortValue: (r) => r.fetchedAt, display: (r) => formatLocalShort(r.fetchedAt),
     csv: [{ header: 'fetchedAt', kind: 'timestamp', value: (r) => r.fetchedAt }],
   },
