@@ -8,6 +8,8 @@ import { transactionHandlers } from './ipc/handlers/transactions';
 import { transactionSyncHandlers } from './ipc/handlers/transactions-sync';
 import { reconciliationHandlers } from './ipc/handlers/reconciliation';
 import { createReconciliationService } from './services/reconciliation/service';
+import { createRefundsRuntime } from './services/refunds/runtime';
+import { refundHandlers } from './ipc/handlers/refunds';
 import { DEMO_MERCHANT, type RunningSandbox, type SandboxOptions, startSandbox } from './sandbox';
 import { createAppService, type AppServiceDeps } from './services/app-service';
 import { createEventBus, type EventBus } from './services/event-bus';
@@ -107,12 +109,14 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     activeProfileId: () => profiles.profiles.active()?.id,
     onProgress: (jobId, p) => events.emit('reconciliation.progress', { jobId, ...p }),
   });
+  const refunds = createRefundsRuntime({ dataDir: adapters.dataDir, clock: adapters.clock, log: adapters.log, events, profiles });
   const handlers: HandlerMap = {
     ...appHandlers(app),
     ...profileHandlers(profiles),
     ...transactionHandlers(lookup),
     ...transactionSyncHandlers(createTransactionSync({ gateway: () => profiles.activeGateway(), clock: adapters.clock })),
     ...reconciliationHandlers(reconciliation),
+    ...refundHandlers(refunds.service, refunds.describeActive, adapters.clock.now),
   };
   return {
     dispatch: createDispatcher(handlers, adapters.log),
@@ -121,6 +125,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     profiles,
     demoSandbox: () => sandbox,
     close: async () => {
+      refunds.close();
       await reconciliation.close();
       await profiles.close();
     },

@@ -36,6 +36,22 @@ export function isAcceptableBaseUrl(text: string): boolean {
   return u.protocol === 'http:' && LOOPBACK.has(u.hostname);
 }
 
+const minor = z.number().int().nonnegative().refine(Number.isSafeInteger, 'Too large.');
+
+/** Per-currency refund limits; beyond them a refund needs an extra confirmation (issue 6). */
+export const guardrailsSchema = z.object({
+  limits: z
+    .array(
+      z.object({
+        currency: z.string().regex(/^[A-Z]{3}$/, 'Use a three-letter currency code such as USD.'),
+        maxSingleMinor: minor.optional(),
+        dailyTotalMinor: minor.optional(),
+      }),
+    )
+    .max(20),
+});
+export type ProfileGuardrails = z.infer<typeof guardrailsSchema>;
+
 const digits = (what: string, example: string) =>
   z
     .string()
@@ -54,6 +70,7 @@ export const profileInputSchema = z
     baseUrl: z.string().trim().max(300).optional(),
     ipnEnabled: z.boolean().default(false),
     operatorName: z.string().trim().max(60, 'Keep the operator name under 60 characters.').optional(),
+    guardrails: guardrailsSchema.optional(),
     merGroupNo: z
       .string()
       .trim()
@@ -85,6 +102,7 @@ export const profileSchema = z.object({
   ipnEnabled: z.boolean(),
   operatorName: z.string().max(60).optional(),
   merGroupNo: z.string().regex(/^\d{1,20}$/).optional(),
+  guardrails: guardrailsSchema.optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

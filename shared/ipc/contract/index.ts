@@ -23,6 +23,7 @@ import {
   reconciliationResume,
   reconciliationStart,
 } from './reconciliation';
+import { auditList, refundEvents, refundsCheckAgain, refundsList, refundsPreview, refundsSubmit } from './refunds';
 
 /**
  * The IPC contract: one entry per operation (`domain.verb`) with zod input and output schemas, plus
@@ -49,6 +50,11 @@ export const contract = {
   'reconciliation.cancel': reconciliationCancel,
   'reconciliation.list': reconciliationList,
   'reconciliation.results': reconciliationResults,
+  'refunds.preview': refundsPreview,
+  'refunds.submit': refundsSubmit,
+  'refunds.list': refundsList,
+  'refunds.checkAgain': refundsCheckAgain,
+  'audit.list': auditList,
 } satisfies Record<InvokeChannel, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
@@ -56,6 +62,7 @@ export const events = {
   ...profileEvents,
   ...transactionEvents,
   ...reconciliationEvents,
+  ...refundEvents,
 } satisfies Record<EventChannel, z.ZodType>;
 
 export type Contract = typeof contract;

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-async function waitFor(check: () => boolean, ms = 15_000): Promise<void> {
+async function waitFor(check: () => boolean, ms = 45_000): Promise<void> {
   const until = Date.now() + ms;
   while (!check()) {
     if (Date.now() > until) throw new Error('timed out waiting');
@@ -50,7 +50,7 @@ it('a host killed between "sent" and the response loses nothing: the refund is f
   const resumed = await restarted.service.resumeAll();
   expect(resumed[0]).toMatchObject({ state: expect.stringMatching(/accepted|succeeded/), lastCheck: { found: true } });
   expect(sandbox.state.snapshot().refunds.filter((r) => r.transactionNo === p.transactionNo)).toHaveLength(1);
-});
+}, 90_000);
 
 it('a damaged journal line is reported and skipped; the rest of the journal survives', async () => {
   const { appendFileSync } = await import('node:fs');

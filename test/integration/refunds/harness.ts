@@ -41,7 +41,7 @@ export function buildRefunds(sandbox: RunningSandbox, dir = mkdtempSync(join(tmp
   });
   const journal = createIntentJournal(journalFile, log);
   const service = createRefundService({
-    gateway, journal, audit: createAuditLog(auditFile), clock: { now: Date.now }, log,
+    gatewayFor: () => gateway, journal, audit: createAuditLog(auditFile), clock: { now: Date.now }, log,
     context: () => ({ ...DEMO_CONTEXT, ...ctx }), newId: () => newSortableId('RD'),
   });
   return { service, journal, log, dir, gateway, close: () => { journalFile.close(); auditFile.close(); } };

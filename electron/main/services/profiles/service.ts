@@ -166,6 +166,7 @@ export function createProfilesService(deps: ProfilesDeps) {
         ipnEnabled: v.ipnEnabled,
         ...(v.operatorName ? { operatorName: v.operatorName } : {}),
         ...(v.merGroupNo ? { merGroupNo: v.merGroupNo } : {}),
+        ...(v.guardrails ? { guardrails: v.guardrails } : {}),
       };
       let saved: Profile;
       let profiles: Profile[];

@@ -9,7 +9,7 @@ import type { RefundServiceDeps } from './service';
  *   by refundReference = intent id;
  * - an accepted refund is followed until its status is final.
  */
-export function createResolver(deps: Pick<RefundServiceDeps, 'gateway' | 'journal' | 'audit' | 'clock' | 'log' | 'onChange'>) {
+export function createResolver(deps: Pick<RefundServiceDeps, 'gatewayFor' | 'journal' | 'audit' | 'clock' | 'log' | 'onChange'>) {
   const iso = () => new Date(deps.clock.now()).toISOString();
   const change = (i: Intent | undefined, fallback: Intent): Intent => {
     if (i) deps.onChange?.(i);
@@ -34,7 +34,7 @@ export function createResolver(deps: Pick<RefundServiceDeps, 'gateway' | 'journa
   }
 
   async function refundsOf(intent: Intent): Promise<RefundRecord[]> {
-    const { transaction } = await deps.gateway.queryTransaction({ transactionNo: intent.transactionNo });
+    const { transaction } = await deps.gatewayFor(intent.profileId).queryTransaction({ transactionNo: intent.transactionNo });
     return transaction.refunds;
   }
 

@@ -24,7 +24,8 @@ export interface RefundContext {
 }
 
 export interface RefundServiceDeps {
-  gateway: Pick<GatewayClient, 'queryTransaction' | 'refund'>;
+  /** The gateway of a profile: an intent is always followed up with its own profile's credentials. */
+  gatewayFor: (profileId: string) => Pick<GatewayClient, 'queryTransaction' | 'refund'>;
   journal: IntentJournal;
   audit: AuditLog;
   clock: Clock;
@@ -78,7 +79,7 @@ export function createRefundService(deps: RefundServiceDeps) {
     deps.audit.record({ ...intentOrDraft, at: iso(), outcome });
 
   async function freshPreview(ctx: RefundContext, transactionNo: string): Promise<Preview> {
-    const { transaction } = await deps.gateway.queryTransaction({ transactionNo });
+    const { transaction } = await deps.gatewayFor(ctx.profileId).queryTransaction({ transactionNo });
     const pendingIntents = deps.journal.unsettledFor(ctx.profileId, transaction.transactionNo);
     return {
       transaction,
@@ -140,7 +141,7 @@ export function createRefundService(deps: RefundServiceDeps) {
     const change = (i: Intent | undefined) => (i && deps.onChange?.(i), i ?? intent);
     change(deps.journal.record({ type: 'sent', at: iso(), id: intent.id }));
     try {
-      const r = await deps.gateway.refund({
+      const r = await deps.gatewayFor(intent.profileId).refund({
         transactionNo: intent.transactionNo, refundAmountMinor: intent.amountMinor, currency: intent.currency,
         settleCurrency: intent.settleCurrency, refundReference: intent.id, ...(ctx.ipnUrl ? { ipnUrl: ctx.ipnUrl } : {}),
       });

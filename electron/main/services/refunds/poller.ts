@@ -1,0 +1,58 @@
+import type { Logger } from '../ports';
+import type { RefundService } from './service';
+
+export interface PollerOptions {
+  /** Delays between polls while accepted refunds wait for a final status; the last one repeats. */
+  scheduleMs?: number[];
+  setTimer?: (fn: () => void, ms: number) => { cancel(): void };
+}
+
+const defaultTimer = (fn: () => void, ms: number) => {
+  const t = setTimeout(fn, ms);
+  t.unref?.();
+  return { cancel: () => clearTimeout(t) };
+};
+
+/**
+ * Follows accepted refunds to a final status by polling tran-query with backoff (a desktop app has no
+ * public address for IPNs in production). `kick()` restarts from the fastest step: call it after a
+ * submit or an IPN hint.
+ */
+export function createRefundPoller(service: RefundService, log: Logger, opts: PollerOptions = {}) {
+  const schedule = opts.scheduleMs ?? [2_000, 4_000, 8_000, 15_000, 30_000, 60_000, 120_000];
+  const setTimer = opts.setTimer ?? defaultTimer;
+  let step = 0;
+  let timer: { cancel(): void } | undefined;
+  let stopped = false;
+
+  const waiting = () => service.list().some((i) => i.state === 'accepted');
+
+  const arm = () => {
+    timer?.cancel();
+    timer = undefined;
+    if (stopped || !waiting()) return;
+    const delay = schedule[Math.min(step, schedule.length - 1)]!;
+    step += 1;
+    timer = setTimer(() => void tick(), delay);
+  };
+
+  const tick = async () => {
+    try {
+      await service.track();
+    } catch (e) {
+      log.warn('refund.poll_failed', { error: e instanceof Error ? e.message : String(e) });
+    }
+    arm();
+  };
+
+  return {
+    kick(): void {
+      step = 0;
+      arm();
+    },
+    stop(): void {
+      stopped = true;
+      timer?.cancel();
+    },
+  };
+}

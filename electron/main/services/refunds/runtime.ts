@@ -1,0 +1,92 @@
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { AppError } from '../../../../shared/domain/errors';
+import { newSortableId } from '../../../../shared/domain/ids';
+import { openJsonlFile } from '../../adapters/jsonl-file';
+import type { EventBus } from '../event-bus';
+import type { Clock, Logger } from '../ports';
+import type { ProfilesRuntime } from '../profiles/runtime';
+import { type AuditEntry, createAuditLog } from './audit';
+import type { IntentEvent } from './intent';
+import { createIntentJournal } from './journal';
+import { createRefundPoller } from './poller';
+import { createRefundService, type RefundContext } from './service';
+
+/** The OS account name, used as the operator when a profile names none. */
+function osUser(): string {
+  try {
+    return userInfo().username || 'unknown operator';
+  } catch {
+    return 'unknown operator';
+  }
+}
+
+/**
+ * Wires the refund service to its files (journal, audit log in the data directory), the active profile,
+ * the IPN confirmations (hints) and the poller; resumes every non-final intent on start.
+ */
+export function createRefundsRuntime(deps: { dataDir: string; clock: Clock; log: Logger; events: EventBus; profiles: ProfilesRuntime }) {
+  const journalFile = openJsonlFile<IntentEvent>(join(deps.dataDir, 'refund-journal.jsonl'));
+  const auditFile = openJsonlFile<AuditEntry>(join(deps.dataDir, 'audit.jsonl'));
+
+  const context = (): RefundContext => {
+    const p = deps.profiles.profiles.active();
+    if (!p) throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
+    const ipnUrl = deps.profiles.ipnUrlFor(p.id);
+    return {
+      profileId: p.id,
+      profileName: p.name,
+      environment: p.environment,
+      merchantNo: p.merchantNo,
+      storeNo: p.storeNo,
+      operator: p.operatorName ?? osUser(),
+      guardrails: p.guardrails ?? { limits: [] },
+      ...(ipnUrl ? { ipnUrl } : {}),
+    };
+  };
+
+  const service = createRefundService({
+    gatewayFor: (profileId) => deps.profiles.gatewayFor(profileId),
+    journal: createIntentJournal(journalFile, deps.log),
+    audit: createAuditLog(auditFile),
+    clock: deps.clock,
+    log: deps.log,
+    context,
+    newId: () => newSortableId('RD', deps.clock.now()),
+    onChange: (intent) => {
+      deps.events.emit('refunds.updated', intent);
+      if (intent.state === 'accepted') poller.kick();
+    },
+  });
+  const poller = createRefundPoller(service, deps.log);
+
+  // An IPN (confirmed by a fresh query) about a refund is a hint to follow that payment's refunds now.
+  const unsubscribe = deps.events.subscribe((event, payload) => {
+    if (event !== 'transactions.updated') return;
+    const p = payload as { refundTransactionNo?: string; transaction: { transactionNo: string } };
+    if (p.refundTransactionNo) void service.track(p.transaction.transactionNo).catch(() => undefined);
+  });
+
+  // Resume in the background: start-up must not wait on the network.
+  void service
+    .resumeAll()
+    .then((resumed) => {
+      if (resumed.length > 0) deps.log.info('refund.resumed', { count: resumed.length });
+      poller.kick();
+    })
+    .catch((e: unknown) => deps.log.error('refund.resume_failed', { error: e instanceof Error ? e.message : String(e) }));
+
+  return {
+    service,
+    describeActive: () => {
+      const c = context();
+      return { profileName: c.profileName, operator: c.operator };
+    },
+    close(): void {
+      unsubscribe();
+      poller.stop();
+      journalFile.close();
+      auditFile.close();
+    },
+  };
+}
