@@ -6,13 +6,14 @@ import { money } from './format';
  * code). Each currency is scaled on its own, since amounts in different currencies do not compare.
  */
 export function SummaryChart({ currencies }: { currencies: readonly CurrencySummary[] }) {
-  const rowH = 34;
-  const labelW = 52;
-  const barW = 300;
+  const rowH = 30;
+  const labelW = 44;
+  const barW = 420;
+  const width = labelW + barW + 170;
   const height = currencies.length * rowH + 24;
   return (
     <figure className="recon-chart">
-      <svg width={labelW + barW + 160} height={height} role="img" aria-label="Ledger total and service total per currency">
+      <svg viewBox={`0 0 ${width} ${height}`} width="100%" role="img" aria-label="Ledger total and service total per currency">
         {currencies.map((c, i) => {
           const max = Math.max(Math.abs(c.ledgerTotalMinor), Math.abs(c.serviceTotalMinor), 1);
           const y = i * rowH + 4;
@@ -23,8 +24,8 @@ export function SummaryChart({ currencies }: { currencies: readonly CurrencySumm
               <text x={0} y={y + 16} className="chart-label">
                 {c.currency}
               </text>
-              <rect x={labelW} y={y} width={lw} height={11} className="bar-ledger" />
-              <rect x={labelW} y={y + 13} width={sw} height={11} className="bar-service" />
+              <rect x={labelW} y={y} width={lw} height={10} className="bar-ledger" />
+              <rect x={labelW} y={y + 12} width={sw} height={10} className="bar-service" />
               <text x={labelW + barW + 8} y={y + 16} className={c.differenceMinor === 0 ? 'chart-diff' : 'chart-diff bad'}>
                 {c.differenceMinor === 0 ? 'no difference' : `Δ ${money(c.differenceMinor, c.currency)}`}
               </text>
