@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { createRefundPoller } from '../../../electron/main/services/refunds/poller';
+import type { RefundService } from '../../../electron/main/services/refunds/service';
+import { createFakeLogger } from '../../fakes/logger';
+
+/** A manual timer: tests step time explicitly, so the backoff schedule is observable and deterministic. */
+function manualTimers() {
+  const pending: { fn: () => void; ms: number; cancelled: boolean }[] = [];
+  return {
+    pending,
+    setTimer: (fn: () => void, ms: number) => {
+      const t = { fn, ms, cancelled: false };
+      pending.push(t);
+      return { cancel: () => void (t.cancelled = true) };
+    },
+    async fireNext() {
+      const t = pending.find((x) => !x.cancelled);
+      if (!t) return undefined;
+      t.cancelled = true;
+      t.fn();
+      await new Promise((r) => setTimeout(r, 0));
+      return t.ms;
+    },
+  };
+}
+
+describe('refund poller', () => {
+  it('polls with backoff while refunds are accepted, and stops when none are left', async () => {
+    let accepted = 3;
+    let tracks = 0;
+    const service = {
+      list: () => (accepted > 0 ? [{ state: 'accepted' }] : []),
+      track: async () => {
+        tracks += 1;
+        accepted -= 1;
+        return [];
+      },
+    } as unknown as RefundService;
+    const timers = manualTimers();
+    const poller = createRefundPoller(service, createFakeLogger(), { scheduleMs: [10, 20, 40], setTimer: timers.setTimer });
+    poller.kick();
+    expect(await timers.fireNext()).toBe(10);
+    expect(await timers.fireNext()).toBe(20);
+    expect(await timers.fireNext()).toBe(40);
+    expect(tracks).toBe(3);
+    expect(await timers.fireNext()).toBeUndefined();
+  });
+
+  it('kick() restarts from the fastest step, and stop() cancels', async () => {
+    const service = { list: () => [{ state: 'accepted' }], track: async () => [] } as unknown as RefundService;
+    const timers = manualTimers();
+    const poller = createRefundPoller(service, createFakeLogger(), { scheduleMs: [10, 20, 40], setTimer: timers.setTimer });
+    poller.kick();
+    await timers.fireNext();
+    poller.kick();
+    expect(await timers.fireNext()).toBe(10);
+    poller.stop();
+    expect(await timers.fireNext()).toBeUndefined();
+  });
+});
