@@ -1,5 +1,6 @@
 import { coreBench } from './core.bench';
 import { printTable, type Figure } from './harness';
+import { reconBench } from './recon.bench';
 import { serviceBench } from './service.bench';
 
 /**
@@ -9,6 +10,7 @@ import { serviceBench } from './service.bench';
 const SUITES: Array<[string, () => Promise<Figure[]>]> = [
   ['core', coreBench],
   ['service', serviceBench],
+  ['recon', reconBench],
 ];
 
 async function main(): Promise<void> {
