@@ -1,11 +1,12 @@
 import { isAppError } from '../../shared/domain/errors';
 import { queryCommand } from './commands/query';
 import { reconcileCommand } from './commands/reconcile';
+import { refundCommand } from './commands/refund';
 import { signCommand } from './commands/sign';
 import { type CliIo, type Command, EXIT, UsageError } from './io';
 
 /** Every command, one file each in ./commands: later ones (refund, reconcile, export) register here. */
-export const COMMANDS: readonly Command[] = [signCommand, queryCommand, reconcileCommand];
+export const COMMANDS: readonly Command[] = [signCommand, queryCommand, refundCommand, reconcileCommand];
 
 function help(io: CliIo): void {
   io.err('Refund Desk CLI — the app’s own services, no Electron.');

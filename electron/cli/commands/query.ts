@@ -1,11 +1,9 @@
 import { parseArgs } from 'node:util';
 import { isAppError } from '../../../shared/domain/errors';
 import { displayMoney } from '../../../shared/domain/money';
-import { isAcceptableBaseUrl } from '../../../shared/domain/profile';
-import { createFetchHttpClient } from '../../main/adapters/http-fetch';
-import { createLogger } from '../../main/adapters/logger';
-import { createGatewayClient, type QueriedTransaction, type QueryKey } from '../../main/services/gateway/client';
-import { type CliIo, type Command, EXIT, tokenFromEnv, UsageError } from '../io';
+import type { QueriedTransaction, QueryKey } from '../../main/services/gateway/client';
+import { CONNECTION_OPTIONS, cliGateway, connectionFrom } from '../connection';
+import { type CliIo, type Command, EXIT, UsageError } from '../io';
 
 function exitFor(code: string): number {
   switch (code) {
@@ -58,40 +56,22 @@ export const queryCommand: Command = {
         args,
         allowPositionals: false,
         options: {
-          'base-url': { type: 'string' },
-          merchant: { type: 'string' },
-          store: { type: 'string' },
+          ...CONNECTION_OPTIONS,
           'transaction-no': { type: 'string' },
           reference: { type: 'string' },
           'refund-transaction-no': { type: 'string' },
           json: { type: 'boolean', default: false },
-          'timeout-ms': { type: 'string' },
         },
       }));
     } catch (e) {
       throw new UsageError(e instanceof Error ? e.message : String(e));
     }
-    const baseUrl = values['base-url'];
-    if (!baseUrl || !isAcceptableBaseUrl(baseUrl)) throw new UsageError('--base-url must be an https:// address (http:// only for 127.0.0.1 or localhost).');
-    if (!values.merchant || !/^\d{1,20}$/.test(values.merchant)) throw new UsageError('--merchant must be the merchant number (digits).');
-    if (!values.store || !/^\d{1,20}$/.test(values.store)) throw new UsageError('--store must be the store number (digits).');
     const keys: QueryKey[] = [];
     if (values['transaction-no']) keys.push({ transactionNo: values['transaction-no'] });
     if (values.reference) keys.push({ reference: values.reference });
     if (values['refund-transaction-no']) keys.push({ refundTransactionNo: values['refund-transaction-no'] });
     if (keys.length !== 1) throw new UsageError('Give exactly one of --transaction-no, --reference, --refund-transaction-no.');
-    const timeoutMs = values['timeout-ms'] ? Number(values['timeout-ms']) : undefined;
-    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new UsageError('--timeout-ms must be a positive whole number.');
-    const token = tokenFromEnv(io);
-
-    const gateway = createGatewayClient({
-      http: createFetchHttpClient(),
-      clock: { now: Date.now },
-      // Diagnostics go to stderr (redacted like the app's), keeping stdout for the result.
-      log: createLogger({ sink: (l) => (io.env['REFUND_DESK_DEBUG'] ? io.err(l) : undefined) }),
-      config: () => ({ baseUrl, merchantNo: values.merchant!, storeNo: values.store!, token }),
-      ...(timeoutMs ? { timeoutMs } : {}),
-    });
+    const gateway = cliGateway(connectionFrom(values, io), io);
     try {
       const q = await gateway.queryTransaction(keys[0]!);
       if (values.json) io.out(JSON.stringify({ ...q.transaction, ...(q.originalTransactionNo ? { originalTransactionNo: q.originalTransactionNo } : {}) }, null, 2));

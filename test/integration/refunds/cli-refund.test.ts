@@ -1,0 +1,92 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../electron/cli/main';
+import type { CliIo } from '../../../electron/cli/io';
+import { DEMO_MERCHANT, type RunningSandbox } from '../../../electron/main/sandbox/index';
+import { freshPayment, startRefundSandbox } from './harness';
+
+let sb: RunningSandbox;
+const used = new Set<string>();
+beforeAll(async () => {
+  sb = await startRefundSandbox();
+});
+afterAll(() => sb.close());
+
+function io(): CliIo & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, out: (l) => void stdout.push(l), err: (l) => void stderr.push(l), env: { REFUND_DESK_API_TOKEN: DEMO_MERCHANT.token } };
+}
+const dataDir = mkdtempSync(join(tmpdir(), 'rd-cli-refund-'));
+const args = (txNo: string, amount: string, extra: string[] = []) => [
+  'refund', '--base-url', sb.baseUrl, '--merchant', DEMO_MERCHANT.merchantNo, '--store', DEMO_MERCHANT.storeNo,
+  '--transaction-no', txNo, '--amount', amount, '--currency', 'USD', '--reason', 'customer asked', '--data-dir', dataDir, ...extra,
+];
+const refundsAt = (txNo: string) => sb.state.snapshot().refunds.filter((r) => r.transactionNo === txNo);
+
+describe('cli refund', () => {
+  it('refuses without --yes and sends nothing (exit 2)', async () => {
+    const p = freshPayment(sb, used);
+    const o = io();
+    expect(await runCli(args(p.transactionNo, '1.00'), o)).toBe(2);
+    expect(o.stderr.join('\n')).toMatch(/Nothing was sent/);
+    expect(refundsAt(p.transactionNo)).toHaveLength(0);
+  });
+
+  it('accepted → exit 0 with the intent id and refundTransactionNo; journaled in --data-dir', async () => {
+    const p = freshPayment(sb, used);
+    const o = io();
+    expect(await runCli([...args(p.transactionNo, '1.00', ['--yes', '--json'])], o)).toBe(0);
+    const out = JSON.parse(o.stdout.join('\n')) as { intentId: string; outcome: string; refundTransactionNo: string };
+    expect(out.outcome).toBe('accepted');
+    expect(out.refundTransactionNo).toMatch(/^\d{18}$/);
+    expect(refundsAt(p.transactionNo)[0]!.refundReference).toBe(out.intentId);
+    expect(readFileSync(join(dataDir, 'refund-journal.jsonl'), 'utf8')).toContain(out.intentId);
+    expect(readFileSync(join(dataDir, 'audit.jsonl'), 'utf8')).toContain('customer asked');
+  });
+
+  it('over the remaining amount → refused, exit 4, nothing sent', async () => {
+    const p = freshPayment(sb, used);
+    const o = io();
+    const tooMuch = ((p.amountMinor + 1) / 100).toFixed(2);
+    expect(await runCli([...args(p.transactionNo, tooMuch, ['--yes'])], o)).toBe(4);
+    expect(refundsAt(p.transactionNo)).toHaveLength(0);
+  });
+
+  it('an ambiguous failure → exit 6 and a warning not to refund again', async () => {
+    const p = freshPayment(sb, used);
+    sb.setFaults({ endpoints: { refund: { http5xxRate: 1 } } });
+    const o = io();
+    try {
+      expect(await runCli([...args(p.transactionNo, '1.00', ['--yes'])], o)).toBe(6);
+    } finally {
+      sb.resetFaults();
+    }
+    expect(o.stderr.join('\n')).toMatch(/do NOT refund again/);
+    // The unresolved intent now blocks a second CLI refund of the same payment.
+    expect(await runCli([...args(p.transactionNo, '1.00', ['--yes'])], io())).toBe(4);
+    expect(refundsAt(p.transactionNo)).toHaveLength(0);
+  });
+
+  it('an unreachable service → exit 5', async () => {
+    const o = io();
+    const a = args('297553638300708562', '1.00', ['--yes', '--timeout-ms', '500']);
+    a[2] = 'http://127.0.0.1:9';
+    expect(await runCli(a, o)).toBe(5);
+  });
+
+  it('runs as `npm run --silent cli -- refund …` and prints the intent id and outcome', async () => {
+    const p = freshPayment(sb, used);
+    const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'cli', '--', ...args(p.transactionNo, '2.50', ['--yes'])], {
+      cwd: resolve(import.meta.dirname, '../../..'),
+      env: { ...process.env, REFUND_DESK_API_TOKEN: DEMO_MERCHANT.token },
+    });
+    expect(stdout).toMatch(/intentId\s+RD[0-9A-Z]+/);
+    expect(stdout).toMatch(/outcome\s+accepted/);
+    expect(stdout).not.toContain(DEMO_MERCHANT.token);
+  }, 60_000);
+});
