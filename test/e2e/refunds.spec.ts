@@ -28,11 +28,11 @@ async function openDialog(page: Page, transactionNo: string) {
 }
 
 /** The operator's name is set in Settings (issue 4); here straight through the profiles service. */
-async function setOperator(app: HostFixture, operatorName: string) {
+async function setOperator(app: HostFixture, operatorName: string, guardrails?: { limits: Array<{ currency: string; maxSingleMinor?: number; dailyTotalMinor?: number }> }) {
   const { profiles } = await app.core.profiles.profiles.list();
   const demo = profiles.find((p) => p.environment === 'demo');
   if (!demo) throw new Error('no Demo profile');
-  await app.core.profiles.profiles.save({ id: demo.id, name: demo.name, environment: demo.environment, merchantNo: demo.merchantNo, storeNo: demo.storeNo, ipnEnabled: demo.ipnEnabled, operatorName });
+  await app.core.profiles.profiles.save({ id: demo.id, name: demo.name, environment: demo.environment, merchantNo: demo.merchantNo, storeNo: demo.storeNo, ipnEnabled: demo.ipnEnabled, operatorName, ...(guardrails ? { guardrails } : {}) });
 }
 
 const used = new Set<string>();
@@ -222,4 +222,21 @@ test('the transactions detail panel’s Refund… button opens the same dialog, 
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect(refundButton).toBeFocused();
+});
+
+test('a real over-limit refund (profile guardrails, enforced by main) needs the “I confirm” box before it is sent', async ({ page, app }) => {
+  const pay = freshPayment(app, used);
+  await setOperator(app, 'Ana Lima', { limits: [{ currency: 'USD', maxSingleMinor: 200 }] });
+  await page.goto(app.host.url);
+  const dialog = await openDialog(page, pay.transactionNo);
+  await dialog.getByLabel('Refund amount (USD)').fill('3.00');
+  await dialog.getByLabel('Reason', { exact: true }).selectOption('goodwill');
+  await dialog.getByLabel('Reason', { exact: true }).press('Enter');
+  await expect(dialog.getByTestId('limit-confirmation')).toContainText('single-refund limit of 2.00 USD');
+  const submit = dialog.getByRole('button', { name: 'Refund 3.00 USD' });
+  await expect(submit).toBeDisabled();
+  await dialog.getByLabel('I confirm this refund above the limit.').check();
+  await submit.click();
+  await expect(dialog.getByTestId('refund-result')).toContainText('Refund accepted');
+  expect(app.core.demoSandbox()?.state.payment(pay.transactionNo)?.refunds).toHaveLength(1);
 });
