@@ -43,6 +43,20 @@ export function decodeLine(text: string): { ok: true; value: unknown } | { ok: f
   }
 }
 
+/** Reads a journal without opening it for writing (exports, inspection). A missing file reads as empty. */
+export function readJsonlFile<T>(path: string): { records: JsonlRecord<T>[]; problems: JsonlProblem[] } {
+  const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const records: JsonlRecord<T>[] = [];
+  const problems: JsonlProblem[] = [];
+  text.split('\n').forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    const r = decodeLine(raw);
+    if (r.ok) records.push({ line: i + 1, value: r.value as T });
+    else problems.push({ line: i + 1, reason: r.reason });
+  });
+  return { records, problems };
+}
+
 export function openJsonlFile<T>(path: string): JsonlFile<T> {
   mkdirSync(dirname(path), { recursive: true });
   // A crash can leave a final line without its newline; start appends on a fresh line so the next
@@ -65,19 +79,7 @@ export function openJsonlFile<T>(path: string): JsonlFile<T> {
       writeSync(fd, encodeLine(value));
       fsyncSync(fd);
     },
-    readAll() {
-      const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
-      const lines = text.split('\n');
-      const records: JsonlRecord<T>[] = [];
-      const problems: JsonlProblem[] = [];
-      lines.forEach((raw, i) => {
-        if (raw.trim() === '') return;
-        const r = decodeLine(raw);
-        if (r.ok) records.push({ line: i + 1, value: r.value as T });
-        else problems.push({ line: i + 1, reason: r.reason });
-      });
-      return { records, problems };
-    },
+    readAll: () => readJsonlFile<T>(path),
     close() {
       if (!closed) closeSync(fd);
       closed = true;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { guardrailsSchema } from '../../domain/profile';
 import { transactionSchema } from './transactions';
 
 const minor = z.number().int().refine(Number.isSafeInteger, 'Amounts are whole minor units.');
@@ -43,10 +44,8 @@ export const intentSchema = z.object({
   attempts: z.number().int(),
 });
 export type IntentView = z.infer<typeof intentSchema>;
+export type AuditEntryView = z.infer<typeof auditEntrySchema>;
 
-export const guardrailsSchema = z.object({
-  limits: z.array(z.object({ currency: z.string().length(3), maxSingleMinor: minor.optional(), dailyTotalMinor: minor.optional() })),
-});
 
 export const refundsPreview = {
   input: z.object({ transactionNo: z.string().regex(/^\d{1,32}$/, 'A transaction number is digits only.') }).strict(),

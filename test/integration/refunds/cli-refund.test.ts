@@ -90,3 +90,25 @@ describe('cli refund', () => {
     expect(stdout).not.toContain(DEMO_MERCHANT.token);
   }, 60_000);
 });
+
+describe('cli export', () => {
+  it('writes the audit log and the refunds journal as CSV through the shared writer', async () => {
+    const p = freshPayment(sb, used);
+    expect(await runCli([...args(p.transactionNo, '3.00', ['--yes'])], io())).toBe(0);
+    const auditOut = join(dataDir, 'audit.csv');
+    const refundsOut = join(dataDir, 'refunds.csv');
+    expect(await runCli(['export', 'audit', '--data-dir', dataDir, '--out', auditOut], io())).toBe(0);
+    expect(await runCli(['export', 'refunds', '--data-dir', dataDir, '--out', refundsOut], io())).toBe(0);
+    const audit = readFileSync(auditOut, 'utf8');
+    expect(audit.startsWith('\uFEFFat,timezone,operator')).toBe(true);
+    expect(audit).toContain(`"=""${p.transactionNo}"""`);
+    const refunds = readFileSync(refundsOut, 'utf8');
+    expect(refunds).toMatch(/,accepted,/);
+    expect(refunds).toContain('3.00,USD');
+  });
+
+  it('bad usage exits 2', async () => {
+    expect(await runCli(['export', 'everything', '--out', '/tmp/x.csv'], io())).toBe(2);
+    expect(await runCli(['export', 'audit'], io())).toBe(2);
+  });
+});
