@@ -8,6 +8,6 @@ export default defineConfig({
     hookTimeout: 20_000,
     pool: 'forks',
     // The JSON report feeds .ci/run's "N passed, N failed" total.
-    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
+    reporters: ['default', ['json', { outputFile: 'reports/vitest.json' }]],
   },
 });

@@ -9,14 +9,14 @@ let failed = 0;
 let skipped = 0;
 const read = (f) => (existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')) : undefined);
 
-const vitest = read('test-results/vitest.json');
+const vitest = read('reports/vitest.json');
 if (vitest) {
   passed += vitest.numPassedTests ?? 0;
   failed += vitest.numFailedTests ?? 0;
   skipped += (vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0);
   console.log(`vitest: ${vitest.numPassedTests} passed, ${vitest.numFailedTests} failed`);
 }
-const e2e = read('test-results/e2e.json');
+const e2e = read('reports/e2e.json');
 if (e2e) {
   const s = e2e.stats ?? {};
   passed += (s.expected ?? 0) + (s.flaky ?? 0);
