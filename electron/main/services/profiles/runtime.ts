@@ -39,16 +39,19 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
   let demo: DemoHandle | undefined;
   const profiles = createProfilesService({ settings: deps.settings, secrets: deps.secrets, clock: deps.clock, log: deps.log, demo: () => demo });
 
-  const gatewayFor = (profileId?: string): GatewayClient =>
-    createGatewayClient({
+  const gatewayFor = (profileId?: string, tuning: { timeoutMs?: number; retry?: Partial<RetryPolicy> } = {}): GatewayClient => {
+    const timeoutMs = tuning.timeoutMs ?? deps.gateway?.timeoutMs;
+    const retry = tuning.retry ?? deps.gateway?.retry;
+    return createGatewayClient({
       http: deps.http,
       clock: deps.clock,
       log: deps.log,
       config: () => profiles.gatewayConfig(profileId),
-      ...(deps.gateway?.timeoutMs ? { timeoutMs: deps.gateway.timeoutMs } : {}),
-      ...(deps.gateway?.retry ? { retry: deps.gateway.retry } : {}),
+      ...(timeoutMs ? { timeoutMs } : {}),
+      ...(retry ? { retry } : {}),
       ...(deps.random ? { random: deps.random } : {}),
     });
+  };
 
   const confirmer = createIpnConfirmer({ gatewayFor: (id) => gatewayFor(id), events: deps.events, clock: deps.clock, log: deps.log });
   const listener = createIpnListener({
@@ -104,7 +107,8 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
     },
     testConnection: (profileId: string) => {
       profiles.get(profileId); // not_found for a stale id, before any network
-      return testConnection(async () => gatewayFor(profileId), deps.clock, deps.random);
+      // A person is waiting on this button: one attempt with a shorter timeout, no silent retries.
+      return testConnection(async () => gatewayFor(profileId, { timeoutMs: Math.min(deps.gateway?.timeoutMs ?? 8_000, 8_000), retry: { retries: 0 } }), deps.clock, deps.random);
     },
     /** ipnUrl for a profile's payments and refunds (undefined when IPN is off for it). */
     ipnUrlFor(profileId: string): string | undefined {
