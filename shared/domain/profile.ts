@@ -21,6 +21,9 @@ export const ENVIRONMENT_LABELS: Readonly<Record<Environment, string>> = {
   custom: 'Custom address',
 };
 
+/** The vendor's public demo merchant (PROTOCOL.md), which the embedded sandbox serves. Not secret. */
+export const DEMO_MERCHANT_NUMBERS = { merchantNo: '200043', storeNo: '300014' } as const;
+
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** https anywhere; plain http only to this machine (a local proxy or simulator). */

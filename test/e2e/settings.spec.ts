@@ -118,4 +118,12 @@ test('Settings: switching the active profile switches the app mode', async ({ pa
   const info = await page.evaluate(async () => (window as unknown as { refundDesk: Record<string, BridgeFn> }).refundDesk['app.info']!());
   expect(JSON.stringify(info)).toContain('"mode":"production"');
   expect(app.core.profiles.profiles.mode()).toBe('production');
+
+  // While the embedded sandbox runs, another Demo profile can be added; its numbers are filled in.
+  await settings.getByRole('button', { name: 'Add profile' }).click();
+  await page.getByLabel('Profile name').fill('Demo again');
+  await page.getByLabel('Connects to').selectOption('demo');
+  await expect(page.getByLabel('Merchant number')).toHaveValue('200043');
+  await page.getByRole('button', { name: 'Add profile' }).last().click();
+  await expect(settings.getByTestId('profile-item')).toHaveCount(3);
 });

@@ -14,6 +14,8 @@ export const profilesList = {
   output: z.object({
     profiles: z.array(profileViewSchema),
     activeProfileId: z.string().nullable(),
+    /** The embedded sandbox runs in this session, so a Demo profile can be (re)created. */
+    demoAvailable: z.boolean(),
     secretStorage: z.object({ backend: z.string(), persistent: z.boolean(), requiresOptIn: z.boolean() }),
     notices: z.array(z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string(), at: z.string() })),
   }),

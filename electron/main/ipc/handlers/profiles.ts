@@ -16,6 +16,7 @@ export function profileHandlers(rt: ProfilesRuntime): Pick<HandlerMap, ProfileCh
   return {
     'profiles.list': async () => ({
       ...(await profiles.list()),
+      demoAvailable: rt.demoBaseUrl() !== undefined,
       secretStorage: profiles.secretStorage(),
       notices: [...profiles.notices()],
     }),

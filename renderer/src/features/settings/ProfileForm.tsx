@@ -1,5 +1,6 @@
 import { type FormEvent, type InputHTMLAttributes, useId, useState } from 'react';
 import {
+  DEMO_MERCHANT_NUMBERS,
   ENVIRONMENT_BASE_URLS,
   ENVIRONMENT_LABELS,
   ENVIRONMENTS,
@@ -69,7 +70,7 @@ function serverFieldErrors(e: unknown): Record<string, string> {
 }
 
 /** Add or edit one merchant profile, with messages a person understands, shown beside each field. */
-export function ProfileForm({ profile, onDone }: { profile?: ProfileView; onDone: (saved?: ProfileView) => void }) {
+export function ProfileForm({ profile, demoAvailable, onDone }: { profile?: ProfileView; demoAvailable: boolean; onDone: (saved?: ProfileView) => void }) {
   const [draft, setDraft] = useState<Draft>(profile ? fromProfile(profile) : blank);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useSaveProfile();
@@ -128,8 +129,13 @@ export function ProfileForm({ profile, onDone }: { profile?: ProfileView; onDone
       {field('name', 'Profile name', 'How this desk shows the account, e.g. “Main store” or a partner’s sub-merchant.')}
       <div className="st-field">
         <label htmlFor={`${uid}-environment`}>Connects to</label>
-        <select id={`${uid}-environment`} value={draft.environment} onChange={(e) => set('environment', e.target.value as Environment)} disabled={profile?.environment === 'demo'}>
-          {ENVIRONMENTS.filter((env) => env !== 'demo' || profile?.environment === 'demo').map((env) => (
+        <select id={`${uid}-environment`} value={draft.environment} onChange={(e) => {
+            const env = e.target.value as Environment;
+            set('environment', env);
+            // Demo always talks as the sandbox's demo merchant; fill it in rather than ask.
+            if (env === 'demo') setDraft((d) => ({ ...d, ...DEMO_MERCHANT_NUMBERS }));
+          }} disabled={profile?.environment === 'demo'}>
+          {ENVIRONMENTS.filter((env) => env !== 'demo' || profile?.environment === 'demo' || (!profile && demoAvailable)).map((env) => (
             <option key={env} value={env}>
               {ENVIRONMENT_LABELS[env]}
             </option>

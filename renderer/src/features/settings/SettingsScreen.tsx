@@ -89,8 +89,8 @@ export function SettingsScreen() {
         )}
       </section>
       <div className="st-detail">
-        {editing.mode === 'new' && <ProfileForm key="new" onDone={(saved) => { setEditing({ mode: 'none' }); if (saved) setSelected(saved.id); }} />}
-        {editing.mode === 'edit' && editingProfile && <ProfileForm key={editingProfile.id} profile={editingProfile} onDone={() => setEditing({ mode: 'none' })} />}
+        {editing.mode === 'new' && <ProfileForm key="new" demoAvailable={list.data.demoAvailable} onDone={(saved) => { setEditing({ mode: 'none' }); if (saved) setSelected(saved.id); }} />}
+        {editing.mode === 'edit' && editingProfile && <ProfileForm key={editingProfile.id} profile={editingProfile} demoAvailable={list.data.demoAvailable} onDone={() => setEditing({ mode: 'none' })} />}
         {editing.mode === 'none' && current && (
           <>
             <section className="st-card">
