@@ -47,7 +47,29 @@ describe('profiles runtime', () => {
     expect(active).toMatchObject({ name: 'Demo', environment: 'demo', ipnEnabled: true });
     expect(rt.ipnUrlFor(active.id)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/ipn\//);
     expect((await rt.testConnection(active.id)).verdict).toBe('ok');
-    expect(await rt.healthChecks()).toEqual([{ name: 'settings', ok: true }, { name: 'demo-sandbox', ok: true }]);
+    // The probe reached the service, so health now vouches for it too.
+    expect(await rt.healthChecks()).toEqual([{ name: 'settings', ok: true }, { name: 'demo-sandbox', ok: true }, { name: 'service', ok: true }]);
+    await rt.close();
+  });
+
+  it('health turns degraded when the active profile’s service stops answering, from the app’s own traffic', async () => {
+    const down = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    const rt = await createProfilesRuntime({
+      settings: createFakeSettingsStore(), secrets: createFakeSecretStore(),
+      http: createFakeHttp([envelope({ ret_code: '000021' }), down]),
+      clock: createFakeClock(), log: createFakeLogger(), events: createEventBus(), recordIpn: async () => {},
+      gateway: { retry: { retries: 0 } },
+      startDemo: async () => demoHandle,
+    });
+    const active = rt.profiles.active()!;
+    // Before any traffic: nothing is claimed about the service either way.
+    expect((await rt.healthChecks()).map((c) => c.name)).not.toContain('service');
+    await rt.gatewayFor(active.id).queryTransaction({ transactionNo: '1' }).catch(() => undefined);
+    expect((await rt.healthChecks()).at(-1)).toEqual({ name: 'service', ok: true });
+    await rt.gatewayFor(active.id).queryTransaction({ transactionNo: '1' }).catch(() => undefined);
+    const last = (await rt.healthChecks()).at(-1)!;
+    expect(last).toMatchObject({ name: 'service', ok: false });
+    expect(last.detail).toMatch(/unreachable/);
     await rt.close();
   });
 

@@ -36,6 +36,8 @@ export interface TransportDeps {
   random?: () => number;
   /** Waits between retries; injected so unit tests do not sleep. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Told after every call whether the service answered at all (any envelope) or could not be reached. */
+  onReachability?: (reachable: boolean, detail?: string) => void;
 }
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -135,6 +137,7 @@ export function createTransport(deps: TransportDeps) {
       last = await attemptOnce(url, body, opts.signal);
       const fields = { endpoint, attempt: attempt + 1, ms: deps.clock.now() - started, outcome: last.kind };
       if (last.kind === 'envelope') {
+        deps.onReachability?.(true);
         deps.log.info('gateway.call', { ...fields, retCode: last.envelope.ret_code });
         if (last.envelope.ret_code !== RET.SUCCESS) throw rejectionError(endpoint, last.envelope.ret_code, last.envelope.ret_msg ?? undefined);
         return last.envelope;
@@ -143,6 +146,9 @@ export function createTransport(deps: TransportDeps) {
       // Only transport failures and 5xx are worth another try; a 4xx or unreadable body will not change.
       const retryable = last.kind === 'transport' || last.kind === 'timeout' || (last.kind === 'http' && last.status >= 500);
       if (!retryable) break;
+    }
+    if (last.kind !== 'body' && !(last.kind === 'http' && last.status < 500)) {
+      deps.onReachability?.(false, last.kind === 'http' ? `HTTP ${last.status}` : last.kind === 'timeout' ? 'no answer in time' : 'no connection');
     }
     return failWith(endpoint, write, last);
   }

@@ -1,6 +1,7 @@
 import { AppError } from '../../../../shared/domain/errors';
 import type { Output } from '../../../../shared/ipc/contract';
 import type { EventBus } from '../event-bus';
+import { createReachabilityTracker } from '../gateway/reachability';
 import { createGatewayClient, type GatewayClient, type RetryPolicy } from '../gateway/client';
 import type { HttpClient } from '../gateway/http-port';
 import { createIpnConfirmer } from '../ipn/confirm';
@@ -39,6 +40,7 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
   let demo: DemoHandle | undefined;
   const profiles = createProfilesService({ settings: deps.settings, secrets: deps.secrets, clock: deps.clock, log: deps.log, demo: () => demo });
 
+  const reachability = createReachabilityTracker(deps.clock);
   const gatewayFor = (profileId?: string, tuning: { timeoutMs?: number; retry?: Partial<RetryPolicy> } = {}): GatewayClient => {
     const timeoutMs = tuning.timeoutMs ?? deps.gateway?.timeoutMs;
     const retry = tuning.retry ?? deps.gateway?.retry;
@@ -47,6 +49,10 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
       clock: deps.clock,
       log: deps.log,
       config: () => profiles.gatewayConfig(profileId),
+      onReachability: (ok, detail) => {
+        const id = profileId ?? profiles.active()?.id;
+        if (id) reachability.record(id, ok, detail);
+      },
       ...(timeoutMs ? { timeoutMs } : {}),
       ...(retry ? { retry } : {}),
       ...(deps.random ? { random: deps.random } : {}),
@@ -120,8 +126,16 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
       const checks: Output<'app.health'>['checks'] = [];
       const problem = profiles.settingsProblem();
       checks.push(problem ? { name: 'settings', ok: false, detail: problem } : { name: 'settings', ok: true });
-      if (profiles.active()?.environment === 'demo') {
+      const active = profiles.active();
+      if (active?.environment === 'demo') {
         checks.push(demo ? { name: 'demo-sandbox', ok: true } : { name: 'demo-sandbox', ok: false, detail: 'The built-in sandbox is not running.' });
+      }
+      // Learnt from the app's own traffic: no extra requests just to colour a dot.
+      const reach = active ? reachability.get(active.id) : undefined;
+      if (reach && !reach.reachable) {
+        checks.push({ name: 'service', ok: false, detail: `Payment service unreachable (${reach.detail ?? 'no connection'}); cached data stays available` });
+      } else if (reach) {
+        checks.push({ name: 'service', ok: true });
       }
       return checks;
     },
