@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { createFetchHttpClient } from './adapters/http-fetch';
-import { createJsonlAppender } from './adapters/jsonl-append';
+import { openJsonlFile } from './adapters/jsonl-file';
 import { createDispatcher, type Dispatch, type HandlerMap } from './ipc/dispatcher';
 import { appHandlers } from './ipc/handlers/app';
 import { profileHandlers } from './ipc/handlers/profiles';
@@ -77,6 +77,8 @@ function demoStarter(dataDir: string, log: Logger, extra: Partial<SandboxOptions
 export async function createAppCore(adapters: HostAdapters, options: CoreOptions = {}): Promise<AppCore> {
   const events = createEventBus();
   let sandbox: RunningSandbox | undefined;
+  // IPN events are recorded (fsync'ed) before the listener answers `success`: same journal format as refunds.
+  const ipnFile = openJsonlFile<object>(join(adapters.dataDir, 'ipn-events.jsonl'));
   const profiles = await createProfilesRuntime({
     settings: adapters.settings,
     secrets: adapters.secrets,
@@ -85,7 +87,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     log: adapters.log,
     events,
     ...(options.demo === false ? {} : { startDemo: demoStarter(adapters.dataDir, adapters.log, options.demo ?? {}, (s) => (sandbox = s)) }),
-    recordIpn: createJsonlAppender(join(adapters.dataDir, 'ipn-events.jsonl')),
+    recordIpn: async (record) => ipnFile.append(record),
     ...(options.gateway ? { gateway: options.gateway } : {}),
   });
   const app = createAppService({
@@ -128,6 +130,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
       refunds.close();
       await reconciliation.close();
       await profiles.close();
+      ipnFile.close();
     },
   };
 }
