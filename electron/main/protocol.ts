@@ -1,18 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { join, normalize, sep } from 'node:path';
 import { protocol } from 'electron';
+import { contentTypeOf } from './adapters/content-types';
 import { RENDERER_CSP } from './security/csp';
 import { APP_HOST, APP_SCHEME } from './security/guards';
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-};
 
 /** Must run before app 'ready': our scheme is standard and secure (so 'self' works in the CSP). */
 export function registerAppScheme(): void {
@@ -37,7 +29,7 @@ export function serveRenderer(rendererDir: string): void {
       const body = await readFile(file);
       return new Response(body, {
         headers: {
-          'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+          'content-type': contentTypeOf(file),
           'content-security-policy': RENDERER_CSP,
           'x-content-type-options': 'nosniff',
           'cross-origin-opener-policy': 'same-origin',

@@ -2,20 +2,13 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, sep } from 'node:path';
+import { join, normalize, sep } from 'node:path';
+import { contentTypeOf } from '../../main/adapters/content-types';
 import { forbiddenEnvelope } from '../../main/ipc/dispatcher';
 import type { AppCore } from '../../main/compose';
 import { BROWSER_HOST_CSP } from '../../main/security/csp';
 import { bridgeScript } from './bridge-script';
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json',
-};
 const MAX_BODY = 16 * 1024 * 1024;
 
 export interface BrowserHostOptions {
@@ -120,7 +113,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
       }
 
       if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only');
-      if (url.pathname === '/__host/bridge.js') return send(res, 200, TYPES['.js']!, bridgeScript());
+      if (url.pathname === '/__host/bridge.js') return send(res, 200, contentTypeOf('bridge.js'), bridgeScript());
       const rel = url.pathname === '/' ? '/index.html' : decodeURIComponent(url.pathname);
       const file = normalize(join(root, rel));
       if (!file.startsWith(root)) return send(res, 403, 'text/plain', 'Forbidden');
@@ -130,7 +123,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
           // The bridge must exist before the renderer's module runs.
           body = body.toString('utf8').replace('<head>', '<head>\n    <script src="/__host/bridge.js"></script>');
         }
-        return send(res, 200, TYPES[extname(file)] ?? 'application/octet-stream', body);
+        return send(res, 200, contentTypeOf(file), body);
       } catch {
         return send(res, 404, 'text/plain', 'Not found — run npm run build first.');
       }

@@ -1,14 +1,7 @@
-import { formatMinor, parseMinor } from '../../../../shared/domain/money';
+import { type Guardrails, limitReasons } from '../../../../shared/domain/guardrails';
+import { parseMinor } from '../../../../shared/domain/money';
 
-/** Per-profile, per-currency limits beyond which a refund needs an extra, explicit confirmation. */
-export interface CurrencyLimit {
-  currency: string;
-  maxSingleMinor?: number;
-  dailyTotalMinor?: number;
-}
-export interface Guardrails {
-  limits: CurrencyLimit[];
-}
+export type { CurrencyLimit, Guardrails } from '../../../../shared/domain/guardrails';
 
 export interface Confirmation {
   /** The person acknowledged that this refund exceeds a limit. */
@@ -32,14 +25,7 @@ export function missingConfirmations(args: {
   confirmation: Confirmation;
 }): { missing: Requirement[]; reasons: string[] } {
   const missing: Requirement[] = [];
-  const reasons: string[] = [];
-  const limit = args.guardrails.limits.find((l) => l.currency === args.currency);
-  if (limit?.maxSingleMinor !== undefined && args.amountMinor > limit.maxSingleMinor) {
-    reasons.push(`it is above the single-refund limit of ${formatMinor(limit.maxSingleMinor, args.currency)} ${args.currency}`);
-  }
-  if (limit?.dailyTotalMinor !== undefined && args.todayTotalMinor + args.amountMinor > limit.dailyTotalMinor) {
-    reasons.push(`today's refunds would pass the daily limit of ${formatMinor(limit.dailyTotalMinor, args.currency)} ${args.currency}`);
-  }
+  const reasons = limitReasons(args);
   if (reasons.length > 0 && !args.confirmation.overLimit) missing.push('limit_confirmation');
   if (args.environment === 'production') {
     let typed: number | undefined;

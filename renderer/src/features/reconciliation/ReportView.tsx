@@ -2,7 +2,7 @@ import { useContext, useMemo, useState } from 'react';
 import { reportCsv, summaryCsv } from '../../../../shared/recon/export';
 import { OUTCOME_LABELS, RECON_OUTCOMES, type ReconItem, type ReconOutcome } from '../../../../shared/recon/match';
 import { RefundDialogContext } from '../refunds/dialog-context';
-import { downloadText } from '../transactions/download';
+import { downloadText } from '../../lib/download';
 import { fileStamp, money } from './format';
 import { SummaryChart } from './SummaryChart';
 import type { ReconReport } from './use-recon-run';

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useBridge } from '../../lib/bridge';
 import { auditListQuery } from './queries';
-import { downloadCsv } from './download';
+import { downloadText } from '../../lib/download';
 import { auditCsv, exportFileName } from './exports';
 import { type AuditEntry, type AuditFilters, currenciesOf, filterAudit } from './filters';
 import { amountText, environmentLabel, localTime, reasonLabel } from './format';
@@ -45,7 +45,7 @@ export function AuditView() {
           <input type="search" value={filters.text} placeholder="Transaction, refund no., operator, code" onChange={(e) => setFilters({ ...filters, text: e.target.value })} />
         </label>
         <span className="muted small">{rows.length} of {audit.data?.length ?? 0}</span>
-        <button type="button" className="rd-push-right" disabled={rows.length === 0} onClick={() => downloadCsv(exportFileName('audit', new Date()), auditCsv(rows))}>
+        <button type="button" className="rd-push-right" disabled={rows.length === 0} onClick={() => downloadText(exportFileName('audit', new Date()), auditCsv(rows))}>
           Export CSV
         </button>
       </div>

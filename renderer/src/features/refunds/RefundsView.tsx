@@ -3,7 +3,7 @@ import { type FormEvent, useMemo, useState } from 'react';
 import { INTENT_STATES } from '../../../../shared/ipc/contract/refunds';
 import { useBridge } from '../../lib/bridge';
 import { useRefundDialog } from './dialog-context';
-import { downloadCsv } from './download';
+import { downloadText } from '../../lib/download';
 import { exportFileName, refundsCsv } from './exports';
 import { currenciesOf, filterIntents, type IntentFilters } from './filters';
 import { amountText, localTime, reasonLabel } from './format';
@@ -65,7 +65,7 @@ export function RefundsView() {
           <input type="search" value={filters.text} placeholder="Transaction, refund no., reference, id" onChange={(e) => setFilters({ ...filters, text: e.target.value })} />
         </label>
         <span className="muted small">{rows.length} of {list.data?.length ?? 0}</span>
-        <button type="button" className="rd-push-right" disabled={rows.length === 0} onClick={() => downloadCsv(exportFileName('refunds', new Date()), refundsCsv(rows))}>
+        <button type="button" className="rd-push-right" disabled={rows.length === 0} onClick={() => downloadText(exportFileName('refunds', new Date()), refundsCsv(rows))}>
           Export CSV
         </button>
       </div>

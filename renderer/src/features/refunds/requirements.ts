@@ -1,5 +1,5 @@
 import type { AppErrorShape } from '../../../../shared/domain/errors';
-import { formatMinor } from '../../../../shared/domain/money';
+import { limitReasons } from '../../../../shared/domain/guardrails';
 import type { Output } from '../../../../shared/ipc/contract';
 
 type Guardrails = Output<'refunds.preview'>['guardrails'];
@@ -18,7 +18,7 @@ export const NO_REQUIREMENTS: Requirements = { limit: false, typedAmount: false,
 
 /**
  * The confirmations the dialog should ask for up front, from the preview's limits. Main decides for
- * real (guardrails.ts) and answers `invalid_input` with `details.requires` if we missed one; this copy
+ * real with the same limitReasons() and answers `invalid_input` with `details.requires` if we missed one; this copy
  * only spares the person a round trip.
  */
 export function predictRequirements(args: {
@@ -28,14 +28,7 @@ export function predictRequirements(args: {
   todayTotalMinor: number;
   guardrails: Guardrails;
 }): Requirements {
-  const reasons: string[] = [];
-  const limit = args.guardrails.limits.find((l) => l.currency === args.currency);
-  if (limit?.maxSingleMinor !== undefined && args.amountMinor > limit.maxSingleMinor) {
-    reasons.push(`it is above the single-refund limit of ${formatMinor(limit.maxSingleMinor, args.currency)} ${args.currency}`);
-  }
-  if (limit?.dailyTotalMinor !== undefined && args.todayTotalMinor + args.amountMinor > limit.dailyTotalMinor) {
-    reasons.push(`today's refunds would pass the daily limit of ${formatMinor(limit.dailyTotalMinor, args.currency)} ${args.currency}`);
-  }
+  const reasons = limitReasons(args);
   return { limit: reasons.length > 0, typedAmount: args.environment === 'production', reasons };
 }
 
