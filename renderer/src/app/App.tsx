@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
 import { AppInfoFooter } from '../features/shell/AppInfoFooter';
 import { ComingSoon } from '../features/shell/ComingSoon';
-import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { HealthIndicator } from '../features/shell/HealthIndicator';
-import { TransactionsWorkspace } from '../features/transactions/TransactionsWorkspace';
 import { ReconciliationScreen } from '../features/reconciliation/ReconciliationScreen';
+import { TransactionsWorkspace } from '../features/transactions/TransactionsWorkspace';
 import { AuditView } from '../features/refunds/AuditView';
 import { RefundDialogHost } from '../features/refunds/RefundDialogHost';
 import { RefundsView } from '../features/refunds/RefundsView';
+import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { AREAS, type AreaId } from './areas';
 
 /** The app shell: navigation rail, header with the health indicator, and the active area. */
