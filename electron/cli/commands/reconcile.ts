@@ -8,10 +8,8 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { createFetchHttpClient } from '../../main/adapters/http-fetch';
-import { createGatewayClient } from '../../main/services/gateway/client';
-import type { Logger } from '../../main/services/ports';
-import type { CliIo, Command } from '../io';
+import { cliGateway, CONNECTION_OPTIONS, type Connection, connectionFrom } from '../connection';
+import { type CliIo, type Command, UsageError } from '../io';
 import { LedgerInputError, prepareLedger, reconcilePrepared } from '../../main/services/reconciliation/pipeline';
 import { columnMappingSchema, type ColumnMapping } from '../../../shared/recon/mapping';
 import { OUTCOME_LABELS, RECON_OUTCOMES } from '../../../shared/recon/match';
@@ -33,7 +31,6 @@ export const reconcileCommand: Command = {
 
 const NETWORK_CODES = new Set(['network', 'timeout', 'unavailable', 'outcome_unknown']);
 const CREDENTIAL_CODES = new Set(['unauthorized', 'forbidden', 'upstream_rejected']);
-const silent: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
 async function readMapping(arg: string | undefined): Promise<ColumnMapping | undefined> {
   if (!arg) return undefined;
@@ -52,9 +49,7 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
       args: argv,
       allowPositionals: true,
       options: {
-        'base-url': { type: 'string' },
-        merchant: { type: 'string' },
-        store: { type: 'string' },
+        ...CONNECTION_OPTIONS,
         mapping: { type: 'string' },
         out: { type: 'string' },
         summary: { type: 'string' },
@@ -68,10 +63,17 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
   }
   const v = args.values;
   const ledgerPath = args.positionals[0];
-  const token = io.env['REFUND_DESK_API_TOKEN']?.trim();
-  const missing = [!ledgerPath && '<ledger.csv>', !v['base-url'] && '--base-url', !v.merchant && '--merchant', !v.store && '--store', !v.out && '--out', !token && 'REFUND_DESK_API_TOKEN (environment)'].filter(Boolean);
+  const missing = [!ledgerPath && '<ledger.csv>', !v.out && '--out'].filter(Boolean);
   if (missing.length > 0 || !ledgerPath || !v.out) {
-    io.err(`reconcile: missing ${missing.join(', ')}.\nUsage: cli reconcile <ledger.csv> --base-url <url> --merchant <no> --store <no> [--mapping <json|file>] --out <report.csv> [--summary <summary.csv>]`);
+    io.err(`reconcile: missing ${missing.join(', ')}.\nUsage: ${reconcileCommand.usage}`);
+    return EXIT.badInput;
+  }
+  let conn: Connection;
+  try {
+    conn = connectionFrom(v, io);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.err(`reconcile: ${e.message}`);
     return EXIT.badInput;
   }
   const now = io.now ?? Date.now;
@@ -85,12 +87,7 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
   for (const p of prepared.problems.slice(0, 20)) io.err(`line ${p.line}: ${p.message}`);
   if (prepared.problems.length > 20) io.err(`… and ${prepared.problems.length - 20} more rows that could not be read`);
 
-  const gateway = createGatewayClient({
-    http: createFetchHttpClient(),
-    clock: { now },
-    log: silent,
-    config: () => ({ baseUrl: (v['base-url'] ?? '').replace(/\/+$/, ''), merchantNo: v.merchant ?? '', storeNo: v.store ?? '', token: token ?? '' }),
-  });
+  const gateway = cliGateway(conn, io);
   let lastPrinted = 0;
   const result = await reconcilePrepared(prepared, {
     gateway,
