@@ -1,12 +1,20 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { _electron as electron, expect, test } from '@playwright/test';
 
-/** The real Electron app, where its binary exists (a user's machine). Our build machines cannot download it. */
+/**
+ * The real Electron app, where its binary exists (a user's machine). Our build machines cannot download
+ * it. We look for the binary without require('electron'): since v42 that require downloads the binary on
+ * first use, which must not happen inside a test run.
+ */
 function electronBinary(): string | undefined {
   try {
-    const path = createRequire(import.meta.url)('electron') as unknown as string;
-    return typeof path === 'string' && existsSync(path) ? path : undefined;
+    const pkgDir = dirname(createRequire(import.meta.url).resolve('electron/package.json'));
+    const pathFile = join(pkgDir, 'path.txt');
+    if (!existsSync(pathFile)) return undefined;
+    const binary = join(pkgDir, 'dist', readFileSync(pathFile, 'utf8').trim());
+    return existsSync(binary) ? binary : undefined;
   } catch {
     return undefined;
   }
