@@ -1,6 +1,7 @@
 import { coreBench } from './core.bench';
 import { printTable, type Figure } from './harness';
 import { reconBench } from './recon.bench';
+import { rendererBench } from './renderer.bench';
 import { serviceBench } from './service.bench';
 
 /**
@@ -11,6 +12,7 @@ const SUITES: Array<[string, () => Promise<Figure[]>]> = [
   ['core', coreBench],
   ['service', serviceBench],
   ['recon', reconBench],
+  ['renderer', rendererBench],
 ];
 
 async function main(): Promise<void> {
