@@ -127,3 +127,37 @@ test('Settings: switching the active profile switches the app mode', async ({ pa
   await page.getByRole('button', { name: 'Add profile' }).last().click();
   await expect(settings.getByTestId('profile-item')).toHaveCount(3);
 });
+
+test('Settings: per-currency refund limits are edited in the form, validated, and enforced by main', async ({ page, app }) => {
+  await page.goto(app.host.url);
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const settings = page.getByTestId('settings');
+  await expect(settings.getByTestId('profile-limits')).toContainText('None');
+  await settings.getByRole('button', { name: 'Edit', exact: true }).click();
+  const form = page.getByRole('form', { name: /^Edit/ });
+  await form.getByRole('button', { name: 'Add a currency limit' }).click();
+  await form.getByLabel('Currency of limit 1').fill('JPY');
+  await form.getByLabel('Single-refund limit 1').fill('10.5');
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(form.getByTestId('error-limits-0')).toContainText('JPY has no minor unit');
+  await form.getByLabel('Currency of limit 1').fill('USD');
+  await expect(form.getByTestId('error-limits-0')).toHaveCount(0);
+  await form.getByLabel('Single-refund limit 1').fill('1.00');
+  await form.getByLabel('Daily limit 1').fill('50');
+  await page.screenshot({ path: shotPath('settings-limits') });
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(settings.getByTestId('profile-limits')).toHaveText('USD: 1.00 each, 50.00 a day');
+
+  // Main enforces the limit whatever the renderer does: a 1.01 USD refund without the confirmation is refused.
+  const sandbox = app.core.demoSandbox()!;
+  const p = sandbox.state.snapshot().payments.find((x) => x.merchantNo === '200043' && x.status === 'success' && x.currency === 'USD' && x.refunds.length === 0)!;
+  const result = (await page.evaluate(
+    (txNo) => (window as unknown as { refundDesk: Record<string, (i: unknown) => Promise<unknown>> }).refundDesk['refunds.submit']!({
+      transactionNo: txNo, amountMinor: 101, currency: 'USD', reasonCode: 'customer_request', reasonNote: '', confirmation: {},
+    }),
+    p.transactionNo,
+  )) as { ok: boolean; error?: { code: string; details?: { requires?: string[] } } };
+  expect(result.ok).toBe(false);
+  expect(result.error?.details?.requires).toEqual(['limit_confirmation']);
+  expect(sandbox.state.snapshot().refunds.filter((r) => r.transactionNo === p.transactionNo)).toHaveLength(0);
+});

@@ -45,6 +45,17 @@ describe('profiles service', () => {
     expect(settings.doc).toMatchObject({ version: 1, activeProfileId: a.id });
   });
 
+  it('stores refund limits, keeps them when an edit omits them, and clears them only when asked', async () => {
+    const { svc } = setup();
+    const limits = { limits: [{ currency: 'USD', maxSingleMinor: 50_000, dailyTotalMinor: 200_000 }] };
+    const a = await svc.save({ ...prod, guardrails: limits });
+    expect(svc.get(a.id).guardrails).toEqual(limits);
+    await svc.save({ ...prod, id: a.id, name: 'Renamed' });
+    expect(svc.get(a.id).guardrails).toEqual(limits);
+    await svc.save({ ...prod, id: a.id, guardrails: { limits: [] } });
+    expect(svc.get(a.id).guardrails).toEqual({ limits: [] });
+  });
+
   it('explains invalid input per field', async () => {
     const { svc } = setup();
     const e = await rejects(svc.save({ ...prod, name: ' ', merchantNo: '12a', environment: 'custom', baseUrl: 'http://evil.example.com' }));

@@ -172,7 +172,9 @@ export function createProfilesService(deps: ProfilesDeps) {
       let profiles: Profile[];
       if (v.id) {
         const old = find(v.id);
-        saved = { ...fields, id: old.id, createdAt: old.createdAt, updatedAt: now };
+        // Limits are only changed when the input says so: an edit that omits them keeps them.
+        const kept = v.guardrails === undefined && old.guardrails ? { guardrails: old.guardrails } : {};
+        saved = { ...fields, ...kept, id: old.id, createdAt: old.createdAt, updatedAt: now };
         profiles = state.profiles.map((p) => (p.id === old.id ? saved : p));
       } else {
         saved = { ...fields, id: newSortableId('P', deps.clock.now()), createdAt: now, updatedAt: now };

@@ -10,6 +10,8 @@ import {
   profileInputSchema,
 } from '../../../../shared/domain/profile';
 import { BridgeError } from '../../lib/bridge';
+import { draftsToLimits, type LimitDraft, limitsToDrafts } from './limits';
+import { LimitsEditor } from './LimitsEditor';
 import { useSaveProfile } from './mutations';
 import type { ProfileView } from './queries';
 
@@ -22,9 +24,10 @@ interface Draft {
   operatorName: string;
   merGroupNo: string;
   ipnEnabled: boolean;
+  limits: LimitDraft[];
 }
 
-const blank: Draft = { name: '', environment: 'vendor-sandbox', baseUrl: '', merchantNo: '', storeNo: '', operatorName: '', merGroupNo: '', ipnEnabled: false };
+const blank: Draft = { name: '', environment: 'vendor-sandbox', baseUrl: '', merchantNo: '', storeNo: '', operatorName: '', merGroupNo: '', ipnEnabled: false, limits: [] };
 
 function fromProfile(p: ProfileView): Draft {
   return {
@@ -36,10 +39,11 @@ function fromProfile(p: ProfileView): Draft {
     operatorName: p.operatorName ?? '',
     merGroupNo: p.merGroupNo ?? '',
     ipnEnabled: p.ipnEnabled,
+    limits: limitsToDrafts(p.guardrails),
   };
 }
 
-function toInput(d: Draft, id?: string): ProfileInput {
+function toInput(d: Draft, guardrails: ProfileInput['guardrails'], id?: string): ProfileInput {
   const opt = (v: string) => (v.trim() ? v.trim() : undefined);
   return {
     ...(id ? { id } : {}),
@@ -51,6 +55,7 @@ function toInput(d: Draft, id?: string): ProfileInput {
     ...(d.environment === 'custom' && opt(d.baseUrl) ? { baseUrl: opt(d.baseUrl) } : {}),
     ...(opt(d.operatorName) ? { operatorName: opt(d.operatorName) } : {}),
     ...(opt(d.merGroupNo) ? { merGroupNo: opt(d.merGroupNo) } : {}),
+    guardrails,
   };
 }
 
@@ -80,16 +85,18 @@ export function ProfileForm({ profile, demoAvailable, onDone }: { profile?: Prof
     setDraft((d) => ({ ...d, [key]: value }));
     setErrors((e) => {
       const { [key]: _gone, ...rest } = e;
-      return rest;
+      // Row errors of the limits editor are keyed limits.<row>: editing any row re-validates on save.
+      return key === 'limits' ? Object.fromEntries(Object.entries(rest).filter(([k]) => !k.startsWith('limits.'))) : rest;
     });
   };
 
   const submit = async (ev: FormEvent) => {
     ev.preventDefault();
-    const input = toInput(draft, profile?.id);
+    const limits = draftsToLimits(draft.limits);
+    const input = toInput(draft, 'guardrails' in limits ? limits.guardrails : { limits: [] }, profile?.id);
     const parsed = profileInputSchema.safeParse(input);
-    if (!parsed.success) {
-      const found = fieldErrors(parsed.error);
+    if (!parsed.success || 'errors' in limits) {
+      const found = { ...(parsed.success ? {} : fieldErrors(parsed.error)), ...('errors' in limits ? limits.errors : {}) };
       setErrors(found);
       document.getElementById(`${uid}-${Object.keys(found)[0] ?? 'name'}`)?.focus();
       return;
@@ -159,6 +166,7 @@ export function ProfileForm({ profile, demoAvailable, onDone }: { profile?: Prof
         {field('operatorName', 'Operator name (optional)', 'Recorded in the audit log with each refund.')}
         {field('merGroupNo', 'Partner group number (optional)', 'Only for partners acting for a sub-merchant.', { inputMode: 'numeric' })}
       </div>
+      <LimitsEditor rows={draft.limits} errors={errors} onChange={(rows) => set('limits', rows)} />
       <div className="st-field st-check">
         <input id={`${uid}-ipn`} type="checkbox" checked={draft.ipnEnabled} onChange={(e) => set('ipnEnabled', e.target.checked)} />
         <label htmlFor={`${uid}-ipn`}>Listen for payment notifications (IPN) on this computer</label>

@@ -1,3 +1,4 @@
+import { describeLimits } from './limits';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ENVIRONMENT_LABELS } from '../../../../shared/domain/profile';
@@ -126,6 +127,8 @@ export function SettingsScreen() {
                     <dd>{current.operatorName}</dd>
                   </>
                 )}
+                <dt>Refund limits</dt>
+                <dd data-testid="profile-limits">{describeLimits(current.guardrails)}</dd>
               </dl>
             </section>
             <CredentialsPanel key={current.id} profile={current} storage={secretStorage} />
