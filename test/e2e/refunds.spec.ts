@@ -224,6 +224,26 @@ test('the transactions detail panel’s Refund… button opens the same dialog, 
   await expect(refundButton).toBeFocused();
 });
 
+test('after a refund from the detail panel, its refund history and remaining amount update without Refresh', async ({ page, app }) => {
+  const pay = freshPayment(app, used);
+  await page.goto(app.host.url);
+  await page.getByLabel('Look up a transaction').fill(pay.transactionNo);
+  await page.getByLabel('Look up a transaction').press('Enter');
+  const detail = page.getByTestId('tx-detail');
+  await expect(detail.getByTestId('detail-remaining')).toContainText(formatMinor(pay.amountMinor, 'USD'));
+  await detail.getByRole('button', { name: 'Refund…' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Refund amount (USD)').fill('5.00');
+  await dialog.getByLabel('Reason', { exact: true }).selectOption('customer_request');
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  await dialog.getByRole('button', { name: 'Refund 5.00 USD' }).click();
+  await expect(dialog.getByTestId('refund-result')).toBeVisible();
+  await page.keyboard.press('Escape');
+  // No Refresh pressed: the accepted refund made the shell re-fetch this payment into the cache.
+  await expect(detail.getByTestId('detail-refunds')).toContainText('5.00');
+  await expect(detail.getByTestId('detail-remaining')).toContainText(formatMinor(pay.amountMinor - 500, 'USD'));
+});
+
 test('a real over-limit refund (profile guardrails, enforced by main) needs the “I confirm” box before it is sent', async ({ page, app }) => {
   const pay = freshPayment(app, used);
   await setOperator(app, 'Ana Lima', { limits: [{ currency: 'USD', maxSingleMinor: 200 }] });

@@ -3,6 +3,7 @@ import { AppInfoFooter } from '../features/shell/AppInfoFooter';
 import { ComingSoon } from '../features/shell/ComingSoon';
 import { HealthIndicator } from '../features/shell/HealthIndicator';
 import { ReconciliationScreen } from '../features/reconciliation/ReconciliationScreen';
+import { LiveCacheUpdates } from '../features/transactions/LiveCacheUpdates';
 import { TransactionsWorkspace } from '../features/transactions/TransactionsWorkspace';
 import { AuditView } from '../features/refunds/AuditView';
 import { RefundDialogHost } from '../features/refunds/RefundDialogHost';
@@ -31,6 +32,7 @@ export function App() {
 
   return (
     <RefundDialogHost>
+      <LiveCacheUpdates />
     <div className="shell">
       <nav className="rail" aria-label="Main">
         <div className="brand">Refund Desk</div>

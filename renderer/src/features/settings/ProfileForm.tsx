@@ -86,7 +86,7 @@ export function ProfileForm({ profile, demoAvailable, onDone }: { profile?: Prof
     setErrors((e) => {
       const { [key]: _gone, ...rest } = e;
       // Row errors of the limits editor are keyed limits.<row>: editing any row re-validates on save.
-      return key === 'limits' ? Object.fromEntries(Object.entries(rest).filter(([k]) => !k.startsWith('limits.'))) : rest;
+      return key === 'limits' ? Object.fromEntries(Object.entries(rest).filter(([k]) => !k.startsWith('limits.'))) as Record<string, string> : rest;
     });
   };
 

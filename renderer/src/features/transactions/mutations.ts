@@ -13,7 +13,7 @@ import { useBatchJob } from './use-batch-job';
 export const REFRESH_CHUNK = 20;
 
 /** Writes fetched transactions to the cache and merges them into the loaded list. */
-function useStore(profileId: string) {
+export function useStore(profileId: string) {
   const repos = useRepos();
   const client = useQueryClient();
   return useCallback(
