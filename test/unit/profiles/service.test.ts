@@ -88,6 +88,23 @@ describe('profiles service', () => {
     expect((await rejects(svc.setToken(p.id, 'x'))).code).toBe('invalid_input');
   });
 
+  it('forgets the token when an edit changes where the profile connects to', async () => {
+    const { svc, secrets } = setup();
+    const p = await svc.save({ ...prod, environment: 'custom', baseUrl: 'https://gw.example.com' });
+    await svc.setToken(p.id, 'sekret-token-value');
+    // Same destination (a trailing slash is normalised away), other fields edited: the token stays.
+    expect(await svc.save({ ...prod, id: p.id, name: 'Renamed', environment: 'custom', baseUrl: 'https://gw.example.com/' })).toMatchObject({ hasToken: true });
+    // Another host: main must not sign for it with the old token.
+    const moved = await svc.save({ ...prod, id: p.id, environment: 'custom', baseUrl: 'https://attacker.example.net' });
+    expect(moved.hasToken).toBe(false);
+    expect(secrets.secrets.size).toBe(0);
+    expect((await rejects(svc.gatewayConfig(p.id))).code).toBe('unauthorized');
+    // Another environment likewise.
+    await svc.setToken(p.id, 'sekret-token-value');
+    expect((await svc.save({ ...prod, id: p.id, environment: 'production' })).hasToken).toBe(false);
+    expect(secrets.secrets.size).toBe(0);
+  });
+
   it('deleting a profile deletes its token', async () => {
     const { svc, secrets } = setup();
     const p = await svc.save(prod);

@@ -170,18 +170,25 @@ export function createProfilesService(deps: ProfilesDeps) {
       };
       let saved: Profile;
       let profiles: Profile[];
+      let retarget = false;
       if (v.id) {
         const old = find(v.id);
         // Limits are only changed when the input says so: an edit that omits them keeps them.
         const kept = v.guardrails === undefined && old.guardrails ? { guardrails: old.guardrails } : {};
         saved = { ...fields, ...kept, id: old.id, createdAt: old.createdAt, updatedAt: now };
         profiles = state.profiles.map((p) => (p.id === old.id ? saved : p));
+        // A token is only ever sent to the host it was entered for: a new destination needs it again.
+        retarget = old.environment !== saved.environment || old.baseUrl !== saved.baseUrl;
       } else {
         saved = { ...fields, id: newSortableId('P', deps.clock.now()), createdAt: now, updatedAt: now };
         profiles = [...state.profiles, saved];
       }
       if (profiles.some((p) => p.id !== saved.id && p.name.toLowerCase() === saved.name.toLowerCase())) {
         throw new AppError('conflict', `A profile called “${saved.name}” already exists. Choose another name.`, { details: { fields: { name: 'Another profile already has this name.' } } });
+      }
+      if (retarget && (await deps.secrets.has(secretKey(saved.id)))) {
+        await deps.secrets.delete(secretKey(saved.id));
+        deps.log.info('profiles.token_cleared', { profileId: saved.id, reason: 'destination_changed' });
       }
       persist({ ...state, profiles, activeProfileId: state.activeProfileId ?? saved.id });
       deps.log.info('profiles.saved', { profileId: saved.id, environment: saved.environment, created: !v.id });

@@ -155,6 +155,7 @@ export function ProfileForm({ profile, demoAvailable, onDone }: { profile?: Prof
               ? 'The sandbox built into Refund Desk, with made-up data. Nothing real happens.'
               : `Calls go to ${ENVIRONMENT_BASE_URLS[draft.environment]}.`}
           {draft.environment === 'production' && <strong className="st-prod"> Real money moves with this profile.</strong>}
+          {profile && profile.environment !== 'demo' && ' Changing where this profile connects removes its saved API token; enter it again afterwards.'}
         </p>
       </div>
       {draft.environment === 'custom' && field('baseUrl', 'Service address', 'Starts with https:// — plain http:// is allowed only for 127.0.0.1 or localhost.', { placeholder: 'https://', inputMode: 'url' })}
