@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { BrowserWindow, type Session, shell } from 'electron';
+import { app, BrowserWindow, type Session, shell } from 'electron';
 import { isAllowedExternalUrl } from './services/external-links';
 import {
   APP_ORIGIN,
@@ -9,8 +9,11 @@ import {
   windowOpenDecision,
 } from './security/guards';
 
-/** The dev server URL electron-vite sets in development; undefined in production builds. */
-export const devServerUrl = (): string | undefined => process.env['ELECTRON_RENDERER_URL'];
+/**
+ * The dev server URL electron-vite sets in development. A packaged app ignores it: otherwise anyone who
+ * can set an environment variable could load (and have IPC trust) a renderer from any origin.
+ */
+export const devServerUrl = (): string | undefined => (app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL']);
 
 /** Denies every permission request for the session, once. */
 export function lockDownSession(session: Session): void {

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 type Handler = (event: unknown, input: unknown) => Promise<unknown>;
 const handlers = new Map<string, Handler>();
 vi.mock('electron', () => ({
+  app: { isPackaged: true },
   ipcMain: { handle: (ch: string, fn: Handler) => handlers.set(ch, fn) },
   BrowserWindow: class {},
   shell: {},
@@ -26,6 +27,23 @@ describe('ipcMain registration', () => {
   it('dispatches calls from our window’s top frame', async () => {
     const r = await handlers.get('app.info')!({ senderFrame: mainFrame }, undefined);
     expect(r).toEqual({ ok: true, value: 'app.info' });
+  });
+
+  it('a packaged app trusts no dev-server origin, even when ELECTRON_RENDERER_URL is set', async () => {
+    const devFrame = { url: 'http://localhost:5173/', parent: null };
+    const devWin = { webContents: { mainFrame: devFrame } };
+    handlers.clear();
+    registerIpc(dispatch, () => [devWin as never], log);
+    process.env['ELECTRON_RENDERER_URL'] = 'http://localhost:5173/';
+    try {
+      const r = (await handlers.get('app.info')!({ senderFrame: devFrame }, undefined)) as { ok: boolean; error: { code: string } };
+      expect(r.ok).toBe(false);
+      expect(r.error.code).toBe('forbidden');
+    } finally {
+      delete process.env['ELECTRON_RENDERER_URL'];
+      handlers.clear();
+      registerIpc(dispatch, () => [win as never], log);
+    }
   });
 
   it('rejects a message from a foreign sender without dispatching it', async () => {

@@ -31,15 +31,18 @@ class FakeWindow {
   }
 }
 
-vi.mock('electron', () => ({ BrowserWindow: FakeWindow, shell: { openExternal } }));
+const fakeApp = { isPackaged: true };
 
-const { createMainWindow, lockDownSession } = await import('../../../electron/main/window');
+vi.mock('electron', () => ({ app: fakeApp, BrowserWindow: FakeWindow, shell: { openExternal } }));
+
+const { createMainWindow, devServerUrl, lockDownSession } = await import('../../../electron/main/window');
 
 describe('main window security guards', () => {
   beforeEach(() => {
     created.length = 0;
     openExternal.mockClear();
     delete process.env['ELECTRON_RENDERER_URL'];
+    fakeApp.isPackaged = true;
   });
 
   it('uses isolated, sandboxed preferences with no Node in the renderer', () => {
@@ -52,6 +55,21 @@ describe('main window security guards', () => {
   it('loads the renderer from the app:// protocol in production', () => {
     createMainWindow();
     expect(created[0]!.loaded).toBe('app://renderer/index.html');
+  });
+
+  it('a packaged app ignores ELECTRON_RENDERER_URL (window and IPC sender check alike)', () => {
+    process.env['ELECTRON_RENDERER_URL'] = 'http://evil.example:5173/';
+    createMainWindow();
+    expect(created[0]!.loaded).toBe('app://renderer/index.html');
+    expect(devServerUrl()).toBeUndefined();
+  });
+
+  it('an unpackaged (development) run loads the dev server it was given', () => {
+    fakeApp.isPackaged = false;
+    process.env['ELECTRON_RENDERER_URL'] = 'http://localhost:5173/';
+    createMainWindow();
+    expect(created[0]!.loaded).toBe('http://localhost:5173/');
+    expect(devServerUrl()).toBe('http://localhost:5173/');
   });
 
   it('blocks every navigation, redirect and webview attach', () => {
