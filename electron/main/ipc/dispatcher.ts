@@ -17,9 +17,16 @@ export type Dispatch = (channel: string, rawInput: unknown) => Promise<Result<un
 
 const KNOWN = new Set<string>(INVOKE_CHANNELS);
 
-/** Summarises zod issues into something a person (and a test) can read, without echoing values. */
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/**
+ * Summarises zod issues into something a person (and a test) can read, without echoing values. Key names
+ * are caller-controlled (zod echoes unrecognized ones), so paths and messages are capped too.
+ */
 function describeIssues(error: z.ZodError): { message: string; issues: { path: string; message: string }[] } {
-  const issues = error.issues.slice(0, 10).map((i) => ({ path: i.path.join('.') || '(input)', message: i.message }));
+  const issues = error.issues
+    .slice(0, 10)
+    .map((i) => ({ path: clip(i.path.map(String).join('.') || '(input)', 100), message: clip(i.message, 200) }));
   return { message: issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues };
 }
 

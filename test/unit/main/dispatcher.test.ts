@@ -25,6 +25,17 @@ describe('dispatcher', () => {
     expect(await d('app.info', undefined)).toEqual({ ok: true, value: info });
   });
 
+  it('keeps the invalid_input envelope small when the caller sends huge key names', async () => {
+    const d = createDispatcher(handlersWith({ 'app.openExternal': () => ({ opened: true }) }), createFakeLogger());
+    const huge = 'k'.repeat(1024 * 1024);
+    for (const input of [{ url: 'https://docs.pockyt.io/', [huge]: 1 }, { url: 7, [huge]: 1, [`${huge}2`]: 2 }]) {
+      const r = await d('app.openExternal', input);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.code).toBe('invalid_input');
+      expect(JSON.stringify(r).length).toBeLessThan(5 * 1024);
+    }
+  });
+
   it('answers bad input with invalid_input and never calls the handler', async () => {
     let called = false;
     const d = createDispatcher(
