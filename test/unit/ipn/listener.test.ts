@@ -7,7 +7,7 @@ import { createFakeLogger } from '../../fakes/logger';
 const TOKEN = 'ipn-test-token-123';
 const PAYMENT = { amount: '10.00', currency: 'USD', settleCurrency: 'USD', reference: 'r1', status: 'success', time: '20260115120000', transactionNo: '297553638300708562' };
 
-function setup(opts: { record?: (e: IpnEvent) => Promise<void> } = {}) {
+function setup(opts: { record?: (e: IpnEvent) => Promise<void>; eventLogsPerMinute?: number } = {}) {
   const log = createFakeLogger();
   const recorded: IpnEvent[] = [];
   const hinted: IpnEvent[] = [];
@@ -18,12 +18,13 @@ function setup(opts: { record?: (e: IpnEvent) => Promise<void> } = {}) {
     record: opts.record ?? (async (e) => void recorded.push(e)),
     onEvent: (e) => hinted.push(e),
     badSignatureLogsPerMinute: 2,
+    ...(opts.eventLogsPerMinute ? { eventLogsPerMinute: opts.eventLogsPerMinute } : {}),
   });
   return { listener, log, recorded, hinted };
 }
 
-const post = (url: string, body: string, type = 'application/x-www-form-urlencoded') =>
-  fetch(url, { method: 'POST', headers: { 'content-type': type }, body }).then(async (r) => ({ status: r.status, text: await r.text() }));
+const post = (url: string, body: string, type = 'application/x-www-form-urlencoded', extra: Record<string, string> = {}) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': type, ...extra }, body }).then(async (r) => ({ status: r.status, text: await r.text() }));
 
 let running: ReturnType<typeof createIpnListener> | undefined;
 afterEach(async () => {
@@ -77,6 +78,33 @@ describe('IPN listener', () => {
     expect(bad).toHaveLength(2); // rate limit: 2 per minute in this test
     expect(JSON.stringify(log.lines)).not.toContain('ffffffff');
     expect(JSON.stringify(log.lines)).not.toContain(PAYMENT.reference);
+  });
+
+  it('refuses any request that carries an Origin header (a web page, not the service), recording nothing', async () => {
+    const { listener, recorded, hinted, log } = setup();
+    running = listener;
+    await listener.start();
+    const body = new URLSearchParams(signParams(PAYMENT, TOKEN)).toString();
+    for (const origin of ['https://evil.example', 'null', 'http://127.0.0.1:1234']) {
+      expect(await post(listener.urlFor('P1')!, body, 'application/x-www-form-urlencoded', { origin })).toEqual({ status: 403, text: 'fail' });
+    }
+    expect(recorded).toHaveLength(0);
+    expect(hinted).toHaveLength(0);
+    expect(log.lines.filter((l) => l.event === 'ipn.foreign_origin')).toHaveLength(2); // rate-limited like forgeries
+    expect(JSON.stringify(log.lines)).not.toContain('evil.example');
+    // The same signed body without an Origin (server-to-server) is still accepted.
+    expect((await post(listener.urlFor('P1')!, body)).text).toBe('success');
+  });
+
+  it('rate-limits accepted and duplicate log lines', async () => {
+    const { listener, log, recorded } = setup({ eventLogsPerMinute: 2 });
+    running = listener;
+    await listener.start();
+    const body = new URLSearchParams(signParams(PAYMENT, TOKEN)).toString();
+    for (let i = 0; i < 6; i += 1) expect((await post(listener.urlFor('P1')!, body)).text).toBe('success');
+    expect(recorded).toHaveLength(1);
+    expect(log.lines.filter((l) => l.event === 'ipn.received')).toHaveLength(1);
+    expect(log.lines.filter((l) => l.event === 'ipn.duplicate')).toHaveLength(2);
   });
 
   it('does not answer `success` when recording fails (the service will resend)', async () => {

@@ -26,8 +26,10 @@ export interface IpnListenerDeps {
   record: (event: IpnEvent) => Promise<void>;
   /** Called after recording (the hint to confirm with tran-query). Must not throw. */
   onEvent: (event: IpnEvent) => void;
-  /** Bad-signature log lines allowed per minute (the rest are counted, not logged). */
+  /** Bad-signature (and foreign-origin) log lines allowed per minute (the rest are counted, not logged). */
   badSignatureLogsPerMinute?: number;
+  /** Accepted/duplicate log lines allowed per minute, per kind (a resend storm must not flood the log). */
+  eventLogsPerMinute?: number;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -73,26 +75,32 @@ function parseFields(text: string, contentType: string): Record<string, string> 
  */
 export function createIpnListener(deps: IpnListenerDeps) {
   const seen = new Set<string>();
-  const perMinute = deps.badSignatureLogsPerMinute ?? 5;
-  let windowStart = 0;
-  let logged = 0;
-  let suppressed = 0;
+  const refusalsPerMinute = deps.badSignatureLogsPerMinute ?? 5;
+  const eventsPerMinute = deps.eventLogsPerMinute ?? 60;
+  const buckets = new Map<string, { windowStart: number; logged: number; suppressed: number }>();
   let server: Server | undefined;
   let baseUrl: string | undefined;
 
-  function logBadSignature(profileId: string): void {
+  /** Logs at most `perMinute` lines of one event per minute; the rest are counted into the next line. */
+  function logLimited(level: 'info' | 'warn', event: string, perMinute: number, fields: Record<string, unknown>): void {
     const now = deps.clock.now();
-    if (now - windowStart >= 60_000) {
-      windowStart = now;
-      logged = 0;
+    let b = buckets.get(event);
+    if (!b) buckets.set(event, (b = { windowStart: now, logged: 0, suppressed: 0 }));
+    if (now - b.windowStart >= 60_000) {
+      b.windowStart = now;
+      b.logged = 0;
     }
-    if (logged >= perMinute) {
-      suppressed += 1;
+    if (b.logged >= perMinute) {
+      b.suppressed += 1;
       return;
     }
-    logged += 1;
-    deps.log.warn('ipn.bad_signature', { profileId: profileId.slice(0, 64), suppressedSinceLast: suppressed });
-    suppressed = 0;
+    b.logged += 1;
+    deps.log[level](event, { ...fields, suppressedSinceLast: b.suppressed });
+    b.suppressed = 0;
+  }
+
+  function logBadSignature(profileId: string): void {
+    logLimited('warn', 'ipn.bad_signature', refusalsPerMinute, { profileId: profileId.slice(0, 64) });
   }
 
   const reply = (res: ServerResponse, status: number, text: string) => {
@@ -105,6 +113,12 @@ export function createIpnListener(deps: IpnListenerDeps) {
     if (!m) return reply(res, 404, 'not found');
     if (req.method !== 'POST') return reply(res, 405, 'POST only');
     const profileId = m[1]!;
+    // The service posts server-to-server and sends no Origin; a browser always does on a cross-site
+    // form post or fetch. Any Origin means a web page is talking to us: refuse before reading anything.
+    if (req.headers.origin !== undefined) {
+      logLimited('warn', 'ipn.foreign_origin', refusalsPerMinute, { profileId: profileId.slice(0, 64) });
+      return reply(res, 403, 'fail');
+    }
     const fields = parseFields(await readBody(req), String(req.headers['content-type'] ?? ''));
     const token = await deps.tokenFor(profileId).catch(() => undefined);
     if (!fields || !token || !verifySignature(fields, token, { acceptEmptyVariant: true })) {
@@ -129,7 +143,7 @@ export function createIpnListener(deps: IpnListenerDeps) {
     };
     const key = [profileId, event.kind, event.transactionNo, event.refundTransactionNo ?? '', status].join('|');
     if (seen.has(key)) {
-      deps.log.info('ipn.duplicate', { profileId, kind: event.kind, transactionNo, status });
+      logLimited('info', 'ipn.duplicate', eventsPerMinute, { profileId, kind: event.kind, transactionNo, status });
       return reply(res, 200, 'success');
     }
     try {
@@ -141,7 +155,7 @@ export function createIpnListener(deps: IpnListenerDeps) {
     }
     seen.add(key);
     if (seen.size > DEDUPE_LIMIT) seen.delete(seen.values().next().value as string);
-    deps.log.info('ipn.received', { profileId, kind: event.kind, transactionNo, status });
+    logLimited('info', 'ipn.received', eventsPerMinute, { profileId, kind: event.kind, transactionNo, status });
     reply(res, 200, 'success');
     deps.onEvent(event);
   }
