@@ -26,6 +26,15 @@ export const DEMO_MERCHANT_NUMBERS = { merchantNo: '200043', storeNo: '300014' }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
+/** True when the address points at this machine (127.0.0.1, localhost, [::1]). */
+export function isLoopbackUrl(text: string): boolean {
+  try {
+    return LOOPBACK.has(new URL(text).hostname);
+  } catch {
+    return false;
+  }
+}
+
 /** https anywhere; plain http only to this machine (a local proxy or simulator). */
 export function isAcceptableBaseUrl(text: string): boolean {
   let u: URL;

@@ -73,6 +73,24 @@ describe('profiles runtime', () => {
     await rt.close();
   });
 
+  it('offers a loopback ipnUrl only to a service on this machine', async () => {
+    const rt = await createProfilesRuntime({
+      settings: createFakeSettingsStore(), secrets: createFakeSecretStore(), http: createFakeHttp([]), clock: createFakeClock(),
+      log: createFakeLogger(), events: createEventBus(), recordIpn: async () => {}, startDemo: async () => demoHandle,
+    });
+    const base = { merchantNo: '123456', storeNo: '654321', ipnEnabled: true };
+    const demo = rt.profiles.active()!;
+    const local = await rt.profiles.save({ ...base, name: 'Local simulator', environment: 'custom', baseUrl: 'http://127.0.0.1:8080' });
+    const remote = await rt.profiles.save({ ...base, name: 'Partner', environment: 'custom', baseUrl: 'https://gw.example.com' });
+    const sandbox = await rt.profiles.save({ ...base, name: 'Vendor sandbox', environment: 'vendor-sandbox' });
+    const prod = await rt.profiles.save({ ...base, name: 'Production', environment: 'production' });
+    const off = await rt.profiles.save({ ...base, name: 'Local, IPN off', environment: 'custom', baseUrl: 'http://localhost:8080', ipnEnabled: false });
+    expect(rt.ipnUrlFor(demo.id)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/ipn\//);
+    expect(rt.ipnUrlFor(local.id)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/ipn\//);
+    for (const p of [remote, sandbox, prod, off]) expect(rt.ipnUrlFor(p.id), p.name).toBeUndefined();
+    await rt.close();
+  });
+
   it('with Demo disabled there are no profiles and no sandbox', async () => {
     const rt = await createProfilesRuntime({
       settings: createFakeSettingsStore(), secrets: createFakeSecretStore(), http: createFakeHttp([]), clock: createFakeClock(),

@@ -1,4 +1,5 @@
 import { AppError } from '../../../../shared/domain/errors';
+import { isLoopbackUrl } from '../../../../shared/domain/profile';
 import type { Output } from '../../../../shared/ipc/contract';
 import type { EventBus } from '../event-bus';
 import { createReachabilityTracker } from '../gateway/reachability';
@@ -116,9 +117,15 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
       // A person is waiting on this button: one attempt with a shorter timeout, no silent retries.
       return testConnection(async () => gatewayFor(profileId, { timeoutMs: Math.min(deps.gateway?.timeoutMs ?? 8_000, 8_000), retry: { retries: 0 } }), deps.clock, deps.random);
     },
-    /** ipnUrl for a profile's payments and refunds (undefined when IPN is off for it). */
+    /**
+     * ipnUrl for a profile's payments and refunds: undefined when IPN is off for it, or when the service
+     * it talks to is not on this machine (a remote service could never reach 127.0.0.1, and the URL
+     * would only tell it our port and profile id).
+     */
     ipnUrlFor(profileId: string): string | undefined {
-      return profiles.get(profileId).ipnEnabled ? listener.urlFor(profileId) : undefined;
+      if (!profiles.get(profileId).ipnEnabled) return undefined;
+      const base = profiles.effectiveBaseUrl(profileId);
+      return base && isLoopbackUrl(base) ? listener.urlFor(profileId) : undefined;
     },
     demoBaseUrl: () => demo?.baseUrl,
     ipnIdle: () => confirmer.idle(),

@@ -148,6 +148,11 @@ export function createProfilesService(deps: ProfilesDeps) {
       return find(id);
     },
 
+    /** The address a profile's calls go to now (Demo: the running sandbox), or undefined. */
+    effectiveBaseUrl(id: string): string | undefined {
+      return baseUrlOf(find(id));
+    },
+
     /** Creates (no id) or updates a profile. The first profile becomes active. */
     async save(input: ProfileInput): Promise<ProfileView> {
       const v = validate(input);

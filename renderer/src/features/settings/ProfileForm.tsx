@@ -171,7 +171,7 @@ export function ProfileForm({ profile, demoAvailable, onDone }: { profile?: Prof
       <div className="st-field st-check">
         <input id={`${uid}-ipn`} type="checkbox" checked={draft.ipnEnabled} onChange={(e) => set('ipnEnabled', e.target.checked)} />
         <label htmlFor={`${uid}-ipn`}>Listen for payment notifications (IPN) on this computer</label>
-        <p className="st-hint">Only reachable from this machine, so it helps with the Demo sandbox or a local tunnel. Statuses are always confirmed with a fresh query.</p>
+        <p className="st-hint">Only reachable from this machine, so it is used only with the Demo sandbox or a service address on this machine (127.0.0.1 or localhost). Statuses are always confirmed with a fresh query.</p>
       </div>
       {errors['form'] && <p className="st-alert st-alert-bad" role="alert">{errors['form']}</p>}
       {Object.keys(errors).length > 0 && !errors['form'] && (
