@@ -22,7 +22,12 @@ export function serveRenderer(rendererDir: string): void {
   protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url);
     if (url.host !== APP_HOST) return new Response('Not found', { status: 404 });
-    const rel = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname);
+    let rel: string;
+    try {
+      rel = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname);
+    } catch {
+      return new Response('Bad request', { status: 400 }); // malformed percent-encoding, e.g. `/%`
+    }
     const file = normalize(join(root, rel));
     if (!file.startsWith(root)) return new Response('Forbidden', { status: 403 });
     try {

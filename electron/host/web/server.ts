@@ -11,6 +11,15 @@ import { bridgeScript } from './bridge-script';
 
 const MAX_BODY = 16 * 1024 * 1024;
 
+/** decodeURIComponent that answers undefined for malformed percent-encoding (e.g. `/%`) instead of throwing. */
+function decodePath(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
 export interface BrowserHostOptions {
   core: AppCore;
   rendererDir: string;
@@ -87,7 +96,8 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
         if (!secretMatches(req.headers['x-refund-desk-secret'] as string | undefined, secret)) {
           return send(res, 403, 'application/json', JSON.stringify(forbiddenEnvelope()));
         }
-        const channel = decodeURIComponent(url.pathname.slice('/ipc/'.length));
+        const channel = decodePath(url.pathname.slice('/ipc/'.length));
+        if (channel === undefined) return send(res, 400, 'text/plain', 'Bad request');
         let input: unknown;
         try {
           const text = await readBody(req);
@@ -114,7 +124,8 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
 
       if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only');
       if (url.pathname === '/__host/bridge.js') return send(res, 200, contentTypeOf('bridge.js'), bridgeScript());
-      const rel = url.pathname === '/' ? '/index.html' : decodeURIComponent(url.pathname);
+      const rel = url.pathname === '/' ? '/index.html' : decodePath(url.pathname);
+      if (rel === undefined) return send(res, 400, 'text/plain', 'Bad request');
       const file = normalize(join(root, rel));
       if (!file.startsWith(root)) return send(res, 403, 'text/plain', 'Forbidden');
       try {

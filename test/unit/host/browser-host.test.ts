@@ -69,4 +69,11 @@ describe('browser host', () => {
     const traversal = await call('/../../etc/passwd', { method: 'GET' });
     expect([403, 404]).toContain(traversal.status);
   });
+
+  it('answers malformed percent-encoding with 400, not an error', async () => {
+    for (const [path, method] of [['/%', 'GET'], ['/index%E0%A4%A.html', 'GET'], ['/ipc/app.info%', 'POST']] as const) {
+      const r = await call(path, { method, headers: auth, body: method === 'POST' ? '{}' : undefined });
+      expect(r.status, path).toBe(400);
+    }
+  });
 });
