@@ -70,10 +70,27 @@ describe('browser host', () => {
     expect([403, 404]).toContain(traversal.status);
   });
 
+  it('confines percent-encoded traversal to the renderer directory', async () => {
+    // URL parsing leaves %2f alone, so this reaches the check as `/../../etc/passwd` only after decoding.
+    for (const path of ['/..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd', '/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd']) {
+      const r = await call(path, { method: 'GET' });
+      expect([403, 404], path).toContain(r.status);
+      expect(r.body).not.toMatch(/root:/);
+    }
+  });
+
   it('answers malformed percent-encoding with 400, not an error', async () => {
     for (const [path, method] of [['/%', 'GET'], ['/index%E0%A4%A.html', 'GET'], ['/ipc/app.info%', 'POST']] as const) {
       const r = await call(path, { method, headers: auth, body: method === 'POST' ? '{}' : undefined });
       expect(r.status, path).toBe(400);
+    }
+  });
+
+  it('refuses the event stream without the secret', async () => {
+    for (const headers of [{} as Record<string, string>, { 'x-refund-desk-secret': 'wrong' }]) {
+      const r = await call('/events', { method: 'GET', headers });
+      expect(r.status).toBe(403);
+      expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     }
   });
 });
