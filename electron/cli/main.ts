@@ -1,4 +1,5 @@
 import { isAppError } from '../../shared/domain/errors';
+import { checkRefundCommand } from './commands/check-refund';
 import { exportCommand } from './commands/export';
 import { queryCommand } from './commands/query';
 import { reconcileCommand } from './commands/reconcile';
@@ -7,7 +8,7 @@ import { signCommand } from './commands/sign';
 import { type CliIo, type Command, EXIT, UsageError } from './io';
 
 /** Every command, one file each in ./commands: later ones (refund, reconcile, export) register here. */
-export const COMMANDS: readonly Command[] = [signCommand, queryCommand, refundCommand, reconcileCommand, exportCommand];
+export const COMMANDS: readonly Command[] = [signCommand, queryCommand, refundCommand, checkRefundCommand, reconcileCommand, exportCommand];
 
 function help(io: CliIo): void {
   io.err('Refund Desk CLI — the app’s own services, no Electron.');

@@ -32,12 +32,17 @@ export interface Transaction {
  */
 export function remainingRefundableMinor(
   tx: Pick<Transaction, 'amountMinor' | 'refunds'>,
-  unsettledIntents: ReadonlyArray<{ id: string; amountMinor: number }> = [],
+  unsettledIntents: ReadonlyArray<{ id: string; amountMinor: number; refundTransactionNo?: string }> = [],
 ): number {
   const atService = tx.refunds
     .filter((r) => r.status === 'success' || r.status === 'pending')
     .reduce((sum, r) => sum + r.refundAmountMinor, 0);
-  const seen = new Set(tx.refunds.map((r) => r.refundReference).filter((x): x is string => Boolean(x)));
-  const invisible = unsettledIntents.filter((i) => !seen.has(i.id)).reduce((sum, i) => sum + i.amountMinor, 0);
+  // An intent is visible at the service when a refund carries its reference, or — for servers that drop
+  // refundReference from refundInfo — the refundTransactionNo it was accepted with.
+  const refs = new Set(tx.refunds.map((r) => r.refundReference).filter((x): x is string => Boolean(x)));
+  const nos = new Set(tx.refunds.map((r) => r.refundTransactionNo));
+  const invisible = unsettledIntents
+    .filter((i) => !refs.has(i.id) && !(i.refundTransactionNo && nos.has(i.refundTransactionNo)))
+    .reduce((sum, i) => sum + i.amountMinor, 0);
   return tx.amountMinor - atService - invisible;
 }

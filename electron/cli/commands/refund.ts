@@ -8,8 +8,38 @@ import { type AuditEntry, createAuditLog } from '../../main/services/refunds/aud
 import type { IntentEvent } from '../../main/services/refunds/intent';
 import { createIntentJournal } from '../../main/services/refunds/journal';
 import { createRefundService } from '../../main/services/refunds/service';
-import { cliGateway, CONNECTION_OPTIONS, connectionFrom, defaultAppDataDir, environmentOf } from '../connection';
+import type { GatewayClient } from '../../main/services/gateway/client';
+import { cliGateway, CONNECTION_OPTIONS, type Connection, connectionFrom, defaultAppDataDir, environmentOf } from '../connection';
 import { type Command, EXIT, UsageError } from '../io';
+
+/**
+ * The app's refund service over the journal and audit log in `dataDir`, for one merchant account.
+ * Intents are keyed by merchant and store, so app profiles and CLI runs for one account see each
+ * other's in-flight refunds (the journal is shared under an inter-process lock).
+ */
+export function cliRefundService(conn: Connection, gateway: GatewayClient, dataDir: string, operator: string) {
+  const journalFile = openJsonlFile<IntentEvent>(join(dataDir, 'refund-journal.jsonl'));
+  const auditFile = openJsonlFile<AuditEntry>(join(dataDir, 'audit.jsonl'));
+  const log = { info: () => {}, warn: () => {}, error: () => {} };
+  const service = createRefundService({
+    gatewayFor: () => gateway,
+    journal: createIntentJournal(journalFile, log),
+    audit: createAuditLog(auditFile),
+    clock: { now: Date.now },
+    log,
+    context: () => ({
+      profileId: `cli:${conn.merchantNo}:${conn.storeNo}`,
+      profileName: `CLI ${conn.merchantNo}/${conn.storeNo}`,
+      environment: environmentOf(conn.baseUrl),
+      merchantNo: conn.merchantNo,
+      storeNo: conn.storeNo,
+      operator,
+      guardrails: { limits: [] },
+    }),
+    newId: () => newSortableId('RD'),
+  });
+  return { service, close: () => (journalFile.close(), auditFile.close()) };
+}
 
 /** Refund-specific exit codes (issue 6): 0 accepted, 4 rejected or refused, 6 outcome unknown. */
 const OUTCOME_UNKNOWN = 6;
@@ -64,30 +94,8 @@ export const refundCommand: Command = {
     const conn = connectionFrom(values, io);
     const gateway = cliGateway(conn, io);
     const dataDir = values['data-dir'] ?? defaultAppDataDir(io.env);
-    const environment = environmentOf(conn.baseUrl);
 
-    const journalFile = openJsonlFile<IntentEvent>(join(dataDir, 'refund-journal.jsonl'));
-    const auditFile = openJsonlFile<AuditEntry>(join(dataDir, 'audit.jsonl'));
-    const log = { info: () => {}, warn: () => {}, error: () => {} };
-    const service = createRefundService({
-      gatewayFor: () => gateway,
-      journal: createIntentJournal(journalFile, log),
-      audit: createAuditLog(auditFile),
-      clock: { now: Date.now },
-      log,
-      // The CLI has no profile: its intents are keyed by merchant and store, so two CLI runs on the same
-      // payment share the journal's in-flight check.
-      context: () => ({
-        profileId: `cli:${conn.merchantNo}:${conn.storeNo}`,
-        profileName: `CLI ${conn.merchantNo}/${conn.storeNo}`,
-        environment,
-        merchantNo: conn.merchantNo,
-        storeNo: conn.storeNo,
-        operator: values.operator ?? io.env['USER'] ?? io.env['USERNAME'] ?? 'cli',
-        guardrails: { limits: [] },
-      }),
-      newId: () => newSortableId('RD'),
-    });
+    const { service, close } = cliRefundService(conn, gateway, dataDir, values.operator ?? io.env['USER'] ?? io.env['USERNAME'] ?? 'cli');
     const report = (fields: Record<string, unknown>) => {
       if (values.json) io.out(JSON.stringify(fields, null, 2));
       else for (const [k, v] of Object.entries(fields)) if (v !== undefined) io.out(`${k.padEnd(20)}${String(v)}`);
@@ -117,8 +125,7 @@ export const refundCommand: Command = {
       if (e.code === 'not_found') return EXIT.NOT_FOUND;
       return e instanceof AppError && e.code === 'invalid_input' ? EXIT.USAGE : EXIT.REJECTED;
     } finally {
-      journalFile.close();
-      auditFile.close();
+      close();
     }
   },
 };

@@ -20,6 +20,11 @@ export interface JsonlFile<T> {
   readonly path: string;
   append(value: T): void;
   readAll(): { records: JsonlRecord<T>[]; problems: JsonlProblem[] };
+  /**
+   * Complete lines appended since byte `offset` (by this or another process), and the offset to pass
+   * next time. A line still being written (no newline yet) is left for the next call.
+   */
+  readSince(offset: number): { records: JsonlRecord<T>[]; problems: JsonlProblem[]; nextOffset: number };
   close(): void;
 }
 
@@ -80,6 +85,25 @@ export function openJsonlFile<T>(path: string): JsonlFile<T> {
       fsyncSync(fd);
     },
     readAll: () => readJsonlFile<T>(path),
+    readSince(offset) {
+      const all = existsSync(path) ? readFileSync(path) : Buffer.alloc(0);
+      const end = all.lastIndexOf(0x0a) + 1; // up to and including the last complete line
+      if (end <= offset) return { records: [], problems: [], nextOffset: Math.max(offset, 0) };
+      const records: JsonlRecord<T>[] = [];
+      const problems: JsonlProblem[] = [];
+      const firstLine = all.subarray(0, offset).toString('utf8').split('\n').length;
+      all
+        .subarray(offset, end)
+        .toString('utf8')
+        .split('\n')
+        .forEach((raw, i) => {
+          if (raw.trim() === '') return;
+          const r = decodeLine(raw);
+          if (r.ok) records.push({ line: firstLine + i, value: r.value as T });
+          else problems.push({ line: firstLine + i, reason: r.reason });
+        });
+      return { records, problems, nextOffset: end };
+    },
     close() {
       if (!closed) closeSync(fd);
       closed = true;

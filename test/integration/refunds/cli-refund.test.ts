@@ -67,6 +67,11 @@ describe('cli refund', () => {
       sb.resetFaults();
     }
     expect(o.stderr.join('\n')).toMatch(/do NOT refund again/);
+    const intentId = /intentId\s+(RD[0-9A-Z]+)/.exec(o.stdout.join('\n'))![1]!;
+    // check-refund asks the service and never resends: nothing exists there, so it stays unknown (6).
+    const c = io();
+    expect(await runCli(['check-refund', intentId, '--base-url', sb.baseUrl, '--merchant', DEMO_MERCHANT.merchantNo, '--store', DEMO_MERCHANT.storeNo, '--data-dir', dataDir], c)).toBe(6);
+    expect(c.stdout.join('\n')).toMatch(/evidence\s+The service lists 0 refund/);
     // The unresolved intent now blocks a second CLI refund of the same payment.
     expect(await runCli([...args(p.transactionNo, '1.00', ['--yes'])], io())).toBe(4);
     expect(refundsAt(p.transactionNo)).toHaveLength(0);

@@ -24,7 +24,7 @@ it('a host killed between "sent" and the response loses nothing: the refund is f
   const dir = mkdtempSync(join(tmpdir(), 'rd-crash-'));
   const p = freshPayment(sandbox, new Set());
   // The sandbox takes a while to answer, so the child is killed with the request in flight.
-  sandbox.setFaults({ endpoints: { refund: { latencyMs: 800 } } });
+  sandbox.setFaults({ endpoints: { refund: { latencyMs: 2000 } } });
   const child = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'crash-child.ts'), sandbox.baseUrl, dir, p.transactionNo, '700', p.currency], {
     stdio: 'ignore',
   });
@@ -37,6 +37,9 @@ it('a host killed between "sent" and the response loses nothing: the refund is f
         return false;
       }
     });
+    // `sent` is fsynced just before the request is written to the socket: give the child a moment to
+    // actually send it (well inside the sandbox's latency) so the kill lands while it is in flight.
+    await new Promise((r) => setTimeout(r, 600));
     child.kill('SIGKILL');
     // The request that already left is applied by the service after its latency.
     await waitFor(() => sandbox.state.snapshot().refunds.some((r) => r.transactionNo === p.transactionNo));

@@ -20,6 +20,9 @@ describe('money', () => {
     expect(parseWireAmount('1000.00', 'KRW')).toBe(1000);
     expect(parseWireAmount(10.5, 'USD')).toBe(1050);
     expect(() => parseWireAmount('1000.50', 'KRW')).toThrow();
+    // A negative amount from the service would silently raise the remaining amount: refused.
+    expect(() => parseWireAmount('-40.00', 'USD')).toThrow(/negative/);
+    expect(() => parseWireAmount(-1, 'USD')).toThrow(/negative/);
     expect(toWireAmount(1000, 'KRW')).toBe('1000.00');
     expect(toWireAmount(5, 'USD')).toBe('0.05');
   });
@@ -41,5 +44,7 @@ describe('money', () => {
     };
     expect(remainingRefundableMinor(tx)).toBe(7000);
     expect(remainingRefundableMinor(tx, [{ id: 'RDA', amountMinor: 2000 }, { id: 'RDB', amountMinor: 500 }])).toBe(6500);
+    // A server that drops refundReference: the accepted intent is recognised by its refundTransactionNo.
+    expect(remainingRefundableMinor(tx, [{ id: 'RDC', amountMinor: 1000, refundTransactionNo: '2' }])).toBe(7000);
   });
 });

@@ -56,7 +56,11 @@ export interface Intent extends IntentDraft {
 
 export type IntentEvent =
   | { type: 'created'; at: string; intent: IntentDraft }
-  | { type: 'sent'; at: string; id: string }
+  /**
+   * Carries the intent's draft so the line proving a request left is self-describing: if the `created`
+   * line before it is ever damaged, the refund is still known (and blocks its payment) after a restart.
+   */
+  | { type: 'sent'; at: string; id: string; intent?: IntentDraft }
   | { type: 'accepted'; at: string; id: string; refundTransactionNo: string; refundStatus: string; via: 'response' | 'query' }
   | { type: 'rejected'; at: string; id: string; retCode?: string; retMsg?: string; detail: string }
   | { type: 'refused'; at: string; id: string; detail: string }
@@ -71,7 +75,10 @@ export function applyEvent(intents: Map<string, Intent>, e: IntentEvent): boolea
     intents.set(e.intent.id, { ...e.intent, state: 'created', updatedAt: e.at, attempts: 0 });
     return true;
   }
-  const cur = intents.get(e.id);
+  let cur = intents.get(e.id);
+  if (!cur && e.type === 'sent' && e.intent) {
+    cur = { ...e.intent, state: 'created', updatedAt: e.at, attempts: 0 };
+  }
   if (!cur) return false;
   const next: Intent = { ...cur, updatedAt: e.at };
   switch (e.type) {
@@ -80,11 +87,11 @@ export function applyEvent(intents: Map<string, Intent>, e: IntentEvent): boolea
       Object.assign(next, { state: 'sent', attempts: cur.attempts + 1 });
       break;
     case 'accepted':
-      if (!['sent', 'outcome_unknown', 'accepted'].includes(cur.state)) return false;
+      if (!['created', 'sent', 'outcome_unknown', 'accepted'].includes(cur.state)) return false;
       Object.assign(next, { state: 'accepted', refundTransactionNo: e.refundTransactionNo, refundStatus: e.refundStatus, detail: undefined });
       break;
     case 'rejected':
-      if (cur.state !== 'sent') return false;
+      if (cur.state !== 'sent' && cur.state !== 'created') return false;
       Object.assign(next, { state: 'rejected', retCode: e.retCode, retMsg: e.retMsg, detail: e.detail });
       break;
     case 'refused':
@@ -92,7 +99,7 @@ export function applyEvent(intents: Map<string, Intent>, e: IntentEvent): boolea
       Object.assign(next, { state: 'refused', detail: e.detail });
       break;
     case 'outcome_unknown':
-      if (cur.state !== 'sent') return false;
+      if (cur.state !== 'sent' && cur.state !== 'created') return false;
       Object.assign(next, { state: 'outcome_unknown', detail: e.detail });
       break;
     case 'checked':

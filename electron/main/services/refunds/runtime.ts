@@ -10,7 +10,7 @@ import { type AuditEntry, createAuditLog } from './audit';
 import type { IntentEvent } from './intent';
 import { createIntentJournal } from './journal';
 import { createRefundPoller } from './poller';
-import { createRefundService, type RefundContext } from './service';
+import { type AccountRef, createRefundService, type RefundContext } from './service';
 
 /** The OS account name, used as the operator when a profile names none. */
 function osUser(): string {
@@ -45,8 +45,21 @@ export function createRefundsRuntime(deps: { dataDir: string; clock: Clock; log:
     };
   };
 
+  const profileFor = async (a: AccountRef): Promise<string> => {
+    const { profiles } = await deps.profiles.profiles.list();
+    if (profiles.some((p) => p.id === a.profileId)) return a.profileId;
+    const same = profiles.find((p) => p.merchantNo === a.merchantNo && p.storeNo === a.storeNo);
+    if (same) return same.id;
+    throw new AppError('not_found', `No profile for merchant ${a.merchantNo}, store ${a.storeNo} exists any more. Add one in Settings to check this refund.`);
+  };
+
   const service = createRefundService({
-    gatewayFor: (profileId) => deps.profiles.gatewayFor(profileId),
+    // An intent is followed up with its own account's credentials: its profile, or — if that was deleted or
+    // the intent came from the CLI — any profile for the same merchant and store.
+    gatewayFor: (account) => ({
+      queryTransaction: async (key, o) => deps.profiles.gatewayFor(await profileFor(account)).queryTransaction(key, o),
+      refund: async (input, o) => deps.profiles.gatewayFor(await profileFor(account)).refund(input, o),
+    }),
     journal: createIntentJournal(journalFile, deps.log),
     audit: createAuditLog(auditFile),
     clock: deps.clock,

@@ -23,9 +23,15 @@ export interface RefundContext {
   ipnUrl?: string;
 }
 
+/** Which account a call is for: an intent is followed up with its own merchant account's credentials. */
+export interface AccountRef {
+  profileId: string;
+  merchantNo: string;
+  storeNo: string;
+}
+
 export interface RefundServiceDeps {
-  /** The gateway of a profile: an intent is always followed up with its own profile's credentials. */
-  gatewayFor: (profileId: string) => Pick<GatewayClient, 'queryTransaction' | 'refund'>;
+  gatewayFor: (account: AccountRef) => Pick<GatewayClient, 'queryTransaction' | 'refund'>;
   journal: IntentJournal;
   audit: AuditLog;
   clock: Clock;
@@ -66,12 +72,15 @@ export function createRefundService(deps: RefundServiceDeps) {
   const iso = () => new Date(deps.clock.now()).toISOString();
   const resolver = createResolver(deps);
 
+  // The operator's calendar day (local time zone), not UTC: a "daily" limit resets at local midnight.
+  const localDay = (ms: number) => new Date(ms).toLocaleDateString('en-CA');
+
   const todayTotalMinor = (ctx: RefundContext, currency: string): number => {
-    const day = iso().slice(0, 10);
+    const day = localDay(deps.clock.now());
     return deps.journal
       .list()
-      .filter((i) => i.profileId === ctx.profileId && i.currency === currency && i.createdAt.slice(0, 10) === day)
-      .filter((i) => !['rejected', 'refused', 'failed'].includes(i.state))
+      .filter((i) => i.merchantNo === ctx.merchantNo && i.storeNo === ctx.storeNo && i.currency === currency)
+      .filter((i) => localDay(Date.parse(i.createdAt)) === day && !['rejected', 'refused', 'failed'].includes(i.state))
       .reduce((s, i) => s + i.amountMinor, 0);
   };
 
@@ -79,8 +88,9 @@ export function createRefundService(deps: RefundServiceDeps) {
     deps.audit.record({ ...intentOrDraft, at: iso(), outcome });
 
   async function freshPreview(ctx: RefundContext, transactionNo: string): Promise<Preview> {
-    const { transaction } = await deps.gatewayFor(ctx.profileId).queryTransaction({ transactionNo });
-    const pendingIntents = deps.journal.unsettledFor(ctx.profileId, transaction.transactionNo);
+    const { transaction } = await deps.gatewayFor(ctx).queryTransaction({ transactionNo });
+    deps.journal.refresh();
+    const pendingIntents = deps.journal.unsettledFor(ctx.merchantNo, ctx.storeNo, transaction.transactionNo);
     return {
       transaction,
       remainingMinor: remainingRefundableMinor(transaction, pendingIntents),
@@ -93,7 +103,8 @@ export function createRefundService(deps: RefundServiceDeps) {
 
   async function submit(input: SubmitInput): Promise<Intent> {
     const ctx = deps.context();
-    const key = `${ctx.profileId}:${input.transactionNo}`;
+    // Keyed by the merchant account, not the profile: two profiles (or the CLI) for one account are one.
+    const key = `${ctx.merchantNo}:${ctx.storeNo}:${input.transactionNo}`;
     return lock.tryRun(
       key,
       async () => {
@@ -108,26 +119,43 @@ export function createRefundService(deps: RefundServiceDeps) {
         };
         // An accepted refund is known to the service (counted in refundInfo); one still being sent or
         // whose outcome is unknown is not, so it blocks the next one until it is resolved.
-        const open = deps.journal.unsettledFor(ctx.profileId, input.transactionNo).find((i) => i.state !== 'accepted');
-        if (open) {
-          refuse('conflict', `Refund ${open.id} for this payment is still ${open.state === 'outcome_unknown' ? 'unresolved' : 'in flight'}. Resolve it first (Refunds → Check again).`, { intentId: open.id });
-        }
+        const refuseIfOpen = () => {
+          const open = deps.journal.unsettledFor(ctx.merchantNo, ctx.storeNo, input.transactionNo).find((i) => i.state !== 'accepted');
+          if (open) {
+            refuse('conflict', `Refund ${open.id} for this payment is still ${open.state === 'outcome_unknown' ? 'unresolved' : 'in flight'}. Resolve it first (Refunds → Check again).`, { intentId: open.id });
+          }
+        };
+        deps.journal.refresh();
+        refuseIfOpen();
         if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0) refuse('invalid_input', 'The refund amount must be greater than zero.');
-        const p = await freshPreview(ctx, input.transactionNo);
-        const tx = p.transaction;
+        let tx: Transaction;
+        try {
+          tx = (await deps.gatewayFor(ctx).queryTransaction({ transactionNo: input.transactionNo })).transaction;
+        } catch (e) {
+          audit({ ...base, intentId: '', detail: `The fresh check before sending failed: ${isAppError(e) ? e.message : 'unexpected error'}` }, 'refused');
+          throw e;
+        }
         if (tx.status !== 'success') refuse('conflict', `This payment's status is “${tx.status}”; only successful payments can be refunded.`, { status: tx.status });
         if (tx.currency !== input.currency) refuse('invalid_input', `The refund currency ${input.currency} does not match the payment's ${tx.currency}.`);
-        if (input.amountMinor > p.remainingMinor) {
-          refuse('conflict', `Only ${formatMinor(Math.max(0, p.remainingMinor), tx.currency)} ${tx.currency} remains refundable on this payment.`, { remainingMinor: p.remainingMinor });
-        }
-        const need = missingConfirmations({ amountMinor: input.amountMinor, currency: tx.currency, environment: ctx.environment, todayTotalMinor: p.todayTotalMinor, guardrails: ctx.guardrails, confirmation: input.confirmation });
-        if (need.missing.length > 0) {
-          throw new AppError('invalid_input', `This refund needs an extra confirmation${need.reasons.length ? `: ${need.reasons.join('; ')}` : ''}. Nothing was sent.`, { details: { requires: need.missing, reasons: need.reasons, moneyMoved: 'no' } });
-        }
-        const intent = deps.journal.record({
-          type: 'created', at: iso(),
-          intent: { ...base, id: deps.newId(), merchantNo: ctx.merchantNo, storeNo: ctx.storeNo, settleCurrency: tx.settleCurrency ?? tx.currency, createdAt: iso(), ...(tx.reference ? { reference: tx.reference } : {}) },
-        })!;
+        // Between the other processes sharing this journal: re-read it under the lock, decide, and make
+        // the intent durable (created + sent) before releasing; the request leaves after that.
+        const intent = await deps.journal.exclusive(() => {
+          refuseIfOpen();
+          const remaining = remainingRefundableMinor(tx, deps.journal.unsettledFor(ctx.merchantNo, ctx.storeNo, tx.transactionNo));
+          if (input.amountMinor > remaining) {
+            refuse('conflict', `Only ${formatMinor(Math.max(0, remaining), tx.currency)} ${tx.currency} remains refundable on this payment.`, { remainingMinor: remaining });
+          }
+          const need = missingConfirmations({ amountMinor: input.amountMinor, currency: tx.currency, environment: ctx.environment, todayTotalMinor: todayTotalMinor(ctx, tx.currency), guardrails: ctx.guardrails, confirmation: input.confirmation });
+          if (need.missing.length > 0) {
+            const message = `This refund needs an extra confirmation${need.reasons.length ? `: ${need.reasons.join('; ')}` : ''}.`;
+            audit({ ...base, intentId: '', detail: message }, 'refused');
+            throw new AppError('invalid_input', `${message} Nothing was sent.`, { details: { requires: need.missing, reasons: need.reasons, moneyMoved: 'no' } });
+          }
+          const draft = { ...base, id: deps.newId(), merchantNo: ctx.merchantNo, storeNo: ctx.storeNo, settleCurrency: tx.settleCurrency ?? tx.currency, createdAt: iso(), ...(tx.reference ? { reference: tx.reference } : {}) };
+          deps.journal.record({ type: 'created', at: iso(), intent: draft });
+          return deps.journal.record({ type: 'sent', at: iso(), id: draft.id, intent: draft })!;
+        });
+        deps.onChange?.(intent);
         return send(intent, ctx);
       },
       () => {
@@ -136,20 +164,19 @@ export function createRefundService(deps: RefundServiceDeps) {
     );
   }
 
-  /** The only place a refund request leaves the app: after its `sent` event is on disk. */
+  /** The only place a refund request leaves the app: its `sent` event is already on disk. */
   async function send(intent: Intent, ctx: RefundContext): Promise<Intent> {
     const change = (i: Intent | undefined) => (i && deps.onChange?.(i), i ?? intent);
-    change(deps.journal.record({ type: 'sent', at: iso(), id: intent.id }));
+    let r: Awaited<ReturnType<ReturnType<RefundServiceDeps['gatewayFor']>['refund']>>;
     try {
-      const r = await deps.gatewayFor(intent.profileId).refund({
+      r = await deps.gatewayFor(intent).refund({
         transactionNo: intent.transactionNo, refundAmountMinor: intent.amountMinor, currency: intent.currency,
         settleCurrency: intent.settleCurrency, refundReference: intent.id, ...(ctx.ipnUrl ? { ipnUrl: ctx.ipnUrl } : {}),
       });
-      const accepted = change(deps.journal.record({ type: 'accepted', at: iso(), id: intent.id, refundTransactionNo: r.refundTransactionNo, refundStatus: r.status, via: 'response' }));
-      audit({ ...accepted, intentId: intent.id, refundTransactionNo: r.refundTransactionNo }, 'accepted');
-      return resolver.settleIfFinal(accepted, r.status);
     } catch (e) {
-      if (isAppError(e) && REJECTION_CODES.has(e.code)) {
+      // Provably not sent (connection refused before any byte left, configuration error): a rejection.
+      const notSent = isAppError(e) && e.details?.['sent'] === false;
+      if (isAppError(e) && (REJECTION_CODES.has(e.code) || notSent)) {
         const retCode = typeof e.details?.['ret_code'] === 'string' ? e.details['ret_code'] : undefined;
         const retMsg = typeof e.details?.['ret_msg'] === 'string' ? e.details['ret_msg'] : undefined;
         const rejected = change(deps.journal.record({ type: 'rejected', at: iso(), id: intent.id, ...(retCode ? { retCode } : {}), ...(retMsg ? { retMsg } : {}), detail: e.message }));
@@ -162,6 +189,17 @@ export function createRefundService(deps: RefundServiceDeps) {
       audit({ ...unknown, intentId: intent.id, detail }, 'outcome_unknown');
       deps.log.warn('refund.outcome_unknown', { intentId: intent.id, transactionNo: intent.transactionNo });
       return resolver.resolve(intent.id);
+    }
+    try {
+      const accepted = change(deps.journal.record({ type: 'accepted', at: iso(), id: intent.id, refundTransactionNo: r.refundTransactionNo, refundStatus: r.status, via: 'response' }));
+      audit({ ...accepted, intentId: intent.id, refundTransactionNo: r.refundTransactionNo }, 'accepted');
+      return resolver.settleIfFinal(accepted, r.status);
+    } catch (e) {
+      // The service accepted the refund but recording it failed (disk full, I/O error): money moved, and
+      // the person must hear exactly that — never "nothing was sent". The intent stays `sent` on disk and
+      // is resolved by query on the next start.
+      deps.log.error('refund.record_failed', { intentId: intent.id, error: e instanceof Error ? e.message : String(e) });
+      throw new AppError('outcome_unknown', `The service accepted refund ${r.refundTransactionNo}, but Refund Desk could not record it. Do not refund this payment again; check the disk and restart.`, { details: { moneyMoved: 'yes', refundTransactionNo: r.refundTransactionNo, intentId: intent.id } });
     }
   }
 
