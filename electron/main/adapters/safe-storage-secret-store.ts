@@ -1,5 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import type { Logger } from '../services/ports';
 import type { SecretStore } from '../services/profiles/ports';
 
@@ -20,24 +20,40 @@ export interface SafeStorageLike {
  * When the only backend is Linux's `basic_text` (or encryption is unavailable) a token is kept in
  * memory for the session unless the person explicitly opted in to storing it anyway.
  */
-export function createSafeStorageSecretStore(opts: { safeStorage: SafeStorageLike; file: string; platform: string; log: Logger }): SecretStore {
+export function createSafeStorageSecretStore(opts: { safeStorage: SafeStorageLike; file: string; platform: string; log: Logger; now?: () => number }): SecretStore {
   const { safeStorage } = opts;
+  const now = opts.now ?? Date.now;
+  /** The file on disk could not be read: the next write must not replace it (it may hold other tokens). */
+  let unreadable = false;
   const session = new Map<string, string>();
   const backend = () => (opts.platform === 'linux' ? (safeStorage.getSelectedStorageBackend?.() ?? 'unknown') : 'os');
   const weak = () => !safeStorage.isEncryptionAvailable() || backend() === 'basic_text';
 
   const readFile = (): Record<string, string> => {
+    unreadable = false;
     if (!existsSync(opts.file)) return {};
     try {
       const data = JSON.parse(readFileSync(opts.file, 'utf8')) as unknown;
-      return data && typeof data === 'object' ? (data as Record<string, string>) : {};
+      if (data && typeof data === 'object' && !Array.isArray(data)) return data as Record<string, string>;
     } catch {
-      // An unreadable vault means every stored token is lost; say so, keep the file for inspection.
-      opts.log.error('secrets.unreadable', { file: opts.file });
-      return {};
+      // handled below
     }
+    // An unreadable vault means every stored token is lost; say so, keep the file for inspection.
+    unreadable = true;
+    opts.log.error('secrets.unreadable', { file: opts.file });
+    return {};
+  };
+  /** Moves an unreadable file aside (`secrets.corrupt-<time>.json`, like settings) before it is replaced. */
+  const quarantine = () => {
+    const stamp = new Date(now()).toISOString().replace(/[:.]/g, '-');
+    const ext = extname(opts.file);
+    const target = join(dirname(opts.file), `${basename(opts.file, ext)}.corrupt-${stamp}${ext || '.json'}`);
+    renameSync(opts.file, target);
+    unreadable = false;
+    opts.log.error('secrets.corrupt', { file: opts.file, movedTo: target });
   };
   const writeFile = (data: Record<string, string>) => {
+    if (unreadable && existsSync(opts.file)) quarantine();
     mkdirSync(dirname(opts.file), { recursive: true });
     const tmp = `${opts.file}.tmp`;
     writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });

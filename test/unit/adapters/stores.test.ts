@@ -60,6 +60,22 @@ describe('safeStorage secret store', () => {
     expect(await again.has('p1')).toBe(false);
   });
 
+  it('moves an unreadable secrets file aside before the next write, instead of overwriting it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rd-sec-'));
+    const file = join(dir, 'secrets.json');
+    writeFileSync(file, '{"profile:P1:token":"ZW5jOjAx", "profile:P2');
+    const log = createFakeLogger();
+    const store = createSafeStorageSecretStore({ safeStorage: fakeSafeStorage('gnome_libsecret'), file, platform: 'linux', log, now: () => Date.UTC(2026, 0, 2, 3, 4, 5) });
+    expect(await store.has('profile:P1:token')).toBe(false);
+    expect(await store.set('profile:P3:token', 'new-token-value')).toEqual({ persisted: true });
+    const moved = join(dir, 'secrets.corrupt-2026-01-02T03-04-05-000Z.json');
+    expect(readdirSync(dir).sort()).toEqual(['secrets.corrupt-2026-01-02T03-04-05-000Z.json', 'secrets.json']);
+    expect(readFileSync(moved, 'utf8')).toBe('{"profile:P1:token":"ZW5jOjAx", "profile:P2');
+    expect(await store.get('profile:P3:token')).toBe('new-token-value');
+    expect(log.lines.find((l) => l.event === 'secrets.corrupt')).toMatchObject({ level: 'error' });
+    expect(JSON.stringify(log.lines)).toContain(moved);
+  });
+
   it('on basic_text keeps the token for the session only, unless the person opted in', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'rd-sec-')), 'secrets.json');
     const mk = () => createSafeStorageSecretStore({ safeStorage: fakeSafeStorage('basic_text'), file, platform: 'linux', log: createFakeLogger() });
