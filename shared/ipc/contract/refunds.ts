@@ -56,6 +56,7 @@ export const refundsPreview = {
     todayTotalMinor: minor,
     guardrails: guardrailsSchema,
     environment: z.string(),
+    profileId: z.string(),
     profileName: z.string(),
     operator: z.string(),
     fetchedAt: z.string(),
@@ -71,6 +72,8 @@ export const refundsSubmit = {
       reasonCode: z.enum(REASON_CODES, { message: 'Choose a reason for the refund.' }),
       reasonNote: z.string().trim().max(500, 'Keep the note under 500 characters.'),
       confirmation: z.object({ overLimit: z.boolean().optional(), typedAmount: z.string().max(32).optional() }).strict(),
+      /** The profile the confirmation screen showed: refused if the active profile changed since. */
+      profileId: z.string().max(64).optional(),
     })
     .strict()
     .refine((v) => v.reasonCode !== 'other' || v.reasonNote.length > 0, { path: ['reasonNote'], message: 'Explain the reason in the note.' }),

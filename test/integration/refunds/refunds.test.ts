@@ -52,6 +52,14 @@ describe('refunds against the sandbox', () => {
     expect(service.audit()[0]).toMatchObject({ outcome: 'refused', transactionNo: p.transactionNo });
   });
 
+  it('refuses a submit confirmed against another profile than the active one', async () => {
+    const { service } = buildRefunds(sandbox);
+    const p = freshPayment(sandbox, used);
+    await expect(service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason, profileId: 'P-some-other' })).rejects.toMatchObject({ code: 'conflict', details: { moneyMoved: 'no' } });
+    expect(serviceRefunds(p.transactionNo)).toHaveLength(0);
+    expect((await service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason, profileId: 'demo' })).state).toBe('accepted');
+  });
+
   it('refuses every non-success status without sending', async () => {
     const { service } = buildRefunds(sandbox);
     const statuses = ['closed', 'failed', 'init', 'pending', 'reversed'];

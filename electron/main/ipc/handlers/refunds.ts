@@ -6,14 +6,14 @@ type RefundChannels = 'refunds.preview' | 'refunds.submit' | 'refunds.list' | 'r
 /** Thin: IPC shape → refund service call. All checks live in the service. */
 export function refundHandlers(
   refunds: RefundService,
-  ctx: () => { profileName: string; operator: string },
+  ctx: () => { profileId: string; profileName: string; operator: string },
   now: () => number,
 ): Pick<HandlerMap, RefundChannels> {
   return {
     'refunds.preview': async ({ transactionNo }) => {
       const p = await refunds.preview(transactionNo);
       const c = ctx();
-      return { ...p, profileName: c.profileName, operator: c.operator, fetchedAt: new Date(now()).toISOString() };
+      return { ...p, profileId: c.profileId, profileName: c.profileName, operator: c.operator, fetchedAt: new Date(now()).toISOString() };
     },
     'refunds.submit': (input) => refunds.submit(input),
     'refunds.list': () => refunds.list(),

@@ -93,7 +93,7 @@ export function createRefundsRuntime(deps: { dataDir: string; clock: Clock; log:
     service,
     describeActive: () => {
       const c = context();
-      return { profileName: c.profileName, operator: c.operator };
+      return { profileId: c.profileId, profileName: c.profileName, operator: c.operator };
     },
     close(): void {
       unsubscribe();

@@ -49,6 +49,8 @@ export interface SubmitInput {
   reasonCode: string;
   reasonNote: string;
   confirmation: Confirmation;
+  /** The profile the person confirmed against; the refund is refused if another one is active now. */
+  profileId?: string;
 }
 
 export interface Preview {
@@ -125,6 +127,9 @@ export function createRefundService(deps: RefundServiceDeps) {
             refuse('conflict', `Refund ${open.id} for this payment is still ${open.state === 'outcome_unknown' ? 'unresolved' : 'in flight'}. Resolve it first (Refunds → Check again).`, { intentId: open.id });
           }
         };
+        if (input.profileId && input.profileId !== ctx.profileId) {
+          refuse('conflict', `The active profile changed to “${ctx.profileName}” after you opened this refund. Close it and start again from the payment.`);
+        }
         deps.journal.refresh();
         refuseIfOpen();
         if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0) refuse('invalid_input', 'The refund amount must be greater than zero.');

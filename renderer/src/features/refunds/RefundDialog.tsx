@@ -75,7 +75,7 @@ export function RefundDialog({ transactionNo, onClose }: { transactionNo: string
     setNotice(undefined);
     const confirmation = confirmationPayload(requirements, confirmations);
     submit.mutate(
-      { transactionNo: tx.transactionNo, amountMinor: check.amountMinor, currency: tx.currency, reasonCode: current.reasonCode, reasonNote: current.reasonNote.trim(), confirmation },
+      { transactionNo: tx.transactionNo, amountMinor: check.amountMinor, currency: tx.currency, reasonCode: current.reasonCode, reasonNote: current.reasonNote.trim(), confirmation, ...(p ? { profileId: p.profileId } : {}) },
       {
         onSuccess: (intent) => {
           setResult({ intent });
