@@ -1,3 +1,5 @@
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+
 /** What a command may touch: output streams and the environment (injected so tests run in-process). */
 export interface CliIo {
   out(line: string): void;
@@ -35,4 +37,13 @@ export function tokenFromEnv(io: CliIo): string {
   const token = io.env[TOKEN_ENV]?.trim();
   if (!token) throw new UsageError(`Set the API token in the environment variable ${TOKEN_ENV} (it is never read from the command line, so it stays out of shell history).`);
   return token;
+}
+
+/** node:util parseArgs, with its errors turned into a UsageError (exit 2 with the command's usage). */
+export function parseCliArgs<O extends ParseArgsOptionsConfig>(args: string[], options: O, allowPositionals = false) {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
 }

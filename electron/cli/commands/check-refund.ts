@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util';
 import { isAppError } from '../../../shared/domain/errors';
 import { formatMinor } from '../../../shared/domain/money';
 import { cliGateway, CONNECTION_OPTIONS, connectionFrom, defaultAppDataDir } from '../connection';
-import { type Command, EXIT, UsageError } from '../io';
+import { type Command, EXIT, UsageError, parseCliArgs } from '../io';
 import { cliRefundService } from './refund';
 
 /**
@@ -16,12 +15,7 @@ export const checkRefundCommand: Command = {
   summary: 'find out what happened to a refund whose outcome is unknown (never resends)',
   usage: 'check-refund <intentId> --base-url <url> --merchant <no> --store <no> [--data-dir <dir>] [--json]',
   async run(args, io) {
-    let parsed;
-    try {
-      parsed = parseArgs({ args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false } } });
-    } catch (e) {
-      throw new UsageError(e instanceof Error ? e.message : String(e));
-    }
+    const parsed = parseCliArgs(args, { ...CONNECTION_OPTIONS, 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false } }, true);
     const [intentId, ...extra] = parsed.positionals;
     if (!intentId || extra.length > 0 || !/^RD[0-9A-Z]{6,40}$/.test(intentId)) throw new UsageError('Give the refund intent id (RD…), as `refund` printed it.');
     const conn = connectionFrom(parsed.values, io);

@@ -1,12 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { auditCsv, refundsCsv } from '../../../shared/csv/exports/refunds';
 import { readJsonlFile } from '../../main/adapters/jsonl-file';
 import type { AuditEntry } from '../../main/services/refunds/audit';
 import { applyEvent, type Intent, type IntentEvent } from '../../main/services/refunds/intent';
 import { defaultAppDataDir } from '../connection';
-import { type Command, EXIT, UsageError } from '../io';
+import { type Command, EXIT, UsageError, parseCliArgs } from '../io';
 
 const KINDS = ['audit', 'refunds'] as const;
 type Kind = (typeof KINDS)[number];
@@ -32,16 +31,7 @@ export const exportCommand: Command = {
   summary: 'export the audit log or the refunds journal to CSV (offline)',
   usage: 'export (audit | refunds) --out <file.csv> [--data-dir <dir>] [--no-bom]  (exit 0 written, 2 bad usage)',
   async run(args, io) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args,
-        allowPositionals: true,
-        options: { out: { type: 'string' }, 'data-dir': { type: 'string' }, 'no-bom': { type: 'boolean', default: false } },
-      });
-    } catch (e) {
-      throw new UsageError(e instanceof Error ? e.message : String(e));
-    }
+    const parsed = parseCliArgs(args, { out: { type: 'string' }, 'data-dir': { type: 'string' }, 'no-bom': { type: 'boolean', default: false } }, true);
     const [kind, ...extra] = parsed.positionals;
     if (!kind || !KINDS.includes(kind as Kind) || extra.length > 0) throw new UsageError(`Say what to export: ${KINDS.join(' or ')}.`);
     if (!parsed.values.out) throw new UsageError('--out <file.csv> is required.');

@@ -1,9 +1,8 @@
-import { parseArgs } from 'node:util';
 import { isAppError } from '../../../shared/domain/errors';
 import { displayMoney } from '../../../shared/domain/money';
 import type { QueriedTransaction, QueryKey } from '../../main/services/gateway/client';
 import { CONNECTION_OPTIONS, cliGateway, connectionFrom } from '../connection';
-import { type CliIo, type Command, EXIT, UsageError } from '../io';
+import { type CliIo, type Command, EXIT, UsageError, parseCliArgs } from '../io';
 
 function exitFor(code: string): number {
   switch (code) {
@@ -50,22 +49,13 @@ export const queryCommand: Command = {
   summary: 'look one transaction up at the payment service',
   usage: 'query --base-url <url> --merchant <no> --store <no> (--transaction-no <n> | --reference <r> | --refund-transaction-no <n>) [--json] [--timeout-ms <ms>]',
   async run(args, io) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args,
-        allowPositionals: false,
-        options: {
+    const { values } = parseCliArgs(args, {
           ...CONNECTION_OPTIONS,
           'transaction-no': { type: 'string' },
           reference: { type: 'string' },
           'refund-transaction-no': { type: 'string' },
           json: { type: 'boolean', default: false },
-        },
-      }));
-    } catch (e) {
-      throw new UsageError(e instanceof Error ? e.message : String(e));
-    }
+        }, false);
     const keys: QueryKey[] = [];
     if (values['transaction-no']) keys.push({ transactionNo: values['transaction-no'] });
     if (values.reference) keys.push({ reference: values.reference });

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { AppError, isAppError } from '../../../shared/domain/errors';
 import { newSortableId } from '../../../shared/domain/ids';
 import { formatMinor, MoneyParseError, parseMinor } from '../../../shared/domain/money';
@@ -10,7 +9,7 @@ import { createIntentJournal } from '../../main/services/refunds/journal';
 import { createRefundService } from '../../main/services/refunds/service';
 import type { GatewayClient } from '../../main/services/gateway/client';
 import { cliGateway, CONNECTION_OPTIONS, type Connection, connectionFrom, defaultAppDataDir, environmentOf } from '../connection';
-import { type Command, EXIT, UsageError } from '../io';
+import { type Command, EXIT, UsageError, parseCliArgs } from '../io';
 
 /**
  * The app's refund service over the journal and audit log in `dataDir`, for one merchant account.
@@ -57,12 +56,7 @@ export const refundCommand: Command = {
   usage:
     'refund --base-url <url> --merchant <no> --store <no> (--transaction-no <n> | --reference <r>) --amount <decimal> --currency <ccy> --reason <text> --yes [--data-dir <dir>] [--operator <name>] [--json]  (token: REFUND_DESK_API_TOKEN; exit 0 accepted, 4 rejected, 5 network, 6 outcome unknown)',
   async run(args, io) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args,
-        allowPositionals: false,
-        options: {
+    const { values } = parseCliArgs(args, {
           ...CONNECTION_OPTIONS,
           'transaction-no': { type: 'string' },
           reference: { type: 'string' },
@@ -73,11 +67,7 @@ export const refundCommand: Command = {
           'data-dir': { type: 'string' },
           operator: { type: 'string' },
           json: { type: 'boolean', default: false },
-        },
-      }));
-    } catch (e) {
-      throw new UsageError(e instanceof Error ? e.message : String(e));
-    }
+        }, false);
     if (Boolean(values['transaction-no']) === Boolean(values.reference)) throw new UsageError('Give exactly one of --transaction-no, --reference.');
     const currency = values.currency?.toUpperCase();
     if (!currency || !/^[A-Z]{3}$/.test(currency)) throw new UsageError('--currency must be a three-letter code such as USD.');
