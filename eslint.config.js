@@ -6,7 +6,9 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const noElectron = {
-  paths: [{ name: 'electron', message: 'Only electron/main/{index,window,ipc,adapters} may touch Electron.' }],
+  paths: [
+    { name: 'electron', message: 'Only electron/main/{index,window,ipc,adapters} may touch Electron.' },
+  ],
   patterns: [{ group: ['electron/*'], message: 'Only the Electron glue may touch Electron.' }],
 };
 
@@ -25,7 +27,14 @@ export default tseslint.config(
   // Services, the sandbox, shared code and the renderer never import Electron: they run in plain
   // Node (browser host, CLI, tests) and in a plain browser.
   {
-    files: ['electron/main/services/**', 'electron/main/sandbox/**', 'shared/**', 'renderer/**', 'electron/host/**', 'electron/cli/**'],
+    files: [
+      'electron/main/services/**',
+      'electron/main/sandbox/**',
+      'shared/**',
+      'renderer/**',
+      'electron/host/**',
+      'electron/cli/**',
+    ],
     rules: { 'no-restricted-imports': ['error', noElectron] },
   },
   // The renderer reaches main only through the bridge; it may not import main-process code.

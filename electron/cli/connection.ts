@@ -23,13 +23,20 @@ export interface Connection {
 }
 
 /** Validates the shared connection flags and reads the token from the environment (never argv). */
-export function connectionFrom(values: Partial<Record<keyof typeof CONNECTION_OPTIONS, string | undefined>>, io: CliIo): Connection {
+export function connectionFrom(
+  values: Partial<Record<keyof typeof CONNECTION_OPTIONS, string | undefined>>,
+  io: CliIo,
+): Connection {
   const baseUrl = values['base-url'];
-  if (!baseUrl || !isAcceptableBaseUrl(baseUrl)) throw new UsageError('--base-url must be an https:// address (http:// only for 127.0.0.1 or localhost).');
-  if (!values.merchant || !/^\d{1,20}$/.test(values.merchant)) throw new UsageError('--merchant must be the merchant number (digits).');
-  if (!values.store || !/^\d{1,20}$/.test(values.store)) throw new UsageError('--store must be the store number (digits).');
+  if (!baseUrl || !isAcceptableBaseUrl(baseUrl))
+    throw new UsageError('--base-url must be an https:// address (http:// only for 127.0.0.1 or localhost).');
+  if (!values.merchant || !/^\d{1,20}$/.test(values.merchant))
+    throw new UsageError('--merchant must be the merchant number (digits).');
+  if (!values.store || !/^\d{1,20}$/.test(values.store))
+    throw new UsageError('--store must be the store number (digits).');
   const timeoutMs = values['timeout-ms'] ? Number(values['timeout-ms']) : undefined;
-  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new UsageError('--timeout-ms must be a positive whole number.');
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
+    throw new UsageError('--timeout-ms must be a positive whole number.');
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
     merchantNo: values.merchant,
@@ -45,7 +52,12 @@ export function cliGateway(conn: Connection, io: CliIo): GatewayClient {
     http: createFetchHttpClient(),
     clock: { now: Date.now },
     log: createLogger({ sink: (l) => (io.env['REFUND_DESK_DEBUG'] ? io.err(l) : undefined) }),
-    config: () => ({ baseUrl: conn.baseUrl, merchantNo: conn.merchantNo, storeNo: conn.storeNo, token: conn.token }),
+    config: () => ({
+      baseUrl: conn.baseUrl,
+      merchantNo: conn.merchantNo,
+      storeNo: conn.storeNo,
+      token: conn.token,
+    }),
     ...(conn.timeoutMs ? { timeoutMs: conn.timeoutMs } : {}),
   });
 }
@@ -60,7 +72,8 @@ export function environmentOf(baseUrl: string): 'production' | 'vendor-sandbox' 
 
 /** Where the Electron app keeps its data (app.getPath('userData') for productName "Refund Desk"). */
 export function defaultAppDataDir(env: CliIo['env'], platform: NodeJS.Platform = process.platform): string {
-  if (platform === 'win32') return join(env['APPDATA'] ?? join(homedir(), 'AppData', 'Roaming'), 'Refund Desk');
+  if (platform === 'win32')
+    return join(env['APPDATA'] ?? join(homedir(), 'AppData', 'Roaming'), 'Refund Desk');
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Refund Desk');
   return join(env['XDG_CONFIG_HOME'] ?? join(homedir(), '.config'), 'Refund Desk');
 }

@@ -35,12 +35,19 @@ export const TOKEN_ENV = 'REFUND_DESK_API_TOKEN';
 /** The API token from the environment, trimmed; never printed anywhere. */
 export function tokenFromEnv(io: CliIo): string {
   const token = io.env[TOKEN_ENV]?.trim();
-  if (!token) throw new UsageError(`Set the API token in the environment variable ${TOKEN_ENV} (it is never read from the command line, so it stays out of shell history).`);
+  if (!token)
+    throw new UsageError(
+      `Set the API token in the environment variable ${TOKEN_ENV} (it is never read from the command line, so it stays out of shell history).`,
+    );
   return token;
 }
 
 /** node:util parseArgs, with its errors turned into a UsageError (exit 2 with the command's usage). */
-export function parseCliArgs<O extends ParseArgsOptionsConfig>(args: string[], options: O, allowPositionals = false) {
+export function parseCliArgs<O extends ParseArgsOptionsConfig>(
+  args: string[],
+  options: O,
+  allowPositionals = false,
+) {
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (e) {

@@ -8,7 +8,14 @@ import { signCommand } from './commands/sign';
 import { type CliIo, type Command, EXIT, UsageError } from './io';
 
 /** Every command, one file each in ./commands: later ones (refund, reconcile, export) register here. */
-export const COMMANDS: readonly Command[] = [signCommand, queryCommand, refundCommand, checkRefundCommand, reconcileCommand, exportCommand];
+export const COMMANDS: readonly Command[] = [
+  signCommand,
+  queryCommand,
+  refundCommand,
+  checkRefundCommand,
+  reconcileCommand,
+  exportCommand,
+];
 
 function help(io: CliIo): void {
   io.err('Refund Desk CLI — the app’s own services, no Electron.');

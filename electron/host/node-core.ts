@@ -25,7 +25,9 @@ export interface NodeCoreOptions {
 /** Version from package.json, read once (there is no Electron app.getVersion() here). */
 export function packageVersion(): string {
   try {
-    const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as {
+      version?: string;
+    };
     return pkg.version ?? '0.0.0';
   } catch {
     return '0.0.0';
@@ -40,29 +42,38 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<AppCore> {
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const now = opts.now ?? Date.now;
-  const log = opts.log ?? createLogger({ file: join(dataDir, 'logs', `${opts.host}.jsonl`), sink: () => {}, now });
+  const log =
+    opts.log ?? createLogger({ file: join(dataDir, 'logs', `${opts.host}.jsonl`), sink: () => {}, now });
   const settingsFile = join(dataDir, 'settings.json');
-  return createAppCore({
-    host: opts.host,
-    name: 'Refund Desk',
-    version: packageVersion(),
-    dataDir,
-    platform: process.platform,
-    clock: { now },
-    log,
-    // No system browser to hand links to from here: record the request and do nothing.
-    openExternal: async (url) => log.info('external.open_skipped', { host: new URL(url).host }),
-    // conf has the same API and file format as electron-store, which only loads inside Electron.
-    settings: createConfSettingsStore({
-      open: () => new Conf<Record<string, unknown>>({ cwd: dataDir, configName: 'settings', projectName: 'refund-desk' }),
-      filePath: settingsFile,
-      now,
-    }),
-    // The browser host keeps tokens in memory only (never on disk); the CLI reads the environment.
-    secrets: opts.secrets ?? (opts.host === 'cli' ? createEnvSecretStore() : createMemorySecretStore()),
-    ...(opts.http ? { http: opts.http } : {}),
-  }, {
-    ...(opts.demo !== undefined ? { demo: opts.demo } : {}),
-    ...(opts.gateway ? { gateway: opts.gateway } : {}),
-  });
+  return createAppCore(
+    {
+      host: opts.host,
+      name: 'Refund Desk',
+      version: packageVersion(),
+      dataDir,
+      platform: process.platform,
+      clock: { now },
+      log,
+      // No system browser to hand links to from here: record the request and do nothing.
+      openExternal: async (url) => log.info('external.open_skipped', { host: new URL(url).host }),
+      // conf has the same API and file format as electron-store, which only loads inside Electron.
+      settings: createConfSettingsStore({
+        open: () =>
+          new Conf<Record<string, unknown>>({
+            cwd: dataDir,
+            configName: 'settings',
+            projectName: 'refund-desk',
+          }),
+        filePath: settingsFile,
+        now,
+      }),
+      // The browser host keeps tokens in memory only (never on disk); the CLI reads the environment.
+      secrets: opts.secrets ?? (opts.host === 'cli' ? createEnvSecretStore() : createMemorySecretStore()),
+      ...(opts.http ? { http: opts.http } : {}),
+    },
+    {
+      ...(opts.demo !== undefined ? { demo: opts.demo } : {}),
+      ...(opts.gateway ? { gateway: opts.gateway } : {}),
+    },
+  );
 }

@@ -61,12 +61,28 @@ export interface AppCore {
 /** Fixed so every new user's Demo shows the same seeded data; persisted so it survives restarts. */
 export const DEMO_SEED = 20_240_601;
 
-function demoStarter(dataDir: string, log: Logger, extra: Partial<SandboxOptions>, started: (s: RunningSandbox) => void): () => Promise<DemoHandle> {
+function demoStarter(
+  dataDir: string,
+  log: Logger,
+  extra: Partial<SandboxOptions>,
+  started: (s: RunningSandbox) => void,
+): () => Promise<DemoHandle> {
   return async () => {
-    const sandbox = await startSandbox({ port: 0, seed: DEMO_SEED, dataFile: join(dataDir, 'demo-sandbox.json'), ...extra });
+    const sandbox = await startSandbox({
+      port: 0,
+      seed: DEMO_SEED,
+      dataFile: join(dataDir, 'demo-sandbox.json'),
+      ...extra,
+    });
     started(sandbox);
     log.info('demo.sandbox', { port: sandbox.port });
-    return { baseUrl: sandbox.baseUrl, merchantNo: DEMO_MERCHANT.merchantNo, storeNo: DEMO_MERCHANT.storeNo, token: DEMO_MERCHANT.token, close: () => sandbox.close() };
+    return {
+      baseUrl: sandbox.baseUrl,
+      merchantNo: DEMO_MERCHANT.merchantNo,
+      storeNo: DEMO_MERCHANT.storeNo,
+      token: DEMO_MERCHANT.token,
+      close: () => sandbox.close(),
+    };
   };
 }
 
@@ -86,7 +102,9 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     clock: adapters.clock,
     log: adapters.log,
     events,
-    ...(options.demo === false ? {} : { startDemo: demoStarter(adapters.dataDir, adapters.log, options.demo ?? {}, (s) => (sandbox = s)) }),
+    ...(options.demo === false
+      ? {}
+      : { startDemo: demoStarter(adapters.dataDir, adapters.log, options.demo ?? {}, (s) => (sandbox = s)) }),
     recordIpn: async (record) => ipnFile.append(record),
     ...(options.gateway ? { gateway: options.gateway } : {}),
   });
@@ -111,12 +129,20 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     activeProfileId: () => profiles.profiles.active()?.id,
     onProgress: (jobId, p) => events.emit('reconciliation.progress', { jobId, ...p }),
   });
-  const refunds = createRefundsRuntime({ dataDir: adapters.dataDir, clock: adapters.clock, log: adapters.log, events, profiles });
+  const refunds = createRefundsRuntime({
+    dataDir: adapters.dataDir,
+    clock: adapters.clock,
+    log: adapters.log,
+    events,
+    profiles,
+  });
   const handlers: HandlerMap = {
     ...appHandlers(app),
     ...profileHandlers(profiles),
     ...transactionHandlers(lookup),
-    ...transactionSyncHandlers(createTransactionSync({ gateway: () => profiles.activeGateway(), clock: adapters.clock })),
+    ...transactionSyncHandlers(
+      createTransactionSync({ gateway: () => profiles.activeGateway(), clock: adapters.clock }),
+    ),
     ...reconciliationHandlers(reconciliation),
     ...refundHandlers(refunds.service, refunds.describeActive, adapters.clock.now),
   };

@@ -42,7 +42,12 @@ if (!app.requestSingleInstanceLock()) {
         open: () => new ElectronStore<Record<string, unknown>>({ name: 'settings', cwd: dataDir }),
         filePath: join(dataDir, 'settings.json'),
       }),
-      secrets: createSafeStorageSecretStore({ safeStorage, file: join(dataDir, 'secrets.json'), platform: process.platform, log }),
+      secrets: createSafeStorageSecretStore({
+        safeStorage,
+        file: join(dataDir, 'secrets.json'),
+        platform: process.platform,
+        log,
+      }),
     });
     const windows = () => BrowserWindow.getAllWindows();
     registerIpc(core.dispatch, windows, log);

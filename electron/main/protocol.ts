@@ -5,11 +5,13 @@ import { contentTypeOf } from './adapters/content-types';
 import { RENDERER_CSP } from './security/csp';
 import { APP_HOST, APP_SCHEME } from './security/guards';
 
-
 /** Must run before app 'ready': our scheme is standard and secure (so 'self' works in the CSP). */
 export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([
-    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } },
+    {
+      scheme: APP_SCHEME,
+      privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false },
+    },
   ]);
 }
 

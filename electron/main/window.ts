@@ -13,11 +13,14 @@ import {
  * The dev server URL electron-vite sets in development. A packaged app ignores it: otherwise anyone who
  * can set an environment variable could load (and have IPC trust) a renderer from any origin.
  */
-export const devServerUrl = (): string | undefined => (app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL']);
+export const devServerUrl = (): string | undefined =>
+  app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
 
 /** Denies every permission request for the session, once. */
 export function lockDownSession(session: Session): void {
-  session.setPermissionRequestHandler((_wc, permission, callback) => callback(permissionDecision(permission)));
+  session.setPermissionRequestHandler((_wc, permission, callback) =>
+    callback(permissionDecision(permission)),
+  );
   session.setPermissionCheckHandler((_wc, permission) => permissionDecision(permission));
 }
 

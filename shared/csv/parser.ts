@@ -61,12 +61,26 @@ export function decodeCsvBytes(bytes: Uint8Array): DecodedText {
   if (b0 === 0xef && b1 === 0xbb && bytes[2] === 0xbf) {
     return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'utf-8', hadBom: true };
   }
-  if (b0 === 0xff && b1 === 0xfe) return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le', hadBom: true };
-  if (b0 === 0xfe && b1 === 0xff) return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be', hadBom: true };
+  if (b0 === 0xff && b1 === 0xfe)
+    return {
+      text: new TextDecoder('utf-16le').decode(bytes.subarray(2)),
+      encoding: 'utf-16le',
+      hadBom: true,
+    };
+  if (b0 === 0xfe && b1 === 0xff)
+    return {
+      text: new TextDecoder('utf-16be').decode(bytes.subarray(2)),
+      encoding: 'utf-16be',
+      hadBom: true,
+    };
   const sniff = utf16WithoutBom(bytes);
   if (sniff) return { text: new TextDecoder(sniff).decode(bytes), encoding: sniff, hadBom: false };
   try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'utf-8', hadBom: false };
+    return {
+      text: new TextDecoder('utf-8', { fatal: true }).decode(bytes),
+      encoding: 'utf-8',
+      hadBom: false,
+    };
   } catch {
     return { text: decodeWindows1252(bytes), encoding: 'windows-1252', hadBom: false };
   }
@@ -75,8 +89,9 @@ export function decodeCsvBytes(bytes: Uint8Array): DecodedText {
 // 0x80–0x9F of Windows-1252 (undefined bytes map to the same code point, as browsers do). Decoded by
 // hand because Node's TextDecoder treats the label as ISO-8859-1 and would turn € into U+0080.
 const CP1252_HIGH = [
-  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
-  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d,
+  0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a,
+  0x153, 0x9d, 0x17e, 0x178,
 ];
 
 /** Windows-1252 → string: Latin-1 except the 0x80–0x9F block. */
@@ -84,7 +99,9 @@ export function decodeWindows1252(bytes: Uint8Array): string {
   const parts: string[] = [];
   const CHUNK = 8192;
   for (let i = 0; i < bytes.length; i += CHUNK) {
-    const codes = Array.from(bytes.subarray(i, i + CHUNK), (b) => (b >= 0x80 && b <= 0x9f ? (CP1252_HIGH[b - 0x80] ?? b) : b));
+    const codes = Array.from(bytes.subarray(i, i + CHUNK), (b) =>
+      b >= 0x80 && b <= 0x9f ? (CP1252_HIGH[b - 0x80] ?? b) : b,
+    );
     parts.push(String.fromCharCode(...codes));
   }
   return parts.join('');
@@ -192,13 +209,23 @@ export function parseCsvText(input: string, opts: ParseOptions & { encoding?: Cs
         return;
       }
       if (cells.length !== headers.length) {
-        addProblem(startLine, `has ${cells.length} field${cells.length === 1 ? '' : 's'}, the header has ${headers.length}`);
+        addProblem(
+          startLine,
+          `has ${cells.length} field${cells.length === 1 ? '' : 's'}, the header has ${headers.length}`,
+        );
         return;
       }
       rows.push({ line: startLine, cells });
     },
   });
-  return { headers: headers ?? [], rows, problems, delimiter, encoding: opts.encoding ?? 'utf-8', headerLine };
+  return {
+    headers: headers ?? [],
+    rows,
+    problems,
+    delimiter,
+    encoding: opts.encoding ?? 'utf-8',
+    headerLine,
+  };
 }
 
 /** Decodes and parses file bytes in one go (what the worker and the CLI call). */

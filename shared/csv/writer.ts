@@ -75,7 +75,11 @@ export function csvHeader<Row>(columns: readonly CsvColumn<Row>[]): string {
 }
 
 /** Writes a whole CSV document: optional BOM, header row, rows, CRLF after every line. */
-export function writeCsv<Row>(columns: readonly CsvColumn<Row>[], rows: Iterable<Row>, opts: CsvOptions = {}): string {
+export function writeCsv<Row>(
+  columns: readonly CsvColumn<Row>[],
+  rows: Iterable<Row>,
+  opts: CsvOptions = {},
+): string {
   const parts: string[] = [(opts.bom ?? true) ? BOM + csvHeader(columns) : csvHeader(columns)];
   for (const row of rows) parts.push(csvRow(columns, row, opts));
   return parts.join(EOL) + EOL;

@@ -5,8 +5,22 @@
  * service's two-decimal form (see money.ts toWireAmount).
  */
 const EXPONENTS: Readonly<Record<string, number>> = {
-  USD: 2, CNY: 2, GBP: 2, PHP: 2, IDR: 0, KRW: 0, HKD: 2, THB: 2, MYR: 2, BDT: 2, PKR: 2, JPY: 0,
-  EUR: 2, CAD: 2, AUD: 2, SGD: 2,
+  USD: 2,
+  CNY: 2,
+  GBP: 2,
+  PHP: 2,
+  IDR: 0,
+  KRW: 0,
+  HKD: 2,
+  THB: 2,
+  MYR: 2,
+  BDT: 2,
+  PKR: 2,
+  JPY: 0,
+  EUR: 2,
+  CAD: 2,
+  AUD: 2,
+  SGD: 2,
 };
 
 /** Currencies the app knows; anything else is rejected at the edges. */

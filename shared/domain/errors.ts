@@ -39,7 +39,10 @@ export class AppError extends Error {
     super(message, { cause: options.cause });
   }
   get retryable(): boolean {
-    return this.options.retryable ?? (this.code === 'network' || this.code === 'timeout' || this.code === 'unavailable');
+    return (
+      this.options.retryable ??
+      (this.code === 'network' || this.code === 'timeout' || this.code === 'unavailable')
+    );
   }
   get details(): Record<string, unknown> | undefined {
     return this.options.details;

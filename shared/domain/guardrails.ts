@@ -15,14 +15,26 @@ export interface Guardrails {
  * Main decides with this (refunds/guardrails.ts) and the dialog predicts with the same function, so
  * the two can never disagree about a limit.
  */
-export function limitReasons(args: { amountMinor: number; currency: string; todayTotalMinor: number; guardrails: Guardrails }): string[] {
+export function limitReasons(args: {
+  amountMinor: number;
+  currency: string;
+  todayTotalMinor: number;
+  guardrails: Guardrails;
+}): string[] {
   const reasons: string[] = [];
   const limit = args.guardrails.limits.find((l) => l.currency === args.currency);
   if (limit?.maxSingleMinor !== undefined && args.amountMinor > limit.maxSingleMinor) {
-    reasons.push(`it is above the single-refund limit of ${formatMinor(limit.maxSingleMinor, args.currency)} ${args.currency}`);
+    reasons.push(
+      `it is above the single-refund limit of ${formatMinor(limit.maxSingleMinor, args.currency)} ${args.currency}`,
+    );
   }
-  if (limit?.dailyTotalMinor !== undefined && args.todayTotalMinor + args.amountMinor > limit.dailyTotalMinor) {
-    reasons.push(`today's refunds would pass the daily limit of ${formatMinor(limit.dailyTotalMinor, args.currency)} ${args.currency}`);
+  if (
+    limit?.dailyTotalMinor !== undefined &&
+    args.todayTotalMinor + args.amountMinor > limit.dailyTotalMinor
+  ) {
+    reasons.push(
+      `today's refunds would pass the daily limit of ${formatMinor(limit.dailyTotalMinor, args.currency)} ${args.currency}`,
+    );
   }
   return reasons;
 }

@@ -17,7 +17,11 @@ let counter = 0;
  * Time-sortable short id with a prefix, e.g. `RD` + base36 time + counter + random. Used as the refund
  * intent id and therefore the refundReference the service stores (short, unique, recognisable).
  */
-export function newSortableId(prefix: string, nowMs: number = Date.now(), rand: () => number = Math.random): string {
+export function newSortableId(
+  prefix: string,
+  nowMs: number = Date.now(),
+  rand: () => number = Math.random,
+): string {
   if (nowMs === lastMs) counter += 1;
   else {
     lastMs = nowMs;
@@ -25,7 +29,9 @@ export function newSortableId(prefix: string, nowMs: number = Date.now(), rand: 
   }
   const time = nowMs.toString(36).padStart(9, '0');
   const seq = counter.toString(36).padStart(2, '0');
-  const r = Math.floor(rand() * 36 ** 4).toString(36).padStart(4, '0');
+  const r = Math.floor(rand() * 36 ** 4)
+    .toString(36)
+    .padStart(4, '0');
   return `${prefix}${time}${seq}${r}`.toUpperCase();
 }
 

@@ -51,7 +51,9 @@ export function parseMinor(text: string, currency: string, opts: { allowExtraZer
 export function parseWireAmount(value: string | number, currency: string): number {
   // Older servers send JSON numbers: String() of a number such as 10.5 gives "10.5", which is exact
   // for the short decimals the service uses; anything with more precision is rejected by parseMinor.
-  const minor = parseMinor(typeof value === 'number' ? String(value) : value, currency, { allowExtraZeros: true });
+  const minor = parseMinor(typeof value === 'number' ? String(value) : value, currency, {
+    allowExtraZeros: true,
+  });
   // The service never sends negative amounts; one would silently raise a remaining refundable amount.
   if (minor < 0) throw new MoneyParseError(`negative amount "${String(value)}" from the service`);
   return minor;

@@ -69,13 +69,20 @@ const digits = (what: string, example: string) =>
     .string()
     .trim()
     .min(1, `Enter the ${what}.`)
-    .regex(/^\d{1,20}$/, `The ${what} is digits only, as the payment provider issued it (for example ${example}).`);
+    .regex(
+      /^\d{1,20}$/,
+      `The ${what} is digits only, as the payment provider issued it (for example ${example}).`,
+    );
 
 /** What a person fills in; main assigns ids and times. */
 export const profileInputSchema = z
   .object({
     id: z.string().max(64).optional(),
-    name: z.string().trim().min(1, 'Give the profile a name, for example “Main store”.').max(60, 'Keep the name under 60 characters.'),
+    name: z
+      .string()
+      .trim()
+      .min(1, 'Give the profile a name, for example “Main store”.')
+      .max(60, 'Keep the name under 60 characters.'),
     merchantNo: digits('merchant number', '200043'),
     storeNo: digits('store number', '300014'),
     environment: z.enum(ENVIRONMENTS, { message: 'Choose where this profile connects to.' }),
@@ -86,19 +93,27 @@ export const profileInputSchema = z
     merGroupNo: z
       .string()
       .trim()
-      .regex(/^\d{0,20}$/, 'The partner group number is digits only; leave it empty unless you are a partner.')
+      .regex(
+        /^\d{0,20}$/,
+        'The partner group number is digits only; leave it empty unless you are a partner.',
+      )
       .optional(),
   })
   .strict()
   .superRefine((p, ctx) => {
     if (p.environment !== 'custom') return;
     if (!p.baseUrl) {
-      ctx.addIssue({ code: 'custom', path: ['baseUrl'], message: 'A custom profile needs the service address, for example https://mapi.example.com.' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['baseUrl'],
+        message: 'A custom profile needs the service address, for example https://mapi.example.com.',
+      });
     } else if (!isAcceptableBaseUrl(p.baseUrl)) {
       ctx.addIssue({
         code: 'custom',
         path: ['baseUrl'],
-        message: 'Use an https:// address without anything after the host (plain http:// only for 127.0.0.1 or localhost).',
+        message:
+          'Use an https:// address without anything after the host (plain http:// only for 127.0.0.1 or localhost).',
       });
     }
   });
@@ -113,7 +128,10 @@ export const profileSchema = z.object({
   baseUrl: z.string().max(300).optional(),
   ipnEnabled: z.boolean(),
   operatorName: z.string().max(60).optional(),
-  merGroupNo: z.string().regex(/^\d{1,20}$/).optional(),
+  merGroupNo: z
+    .string()
+    .regex(/^\d{1,20}$/)
+    .optional(),
   guardrails: guardrailsSchema.optional(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -32,7 +32,13 @@ export const INVOKE_CHANNELS = [
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
 
 /** Main → renderer pushes. Subscribing returns an unsubscribe function. */
-export const EVENT_CHANNELS = ['app.notice', 'profiles.changed', 'transactions.updated', 'reconciliation.progress', 'refunds.updated'] as const;
+export const EVENT_CHANNELS = [
+  'app.notice',
+  'profiles.changed',
+  'transactions.updated',
+  'reconciliation.progress',
+  'refunds.updated',
+] as const;
 export type EventChannel = (typeof EVENT_CHANNELS)[number];
 
 /** The global name the bridge is exposed under (preload and browser host alike). */

@@ -20,7 +20,11 @@ function byteOrder(a: string, b: string): number {
 }
 
 /** Builds the string that is hashed. Exported for tests only: never log its result. */
-export function signingString(params: SignableParams, token: string, opts: { includeEmpty?: boolean } = {}): string {
+export function signingString(
+  params: SignableParams,
+  token: string,
+  opts: { includeEmpty?: boolean } = {},
+): string {
   const keys = Object.keys(params)
     .filter((k) => k !== 'verifySign')
     .filter((k) => {
@@ -41,7 +45,8 @@ export function computeVerifySign(params: SignableParams, token: string): string
 /** Returns a copy of `params` with empty values removed and verifySign added. */
 export function signParams(params: SignableParams, token: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== '' && k !== 'verifySign') out[k] = v;
+  for (const [k, v] of Object.entries(params))
+    if (v !== null && v !== undefined && v !== '' && k !== 'verifySign') out[k] = v;
   out.verifySign = computeVerifySign(out, token);
   return out;
 }
@@ -73,6 +78,9 @@ export function verifySignature(
   }
   const standard = constantTimeEqualHex(computeVerifySign(stringParams, token), given);
   if (!opts.acceptEmptyVariant) return standard;
-  const variant = constantTimeEqualHex(md5Hex(signingString(stringParams, token, { includeEmpty: true })), given);
+  const variant = constantTimeEqualHex(
+    md5Hex(signingString(stringParams, token, { includeEmpty: true })),
+    given,
+  );
   return standard || variant;
 }

@@ -1,5 +1,13 @@
 /** Transaction and refund statuses (PROTOCOL.md "Statuses"), normalised. */
-export const TRANSACTION_STATUSES = ['init', 'dealing', 'pending', 'success', 'failed', 'closed', 'reversed'] as const;
+export const TRANSACTION_STATUSES = [
+  'init',
+  'dealing',
+  'pending',
+  'success',
+  'failed',
+  'closed',
+  'reversed',
+] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 export const REFUND_STATUSES = ['pending', 'success', 'failed'] as const;

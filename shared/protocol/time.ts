@@ -8,8 +8,12 @@ const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 function parts(ms: number) {
   const d = new Date(ms + OFFSET_MS);
   return {
-    y: d.getUTCFullYear(), mo: pad(d.getUTCMonth() + 1), d: pad(d.getUTCDate()),
-    h: pad(d.getUTCHours()), mi: pad(d.getUTCMinutes()), s: pad(d.getUTCSeconds()),
+    y: d.getUTCFullYear(),
+    mo: pad(d.getUTCMonth() + 1),
+    d: pad(d.getUTCDate()),
+    h: pad(d.getUTCHours()),
+    mi: pad(d.getUTCMinutes()),
+    s: pad(d.getUTCSeconds()),
   };
 }
 

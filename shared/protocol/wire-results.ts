@@ -68,7 +68,9 @@ export const refundResultSchema = z
     status: optStr,
   })
   .passthrough()
-  .refine((r) => Boolean(r.refundTransactionNo ?? r.refundTransactionId), { message: 'refund result without refundTransactionNo' });
+  .refine((r) => Boolean(r.refundTransactionNo ?? r.refundTransactionId), {
+    message: 'refund result without refundTransactionNo',
+  });
 
 export const transListSchema = z.array(tranQueryResultSchema);
 
@@ -112,7 +114,9 @@ export interface RefundResult {
   status: ReturnType<typeof normaliseRefundStatus>;
 }
 
-const strip = <T extends Record<string, unknown>>(o: T): { [K in keyof T]: Exclude<T[K], null | undefined | ''> } => {
+const strip = <T extends Record<string, unknown>>(
+  o: T,
+): { [K in keyof T]: Exclude<T[K], null | undefined | ''> } => {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) if (v !== null && v !== undefined && v !== '') out[k] = v;
   return out as { [K in keyof T]: Exclude<T[K], null | undefined | ''> };

@@ -16,7 +16,8 @@ export const EXPORT_TIMEZONE = 'UTC';
 
 /** The single currency of a row's difference, or the ledger's when the currencies differ. */
 function differenceOf(item: ReconItem): { amountMinor: number; currency: string } | undefined {
-  if (item.deltas.length === 0) return item.outcome === 'matched' ? undefined : { amountMinor: 0, currency: item.ledger.currency };
+  if (item.deltas.length === 0)
+    return item.outcome === 'matched' ? undefined : { amountMinor: 0, currency: item.ledger.currency };
   return item.deltas.find((d) => d.currency === item.ledger.currency) ?? item.deltas[0];
 }
 
@@ -31,11 +32,23 @@ export const REPORT_COLUMNS: readonly CsvColumn<ReconItem>[] = [
   { header: 'ledgerCurrency', kind: 'text', value: (r) => r.ledger.currency },
   { header: 'ledgerStatus', kind: 'text', value: (r) => r.ledger.statusText ?? r.ledger.status },
   { header: 'ledgerDate', kind: 'text', value: (r) => r.ledger.date },
-  { header: 'serviceAmount', kind: 'amount', value: (r) => amount(r.service?.amountMinor, r.service?.currency) },
+  {
+    header: 'serviceAmount',
+    kind: 'amount',
+    value: (r) => amount(r.service?.amountMinor, r.service?.currency),
+  },
   { header: 'serviceCurrency', kind: 'text', value: (r) => r.service?.currency },
   { header: 'serviceStatus', kind: 'text', value: (r) => r.service?.status },
-  { header: 'serviceRefunded', kind: 'amount', value: (r) => amount(r.service?.refundedMinor, r.service?.currency) },
-  { header: 'difference', kind: 'amount', value: (r) => amount(differenceOf(r)?.amountMinor, differenceOf(r)?.currency) },
+  {
+    header: 'serviceRefunded',
+    kind: 'amount',
+    value: (r) => amount(r.service?.refundedMinor, r.service?.currency),
+  },
+  {
+    header: 'difference',
+    kind: 'amount',
+    value: (r) => amount(differenceOf(r)?.amountMinor, differenceOf(r)?.currency),
+  },
   { header: 'differenceCurrency', kind: 'text', value: (r) => differenceOf(r)?.currency },
   { header: 'duplicateOfLine', kind: 'integer', value: (r) => r.duplicateOfLine },
   { header: 'servicePaidAt', kind: 'timestamp', value: (r) => r.service?.paidAt },
@@ -75,6 +88,14 @@ export function reportCsv(items: Iterable<ReconItem>, opts?: CsvOptions): string
 }
 
 /** The summary CSV text; `generatedAt` is a UTC ISO instant. */
-export function summaryCsv(currencies: readonly CurrencySummary[], generatedAt: string, opts?: CsvOptions): string {
-  return writeCsv(SUMMARY_COLUMNS, currencies.map((c) => ({ ...c, generatedAt })), opts);
+export function summaryCsv(
+  currencies: readonly CurrencySummary[],
+  generatedAt: string,
+  opts?: CsvOptions,
+): string {
+  return writeCsv(
+    SUMMARY_COLUMNS,
+    currencies.map((c) => ({ ...c, generatedAt })),
+    opts,
+  );
 }

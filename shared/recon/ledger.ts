@@ -32,9 +32,32 @@ export interface LedgerImport {
   problems: CsvProblem[];
 }
 
-const PAID = new Set(['paid', 'success', 'succeeded', 'successful', 'settled', 'completed', 'complete', 'captured', 'done', 'ok', 'closedpaid']);
+const PAID = new Set([
+  'paid',
+  'success',
+  'succeeded',
+  'successful',
+  'settled',
+  'completed',
+  'complete',
+  'captured',
+  'done',
+  'ok',
+  'closedpaid',
+]);
 const REFUNDED = new Set(['refunded', 'partiallyrefunded', 'partialrefund', 'refund', 'fullyrefunded']);
-const UNPAID = new Set(['unpaid', 'cancelled', 'canceled', 'void', 'voided', 'failed', 'declined', 'open', 'pending', 'expired']);
+const UNPAID = new Set([
+  'unpaid',
+  'cancelled',
+  'canceled',
+  'void',
+  'voided',
+  'failed',
+  'declined',
+  'open',
+  'pending',
+  'expired',
+]);
 
 /** Maps a ledger's own status words to ours. */
 export function normaliseLedgerStatus(text: string | undefined): LedgerStatus {
@@ -68,7 +91,10 @@ export function normaliseAmountText(raw: string): string {
 const DIGITS = /^\d{1,32}$/;
 
 /** Applies a mapping (assumed valid, see mappingIssues) to parsed records. */
-export function toLedgerRows(parsed: Pick<ParsedCsv, 'headers' | 'rows'>, mapping: ColumnMapping): LedgerImport {
+export function toLedgerRows(
+  parsed: Pick<ParsedCsv, 'headers' | 'rows'>,
+  mapping: ColumnMapping,
+): LedgerImport {
   const col = (h: string | undefined) => (h === undefined ? -1 : parsed.headers.indexOf(h));
   const idx = {
     transactionNo: col(mapping.transactionNo),
@@ -110,14 +136,20 @@ export function toLedgerRows(parsed: Pick<ParsedCsv, 'headers' | 'rows'>, mappin
       if (!amountText) throw new MoneyParseError('has no amount');
       amountMinor = parseMinor(normaliseAmountText(amountText), currency, { allowExtraZeros: true });
       const refundedText = get(idx.refunded);
-      if (refundedText) refundedMinor = parseMinor(normaliseAmountText(refundedText), currency, { allowExtraZeros: true });
+      if (refundedText)
+        refundedMinor = parseMinor(normaliseAmountText(refundedText), currency, { allowExtraZeros: true });
     } catch (e) {
       fail(e instanceof MoneyParseError ? `amount: ${e.message}` : 'amount could not be read');
       continue;
     }
     const statusText = get(idx.status);
     const date = get(idx.date);
-    const row: LedgerRow = { line: rec.line, amountMinor, currency, status: normaliseLedgerStatus(statusText) };
+    const row: LedgerRow = {
+      line: rec.line,
+      amountMinor,
+      currency,
+      status: normaliseLedgerStatus(statusText),
+    };
     if (transactionNo) row.transactionNo = transactionNo;
     if (reference) row.reference = reference;
     if (date) row.date = date;

@@ -4,7 +4,15 @@
  */
 import { z } from 'zod';
 
-export const MAPPING_FIELDS = ['transactionNo', 'reference', 'amount', 'currency', 'date', 'status', 'refunded'] as const;
+export const MAPPING_FIELDS = [
+  'transactionNo',
+  'reference',
+  'amount',
+  'currency',
+  'date',
+  'status',
+  'refunded',
+] as const;
 export type MappingField = (typeof MAPPING_FIELDS)[number];
 
 /** Field → header name. transactionNo and/or reference, amount and currency are needed. */
@@ -33,11 +41,43 @@ export const FIELD_LABELS: Readonly<Record<MappingField, string>> = {
 
 /** Header spellings seen in merchant exports, normalised (lower case, letters and digits only). */
 const SYNONYMS: Readonly<Record<MappingField, readonly string[]>> = {
-  transactionNo: ['transactionno', 'transactionnumber', 'transactionid', 'txnno', 'txnid', 'txid', 'yuansferid', 'pockytid', 'paymentid', 'servicetransactionno'],
-  reference: ['reference', 'ref', 'merchantreference', 'orderno', 'ordernumber', 'orderid', 'order', 'invoice', 'invoiceno', 'invoicenumber'],
+  transactionNo: [
+    'transactionno',
+    'transactionnumber',
+    'transactionid',
+    'txnno',
+    'txnid',
+    'txid',
+    'yuansferid',
+    'pockytid',
+    'paymentid',
+    'servicetransactionno',
+  ],
+  reference: [
+    'reference',
+    'ref',
+    'merchantreference',
+    'orderno',
+    'ordernumber',
+    'orderid',
+    'order',
+    'invoice',
+    'invoiceno',
+    'invoicenumber',
+  ],
   amount: ['amount', 'total', 'grossamount', 'gross', 'orderamount', 'amountpaid', 'paid', 'value', 'sum'],
   currency: ['currency', 'ccy', 'currencycode', 'cur'],
-  date: ['date', 'orderdate', 'paymentdate', 'createdat', 'created', 'paidat', 'time', 'timestamp', 'datetime'],
+  date: [
+    'date',
+    'orderdate',
+    'paymentdate',
+    'createdat',
+    'created',
+    'paidat',
+    'time',
+    'timestamp',
+    'datetime',
+  ],
   status: ['status', 'state', 'paymentstatus', 'orderstatus'],
   refunded: ['refunded', 'refundedamount', 'refundamount', 'refunds', 'refundtotal'],
 };
@@ -56,7 +96,9 @@ export function guessMapping(headers: readonly string[]): ColumnMapping {
     for (const field of MAPPING_FIELDS) {
       if (out[field]) continue;
       for (const syn of SYNONYMS[field]) {
-        const hit = normalised.find(({ h, n }) => !used.has(h) && (pass === 'exact' ? n === syn : syn.length > 3 && n.includes(syn)));
+        const hit = normalised.find(
+          ({ h, n }) => !used.has(h) && (pass === 'exact' ? n === syn : syn.length > 3 && n.includes(syn)),
+        );
         if (hit) {
           out[field] = hit.h;
           used.add(hit.h);
@@ -71,7 +113,8 @@ export function guessMapping(headers: readonly string[]): ColumnMapping {
 /** What is wrong with a mapping for these headers; empty when it can be used. */
 export function mappingIssues(mapping: ColumnMapping, headers: readonly string[]): string[] {
   const issues: string[] = [];
-  if (!mapping.transactionNo && !mapping.reference) issues.push('Choose the column with the transaction number or the reference (or both).');
+  if (!mapping.transactionNo && !mapping.reference)
+    issues.push('Choose the column with the transaction number or the reference (or both).');
   if (!mapping.amount) issues.push('Choose the amount column.');
   if (!mapping.currency) issues.push('Choose the currency column.');
   const known = new Set(headers);

@@ -75,7 +75,9 @@ export function lookupKey(row: Pick<LedgerRow, 'transactionNo' | 'reference'>): 
 }
 
 /** The distinct lookups a ledger needs, in first-seen order. */
-export function ledgerKeys(rows: readonly LedgerRow[]): Array<{ transactionNo: string } | { reference: string }> {
+export function ledgerKeys(
+  rows: readonly LedgerRow[],
+): Array<{ transactionNo: string } | { reference: string }> {
   const seen = new Set<string>();
   const keys: Array<{ transactionNo: string } | { reference: string }> = [];
   for (const row of rows) {
@@ -88,8 +90,16 @@ export function ledgerKeys(rows: readonly LedgerRow[]): Array<{ transactionNo: s
 }
 
 function view(tx: Transaction): ServiceView {
-  const refundedMinor = tx.refunds.filter((r) => r.status === 'success' || r.status === 'pending').reduce((s, r) => s + r.refundAmountMinor, 0);
-  const v: ServiceView = { transactionNo: tx.transactionNo, amountMinor: tx.amountMinor, currency: tx.currency, status: tx.status, refundedMinor };
+  const refundedMinor = tx.refunds
+    .filter((r) => r.status === 'success' || r.status === 'pending')
+    .reduce((s, r) => s + r.refundAmountMinor, 0);
+  const v: ServiceView = {
+    transactionNo: tx.transactionNo,
+    amountMinor: tx.amountMinor,
+    currency: tx.currency,
+    status: tx.status,
+    refundedMinor,
+  };
   if (tx.reference) v.reference = tx.reference;
   if (tx.paidAt) v.paidAt = tx.paidAt;
   return v;
@@ -105,9 +115,16 @@ function addDelta(map: Map<string, number>, currency: string, amountMinor: numbe
 }
 
 /** Decides the outcome of a row whose transaction the service has (and no earlier row claimed). */
-function classify(row: LedgerRow, s: ServiceView, fmt: (m: number, c: string) => string): { outcome: ReconOutcome; detail: string } {
+function classify(
+  row: LedgerRow,
+  s: ServiceView,
+  fmt: (m: number, c: string) => string,
+): { outcome: ReconOutcome; detail: string } {
   if (row.currency !== s.currency) {
-    return { outcome: 'currency_mismatch', detail: `Ledger has ${fmt(row.amountMinor, row.currency)}, the service has ${fmt(s.amountMinor, s.currency)}.` };
+    return {
+      outcome: 'currency_mismatch',
+      detail: `Ledger has ${fmt(row.amountMinor, row.currency)}, the service has ${fmt(s.amountMinor, s.currency)}.`,
+    };
   }
   if (row.amountMinor !== s.amountMinor) {
     return {
@@ -116,20 +133,35 @@ function classify(row: LedgerRow, s: ServiceView, fmt: (m: number, c: string) =>
     };
   }
   if (ledgerCounts(row) && !serviceCounts(s)) {
-    return { outcome: 'status_mismatch', detail: `Ledger says ${row.statusText ?? 'paid'}, the service says ${s.status}: no money was received for it.` };
+    return {
+      outcome: 'status_mismatch',
+      detail: `Ledger says ${row.statusText ?? 'paid'}, the service says ${s.status}: no money was received for it.`,
+    };
   }
   if (row.status === 'unpaid' && serviceCounts(s)) {
-    return { outcome: 'status_mismatch', detail: `Ledger says ${row.statusText ?? 'unpaid'}, but the service received the payment.` };
+    return {
+      outcome: 'status_mismatch',
+      detail: `Ledger says ${row.statusText ?? 'unpaid'}, but the service received the payment.`,
+    };
   }
   const ledgerRefund = row.refundedMinor;
-  if (s.refundedMinor > 0 && (ledgerRefund === undefined ? row.status !== 'refunded' : ledgerRefund < s.refundedMinor)) {
+  if (
+    s.refundedMinor > 0 &&
+    (ledgerRefund === undefined ? row.status !== 'refunded' : ledgerRefund < s.refundedMinor)
+  ) {
     return {
       outcome: 'refunded_not_in_ledger',
       detail: `The service refunded ${fmt(s.refundedMinor, s.currency)}${ledgerRefund ? `, the ledger records ${fmt(ledgerRefund, row.currency)}` : ', the ledger records no refund'}.`,
     };
   }
-  if ((row.status === 'refunded' && s.refundedMinor === 0) || (ledgerRefund !== undefined && ledgerRefund > s.refundedMinor)) {
-    return { outcome: 'status_mismatch', detail: `Ledger records a refund the service does not have (service refunded ${fmt(s.refundedMinor, s.currency)}).` };
+  if (
+    (row.status === 'refunded' && s.refundedMinor === 0) ||
+    (ledgerRefund !== undefined && ledgerRefund > s.refundedMinor)
+  ) {
+    return {
+      outcome: 'status_mismatch',
+      detail: `Ledger records a refund the service does not have (service refunded ${fmt(s.refundedMinor, s.currency)}).`,
+    };
   }
   return { outcome: 'matched', detail: '' };
 }
@@ -152,7 +184,13 @@ export function matchLedger(
     const deltas = new Map<string, number>();
     if (ledgerCounts(row)) addDelta(deltas, row.currency, row.amountMinor);
     const base = { line: row.line, matchedBy, ledger: row } as const;
-    const finish = (item: Omit<ReconItem, 'deltas'>) => items.push({ ...item, deltas: [...deltas].filter(([, m]) => m !== 0).map(([currency, amountMinor]) => ({ currency, amountMinor })) });
+    const finish = (item: Omit<ReconItem, 'deltas'>) =>
+      items.push({
+        ...item,
+        deltas: [...deltas]
+          .filter(([, m]) => m !== 0)
+          .map(([currency, amountMinor]) => ({ currency, amountMinor })),
+      });
 
     const earlier = firstLineByKey.get(key);
     const result = lookup(key);
@@ -161,16 +199,32 @@ export function matchLedger(
     if (earlier !== undefined || earlierTx !== undefined) {
       // The first row already accounts for the service's money; this one only adds ledger money.
       const first = earlier ?? earlierTx ?? 0;
-      finish({ ...base, outcome: 'duplicate_in_ledger', duplicateOfLine: first, ...(service ? { service } : {}), detail: `Same transaction as line ${first}: the ledger counts it twice.` });
+      finish({
+        ...base,
+        outcome: 'duplicate_in_ledger',
+        duplicateOfLine: first,
+        ...(service ? { service } : {}),
+        detail: `Same transaction as line ${first}: the ledger counts it twice.`,
+      });
       continue;
     }
     firstLineByKey.set(key, row.line);
     if (!result || result.kind === 'failed') {
-      finish({ ...base, outcome: 'not_checked', detail: result ? `The lookup failed (${result.code}): ${result.message} Run again to retry.` : 'Not looked up yet.' });
+      finish({
+        ...base,
+        outcome: 'not_checked',
+        detail: result
+          ? `The lookup failed (${result.code}): ${result.message} Run again to retry.`
+          : 'Not looked up yet.',
+      });
       continue;
     }
     if (result.kind === 'not_found' || !service) {
-      finish({ ...base, outcome: 'missing_at_service', detail: `The service has no payment with this ${matchedBy === 'transactionNo' ? 'transaction number' : 'reference'}.` });
+      finish({
+        ...base,
+        outcome: 'missing_at_service',
+        detail: `The service has no payment with this ${matchedBy === 'transactionNo' ? 'transaction number' : 'reference'}.`,
+      });
       continue;
     }
     firstLineByServiceTx.set(service.transactionNo, row.line);

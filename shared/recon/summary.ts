@@ -32,7 +32,9 @@ export interface ReconSummary {
 
 /** An exception is any outcome other than matched (not_checked included: it needs a re-run). */
 export const isException = (o: ReconOutcome) => o !== 'matched';
-const EXPLAINING = new Set<ReconOutcome>(RECON_OUTCOMES.filter((o) => o !== 'matched' && o !== 'not_checked'));
+const EXPLAINING = new Set<ReconOutcome>(
+  RECON_OUTCOMES.filter((o) => o !== 'matched' && o !== 'not_checked'),
+);
 
 export function emptyCounts(): Record<ReconOutcome, number> {
   return Object.fromEntries(RECON_OUTCOMES.map((o) => [o, 0])) as Record<ReconOutcome, number>;
@@ -65,12 +67,14 @@ export function summarise(items: readonly ReconItem[]): ReconSummary {
     const ledgerSide = get(item.ledger.currency);
     ledgerSide.rows += 1;
     ledgerSide.counts[item.outcome] += 1;
-    if (item.ledger.status !== 'unpaid') ledgerSide.ledgerTotalMinor = sumMinor([ledgerSide.ledgerTotalMinor, item.ledger.amountMinor]);
+    if (item.ledger.status !== 'unpaid')
+      ledgerSide.ledgerTotalMinor = sumMinor([ledgerSide.ledgerTotalMinor, item.ledger.amountMinor]);
     const s = item.service;
     // Duplicates point at a payment their first row already counted.
     if (s && item.outcome !== 'duplicate_in_ledger') {
       const serviceSide = get(s.currency);
-      if (s.status === 'success') serviceSide.serviceTotalMinor = sumMinor([serviceSide.serviceTotalMinor, s.amountMinor]);
+      if (s.status === 'success')
+        serviceSide.serviceTotalMinor = sumMinor([serviceSide.serviceTotalMinor, s.amountMinor]);
       serviceSide.serviceRefundsMinor = sumMinor([serviceSide.serviceRefundsMinor, s.refundedMinor]);
     }
     if (EXPLAINING.has(item.outcome)) {
@@ -84,6 +88,8 @@ export function summarise(items: readonly ReconItem[]): ReconSummary {
     s.differenceMinor = s.ledgerTotalMinor - s.serviceTotalMinor;
     s.unexplainedMinor = s.differenceMinor - s.explainedMinor;
   }
-  const currencies = [...by.values()].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
+  const currencies = [...by.values()].sort((a, b) =>
+    a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0,
+  );
   return { currencies, counts, rows: items.length, exceptions: items.length - counts.matched };
 }

@@ -19,9 +19,11 @@ export async function sample(iterations: number, fn: (i: number) => unknown): Pr
   return out.sort((a, b) => a - b);
 }
 
-export const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+export const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 export const ms = (v: number) => `${v.toFixed(v < 10 ? 2 : 0)} ms`;
-export const perSec = (count: number, totalMs: number) => `${Math.round((count / totalMs) * 1000).toLocaleString('en-US')}/s`;
+export const perSec = (count: number, totalMs: number) =>
+  `${Math.round((count / totalMs) * 1000).toLocaleString('en-US')}/s`;
 
 export async function time<T>(fn: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
   const t0 = performance.now();

@@ -22,8 +22,17 @@ export async function reconBench(): Promise<Figure[]> {
     const no = `2975536383${String(i).padStart(8, '0')}`;
     const currency = CURRENCIES[i % CURRENCIES.length] ?? 'USD';
     const amountMinor = 100 + ((i * 7919) % 500_000);
-    lines.push(`2025-06-${String((i % 28) + 1).padStart(2, '0')},SO-${i},${no},${formatMinor(amountMinor, currency)},${currency},Paid`);
-    const tx: Transaction = { transactionNo: no, amountMinor: i % 97 === 0 ? amountMinor + 1 : amountMinor, currency, status: 'success', transactionType: 'payment', refunds: [] };
+    lines.push(
+      `2025-06-${String((i % 28) + 1).padStart(2, '0')},SO-${i},${no},${formatMinor(amountMinor, currency)},${currency},Paid`,
+    );
+    const tx: Transaction = {
+      transactionNo: no,
+      amountMinor: i % 97 === 0 ? amountMinor + 1 : amountMinor,
+      currency,
+      status: 'success',
+      transactionType: 'payment',
+      refunds: [],
+    };
     answers.set(`tx:${no}`, i % 501 === 0 ? { kind: 'not_found' } : { kind: 'found', transaction: tx });
   }
   const bytes = new TextEncoder().encode(`${lines.join('\r\n')}\r\n`);
@@ -35,9 +44,24 @@ export async function reconBench(): Promise<Figure[]> {
   const total = parse.ms + map.ms + match.ms + sum.ms;
   const mb = (bytes.length / 1e6).toFixed(1);
   return [
-    { bench: 'recon 100k', metric: 'parse (decode + papaparse)', value: ms(parse.ms), note: `${mb} MB, ${perSec(ROWS, parse.ms)}` },
-    { bench: 'recon 100k', metric: 'map to ledger rows', value: ms(map.ms), note: `${map.value.rows.length} rows, ${map.value.problems.length} problems` },
-    { bench: 'recon 100k', metric: 'match', value: ms(match.ms), note: `${match.value.filter((i) => i.outcome !== 'matched').length} exceptions` },
+    {
+      bench: 'recon 100k',
+      metric: 'parse (decode + papaparse)',
+      value: ms(parse.ms),
+      note: `${mb} MB, ${perSec(ROWS, parse.ms)}`,
+    },
+    {
+      bench: 'recon 100k',
+      metric: 'map to ledger rows',
+      value: ms(map.ms),
+      note: `${map.value.rows.length} rows, ${map.value.problems.length} problems`,
+    },
+    {
+      bench: 'recon 100k',
+      metric: 'match',
+      value: ms(match.ms),
+      note: `${match.value.filter((i) => i.outcome !== 'matched').length} exceptions`,
+    },
     { bench: 'recon 100k', metric: 'summarise', value: ms(sum.ms) },
     { bench: 'recon 100k', metric: 'parse + map + match + summary', value: ms(total) },
   ];

@@ -57,40 +57,84 @@ const SCROLL_FRAMES = `async () => {
  */
 export async function rendererBench(): Promise<Figure[]> {
   const rendererDir = resolve(import.meta.dirname, '../../out/renderer');
-  if (!existsSync(join(rendererDir, 'index.html'))) throw new Error('Run `npm run build` first: the renderer bench loads out/renderer.');
+  if (!existsSync(join(rendererDir, 'index.html')))
+    throw new Error('Run `npm run build` first: the renderer bench loads out/renderer.');
   const dataDir = mkdtempSync(join(tmpdir(), 'rd-bench-ui-'));
   const core = await createNodeCore({ host: 'browser', dataDir, demo: { transactions: 200 } });
   const host = await startBrowserHost({ core, rendererDir });
   const browser = await chromium.launch({
     executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const figures: Figure[] = [];
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(host.url);
     await page.getByTestId('transactions').waitFor();
-    const profileId = (await page.evaluate(`window.refundDesk['profiles.list']().then((r) => r.value.activeProfileId)`)) as string;
+    const profileId = (await page.evaluate(
+      `window.refundDesk['profiles.list']().then((r) => r.value.activeProfileId)`,
+    )) as string;
     // Raw IndexedDB in chunked transactions, the same shape the app's repository writes.
-    const writeMs = (await page.evaluate(`(${WRITE_ROWS})(${JSON.stringify({ profileId, rows: ROWS })})`)) as number;
-    figures.push({ bench: 'renderer (Chromium)', metric: `IndexedDB write ${ROWS.toLocaleString('en-US')} rows`, value: ms(writeMs), note: '10 chunked transactions' });
+    const writeMs = (await page.evaluate(
+      `(${WRITE_ROWS})(${JSON.stringify({ profileId, rows: ROWS })})`,
+    )) as number;
+    figures.push({
+      bench: 'renderer (Chromium)',
+      metric: `IndexedDB write ${ROWS.toLocaleString('en-US')} rows`,
+      value: ms(writeMs),
+      note: '10 chunked transactions',
+    });
 
     const t0 = Date.now();
     await page.reload();
     await page.getByTestId('tx-count').filter({ hasText: '100,' }).waitFor({ timeout: 120_000 });
-    figures.push({ bench: 'renderer (Chromium)', metric: 'cold load of the list', value: ms(Date.now() - t0), note: 'reload → all rows counted and shown' });
+    figures.push({
+      bench: 'renderer (Chromium)',
+      metric: 'cold load of the list',
+      value: ms(Date.now() - t0),
+      note: 'reload → all rows counted and shown',
+    });
 
     const filter = page.getByPlaceholder('Filter ids / reference');
     const t1 = Date.now();
     await filter.fill('BENCH-9999');
-    await page.getByTestId('tx-count').filter({ hasText: /^\d{1,2}$/ }).waitFor({ timeout: 60_000 });
-    figures.push({ bench: 'renderer (Chromium)', metric: 'text filter over 100k rows', value: ms(Date.now() - t1), note: 'keystrokes → count updated' });
+    await page
+      .getByTestId('tx-count')
+      .filter({ hasText: /^\d{1,2}$/ })
+      .waitFor({ timeout: 60_000 });
+    figures.push({
+      bench: 'renderer (Chromium)',
+      metric: 'text filter over 100k rows',
+      value: ms(Date.now() - t1),
+      note: 'keystrokes → count updated',
+    });
     await filter.fill('');
     await page.getByTestId('tx-count').filter({ hasText: '100,' }).waitFor({ timeout: 60_000 });
 
-    const frames = (await page.evaluate(`(${SCROLL_FRAMES})()`)) as { p50: number; p95: number; rendered: number };
-    figures.push({ bench: 'renderer (Chromium)', metric: 'scroll frame p50', value: ms(frames.p50), note: `${frames.rendered} rows in the DOM` });
-    figures.push({ bench: 'renderer (Chromium)', metric: 'scroll frame p95', value: ms(frames.p95), note: '120 jumps of 900px' });
+    const frames = (await page.evaluate(`(${SCROLL_FRAMES})()`)) as {
+      p50: number;
+      p95: number;
+      rendered: number;
+    };
+    figures.push({
+      bench: 'renderer (Chromium)',
+      metric: 'scroll frame p50',
+      value: ms(frames.p50),
+      note: `${frames.rendered} rows in the DOM`,
+    });
+    figures.push({
+      bench: 'renderer (Chromium)',
+      metric: 'scroll frame p95',
+      value: ms(frames.p95),
+      note: '120 jumps of 900px',
+    });
   } finally {
     await browser.close();
     await host.close();

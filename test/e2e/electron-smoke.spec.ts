@@ -23,7 +23,10 @@ function electronBinary(): string | undefined {
 const binary = electronBinary();
 
 test('the Electron app starts and answers the health check through the preload', async () => {
-  test.skip(!binary, 'Electron binary not installed (cannot be downloaded here; see TOOLCHAIN.md) — skipping the real-Electron smoke test');
+  test.skip(
+    !binary,
+    'Electron binary not installed (cannot be downloaded here; see TOOLCHAIN.md) — skipping the real-Electron smoke test',
+  );
   const app = await electron.launch({ args: ['.'], executablePath: binary });
   const page = await app.firstWindow();
   await expect(page.getByTestId('health')).toHaveAttribute('data-state', 'ok');

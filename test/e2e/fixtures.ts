@@ -21,7 +21,10 @@ export const test = base.extend<{ app: HostFixture }>({
   app: async ({}, use) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rd-e2e-'));
     const core = await createNodeCore({ host: 'browser', dataDir });
-    const host = await startBrowserHost({ core, rendererDir: resolve(import.meta.dirname, '../../out/renderer') });
+    const host = await startBrowserHost({
+      core,
+      rendererDir: resolve(import.meta.dirname, '../../out/renderer'),
+    });
     await use({ host, core, dataDir });
     await host.close();
     await core.close();
@@ -32,4 +35,5 @@ export const test = base.extend<{ app: HostFixture }>({
 export const expect = test.expect;
 
 /** Where e2e screenshots go so a person can look at them (test-results is git-ignored). */
-export const shotPath = (name: string) => resolve(import.meta.dirname, '../../test-results/screens', `${name}.png`);
+export const shotPath = (name: string) =>
+  resolve(import.meta.dirname, '../../test-results/screens', `${name}.png`);

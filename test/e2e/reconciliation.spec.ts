@@ -3,7 +3,10 @@ import { buildDemoLedger } from '../../electron/cli/tools/demo-ledger';
 import { OUTCOME_LABELS, RECON_OUTCOMES } from '../../shared/recon/match';
 import { expect, shotPath, test } from './fixtures';
 
-test('the demo ledger reconciles end to end in the UI with the expected counts per outcome', async ({ page, app }) => {
+test('the demo ledger reconciles end to end in the UI with the expected counts per outcome', async ({
+  page,
+  app,
+}) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => {
@@ -29,8 +32,12 @@ test('the demo ledger reconciles end to end in the UI with the expected counts p
     if (n === 0) await expect(counts.locator(`[data-outcome="${o}"]`)).toHaveCount(0);
     else await expect(counts.locator(`[data-outcome="${o}"]`)).toHaveText(`${n} ${OUTCOME_LABELS[o]}`);
   }
-  await expect(counts.locator('[data-outcome="unreadable"]')).toContainText('2 unreadable rows (lines 42, 122)');
-  const exceptions = Object.entries(expected).filter(([o]) => o !== 'matched').reduce((a, [, n]) => a + n, 0);
+  await expect(counts.locator('[data-outcome="unreadable"]')).toContainText(
+    '2 unreadable rows (lines 42, 122)',
+  );
+  const exceptions = Object.entries(expected)
+    .filter(([o]) => o !== 'matched')
+    .reduce((a, [, n]) => a + n, 0);
   await expect(page.getByTestId('recon-row-count')).toHaveText(`${exceptions} rows`);
   await page.screenshot({ path: shotPath('reconciliation') });
 
@@ -51,14 +58,20 @@ test('the demo ledger reconciles end to end in the UI with the expected counts p
   const { readFileSync } = await import('node:fs');
   const text = readFileSync(path, 'utf8');
   expect(text.startsWith('\uFEFFline,outcome,matchedBy,transactionNo')).toBe(true);
-  expect(text.split('\r\n').filter((l) => l.includes(',duplicate_in_ledger,'))).toHaveLength(expected.duplicate_in_ledger);
+  expect(text.split('\r\n').filter((l) => l.includes(',duplicate_in_ledger,'))).toHaveLength(
+    expected.duplicate_in_ledger,
+  );
   expect(errors).toEqual([]);
 });
 
 test('the parse worker runs under the CSP (same-origin module worker)', async ({ page, app }) => {
   await page.goto(app.host.url);
   await page.getByRole('button', { name: 'Reconciliation', exact: true }).click();
-  await page.getByTestId('recon-file').setInputFiles({ name: 'ledger.csv', mimeType: 'text/csv', buffer: Buffer.from('reference;amount;currency\nINV-1;12,30;EUR\nINV-2;x;USD\n') });
+  await page.getByTestId('recon-file').setInputFiles({
+    name: 'ledger.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('reference;amount;currency\nINV-1;12,30;EUR\nINV-2;x;USD\n'),
+  });
   await expect(page.getByRole('heading', { name: /Match the columns of ledger.csv/ })).toBeVisible();
   await expect(page.getByText('separator “;”')).toBeVisible();
   await expect(page.getByTestId('recon-problems')).toContainText('Line 3: amount');

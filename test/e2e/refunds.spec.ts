@@ -10,7 +10,15 @@ function freshPayment(app: HostFixture, used: Set<string>, currency = 'USD') {
   if (!sandbox) throw new Error('the Demo sandbox is not running');
   const p = sandbox.state
     .snapshot()
-    .payments.find((x) => x.merchantNo === DEMO_MERCHANT.merchantNo && x.status === 'success' && x.refunds.length === 0 && x.currency === currency && x.amountMinor >= 2000 && !used.has(x.transactionNo));
+    .payments.find(
+      (x) =>
+        x.merchantNo === DEMO_MERCHANT.merchantNo &&
+        x.status === 'success' &&
+        x.refunds.length === 0 &&
+        x.currency === currency &&
+        x.amountMinor >= 2000 &&
+        !used.has(x.transactionNo),
+    );
   if (!p) throw new Error('no fresh payment in the Demo seed');
   used.add(p.transactionNo);
   return p;
@@ -28,16 +36,32 @@ async function openDialog(page: Page, transactionNo: string) {
 }
 
 /** The operator's name is set in Settings (issue 4); here straight through the profiles service. */
-async function setOperator(app: HostFixture, operatorName: string, guardrails?: { limits: Array<{ currency: string; maxSingleMinor?: number; dailyTotalMinor?: number }> }) {
+async function setOperator(
+  app: HostFixture,
+  operatorName: string,
+  guardrails?: { limits: Array<{ currency: string; maxSingleMinor?: number; dailyTotalMinor?: number }> },
+) {
   const { profiles } = await app.core.profiles.profiles.list();
   const demo = profiles.find((p) => p.environment === 'demo');
   if (!demo) throw new Error('no Demo profile');
-  await app.core.profiles.profiles.save({ id: demo.id, name: demo.name, environment: demo.environment, merchantNo: demo.merchantNo, storeNo: demo.storeNo, ipnEnabled: demo.ipnEnabled, operatorName, ...(guardrails ? { guardrails } : {}) });
+  await app.core.profiles.profiles.save({
+    id: demo.id,
+    name: demo.name,
+    environment: demo.environment,
+    merchantNo: demo.merchantNo,
+    storeNo: demo.storeNo,
+    ipnEnabled: demo.ipnEnabled,
+    operatorName,
+    ...(guardrails ? { guardrails } : {}),
+  });
 }
 
 const used = new Set<string>();
 
-test('refund dialog: running remaining amount, strict parsing, reason, confirmation, one accepted refund; Refunds, Audit and CSV show it', async ({ page, app }) => {
+test('refund dialog: running remaining amount, strict parsing, reason, confirmation, one accepted refund; Refunds, Audit and CSV show it', async ({
+  page,
+  app,
+}) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   const pay = freshPayment(app, used);
@@ -124,19 +148,29 @@ test('refund dialog: running remaining amount, strict parsing, reason, confirmat
   const auditRow = page.getByTestId('audit-table').getByRole('row').filter({ hasText: pay.transactionNo });
   await expect(auditRow.first()).toContainText('2.50 USD');
   await page.screenshot({ path: shotPath('refund-audit-view') });
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export CSV' }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^audit-.*\.csv$/);
   const csv = readFileSync((await download.path()) ?? '', 'utf8');
-  expect(csv.split('\r\n')[0]).toBe('\uFEFFat,timezone,operator,profile,environment,transactionNo,amount,currency,reason,note,outcome,ret_code,ret_msg,refundTransactionNo,intentId');
+  expect(csv.split('\r\n')[0]).toBe(
+    '\uFEFFat,timezone,operator,profile,environment,transactionNo,amount,currency,reason,note,outcome,ret_code,ret_msg,refundTransactionNo,intentId',
+  );
   const line = csv.split('\r\n').find((l) => l.includes(pay.transactionNo) && l.includes(',accepted,'));
   expect(line).toContain(',UTC,');
   // Ids stay text for Excel (="…", quoted by RFC 4180); the amount is a plain decimal beside its currency.
-  expect(line).toContain(`,Ana Lima,Demo,demo,"=""${pay.transactionNo}""",2.50,USD,other,Customer returned one item,accepted,`);
+  expect(line).toContain(
+    `,Ana Lima,Demo,demo,"=""${pay.transactionNo}""",2.50,USD,other,Customer returned one item,accepted,`,
+  );
   expect(line).toContain(`"=""${refundNo}"""`);
   expect(errors).toEqual([]);
 });
 
-test('production and over-limit refunds need the extra confirmations before Submit is enabled', async ({ page, app }) => {
+test('production and over-limit refunds need the extra confirmations before Submit is enabled', async ({
+  page,
+  app,
+}) => {
   const pay = freshPayment(app, used);
   // The Demo profile cannot be production; the renderer's side of the rule is what this checks, so the
   // preview is answered as a production profile with a low single-refund limit (main still enforces).
@@ -172,7 +206,10 @@ test('production and over-limit refunds need the extra confirmations before Subm
   await expect(dialog.getByTestId('refund-result')).toContainText('Refund accepted');
 });
 
-test('an unknown outcome is shown as such, with the evidence and a Check again action; Esc, Tab and focus stay in the dialog', async ({ page, app }) => {
+test('an unknown outcome is shown as such, with the evidence and a Check again action; Esc, Tab and focus stay in the dialog', async ({
+  page,
+  app,
+}) => {
   const pay = freshPayment(app, used);
   await page.goto(app.host.url);
   const dialog = await openDialog(page, pay.transactionNo);
@@ -204,11 +241,16 @@ test('an unknown outcome is shown as such, with the evidence and a Check again a
   await expect(page.getByText(/unknown outcome: we don’t know yet whether money moved/)).toBeVisible();
   // A second refund of the same payment is refused in the dialog before anything is sent.
   await openDialog(page, pay.transactionNo);
-  await expect(page.getByRole('dialog').getByRole('alert').filter({ hasText: 'still unresolved' })).toBeVisible();
+  await expect(
+    page.getByRole('dialog').getByRole('alert').filter({ hasText: 'still unresolved' }),
+  ).toBeVisible();
   await expect(page.getByRole('dialog').getByRole('button', { name: 'Continue' })).toBeDisabled();
 });
 
-test('the transactions detail panel’s Refund… button opens the same dialog, and focus returns to it on close', async ({ page, app }) => {
+test('the transactions detail panel’s Refund… button opens the same dialog, and focus returns to it on close', async ({
+  page,
+  app,
+}) => {
   const pay = freshPayment(app, used);
   await page.goto(app.host.url);
   await page.getByLabel('Look up a transaction').fill(pay.transactionNo);
@@ -224,7 +266,10 @@ test('the transactions detail panel’s Refund… button opens the same dialog, 
   await expect(refundButton).toBeFocused();
 });
 
-test('after a refund from the detail panel, its refund history and remaining amount update without Refresh', async ({ page, app }) => {
+test('after a refund from the detail panel, its refund history and remaining amount update without Refresh', async ({
+  page,
+  app,
+}) => {
   const pay = freshPayment(app, used);
   await page.goto(app.host.url);
   await page.getByLabel('Look up a transaction').fill(pay.transactionNo);
@@ -241,10 +286,15 @@ test('after a refund from the detail panel, its refund history and remaining amo
   await page.keyboard.press('Escape');
   // No Refresh pressed: the accepted refund made the shell re-fetch this payment into the cache.
   await expect(detail.getByTestId('detail-refunds')).toContainText('5.00');
-  await expect(detail.getByTestId('detail-remaining')).toContainText(formatMinor(pay.amountMinor - 500, 'USD'));
+  await expect(detail.getByTestId('detail-remaining')).toContainText(
+    formatMinor(pay.amountMinor - 500, 'USD'),
+  );
 });
 
-test('a real over-limit refund (profile guardrails, enforced by main) needs the “I confirm” box before it is sent', async ({ page, app }) => {
+test('a real over-limit refund (profile guardrails, enforced by main) needs the “I confirm” box before it is sent', async ({
+  page,
+  app,
+}) => {
   const pay = freshPayment(app, used);
   await setOperator(app, 'Ana Lima', { limits: [{ currency: 'USD', maxSingleMinor: 200 }] });
   await page.goto(app.host.url);

@@ -4,7 +4,10 @@ const TOKEN = '5cbfb079f15b150122261c8537086d77a';
 
 type BridgeFn = (input?: unknown) => Promise<unknown>;
 
-test('Settings: Demo boot, profile validation, token set/replace/clear, test connection', async ({ page, app }) => {
+test('Settings: Demo boot, profile validation, token set/replace/clear, test connection', async ({
+  page,
+  app,
+}) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   const demoUrl = app.core.profiles.demoBaseUrl();
@@ -77,7 +80,12 @@ test('Settings: Demo boot, profile validation, token set/replace/clear, test con
       out.push(await bridge['profiles.activate']!({ id: p.id }));
       out.push(await bridge['profiles.testConnection']!({ id: p.id }));
     }
-    return JSON.stringify(out) + document.documentElement.outerHTML + JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage });
+    return (
+      JSON.stringify(out) +
+      document.documentElement.outerHTML +
+      JSON.stringify({ ...sessionStorage }) +
+      JSON.stringify({ ...localStorage })
+    );
   });
   expect(seen).toContain('"hasToken":true');
   expect(seen).not.toContain(TOKEN);
@@ -98,7 +106,9 @@ test('Settings: Demo boot, profile validation, token set/replace/clear, test con
   await settings.getByRole('button', { name: 'Save token' }).click();
   await expect(page.getByTestId('token-state')).toHaveText(/API token: set/);
   await settings.getByRole('button', { name: 'Test connection' }).click();
-  await expect(page.getByTestId('connection-result')).toHaveAttribute('data-verdict', 'network', { timeout: 30_000 });
+  await expect(page.getByTestId('connection-result')).toHaveAttribute('data-verdict', 'network', {
+    timeout: 30_000,
+  });
 
   // Clear the token.
   page.once('dialog', (d) => void d.accept());
@@ -120,7 +130,9 @@ test('Settings: switching the active profile switches the app mode', async ({ pa
   await expect(settings.getByTestId('profile-item')).toHaveCount(2);
   await settings.getByRole('button', { name: 'Make Live shop the active profile' }).click();
   await expect(page.getByTestId('app-info')).toContainText(/production/i);
-  const info = await page.evaluate(async () => (window as unknown as { refundDesk: Record<string, BridgeFn> }).refundDesk['app.info']!());
+  const info = await page.evaluate(async () =>
+    (window as unknown as { refundDesk: Record<string, BridgeFn> }).refundDesk['app.info']!(),
+  );
   expect(JSON.stringify(info)).toContain('"mode":"production"');
   expect(app.core.profiles.profiles.mode()).toBe('production');
 
@@ -133,7 +145,10 @@ test('Settings: switching the active profile switches the app mode', async ({ pa
   await expect(settings.getByTestId('profile-item')).toHaveCount(3);
 });
 
-test('Settings: per-currency refund limits are edited in the form, validated, and enforced by main', async ({ page, app }) => {
+test('Settings: per-currency refund limits are edited in the form, validated, and enforced by main', async ({
+  page,
+  app,
+}) => {
   await page.goto(app.host.url);
   await page.getByRole('button', { name: 'Settings', exact: true }).click();
   const settings = page.getByTestId('settings');
@@ -155,11 +170,24 @@ test('Settings: per-currency refund limits are edited in the form, validated, an
 
   // Main enforces the limit whatever the renderer does: a 1.01 USD refund without the confirmation is refused.
   const sandbox = app.core.demoSandbox()!;
-  const p = sandbox.state.snapshot().payments.find((x) => x.merchantNo === '200043' && x.status === 'success' && x.currency === 'USD' && x.refunds.length === 0)!;
+  const p = sandbox.state
+    .snapshot()
+    .payments.find(
+      (x) =>
+        x.merchantNo === '200043' && x.status === 'success' && x.currency === 'USD' && x.refunds.length === 0,
+    )!;
   const result = (await page.evaluate(
-    (txNo) => (window as unknown as { refundDesk: Record<string, (i: unknown) => Promise<unknown>> }).refundDesk['refunds.submit']!({
-      transactionNo: txNo, amountMinor: 101, currency: 'USD', reasonCode: 'customer_request', reasonNote: '', confirmation: {},
-    }),
+    (txNo) =>
+      (window as unknown as { refundDesk: Record<string, (i: unknown) => Promise<unknown>> }).refundDesk[
+        'refunds.submit'
+      ]!({
+        transactionNo: txNo,
+        amountMinor: 101,
+        currency: 'USD',
+        reasonCode: 'customer_request',
+        reasonNote: '',
+        confirmation: {},
+      }),
     p.transactionNo,
   )) as { ok: boolean; error?: { code: string; details?: { requires?: string[] } } };
   expect(result.ok).toBe(false);

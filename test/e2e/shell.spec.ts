@@ -22,13 +22,19 @@ test('the shell loads and the health check is answered by the real handler', asy
   expect(errors).toEqual([]);
 });
 
-test('navigation areas switch by click and by Ctrl+number, showing an honest placeholder', async ({ page, app }) => {
+test('navigation areas switch by click and by Ctrl+number, showing an honest placeholder', async ({
+  page,
+  app,
+}) => {
   await page.goto(app.host.url);
   await page.getByRole('button', { name: 'Audit', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Audit');
   await page.keyboard.press('Control+6');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Settings');
-  await expect(page.getByRole('button', { name: 'Settings', exact: true })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('button', { name: 'Settings', exact: true })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
 });
 
 test('the health indicator shows the main process going away', async ({ page, app }) => {
@@ -39,7 +45,11 @@ test('the health indicator shows the main process going away', async ({ page, ap
   await page.getByTestId('health').waitFor();
   // Force a refetch through the real bridge: it must report the host as unreachable, not crash.
   const result = await page.evaluate(async () => {
-    const bridge = (window as unknown as { refundDesk: { 'app.health': () => Promise<{ ok: boolean; error?: { code: string } }> } }).refundDesk;
+    const bridge = (
+      window as unknown as {
+        refundDesk: { 'app.health': () => Promise<{ ok: boolean; error?: { code: string } }> };
+      }
+    ).refundDesk;
     return bridge['app.health']();
   });
   expect(result.ok).toBe(false);
@@ -61,7 +71,10 @@ test('the renderer runs under a CSP that forbids remote code and inline script',
         const s = document.createElement('script');
         s.textContent = 'window.__inlineRan = true';
         document.body.appendChild(s);
-        setTimeout(() => resolve(!(window as unknown as { __inlineRan?: boolean }).__inlineRan && false), 2000);
+        setTimeout(
+          () => resolve(!(window as unknown as { __inlineRan?: boolean }).__inlineRan && false),
+          2000,
+        );
       }),
   );
   expect(blocked).toBe(true);

@@ -8,7 +8,9 @@ function demoPayments(app: HostFixture) {
   const sandbox = app.core.demoSandbox();
   if (!sandbox) throw new Error('the Demo sandbox is not running');
   const snap = sandbox.state.snapshot();
-  const mine = snap.payments.filter((p) => p.merchantNo === DEMO_MERCHANT.merchantNo && p.storeNo === DEMO_MERCHANT.storeNo);
+  const mine = snap.payments.filter(
+    (p) => p.merchantNo === DEMO_MERCHANT.merchantNo && p.storeNo === DEMO_MERCHANT.storeNo,
+  );
   return { payments: mine, refunds: snap.refunds };
 }
 
@@ -21,7 +23,10 @@ async function loadDemo(page: Page, app: HostFixture) {
   await expect(page.getByTestId('tx-row').first()).toBeVisible();
 }
 
-test('empty state, one-click demo data, list with totals, sorting, filters and column chooser', async ({ page, app }) => {
+test('empty state, one-click demo data, list with totals, sorting, filters and column chooser', async ({
+  page,
+  app,
+}) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(app.host.url);
@@ -40,10 +45,12 @@ test('empty state, one-click demo data, list with totals, sorting, filters and c
   await page.getByRole('group', { name: 'Status' }).getByLabel('success').check();
   await page.keyboard.press('Escape');
   await page.mouse.click(5, 700);
-  const shownCount = async () => Number((await page.getByTestId('tx-count').textContent())?.replace(/\D/g, ''));
+  const shownCount = async () =>
+    Number((await page.getByTestId('tx-count').textContent())?.replace(/\D/g, ''));
   // The list filters a deferred copy of the filter (typing stays responsive), so wait for it.
   await expect.poll(shownCount).toBeLessThan(count);
-  for (const cell of await page.locator('[data-testid="tx-row"] .tx-cell.status').allTextContents()) expect(cell).toBe('success');
+  for (const cell of await page.locator('[data-testid="tx-row"] .tx-cell.status').allTextContents())
+    expect(cell).toBe('success');
 
   // Currency filter narrows totals to that currency only.
   await page.getByTestId('filter-currency').locator('summary').click();
@@ -60,7 +67,10 @@ test('empty state, one-click demo data, list with totals, sorting, filters and c
   await expect(page.getByTestId('tx-count')).toHaveText(count.toLocaleString('en-US'));
 
   // Sorting by amount (descending first), remembered after a reload together with hidden columns.
-  await page.getByRole('columnheader', { name: /Amount/ }).getByRole('button').click();
+  await page
+    .getByRole('columnheader', { name: /Amount/ })
+    .getByRole('button')
+    .click();
   await expect(page.getByRole('columnheader', { name: /Amount/ })).toHaveAttribute('aria-sort', 'descending');
   await page.getByTestId('column-chooser').locator('summary').click();
   await page.getByRole('group', { name: 'Visible columns' }).getByLabel('Vendor').uncheck();
@@ -74,7 +84,10 @@ test('empty state, one-click demo data, list with totals, sorting, filters and c
   expect(errors).toEqual([]);
 });
 
-test('lookup by transaction number, reference and refund number; each failure reads differently; detail with keyboard', async ({ page, app }) => {
+test('lookup by transaction number, reference and refund number; each failure reads differently; detail with keyboard', async ({
+  page,
+  app,
+}) => {
   const { payments, refunds } = demoPayments(app);
   const refunded = payments.find((p) => p.refunds.length > 0 && p.reference);
   const plain = payments.find((p) => p.refunds.length === 0 && p.status === 'success' && p !== refunded);
@@ -141,7 +154,10 @@ test('lookup by transaction number, reference and refund number; each failure re
   await expect(page.getByTestId('tx-detail')).toHaveCount(0);
 });
 
-test('offline: sandbox stopped → banner with data age, cache browsable, searchable and exportable, network actions disabled', async ({ page, app }) => {
+test('offline: sandbox stopped → banner with data age, cache browsable, searchable and exportable, network actions disabled', async ({
+  page,
+  app,
+}) => {
   await loadDemo(page, app);
   const firstNo = (await page.getByTestId('tx-row').first().getAttribute('data-transaction-no')) ?? '';
   await app.core.demoSandbox()?.close();
@@ -172,7 +188,11 @@ test('offline: sandbox stopped → banner with data age, cache browsable, search
   const csv = readFileSync((await download.path()) ?? '', 'utf8');
   expect(csv.charCodeAt(0)).toBe(0xfeff);
   const lines = csv.slice(1).split('\r\n');
-  expect(lines[0]).toBe('transactionNo,reference,createdAt,status,vendor,amount,currency,refunded,remaining,timezone'.replace('refunded', 'refundedAmount').replace('remaining', 'remainingRefundable'));
+  expect(lines[0]).toBe(
+    'transactionNo,reference,createdAt,status,vendor,amount,currency,refunded,remaining,timezone'
+      .replace('refunded', 'refundedAmount')
+      .replace('remaining', 'remainingRefundable'),
+  );
   expect(lines[1]?.startsWith(`"=""${firstNo}"""`)).toBe(true);
   expect(lines[1]?.endsWith(',UTC')).toBe(true);
   expect(lines).toHaveLength(3);

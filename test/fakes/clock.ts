@@ -1,7 +1,9 @@
 import type { Clock } from '../../electron/main/services/ports';
 
 /** A clock tests move by hand. */
-export function createFakeClock(start = Date.UTC(2026, 0, 15, 4, 0, 0)): Clock & { advance(ms: number): void; set(ms: number): void } {
+export function createFakeClock(
+  start = Date.UTC(2026, 0, 15, 4, 0, 0),
+): Clock & { advance(ms: number): void; set(ms: number): void } {
   let now = start;
   return {
     now: () => now,

@@ -1,12 +1,15 @@
 import type { HttpClient, HttpRequest, HttpResponse } from '../../electron/main/services/gateway/http-port';
 
-export type FakeReply = HttpResponse | Error | 'hang' | ((req: HttpRequest) => HttpResponse | Promise<HttpResponse>);
+export type FakeReply =
+  HttpResponse | Error | 'hang' | ((req: HttpRequest) => HttpResponse | Promise<HttpResponse>);
 
 /**
  * Scripted HTTP: each call takes the next reply (the last one repeats). 'hang' waits until the
  * request is aborted, like a server that never answers. Records parsed request bodies.
  */
-export function createFakeHttp(replies: FakeReply[]): HttpClient & { calls: { url: string; body: Record<string, string> }[] } {
+export function createFakeHttp(
+  replies: FakeReply[],
+): HttpClient & { calls: { url: string; body: Record<string, string> }[] } {
   const calls: { url: string; body: Record<string, string> }[] = [];
   const fn = async (req: HttpRequest): Promise<HttpResponse> => {
     calls.push({ url: req.url, body: JSON.parse(req.body) as Record<string, string> });
@@ -15,7 +18,9 @@ export function createFakeHttp(replies: FakeReply[]): HttpClient & { calls: { ur
     if (reply === 'hang') {
       return new Promise<HttpResponse>((_, reject) => {
         if (req.signal.aborted) return reject(new DOMException('aborted', 'AbortError'));
-        req.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')), { once: true });
+        req.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')), {
+          once: true,
+        });
       });
     }
     if (reply instanceof Error) throw reply;
@@ -26,5 +31,9 @@ export function createFakeHttp(replies: FakeReply[]): HttpClient & { calls: { ur
 }
 
 /** A 200 answer with the given envelope. */
-export const envelope = (body: Record<string, unknown>): HttpResponse => ({ status: 200, text: JSON.stringify(body) });
-export const success = (result: Record<string, unknown>): HttpResponse => envelope({ ret_code: '000100', ret_msg: 'success', result });
+export const envelope = (body: Record<string, unknown>): HttpResponse => ({
+  status: 200,
+  text: JSON.stringify(body),
+});
+export const success = (result: Record<string, unknown>): HttpResponse =>
+  envelope({ ret_code: '000100', ret_msg: 'success', result });

@@ -1,7 +1,9 @@
 import type { Logger } from '../../electron/main/services/ports';
 
 /** Collects log calls so tests can assert on events (and on the absence of secrets). */
-export function createFakeLogger(): Logger & { lines: { level: string; event: string; fields?: Record<string, unknown> }[] } {
+export function createFakeLogger(): Logger & {
+  lines: { level: string; event: string; fields?: Record<string, unknown> }[];
+} {
   const lines: { level: string; event: string; fields?: Record<string, unknown> }[] = [];
   return {
     lines,

@@ -1,4 +1,9 @@
-import { SettingsCorruptError, type SecretStore, type SecretStoreInfo, type SettingsStore } from '../../electron/main/services/profiles/ports';
+import {
+  SettingsCorruptError,
+  type SecretStore,
+  type SecretStoreInfo,
+  type SettingsStore,
+} from '../../electron/main/services/profiles/ports';
 
 /** In-memory settings document; `corrupt` makes the next read fail like an unparseable file. */
 export function createFakeSettingsStore(initial: Record<string, unknown> = {}): SettingsStore & {
@@ -28,7 +33,9 @@ export function createFakeSettingsStore(initial: Record<string, unknown> = {}): 
 }
 
 /** In-memory secret store with a configurable info() (e.g. basic_text). */
-export function createFakeSecretStore(info: Partial<SecretStoreInfo> = {}): SecretStore & { secrets: Map<string, string> } {
+export function createFakeSecretStore(
+  info: Partial<SecretStoreInfo> = {},
+): SecretStore & { secrets: Map<string, string> } {
   const secrets = new Map<string, string>();
   return {
     secrets,

@@ -15,16 +15,31 @@ export const checkRefundCommand: Command = {
   summary: 'find out what happened to a refund whose outcome is unknown (never resends)',
   usage: 'check-refund <intentId> --base-url <url> --merchant <no> --store <no> [--data-dir <dir>] [--json]',
   async run(args, io) {
-    const parsed = parseCliArgs(args, { ...CONNECTION_OPTIONS, 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false } }, true);
+    const parsed = parseCliArgs(
+      args,
+      { ...CONNECTION_OPTIONS, 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false } },
+      true,
+    );
     const [intentId, ...extra] = parsed.positionals;
-    if (!intentId || extra.length > 0 || !/^RD[0-9A-Z]{6,40}$/.test(intentId)) throw new UsageError('Give the refund intent id (RD…), as `refund` printed it.');
+    if (!intentId || extra.length > 0 || !/^RD[0-9A-Z]{6,40}$/.test(intentId))
+      throw new UsageError('Give the refund intent id (RD…), as `refund` printed it.');
     const conn = connectionFrom(parsed.values, io);
-    const { service, close } = cliRefundService(conn, cliGateway(conn, io), parsed.values['data-dir'] ?? defaultAppDataDir(io.env), 'cli');
+    const { service, close } = cliRefundService(
+      conn,
+      cliGateway(conn, io),
+      parsed.values['data-dir'] ?? defaultAppDataDir(io.env),
+      'cli',
+    );
     try {
       const i = await service.checkAgain(intentId);
       const fields = {
-        intentId: i.id, outcome: i.state, transactionNo: i.transactionNo, amount: `${formatMinor(i.amountMinor, i.currency)} ${i.currency}`,
-        refundTransactionNo: i.refundTransactionNo, refundStatus: i.refundStatus, evidence: i.lastCheck?.note,
+        intentId: i.id,
+        outcome: i.state,
+        transactionNo: i.transactionNo,
+        amount: `${formatMinor(i.amountMinor, i.currency)} ${i.currency}`,
+        refundTransactionNo: i.refundTransactionNo,
+        refundStatus: i.refundStatus,
+        evidence: i.lastCheck?.note,
       };
       if (parsed.values.json) io.out(JSON.stringify(fields, null, 2));
       else for (const [k, v] of Object.entries(fields)) if (v !== undefined) io.out(`${k.padEnd(20)}${v}`);

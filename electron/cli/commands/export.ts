@@ -29,11 +29,21 @@ function intentsFrom(path: string): { intents: Intent[]; damaged: number } {
 export const exportCommand: Command = {
   name: 'export',
   summary: 'export the audit log or the refunds journal to CSV (offline)',
-  usage: 'export (audit | refunds) --out <file.csv> [--data-dir <dir>] [--no-bom]  (exit 0 written, 2 bad usage)',
+  usage:
+    'export (audit | refunds) --out <file.csv> [--data-dir <dir>] [--no-bom]  (exit 0 written, 2 bad usage)',
   async run(args, io) {
-    const parsed = parseCliArgs(args, { out: { type: 'string' }, 'data-dir': { type: 'string' }, 'no-bom': { type: 'boolean', default: false } }, true);
+    const parsed = parseCliArgs(
+      args,
+      {
+        out: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'no-bom': { type: 'boolean', default: false },
+      },
+      true,
+    );
     const [kind, ...extra] = parsed.positionals;
-    if (!kind || !KINDS.includes(kind as Kind) || extra.length > 0) throw new UsageError(`Say what to export: ${KINDS.join(' or ')}.`);
+    if (!kind || !KINDS.includes(kind as Kind) || extra.length > 0)
+      throw new UsageError(`Say what to export: ${KINDS.join(' or ')}.`);
     if (!parsed.values.out) throw new UsageError('--out <file.csv> is required.');
     const dataDir = parsed.values['data-dir'] ?? defaultAppDataDir(io.env);
     const bom = !parsed.values['no-bom'];
@@ -54,7 +64,8 @@ export const exportCommand: Command = {
     }
     writeFileSync(parsed.values.out, csv);
     io.err(`Wrote ${count} ${kind === 'audit' ? 'audit entries' : 'refunds'} to ${parsed.values.out}.`);
-    if (damaged > 0) io.err(`${damaged} damaged line(s) in the ${kind} file were skipped; the app reports them too.`);
+    if (damaged > 0)
+      io.err(`${damaged} damaged line(s) in the ${kind} file were skipped; the app reports them too.`);
     return EXIT.OK;
   },
 };

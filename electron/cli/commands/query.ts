@@ -36,7 +36,9 @@ function printHuman(q: QueriedTransaction, io: CliIo): void {
   ];
   for (const [k, v] of rows) if (v) io.out(`${k.padEnd(24)}${v}`);
   for (const r of t.refunds) {
-    io.out(`refund ${r.refundTransactionNo}  ${displayMoney(r.refundAmountMinor, r.currency, 'en-US')}  ${r.status}${r.refundReference ? `  ref ${r.refundReference}` : ''}`);
+    io.out(
+      `refund ${r.refundTransactionNo}  ${displayMoney(r.refundAmountMinor, r.currency, 'en-US')}  ${r.status}${r.refundReference ? `  ref ${r.refundReference}` : ''}`,
+    );
   }
 }
 
@@ -47,29 +49,52 @@ function printHuman(q: QueriedTransaction, io: CliIo): void {
 export const queryCommand: Command = {
   name: 'query',
   summary: 'look one transaction up at the payment service',
-  usage: 'query --base-url <url> --merchant <no> --store <no> (--transaction-no <n> | --reference <r> | --refund-transaction-no <n>) [--json] [--timeout-ms <ms>]',
+  usage:
+    'query --base-url <url> --merchant <no> --store <no> (--transaction-no <n> | --reference <r> | --refund-transaction-no <n>) [--json] [--timeout-ms <ms>]',
   async run(args, io) {
-    const { values } = parseCliArgs(args, {
-          ...CONNECTION_OPTIONS,
-          'transaction-no': { type: 'string' },
-          reference: { type: 'string' },
-          'refund-transaction-no': { type: 'string' },
-          json: { type: 'boolean', default: false },
-        }, false);
+    const { values } = parseCliArgs(
+      args,
+      {
+        ...CONNECTION_OPTIONS,
+        'transaction-no': { type: 'string' },
+        reference: { type: 'string' },
+        'refund-transaction-no': { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+      false,
+    );
     const keys: QueryKey[] = [];
     if (values['transaction-no']) keys.push({ transactionNo: values['transaction-no'] });
     if (values.reference) keys.push({ reference: values.reference });
     if (values['refund-transaction-no']) keys.push({ refundTransactionNo: values['refund-transaction-no'] });
-    if (keys.length !== 1) throw new UsageError('Give exactly one of --transaction-no, --reference, --refund-transaction-no.');
+    if (keys.length !== 1)
+      throw new UsageError('Give exactly one of --transaction-no, --reference, --refund-transaction-no.');
     const gateway = cliGateway(connectionFrom(values, io), io);
     try {
       const q = await gateway.queryTransaction(keys[0]!);
-      if (values.json) io.out(JSON.stringify({ ...q.transaction, ...(q.originalTransactionNo ? { originalTransactionNo: q.originalTransactionNo } : {}) }, null, 2));
+      if (values.json)
+        io.out(
+          JSON.stringify(
+            {
+              ...q.transaction,
+              ...(q.originalTransactionNo ? { originalTransactionNo: q.originalTransactionNo } : {}),
+            },
+            null,
+            2,
+          ),
+        );
       else printHuman(q, io);
       return EXIT.OK;
     } catch (e) {
       if (!isAppError(e)) throw e;
-      if (values.json) io.out(JSON.stringify({ error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } }, null, 2));
+      if (values.json)
+        io.out(
+          JSON.stringify(
+            { error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } },
+            null,
+            2,
+          ),
+        );
       io.err(e.message);
       return exitFor(e.code);
     }

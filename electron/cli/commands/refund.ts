@@ -8,7 +8,14 @@ import type { IntentEvent } from '../../main/services/refunds/intent';
 import { createIntentJournal } from '../../main/services/refunds/journal';
 import { createRefundService } from '../../main/services/refunds/service';
 import type { GatewayClient } from '../../main/services/gateway/client';
-import { cliGateway, CONNECTION_OPTIONS, type Connection, connectionFrom, defaultAppDataDir, environmentOf } from '../connection';
+import {
+  cliGateway,
+  CONNECTION_OPTIONS,
+  type Connection,
+  connectionFrom,
+  defaultAppDataDir,
+  environmentOf,
+} from '../connection';
 import { type Command, EXIT, UsageError, parseCliArgs } from '../io';
 
 /**
@@ -16,7 +23,12 @@ import { type Command, EXIT, UsageError, parseCliArgs } from '../io';
  * Intents are keyed by merchant and store, so app profiles and CLI runs for one account see each
  * other's in-flight refunds (the journal is shared under an inter-process lock).
  */
-export function cliRefundService(conn: Connection, gateway: GatewayClient, dataDir: string, operator: string) {
+export function cliRefundService(
+  conn: Connection,
+  gateway: GatewayClient,
+  dataDir: string,
+  operator: string,
+) {
   const journalFile = openJsonlFile<IntentEvent>(join(dataDir, 'refund-journal.jsonl'));
   const auditFile = openJsonlFile<AuditEntry>(join(dataDir, 'audit.jsonl'));
   const log = { info: () => {}, warn: () => {}, error: () => {} };
@@ -56,22 +68,29 @@ export const refundCommand: Command = {
   usage:
     'refund --base-url <url> --merchant <no> --store <no> (--transaction-no <n> | --reference <r>) --amount <decimal> --currency <ccy> --reason <text> --yes [--data-dir <dir>] [--operator <name>] [--json]  (token: REFUND_DESK_API_TOKEN; exit 0 accepted, 4 rejected, 5 network, 6 outcome unknown)',
   async run(args, io) {
-    const { values } = parseCliArgs(args, {
-          ...CONNECTION_OPTIONS,
-          'transaction-no': { type: 'string' },
-          reference: { type: 'string' },
-          amount: { type: 'string' },
-          currency: { type: 'string' },
-          reason: { type: 'string' },
-          yes: { type: 'boolean', default: false },
-          'data-dir': { type: 'string' },
-          operator: { type: 'string' },
-          json: { type: 'boolean', default: false },
-        }, false);
-    if (Boolean(values['transaction-no']) === Boolean(values.reference)) throw new UsageError('Give exactly one of --transaction-no, --reference.');
+    const { values } = parseCliArgs(
+      args,
+      {
+        ...CONNECTION_OPTIONS,
+        'transaction-no': { type: 'string' },
+        reference: { type: 'string' },
+        amount: { type: 'string' },
+        currency: { type: 'string' },
+        reason: { type: 'string' },
+        yes: { type: 'boolean', default: false },
+        'data-dir': { type: 'string' },
+        operator: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+      false,
+    );
+    if (Boolean(values['transaction-no']) === Boolean(values.reference))
+      throw new UsageError('Give exactly one of --transaction-no, --reference.');
     const currency = values.currency?.toUpperCase();
-    if (!currency || !/^[A-Z]{3}$/.test(currency)) throw new UsageError('--currency must be a three-letter code such as USD.');
-    if (!values.amount) throw new UsageError('--amount is required (a decimal in the payment currency, e.g. 12.50).');
+    if (!currency || !/^[A-Z]{3}$/.test(currency))
+      throw new UsageError('--currency must be a three-letter code such as USD.');
+    if (!values.amount)
+      throw new UsageError('--amount is required (a decimal in the payment currency, e.g. 12.50).');
     let amountMinor: number;
     try {
       amountMinor = parseMinor(values.amount, currency);
@@ -79,32 +98,62 @@ export const refundCommand: Command = {
       throw new UsageError(`--amount: ${e instanceof MoneyParseError ? e.message : 'not a decimal amount'}.`);
     }
     if (amountMinor <= 0) throw new UsageError('--amount must be greater than zero.');
-    if (!values.reason?.trim()) throw new UsageError('--reason is required: the service has no reason field, so the desk keeps it in its audit log.');
-    if (!values.yes) throw new UsageError(`Nothing was sent. Add --yes to confirm refunding ${formatMinor(amountMinor, currency)} ${currency}.`);
+    if (!values.reason?.trim())
+      throw new UsageError(
+        '--reason is required: the service has no reason field, so the desk keeps it in its audit log.',
+      );
+    if (!values.yes)
+      throw new UsageError(
+        `Nothing was sent. Add --yes to confirm refunding ${formatMinor(amountMinor, currency)} ${currency}.`,
+      );
     const conn = connectionFrom(values, io);
     const gateway = cliGateway(conn, io);
     const dataDir = values['data-dir'] ?? defaultAppDataDir(io.env);
 
-    const { service, close } = cliRefundService(conn, gateway, dataDir, values.operator ?? io.env['USER'] ?? io.env['USERNAME'] ?? 'cli');
+    const { service, close } = cliRefundService(
+      conn,
+      gateway,
+      dataDir,
+      values.operator ?? io.env['USER'] ?? io.env['USERNAME'] ?? 'cli',
+    );
     const report = (fields: Record<string, unknown>) => {
       if (values.json) io.out(JSON.stringify(fields, null, 2));
-      else for (const [k, v] of Object.entries(fields)) if (v !== undefined) io.out(`${k.padEnd(20)}${String(v)}`);
+      else
+        for (const [k, v] of Object.entries(fields))
+          if (v !== undefined) io.out(`${k.padEnd(20)}${String(v)}`);
     };
     try {
       let transactionNo = values['transaction-no'];
-      if (!transactionNo) transactionNo = (await gateway.queryTransaction({ reference: values.reference! })).transaction.transactionNo;
+      if (!transactionNo)
+        transactionNo = (await gateway.queryTransaction({ reference: values.reference! })).transaction
+          .transactionNo;
       const intent = await service.submit({
-        transactionNo, amountMinor, currency, reasonCode: 'other', reasonNote: values.reason.trim(),
+        transactionNo,
+        amountMinor,
+        currency,
+        reasonCode: 'other',
+        reasonNote: values.reason.trim(),
         confirmation: { overLimit: true, typedAmount: values.amount },
       });
       report({
-        intentId: intent.id, outcome: intent.state, transactionNo: intent.transactionNo, amount: `${formatMinor(intent.amountMinor, intent.currency)} ${intent.currency}`,
-        refundTransactionNo: intent.refundTransactionNo, refundStatus: intent.refundStatus, retCode: intent.retCode, retMsg: intent.retMsg,
-        detail: intent.state === 'outcome_unknown' ? `${intent.detail ?? ''} ${intent.lastCheck?.note ?? ''}`.trim() : intent.detail,
+        intentId: intent.id,
+        outcome: intent.state,
+        transactionNo: intent.transactionNo,
+        amount: `${formatMinor(intent.amountMinor, intent.currency)} ${intent.currency}`,
+        refundTransactionNo: intent.refundTransactionNo,
+        refundStatus: intent.refundStatus,
+        retCode: intent.retCode,
+        retMsg: intent.retMsg,
+        detail:
+          intent.state === 'outcome_unknown'
+            ? `${intent.detail ?? ''} ${intent.lastCheck?.note ?? ''}`.trim()
+            : intent.detail,
       });
       if (intent.state === 'accepted' || intent.state === 'succeeded') return EXIT.OK;
       if (intent.state === 'outcome_unknown') {
-        io.err('The outcome is unknown: do NOT refund again. Check the payment with `cli query` or in the app (Refunds → Check again).');
+        io.err(
+          'The outcome is unknown: do NOT refund again. Check the payment with `cli query` or in the app (Refunds → Check again).',
+        );
         return OUTCOME_UNKNOWN;
       }
       return EXIT.REJECTED;

@@ -20,11 +20,16 @@ export const signCommand: Command = {
       if (key in params) throw new UsageError(`The parameter ${key} is given twice.`);
       params[key] = arg.slice(eq + 1);
     }
-    if ('verifySign' in params) throw new UsageError('Leave verifySign out: it is what this command computes.');
+    if ('verifySign' in params)
+      throw new UsageError('Leave verifySign out: it is what this command computes.');
     const token = tokenFromEnv(io);
-    const signed = Object.keys(params).filter((k) => params[k] !== '').sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    const signed = Object.keys(params)
+      .filter((k) => params[k] !== '')
+      .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     const skipped = Object.keys(params).filter((k) => params[k] === '');
-    io.err(`Signed ${signed.length} parameter(s): ${signed.join(', ')}${skipped.length ? ` (left out, empty: ${skipped.join(', ')})` : ''}`);
+    io.err(
+      `Signed ${signed.length} parameter(s): ${signed.join(', ')}${skipped.length ? ` (left out, empty: ${skipped.join(', ')})` : ''}`,
+    );
     io.out(computeVerifySign(params, token));
     return EXIT.OK;
   },

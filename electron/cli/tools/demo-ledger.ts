@@ -62,10 +62,16 @@ export function buildDemoLedger(): DemoLedger {
   const data = generateSeed(DEMO_LEDGER_SEED, DEMO_LEDGER_COUNT, ANCHOR_MS);
   const refundsById = new Map(data.refunds.map((r) => [r.refundTransactionNo, r]));
   const ours = data.payments.filter((p) => p.merchantNo === DEMO_MERCHANT.merchantNo);
-  const settledRefunds = (p: PaymentRecord) => p.refunds.map((id) => refundsById.get(id)).filter((r) => r !== undefined);
+  const settledRefunds = (p: PaymentRecord) =>
+    p.refunds.map((id) => refundsById.get(id)).filter((r) => r !== undefined);
   // Stable kinds only: pending refunds may still settle, init/pending payments may be closed by the sweeper.
   const plain = ours.filter((p) => p.status === 'success' && p.refunds.length === 0);
-  const refunded = ours.filter((p) => p.status === 'success' && p.refunds.length > 0 && settledRefunds(p).every((r) => r.status === 'success'));
+  const refunded = ours.filter(
+    (p) =>
+      p.status === 'success' &&
+      p.refunds.length > 0 &&
+      settledRefunds(p).every((r) => r.status === 'success'),
+  );
   const unpaid = ours.filter((p) => p.status === 'closed' || p.status === 'failed');
   const expected = emptyCounts();
   const lines: LedgerLine[] = [];
@@ -86,8 +92,12 @@ export function buildDemoLedger(): DemoLedger {
   for (const p of take(plain, 180)) add(p, 'matched');
   for (const p of take(refunded, 4)) add(p, 'matched', { status: 'Refunded' });
   for (const p of take(refunded, 3)) add(p, 'refunded_not_in_ledger');
-  for (const [i, p] of take(plain, 3).entries()) add(p, 'amount_mismatch', { amount: amountText(p.amountMinor + [100, -1, 2500][i]!, p.currency) });
-  for (const p of take(plain.filter((x) => x.currency === 'USD'), 2)) {
+  for (const [i, p] of take(plain, 3).entries())
+    add(p, 'amount_mismatch', { amount: amountText(p.amountMinor + [100, -1, 2500][i]!, p.currency) });
+  for (const p of take(
+    plain.filter((x) => x.currency === 'USD'),
+    2,
+  )) {
     plain.splice(plain.indexOf(p), 1);
     add(p, 'currency_mismatch', { currency: 'CNY' });
   }
@@ -95,7 +105,14 @@ export function buildDemoLedger(): DemoLedger {
   const missing = ['297553638300700001', '297553638300700002', '297553638300700003'];
   for (const [i, no] of missing.entries()) {
     expected.missing_at_service += 1;
-    lines.push({ date: day(ANCHOR_MS - (i + 1) * 86_400_000), order: `SO-M${i + 1}`, transactionNo: no, amount: `${12 + i}.50`, currency: 'USD', status: 'Paid' });
+    lines.push({
+      date: day(ANCHOR_MS - (i + 1) * 86_400_000),
+      order: `SO-M${i + 1}`,
+      transactionNo: no,
+      amount: `${12 + i}.50`,
+      currency: 'USD',
+      status: 'Paid',
+    });
   }
   // Duplicates: the same payment booked twice (the second booking is the exception).
   for (const idx of [10, 57]) {
@@ -105,7 +122,10 @@ export function buildDemoLedger(): DemoLedger {
     lines.push({ ...first, order: `${first.order}-B` });
   }
   // Sort by date like a real export, keeping the generator's order within a day.
-  const sorted = lines.map((l, i) => ({ l, i })).sort((a, b) => (a.l.date === b.l.date ? a.i - b.i : a.l.date < b.l.date ? -1 : 1)).map((x) => x.l);
+  const sorted = lines
+    .map((l, i) => ({ l, i }))
+    .sort((a, b) => (a.l.date === b.l.date ? a.i - b.i : a.l.date < b.l.date ? -1 : 1))
+    .map((x) => x.l);
   let csv = writeCsv(COLUMNS, sorted, { idStyle: 'plain' });
   // Two rows a person typed badly: listed as problems, never silently dropped.
   const body = csv.split('\r\n');

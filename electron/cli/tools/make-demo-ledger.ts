@@ -6,4 +6,6 @@ import { buildDemoLedger } from './demo-ledger';
 const ledger = buildDemoLedger();
 const path = resolve(import.meta.dirname, '../../../resources/demo-ledger.csv');
 writeFileSync(path, ledger.csv);
-process.stdout.write(`${path}: ${ledger.rows} rows + ${ledger.badLines.length} bad rows\n${JSON.stringify(ledger.expected)}\n`);
+process.stdout.write(
+  `${path}: ${ledger.rows} rows + ${ledger.badLines.length} bad rows\n${JSON.stringify(ledger.expected)}\n`,
+);

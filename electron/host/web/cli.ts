@@ -20,7 +20,9 @@ async function main(): Promise<void> {
     rendererDir: resolve(import.meta.dirname, '../../../out/renderer'),
     port: values.port ? Number(values.port) : 0,
   });
-  process.stdout.write(`Refund Desk browser host: ${host.url}\n(data directory: ${dataDir}; Ctrl+C to stop)\n`);
+  process.stdout.write(
+    `Refund Desk browser host: ${host.url}\n(data directory: ${dataDir}; Ctrl+C to stop)\n`,
+  );
   const stop = async () => {
     await host.close();
     await core.close();

@@ -88,7 +88,8 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
       const host = req.headers.host ?? '';
       if (host !== new URL(origin).host) return send(res, 421, 'text/plain', 'Wrong host');
       const reqOrigin = req.headers.origin;
-      if (reqOrigin && reqOrigin !== origin) return send(res, 403, 'text/plain', 'Cross-origin requests are refused');
+      if (reqOrigin && reqOrigin !== origin)
+        return send(res, 403, 'text/plain', 'Cross-origin requests are refused');
       const url = new URL(req.url ?? '/', origin);
 
       if (url.pathname.startsWith('/ipc/')) {
@@ -102,7 +103,10 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
         try {
           const text = await readBody(req);
           const parsed: unknown = text ? JSON.parse(text) : {};
-          input = parsed && typeof parsed === 'object' && 'input' in parsed ? (parsed as { input: unknown }).input : undefined;
+          input =
+            parsed && typeof parsed === 'object' && 'input' in parsed
+              ? (parsed as { input: unknown }).input
+              : undefined;
           if (input === null) input = undefined;
         } catch {
           input = Symbol('unparseable'); // fails schema validation → invalid_input envelope
@@ -123,7 +127,8 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
       }
 
       if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only');
-      if (url.pathname === '/__host/bridge.js') return send(res, 200, contentTypeOf('bridge.js'), bridgeScript());
+      if (url.pathname === '/__host/bridge.js')
+        return send(res, 200, contentTypeOf('bridge.js'), bridgeScript());
       const rel = url.pathname === '/' ? '/index.html' : decodePath(url.pathname);
       if (rel === undefined) return send(res, 400, 'text/plain', 'Bad request');
       const file = normalize(join(root, rel));
@@ -132,7 +137,9 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
         let body: string | Buffer = await readFile(file);
         if (rel === '/index.html') {
           // The bridge must exist before the renderer's module runs.
-          body = body.toString('utf8').replace('<head>', '<head>\n    <script src="/__host/bridge.js"></script>');
+          body = body
+            .toString('utf8')
+            .replace('<head>', '<head>\n    <script src="/__host/bridge.js"></script>');
         }
         return send(res, 200, contentTypeOf(file), body);
       } catch {

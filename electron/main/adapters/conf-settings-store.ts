@@ -12,7 +12,11 @@ export interface ConfLike {
  * constructor and throw on bad JSON, so we open lazily and turn that into SettingsCorruptError. The
  * corrupt file is renamed to `<name>.corrupt-<time>.json` beside it, never deleted.
  */
-export function createConfSettingsStore(opts: { open: () => ConfLike; filePath: string; now?: () => number }): SettingsStore {
+export function createConfSettingsStore(opts: {
+  open: () => ConfLike;
+  filePath: string;
+  now?: () => number;
+}): SettingsStore {
   const now = opts.now ?? Date.now;
   let conf: ConfLike | undefined;
   const handle = (): ConfLike => {
@@ -21,7 +25,8 @@ export function createConfSettingsStore(opts: { open: () => ConfLike; filePath: 
       conf = opts.open();
       return conf;
     } catch (e) {
-      if (existsSync(opts.filePath)) throw new SettingsCorruptError(e instanceof Error ? e.name : 'unreadable');
+      if (existsSync(opts.filePath))
+        throw new SettingsCorruptError(e instanceof Error ? e.name : 'unreadable');
       throw e;
     }
   };
@@ -42,7 +47,10 @@ export function createConfSettingsStore(opts: { open: () => ConfLike; filePath: 
       if (!existsSync(opts.filePath)) return undefined;
       const stamp = new Date(now()).toISOString().replace(/[:.]/g, '-');
       const ext = extname(opts.filePath);
-      const target = join(dirname(opts.filePath), `${basename(opts.filePath, ext)}.corrupt-${stamp}${ext || '.json'}`);
+      const target = join(
+        dirname(opts.filePath),
+        `${basename(opts.filePath, ext)}.corrupt-${stamp}${ext || '.json'}`,
+      );
       renameSync(opts.filePath, target);
       conf = undefined; // reopen on the (now missing) file: a fresh, empty store
       return target;

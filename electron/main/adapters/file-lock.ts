@@ -29,7 +29,11 @@ function holderAlive(path: string): boolean {
  * exclusively created file holding the owner's pid. Held only around short critical sections, so a
  * lock older than `staleMs` or whose pid is gone is taken over.
  */
-export async function withFileLock<T>(path: string, fn: () => Promise<T> | T, opts: FileLockOptions = {}): Promise<T> {
+export async function withFileLock<T>(
+  path: string,
+  fn: () => Promise<T> | T,
+  opts: FileLockOptions = {},
+): Promise<T> {
   const now = opts.now ?? Date.now;
   const deadline = now() + (opts.waitMs ?? 5_000);
   const staleMs = opts.staleMs ?? 10_000;

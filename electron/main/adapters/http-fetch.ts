@@ -1,7 +1,14 @@
 import { type HttpClient, TransportError } from '../services/gateway/http-port';
 
 /** Error codes that mean the request never left this machine (nothing can have happened remotely). */
-const BEFORE_SEND = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
+const BEFORE_SEND = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ERR_INVALID_URL',
+]);
 
 function causeCode(e: unknown): string | undefined {
   let cur: unknown = e;
@@ -24,11 +31,21 @@ export function createFetchHttpClient(): HttpClient {
   return async (req) => {
     let res: Response;
     try {
-      res = await fetch(req.url, { method: 'POST', headers: req.headers, body: req.body, signal: req.signal, redirect: 'error' });
+      res = await fetch(req.url, {
+        method: 'POST',
+        headers: req.headers,
+        body: req.body,
+        signal: req.signal,
+        redirect: 'error',
+      });
     } catch (e) {
       if (req.signal.aborted) throw e;
       const code = causeCode(e);
-      throw new TransportError(code ? `connection failed (${code})` : 'connection failed', code && BEFORE_SEND.has(code) ? 'before-send' : 'unknown', code);
+      throw new TransportError(
+        code ? `connection failed (${code})` : 'connection failed',
+        code && BEFORE_SEND.has(code) ? 'before-send' : 'unknown',
+        code,
+      );
     }
     try {
       return { status: res.status, text: await res.text() };

@@ -7,7 +7,8 @@ import type { Logger } from '../services/ports';
  * string being signed, card data and request/response bodies. Matching is by key name, recursively,
  * so a careless `log.info('x', { request })` still cannot leak a nested verifySign.
  */
-const SECRET_KEY = /token|secret|password|passphrase|verifysign|signature|signing|md5|card|cvv|pan|body|authorization|cookie/i;
+const SECRET_KEY =
+  /token|secret|password|passphrase|verifysign|signature|signing|md5|card|cvv|pan|body|authorization|cookie/i;
 const MAX_DEPTH = 4;
 
 export function redact(value: unknown, depth = 0): unknown {
@@ -15,7 +16,8 @@ export function redact(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.slice(0, 20).map((v) => redact(v, depth + 1));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) ? '[redacted]' : redact(v, depth + 1);
+    for (const [k, v] of Object.entries(value))
+      out[k] = SECRET_KEY.test(k) ? '[redacted]' : redact(v, depth + 1);
     return out;
   }
   if (typeof value === 'string' && value.length > 500) return `${value.slice(0, 500)}…`;
@@ -35,7 +37,12 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   const now = opts.now ?? Date.now;
   if (opts.file) mkdirSync(dirname(opts.file), { recursive: true });
   const write = (level: string, event: string, fields?: Record<string, unknown>) => {
-    const line = JSON.stringify({ t: new Date(now()).toISOString(), level, event, ...(redact(fields ?? {}) as object) });
+    const line = JSON.stringify({
+      t: new Date(now()).toISOString(),
+      level,
+      event,
+      ...(redact(fields ?? {}) as object),
+    });
     if (opts.file) {
       try {
         appendFileSync(opts.file, `${line}\n`);

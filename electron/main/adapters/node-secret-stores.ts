@@ -22,7 +22,10 @@ export function createMemorySecretStore(): SecretStore {
  * CLI secret store: every profile's token is REFUND_DESK_API_TOKEN from the environment (read when
  * asked, never copied elsewhere). Setting one only lasts for the run.
  */
-export function createEnvSecretStore(env: NodeJS.ProcessEnv = process.env, variable = 'REFUND_DESK_API_TOKEN'): SecretStore {
+export function createEnvSecretStore(
+  env: NodeJS.ProcessEnv = process.env,
+  variable = 'REFUND_DESK_API_TOKEN',
+): SecretStore {
   const session = createMemorySecretStore();
   const fromEnv = () => {
     const v = env[variable]?.trim();

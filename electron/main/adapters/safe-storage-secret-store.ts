@@ -20,13 +20,20 @@ export interface SafeStorageLike {
  * When the only backend is Linux's `basic_text` (or encryption is unavailable) a token is kept in
  * memory for the session unless the person explicitly opted in to storing it anyway.
  */
-export function createSafeStorageSecretStore(opts: { safeStorage: SafeStorageLike; file: string; platform: string; log: Logger; now?: () => number }): SecretStore {
+export function createSafeStorageSecretStore(opts: {
+  safeStorage: SafeStorageLike;
+  file: string;
+  platform: string;
+  log: Logger;
+  now?: () => number;
+}): SecretStore {
   const { safeStorage } = opts;
   const now = opts.now ?? Date.now;
   /** The file on disk could not be read: the next write must not replace it (it may hold other tokens). */
   let unreadable = false;
   const session = new Map<string, string>();
-  const backend = () => (opts.platform === 'linux' ? (safeStorage.getSelectedStorageBackend?.() ?? 'unknown') : 'os');
+  const backend = () =>
+    opts.platform === 'linux' ? (safeStorage.getSelectedStorageBackend?.() ?? 'unknown') : 'os';
   const weak = () => !safeStorage.isEncryptionAvailable() || backend() === 'basic_text';
 
   const readFile = (): Record<string, string> => {
@@ -62,7 +69,11 @@ export function createSafeStorageSecretStore(opts: { safeStorage: SafeStorageLik
   };
 
   return {
-    info: () => ({ backend: `safeStorage:${backend()}`, persistent: !weak(), requiresOptIn: weak() && safeStorage.isEncryptionAvailable() }),
+    info: () => ({
+      backend: `safeStorage:${backend()}`,
+      persistent: !weak(),
+      requiresOptIn: weak() && safeStorage.isEncryptionAvailable(),
+    }),
     async get(key) {
       if (session.has(key)) return session.get(key);
       const enc = readFile()[key];

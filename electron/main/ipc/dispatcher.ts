@@ -10,7 +10,10 @@ export interface CallContext {
   correlationId: string;
 }
 
-export type Handler<C extends InvokeChannel> = (input: Input<C>, ctx: CallContext) => Promise<Output<C>> | Output<C>;
+export type Handler<C extends InvokeChannel> = (
+  input: Input<C>,
+  ctx: CallContext,
+) => Promise<Output<C>> | Output<C>;
 export type HandlerMap = { [C in InvokeChannel]: Handler<C> };
 
 export type Dispatch = (channel: string, rawInput: unknown) => Promise<Result<unknown>>;
@@ -24,9 +27,10 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
  * are caller-controlled (zod echoes unrecognized ones), so paths and messages are capped too.
  */
 function describeIssues(error: z.ZodError): { message: string; issues: { path: string; message: string }[] } {
-  const issues = error.issues
-    .slice(0, 10)
-    .map((i) => ({ path: clip(i.path.map(String).join('.') || '(input)', 100), message: clip(i.message, 200) }));
+  const issues = error.issues.slice(0, 10).map((i) => ({
+    path: clip(i.path.map(String).join('.') || '(input)', 100),
+    message: clip(i.message, 200),
+  }));
   return { message: issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues };
 }
 
@@ -56,14 +60,22 @@ export function createDispatcher(handlers: HandlerMap, log: Logger): Dispatch {
       const out = spec.output.safeParse(value);
       if (!out.success) {
         // A handler returned something outside the contract: a bug in main, never the user's fault.
-        log.error('ipc.output_invalid', { channel: ch, correlationId, issues: describeIssues(out.error).message });
+        log.error('ipc.output_invalid', {
+          channel: ch,
+          correlationId,
+          issues: describeIssues(out.error).message,
+        });
         throw new Error('handler output violated the contract');
       }
       return { ok: true, value: out.data };
     } catch (e) {
       const envelope = toErrorEnvelope(e, correlationId);
       if (envelope.error.code === 'internal') {
-        log.error('ipc.exception', { channel: channel.slice(0, 64), correlationId, error: e instanceof Error ? e.message : String(e) });
+        log.error('ipc.exception', {
+          channel: channel.slice(0, 64),
+          correlationId,
+          error: e instanceof Error ? e.message : String(e),
+        });
       } else {
         log.info('ipc.error', { channel: channel.slice(0, 64), correlationId, code: envelope.error.code });
       }
@@ -74,5 +86,8 @@ export function createDispatcher(handlers: HandlerMap, log: Logger): Dispatch {
 
 /** Envelope for a call refused before dispatch (untrusted sender, missing secret). */
 export function forbiddenEnvelope(): Result<never> {
-  return toErrorEnvelope(new AppError('forbidden', 'This caller is not allowed to use Refund Desk.'), newCorrelationId());
+  return toErrorEnvelope(
+    new AppError('forbidden', 'This caller is not allowed to use Refund Desk.'),
+    newCorrelationId(),
+  );
 }

@@ -25,7 +25,13 @@ async function jsonBody(req: IncomingMessage): Promise<unknown> {
 }
 
 /** Handles one admin request (the path starts with /__admin/). */
-export async function handleAdmin(ctx: SandboxContext, secret: string, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+export async function handleAdmin(
+  ctx: SandboxContext,
+  secret: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<void> {
   if (!adminSecretMatches(req.headers['x-sandbox-admin'], secret)) {
     sendJson(res, 401, { error: 'missing or wrong x-sandbox-admin header' });
     return;
@@ -37,12 +43,15 @@ export async function handleAdmin(ctx: SandboxContext, secret: string, req: Inco
       if (method === 'DELETE') return sendJson(res, 200, ctx.faults.reset());
       if (method === 'POST') {
         const patch = faultPatchSchema.safeParse(await jsonBody(req));
-        if (!patch.success) return sendJson(res, 400, { error: 'invalid fault patch', issues: patch.error.issues });
+        if (!patch.success)
+          return sendJson(res, 400, { error: 'invalid fault patch', issues: patch.error.issues });
         return sendJson(res, 200, ctx.faults.update(patch.data));
       }
     }
-    if (path === '/__admin/ipn-log' && method === 'GET') return sendJson(res, 200, { entries: ctx.ipn.log() });
-    if (path === '/__admin/state' && method === 'GET') return sendJson(res, 200, { seed: ctx.store.seed, counts: ctx.store.counts() });
+    if (path === '/__admin/ipn-log' && method === 'GET')
+      return sendJson(res, 200, { entries: ctx.ipn.log() });
+    if (path === '/__admin/state' && method === 'GET')
+      return sendJson(res, 200, { seed: ctx.store.seed, counts: ctx.store.counts() });
     const tx = /^\/__admin\/transactions\/(\d{1,32})(\/complete)?$/.exec(path);
     if (tx) {
       closeExpired(ctx);
@@ -51,13 +60,17 @@ export async function handleAdmin(ctx: SandboxContext, secret: string, req: Inco
       if (!tx[2] && method === 'GET') return sendJson(res, 200, wirePayment(ctx, p));
       if (tx[2] && method === 'POST') {
         const body = completeSchema.safeParse(await jsonBody(req));
-        if (!body.success) return sendJson(res, 400, { error: 'body must be {"outcome":"success"|"failed"}' });
-        if (!completePayment(ctx, p, body.data.outcome)) return sendJson(res, 409, { error: `transaction is ${p.status}, not open` });
+        if (!body.success)
+          return sendJson(res, 400, { error: 'body must be {"outcome":"success"|"failed"}' });
+        if (!completePayment(ctx, p, body.data.outcome))
+          return sendJson(res, 409, { error: `transaction is ${p.status}, not open` });
         return sendJson(res, 200, wirePayment(ctx, p));
       }
     }
     sendJson(res, 404, { error: 'unknown admin route' });
   } catch (err) {
-    sendJson(res, 400, { error: err instanceof SyntaxError ? 'body is not valid JSON' : (err as Error).message });
+    sendJson(res, 400, {
+      error: err instanceof SyntaxError ? 'body is not valid JSON' : (err as Error).message,
+    });
   }
 }

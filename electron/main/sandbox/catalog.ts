@@ -17,7 +17,11 @@ export const DEMO_MERCHANT = {
  * credentials before the sandbox starts. The extra tokens are sandbox-only inventions.
  */
 export const MERCHANTS: readonly Merchant[] = [
-  { merchantNo: DEMO_MERCHANT.merchantNo, storeNos: [DEMO_MERCHANT.storeNo, '300015'], token: DEMO_MERCHANT.token },
+  {
+    merchantNo: DEMO_MERCHANT.merchantNo,
+    storeNos: [DEMO_MERCHANT.storeNo, '300015'],
+    token: DEMO_MERCHANT.token,
+  },
   { merchantNo: '200101', storeNos: ['301001', '301002'], token: 'sbx1a2b3c4d5e6f708192a3b4c5d6e7f8091' },
   { merchantNo: '200202', storeNos: ['302001'], token: 'sbx9f8e7d6c5b4a39281706f5e4d3c2b1a0f' },
 ];

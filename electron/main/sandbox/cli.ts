@@ -37,10 +37,16 @@ const KNOBS: Record<string, keyof EndpointFaults> = {
 };
 const KNOB_NAMES: readonly string[] = Object.values(KNOBS);
 
-function num(name: string, text: string | undefined, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
+function num(
+  name: string,
+  text: string | undefined,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!Number.isFinite(n) || n < min || n > max) throw new Error(`--${name} must be a number between ${min} and ${max}`);
+  if (!Number.isFinite(n) || n < min || n > max)
+    throw new Error(`--${name} must be a number between ${min} and ${max}`);
   return n;
 }
 
@@ -50,26 +56,44 @@ export function parseCli(argv: string[]) {
     args: argv,
     strict: true,
     options: {
-      port: { type: 'string' }, host: { type: 'string' }, seed: { type: 'string' }, transactions: { type: 'string' },
-      data: { type: 'string' }, 'admin-secret': { type: 'string' }, 'refund-settle-ms': { type: 'string' },
-      'refund-fail-rate': { type: 'string' }, 'ipn-schedule': { type: 'string' }, 'ipn-delay-ms': { type: 'string' },
-      'ipn-fail-rate': { type: 'string' }, fault: { type: 'string', multiple: true }, quiet: { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      seed: { type: 'string' },
+      transactions: { type: 'string' },
+      data: { type: 'string' },
+      'admin-secret': { type: 'string' },
+      'refund-settle-ms': { type: 'string' },
+      'refund-fail-rate': { type: 'string' },
+      'ipn-schedule': { type: 'string' },
+      'ipn-delay-ms': { type: 'string' },
+      'ipn-fail-rate': { type: 'string' },
+      fault: { type: 'string', multiple: true },
+      quiet: { type: 'boolean' },
       help: { type: 'boolean' },
       ...Object.fromEntries(Object.keys(KNOBS).map((k) => [k, { type: 'string' as const }])),
     },
   });
   const all: Partial<EndpointFaults> = {};
   for (const [flag, knob] of Object.entries(KNOBS)) {
-    const v = num(flag, (values as Record<string, string | boolean | string[] | undefined>)[flag] as string | undefined, 0, knob === 'latencyMs' ? 600_000 : 1);
+    const v = num(
+      flag,
+      (values as Record<string, string | boolean | string[] | undefined>)[flag] as string | undefined,
+      0,
+      knob === 'latencyMs' ? 600_000 : 1,
+    );
     if (v !== undefined) all[knob] = v;
   }
   const endpoints: FaultConfig['endpoints'] = {};
   for (const spec of values.fault ?? []) {
     const m = /^([a-z-]+)\.([A-Za-z0-9]+)=(.+)$/.exec(spec);
     const endpoint = m?.[1] as EndpointName | undefined;
-    if (!m || !endpoint || !ENDPOINTS.includes(endpoint) || !KNOB_NAMES.includes(m[2] ?? '')) throw new Error(`bad --fault ${spec}`);
+    if (!m || !endpoint || !ENDPOINTS.includes(endpoint) || !KNOB_NAMES.includes(m[2] ?? ''))
+      throw new Error(`bad --fault ${spec}`);
     const knob = m[2] as keyof EndpointFaults;
-    endpoints[endpoint] = { ...endpoints[endpoint], [knob]: num('fault', m[3], 0, knob === 'latencyMs' ? 600_000 : 1) };
+    endpoints[endpoint] = {
+      ...endpoints[endpoint],
+      [knob]: num('fault', m[3], 0, knob === 'latencyMs' ? 600_000 : 1),
+    };
   }
   const schedule = values['ipn-schedule']?.split(',').map((s) => num('ipn-schedule', s.trim()) ?? 0);
   const ipnDelayMs = num('ipn-delay-ms', values['ipn-delay-ms']);
@@ -84,10 +108,19 @@ export function parseCli(argv: string[]) {
       transactions: num('transactions', values.transactions, 0, 1_000_000) ?? 2000,
       ...(values.data ? { dataFile: values.data } : {}),
       ...(values['admin-secret'] ? { adminSecret: values['admin-secret'] } : {}),
-      ...(values['refund-settle-ms'] ? { refundSettleMs: num('refund-settle-ms', values['refund-settle-ms']) } : {}),
-      ...(values['refund-fail-rate'] ? { refundFailRate: num('refund-fail-rate', values['refund-fail-rate'], 0, 1) } : {}),
+      ...(values['refund-settle-ms']
+        ? { refundSettleMs: num('refund-settle-ms', values['refund-settle-ms']) }
+        : {}),
+      ...(values['refund-fail-rate']
+        ? { refundFailRate: num('refund-fail-rate', values['refund-fail-rate'], 0, 1) }
+        : {}),
       ...(schedule ? { ipnSchedule: schedule } : {}),
-      faults: { all, endpoints, ...(ipnDelayMs !== undefined ? { ipnDelayMs } : {}), ...(ipnFailRate !== undefined ? { ipnFailRate } : {}) },
+      faults: {
+        all,
+        endpoints,
+        ...(ipnDelayMs !== undefined ? { ipnDelayMs } : {}),
+        ...(ipnFailRate !== undefined ? { ipnFailRate } : {}),
+      },
     },
   };
 }
@@ -105,10 +138,15 @@ async function main(): Promise<void> {
     return;
   }
   const started = Date.now();
-  const sandbox = await startSandbox({ ...parsed.options, log: parsed.quiet ? () => undefined : (line) => console.log(line) });
+  const sandbox = await startSandbox({
+    ...parsed.options,
+    log: parsed.quiet ? () => undefined : (line) => console.log(line),
+  });
   console.log(`Sandbox listening on ${sandbox.baseUrl}`);
   console.log(`Admin secret (header x-sandbox-admin): ${sandbox.adminSecret}`);
-  console.log(`Default merchant: merchantNo ${sandbox.merchants[0]?.merchantNo ?? ''}, storeNo ${sandbox.merchants[0]?.storeNos[0] ?? ''} (vendor demo token); started in ${Date.now() - started} ms`);
+  console.log(
+    `Default merchant: merchantNo ${sandbox.merchants[0]?.merchantNo ?? ''}, storeNo ${sandbox.merchants[0]?.storeNos[0] ?? ''} (vendor demo token); started in ${Date.now() - started} ms`,
+  );
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;

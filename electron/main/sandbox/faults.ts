@@ -11,7 +11,14 @@
 import { z } from 'zod';
 import { createRng, deriveSeed, type Rng } from './prng';
 
-export const ENDPOINTS = ['customers', 'secure-pay', 'capture', 'tran-query', 'refund', 'trans-list'] as const;
+export const ENDPOINTS = [
+  'customers',
+  'secure-pay',
+  'capture',
+  'tran-query',
+  'refund',
+  'trans-list',
+] as const;
 export type EndpointName = (typeof ENDPOINTS)[number];
 
 export interface EndpointFaults {
@@ -63,7 +70,12 @@ export const faultPatchSchema = z
 export type FaultPatch = z.infer<typeof faultPatchSchema>;
 
 const NO_FAULTS: EndpointFaults = {
-  latencyMs: 0, http5xxRate: 0, systemErrorRate: 0, upstreamErrorRate: 0, malformedJsonRate: 0, dropAfterRate: 0,
+  latencyMs: 0,
+  http5xxRate: 0,
+  systemErrorRate: 0,
+  upstreamErrorRate: 0,
+  malformedJsonRate: 0,
+  dropAfterRate: 0,
 };
 
 function emptyConfig(): FaultConfig {

@@ -37,7 +37,8 @@ export function parseParams(contentType: string | undefined, raw: string): Param
   const text = raw.trim();
   if (text === '') throw new ApiError(RET.MISSING_PARAM, 'empty request body');
   const type = (contentType ?? '').toLowerCase();
-  const isForm = type.includes('application/x-www-form-urlencoded') || (!type.includes('json') && !text.startsWith('{'));
+  const isForm =
+    type.includes('application/x-www-form-urlencoded') || (!type.includes('json') && !text.startsWith('{'));
   const out: Record<string, string> = {};
   if (isForm) {
     for (const [k, v] of new URLSearchParams(text)) {
@@ -65,7 +66,11 @@ export function parseParams(contentType: string | undefined, raw: string): Param
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  });
   res.end(text);
 }
 

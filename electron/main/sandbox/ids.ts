@@ -18,7 +18,11 @@ export interface IdFactory {
 }
 
 /** `isTaken` tells whether an id already exists in the store. */
-export function createIdFactory(seed: number, isTaken: (id: string) => boolean, rng: Rng = createRng(deriveSeed(seed, 'ids'))): IdFactory {
+export function createIdFactory(
+  seed: number,
+  isTaken: (id: string) => boolean,
+  rng: Rng = createRng(deriveSeed(seed, 'ids')),
+): IdFactory {
   const fresh = (make: () => string): string => {
     for (;;) {
       const id = make();

@@ -20,10 +20,23 @@ import type { Merchant, PaymentRecord, RefundRecord, SandboxData } from './types
 
 export { DEMO_MERCHANT, MERCHANTS, VENDORS, VENDOR_CURRENCIES } from './catalog';
 export { CARD_3DS, CARD_DECLINED, CARD_SUCCESS } from './cards';
-export { ENDPOINTS, type EndpointFaults, type EndpointName, type FaultConfig, type FaultPatch } from './faults';
+export {
+  ENDPOINTS,
+  type EndpointFaults,
+  type EndpointName,
+  type FaultConfig,
+  type FaultPatch,
+} from './faults';
 export { DEFAULT_IPN_SCHEDULE, MAX_IPN_ATTEMPTS, type IpnLogEntry } from './ipn';
 export { generateSeed, seedAnchor } from './seed';
-export type { CustomerRecord, Merchant, PaymentRecord, RefundRecord, SandboxData, VaultRecord } from './types';
+export type {
+  CustomerRecord,
+  Merchant,
+  PaymentRecord,
+  RefundRecord,
+  SandboxData,
+  VaultRecord,
+} from './types';
 
 export interface SandboxOptions {
   /** 0 (default) picks a free port. */
@@ -100,11 +113,33 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     ...(opts.refundFailRate !== undefined ? { refundFailRate: opts.refundFailRate } : {}),
   });
   const ids = createIdFactory(seed, (id) => store.isTaken(id));
-  const ipn = createIpnDispatcher({ ...(opts.ipnSchedule ? { schedule: opts.ipnSchedule } : {}), faults, log });
+  const ipn = createIpnDispatcher({
+    ...(opts.ipnSchedule ? { schedule: opts.ipnSchedule } : {}),
+    faults,
+    log,
+  });
   const merchants: readonly Merchant[] = MERCHANTS;
-  const refunds = createRefundEngine({ store, ids, faults, ipn, merchants, now, settleMs: opts.refundSettleMs ?? 5_000 });
+  const refunds = createRefundEngine({
+    store,
+    ids,
+    faults,
+    ipn,
+    merchants,
+    now,
+    settleMs: opts.refundSettleMs ?? 5_000,
+  });
   let baseUrl = '';
-  const ctx: SandboxContext = { store, ids, faults, ipn, refunds, merchants, now, baseUrl: () => baseUrl, log };
+  const ctx: SandboxContext = {
+    store,
+    ids,
+    faults,
+    ipn,
+    refunds,
+    merchants,
+    now,
+    baseUrl: () => baseUrl,
+    log,
+  };
   const adminSecret = opts.adminSecret ?? randomBytes(16).toString('hex');
   const server = createSandboxServer(ctx, adminSecret);
 

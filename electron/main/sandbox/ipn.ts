@@ -7,7 +7,9 @@ import { signParams } from '../../../shared/protocol/signing';
 import type { FaultInjector } from './faults';
 
 /** Gaps between attempts 1→2, 2→3, … (ms); the last gap repeats if the list is short. */
-export const DEFAULT_IPN_SCHEDULE: readonly number[] = [15_000, 60_000, 180_000, 600_000, 1_200_000, 1_800_000, 3_000_000];
+export const DEFAULT_IPN_SCHEDULE: readonly number[] = [
+  15_000, 60_000, 180_000, 600_000, 1_200_000, 1_800_000, 3_000_000,
+];
 export const MAX_IPN_ATTEMPTS = 8;
 
 /** One delivery attempt, as shown by the admin endpoint and RunningSandbox.ipnLog(). */
@@ -32,7 +34,12 @@ export interface IpnLogEntry {
 
 export interface IpnDispatcher {
   /** Signs and queues one notification. */
-  send(kind: IpnLogEntry['kind'], url: string, params: Record<string, string | undefined>, token: string): void;
+  send(
+    kind: IpnLogEntry['kind'],
+    url: string,
+    params: Record<string, string | undefined>,
+    token: string,
+  ): void;
   log(): IpnLogEntry[];
   /** Resolves once no notification is waiting for an attempt. */
   idle(): Promise<void>;
@@ -77,7 +84,10 @@ export function createIpnDispatcher(opts: {
     if (entries.length > LOG_LIMIT) entries.splice(0, entries.length - LOG_LIMIT);
   };
 
-  async function attemptOnce(url: string, body: string): Promise<Pick<IpnLogEntry, 'outcome' | 'httpStatus' | 'detail'>> {
+  async function attemptOnce(
+    url: string,
+    body: string,
+  ): Promise<Pick<IpnLogEntry, 'outcome' | 'httpStatus' | 'detail'>> {
     const ctl = new AbortController();
     controllers.add(ctl);
     const timer = setTimeout(() => ctl.abort(), ATTEMPT_TIMEOUT_MS);
@@ -92,9 +102,16 @@ export function createIpnDispatcher(opts: {
       // Only the exact body `success` acknowledges (PROTOCOL.md "IPN").
       return text === 'success'
         ? { outcome: 'delivered', httpStatus: res.status }
-        : { outcome: 'rejected', httpStatus: res.status, detail: `answered ${JSON.stringify(text.slice(0, 60))}` };
+        : {
+            outcome: 'rejected',
+            httpStatus: res.status,
+            detail: `answered ${JSON.stringify(text.slice(0, 60))}`,
+          };
     } catch (err) {
-      return { outcome: 'error', detail: (err as Error).name === 'AbortError' ? 'timed out or aborted' : (err as Error).message };
+      return {
+        outcome: 'error',
+        detail: (err as Error).name === 'AbortError' ? 'timed out or aborted' : (err as Error).message,
+      };
     } finally {
       clearTimeout(timer);
       controllers.delete(ctl);

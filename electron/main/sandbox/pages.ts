@@ -17,7 +17,10 @@ export function escapeHtml(text: string): string {
 }
 
 /** Fills the callbackUrl placeholders (raw or percent-encoded braces), URL-encoding each value. */
-export function substituteCallback(url: string, values: Record<'status' | 'amount' | 'reference' | 'transactionNo', string>): string {
+export function substituteCallback(
+  url: string,
+  values: Record<'status' | 'amount' | 'reference' | 'transactionNo', string>,
+): string {
   let out = url;
   for (const [key, value] of Object.entries(values)) {
     const enc = encodeURIComponent(value);
@@ -50,7 +53,10 @@ function details(p: PaymentRecord): string {
 
 function buttons(action: string, choices: [string, string, boolean][]): string {
   return choices
-    .map(([verb, label, primary]) => `<form method="post" action="${escapeHtml(`${action}/${verb}`)}"><button type="submit"${primary ? ' class="primary"' : ''}>${escapeHtml(label)}</button></form>`)
+    .map(
+      ([verb, label, primary]) =>
+        `<form method="post" action="${escapeHtml(`${action}/${verb}`)}"><button type="submit"${primary ? ' class="primary"' : ''}>${escapeHtml(label)}</button></form>`,
+    )
     .join('');
 }
 
@@ -64,13 +70,26 @@ function finish(res: ServerResponse, p: PaymentRecord, status: string): void {
     statusPage(res, 200, p);
     return;
   }
-  redirect(res, substituteCallback(p.callbackUrl, { status, amount: toWireAmount(p.amountMinor, p.currency), reference: p.reference, transactionNo: p.transactionNo }));
+  redirect(
+    res,
+    substituteCallback(p.callbackUrl, {
+      status,
+      amount: toWireAmount(p.amountMinor, p.currency),
+      reference: p.reference,
+      transactionNo: p.transactionNo,
+    }),
+  );
 }
 
 const PAGE = /^\/(checkout|3ds)\/([0-9a-f]{32})(?:\/(pay|fail|cancel|approve|deny))?$/;
 
 /** Handles /checkout/… and /3ds/…; returns false when the path is not a page. */
-export async function handlePage(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+export async function handlePage(
+  ctx: SandboxContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<boolean> {
   const m = PAGE.exec(path);
   if (!m) return false;
   const [, kind, token = '', verb] = m;
@@ -80,10 +99,16 @@ export async function handlePage(ctx: SandboxContext, req: IncomingMessage, res:
   const is3ds = kind === '3ds';
   // A token only opens the page it was issued for: checkout tokens are not 3-D Secure challenges.
   if (!p || is3ds !== (p.channel === 'capture')) {
-    sendHtml(res, 404, layout('Not found', '<h1>Payment not found</h1><p>This link is unknown or has expired.</p>'));
+    sendHtml(
+      res,
+      404,
+      layout('Not found', '<h1>Payment not found</h1><p>This link is unknown or has expired.</p>'),
+    );
     return true;
   }
-  const validVerb = verb === undefined || (is3ds ? verb === 'approve' || verb === 'deny' : verb === 'pay' || verb === 'fail' || verb === 'cancel');
+  const validVerb =
+    verb === undefined ||
+    (is3ds ? verb === 'approve' || verb === 'deny' : verb === 'pay' || verb === 'fail' || verb === 'cancel');
   if (!validVerb || (verb === undefined) !== (req.method === 'GET')) {
     sendHtml(res, 405, layout('Not allowed', '<h1>Not allowed</h1>'));
     return true;
@@ -95,8 +120,18 @@ export async function handlePage(ctx: SandboxContext, req: IncomingMessage, res:
   const action = `/${kind}/${token}`;
   if (verb === undefined) {
     const body = is3ds
-      ? `<h1>3-D Secure check</h1><p>Your bank asks you to confirm this card payment.</p>${details(p)}${buttons(action, [['approve', 'Approve', true], ['deny', 'Deny', false]])}`
-      : `<h1>Checkout</h1>${details(p)}${buttons(action, [['pay', 'Pay', true], ['fail', 'Fail', false], ['cancel', 'Cancel', false]])}`;
+      ? `<h1>3-D Secure check</h1><p>Your bank asks you to confirm this card payment.</p>${details(p)}${buttons(
+          action,
+          [
+            ['approve', 'Approve', true],
+            ['deny', 'Deny', false],
+          ],
+        )}`
+      : `<h1>Checkout</h1>${details(p)}${buttons(action, [
+          ['pay', 'Pay', true],
+          ['fail', 'Fail', false],
+          ['cancel', 'Cancel', false],
+        ])}`;
     sendHtml(res, 200, layout(is3ds ? '3-D Secure' : 'Checkout', body));
     return true;
   }

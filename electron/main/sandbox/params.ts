@@ -30,7 +30,8 @@ export function opt(p: Params, key: string): string | undefined {
 /** Throws 000020 naming every missing key. */
 export function requireAll(p: Params, keys: readonly string[]): void {
   const missing = keys.filter((k) => opt(p, k) === undefined);
-  if (missing.length > 0) throw new ApiError(RET.MISSING_PARAM, `required parameter missing: ${missing.join(', ')}`);
+  if (missing.length > 0)
+    throw new ApiError(RET.MISSING_PARAM, `required parameter missing: ${missing.join(', ')}`);
 }
 
 export function req(p: Params, key: string): string {
@@ -90,7 +91,12 @@ export function textParam(p: Params, key: string, max: number): string | undefin
 }
 
 /** One of a fixed list. */
-export function enumParam(p: Params, key: string, allowed: readonly string[], required: boolean): string | undefined {
+export function enumParam(
+  p: Params,
+  key: string,
+  allowed: readonly string[],
+  required: boolean,
+): string | undefined {
   const v = required ? req(p, key) : opt(p, key);
   if (v !== undefined && !allowed.includes(v)) throw bad(`${key} must be one of ${allowed.join(', ')}`);
   return v;
@@ -108,7 +114,10 @@ export function goodsInfoParam(p: Params): string | undefined {
   }
   const ok =
     Array.isArray(parsed) &&
-    parsed.every((g: unknown) => typeof g === 'object' && g !== null && typeof (g as Record<string, unknown>).goods_name === 'string');
+    parsed.every(
+      (g: unknown) =>
+        typeof g === 'object' && g !== null && typeof (g as Record<string, unknown>).goods_name === 'string',
+    );
   if (!ok) throw bad('goodsInfo must be a JSON array of {"goods_name","quantity"} objects');
   return v;
 }

@@ -38,7 +38,12 @@ export function paymentIpnParams(p: PaymentRecord, atMs: number): Record<string,
     note: p.note,
   };
   if (p.channel === 'capture') {
-    return { ...common, completedAt: new Date(atMs).toISOString(), customerNo: p.customerNo, vaultId: p.vaultId };
+    return {
+      ...common,
+      completedAt: new Date(atMs).toISOString(),
+      customerNo: p.customerNo,
+      vaultId: p.vaultId,
+    };
   }
   return { ...common, time: toIpnTime(atMs), vaultId: p.vaultId };
 }

@@ -62,7 +62,11 @@ export interface Persister {
 /**
  * Debounced writer. Writes never overlap: a change during a write schedules one more write after it.
  */
-export function createPersister(file: string, snapshot: () => SandboxData, opts: { debounceMs?: number; log?: (line: string) => void } = {}): Persister {
+export function createPersister(
+  file: string,
+  snapshot: () => SandboxData,
+  opts: { debounceMs?: number; log?: (line: string) => void } = {},
+): Persister {
   // Half a second bounds the write rate: a 100k-row state file is tens of megabytes.
   const debounceMs = opts.debounceMs ?? 500;
   let timer: NodeJS.Timeout | undefined;

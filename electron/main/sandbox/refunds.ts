@@ -93,13 +93,22 @@ export function createRefundEngine(deps: {
     committedMinor,
     apply(p, req) {
       return mutex.run(p.transactionNo, async () => {
-        if (p.status !== 'success') throw new ApiError(RET.STATUS_ERROR, `transaction status is ${p.status}, only success can be refunded`);
-        if (req.currency !== p.currency) throw new ApiError(RET.BAD_VALUE, `currency must be ${p.currency}, as the original`);
-        if (req.settleCurrency !== p.settleCurrency) throw new ApiError(RET.BAD_VALUE, `settleCurrency must be ${p.settleCurrency}, as the original`);
+        if (p.status !== 'success')
+          throw new ApiError(
+            RET.STATUS_ERROR,
+            `transaction status is ${p.status}, only success can be refunded`,
+          );
+        if (req.currency !== p.currency)
+          throw new ApiError(RET.BAD_VALUE, `currency must be ${p.currency}, as the original`);
+        if (req.settleCurrency !== p.settleCurrency)
+          throw new ApiError(RET.BAD_VALUE, `settleCurrency must be ${p.settleCurrency}, as the original`);
         const remaining = p.amountMinor - committedMinor(p);
         if (remaining <= 0) throw new ApiError(RET.STATUS_ERROR, 'transaction is already fully refunded');
         if (req.refundAmountMinor > remaining) {
-          throw new ApiError(RET.BAD_VALUE, `refundAmount exceeds the refundable remainder ${toWireAmount(remaining, p.currency)}`);
+          throw new ApiError(
+            RET.BAD_VALUE,
+            `refundAmount exceeds the refundable remainder ${toWireAmount(remaining, p.currency)}`,
+          );
         }
         // The acquirer round trip sits between the check and the write, as in a real service: without
         // the mutex, concurrent refunds would all pass the check above (the concurrency test fails without it).

@@ -20,18 +20,49 @@ export function seedAnchor(nowMs: number): number {
 
 /** Plausible amount ranges in minor units per currency (roughly 1 to 500 US dollars). */
 const AMOUNT_RANGE: Readonly<Record<string, readonly [number, number]>> = {
-  USD: [100, 50_000], CNY: [700, 350_000], GBP: [100, 40_000], PHP: [5_600, 2_800_000],
-  IDR: [16_000, 8_000_000], KRW: [1_400, 700_000], HKD: [800, 390_000], THB: [3_600, 1_800_000],
-  MYR: [470, 235_000], BDT: [12_000, 6_000_000], PKR: [28_000, 14_000_000], JPY: [150, 75_000],
+  USD: [100, 50_000],
+  CNY: [700, 350_000],
+  GBP: [100, 40_000],
+  PHP: [5_600, 2_800_000],
+  IDR: [16_000, 8_000_000],
+  KRW: [1_400, 700_000],
+  HKD: [800, 390_000],
+  THB: [3_600, 1_800_000],
+  MYR: [470, 235_000],
+  BDT: [12_000, 6_000_000],
+  PKR: [28_000, 14_000_000],
+  JPY: [150, 75_000],
 };
 
 const pickVendor = weightedPicker({
-  alipay: 22, wechatpay: 18, creditcard: 16, paypal: 9, unionpay: 6, venmo: 4, applepay: 4, googlepay: 3,
-  cashapppay: 2, alipay_hk: 3, truemoney: 2, tng: 2, gcash: 2, dana: 2, kakaopay: 2, bkash: 1, easypaisa: 1, paypay: 1,
+  alipay: 22,
+  wechatpay: 18,
+  creditcard: 16,
+  paypal: 9,
+  unionpay: 6,
+  venmo: 4,
+  applepay: 4,
+  googlepay: 3,
+  cashapppay: 2,
+  alipay_hk: 3,
+  truemoney: 2,
+  tng: 2,
+  gcash: 2,
+  dana: 2,
+  kakaopay: 2,
+  bkash: 1,
+  easypaisa: 1,
+  paypay: 1,
 });
 
 const pickStatus = weightedPicker<TransactionStatus>({
-  success: 72, closed: 8, failed: 7, init: 3, pending: 3, dealing: 1, reversed: 6,
+  success: 72,
+  closed: 8,
+  failed: 7,
+  init: 3,
+  pending: 3,
+  dealing: 1,
+  reversed: 6,
 });
 const pickRefundKind = weightedPicker({ full: 35, partial: 35, several: 30 });
 
@@ -79,7 +110,13 @@ function refundPlan(rng: Rng, amountMinor: number): number[] {
 const TERMINAL_MIX = ['ONLINE', 'ONLINE', 'ONLINE', 'WAP', 'MWEB'] as const;
 const CARD_LAST4 = ['4242', '1881', '0005', '4444'] as const;
 
-function addSeedRefunds(rng: Rng, payment: PaymentRecord, anchor: number, refunds: RefundRecord[], newId: () => string): void {
+function addSeedRefunds(
+  rng: Rng,
+  payment: PaymentRecord,
+  anchor: number,
+  refunds: RefundRecord[],
+  newId: () => string,
+): void {
   let refundedAt = payment.paidAt ?? payment.createdAt;
   for (const refundAmountMinor of refundPlan(rng, payment.amountMinor)) {
     refundedAt = Math.min(anchor - 1_000, refundedAt + randInt(rng, 60_000, 20 * DAY_MS));
@@ -99,7 +136,8 @@ function addSeedRefunds(rng: Rng, payment: PaymentRecord, anchor: number, refund
         status,
         createdAt,
       };
-      if (rng() < 0.6) refund.refundReference = `RF-${payment.reference.slice(4)}-${payment.refunds.length + 1}`;
+      if (rng() < 0.6)
+        refund.refundReference = `RF-${payment.reference.slice(4)}-${payment.refunds.length + 1}`;
       if (status !== 'pending') refund.settledAt = createdAt + 30_000;
       refunds.push(refund);
       payment.refunds.push(refund.refundTransactionNo);
@@ -164,7 +202,8 @@ export function generateSeed(seed: number, count: number, nowMs: number): Sandbo
       channel: 'seed',
       refunds: [],
     };
-    if (status === 'success' || status === 'failed' || status === 'reversed') payment.paidAt = createdAt + randInt(rng, 5_000, 600_000);
+    if (status === 'success' || status === 'failed' || status === 'reversed')
+      payment.paidAt = createdAt + randInt(rng, 5_000, 600_000);
     if (vendor === 'creditcard') payment.cardLast4 = pick(rng, CARD_LAST4);
     payments.push(payment);
     if (status === 'success' && rng() < 0.2) addSeedRefunds(rng, payment, anchor, refunds, newId);

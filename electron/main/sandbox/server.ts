@@ -33,18 +33,38 @@ const ROUTES: readonly Route[] = [
   { name: 'customers', pattern: /^\/v(\d+)\/customers\/create$/, version: '1', handler: createCustomer },
   { name: 'secure-pay', pattern: /^\/online\/v(\d+)\/secure-pay$/, version: '3', handler: securePay },
   { name: 'capture', pattern: /^\/order\/v(\d+)\/capture$/, version: '4', handler: capture },
-  { name: 'tran-query', pattern: /^\/app-data-search\/v(\d+)\/tran-query$/, version: '3', handler: tranQuery },
+  {
+    name: 'tran-query',
+    pattern: /^\/app-data-search\/v(\d+)\/tran-query$/,
+    version: '3',
+    handler: tranQuery,
+  },
   { name: 'refund', pattern: /^\/app-data-search\/v(\d+)\/refund$/, version: '3', handler: refund },
-  { name: 'trans-list', pattern: /^\/app-data-search\/v(\d+)\/trans-list$/, version: '3', handler: transList },
+  {
+    name: 'trans-list',
+    pattern: /^\/app-data-search\/v(\d+)\/trans-list$/,
+    version: '3',
+    handler: transList,
+  },
 ];
 
-const envelope = (retCode: string, retMsg: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+const envelope = (
+  retCode: string,
+  retMsg: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> => ({
   ret_code: retCode,
   ret_msg: retMsg,
   ...extra,
 });
 
-async function handleApi(ctx: SandboxContext, route: Route, version: string, req: IncomingMessage, res: ServerResponse): Promise<string> {
+async function handleApi(
+  ctx: SandboxContext,
+  route: Route,
+  version: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<string> {
   const raw = await readBody(req).catch((err: unknown) => err);
   if (version !== route.version) {
     sendJson(res, 200, envelope(RET.API_VERSION, `API version error: ${route.name} is v${route.version}`));
@@ -54,7 +74,9 @@ async function handleApi(ctx: SandboxContext, route: Route, version: string, req
   const faults = ctx.faults.forEndpoint(route.name);
   await sleep(faults.latencyMs);
   if (ctx.faults.roll(faults.http5xxRate)) {
-    res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503 Service Temporarily Unavailable</body></html>');
+    res
+      .writeHead(503, { 'content-type': 'text/html' })
+      .end('<html><body>503 Service Temporarily Unavailable</body></html>');
     return 'http-503';
   }
   if (ctx.faults.roll(faults.systemErrorRate)) {
@@ -86,7 +108,9 @@ async function handleApi(ctx: SandboxContext, route: Route, version: string, req
   }
   if (ctx.faults.roll(faults.malformedJsonRate)) {
     const text = JSON.stringify(body);
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(text.slice(0, Math.max(1, Math.floor(text.length / 2))));
+    res
+      .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+      .end(text.slice(0, Math.max(1, Math.floor(text.length / 2))));
     return `${retCode}+malformed`;
   }
   sendJson(res, 200, body);
@@ -100,7 +124,8 @@ export function createSandboxServer(ctx: SandboxContext, adminSecret: string): S
     const path = new URL(req.url ?? '/', 'http://sandbox.invalid').pathname;
     const done = (outcome: string): void => {
       // Method, path and ret_code only: never bodies, card data or signatures.
-      if (!path.startsWith('/__admin/')) ctx.log(`${req.method ?? '?'} ${path} ${outcome} ${Date.now() - started}ms`);
+      if (!path.startsWith('/__admin/'))
+        ctx.log(`${req.method ?? '?'} ${path} ${outcome} ${Date.now() - started}ms`);
     };
     const work = async (): Promise<void> => {
       if (path.startsWith('/__admin/')) return handleAdmin(ctx, adminSecret, req, res, path);

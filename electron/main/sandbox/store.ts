@@ -15,7 +15,10 @@ export class Store {
   /** Payments that may still auto-close (init/pending with a timeout): avoids scanning 100k rows. */
   private readonly open = new Set<PaymentRecord>();
 
-  constructor(data: SandboxData, private readonly onChange: () => void = () => undefined) {
+  constructor(
+    data: SandboxData,
+    private readonly onChange: () => void = () => undefined,
+  ) {
     this.seed = data.seed;
     for (const p of data.payments) this.indexPayment(p);
     for (const r of data.refunds) this.refunds.set(r.refundTransactionNo, r);
@@ -85,7 +88,10 @@ export class Store {
   }
 
   /** Applies a change to a payment (status, vault…) and keeps the indexes right. */
-  updatePayment(p: PaymentRecord, patch: Partial<Pick<PaymentRecord, 'status' | 'paidAt' | 'vaultId'>>): void {
+  updatePayment(
+    p: PaymentRecord,
+    patch: Partial<Pick<PaymentRecord, 'status' | 'paidAt' | 'vaultId'>>,
+  ): void {
     Object.assign(p, patch);
     if (p.status !== 'init' && p.status !== 'pending') this.open.delete(p);
     this.onChange();
@@ -113,7 +119,12 @@ export class Store {
   }
 
   counts(): { payments: number; refunds: number; customers: number; vaults: number } {
-    return { payments: this.payments.size, refunds: this.refunds.size, customers: this.customers.size, vaults: this.vaults.size };
+    return {
+      payments: this.payments.size,
+      refunds: this.refunds.size,
+      customers: this.customers.size,
+      vaults: this.vaults.size,
+    };
   }
 
   /** Plain data for persistence. */

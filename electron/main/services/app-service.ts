@@ -44,7 +44,10 @@ export function createAppService(deps: AppServiceDeps) {
     async openExternal(url: string): Promise<Output<'app.openExternal'>> {
       if (!isAllowedExternalUrl(url)) {
         deps.log.warn('external.refused', { host: safeHost(url) });
-        throw new AppError('forbidden', 'Refund Desk only opens https links to the payment provider’s own sites.');
+        throw new AppError(
+          'forbidden',
+          'Refund Desk only opens https links to the payment provider’s own sites.',
+        );
       }
       await deps.openExternal(url);
       return { opened: true };

@@ -33,36 +33,48 @@ export function App() {
   return (
     <RefundDialogHost>
       <LiveCacheUpdates />
-    <div className="shell">
-      <nav className="rail" aria-label="Main">
-        <div className="brand">Refund Desk</div>
-        <ul>
-          {AREAS.map((a) => (
-            <li key={a.id}>
-              <button
-                type="button"
-                className={a.id === area ? 'nav-item active' : 'nav-item'}
-                aria-current={a.id === area ? 'page' : undefined}
-                onClick={() => setArea(a.id)}
-                title={`${a.label} (Ctrl+${a.shortcut})`}
-              >
-                {a.label}
-              </button>
-            </li>
-          ))}
-        </ul>
-        <AppInfoFooter />
-      </nav>
-      <div className="workspace">
-        <header className="topbar">
-          <h1>{current.label}</h1>
-          <HealthIndicator />
-        </header>
-        <main className="content">
-          {area === 'transactions' ? <TransactionsWorkspace /> : area === 'refunds' ? <RefundsView /> : area === 'audit' ? <AuditView /> : area === 'settings' ? <SettingsScreen /> : area === 'reconciliation' ? <ReconciliationScreen /> : <ComingSoon title={current.label} description={current.coming} />}
-        </main>
+      <div className="shell">
+        <nav className="rail" aria-label="Main">
+          <div className="brand">Refund Desk</div>
+          <ul>
+            {AREAS.map((a) => (
+              <li key={a.id}>
+                <button
+                  type="button"
+                  className={a.id === area ? 'nav-item active' : 'nav-item'}
+                  aria-current={a.id === area ? 'page' : undefined}
+                  onClick={() => setArea(a.id)}
+                  title={`${a.label} (Ctrl+${a.shortcut})`}
+                >
+                  {a.label}
+                </button>
+              </li>
+            ))}
+          </ul>
+          <AppInfoFooter />
+        </nav>
+        <div className="workspace">
+          <header className="topbar">
+            <h1>{current.label}</h1>
+            <HealthIndicator />
+          </header>
+          <main className="content">
+            {area === 'transactions' ? (
+              <TransactionsWorkspace />
+            ) : area === 'refunds' ? (
+              <RefundsView />
+            ) : area === 'audit' ? (
+              <AuditView />
+            ) : area === 'settings' ? (
+              <SettingsScreen />
+            ) : area === 'reconciliation' ? (
+              <ReconciliationScreen />
+            ) : (
+              <ComingSoon title={current.label} description={current.coming} />
+            )}
+          </main>
+        </div>
       </div>
-    </div>
     </RefundDialogHost>
   );
 }

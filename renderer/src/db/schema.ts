@@ -63,7 +63,8 @@ export const UNKNOWN_FETCHED_AT = '1970-01-01T00:00:00.000Z';
 export const SCHEMA_V1 = {
   transactions:
     '[profileId+transactionNo], [profileId+reference], [profileId+status], [profileId+currency], [profileId+vendor], [profileId+createdAt], [profileId+amountMinor], profileId',
-  refunds: '[profileId+refundTransactionNo], [profileId+transactionNo], [profileId+refundReference], profileId',
+  refunds:
+    '[profileId+refundTransactionNo], [profileId+transactionNo], [profileId+refundReference], profileId',
   lookups: '++id, [profileId+at], profileId',
   meta: 'key',
 } as const;
@@ -90,7 +91,8 @@ export const SCHEMA_V3 = { ...SCHEMA_V2, reconRuns: 'jobId, [profileId+createdAt
  */
 export const SCHEMA_V4 = {
   ...SCHEMA_V3,
-  transactions: '[profileId+transactionNo], [profileId+reference], [profileId+createdAt], [profileId+fetchedAt], profileId',
+  transactions:
+    '[profileId+transactionNo], [profileId+reference], [profileId+createdAt], [profileId+fetchedAt], profileId',
 } as const;
 
 /** The current schema version (tests open older versions and upgrade to this). */
@@ -105,7 +107,10 @@ export function openDb(
   indexedDB?: DexieOptions['indexedDB'],
   keyRange?: DexieOptions['IDBKeyRange'],
 ): RefundDeskDb {
-  const db = new Dexie(name, indexedDB && keyRange ? { indexedDB, IDBKeyRange: keyRange } : undefined) as RefundDeskDb;
+  const db = new Dexie(
+    name,
+    indexedDB && keyRange ? { indexedDB, IDBKeyRange: keyRange } : undefined,
+  ) as RefundDeskDb;
   db.version(1).stores(SCHEMA_V1);
   db.version(2)
     .stores(SCHEMA_V2)

@@ -11,7 +11,11 @@ export type LocalHit =
   | { kind: 'reference'; transaction: CachedTransaction }
   | { kind: 'refundTransactionNo'; transaction: CachedTransaction; refundTransactionNo: string };
 
-function toRows(profileId: string, tx: Transaction, fetchedAt: string): { row: CachedTransaction; refunds: CachedRefund[] } {
+function toRows(
+  profileId: string,
+  tx: Transaction,
+  fetchedAt: string,
+): { row: CachedTransaction; refunds: CachedRefund[] } {
   const row: CachedTransaction = { ...tx, profileId, fetchedAt };
   const refunds = tx.refunds.map((r) => ({ ...r, profileId, transactionNo: tx.transactionNo, fetchedAt }));
   return { row, refunds };

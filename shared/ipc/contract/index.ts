@@ -23,7 +23,14 @@ import {
   reconciliationResume,
   reconciliationStart,
 } from './reconciliation';
-import { auditList, refundEvents, refundsCheckAgain, refundsList, refundsPreview, refundsSubmit } from './refunds';
+import {
+  auditList,
+  refundEvents,
+  refundsCheckAgain,
+  refundsList,
+  refundsPreview,
+  refundsSubmit,
+} from './refunds';
 
 /**
  * The IPC contract: one entry per operation (`domain.verb`) with zod input and output schemas, plus

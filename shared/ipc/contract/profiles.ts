@@ -17,7 +17,9 @@ export const profilesList = {
     /** The embedded sandbox runs in this session, so a Demo profile can be (re)created. */
     demoAvailable: z.boolean(),
     secretStorage: z.object({ backend: z.string(), persistent: z.boolean(), requiresOptIn: z.boolean() }),
-    notices: z.array(z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string(), at: z.string() })),
+    notices: z.array(
+      z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string(), at: z.string() }),
+    ),
   }),
 };
 

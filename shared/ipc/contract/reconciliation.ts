@@ -55,7 +55,9 @@ export const reconciliationList = {
 };
 
 export const reconciliationResults = {
-  input: z.object({ jobId, offset: z.number().int().nonnegative(), limit: z.number().int().min(1).max(5000) }).strict(),
+  input: z
+    .object({ jobId, offset: z.number().int().nonnegative(), limit: z.number().int().min(1).max(5000) })
+    .strict(),
   output: z.object({
     items: z.array(z.object({ key: z.string(), lookup: serviceLookupSchema })),
     total: z.number().int().nonnegative(),

@@ -4,7 +4,16 @@ import { transactionSchema } from './transactions';
 
 const minor = z.number().int().refine(Number.isSafeInteger, 'Amounts are whole minor units.');
 
-export const INTENT_STATES = ['created', 'sent', 'accepted', 'rejected', 'refused', 'outcome_unknown', 'succeeded', 'failed'] as const;
+export const INTENT_STATES = [
+  'created',
+  'sent',
+  'accepted',
+  'rejected',
+  'refused',
+  'outcome_unknown',
+  'succeeded',
+  'failed',
+] as const;
 
 /** Reasons offered in the dialog; the service has no reason field, so the reason is kept locally. */
 export const REFUND_REASONS = [
@@ -46,9 +55,10 @@ export const intentSchema = z.object({
 export type IntentView = z.infer<typeof intentSchema>;
 export type AuditEntryView = z.infer<typeof auditEntrySchema>;
 
-
 export const refundsPreview = {
-  input: z.object({ transactionNo: z.string().regex(/^\d{1,32}$/, 'A transaction number is digits only.') }).strict(),
+  input: z
+    .object({ transactionNo: z.string().regex(/^\d{1,32}$/, 'A transaction number is digits only.') })
+    .strict(),
   output: z.object({
     transaction: transactionSchema,
     remainingMinor: minor,
@@ -71,17 +81,25 @@ export const refundsSubmit = {
       currency: z.string().regex(/^[A-Z]{3}$/),
       reasonCode: z.enum(REASON_CODES, { message: 'Choose a reason for the refund.' }),
       reasonNote: z.string().trim().max(500, 'Keep the note under 500 characters.'),
-      confirmation: z.object({ overLimit: z.boolean().optional(), typedAmount: z.string().max(32).optional() }).strict(),
+      confirmation: z
+        .object({ overLimit: z.boolean().optional(), typedAmount: z.string().max(32).optional() })
+        .strict(),
       /** The profile the confirmation screen showed: refused if the active profile changed since. */
       profileId: z.string().max(64).optional(),
     })
     .strict()
-    .refine((v) => v.reasonCode !== 'other' || v.reasonNote.length > 0, { path: ['reasonNote'], message: 'Explain the reason in the note.' }),
+    .refine((v) => v.reasonCode !== 'other' || v.reasonNote.length > 0, {
+      path: ['reasonNote'],
+      message: 'Explain the reason in the note.',
+    }),
   output: intentSchema,
 };
 
 export const refundsList = { input: z.undefined().or(z.object({}).strict()), output: z.array(intentSchema) };
-export const refundsCheckAgain = { input: z.object({ id: z.string().min(1).max(64) }).strict(), output: intentSchema };
+export const refundsCheckAgain = {
+  input: z.object({ id: z.string().min(1).max(64) }).strict(),
+  output: intentSchema,
+};
 
 export const auditEntrySchema = z.object({
   at: z.string(),
@@ -101,7 +119,10 @@ export const auditEntrySchema = z.object({
   refundTransactionNo: z.string().optional(),
   detail: z.string().optional(),
 });
-export const auditList = { input: z.undefined().or(z.object({}).strict()), output: z.array(auditEntrySchema) };
+export const auditList = {
+  input: z.undefined().or(z.object({}).strict()),
+  output: z.array(auditEntrySchema),
+};
 
 export const refundEvents = {
   /** An intent changed state (sent, accepted, resolved, settled…). */

@@ -28,7 +28,11 @@ export const transactionSchema = z.object({
 });
 
 export const transactionsLookup = {
-  input: z.object({ query: z.string().trim().min(1, 'Type a transaction number, refund number or reference.').max(128) }).strict(),
+  input: z
+    .object({
+      query: z.string().trim().min(1, 'Type a transaction number, refund number or reference.').max(128),
+    })
+    .strict(),
   output: z.object({
     profileId: z.string(),
     kind: z.enum(['transactionNo', 'refundTransactionNo', 'reference']),
@@ -40,14 +44,25 @@ export const transactionsLookup = {
 };
 
 export const transactionsRefresh = {
-  input: z.object({ transactionNos: z.array(z.string().regex(/^\d{1,32}$/)).min(1).max(500) }).strict(),
+  input: z
+    .object({
+      transactionNos: z
+        .array(z.string().regex(/^\d{1,32}$/))
+        .min(1)
+        .max(500),
+    })
+    .strict(),
   output: z.object({
     profileId: z.string(),
     fetchedAt: z.string(),
     items: z.array(
       z.discriminatedUnion('ok', [
         z.object({ transactionNo: z.string(), ok: z.literal(true), transaction: transactionSchema }),
-        z.object({ transactionNo: z.string(), ok: z.literal(false), error: z.object({ code: z.string(), message: z.string() }) }),
+        z.object({
+          transactionNo: z.string(),
+          ok: z.literal(false),
+          error: z.object({ code: z.string(), message: z.string() }),
+        }),
       ]),
     ),
   }),

@@ -22,8 +22,16 @@ async function caught(p: Promise<unknown>): Promise<AppError> {
   throw new Error('expected a rejection');
 }
 
-const refundOf = (p: { transactionNo: string; currency: string; settleCurrency: string }, amountMinor: number, ref?: string) => ({
-  transactionNo: p.transactionNo, refundAmountMinor: amountMinor, currency: p.currency, settleCurrency: p.settleCurrency, ...(ref ? { refundReference: ref } : {}),
+const refundOf = (
+  p: { transactionNo: string; currency: string; settleCurrency: string },
+  amountMinor: number,
+  ref?: string,
+) => ({
+  transactionNo: p.transactionNo,
+  refundAmountMinor: amountMinor,
+  currency: p.currency,
+  settleCurrency: p.settleCurrency,
+  ...(ref ? { refundReference: ref } : {}),
 });
 
 describe('ret_code paths', () => {
@@ -34,23 +42,46 @@ describe('ret_code paths', () => {
   });
 
   it('000030 → unauthorized (wrong token, unknown store)', async () => {
-    expect((await caught(gatewayFor(sb, { over: { token: 'wrong-token-123' } }).queryTransaction({ transactionNo: '1' }))).code).toBe('unauthorized');
-    const e = await caught(gatewayFor(sb, { over: { storeNo: '999999' } }).queryTransaction({ transactionNo: '1' }));
+    expect(
+      (
+        await caught(
+          gatewayFor(sb, { over: { token: 'wrong-token-123' } }).queryTransaction({ transactionNo: '1' }),
+        )
+      ).code,
+    ).toBe('unauthorized');
+    const e = await caught(
+      gatewayFor(sb, { over: { storeNo: '999999' } }).queryTransaction({ transactionNo: '1' }),
+    );
     expect(e).toMatchObject({ code: 'unauthorized' });
     expect(e.details?.['ret_code']).toBe('000030');
   });
 
   it('000020 / 000022 / 000023 / 000040 → upstream_rejected with the service’s words', async () => {
     const gw = gatewayFor(sb);
-    const missing = await caught(gw.createCustomer({ firstName: 'A', lastName: 'B', email: '', countryCode: 'GB' }));
+    const missing = await caught(
+      gw.createCustomer({ firstName: 'A', lastName: 'B', email: '', countryCode: 'GB' }),
+    );
     expect(missing.details).toMatchObject({ ret_code: '000020' });
     const p = refundablePayment(sb, 2);
-    const dup = await caught(gw.securePay({ amountMinor: 100, currency: 'USD', settleCurrency: 'USD', vendor: 'alipay', terminal: 'ONLINE', reference: p.reference, ipnUrl: 'http://127.0.0.1:9/i', callbackUrl: 'http://127.0.0.1:9/c' }));
+    const dup = await caught(
+      gw.securePay({
+        amountMinor: 100,
+        currency: 'USD',
+        settleCurrency: 'USD',
+        vendor: 'alipay',
+        terminal: 'ONLINE',
+        reference: p.reference,
+        ipnUrl: 'http://127.0.0.1:9/i',
+        callbackUrl: 'http://127.0.0.1:9/c',
+      }),
+    );
     expect(dup.details).toMatchObject({ ret_code: '000022' });
     const tooMuch = await caught(gw.refund(refundOf(p, p.amountMinor + 1)));
     expect(tooMuch.details).toMatchObject({ ret_code: '000023' });
     expect(tooMuch.message).toMatch(/Nothing was charged or refunded/);
-    const open = sb.state.snapshot().payments.find((x) => x.status !== 'success' && x.merchantNo === '200043' && x.storeNo === '300014');
+    const open = sb.state
+      .snapshot()
+      .payments.find((x) => x.status !== 'success' && x.merchantNo === '200043' && x.storeNo === '300014');
     if (!open) throw new Error('no non-success payment seeded');
     const status = await caught(gw.refund(refundOf(open, 1)));
     expect(status.details).toMatchObject({ ret_code: '000040' });
@@ -60,9 +91,13 @@ describe('ret_code paths', () => {
   it('injected 000000 and 000080 are rejections, not retried', async () => {
     const http = countingHttp();
     sb.setFaults({ endpoints: { 'tran-query': { systemErrorRate: 1 } } });
-    expect((await caught(gatewayFor(sb, { http }).queryTransaction({ transactionNo: '1' }))).details).toMatchObject({ ret_code: '000000' });
+    expect(
+      (await caught(gatewayFor(sb, { http }).queryTransaction({ transactionNo: '1' }))).details,
+    ).toMatchObject({ ret_code: '000000' });
     sb.setFaults({ endpoints: { 'tran-query': { systemErrorRate: 0, upstreamErrorRate: 1 } } });
-    expect((await caught(gatewayFor(sb, { http }).queryTransaction({ transactionNo: '1' }))).details).toMatchObject({ ret_code: '000080' });
+    expect(
+      (await caught(gatewayFor(sb, { http }).queryTransaction({ transactionNo: '1' }))).details,
+    ).toMatchObject({ ret_code: '000080' });
     expect(http.count('/tran-query')).toBe(2);
   });
 });
@@ -72,7 +107,9 @@ describe('transport failures: reads retried, writes never', () => {
     sb.setFaults({ all: { http5xxRate: 1 } });
     const http = countingHttp();
     const p = refundablePayment(sb, 3);
-    expect((await caught(gatewayFor(sb, { http }).queryTransaction({ transactionNo: p.transactionNo }))).code).toBe('unavailable');
+    expect(
+      (await caught(gatewayFor(sb, { http }).queryTransaction({ transactionNo: p.transactionNo }))).code,
+    ).toBe('unavailable');
     expect(http.count('/tran-query')).toBe(3);
     expect((await caught(gatewayFor(sb, { http }).refund(refundOf(p, 100)))).code).toBe('outcome_unknown');
     expect(http.count('/refund')).toBe(1);
@@ -84,8 +121,36 @@ describe('transport failures: reads retried, writes never', () => {
     const gw = gatewayFor(sb, { http, timeoutMs: 100 });
     expect((await caught(gw.queryTransaction({ transactionNo: '1' }))).code).toBe('timeout');
     expect(http.count('/tran-query')).toBe(3);
-    expect((await caught(gw.capture({ amountMinor: 100, currency: 'USD', settleCurrency: 'USD', reference: 'it-to-1', terminal: 'ONLINE', vaultId: 'pp_00000000000000000000000000000000' }))).code).toBe('outcome_unknown');
-    expect((await caught(gw.securePay({ amountMinor: 100, currency: 'USD', settleCurrency: 'USD', vendor: 'alipay', terminal: 'ONLINE', reference: 'it-to-2', ipnUrl: 'http://127.0.0.1:9/i', callbackUrl: 'http://127.0.0.1:9/c' }))).code).toBe('outcome_unknown');
+    expect(
+      (
+        await caught(
+          gw.capture({
+            amountMinor: 100,
+            currency: 'USD',
+            settleCurrency: 'USD',
+            reference: 'it-to-1',
+            terminal: 'ONLINE',
+            vaultId: 'pp_00000000000000000000000000000000',
+          }),
+        )
+      ).code,
+    ).toBe('outcome_unknown');
+    expect(
+      (
+        await caught(
+          gw.securePay({
+            amountMinor: 100,
+            currency: 'USD',
+            settleCurrency: 'USD',
+            vendor: 'alipay',
+            terminal: 'ONLINE',
+            reference: 'it-to-2',
+            ipnUrl: 'http://127.0.0.1:9/i',
+            callbackUrl: 'http://127.0.0.1:9/c',
+          }),
+        )
+      ).code,
+    ).toBe('outcome_unknown');
     expect(http.count('/capture') + http.count('/secure-pay')).toBe(2);
   });
 
@@ -93,7 +158,9 @@ describe('transport failures: reads retried, writes never', () => {
     sb.setFaults({ all: { malformedJsonRate: 1 } });
     const http = countingHttp();
     const p = refundablePayment(sb, 4);
-    expect((await caught(gatewayFor(sb, { http }).queryTransaction({ transactionNo: p.transactionNo }))).code).toBe('unavailable');
+    expect(
+      (await caught(gatewayFor(sb, { http }).queryTransaction({ transactionNo: p.transactionNo }))).code,
+    ).toBe('unavailable');
     expect(http.count('/tran-query')).toBe(1);
     expect((await caught(gatewayFor(sb, { http }).refund(refundOf(p, 100)))).code).toBe('outcome_unknown');
   });
@@ -114,7 +181,9 @@ describe('transport failures: reads retried, writes never', () => {
   it('dropped connection on reads is retried, then `network`', async () => {
     sb.setFaults({ endpoints: { 'tran-query': { dropAfterRate: 1 } } });
     const http = countingHttp();
-    expect((await caught(gatewayFor(sb, { http }).queryTransaction({ transactionNo: '1' }))).code).toBe('network');
+    expect((await caught(gatewayFor(sb, { http }).queryTransaction({ transactionNo: '1' }))).code).toBe(
+      'network',
+    );
     expect(http.count('/tran-query')).toBe(3);
   });
 
@@ -130,7 +199,9 @@ describe('transport failures: reads retried, writes never', () => {
     const gw = gatewayFor({ baseUrl: `http://127.0.0.1:${port}` }, { http });
     expect((await caught(gw.queryTransaction({ transactionNo: '1' }))).code).toBe('network');
     expect(http.count('/tran-query')).toBe(3);
-    const e = await caught(gw.refund({ transactionNo: '1', refundAmountMinor: 1, currency: 'USD', settleCurrency: 'USD' }));
+    const e = await caught(
+      gw.refund({ transactionNo: '1', refundAmountMinor: 1, currency: 'USD', settleCurrency: 'USD' }),
+    );
     expect(e.code).toBe('network');
     expect(e.details).toMatchObject({ sent: false });
     expect(http.count('/refund')).toBe(1);

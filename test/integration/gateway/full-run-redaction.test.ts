@@ -66,13 +66,18 @@ const until = async (cond: () => boolean, ms = 5_000) => {
 
 describe('a full run through the composed core (Demo boot, gateway, IPN listener)', () => {
   it('boots a Demo profile on the embedded sandbox, with IPN on', async () => {
-    const list = await call<{ profiles: { id: string; environment: string; hasToken: boolean; ipnEnabled: boolean }[]; activeProfileId: string }>('profiles.list');
+    const list = await call<{
+      profiles: { id: string; environment: string; hasToken: boolean; ipnEnabled: boolean }[];
+      activeProfileId: string;
+    }>('profiles.list');
     expect(list.profiles).toHaveLength(1);
     expect(list.profiles[0]).toMatchObject({ environment: 'demo', hasToken: true, ipnEnabled: true });
     expect(list.activeProfileId).toBe(list.profiles[0]!.id);
     expect((await call<{ mode: string }>('app.info')).mode).toBe('demo');
     expect((await call<{ status: string }>('app.health')).status).toBe('ok');
-    expect((await call<{ verdict: string }>('profiles.testConnection', { id: list.activeProfileId })).verdict).toBe('ok');
+    expect(
+      (await call<{ verdict: string }>('profiles.testConnection', { id: list.activeProfileId })).verdict,
+    ).toBe('ok');
   });
 
   it('looks up by transactionNo, reference and refundTransactionNo, and confirms IPNs with a query', async () => {
@@ -80,33 +85,90 @@ describe('a full run through the composed core (Demo boot, gateway, IPN listener
     const profileId = core.profiles.profiles.active()!.id;
     const ipnUrl = core.profiles.ipnUrlFor(profileId)!;
     expect(ipnUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/ipn\//);
-    const seeded = sb.state.snapshot().payments.find((p) => p.status === 'success' && p.currency === 'USD' && p.storeNo === DEMO_MERCHANT.storeNo && p.refunds.length === 0)!;
+    const seeded = sb.state
+      .snapshot()
+      .payments.find(
+        (p) =>
+          p.status === 'success' &&
+          p.currency === 'USD' &&
+          p.storeNo === DEMO_MERCHANT.storeNo &&
+          p.refunds.length === 0,
+      )!;
 
-    const byNo = await call<{ kind: string; remainingRefundableMinor: number }>('transactions.lookup', { query: ` ${seeded.transactionNo} ` });
+    const byNo = await call<{ kind: string; remainingRefundableMinor: number }>('transactions.lookup', {
+      query: ` ${seeded.transactionNo} `,
+    });
     expect(byNo).toMatchObject({ kind: 'transactionNo', remainingRefundableMinor: seeded.amountMinor });
-    expect((await call<{ kind: string }>('transactions.lookup', { query: seeded.reference })).kind).toBe('reference');
+    expect((await call<{ kind: string }>('transactions.lookup', { query: seeded.reference })).kind).toBe(
+      'reference',
+    );
 
     const gw = core.profiles.gatewayFor(profileId);
-    const refund = await gw.refund({ transactionNo: seeded.transactionNo, refundAmountMinor: 100, currency: 'USD', settleCurrency: seeded.settleCurrency, refundReference: 'RDFULL1', ipnUrl });
-    const byRefund = await call<{ kind: string; matchedRefundTransactionNo: string; transaction: { transactionNo: string } }>('transactions.lookup', { query: refund.refundTransactionNo });
-    expect(byRefund).toMatchObject({ kind: 'refundTransactionNo', matchedRefundTransactionNo: refund.refundTransactionNo, transaction: { transactionNo: seeded.transactionNo } });
+    const refund = await gw.refund({
+      transactionNo: seeded.transactionNo,
+      refundAmountMinor: 100,
+      currency: 'USD',
+      settleCurrency: seeded.settleCurrency,
+      refundReference: 'RDFULL1',
+      ipnUrl,
+    });
+    const byRefund = await call<{
+      kind: string;
+      matchedRefundTransactionNo: string;
+      transaction: { transactionNo: string };
+    }>('transactions.lookup', { query: refund.refundTransactionNo });
+    expect(byRefund).toMatchObject({
+      kind: 'refundTransactionNo',
+      matchedRefundTransactionNo: refund.refundTransactionNo,
+      transaction: { transactionNo: seeded.transactionNo },
+    });
     const missing = await core.dispatch('transactions.lookup', { query: '123456789012345678' });
     expect(missing.ok ? '' : missing.error.code).toBe('not_found');
 
-    const pay = await gw.securePay({ amountMinor: 2500, currency: 'USD', settleCurrency: 'USD', vendor: 'alipay', terminal: 'ONLINE', reference: 'full-run-1', ipnUrl, callbackUrl: 'http://127.0.0.1:9/cb' });
+    const pay = await gw.securePay({
+      amountMinor: 2500,
+      currency: 'USD',
+      settleCurrency: 'USD',
+      vendor: 'alipay',
+      terminal: 'ONLINE',
+      reference: 'full-run-1',
+      ipnUrl,
+      callbackUrl: 'http://127.0.0.1:9/cb',
+    });
     expect(sb.completePayment(pay.transactionNo, 'success')).toBe(true);
-    await gw.capture({ amountMinor: 700, currency: 'USD', settleCurrency: 'USD', reference: 'full-run-2', terminal: 'ONLINE', ipnUrl, card: { number: CARD_SUCCESS, expYear: '2099', expMonth: '12', cvv: '123' } });
+    await gw.capture({
+      amountMinor: 700,
+      currency: 'USD',
+      settleCurrency: 'USD',
+      reference: 'full-run-2',
+      terminal: 'ONLINE',
+      ipnUrl,
+      card: { number: CARD_SUCCESS, expYear: '2099', expMonth: '12', cvv: '123' },
+    });
 
-    await until(() => updates.some((u) => u.transaction.transactionNo === pay.transactionNo && u.transaction.status === 'success'));
-    await until(() => updates.some((u) => u.refundTransactionNo === refund.refundTransactionNo && u.confirmed));
+    await until(() =>
+      updates.some(
+        (u) => u.transaction.transactionNo === pay.transactionNo && u.transaction.status === 'success',
+      ),
+    );
+    await until(() =>
+      updates.some((u) => u.refundTransactionNo === refund.refundTransactionNo && u.confirmed),
+    );
     expect(updates.every((u) => u.source === 'ipn')).toBe(true);
   });
 
   it('refuses a forged IPN', async () => {
     const profileId = core.profiles.profiles.active()!.id;
-    const forged = signParams({ transactionNo: '297553638300708562', status: 'success', amount: '1.00', currency: 'USD' }, 'not-the-token');
+    const forged = signParams(
+      { transactionNo: '297553638300708562', status: 'success', amount: '1.00', currency: 'USD' },
+      'not-the-token',
+    );
     secrets.add(forged.verifySign!);
-    const res = await fetch(core.profiles.ipnUrlFor(profileId)!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(forged).toString() });
+    const res = await fetch(core.profiles.ipnUrlFor(profileId)!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(forged).toString(),
+    });
     expect(res.status).toBe(401);
     expect(lines.some((l) => l.includes('ipn.bad_signature'))).toBe(true);
   });

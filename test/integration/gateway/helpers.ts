@@ -19,11 +19,23 @@ export function countingHttp(): HttpClient & { count(pathEnd: string): number; r
   });
 }
 
-export function demoConfig(sb: Pick<RunningSandbox, 'baseUrl'>, over: Partial<GatewayConfig> = {}): GatewayConfig {
-  return { baseUrl: sb.baseUrl, merchantNo: DEMO_MERCHANT.merchantNo, storeNo: DEMO_MERCHANT.storeNo, token: DEMO_MERCHANT.token, ...over };
+export function demoConfig(
+  sb: Pick<RunningSandbox, 'baseUrl'>,
+  over: Partial<GatewayConfig> = {},
+): GatewayConfig {
+  return {
+    baseUrl: sb.baseUrl,
+    merchantNo: DEMO_MERCHANT.merchantNo,
+    storeNo: DEMO_MERCHANT.storeNo,
+    token: DEMO_MERCHANT.token,
+    ...over,
+  };
 }
 
-export function gatewayFor(sb: Pick<RunningSandbox, 'baseUrl'>, opts: { http?: HttpClient; log?: Logger; over?: Partial<GatewayConfig>; timeoutMs?: number } = {}) {
+export function gatewayFor(
+  sb: Pick<RunningSandbox, 'baseUrl'>,
+  opts: { http?: HttpClient; log?: Logger; over?: Partial<GatewayConfig>; timeoutMs?: number } = {},
+) {
   return createGatewayClient({
     http: opts.http ?? createFetchHttpClient(),
     clock: { now: Date.now },
@@ -36,7 +48,17 @@ export function gatewayFor(sb: Pick<RunningSandbox, 'baseUrl'>, opts: { http?: H
 
 /** A seeded, refundable USD payment with no refunds yet. */
 export function refundablePayment(sb: RunningSandbox, skip = 0) {
-  const p = sb.state.snapshot().payments.filter((x) => x.status === 'success' && x.currency === 'USD' && x.refunds.length === 0 && x.amountMinor >= 500 && x.merchantNo === DEMO_MERCHANT.merchantNo && x.storeNo === DEMO_MERCHANT.storeNo)[skip];
+  const p = sb.state
+    .snapshot()
+    .payments.filter(
+      (x) =>
+        x.status === 'success' &&
+        x.currency === 'USD' &&
+        x.refunds.length === 0 &&
+        x.amountMinor >= 500 &&
+        x.merchantNo === DEMO_MERCHANT.merchantNo &&
+        x.storeNo === DEMO_MERCHANT.storeNo,
+    )[skip];
   if (!p) throw new Error('no refundable seeded payment');
   return p;
 }

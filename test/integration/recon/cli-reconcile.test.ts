@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, runReconcile } from '../../../electron/cli/commands/reconcile';
-import { DEMO_LEDGER_COUNT, DEMO_LEDGER_SEED, buildDemoLedger } from '../../../electron/cli/tools/demo-ledger';
+import {
+  DEMO_LEDGER_COUNT,
+  DEMO_LEDGER_SEED,
+  buildDemoLedger,
+} from '../../../electron/cli/tools/demo-ledger';
 import { DEMO_MERCHANT, type RunningSandbox, startSandbox } from '../../../electron/main/sandbox';
 import { parseCsvText } from '../../../shared/csv/parser';
 import { formatMinor } from '../../../shared/domain/money';
@@ -23,13 +27,23 @@ describe('cli reconcile: the demo ledger against a started sandbox over real HTT
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const run = async (args: string[], env: Record<string, string | undefined> = { REFUND_DESK_API_TOKEN: DEMO_MERCHANT.token }) => {
+  const run = async (
+    args: string[],
+    env: Record<string, string | undefined> = { REFUND_DESK_API_TOKEN: DEMO_MERCHANT.token },
+  ) => {
     const out: string[] = [];
     const err: string[] = [];
     const code = await runReconcile(args, { out: (l) => out.push(l), err: (l) => err.push(l), env });
     return { code, out: out.join('\n'), err: err.join('\n') };
   };
-  const base = () => ['--base-url', sb.baseUrl, '--merchant', DEMO_MERCHANT.merchantNo, '--store', DEMO_MERCHANT.storeNo];
+  const base = () => [
+    '--base-url',
+    sb.baseUrl,
+    '--merchant',
+    DEMO_MERCHANT.merchantNo,
+    '--store',
+    DEMO_MERCHANT.storeNo,
+  ];
 
   it('finds exactly the planted discrepancies, writes report and summary, exits 1', async () => {
     const expected = buildDemoLedger().expected;
@@ -42,7 +56,8 @@ describe('cli reconcile: the demo ledger against a started sandbox over real HTT
     const parsed = parseCsvText(readFileSync(report, 'utf8'));
     const outcomeCol = parsed.headers.indexOf('outcome');
     const counts: Record<string, number> = {};
-    for (const row of parsed.rows) counts[row.cells[outcomeCol] ?? ''] = (counts[row.cells[outcomeCol] ?? ''] ?? 0) + 1;
+    for (const row of parsed.rows)
+      counts[row.cells[outcomeCol] ?? ''] = (counts[row.cells[outcomeCol] ?? ''] ?? 0) + 1;
     expect(counts).toEqual(Object.fromEntries(Object.entries(expected).filter(([, n]) => n > 0)));
     expect(r.out).toContain('200 ledger rows reconciled (2 unreadable)');
     const sum = parseCsvText(readFileSync(summary, 'utf8'));
@@ -55,18 +70,32 @@ describe('cli reconcile: the demo ledger against a started sandbox over real HTT
 
   it('exits 0 when every row matches', async () => {
     const parsed = parseCsvText(readFileSync(LEDGER, 'utf8'));
-    const [no, amount, currency] = ['Transaction No', 'Amount', 'Currency'].map((h) => parsed.headers.indexOf(h)) as [number, number, number];
+    const [no, amount, currency] = ['Transaction No', 'Amount', 'Currency'].map((h) =>
+      parsed.headers.indexOf(h),
+    ) as [number, number, number];
     // Rows the sandbox holds exactly as booked: a successful payment without refunds, same amount and currency.
     const clean = parsed.rows.filter((r) => {
       const p = sb.state.payment(r.cells[no] ?? '');
-      return p && p.status === 'success' && p.refunds.length === 0 && p.currency === r.cells[currency] && formatMinor(p.amountMinor, p.currency) === (r.cells[amount] ?? '').replace(/,/g, '');
+      return (
+        p &&
+        p.status === 'success' &&
+        p.refunds.length === 0 &&
+        p.currency === r.cells[currency] &&
+        formatMinor(p.amountMinor, p.currency) === (r.cells[amount] ?? '').replace(/,/g, '')
+      );
     });
     const seen = new Set<string>();
     const unique = clean.filter((r) => !seen.has(r.cells[no] ?? '') && seen.add(r.cells[no] ?? ''));
     expect(unique.length).toBeGreaterThan(150);
     const report = join(dir, 'clean-report.csv');
     const ledger = join(dir, 'clean.csv');
-    writeFileSync(ledger, [parsed.headers.join(','), ...unique.map((r) => r.cells.map((c) => (c.includes(',') ? `"${c}"` : c)).join(','))].join('\n'));
+    writeFileSync(
+      ledger,
+      [
+        parsed.headers.join(','),
+        ...unique.map((r) => r.cells.map((c) => (c.includes(',') ? `"${c}"` : c)).join(',')),
+      ].join('\n'),
+    );
     const r = await run([ledger, ...base(), '--out', report, '--quiet']);
     expect(r.err).toBe('');
     expect(r.code).toBe(EXIT.ok);
@@ -74,19 +103,43 @@ describe('cli reconcile: the demo ledger against a started sandbox over real HTT
 
   it('exits 2 for bad input: missing arguments, unreadable file, unusable mapping, rejected credentials', async () => {
     expect((await run([LEDGER, ...base()])).code).toBe(EXIT.badInput);
-    expect((await run([LEDGER, ...base(), '--out', join(dir, 'x.csv')], {})).err).toContain('REFUND_DESK_API_TOKEN');
-    expect((await run([join(dir, 'nope.csv'), ...base(), '--out', join(dir, 'x.csv')])).code).toBe(EXIT.badInput);
-    const m = await run([LEDGER, ...base(), '--out', join(dir, 'x.csv'), '--mapping', '{"reference":"Order ID","amount":"Nope","currency":"Currency"}']);
+    expect((await run([LEDGER, ...base(), '--out', join(dir, 'x.csv')], {})).err).toContain(
+      'REFUND_DESK_API_TOKEN',
+    );
+    expect((await run([join(dir, 'nope.csv'), ...base(), '--out', join(dir, 'x.csv')])).code).toBe(
+      EXIT.badInput,
+    );
+    const m = await run([
+      LEDGER,
+      ...base(),
+      '--out',
+      join(dir, 'x.csv'),
+      '--mapping',
+      '{"reference":"Order ID","amount":"Nope","currency":"Currency"}',
+    ]);
     expect(m.code).toBe(EXIT.badInput);
     expect(m.err).toContain('no column “Nope”');
-    const bad = await run([LEDGER, ...base(), '--out', join(dir, 'x.csv'), '--quiet'], { REFUND_DESK_API_TOKEN: 'wrong-token' });
+    const bad = await run([LEDGER, ...base(), '--out', join(dir, 'x.csv'), '--quiet'], {
+      REFUND_DESK_API_TOKEN: 'wrong-token',
+    });
     expect(bad.code).toBe(EXIT.badInput);
     expect(bad.err).toContain('refused every lookup');
   });
 
   it('exits 5 when the service cannot be reached, still writing the report', async () => {
     const report = join(dir, 'down.csv');
-    const r = await run([LEDGER, '--base-url', 'http://127.0.0.1:9', '--merchant', '200043', '--store', '300014', '--out', report, '--quiet']);
+    const r = await run([
+      LEDGER,
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--merchant',
+      '200043',
+      '--store',
+      '300014',
+      '--out',
+      report,
+      '--quiet',
+    ]);
     expect(r.code).toBe(EXIT.network);
     expect(readFileSync(report, 'utf8')).toContain('not_checked');
   });

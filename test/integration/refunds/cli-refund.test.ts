@@ -19,12 +19,34 @@ afterAll(() => sb.close());
 function io(): CliIo & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  return { stdout, stderr, out: (l) => void stdout.push(l), err: (l) => void stderr.push(l), env: { REFUND_DESK_API_TOKEN: DEMO_MERCHANT.token } };
+  return {
+    stdout,
+    stderr,
+    out: (l) => void stdout.push(l),
+    err: (l) => void stderr.push(l),
+    env: { REFUND_DESK_API_TOKEN: DEMO_MERCHANT.token },
+  };
 }
 const dataDir = mkdtempSync(join(tmpdir(), 'rd-cli-refund-'));
 const args = (txNo: string, amount: string, extra: string[] = []) => [
-  'refund', '--base-url', sb.baseUrl, '--merchant', DEMO_MERCHANT.merchantNo, '--store', DEMO_MERCHANT.storeNo,
-  '--transaction-no', txNo, '--amount', amount, '--currency', 'USD', '--reason', 'customer asked', '--data-dir', dataDir, ...extra,
+  'refund',
+  '--base-url',
+  sb.baseUrl,
+  '--merchant',
+  DEMO_MERCHANT.merchantNo,
+  '--store',
+  DEMO_MERCHANT.storeNo,
+  '--transaction-no',
+  txNo,
+  '--amount',
+  amount,
+  '--currency',
+  'USD',
+  '--reason',
+  'customer asked',
+  '--data-dir',
+  dataDir,
+  ...extra,
 ];
 const refundsAt = (txNo: string) => sb.state.snapshot().refunds.filter((r) => r.transactionNo === txNo);
 
@@ -41,7 +63,11 @@ describe('cli refund', () => {
     const p = freshPayment(sb, used);
     const o = io();
     expect(await runCli([...args(p.transactionNo, '1.00', ['--yes', '--json'])], o)).toBe(0);
-    const out = JSON.parse(o.stdout.join('\n')) as { intentId: string; outcome: string; refundTransactionNo: string };
+    const out = JSON.parse(o.stdout.join('\n')) as {
+      intentId: string;
+      outcome: string;
+      refundTransactionNo: string;
+    };
     expect(out.outcome).toBe('accepted');
     expect(out.refundTransactionNo).toMatch(/^\d{18}$/);
     expect(refundsAt(p.transactionNo)[0]!.refundReference).toBe(out.intentId);
@@ -70,7 +96,23 @@ describe('cli refund', () => {
     const intentId = /intentId\s+(RD[0-9A-Z]+)/.exec(o.stdout.join('\n'))![1]!;
     // check-refund asks the service and never resends: nothing exists there, so it stays unknown (6).
     const c = io();
-    expect(await runCli(['check-refund', intentId, '--base-url', sb.baseUrl, '--merchant', DEMO_MERCHANT.merchantNo, '--store', DEMO_MERCHANT.storeNo, '--data-dir', dataDir], c)).toBe(6);
+    expect(
+      await runCli(
+        [
+          'check-refund',
+          intentId,
+          '--base-url',
+          sb.baseUrl,
+          '--merchant',
+          DEMO_MERCHANT.merchantNo,
+          '--store',
+          DEMO_MERCHANT.storeNo,
+          '--data-dir',
+          dataDir,
+        ],
+        c,
+      ),
+    ).toBe(6);
     expect(c.stdout.join('\n')).toMatch(/evidence\s+The service lists 0 refund/);
     // The unresolved intent now blocks a second CLI refund of the same payment.
     expect(await runCli([...args(p.transactionNo, '1.00', ['--yes'])], io())).toBe(4);
@@ -86,10 +128,14 @@ describe('cli refund', () => {
 
   it('runs as `npm run --silent cli -- refund …` and prints the intent id and outcome', async () => {
     const p = freshPayment(sb, used);
-    const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'cli', '--', ...args(p.transactionNo, '2.50', ['--yes'])], {
-      cwd: resolve(import.meta.dirname, '../../..'),
-      env: { ...process.env, REFUND_DESK_API_TOKEN: DEMO_MERCHANT.token },
-    });
+    const { stdout } = await promisify(execFile)(
+      'npm',
+      ['run', '--silent', 'cli', '--', ...args(p.transactionNo, '2.50', ['--yes'])],
+      {
+        cwd: resolve(import.meta.dirname, '../../..'),
+        env: { ...process.env, REFUND_DESK_API_TOKEN: DEMO_MERCHANT.token },
+      },
+    );
     expect(stdout).toMatch(/intentId\s+RD[0-9A-Z]+/);
     expect(stdout).toMatch(/outcome\s+accepted/);
     expect(stdout).not.toContain(DEMO_MERCHANT.token);

@@ -4,7 +4,13 @@
  */
 import { buildRefunds, reason } from './harness';
 
-const [baseUrl, dir, transactionNo, amount, currency] = process.argv.slice(2) as [string, string, string, string, string];
+const [baseUrl, dir, transactionNo, amount, currency] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 const { service } = buildRefunds({ baseUrl } as never, dir, {}, 30_000);
 void service.submit({ transactionNo, amountMinor: Number(amount), currency, ...reason });
 setInterval(() => {}, 1000);

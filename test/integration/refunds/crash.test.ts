@@ -25,9 +25,22 @@ it('a host killed between "sent" and the response loses nothing: the refund is f
   const p = freshPayment(sandbox, new Set());
   // The sandbox takes a while to answer, so the child is killed with the request in flight.
   sandbox.setFaults({ endpoints: { refund: { latencyMs: 2000 } } });
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'crash-child.ts'), sandbox.baseUrl, dir, p.transactionNo, '700', p.currency], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      resolve(import.meta.dirname, 'crash-child.ts'),
+      sandbox.baseUrl,
+      dir,
+      p.transactionNo,
+      '700',
+      p.currency,
+    ],
+    {
+      stdio: 'ignore',
+    },
+  );
   const journal = join(dir, 'refund-journal.jsonl');
   try {
     await waitFor(() => {
@@ -51,7 +64,10 @@ it('a host killed between "sent" and the response loses nothing: the refund is f
   const [pending] = restarted.service.list();
   expect(pending!.state).toBe('sent');
   const resumed = await restarted.service.resumeAll();
-  expect(resumed[0]).toMatchObject({ state: expect.stringMatching(/accepted|succeeded/), lastCheck: { found: true } });
+  expect(resumed[0]).toMatchObject({
+    state: expect.stringMatching(/accepted|succeeded/),
+    lastCheck: { found: true },
+  });
   expect(sandbox.state.snapshot().refunds.filter((r) => r.transactionNo === p.transactionNo)).toHaveLength(1);
 }, 90_000);
 
@@ -60,12 +76,23 @@ it('a damaged journal line is reported and skipped; the rest of the journal surv
   const dir = mkdtempSync(join(tmpdir(), 'rd-damage-'));
   const first = buildRefunds(sandbox, dir);
   const p = freshPayment(sandbox, new Set());
-  await first.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, reasonCode: 'x', reasonNote: '', confirmation: {} });
+  await first.service.submit({
+    transactionNo: p.transactionNo,
+    amountMinor: 100,
+    currency: p.currency,
+    reasonCode: 'x',
+    reasonNote: '',
+    confirmation: {},
+  });
   first.close();
   const file = join(dir, 'refund-journal.jsonl');
   appendFileSync(file, '{"c":"0000000000000000","d":{"type":"sent"}}\ngarbage line\n{"c":"abc');
   const second = buildRefunds(sandbox, dir);
   expect(second.service.list()).toHaveLength(1);
-  expect(second.service.journalProblems().map((x) => x.reason)).toEqual(['checksum mismatch', 'not a journal line', 'not a journal line']);
+  expect(second.service.journalProblems().map((x) => x.reason)).toEqual([
+    'checksum mismatch',
+    'not a journal line',
+    'not a journal line',
+  ]);
   expect(second.log.lines.filter((l) => l.event === 'journal.damaged_line')).toHaveLength(3);
 });

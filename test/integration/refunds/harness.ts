@@ -27,7 +27,12 @@ export function startRefundSandbox(): Promise<RunningSandbox> {
 }
 
 /** A refund service wired to the real gateway over HTTP and a journal in `dir` (reopenable = restart). */
-export function buildRefunds(sandbox: RunningSandbox, dir = mkdtempSync(join(tmpdir(), 'rd-refunds-')), ctx: Partial<RefundContext> = {}, timeoutMs = 3000) {
+export function buildRefunds(
+  sandbox: RunningSandbox,
+  dir = mkdtempSync(join(tmpdir(), 'rd-refunds-')),
+  ctx: Partial<RefundContext> = {},
+  timeoutMs = 3000,
+) {
   const log = createFakeLogger();
   const journalFile = openJsonlFile<IntentEvent>(join(dir, 'refund-journal.jsonl'));
   const auditFile = openJsonlFile<AuditEntry>(join(dir, 'audit.jsonl'));
@@ -35,23 +40,51 @@ export function buildRefunds(sandbox: RunningSandbox, dir = mkdtempSync(join(tmp
     http: createFetchHttpClient(),
     clock: { now: Date.now },
     log,
-    config: () => ({ baseUrl: sandbox.baseUrl, merchantNo: DEMO_MERCHANT.merchantNo, storeNo: DEMO_MERCHANT.storeNo, token: DEMO_MERCHANT.token }),
+    config: () => ({
+      baseUrl: sandbox.baseUrl,
+      merchantNo: DEMO_MERCHANT.merchantNo,
+      storeNo: DEMO_MERCHANT.storeNo,
+      token: DEMO_MERCHANT.token,
+    }),
     timeoutMs,
     retry: { retries: 1, baseDelayMs: 5, maxDelayMs: 10 },
   });
   const journal = createIntentJournal(journalFile, log);
   const service = createRefundService({
-    gatewayFor: () => gateway, journal, audit: createAuditLog(auditFile), clock: { now: Date.now }, log,
-    context: () => ({ ...DEMO_CONTEXT, ...ctx }), newId: () => newSortableId('RD'),
+    gatewayFor: () => gateway,
+    journal,
+    audit: createAuditLog(auditFile),
+    clock: { now: Date.now },
+    log,
+    context: () => ({ ...DEMO_CONTEXT, ...ctx }),
+    newId: () => newSortableId('RD'),
   });
-  return { service, journal, log, dir, gateway, close: () => { journalFile.close(); auditFile.close(); } };
+  return {
+    service,
+    journal,
+    log,
+    dir,
+    gateway,
+    close: () => {
+      journalFile.close();
+      auditFile.close();
+    },
+  };
 }
 
 /** A successful demo payment with nothing refunded yet. */
 export function freshPayment(sandbox: RunningSandbox, used: Set<string>, currency = 'USD') {
   const p = sandbox.state
     .snapshot()
-    .payments.find((x) => x.merchantNo === DEMO_MERCHANT.merchantNo && x.status === 'success' && x.refunds.length === 0 && x.currency === currency && !used.has(x.transactionNo) && x.amountMinor >= 1000);
+    .payments.find(
+      (x) =>
+        x.merchantNo === DEMO_MERCHANT.merchantNo &&
+        x.status === 'success' &&
+        x.refunds.length === 0 &&
+        x.currency === currency &&
+        !used.has(x.transactionNo) &&
+        x.amountMinor >= 1000,
+    );
   if (!p) throw new Error('no fresh payment in the seed');
   used.add(p.transactionNo);
   return p;

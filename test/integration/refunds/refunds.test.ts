@@ -10,13 +10,19 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const serviceRefunds = (txNo: string) => sandbox.state.snapshot().refunds.filter((r) => r.transactionNo === txNo);
+const serviceRefunds = (txNo: string) =>
+  sandbox.state.snapshot().refunds.filter((r) => r.transactionNo === txNo);
 
 describe('refunds against the sandbox', () => {
   it('refunds the full amount, with refundReference = intent id, and follows it to success', async () => {
     const { service } = buildRefunds(sandbox);
     const p = freshPayment(sandbox, used);
-    const intent = await service.submit({ transactionNo: p.transactionNo, amountMinor: p.amountMinor, currency: p.currency, ...reason });
+    const intent = await service.submit({
+      transactionNo: p.transactionNo,
+      amountMinor: p.amountMinor,
+      currency: p.currency,
+      ...reason,
+    });
     expect(intent.state).toBe('accepted');
     expect(intent.refundTransactionNo).toMatch(/^\d{18}$/);
     const atService = serviceRefunds(p.transactionNo);
@@ -32,11 +38,18 @@ describe('refunds against the sandbox', () => {
     const p = freshPayment(sandbox, used);
     const third = Math.floor(p.amountMinor / 3);
     for (const amount of [third, third, p.amountMinor - 2 * third]) {
-      const i = await service.submit({ transactionNo: p.transactionNo, amountMinor: amount, currency: p.currency, ...reason });
+      const i = await service.submit({
+        transactionNo: p.transactionNo,
+        amountMinor: amount,
+        currency: p.currency,
+        ...reason,
+      });
       expect(i.state).toBe('accepted');
     }
     const before = serviceRefunds(p.transactionNo).length;
-    await expect(service.submit({ transactionNo: p.transactionNo, amountMinor: 1, currency: p.currency, ...reason })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(
+      service.submit({ transactionNo: p.transactionNo, amountMinor: 1, currency: p.currency, ...reason }),
+    ).rejects.toMatchObject({ code: 'conflict' });
     expect(serviceRefunds(p.transactionNo)).toHaveLength(before);
     expect((await service.preview(p.transactionNo)).remainingMinor).toBe(0);
   });
@@ -44,8 +57,16 @@ describe('refunds against the sandbox', () => {
   it('refuses an over-refund before anything is sent', async () => {
     const { service } = buildRefunds(sandbox);
     const p = freshPayment(sandbox, used);
-    await expect(service.submit({ transactionNo: p.transactionNo, amountMinor: p.amountMinor + 1, currency: p.currency, ...reason })).rejects.toMatchObject({
-      code: 'conflict', details: { moneyMoved: 'no', remainingMinor: p.amountMinor },
+    await expect(
+      service.submit({
+        transactionNo: p.transactionNo,
+        amountMinor: p.amountMinor + 1,
+        currency: p.currency,
+        ...reason,
+      }),
+    ).rejects.toMatchObject({
+      code: 'conflict',
+      details: { moneyMoved: 'no', remainingMinor: p.amountMinor },
     });
     expect(serviceRefunds(p.transactionNo)).toHaveLength(0);
     expect(service.list()).toHaveLength(0);
@@ -55,18 +76,40 @@ describe('refunds against the sandbox', () => {
   it('refuses a submit confirmed against another profile than the active one', async () => {
     const { service } = buildRefunds(sandbox);
     const p = freshPayment(sandbox, used);
-    await expect(service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason, profileId: 'P-some-other' })).rejects.toMatchObject({ code: 'conflict', details: { moneyMoved: 'no' } });
+    await expect(
+      service.submit({
+        transactionNo: p.transactionNo,
+        amountMinor: 100,
+        currency: p.currency,
+        ...reason,
+        profileId: 'P-some-other',
+      }),
+    ).rejects.toMatchObject({ code: 'conflict', details: { moneyMoved: 'no' } });
     expect(serviceRefunds(p.transactionNo)).toHaveLength(0);
-    expect((await service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason, profileId: 'demo' })).state).toBe('accepted');
+    expect(
+      (
+        await service.submit({
+          transactionNo: p.transactionNo,
+          amountMinor: 100,
+          currency: p.currency,
+          ...reason,
+          profileId: 'demo',
+        })
+      ).state,
+    ).toBe('accepted');
   });
 
   it('refuses every non-success status without sending', async () => {
     const { service } = buildRefunds(sandbox);
     const statuses = ['closed', 'failed', 'init', 'pending', 'reversed'];
     for (const status of statuses) {
-      const p = sandbox.state.snapshot().payments.find((x) => x.status === status && x.merchantNo === '200043');
+      const p = sandbox.state
+        .snapshot()
+        .payments.find((x) => x.status === status && x.merchantNo === '200043');
       if (!p) continue;
-      await expect(service.submit({ transactionNo: p.transactionNo, amountMinor: 1, currency: p.currency, ...reason })).rejects.toMatchObject({ code: 'conflict', details: { status } });
+      await expect(
+        service.submit({ transactionNo: p.transactionNo, amountMinor: 1, currency: p.currency, ...reason }),
+      ).rejects.toMatchObject({ code: 'conflict', details: { status } });
       expect(serviceRefunds(p.transactionNo)).toHaveLength(0);
     }
   });
@@ -74,10 +117,17 @@ describe('refunds against the sandbox', () => {
   it('turns a double click and concurrent submits into exactly one refund', async () => {
     const a = buildRefunds(sandbox);
     const p = freshPayment(sandbox, used);
-    const submit = () => a.service.submit({ transactionNo: p.transactionNo, amountMinor: p.amountMinor, currency: p.currency, ...reason });
+    const submit = () =>
+      a.service.submit({
+        transactionNo: p.transactionNo,
+        amountMinor: p.amountMinor,
+        currency: p.currency,
+        ...reason,
+      });
     const results = await Promise.allSettled(Array.from({ length: 10 }, submit));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    for (const r of results.filter((x) => x.status === 'rejected')) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'conflict' });
+    for (const r of results.filter((x) => x.status === 'rejected'))
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'conflict' });
     expect(serviceRefunds(p.transactionNo)).toHaveLength(1);
   });
 
@@ -86,7 +136,12 @@ describe('refunds against the sandbox', () => {
     const p = freshPayment(sandbox, used);
     sandbox.setFaults({ endpoints: { refund: { dropAfterRate: 1 } } });
     try {
-      const intent = await service.submit({ transactionNo: p.transactionNo, amountMinor: 500, currency: p.currency, ...reason });
+      const intent = await service.submit({
+        transactionNo: p.transactionNo,
+        amountMinor: 500,
+        currency: p.currency,
+        ...reason,
+      });
       // The drop made the first answer ambiguous; the immediate query found the refund by reference.
       expect(intent.state).toBe('accepted');
       expect(intent.lastCheck?.found).toBe(true);
@@ -94,7 +149,10 @@ describe('refunds against the sandbox', () => {
       sandbox.resetFaults();
     }
     expect(serviceRefunds(p.transactionNo)).toHaveLength(1);
-    const audit = service.audit().filter((e) => e.transactionNo === p.transactionNo).map((e) => e.outcome);
+    const audit = service
+      .audit()
+      .filter((e) => e.transactionNo === p.transactionNo)
+      .map((e) => e.outcome);
     expect(audit).toContain('outcome_unknown');
     expect(audit).toContain('accepted');
   });
@@ -106,7 +164,12 @@ describe('refunds against the sandbox', () => {
     sandbox.setFaults({ endpoints: { refund: { http5xxRate: 1 } } });
     let id = '';
     try {
-      const intent = await service.submit({ transactionNo: p.transactionNo, amountMinor: 500, currency: p.currency, ...reason });
+      const intent = await service.submit({
+        transactionNo: p.transactionNo,
+        amountMinor: 500,
+        currency: p.currency,
+        ...reason,
+      });
       expect(intent.state).toBe('outcome_unknown');
       expect(intent.lastCheck).toMatchObject({ found: false });
       id = intent.id;
@@ -114,7 +177,9 @@ describe('refunds against the sandbox', () => {
       sandbox.resetFaults();
     }
     // Blocks another refund of the same payment until resolved.
-    await expect(service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(
+      service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason }),
+    ).rejects.toMatchObject({ code: 'conflict' });
     const again = await service.checkAgain(id);
     expect(again.state).toBe('outcome_unknown');
     expect(serviceRefunds(p.transactionNo)).toHaveLength(0);
@@ -125,7 +190,12 @@ describe('refunds against the sandbox', () => {
     const p = freshPayment(sandbox, used);
     sandbox.setFaults({ endpoints: { refund: { upstreamErrorRate: 1 } } });
     try {
-      const intent = await service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason });
+      const intent = await service.submit({
+        transactionNo: p.transactionNo,
+        amountMinor: 100,
+        currency: p.currency,
+        ...reason,
+      });
       expect(intent).toMatchObject({ state: 'rejected', retCode: '000080' });
       expect(intent.retMsg).toBeTruthy();
     } finally {
@@ -136,12 +206,26 @@ describe('refunds against the sandbox', () => {
   it('never exceeds the amount over random sequences of refund attempts (property)', async () => {
     const { service } = buildRefunds(sandbox);
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 4000 }), { minLength: 1, maxLength: 6 }), async (amounts) => {
-        const p = freshPayment(sandbox, used);
-        await Promise.allSettled(amounts.map((a) => service.submit({ transactionNo: p.transactionNo, amountMinor: a, currency: p.currency, ...reason })));
-        const total = serviceRefunds(p.transactionNo).filter((r) => r.status !== 'failed').reduce((s, r) => s + r.refundAmountMinor, 0);
-        expect(total).toBeLessThanOrEqual(p.amountMinor);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: 4000 }), { minLength: 1, maxLength: 6 }),
+        async (amounts) => {
+          const p = freshPayment(sandbox, used);
+          await Promise.allSettled(
+            amounts.map((a) =>
+              service.submit({
+                transactionNo: p.transactionNo,
+                amountMinor: a,
+                currency: p.currency,
+                ...reason,
+              }),
+            ),
+          );
+          const total = serviceRefunds(p.transactionNo)
+            .filter((r) => r.status !== 'failed')
+            .reduce((s, r) => s + r.refundAmountMinor, 0);
+          expect(total).toBeLessThanOrEqual(p.amountMinor);
+        },
+      ),
       { numRuns: 12 },
     );
   });

@@ -25,11 +25,27 @@ describe('one journal shared by several desks (app profiles, CLI runs)', () => {
     const p = freshPayment(sb, used);
     sb.setFaults({ endpoints: { refund: { http5xxRate: 1 } } });
     try {
-      expect((await app.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason })).state).toBe('outcome_unknown');
+      expect(
+        (
+          await app.service.submit({
+            transactionNo: p.transactionNo,
+            amountMinor: 100,
+            currency: p.currency,
+            ...reason,
+          })
+        ).state,
+      ).toBe('outcome_unknown');
     } finally {
       sb.resetFaults();
     }
-    await expect(cli.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(
+      cli.service.submit({
+        transactionNo: p.transactionNo,
+        amountMinor: 100,
+        currency: p.currency,
+        ...reason,
+      }),
+    ).rejects.toMatchObject({ code: 'conflict' });
     expect(atService(p.transactionNo)).toHaveLength(0);
   });
 
@@ -38,17 +54,46 @@ describe('one journal shared by several desks (app profiles, CLI runs)', () => {
     const a = buildRefunds(sb, dir, { profileId: 'P-one' });
     const b = buildRefunds(sb, dir, { profileId: 'P-two' });
     const p = freshPayment(sb, used);
-    await a.service.submit({ transactionNo: p.transactionNo, amountMinor: p.amountMinor - 100, currency: p.currency, ...reason });
-    await expect(b.service.submit({ transactionNo: p.transactionNo, amountMinor: 101, currency: p.currency, ...reason })).rejects.toMatchObject({ code: 'conflict', details: { remainingMinor: 100 } });
-    expect((await b.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason })).state).toBe('accepted');
+    await a.service.submit({
+      transactionNo: p.transactionNo,
+      amountMinor: p.amountMinor - 100,
+      currency: p.currency,
+      ...reason,
+    });
+    await expect(
+      b.service.submit({ transactionNo: p.transactionNo, amountMinor: 101, currency: p.currency, ...reason }),
+    ).rejects.toMatchObject({ code: 'conflict', details: { remainingMinor: 100 } });
+    expect(
+      (
+        await b.service.submit({
+          transactionNo: p.transactionNo,
+          amountMinor: 100,
+          currency: p.currency,
+          ...reason,
+        })
+      ).state,
+    ).toBe('accepted');
   });
 
   it('concurrent submits from two desks on one payment give at most the amount', async () => {
     const dir = newDir();
-    const desks = [buildRefunds(sb, dir, { profileId: 'A' }), buildRefunds(sb, dir, { profileId: 'B' }), buildRefunds(sb, dir, { profileId: 'C' })];
+    const desks = [
+      buildRefunds(sb, dir, { profileId: 'A' }),
+      buildRefunds(sb, dir, { profileId: 'B' }),
+      buildRefunds(sb, dir, { profileId: 'C' }),
+    ];
     const p = freshPayment(sb, used);
     const half = Math.ceil(p.amountMinor / 2) + 1;
-    await Promise.allSettled(desks.map((d) => d.service.submit({ transactionNo: p.transactionNo, amountMinor: half, currency: p.currency, ...reason })));
+    await Promise.allSettled(
+      desks.map((d) =>
+        d.service.submit({
+          transactionNo: p.transactionNo,
+          amountMinor: half,
+          currency: p.currency,
+          ...reason,
+        }),
+      ),
+    );
     expect(atService(p.transactionNo)).toHaveLength(1);
   });
 });
@@ -58,7 +103,12 @@ describe('damage and failures that must not free a payment', () => {
     const dir = newDir();
     const first = buildRefunds(sb, dir);
     const p = freshPayment(sb, used);
-    await first.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason });
+    await first.service.submit({
+      transactionNo: p.transactionNo,
+      amountMinor: 100,
+      currency: p.currency,
+      ...reason,
+    });
     first.close();
     // Keep only the `created` line intact; damage the `sent` line; drop the rest (as if the host died).
     const file = join(dir, 'refund-journal.jsonl');
@@ -67,20 +117,32 @@ describe('damage and failures that must not free a payment', () => {
     const restarted = buildRefunds(sb, dir);
     expect(restarted.service.journalProblems()).toHaveLength(1);
     const [resumed] = await restarted.service.resumeAll();
-    expect(resumed).toMatchObject({ state: expect.stringMatching(/accepted|succeeded/), lastCheck: { found: true } });
+    expect(resumed).toMatchObject({
+      state: expect.stringMatching(/accepted|succeeded/),
+      lastCheck: { found: true },
+    });
   });
 
   it('a damaged `created` line: the `sent` line alone still describes the refund', async () => {
     const dir = newDir();
     const first = buildRefunds(sb, dir);
     const p = freshPayment(sb, used);
-    const intent = await first.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason });
+    const intent = await first.service.submit({
+      transactionNo: p.transactionNo,
+      amountMinor: 100,
+      currency: p.currency,
+      ...reason,
+    });
     first.close();
     const file = join(dir, 'refund-journal.jsonl');
     const lines = readFileSync(file, 'utf8').split('\n');
     writeFileSync(file, [lines[0]!.replace('"created"', '"crEated"'), ...lines.slice(1)].join('\n'));
     const restarted = buildRefunds(sb, dir);
-    expect(restarted.service.get(intent.id)).toMatchObject({ transactionNo: p.transactionNo, amountMinor: 100, state: 'accepted' });
+    expect(restarted.service.get(intent.id)).toMatchObject({
+      transactionNo: p.transactionNo,
+      amountMinor: 100,
+      state: 'accepted',
+    });
   });
 
   it('a refund provably never sent (connection refused) is rejected, and does not block the payment', async () => {
@@ -96,20 +158,46 @@ describe('damage and failures that must not free a payment', () => {
     // Pre-checks pass against the live service, then the refund itself goes to the closed port.
     const mixed = buildRefunds(sb, dir);
     Object.assign(mixed.gateway, { refund: dead.gateway.refund });
-    const intent = await mixed.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason });
+    const intent = await mixed.service.submit({
+      transactionNo: p.transactionNo,
+      amountMinor: 100,
+      currency: p.currency,
+      ...reason,
+    });
     expect(intent.state).toBe('rejected');
-    expect((await live.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason })).state).toBe('accepted');
+    expect(
+      (
+        await live.service.submit({
+          transactionNo: p.transactionNo,
+          amountMinor: 100,
+          currency: p.currency,
+          ...reason,
+        })
+      ).state,
+    ).toBe('accepted');
   });
 
   it('concurrent follow-ups of one refund record its final status once', async () => {
     const dir = newDir();
     const d = buildRefunds(sb, dir);
     const p = freshPayment(sb, used);
-    const intent = await d.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason });
+    const intent = await d.service.submit({
+      transactionNo: p.transactionNo,
+      amountMinor: 100,
+      currency: p.currency,
+      ...reason,
+    });
     await new Promise((r) => setTimeout(r, 100)); // the sandbox settles refunds after 30 ms
-    await Promise.all([d.service.track(), d.service.track(), d.service.checkAgain(intent.id), d.service.track()]);
+    await Promise.all([
+      d.service.track(),
+      d.service.track(),
+      d.service.checkAgain(intent.id),
+      d.service.track(),
+    ]);
     expect(d.service.get(intent.id)?.state).toBe('succeeded');
-    expect(d.service.audit().filter((e) => e.intentId === intent.id && e.outcome === 'succeeded')).toHaveLength(1);
+    expect(
+      d.service.audit().filter((e) => e.intentId === intent.id && e.outcome === 'succeeded'),
+    ).toHaveLength(1);
     d.close();
     appendFileSync(join(dir, 'noop'), '');
     expect(buildRefunds(sb, dir).service.journalProblems()).toEqual([]);

@@ -11,7 +11,11 @@ const ROOT = resolve(__dirname, '../../..');
 describe('determinism over HTTP', () => {
   it('same seed and clock → same data; another seed → different data', async () => {
     const now = () => Date.UTC(2025, 0, 20, 4, 0, 0);
-    const [a, b, c] = await Promise.all([startTestSandbox({ seed: 5, now }), startTestSandbox({ seed: 5, now }), startTestSandbox({ seed: 6, now })]);
+    const [a, b, c] = await Promise.all([
+      startTestSandbox({ seed: 5, now }),
+      startTestSandbox({ seed: 5, now }),
+      startTestSandbox({ seed: 6, now }),
+    ]);
     try {
       const window = { startDate: toServiceDate(now() - 14 * 86_400_000), endDate: toServiceDate(now()) };
       const [la, lb, lc] = await Promise.all([a, b, c].map((s) => call(s, PATHS.transList, window)));
@@ -28,7 +32,24 @@ describe('CLI', () => {
   it('prints the base URL, serves requests, and closes cleanly on SIGTERM (state flushed)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
     const dataFile = join(dir, 'cli.json');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'electron/main/sandbox/cli.ts', '--port', '0', '--seed', '3', '--transactions', '50', '--data', dataFile, '--quiet'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'electron/main/sandbox/cli.ts',
+        '--port',
+        '0',
+        '--seed',
+        '3',
+        '--transactions',
+        '50',
+        '--data',
+        dataFile,
+        '--quiet',
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     try {
       let out = '';
       const baseUrl = await new Promise<string>((res, rej) => {

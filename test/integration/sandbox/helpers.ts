@@ -6,7 +6,12 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { signParams } from '../../../shared/protocol/signing';
-import { DEMO_MERCHANT, startSandbox, type RunningSandbox, type SandboxOptions } from '../../../electron/main/sandbox/index';
+import {
+  DEMO_MERCHANT,
+  startSandbox,
+  type RunningSandbox,
+  type SandboxOptions,
+} from '../../../electron/main/sandbox/index';
 
 export const PATHS = {
   customers: '/v1/customers/create',
@@ -22,7 +27,9 @@ export interface Vectors {
   vectors: { name: string; params: Record<string, string>; verifySign: string }[];
 }
 // ../shared sits beside the checkout.
-export const VECTORS = JSON.parse(readFileSync(resolve(__dirname, '../../../../shared/vectors/signing.json'), 'utf8')) as Vectors;
+export const VECTORS = JSON.parse(
+  readFileSync(resolve(__dirname, '../../../../shared/vectors/signing.json'), 'utf8'),
+) as Vectors;
 
 export interface Envelope {
   ret_code: string;
@@ -52,7 +59,11 @@ export async function postRaw(
   body: string,
   contentType = 'application/json',
 ): Promise<{ status: number; text: string }> {
-  const res = await fetch(`${sb.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body });
+  const res = await fetch(`${sb.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body,
+  });
   return { status: res.status, text: await res.text() };
 }
 
@@ -66,7 +77,12 @@ export async function call(
   const creds = opts.creds ?? DEMO;
   const signed = signParams({ merchantNo: creds.merchantNo, storeNo: creds.storeNo, ...params }, creds.token);
   const body = opts.form ? new URLSearchParams(signed).toString() : JSON.stringify(signed);
-  const res = await postRaw(sb, path, body, opts.form ? 'application/x-www-form-urlencoded' : 'application/json');
+  const res = await postRaw(
+    sb,
+    path,
+    body,
+    opts.form ? 'application/x-www-form-urlencoded' : 'application/json',
+  );
   if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${res.text.slice(0, 200)}`);
   return JSON.parse(res.text) as Envelope;
 }
@@ -78,7 +94,11 @@ export function uniqueRef(prefix = 'T'): string {
   return `${prefix}-${process.pid}-${Date.now().toString(36)}-${refCounter}`;
 }
 
-export const VALID_CARD = { cardExpYear: String(new Date().getUTCFullYear() + 2), cardExpMonth: '12', cardCvv: '123' };
+export const VALID_CARD = {
+  cardExpYear: String(new Date().getUTCFullYear() + 2),
+  cardExpMonth: '12',
+  cardCvv: '123',
+};
 
 /** secure-pay params for an ordinary USD alipay hosted checkout. */
 export function securePayParams(over: Record<string, string> = {}): Record<string, string> {
@@ -96,11 +116,25 @@ export function securePayParams(over: Record<string, string> = {}): Record<strin
 }
 
 /** Creates a paid (success) card payment and returns its transactionNo. */
-export async function paidPayment(sb: RunningSandbox, over: Record<string, string> = {}, creds?: Creds): Promise<string> {
+export async function paidPayment(
+  sb: RunningSandbox,
+  over: Record<string, string> = {},
+  creds?: Creds,
+): Promise<string> {
   const env = await call(
     sb,
     PATHS.capture,
-    { amount: '100.00', currency: 'USD', settleCurrency: 'USD', vendor: 'creditcard', terminal: 'ONLINE', reference: uniqueRef('CP'), cardNumber: '4242424242424242', ...VALID_CARD, ...over },
+    {
+      amount: '100.00',
+      currency: 'USD',
+      settleCurrency: 'USD',
+      vendor: 'creditcard',
+      terminal: 'ONLINE',
+      reference: uniqueRef('CP'),
+      cardNumber: '4242424242424242',
+      ...VALID_CARD,
+      ...over,
+    },
     creds ? { creds } : {},
   );
   if (env.ret_code !== '000100') throw new Error(`capture failed: ${env.ret_code} ${env.ret_msg}`);
@@ -108,7 +142,10 @@ export async function paidPayment(sb: RunningSandbox, over: Record<string, strin
 }
 
 /** Polls until `check` returns a value (not undefined) or the time runs out. */
-export async function waitFor<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 3_000): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 3_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
@@ -152,7 +189,13 @@ export async function startIpnListener(reply: (n: number) => string = () => 'suc
 }
 
 /** An admin request. */
-export async function admin(sb: RunningSandbox, method: string, path: string, body?: unknown, secret = sb.adminSecret): Promise<{ status: number; json: unknown }> {
+export async function admin(
+  sb: RunningSandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+  secret = sb.adminSecret,
+): Promise<{ status: number; json: unknown }> {
   const res = await fetch(`${sb.baseUrl}/__admin/${path}`, {
     method,
     headers: { 'x-sandbox-admin': secret, 'content-type': 'application/json' },

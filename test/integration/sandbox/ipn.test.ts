@@ -1,7 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../../shared/protocol/signing';
 import type { IpnLogEntry, RunningSandbox } from '../../../electron/main/sandbox/index';
-import { DEMO, PATHS, VALID_CARD, admin, call, paidPayment, securePayParams, startIpnListener, startTestSandbox, waitFor, type IpnListener } from './helpers';
+import {
+  DEMO,
+  PATHS,
+  VALID_CARD,
+  admin,
+  call,
+  paidPayment,
+  securePayParams,
+  startIpnListener,
+  startTestSandbox,
+  waitFor,
+  type IpnListener,
+} from './helpers';
 
 let sb: RunningSandbox | undefined;
 let listener: IpnListener | undefined;
@@ -26,7 +38,14 @@ describe('IPN delivery', () => {
     const no = await pay(sb, listener.url);
     const ipn = await waitFor(() => listener!.received[0]);
     expect(verifySignature(ipn, DEMO.token)).toBe(true);
-    expect(ipn).toMatchObject({ transactionNo: no, status: 'success', amount: '10.00', currency: 'USD', settleCurrency: 'USD', note: 'thanks' });
+    expect(ipn).toMatchObject({
+      transactionNo: no,
+      status: 'success',
+      amount: '10.00',
+      currency: 'USD',
+      settleCurrency: 'USD',
+      note: 'thanks',
+    });
     expect(ipn.time).toMatch(/^\d{14}$/);
     const paidAt = sb.state.payment(no)!.paidAt!;
     const utc8 = new Date(paidAt + 8 * 3_600_000).toISOString().replace(/\D/g, '').slice(0, 14);
@@ -85,13 +104,36 @@ describe('IPN delivery', () => {
       // Capture (v4) IPNs carry completedAt (ISO UTC) instead of time.
       expect(capture.completedAt).toMatch(/Z$/);
       expect(capture.time).toBeUndefined();
-      const r1 = await call(sb, PATHS.refund, { transactionNo: no, refundAmount: '10.00', currency: 'USD', settleCurrency: 'USD', refundReference: 'RD-A', ipnUrl: listener.url });
-      const r2 = await call(sb, PATHS.refund, { transactionNo: no, refundAmount: '5.00', currency: 'USD', settleCurrency: 'USD' });
+      const r1 = await call(sb, PATHS.refund, {
+        transactionNo: no,
+        refundAmount: '10.00',
+        currency: 'USD',
+        settleCurrency: 'USD',
+        refundReference: 'RD-A',
+        ipnUrl: listener.url,
+      });
+      const r2 = await call(sb, PATHS.refund, {
+        transactionNo: no,
+        refundAmount: '5.00',
+        currency: 'USD',
+        settleCurrency: 'USD',
+      });
       const own = await waitFor(() => listener!.received[0]);
       expect(verifySignature(own, DEMO.token)).toBe(true);
-      expect(own).toMatchObject({ transactionType: 'refund', refundTransactionNo: r1.result?.refundTransactionNo, refundReference: 'RD-A', refundAmount: '10.00', transactionNo: no, status: 'success', currency: 'USD', settleCurrency: 'USD' });
+      expect(own).toMatchObject({
+        transactionType: 'refund',
+        refundTransactionNo: r1.result?.refundTransactionNo,
+        refundReference: 'RD-A',
+        refundAmount: '10.00',
+        transactionNo: no,
+        status: 'success',
+        currency: 'USD',
+        settleCurrency: 'USD',
+      });
       expect(own.time).toMatch(/^\d{14}$/);
-      const fallback = await waitFor(() => paymentListener.received.find((r) => r.transactionType === 'refund'));
+      const fallback = await waitFor(() =>
+        paymentListener.received.find((r) => r.transactionType === 'refund'),
+      );
       expect(fallback.refundTransactionNo).toBe(r2.result?.refundTransactionNo);
       expect(verifySignature(fallback, DEMO.token)).toBe(true);
     } finally {
@@ -102,9 +144,27 @@ describe('IPN delivery', () => {
   it('3-D Secure and vault IPNs carry customerNo and vaultId', async () => {
     listener = await startIpnListener();
     sb = await startTestSandbox();
-    const cust = await call(sb, PATHS.customers, { timestamp: '2024-01-01T00:00:00Z', firstName: 'A', lastName: 'B', email: 'a@b.co', countryCode: 'GB' });
+    const cust = await call(sb, PATHS.customers, {
+      timestamp: '2024-01-01T00:00:00Z',
+      firstName: 'A',
+      lastName: 'B',
+      email: 'a@b.co',
+      countryCode: 'GB',
+    });
     const customerNo = String(cust.customer?.customerNo);
-    const env = await call(sb, PATHS.capture, { amount: '3.00', currency: 'USD', settleCurrency: 'USD', vendor: 'creditcard', terminal: 'ONLINE', reference: 'IPN-3DS', cardNumber: '4000000000003220', ...VALID_CARD, customerNo, creditType: 'vault', ipnUrl: listener.url });
+    const env = await call(sb, PATHS.capture, {
+      amount: '3.00',
+      currency: 'USD',
+      settleCurrency: 'USD',
+      vendor: 'creditcard',
+      terminal: 'ONLINE',
+      reference: 'IPN-3DS',
+      cardNumber: '4000000000003220',
+      ...VALID_CARD,
+      customerNo,
+      creditType: 'vault',
+      ipnUrl: listener.url,
+    });
     expect(env.result?.customerNo).toBe(customerNo);
     await fetch(`${String(env.result?.authUrl)}/approve`, { method: 'POST', redirect: 'manual' });
     const ipn = await waitFor(() => listener!.received[0]);

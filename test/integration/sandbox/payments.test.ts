@@ -23,7 +23,13 @@ async function submit(pageUrl: string, verb: string): Promise<Response> {
 }
 
 describe('customers/create', () => {
-  const base = { timestamp: '2024-05-01T10:00:00Z', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', countryCode: 'GB' };
+  const base = {
+    timestamp: '2024-05-01T10:00:00Z',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.com',
+    countryCode: 'GB',
+  };
   it('returns a 22-digit customerNo under the key customer', async () => {
     const env = await call(sb, PATHS.customers, { ...base, customerCode: 'C-1' });
     expect(env.ret_code).toBe('000100');
@@ -34,10 +40,14 @@ describe('customers/create', () => {
   it('rules: required fields, state for US, email and country format', async () => {
     expect((await call(sb, PATHS.customers, { ...base, email: '' })).ret_code).toBe('000020');
     expect((await call(sb, PATHS.customers, { ...base, countryCode: 'US' })).ret_code).toBe('000020');
-    expect((await call(sb, PATHS.customers, { ...base, countryCode: 'US', state: 'CA' })).ret_code).toBe('000100');
+    expect((await call(sb, PATHS.customers, { ...base, countryCode: 'US', state: 'CA' })).ret_code).toBe(
+      '000100',
+    );
     expect((await call(sb, PATHS.customers, { ...base, email: 'nope' })).ret_code).toBe('000023');
     expect((await call(sb, PATHS.customers, { ...base, countryCode: 'GBR' })).ret_code).toBe('000023');
-    expect((await call(sb, PATHS.customers, { ...base, timestamp: '2024-05-01 10:00:00' })).ret_code).toBe('000023');
+    expect((await call(sb, PATHS.customers, { ...base, timestamp: '2024-05-01 10:00:00' })).ret_code).toBe(
+      '000023',
+    );
   });
 });
 
@@ -90,18 +100,33 @@ describe('secure-pay rules', () => {
   it('returns 2-decimal amounts and an 18-digit transactionNo; the reference cannot be reused', async () => {
     const params = securePayParams({ amount: '5', goodsInfo: '[{"goods_name":"Tea","quantity":"1"}]' });
     const env = await call(sb, PATHS.securePay, params);
-    expect(env.result).toMatchObject({ amount: '5.00', currency: 'USD', settleCurrency: 'USD', reference: params.reference });
+    expect(env.result).toMatchObject({
+      amount: '5.00',
+      currency: 'USD',
+      settleCurrency: 'USD',
+      reference: params.reference,
+    });
     expect(env.result?.transactionNo).toMatch(/^\d{18}$/);
     expect(await status(String(env.result?.transactionNo))).toBe('init');
     const again = await call(sb, PATHS.securePay, { ...params, amount: '6.00' });
     expect(again.ret_code).toBe('000022');
   });
   it('terminal=YIP returns authorization instead of cashierUrl', async () => {
-    const env = await call(sb, PATHS.securePay, securePayParams({ terminal: 'YIP', vendor: 'paypal', callbackUrl: '' }));
+    const env = await call(
+      sb,
+      PATHS.securePay,
+      securePayParams({ terminal: 'YIP', vendor: 'paypal', callbackUrl: '' }),
+    );
     expect(env.ret_code).toBe('000100');
     expect(env.result?.cashierUrl).toBeUndefined();
-    const auth = JSON.parse(Buffer.from(String(env.result?.authorization), 'base64').toString('utf8')) as Record<string, string>;
-    expect(auth).toMatchObject({ environment: 'sandbox', vendor: 'paypal', transactionNo: env.result?.transactionNo });
+    const auth = JSON.parse(
+      Buffer.from(String(env.result?.authorization), 'base64').toString('utf8'),
+    ) as Record<string, string>;
+    expect(auth).toMatchObject({
+      environment: 'sandbox',
+      vendor: 'paypal',
+      transactionNo: env.result?.transactionNo,
+    });
     expect(sb.completePayment(String(env.result?.transactionNo), 'success')).toBe(true);
     expect(await status(String(env.result?.transactionNo))).toBe('success');
   });
@@ -124,12 +149,21 @@ describe('hosted checkout page', () => {
       expect(res.status).toBe(303);
       const loc = new URL(res.headers.get('location')!);
       expect(loc.origin + loc.pathname).toBe('https://merchant.example/return');
-      expect(Object.fromEntries(loc.searchParams)).toEqual({ s: expected, a: '12.50', r: params.reference, t: env.result?.transactionNo });
+      expect(Object.fromEntries(loc.searchParams)).toEqual({
+        s: expected,
+        a: '12.50',
+        r: params.reference,
+        t: env.result?.transactionNo,
+      });
       expect(await status(String(env.result?.transactionNo))).toBe(finalStatus);
     });
   }
   it('escapes interpolated text and refuses a second payment', async () => {
-    const env = await call(sb, PATHS.securePay, securePayParams({ description: '<script>alert(1)</script>' }));
+    const env = await call(
+      sb,
+      PATHS.securePay,
+      securePayParams({ description: '<script>alert(1)</script>' }),
+    );
     const url = String(env.result?.cashierUrl);
     const html = await (await fetch(url)).text();
     expect(html).not.toContain('<script>');
@@ -146,7 +180,10 @@ describe('hosted checkout page', () => {
     clockOffset = 2 * 60_000 + 1;
     try {
       expect(await status(no)).toBe('closed');
-      const res = await fetch(`${String(env.result?.cashierUrl)}/pay`, { method: 'POST', redirect: 'manual' });
+      const res = await fetch(`${String(env.result?.cashierUrl)}/pay`, {
+        method: 'POST',
+        redirect: 'manual',
+      });
       expect(res.status).toBe(409);
     } finally {
       clockOffset = 0;
@@ -156,7 +193,17 @@ describe('hosted checkout page', () => {
 
 describe('capture', () => {
   const capture = (over: Record<string, string>) =>
-    call(sb, PATHS.capture, { amount: '20.00', currency: 'USD', settleCurrency: 'USD', vendor: 'creditcard', terminal: 'ONLINE', reference: uniqueRef('CAP'), cardNumber: '4242424242424242', ...VALID_CARD, ...over });
+    call(sb, PATHS.capture, {
+      amount: '20.00',
+      currency: 'USD',
+      settleCurrency: 'USD',
+      vendor: 'creditcard',
+      terminal: 'ONLINE',
+      reference: uniqueRef('CAP'),
+      cardNumber: '4242424242424242',
+      ...VALID_CARD,
+      ...over,
+    });
 
   it('4242… succeeds at once and only the last 4 digits are kept', async () => {
     const env = await capture({});
@@ -183,9 +230,15 @@ describe('capture', () => {
     expect(env.result?.status).toBe('failed');
     expect(await status(String(env.result?.transactionNo))).toBe('failed');
   });
-  for (const [verb, finalStatus] of [['approve', 'success'], ['deny', 'failed']] as const) {
+  for (const [verb, finalStatus] of [
+    ['approve', 'success'],
+    ['deny', 'failed'],
+  ] as const) {
     it(`4000000000003220 needs 3-D Secure: ${verb} → ${finalStatus}`, async () => {
-      const env = await capture({ cardNumber: '4000000000003220', callbackUrl: 'https://shop.example/back/{status}/{transactionNo}' });
+      const env = await capture({
+        cardNumber: '4000000000003220',
+        callbackUrl: 'https://shop.example/back/{status}/{transactionNo}',
+      });
       expect(env.ret_code).toBe('000100');
       expect(env.result?.status).toBe('pending');
       expect(env.result?.authUrl).toBe(env.result?.authenticationUrl);
@@ -201,16 +254,57 @@ describe('capture', () => {
     expect(first.ret_code).toBe('000100');
     const vaultId = String(first.result?.vaultId);
     expect(vaultId).toMatch(/^pp_[0-9a-f]{32}$/);
-    const { cardNumber: _c, cardExpYear: _y, cardExpMonth: _m, cardCvv: _v, ...noCard } = { cardNumber: '', ...VALID_CARD };
-    const again = await call(sb, PATHS.capture, { amount: '7.00', currency: 'USD', settleCurrency: 'USD', vendor: 'creditcard', terminal: 'ONLINE', reference: uniqueRef('V'), vaultId, ...noCard });
+    const {
+      cardNumber: _c,
+      cardExpYear: _y,
+      cardExpMonth: _m,
+      cardCvv: _v,
+      ...noCard
+    } = { cardNumber: '', ...VALID_CARD };
+    const again = await call(sb, PATHS.capture, {
+      amount: '7.00',
+      currency: 'USD',
+      settleCurrency: 'USD',
+      vendor: 'creditcard',
+      terminal: 'ONLINE',
+      reference: uniqueRef('V'),
+      vaultId,
+      ...noCard,
+    });
     expect(again.result).toMatchObject({ status: 'success', vaultId, cardLast4: '4242' });
     const sp = await call(sb, PATHS.securePay, securePayParams({ vendor: 'creditcard', vaultId }));
     expect(sp.result).toMatchObject({ status: 'success', vaultId });
     expect(sp.result?.cashierUrl).toBeUndefined();
-    expect((await call(sb, PATHS.capture, { amount: '7.00', currency: 'USD', settleCurrency: 'USD', vendor: 'creditcard', terminal: 'ONLINE', reference: uniqueRef('V'), vaultId, cardNumber: '4242424242424242' })).ret_code).toBe('000022');
+    expect(
+      (
+        await call(sb, PATHS.capture, {
+          amount: '7.00',
+          currency: 'USD',
+          settleCurrency: 'USD',
+          vendor: 'creditcard',
+          terminal: 'ONLINE',
+          reference: uniqueRef('V'),
+          vaultId,
+          cardNumber: '4242424242424242',
+        })
+      ).ret_code,
+    ).toBe('000022');
     // Another merchant cannot use it.
     const m = sb.merchants[1]!;
-    const other = await call(sb, PATHS.capture, { amount: '7.00', currency: 'USD', settleCurrency: 'USD', vendor: 'creditcard', terminal: 'ONLINE', reference: uniqueRef('V'), vaultId }, { creds: { merchantNo: m.merchantNo, storeNo: m.storeNos[0]!, token: m.token } });
+    const other = await call(
+      sb,
+      PATHS.capture,
+      {
+        amount: '7.00',
+        currency: 'USD',
+        settleCurrency: 'USD',
+        vendor: 'creditcard',
+        terminal: 'ONLINE',
+        reference: uniqueRef('V'),
+        vaultId,
+      },
+      { creds: { merchantNo: m.merchantNo, storeNo: m.storeNos[0]!, token: m.token } },
+    );
     expect(other.ret_code).toBe('000021');
   });
   it('secure-pay creditType=vault stores the method when the payer pays', async () => {

@@ -13,7 +13,13 @@ describe('persistence (--data)', () => {
     const dataFile = join(dir, 'state.json');
     const first = await startTestSandbox({ dataFile, refundSettleMs: 60_000 });
     const no = await paidPayment(first);
-    const refund = await call(first, PATHS.refund, { transactionNo: no, refundAmount: '40.00', currency: 'USD', settleCurrency: 'USD', refundReference: 'RD-P' });
+    const refund = await call(first, PATHS.refund, {
+      transactionNo: no,
+      refundAmount: '40.00',
+      currency: 'USD',
+      settleCurrency: 'USD',
+      refundReference: 'RD-P',
+    });
     const refundNo = String(refund.result?.refundTransactionNo);
     const counts = first.state.counts();
     await first.close();
@@ -25,14 +31,26 @@ describe('persistence (--data)', () => {
       expect(second.state.counts()).toEqual(counts);
       const q = await call(second, PATHS.tranQuery, { transactionNo: no });
       expect(q.result).toMatchObject({ status: 'success', amount: '100.00' });
-      expect(q.result?.refundInfo?.[0]).toMatchObject({ refundTransactionNo: refundNo, refundReference: 'RD-P' });
+      expect(q.result?.refundInfo?.[0]).toMatchObject({
+        refundTransactionNo: refundNo,
+        refundReference: 'RD-P',
+      });
       const settled = await waitFor(async () => {
         const r = await call(second, PATHS.tranQuery, { refundTransactionNo: refundNo });
         return r.result?.status === 'pending' ? undefined : r.result?.status;
       });
       expect(settled).toBe('success');
       // The remaining amount is enforced across the restart.
-      expect((await call(second, PATHS.refund, { transactionNo: no, refundAmount: '60.01', currency: 'USD', settleCurrency: 'USD' })).ret_code).toBe('000023');
+      expect(
+        (
+          await call(second, PATHS.refund, {
+            transactionNo: no,
+            refundAmount: '60.01',
+            currency: 'USD',
+            settleCurrency: 'USD',
+          })
+        ).ret_code,
+      ).toBe('000023');
       // New ids never collide with restored ones.
       const again = await paidPayment(second);
       expect(again).not.toBe(no);

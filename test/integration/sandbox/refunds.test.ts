@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMinor } from '../../../shared/domain/money';
 import type { PaymentRecord, RunningSandbox } from '../../../electron/main/sandbox/index';
-import { DEMO, PATHS, call, paidPayment, securePayParams, startTestSandbox, uniqueRef, waitFor, type Envelope } from './helpers';
+import {
+  DEMO,
+  PATHS,
+  call,
+  paidPayment,
+  securePayParams,
+  startTestSandbox,
+  uniqueRef,
+  waitFor,
+  type Envelope,
+} from './helpers';
 
 let sb: RunningSandbox;
 let seeded: PaymentRecord[];
@@ -13,23 +23,51 @@ afterAll(() => sb.close());
 
 const refund = (transactionNo: string, refundAmount: string, over: Record<string, string> = {}) =>
   call(sb, PATHS.refund, { transactionNo, refundAmount, currency: 'USD', settleCurrency: 'USD', ...over });
-const info = async (transactionNo: string) => (await call(sb, PATHS.tranQuery, { transactionNo })).result?.refundInfo ?? [];
+const info = async (transactionNo: string) =>
+  (await call(sb, PATHS.tranQuery, { transactionNo })).result?.refundInfo ?? [];
 
 describe('refund rules', () => {
   it('a partial refund returns its own 18-digit refundTransactionNo, pending, and shows in refundInfo', async () => {
     const no = await paidPayment(sb);
     const env = await refund(no, '30', { refundReference: 'RD-1' });
     expect(env.ret_code).toBe('000100');
-    expect(env.result).toMatchObject({ amount: '100.00', refundAmount: '30.00', currency: 'USD', settleCurrency: 'USD', status: 'pending', refundReference: 'RD-1', transactionNo: no });
+    expect(env.result).toMatchObject({
+      amount: '100.00',
+      refundAmount: '30.00',
+      currency: 'USD',
+      settleCurrency: 'USD',
+      status: 'pending',
+      refundReference: 'RD-1',
+      transactionNo: no,
+    });
     expect(env.result?.refundTransactionNo).toMatch(/^\d{18}$/);
     expect(env.result?.refundTransactionNo).not.toBe(no);
-    expect(await info(no)).toMatchObject([{ refundTransactionId: env.result?.refundTransactionNo, refundAmount: '30.00', status: 'pending', refundReference: 'RD-1' }]);
+    expect(await info(no)).toMatchObject([
+      {
+        refundTransactionId: env.result?.refundTransactionNo,
+        refundAmount: '30.00',
+        status: 'pending',
+        refundReference: 'RD-1',
+      },
+    ]);
   });
   it('by reference too; both → 000022; neither → 000020; unknown → 000021', async () => {
     const no = await paidPayment(sb, { reference: 'REF-BY-REF-1' });
-    expect((await call(sb, PATHS.refund, { reference: 'REF-BY-REF-1', refundAmount: '1.00', currency: 'USD', settleCurrency: 'USD' })).ret_code).toBe('000100');
+    expect(
+      (
+        await call(sb, PATHS.refund, {
+          reference: 'REF-BY-REF-1',
+          refundAmount: '1.00',
+          currency: 'USD',
+          settleCurrency: 'USD',
+        })
+      ).ret_code,
+    ).toBe('000100');
     expect((await refund(no, '1.00', { reference: 'REF-BY-REF-1' })).ret_code).toBe('000022');
-    expect((await call(sb, PATHS.refund, { refundAmount: '1.00', currency: 'USD', settleCurrency: 'USD' })).ret_code).toBe('000020');
+    expect(
+      (await call(sb, PATHS.refund, { refundAmount: '1.00', currency: 'USD', settleCurrency: 'USD' }))
+        .ret_code,
+    ).toBe('000020');
     expect((await refund('123456789012345678', '1.00')).ret_code).toBe('000021');
     expect((await refund(no, '')).ret_code).toBe('000020');
   });
@@ -65,9 +103,23 @@ describe('refund rules', () => {
   it('refunds of zero-exponent currencies use whole units with two decimals', async () => {
     const p = seeded.find((x) => x.status === 'success' && x.currency === 'KRW' && x.refunds.length === 0);
     if (!p) return;
-    const env = await call(sb, PATHS.refund, { transactionNo: p.transactionNo, refundAmount: '10', currency: 'KRW', settleCurrency: p.settleCurrency });
+    const env = await call(sb, PATHS.refund, {
+      transactionNo: p.transactionNo,
+      refundAmount: '10',
+      currency: 'KRW',
+      settleCurrency: p.settleCurrency,
+    });
     expect(env.result?.refundAmount).toBe('10.00');
-    expect((await call(sb, PATHS.refund, { transactionNo: p.transactionNo, refundAmount: '10.50', currency: 'KRW', settleCurrency: p.settleCurrency })).ret_code).toBe('000023');
+    expect(
+      (
+        await call(sb, PATHS.refund, {
+          transactionNo: p.transactionNo,
+          refundAmount: '10.50',
+          currency: 'KRW',
+          settleCurrency: p.settleCurrency,
+        })
+      ).ret_code,
+    ).toBe('000023');
   });
   it('does not deduplicate refundReference (PROTOCOL.md)', async () => {
     const no = await paidPayment(sb);
@@ -81,7 +133,9 @@ describe('refund rules', () => {
   it('seeded pending + succeeded refunds never exceed the amount; failed ones do not count', () => {
     for (const p of seeded) {
       const refunds = p.refunds.map((n) => sb.state.refund(n)!);
-      const committed = refunds.filter((r) => r.status !== 'failed').reduce((s, r) => s + r.refundAmountMinor, 0);
+      const committed = refunds
+        .filter((r) => r.status !== 'failed')
+        .reduce((s, r) => s + r.refundAmountMinor, 0);
       expect(committed).toBeLessThanOrEqual(p.amountMinor);
     }
   });
@@ -92,7 +146,9 @@ describe('concurrency', () => {
     const no = await paidPayment(sb, { amount: '100.00' });
     const n = 300;
     const partial = '0.70'; // 300 × 0.70 = 210.00 > 100.00
-    const results = await Promise.all(Array.from({ length: n }, (_, i) => refund(no, partial, { refundReference: `P${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: n }, (_, i) => refund(no, partial, { refundReference: `P${i}` })),
+    );
     const accepted = results.filter((r) => r.ret_code === '000100');
     const codes = new Set(results.filter((r) => r.ret_code !== '000100').map((r) => r.ret_code));
     const expectedMinor = Math.min(10_000, n * 70);
@@ -116,7 +172,12 @@ describe('settlement', () => {
     const fast = await (await import('./helpers')).startTestSandbox({ refundSettleMs: 30 });
     try {
       const no = await paidPayment(fast);
-      const env = await call(fast, PATHS.refund, { transactionNo: no, refundAmount: '100.00', currency: 'USD', settleCurrency: 'USD' });
+      const env = await call(fast, PATHS.refund, {
+        transactionNo: no,
+        refundAmount: '100.00',
+        currency: 'USD',
+        settleCurrency: 'USD',
+      });
       const refundNo = String(env.result?.refundTransactionNo);
       expect(env.result?.status).toBe('pending');
       const settled = await waitFor(async () => {
@@ -124,16 +185,32 @@ describe('settlement', () => {
         return q.result?.status === 'pending' ? undefined : q.result?.status;
       });
       expect(settled).toBe('success');
-      expect((await call(fast, PATHS.refund, { transactionNo: no, refundAmount: '1.00', currency: 'USD', settleCurrency: 'USD' })).ret_code).toBe('000040');
+      expect(
+        (
+          await call(fast, PATHS.refund, {
+            transactionNo: no,
+            refundAmount: '1.00',
+            currency: 'USD',
+            settleCurrency: 'USD',
+          })
+        ).ret_code,
+      ).toBe('000040');
     } finally {
       await fast.close();
     }
   });
   it('pending → failed at refundFailRate 1, and the amount becomes refundable again', async () => {
-    const fast = await (await import('./helpers')).startTestSandbox({ refundSettleMs: 30, refundFailRate: 1 });
+    const fast = await (
+      await import('./helpers')
+    ).startTestSandbox({ refundSettleMs: 30, refundFailRate: 1 });
     try {
       const no = await paidPayment(fast);
-      const env = await call(fast, PATHS.refund, { transactionNo: no, refundAmount: '100.00', currency: 'USD', settleCurrency: 'USD' });
+      const env = await call(fast, PATHS.refund, {
+        transactionNo: no,
+        refundAmount: '100.00',
+        currency: 'USD',
+        settleCurrency: 'USD',
+      });
       const settled = await waitFor(async () => {
         const q = await call(fast, PATHS.tranQuery, { transactionNo: no });
         const s = q.result?.refundInfo?.[0]?.status;
@@ -142,7 +219,17 @@ describe('settlement', () => {
       expect(settled).toBe('failed');
       expect(fast.state.refund(String(env.result?.refundTransactionNo))?.status).toBe('failed');
       fast.setFaults({ refundFailRate: 0 });
-      expect((await call(fast, PATHS.refund, { transactionNo: no, refundAmount: '100.00', currency: 'USD', settleCurrency: 'USD', refundReference: uniqueRef() })).ret_code).toBe('000100');
+      expect(
+        (
+          await call(fast, PATHS.refund, {
+            transactionNo: no,
+            refundAmount: '100.00',
+            currency: 'USD',
+            settleCurrency: 'USD',
+            refundReference: uniqueRef(),
+          })
+        ).ret_code,
+      ).toBe('000100');
     } finally {
       await fast.close();
     }

@@ -48,7 +48,9 @@ describe('transactions.sync against the sandbox', () => {
 
   it('refuses windows longer than 15 days before any network call', async () => {
     const now = Date.now();
-    await expect(syncWith('http://127.0.0.1:1').syncWindow(toServiceDate(now - 20 * DAY), toServiceDate(now))).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(
+      syncWith('http://127.0.0.1:1').syncWindow(toServiceDate(now - 20 * DAY), toServiceDate(now)),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
   });
 
   it('degrades with a message where the service does not offer trans-list', async () => {

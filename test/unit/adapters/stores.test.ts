@@ -4,14 +4,21 @@ import { join } from 'node:path';
 import Conf from 'conf';
 import { describe, expect, it } from 'vitest';
 import { createConfSettingsStore } from '../../../electron/main/adapters/conf-settings-store';
-import { createEnvSecretStore, createMemorySecretStore } from '../../../electron/main/adapters/node-secret-stores';
-import { createSafeStorageSecretStore, type SafeStorageLike } from '../../../electron/main/adapters/safe-storage-secret-store';
+import {
+  createEnvSecretStore,
+  createMemorySecretStore,
+} from '../../../electron/main/adapters/node-secret-stores';
+import {
+  createSafeStorageSecretStore,
+  type SafeStorageLike,
+} from '../../../electron/main/adapters/safe-storage-secret-store';
 import { SettingsCorruptError } from '../../../electron/main/services/profiles/ports';
 import { createFakeLogger } from '../../fakes/logger';
 
 const confStore = (dir: string) =>
   createConfSettingsStore({
-    open: () => new Conf<Record<string, unknown>>({ cwd: dir, configName: 'settings', projectName: 'refund-desk' }),
+    open: () =>
+      new Conf<Record<string, unknown>>({ cwd: dir, configName: 'settings', projectName: 'refund-desk' }),
     filePath: join(dir, 'settings.json'),
     now: () => Date.UTC(2026, 0, 2, 3, 4, 5),
   });
@@ -33,7 +40,10 @@ describe('conf settings store', () => {
     expect(readFileSync(moved!, 'utf8')).toBe('{"version":1, "profiles": [');
     expect(store.read()).toEqual({});
     store.write({ version: 1 });
-    expect(readdirSync(dir).sort()).toEqual(['settings.corrupt-2026-01-02T03-04-05-000Z.json', 'settings.json']);
+    expect(readdirSync(dir).sort()).toEqual([
+      'settings.corrupt-2026-01-02T03-04-05-000Z.json',
+      'settings.json',
+    ]);
   });
 });
 
@@ -49,12 +59,22 @@ function fakeSafeStorage(backend: string, available = true): SafeStorageLike {
 describe('safeStorage secret store', () => {
   it('persists encrypted tokens in a 0600 file, never in clear text', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'rd-sec-')), 'secrets.json');
-    const store = createSafeStorageSecretStore({ safeStorage: fakeSafeStorage('gnome_libsecret'), file, platform: 'linux', log: createFakeLogger() });
+    const store = createSafeStorageSecretStore({
+      safeStorage: fakeSafeStorage('gnome_libsecret'),
+      file,
+      platform: 'linux',
+      log: createFakeLogger(),
+    });
     expect(store.info()).toMatchObject({ persistent: true, requiresOptIn: false });
     expect(await store.set('p1', 'sekret-token')).toEqual({ persisted: true });
     expect(readFileSync(file, 'utf8')).not.toContain('sekret-token');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    const again = createSafeStorageSecretStore({ safeStorage: fakeSafeStorage('gnome_libsecret'), file, platform: 'linux', log: createFakeLogger() });
+    const again = createSafeStorageSecretStore({
+      safeStorage: fakeSafeStorage('gnome_libsecret'),
+      file,
+      platform: 'linux',
+      log: createFakeLogger(),
+    });
     expect(await again.get('p1')).toBe('sekret-token');
     await again.delete('p1');
     expect(await again.has('p1')).toBe(false);
@@ -65,11 +85,20 @@ describe('safeStorage secret store', () => {
     const file = join(dir, 'secrets.json');
     writeFileSync(file, '{"profile:P1:token":"ZW5jOjAx", "profile:P2');
     const log = createFakeLogger();
-    const store = createSafeStorageSecretStore({ safeStorage: fakeSafeStorage('gnome_libsecret'), file, platform: 'linux', log, now: () => Date.UTC(2026, 0, 2, 3, 4, 5) });
+    const store = createSafeStorageSecretStore({
+      safeStorage: fakeSafeStorage('gnome_libsecret'),
+      file,
+      platform: 'linux',
+      log,
+      now: () => Date.UTC(2026, 0, 2, 3, 4, 5),
+    });
     expect(await store.has('profile:P1:token')).toBe(false);
     expect(await store.set('profile:P3:token', 'new-token-value')).toEqual({ persisted: true });
     const moved = join(dir, 'secrets.corrupt-2026-01-02T03-04-05-000Z.json');
-    expect(readdirSync(dir).sort()).toEqual(['secrets.corrupt-2026-01-02T03-04-05-000Z.json', 'secrets.json']);
+    expect(readdirSync(dir).sort()).toEqual([
+      'secrets.corrupt-2026-01-02T03-04-05-000Z.json',
+      'secrets.json',
+    ]);
     expect(readFileSync(moved, 'utf8')).toBe('{"profile:P1:token":"ZW5jOjAx", "profile:P2');
     expect(await store.get('profile:P3:token')).toBe('new-token-value');
     expect(log.lines.find((l) => l.event === 'secrets.corrupt')).toMatchObject({ level: 'error' });
@@ -78,7 +107,13 @@ describe('safeStorage secret store', () => {
 
   it('on basic_text keeps the token for the session only, unless the person opted in', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'rd-sec-')), 'secrets.json');
-    const mk = () => createSafeStorageSecretStore({ safeStorage: fakeSafeStorage('basic_text'), file, platform: 'linux', log: createFakeLogger() });
+    const mk = () =>
+      createSafeStorageSecretStore({
+        safeStorage: fakeSafeStorage('basic_text'),
+        file,
+        platform: 'linux',
+        log: createFakeLogger(),
+      });
     const store = mk();
     expect(store.info()).toMatchObject({ persistent: false, requiresOptIn: true });
     expect(await store.set('p1', 'sekret-token')).toEqual({ persisted: false });
@@ -90,7 +125,12 @@ describe('safeStorage secret store', () => {
 
   it('without any encryption never persists, even with opt-in', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'rd-sec-')), 'secrets.json');
-    const store = createSafeStorageSecretStore({ safeStorage: fakeSafeStorage('unknown', false), file, platform: 'win32', log: createFakeLogger() });
+    const store = createSafeStorageSecretStore({
+      safeStorage: fakeSafeStorage('unknown', false),
+      file,
+      platform: 'win32',
+      log: createFakeLogger(),
+    });
     expect(await store.set('p1', 'sekret-token', { allowPlainText: true })).toEqual({ persisted: false });
     expect(store.info().requiresOptIn).toBe(false);
   });

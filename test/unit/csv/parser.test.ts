@@ -27,11 +27,20 @@ describe('decodeCsvBytes', () => {
     expect(d).toEqual({ text: 'a,b\n1,2', encoding: 'utf-8', hadBom: true });
   });
   it('reads UTF-16 LE and BE with a BOM', () => {
-    expect(decodeCsvBytes(utf16('id,name\n1,Zoë', true, true))).toMatchObject({ text: 'id,name\n1,Zoë', encoding: 'utf-16le' });
-    expect(decodeCsvBytes(utf16('id,name\n1,Zoë', false, true))).toMatchObject({ text: 'id,name\n1,Zoë', encoding: 'utf-16be' });
+    expect(decodeCsvBytes(utf16('id,name\n1,Zoë', true, true))).toMatchObject({
+      text: 'id,name\n1,Zoë',
+      encoding: 'utf-16le',
+    });
+    expect(decodeCsvBytes(utf16('id,name\n1,Zoë', false, true))).toMatchObject({
+      text: 'id,name\n1,Zoë',
+      encoding: 'utf-16be',
+    });
   });
   it('recognises UTF-16 LE without a BOM by its NUL bytes', () => {
-    expect(decodeCsvBytes(utf16('transactionNo,amount\n1,2', true, false))).toMatchObject({ encoding: 'utf-16le', hadBom: false });
+    expect(decodeCsvBytes(utf16('transactionNo,amount\n1,2', true, false))).toMatchObject({
+      encoding: 'utf-16le',
+      hadBom: false,
+    });
   });
   it('falls back to Windows-1252 for bytes that are not UTF-8', () => {
     // "Café €5" as Windows-1252: é = 0xE9, € = 0x80
@@ -56,7 +65,10 @@ describe('parseCsvText', () => {
   });
   it('detects semicolons and tabs', () => {
     expect(parseCsvText('a;b\n1;"x;y"\n')).toMatchObject({ delimiter: ';', rows: [{ cells: ['1', 'x;y'] }] });
-    expect(parseCsvText('a\tb\n1\t2,5\n')).toMatchObject({ delimiter: '\t', rows: [{ cells: ['1', '2,5'] }] });
+    expect(parseCsvText('a\tb\n1\t2,5\n')).toMatchObject({
+      delimiter: '\t',
+      rows: [{ cells: ['1', '2,5'] }],
+    });
   });
   it('skips blank lines (including separator-only lines) but keeps counting them', () => {
     const p = parseCsvText('\n\na,b\n\n1,2\n,\n , \n   \n3,4\n\n');
@@ -71,11 +83,16 @@ describe('parseCsvText', () => {
   it('unwraps our own ="…" ids and undoes the formula guard', () => {
     const p = parseCsvText('id,note\n="297553638300708562","\'=SUM(A1)"\n');
     expect(p.rows[0]?.cells).toEqual(['297553638300708562', '=SUM(A1)']);
-    expect(parseCsvText('id\n="297553638300708562"\n', { unwrap: false }).rows[0]?.cells).toEqual(['="297553638300708562"']);
+    expect(parseCsvText('id\n="297553638300708562"\n', { unwrap: false }).rows[0]?.cells).toEqual([
+      '="297553638300708562"',
+    ]);
   });
   it('lists bad rows with their line numbers and keeps the good ones', () => {
     const p = parseCsvText('a,b\n1,2\n3\n4,5,6\n7,8\n');
-    expect(p.rows.map((r) => r.cells)).toEqual([['1', '2'], ['7', '8']]);
+    expect(p.rows.map((r) => r.cells)).toEqual([
+      ['1', '2'],
+      ['7', '8'],
+    ]);
     expect(p.problems).toEqual([
       { line: 3, message: 'has 1 field, the header has 2' },
       { line: 4, message: 'has 3 fields, the header has 2' },
@@ -135,7 +152,14 @@ describe('writer → parser round trip', () => {
   it('round-trips arbitrary text (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ id: fc.stringMatching(/^[0-9]{1,22}$/), text: fc.string({ maxLength: 30 }), amount: fc.stringMatching(/^-?[0-9]{1,6}\.[0-9]{2}$/) }), { minLength: 1, maxLength: 20 }),
+        fc.array(
+          fc.record({
+            id: fc.stringMatching(/^[0-9]{1,22}$/),
+            text: fc.string({ maxLength: 30 }),
+            amount: fc.stringMatching(/^-?[0-9]{1,6}\.[0-9]{2}$/),
+          }),
+          { minLength: 1, maxLength: 20 },
+        ),
         (rows) => {
           // A row of only blanks is (by design) skipped by the reader, so give every row a non-blank id.
           const p = parseCsvText(writeCsv(columns, rows), { delimiter: ',' });

@@ -3,7 +3,13 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { BOM, type CsvColumn, unwrapCell, writeCsv } from '../../../shared/csv/writer';
 
-interface Row { id: string; ref: string; amount: string; note: string; at: string }
+interface Row {
+  id: string;
+  ref: string;
+  amount: string;
+  note: string;
+  at: string;
+}
 const columns: CsvColumn<Row>[] = [
   { header: 'transactionNo', kind: 'id', value: (r) => r.id },
   { header: 'reference', kind: 'id', value: (r) => r.ref },
@@ -11,11 +17,20 @@ const columns: CsvColumn<Row>[] = [
   { header: 'note', kind: 'text', value: (r) => r.note },
   { header: 'createdAt', kind: 'timestamp', value: (r) => r.at },
 ];
-const parse = (text: string) => Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
+const parse = (text: string) =>
+  Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
 
 describe('CSV writer', () => {
   it('writes RFC 4180 with a BOM, a header row and CRLF line ends', () => {
-    const out = writeCsv(columns, [{ id: '297553638300708562', ref: 'A,1', amount: '10.00', note: 'say "hi"\nbye', at: '2026-01-02T03:04:05.000Z' }]);
+    const out = writeCsv(columns, [
+      {
+        id: '297553638300708562',
+        ref: 'A,1',
+        amount: '10.00',
+        note: 'say "hi"\nbye',
+        at: '2026-01-02T03:04:05.000Z',
+      },
+    ]);
     expect(out.startsWith(BOM)).toBe(true);
     expect(out).toBe(
       `${BOM}transactionNo,reference,amount,note,createdAt\r\n"=""297553638300708562""","A,1",10.00,"say ""hi""\nbye",2026-01-02T03:04:05.000Z\r\n`,
@@ -26,31 +41,49 @@ describe('CSV writer', () => {
     const rows = [{ id: '29755363830070856212', ref: '000123', amount: '1.00', note: '', at: '' }];
     expect(parse(writeCsv(columns, rows))[1]![0]).toBe('="29755363830070856212"');
     expect(parse(writeCsv(columns, rows))[1]![1]).toBe('="000123"');
-    expect(parse(writeCsv(columns, rows, { idStyle: 'plain', bom: false }))[1]![0]).toBe('29755363830070856212');
+    expect(parse(writeCsv(columns, rows, { idStyle: 'plain', bom: false }))[1]![0]).toBe(
+      '29755363830070856212',
+    );
   });
 
   it('neutralises formula injection but leaves negative amounts numeric', () => {
     const evil = ['=HYPERLINK("http://x")', '+1+1', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd'];
     for (const e of evil) {
-      const [, row] = parse(writeCsv(columns, [{ id: e, ref: e, amount: e, note: e, at: e }], { bom: false }));
+      const [, row] = parse(
+        writeCsv(columns, [{ id: e, ref: e, amount: e, note: e, at: e }], { bom: false }),
+      );
       for (const c of row!) expect(c.startsWith("'"), `${JSON.stringify(e)} → ${c}`).toBe(true);
     }
-    const [, ok] = parse(writeCsv(columns, [{ id: '1', ref: 'r', amount: '-12.30', note: 'n', at: '' }], { bom: false }));
+    const [, ok] = parse(
+      writeCsv(columns, [{ id: '1', ref: 'r', amount: '-12.30', note: 'n', at: '' }], { bom: false }),
+    );
     expect(ok![2]).toBe('-12.30');
   });
 
   it('round-trips any text through a standard parser', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ id: fc.string(), ref: fc.string(), amount: fc.string(), note: fc.string(), at: fc.string() }), { maxLength: 8 }), (rows) => {
-        const parsed = parse(writeCsv(columns, rows));
-        const body = parsed.slice(1);
-        // A row of empty cells is still ",,,," (not a blank line), so every row comes back.
-        expect(body).toHaveLength(rows.length);
-        body.forEach((cells, i) => {
-          const r = rows[i]!;
-          expect(cells.map(unwrapCell)).toEqual([r.id, r.ref, r.amount, r.note, r.at]);
-        });
-      }),
+      fc.property(
+        fc.array(
+          fc.record({
+            id: fc.string(),
+            ref: fc.string(),
+            amount: fc.string(),
+            note: fc.string(),
+            at: fc.string(),
+          }),
+          { maxLength: 8 },
+        ),
+        (rows) => {
+          const parsed = parse(writeCsv(columns, rows));
+          const body = parsed.slice(1);
+          // A row of empty cells is still ",,,," (not a blank line), so every row comes back.
+          expect(body).toHaveLength(rows.length);
+          body.forEach((cells, i) => {
+            const r = rows[i]!;
+            expect(cells.map(unwrapCell)).toEqual([r.id, r.ref, r.amount, r.note, r.at]);
+          });
+        },
+      ),
     );
   });
 });

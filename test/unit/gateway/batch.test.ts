@@ -4,7 +4,14 @@ import { queryMany } from '../../../electron/main/services/gateway/batch';
 import type { QueriedTransaction, QueryKey } from '../../../electron/main/services/gateway/client';
 
 const tx = (transactionNo: string): QueriedTransaction => ({
-  transaction: { transactionNo, amountMinor: 100, currency: 'USD', status: 'success', transactionType: 'payment', refunds: [] },
+  transaction: {
+    transactionNo,
+    amountMinor: 100,
+    currency: 'USD',
+    status: 'success',
+    transactionType: 'payment',
+    refunds: [],
+  },
 });
 
 describe('queryMany', () => {
@@ -42,7 +49,11 @@ describe('queryMany', () => {
         return tx('transactionNo' in key ? key.transactionNo : '');
       },
     };
-    const out = await queryMany(gateway, Array.from({ length: 8 }, (_, i) => ({ transactionNo: String(i) })), { concurrency: 1, signal: ctl.signal });
+    const out = await queryMany(
+      gateway,
+      Array.from({ length: 8 }, (_, i) => ({ transactionNo: String(i) })),
+      { concurrency: 1, signal: ctl.signal },
+    );
     expect(calls).toBe(2);
     expect(out.filter((o) => !o.ok && o.error.code === 'cancelled')).toHaveLength(6);
   });

@@ -10,9 +10,22 @@ import { createFakeLogger } from '../../fakes/logger';
 
 const TOKEN = '5cbfb079f15b150122261c8537086d77a';
 const TX = {
-  transactionNo: '297553638300708562', reference: 'ref-1', amount: '10.00', status: 'success', currency: 'USD',
-  settleCurrency: 'USD', transactionType: 'payment',
-  refundInfo: [{ refundTransactionId: '397553638300708563', refundReference: 'RD1', refundAmount: '2.50', currency: 'USD', status: 'success' }],
+  transactionNo: '297553638300708562',
+  reference: 'ref-1',
+  amount: '10.00',
+  status: 'success',
+  currency: 'USD',
+  settleCurrency: 'USD',
+  transactionType: 'payment',
+  refundInfo: [
+    {
+      refundTransactionId: '397553638300708563',
+      refundReference: 'RD1',
+      refundAmount: '2.50',
+      currency: 'USD',
+      status: 'success',
+    },
+  ],
 };
 
 function setup(replies: FakeReply[], extra: { timeoutMs?: number } = {}) {
@@ -20,7 +33,9 @@ function setup(replies: FakeReply[], extra: { timeoutMs?: number } = {}) {
   const log = createFakeLogger();
   const sleeps: number[] = [];
   const gw = createGatewayClient({
-    http, log, clock: createFakeClock(),
+    http,
+    log,
+    clock: createFakeClock(),
     config: () => ({ baseUrl: 'http://svc.test/', merchantNo: '200043', storeNo: '300014', token: TOKEN }),
     timeoutMs: extra.timeoutMs ?? 1_000,
     retry: { retries: 2, baseDelayMs: 100, maxDelayMs: 1_000 },
@@ -48,12 +63,33 @@ describe('gateway client: requests', () => {
     expect(r.transaction.refunds[0]?.refundAmountMinor).toBe(250);
     const call = http.calls[0]!;
     expect(call.url).toBe('http://svc.test/app-data-search/v3/tran-query');
-    expect(call.body).toEqual({ transactionNo: '297553638300708562', merchantNo: '200043', storeNo: '300014', verifySign: '0df745088d7202a6d186596acdc82c6a' });
+    expect(call.body).toEqual({
+      transactionNo: '297553638300708562',
+      merchantNo: '200043',
+      storeNo: '300014',
+      verifySign: '0df745088d7202a6d186596acdc82c6a',
+    });
   });
 
   it('refund sends minor units as the two-decimal wire amount and keeps refundReference', async () => {
-    const { gw, http } = setup([success({ refundTransactionNo: '3975', transactionNo: '2975', refundAmount: '1.05', currency: 'USD', status: 'success', refundReference: 'RDX' })]);
-    const r = await gw.refund({ transactionNo: '2975', refundAmountMinor: 105, currency: 'USD', settleCurrency: 'USD', refundReference: 'RDX', ipnUrl: '' });
+    const { gw, http } = setup([
+      success({
+        refundTransactionNo: '3975',
+        transactionNo: '2975',
+        refundAmount: '1.05',
+        currency: 'USD',
+        status: 'success',
+        refundReference: 'RDX',
+      }),
+    ]);
+    const r = await gw.refund({
+      transactionNo: '2975',
+      refundAmountMinor: 105,
+      currency: 'USD',
+      settleCurrency: 'USD',
+      refundReference: 'RDX',
+      ipnUrl: '',
+    });
     expect(r).toMatchObject({ refundTransactionNo: '3975', refundAmountMinor: 105, status: 'success' });
     const body = http.calls[0]!.body;
     expect(body.refundAmount).toBe('1.05');
@@ -63,21 +99,45 @@ describe('gateway client: requests', () => {
   });
 
   it('secure-pay sends goodsInfo verbatim and numbers as strings', async () => {
-    const { gw, http } = setup([success({ transactionNo: '1', cashierUrl: 'http://x/checkout/1', reference: 'r' })]);
+    const { gw, http } = setup([
+      success({ transactionNo: '1', cashierUrl: 'http://x/checkout/1', reference: 'r' }),
+    ]);
     const goodsInfo = '[{"goods_name":"Tea","quantity":"1"}]';
-    const r = await gw.securePay({ amountMinor: 100, currency: 'USD', settleCurrency: 'USD', vendor: 'alipay', terminal: 'ONLINE', reference: 'r', ipnUrl: 'http://i', callbackUrl: 'http://c', goodsInfo, timeoutMin: 120 });
+    const r = await gw.securePay({
+      amountMinor: 100,
+      currency: 'USD',
+      settleCurrency: 'USD',
+      vendor: 'alipay',
+      terminal: 'ONLINE',
+      reference: 'r',
+      ipnUrl: 'http://i',
+      callbackUrl: 'http://c',
+      goodsInfo,
+      timeoutMin: 120,
+    });
     expect(r.cashierUrl).toBe('http://x/checkout/1');
     expect(http.calls[0]!.body).toMatchObject({ goodsInfo, timeout: '120', amount: '1.00' });
   });
 
   it('capture accepts authenticationUrl as the 3-D Secure page', async () => {
-    const { gw } = setup([success({ transactionNo: '1', status: 'pending', authenticationUrl: 'http://x/3ds' })]);
-    const r = await gw.capture({ amountMinor: 100, currency: 'USD', settleCurrency: 'USD', reference: 'r', terminal: 'ONLINE', card: { number: '4111111111111111', expYear: '2030', expMonth: '01', cvv: '123' } });
+    const { gw } = setup([
+      success({ transactionNo: '1', status: 'pending', authenticationUrl: 'http://x/3ds' }),
+    ]);
+    const r = await gw.capture({
+      amountMinor: 100,
+      currency: 'USD',
+      settleCurrency: 'USD',
+      reference: 'r',
+      terminal: 'ONLINE',
+      card: { number: '4111111111111111', expYear: '2030', expMonth: '01', cvv: '123' },
+    });
     expect(r.authUrl).toBe('http://x/3ds');
   });
 
   it('create customer reads the `customer` key and sends a UTC timestamp', async () => {
-    const { gw, http } = setup([envelope({ ret_code: '000100', customer: { customerNo: '1234567890123456789012' } })]);
+    const { gw, http } = setup([
+      envelope({ ret_code: '000100', customer: { customerNo: '1234567890123456789012' } }),
+    ]);
     const r = await gw.createCustomer({ firstName: 'A', lastName: 'B', email: 'a@b.co', countryCode: 'GB' });
     expect(r.customerNo).toBe('1234567890123456789012');
     expect(http.calls[0]!.body.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
@@ -85,14 +145,22 @@ describe('gateway client: requests', () => {
 
   it('trans-list sends UTC+8 dates and maps every row', async () => {
     const { gw, http } = setup([envelope({ ret_code: '000100', transactions: [TX], size: 1 })]);
-    const rows = await gw.listTransactions({ startMs: Date.UTC(2026, 0, 1, 17), endMs: Date.UTC(2026, 0, 2) });
+    const rows = await gw.listTransactions({
+      startMs: Date.UTC(2026, 0, 1, 17),
+      endMs: Date.UTC(2026, 0, 2),
+    });
     expect(rows).toHaveLength(1);
     expect(http.calls[0]!.body).toMatchObject({ startDate: '20260102', endDate: '20260102' });
   });
 
   it('refuses to call without a token', async () => {
     const http = createFakeHttp([success(TX)]);
-    const gw = createGatewayClient({ http, log: createFakeLogger(), clock: createFakeClock(), config: () => ({ baseUrl: 'http://x', merchantNo: '1', storeNo: '2', token: ' ' }) });
+    const gw = createGatewayClient({
+      http,
+      log: createFakeLogger(),
+      clock: createFakeClock(),
+      config: () => ({ baseUrl: 'http://x', merchantNo: '1', storeNo: '2', token: ' ' }),
+    });
     expect((await caught(gw.queryTransaction({ reference: 'r' }))).code).toBe('unauthorized');
     expect(http.calls).toHaveLength(0);
   });
@@ -117,7 +185,9 @@ describe('gateway client: ret_code mapping', () => {
 
   it('a write rejection says nothing was charged or refunded', async () => {
     const { gw } = setup([envelope({ ret_code: '000040', ret_msg: 'status error' })]);
-    const e = await caught(gw.refund({ transactionNo: '1', refundAmountMinor: 1, currency: 'USD', settleCurrency: 'USD' }));
+    const e = await caught(
+      gw.refund({ transactionNo: '1', refundAmountMinor: 1, currency: 'USD', settleCurrency: 'USD' }),
+    );
     expect(e.code).toBe('upstream_rejected');
     expect(e.message).toMatch(/Nothing was charged or refunded/);
   });
@@ -143,7 +213,10 @@ describe('gateway client: retries and ambiguity', () => {
   });
 
   it('does not retry a read on 4xx or an unreadable body', async () => {
-    for (const reply of [{ status: 404, text: 'no' }, { status: 200, text: '{not json' }]) {
+    for (const reply of [
+      { status: 404, text: 'no' },
+      { status: 200, text: '{not json' },
+    ]) {
       const { gw, http } = setup([reply]);
       const e = await caught(gw.queryTransaction({ transactionNo: '1' }));
       expect(e.code).toBe('unavailable');
@@ -165,7 +238,15 @@ describe('gateway client: retries and ambiguity', () => {
     ['a success without ids', success({ currency: 'USD', refundAmount: '1.00' })],
   ])('never retries a refund; %s is outcome_unknown', async (_name, reply) => {
     const { gw, http } = setup([reply]);
-    const e = await caught(gw.refund({ transactionNo: '1', refundAmountMinor: 100, currency: 'USD', settleCurrency: 'USD', refundReference: 'RD1' }));
+    const e = await caught(
+      gw.refund({
+        transactionNo: '1',
+        refundAmountMinor: 100,
+        currency: 'USD',
+        settleCurrency: 'USD',
+        refundReference: 'RD1',
+      }),
+    );
     expect(e.code).toBe('outcome_unknown');
     expect(e.retryable).toBe(false);
     expect(http.calls).toHaveLength(1);
@@ -173,10 +254,33 @@ describe('gateway client: retries and ambiguity', () => {
 
   it('a write that timed out is outcome_unknown; one refused before sending is "not sent"', async () => {
     const hang = setup(['hang'], { timeoutMs: 20 });
-    expect((await caught(hang.gw.capture({ amountMinor: 1, currency: 'USD', settleCurrency: 'USD', reference: 'r', terminal: 'ONLINE', vaultId: 'pp_1' }))).code).toBe('outcome_unknown');
+    expect(
+      (
+        await caught(
+          hang.gw.capture({
+            amountMinor: 1,
+            currency: 'USD',
+            settleCurrency: 'USD',
+            reference: 'r',
+            terminal: 'ONLINE',
+            vaultId: 'pp_1',
+          }),
+        )
+      ).code,
+    ).toBe('outcome_unknown');
     expect(hang.http.calls).toHaveLength(1);
     const refused = setup([new TransportError('refused', 'before-send', 'ECONNREFUSED')]);
-    const e = await caught(refused.gw.securePay({ amountMinor: 1, currency: 'USD', settleCurrency: 'USD', vendor: 'alipay', terminal: 'ONLINE', reference: 'r', ipnUrl: 'http://i' }));
+    const e = await caught(
+      refused.gw.securePay({
+        amountMinor: 1,
+        currency: 'USD',
+        settleCurrency: 'USD',
+        vendor: 'alipay',
+        terminal: 'ONLINE',
+        reference: 'r',
+        ipnUrl: 'http://i',
+      }),
+    );
     expect(e.code).toBe('network');
     expect(e.details).toMatchObject({ sent: false });
     expect(refused.http.calls).toHaveLength(1);

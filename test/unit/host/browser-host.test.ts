@@ -19,15 +19,21 @@ beforeAll(async () => {
 afterAll(() => host.close());
 
 function call(path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
-  return new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
-    const req = request(`${host.origin}${path}`, { method: opts.method ?? 'POST', headers: opts.headers }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-    });
-    req.on('error', reject);
-    req.end(opts.body);
-  });
+  return new Promise<{ status: number; body: string; headers: Record<string, unknown> }>(
+    (resolve, reject) => {
+      const req = request(
+        `${host.origin}${path}`,
+        { method: opts.method ?? 'POST', headers: opts.headers },
+        (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+        },
+      );
+      req.on('error', reject);
+      req.end(opts.body);
+    },
+  );
 }
 const auth = { 'x-refund-desk-secret': 's3cret-for-tests', 'content-type': 'application/json' };
 
@@ -39,7 +45,11 @@ describe('browser host', () => {
   });
 
   it('refuses calls without the secret, or with a wrong one', async () => {
-    for (const headers of [{} as Record<string, string>, { 'x-refund-desk-secret': 'wrong' }, { 'x-refund-desk-secret': 's3cret-for-testz' }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { 'x-refund-desk-secret': 'wrong' },
+      { 'x-refund-desk-secret': 's3cret-for-testz' },
+    ]) {
       const r = await call('/ipc/app.info', { headers, body: '{}' });
       expect(r.status).toBe(403);
       expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
@@ -47,7 +57,10 @@ describe('browser host', () => {
   });
 
   it('refuses a foreign Origin and a rebinding Host header', async () => {
-    const a = await call('/ipc/app.info', { headers: { ...auth, origin: 'https://evil.example' }, body: '{}' });
+    const a = await call('/ipc/app.info', {
+      headers: { ...auth, origin: 'https://evil.example' },
+      body: '{}',
+    });
     expect(a.status).toBe(403);
     const b = await call('/ipc/app.info', { headers: { ...auth, host: 'evil.example' }, body: '{}' });
     expect(b.status).toBe(421);
@@ -72,7 +85,10 @@ describe('browser host', () => {
 
   it('confines percent-encoded traversal to the renderer directory', async () => {
     // URL parsing leaves %2f alone, so this reaches the check as `/../../etc/passwd` only after decoding.
-    for (const path of ['/..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd', '/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd']) {
+    for (const path of [
+      '/..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd',
+      '/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
+    ]) {
       const r = await call(path, { method: 'GET' });
       expect([403, 404], path).toContain(r.status);
       expect(r.body).not.toMatch(/root:/);
@@ -80,7 +96,11 @@ describe('browser host', () => {
   });
 
   it('answers malformed percent-encoding with 400, not an error', async () => {
-    for (const [path, method] of [['/%', 'GET'], ['/index%E0%A4%A.html', 'GET'], ['/ipc/app.info%', 'POST']] as const) {
+    for (const [path, method] of [
+      ['/%', 'GET'],
+      ['/index%E0%A4%A.html', 'GET'],
+      ['/ipc/app.info%', 'POST'],
+    ] as const) {
       const r = await call(path, { method, headers: auth, body: method === 'POST' ? '{}' : undefined });
       expect(r.status, path).toBe(400);
     }

@@ -5,7 +5,15 @@ import { createFakeClock } from '../../fakes/clock';
 import { createFakeLogger } from '../../fakes/logger';
 
 const TOKEN = 'ipn-test-token-123';
-const PAYMENT = { amount: '10.00', currency: 'USD', settleCurrency: 'USD', reference: 'r1', status: 'success', time: '20260115120000', transactionNo: '297553638300708562' };
+const PAYMENT = {
+  amount: '10.00',
+  currency: 'USD',
+  settleCurrency: 'USD',
+  reference: 'r1',
+  status: 'success',
+  time: '20260115120000',
+  transactionNo: '297553638300708562',
+};
 
 function setup(opts: { record?: (e: IpnEvent) => Promise<void>; eventLogsPerMinute?: number } = {}) {
   const log = createFakeLogger();
@@ -23,8 +31,16 @@ function setup(opts: { record?: (e: IpnEvent) => Promise<void>; eventLogsPerMinu
   return { listener, log, recorded, hinted };
 }
 
-const post = (url: string, body: string, type = 'application/x-www-form-urlencoded', extra: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': type, ...extra }, body }).then(async (r) => ({ status: r.status, text: await r.text() }));
+const post = (
+  url: string,
+  body: string,
+  type = 'application/x-www-form-urlencoded',
+  extra: Record<string, string> = {},
+) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': type, ...extra }, body }).then(async (r) => ({
+    status: r.status,
+    text: await r.text(),
+  }));
 
 let running: ReturnType<typeof createIpnListener> | undefined;
 afterEach(async () => {
@@ -41,7 +57,14 @@ describe('IPN listener', () => {
     const url = listener.urlFor('P1')!;
     const res = await post(url, new URLSearchParams(signParams(PAYMENT, TOKEN)).toString());
     expect(res).toEqual({ status: 200, text: 'success' });
-    expect(recorded).toEqual([expect.objectContaining({ profileId: 'P1', kind: 'payment', transactionNo: PAYMENT.transactionNo, status: 'success' })]);
+    expect(recorded).toEqual([
+      expect.objectContaining({
+        profileId: 'P1',
+        kind: 'payment',
+        transactionNo: PAYMENT.transactionNo,
+        status: 'success',
+      }),
+    ]);
     expect(hinted).toHaveLength(1);
     expect(JSON.stringify(recorded)).not.toContain('verifySign');
   });
@@ -50,8 +73,22 @@ describe('IPN listener', () => {
     const { listener, recorded } = setup();
     running = listener;
     await listener.start();
-    const refund = { transactionType: 'refund', refundTransactionNo: '397553638300708563', refundReference: 'RD1', refundAmount: '1.00', transactionNo: PAYMENT.transactionNo, currency: 'USD', settleCurrency: 'USD', status: 'success', time: '20260115120000' };
-    const res = await post(listener.urlFor('P1')!, JSON.stringify(signParams(refund, TOKEN)), 'application/json');
+    const refund = {
+      transactionType: 'refund',
+      refundTransactionNo: '397553638300708563',
+      refundReference: 'RD1',
+      refundAmount: '1.00',
+      transactionNo: PAYMENT.transactionNo,
+      currency: 'USD',
+      settleCurrency: 'USD',
+      status: 'success',
+      time: '20260115120000',
+    };
+    const res = await post(
+      listener.urlFor('P1')!,
+      JSON.stringify(signParams(refund, TOKEN)),
+      'application/json',
+    );
     expect(res.text).toBe('success');
     expect(recorded[0]).toMatchObject({ kind: 'refund', refundTransactionNo: '397553638300708563' });
   });
@@ -71,8 +108,11 @@ describe('IPN listener', () => {
     running = listener;
     await listener.start();
     const forged = new URLSearchParams({ ...PAYMENT, verifySign: 'f'.repeat(32) }).toString();
-    for (let i = 0; i < 5; i += 1) expect(await post(listener.urlFor('P1')!, forged)).toEqual({ status: 401, text: 'fail' });
-    expect((await post(listener.urlFor('P2')!, new URLSearchParams(signParams(PAYMENT, TOKEN)).toString())).status).toBe(401);
+    for (let i = 0; i < 5; i += 1)
+      expect(await post(listener.urlFor('P1')!, forged)).toEqual({ status: 401, text: 'fail' });
+    expect(
+      (await post(listener.urlFor('P2')!, new URLSearchParams(signParams(PAYMENT, TOKEN)).toString())).status,
+    ).toBe(401);
     expect(recorded).toHaveLength(0);
     const bad = log.lines.filter((l) => l.event === 'ipn.bad_signature');
     expect(bad).toHaveLength(2); // rate limit: 2 per minute in this test
@@ -86,7 +126,9 @@ describe('IPN listener', () => {
     await listener.start();
     const body = new URLSearchParams(signParams(PAYMENT, TOKEN)).toString();
     for (const origin of ['https://evil.example', 'null', 'http://127.0.0.1:1234']) {
-      expect(await post(listener.urlFor('P1')!, body, 'application/x-www-form-urlencoded', { origin })).toEqual({ status: 403, text: 'fail' });
+      expect(
+        await post(listener.urlFor('P1')!, body, 'application/x-www-form-urlencoded', { origin }),
+      ).toEqual({ status: 403, text: 'fail' });
     }
     expect(recorded).toHaveLength(0);
     expect(hinted).toHaveLength(0);
@@ -111,7 +153,10 @@ describe('IPN listener', () => {
     const { listener, hinted } = setup({ record: async () => Promise.reject(new Error('disk full')) });
     running = listener;
     await listener.start();
-    const res = await post(listener.urlFor('P1')!, new URLSearchParams(signParams(PAYMENT, TOKEN)).toString());
+    const res = await post(
+      listener.urlFor('P1')!,
+      new URLSearchParams(signParams(PAYMENT, TOKEN)).toString(),
+    );
     expect(res).toEqual({ status: 500, text: 'fail' });
     expect(hinted).toHaveLength(0);
   });

@@ -6,11 +6,25 @@ import { createDispatcher, type HandlerMap } from '../../../electron/main/ipc/di
 import { createFakeLogger } from '../../fakes/logger';
 
 function handlersWith(overrides: Partial<HandlerMap>): HandlerMap {
-  const base = Object.fromEntries(INVOKE_CHANNELS.map((c) => [c, () => { throw new Error('not under test'); }]));
+  const base = Object.fromEntries(
+    INVOKE_CHANNELS.map((c) => [
+      c,
+      () => {
+        throw new Error('not under test');
+      },
+    ]),
+  );
   return { ...base, ...overrides } as HandlerMap;
 }
 
-const info = { name: 'Refund Desk', version: '1', dataDir: '/d', host: 'cli' as const, mode: 'none' as const, platform: 'linux' };
+const info = {
+  name: 'Refund Desk',
+  version: '1',
+  dataDir: '/d',
+  host: 'cli' as const,
+  mode: 'none' as const,
+  platform: 'linux',
+};
 
 describe('IPC contract', () => {
   it('has exactly one schema pair per channel constant and one schema per event', () => {
@@ -26,9 +40,15 @@ describe('dispatcher', () => {
   });
 
   it('keeps the invalid_input envelope small when the caller sends huge key names', async () => {
-    const d = createDispatcher(handlersWith({ 'app.openExternal': () => ({ opened: true }) }), createFakeLogger());
+    const d = createDispatcher(
+      handlersWith({ 'app.openExternal': () => ({ opened: true }) }),
+      createFakeLogger(),
+    );
     const huge = 'k'.repeat(1024 * 1024);
-    for (const input of [{ url: 'https://docs.pockyt.io/', [huge]: 1 }, { url: 7, [huge]: 1, [`${huge}2`]: 2 }]) {
+    for (const input of [
+      { url: 'https://docs.pockyt.io/', [huge]: 1 },
+      { url: 7, [huge]: 1, [`${huge}2`]: 2 },
+    ]) {
       const r = await d('app.openExternal', input);
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.error.code).toBe('invalid_input');
@@ -42,7 +62,16 @@ describe('dispatcher', () => {
       handlersWith({ 'app.openExternal': () => ((called = true), { opened: true }) }),
       createFakeLogger(),
     );
-    for (const bad of [undefined, null, 5, 'x', { url: 7 }, { url: 'https://a', extra: 1 }, { url: 'x'.repeat(5000) }, JSON.parse('{"__proto__":{"url":"https://docs.pockyt.io/"}}')]) {
+    for (const bad of [
+      undefined,
+      null,
+      5,
+      'x',
+      { url: 7 },
+      { url: 'https://a', extra: 1 },
+      { url: 'x'.repeat(5000) },
+      JSON.parse('{"__proto__":{"url":"https://docs.pockyt.io/"}}'),
+    ]) {
       const r = await d('app.openExternal', bad);
       expect(r.ok).toBe(false);
       if (!r.ok) {
@@ -60,16 +89,30 @@ describe('dispatcher', () => {
 
   it('passes expected errors through with their code and details', async () => {
     const d = createDispatcher(
-      handlersWith({ 'app.health': () => { throw new AppError('not_found', 'nope', { details: { ret_code: '000021' } }); } }),
+      handlersWith({
+        'app.health': () => {
+          throw new AppError('not_found', 'nope', { details: { ret_code: '000021' } });
+        },
+      }),
       createFakeLogger(),
     );
     const r = await d('app.health', undefined);
-    expect(r).toMatchObject({ ok: false, error: { code: 'not_found', message: 'nope', retryable: false, details: { ret_code: '000021' } } });
+    expect(r).toMatchObject({
+      ok: false,
+      error: { code: 'not_found', message: 'nope', retryable: false, details: { ret_code: '000021' } },
+    });
   });
 
   it('turns an exception into an internal error without leaking its text, and logs it', async () => {
     const log = createFakeLogger();
-    const d = createDispatcher(handlersWith({ 'app.health': () => { throw new Error('secret internals'); } }), log);
+    const d = createDispatcher(
+      handlersWith({
+        'app.health': () => {
+          throw new Error('secret internals');
+        },
+      }),
+      log,
+    );
     const r = await d('app.health', undefined);
     expect(r.ok).toBe(false);
     if (!r.ok) {
@@ -80,7 +123,10 @@ describe('dispatcher', () => {
   });
 
   it('refuses a handler output that breaks the contract', async () => {
-    const d = createDispatcher(handlersWith({ 'app.info': () => ({ ...info, mode: 'bogus' }) as never }), createFakeLogger());
+    const d = createDispatcher(
+      handlersWith({ 'app.info': () => ({ ...info, mode: 'bogus' }) as never }),
+      createFakeLogger(),
+    );
     const r = await d('app.info', undefined);
     expect(r.ok === false && r.error.code).toBe('internal');
   });

@@ -36,7 +36,10 @@ describe('ipcMain registration', () => {
     registerIpc(dispatch, () => [devWin as never], log);
     process.env['ELECTRON_RENDERER_URL'] = 'http://localhost:5173/';
     try {
-      const r = (await handlers.get('app.info')!({ senderFrame: devFrame }, undefined)) as { ok: boolean; error: { code: string } };
+      const r = (await handlers.get('app.info')!({ senderFrame: devFrame }, undefined)) as {
+        ok: boolean;
+        error: { code: string };
+      };
       expect(r.ok).toBe(false);
       expect(r.error.code).toBe('forbidden');
     } finally {
@@ -51,7 +54,10 @@ describe('ipcMain registration', () => {
     const foreign = { url: 'app://renderer/index.html', parent: null };
     const iframe = { url: 'app://renderer/index.html', parent: mainFrame };
     for (const senderFrame of [foreign, iframe, null]) {
-      const r = (await handlers.get('app.info')!({ senderFrame }, undefined)) as { ok: boolean; error: { code: string } };
+      const r = (await handlers.get('app.info')!({ senderFrame }, undefined)) as {
+        ok: boolean;
+        error: { code: string };
+      };
       expect(r.ok).toBe(false);
       expect(r.error.code).toBe('forbidden');
     }

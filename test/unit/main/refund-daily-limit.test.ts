@@ -17,11 +17,23 @@ afterAll(() => void (process.env['TZ'] = savedTz));
 
 function setup(now: { ms: number }) {
   const dir = mkdtempSync(join(tmpdir(), 'rd-daily-'));
-  const tx: Transaction = { transactionNo: '100000000000000001', amountMinor: 1_000_000, currency: 'USD', status: 'success', transactionType: 'payment', refunds: [] };
+  const tx: Transaction = {
+    transactionNo: '100000000000000001',
+    amountMinor: 1_000_000,
+    currency: 'USD',
+    status: 'success',
+    transactionType: 'payment',
+    refunds: [],
+  };
   let n = 0;
   const gateway = {
     queryTransaction: async () => ({ transaction: tx }),
-    refund: async () => ({ refundTransactionNo: `90000000000000000${(n += 1)}`, refundAmountMinor: 0, currency: 'USD', status: 'pending' as const }),
+    refund: async () => ({
+      refundTransactionNo: `90000000000000000${(n += 1)}`,
+      refundAmountMinor: 0,
+      currency: 'USD',
+      status: 'pending' as const,
+    }),
   };
   return createRefundService({
     gatewayFor: () => gateway as never,
@@ -29,7 +41,15 @@ function setup(now: { ms: number }) {
     audit: createAuditLog(openJsonlFile<AuditEntry>(join(dir, 'a.jsonl'))),
     clock: { now: () => now.ms },
     log: createFakeLogger(),
-    context: () => ({ profileId: 'p', profileName: 'P', environment: 'vendor-sandbox', merchantNo: '1', storeNo: '2', operator: 'o', guardrails: { limits: [{ currency: 'USD', dailyTotalMinor: 100_000 }] } }),
+    context: () => ({
+      profileId: 'p',
+      profileName: 'P',
+      environment: 'vendor-sandbox',
+      merchantNo: '1',
+      storeNo: '2',
+      operator: 'o',
+      guardrails: { limits: [{ currency: 'USD', dailyTotalMinor: 100_000 }] },
+    }),
     newId: () => `RDTEST${Math.random().toString(36).slice(2, 10).toUpperCase()}`,
   });
 }
@@ -38,10 +58,19 @@ describe('daily refund limit', () => {
   it('counts the operator’s local day, not the UTC day', async () => {
     const now = { ms: Date.parse('2026-11-20T23:30:00Z') }; // 15:30 in Los Angeles
     const service = setup(now);
-    const base = { transactionNo: '100000000000000001', currency: 'USD', reasonCode: 'other', reasonNote: 'x', confirmation: {} };
+    const base = {
+      transactionNo: '100000000000000001',
+      currency: 'USD',
+      reasonCode: 'other',
+      reasonNote: 'x',
+      confirmation: {},
+    };
     expect((await service.submit({ ...base, amountMinor: 90_000 })).state).toBe('accepted');
     now.ms = Date.parse('2026-11-21T00:30:00Z'); // 16:30 the same local day, but a new UTC day
-    await expect(service.submit({ ...base, amountMinor: 90_000 })).rejects.toMatchObject({ code: 'invalid_input', details: { requires: ['limit_confirmation'] } });
+    await expect(service.submit({ ...base, amountMinor: 90_000 })).rejects.toMatchObject({
+      code: 'invalid_input',
+      details: { requires: ['limit_confirmation'] },
+    });
     // The refusal is in the audit log too.
     expect(service.audit()[0]).toMatchObject({ outcome: 'refused', amountMinor: 90_000 });
     now.ms = Date.parse('2026-11-21T08:30:00Z'); // 00:30 the next local day

@@ -37,7 +37,10 @@ describe('refund poller', () => {
       },
     } as unknown as RefundService;
     const timers = manualTimers();
-    const poller = createRefundPoller(service, createFakeLogger(), { scheduleMs: [10, 20, 40], setTimer: timers.setTimer });
+    const poller = createRefundPoller(service, createFakeLogger(), {
+      scheduleMs: [10, 20, 40],
+      setTimer: timers.setTimer,
+    });
     poller.kick();
     expect(await timers.fireNext()).toBe(10);
     expect(await timers.fireNext()).toBe(20);
@@ -47,9 +50,15 @@ describe('refund poller', () => {
   });
 
   it('kick() restarts from the fastest step, and stop() cancels', async () => {
-    const service = { list: () => [{ state: 'accepted' }], track: async () => [] } as unknown as RefundService;
+    const service = {
+      list: () => [{ state: 'accepted' }],
+      track: async () => [],
+    } as unknown as RefundService;
     const timers = manualTimers();
-    const poller = createRefundPoller(service, createFakeLogger(), { scheduleMs: [10, 20, 40], setTimer: timers.setTimer });
+    const poller = createRefundPoller(service, createFakeLogger(), {
+      scheduleMs: [10, 20, 40],
+      setTimer: timers.setTimer,
+    });
     poller.kick();
     await timers.fireNext();
     poller.kick();

@@ -48,7 +48,13 @@ describe('main window security guards', () => {
   it('uses isolated, sandboxed preferences with no Node in the renderer', () => {
     createMainWindow();
     const prefs = created[0]!.options.webPreferences;
-    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webviewTag: false, webSecurity: true });
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webviewTag: false,
+      webSecurity: true,
+    });
     expect(String(prefs['preload'])).toMatch(/preload[\\/]index\.cjs$/);
   });
 

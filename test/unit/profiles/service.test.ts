@@ -5,17 +5,34 @@ import { createFakeClock } from '../../fakes/clock';
 import { createFakeLogger } from '../../fakes/logger';
 import { createFakeSecretStore, createFakeSettingsStore } from '../../fakes/stores';
 
-const DEMO: DemoRuntime = { baseUrl: 'http://127.0.0.1:5555', merchantNo: '200043', storeNo: '300014', token: 'demo-token-123' };
+const DEMO: DemoRuntime = {
+  baseUrl: 'http://127.0.0.1:5555',
+  merchantNo: '200043',
+  storeNo: '300014',
+  token: 'demo-token-123',
+};
 
 function setup(doc: Record<string, unknown> = {}, demo: DemoRuntime | null = DEMO) {
   const settings = createFakeSettingsStore(doc);
   const secrets = createFakeSecretStore();
   const log = createFakeLogger();
-  const svc = createProfilesService({ settings, secrets, clock: createFakeClock(), log, demo: () => demo ?? undefined });
+  const svc = createProfilesService({
+    settings,
+    secrets,
+    clock: createFakeClock(),
+    log,
+    demo: () => demo ?? undefined,
+  });
   return { svc, settings, secrets, log };
 }
 
-const prod = { name: 'Main store', merchantNo: '123456', storeNo: '654321', environment: 'production' as const, ipnEnabled: false };
+const prod = {
+  name: 'Main store',
+  merchantNo: '123456',
+  storeNo: '654321',
+  environment: 'production' as const,
+  ipnEnabled: false,
+};
 
 async function rejects(p: Promise<unknown>): Promise<AppError> {
   try {
@@ -34,7 +51,12 @@ describe('profiles service', () => {
     expect(a.hasToken).toBe(false);
     expect(a.effectiveBaseUrl).toBe('https://mapi.yuansfer.com');
     expect(svc.active()?.id).toBe(a.id); // the first profile becomes active
-    const b = await svc.save({ ...prod, name: 'Partner sub-merchant', environment: 'custom', baseUrl: 'https://gw.example.com/' });
+    const b = await svc.save({
+      ...prod,
+      name: 'Partner sub-merchant',
+      environment: 'custom',
+      baseUrl: 'https://gw.example.com/',
+    });
     expect(b.effectiveBaseUrl).toBe('https://gw.example.com');
     await svc.activate(b.id);
     expect(svc.mode()).toBe('custom');
@@ -58,7 +80,15 @@ describe('profiles service', () => {
 
   it('explains invalid input per field', async () => {
     const { svc } = setup();
-    const e = await rejects(svc.save({ ...prod, name: ' ', merchantNo: '12a', environment: 'custom', baseUrl: 'http://evil.example.com' }));
+    const e = await rejects(
+      svc.save({
+        ...prod,
+        name: ' ',
+        merchantNo: '12a',
+        environment: 'custom',
+        baseUrl: 'http://evil.example.com',
+      }),
+    );
     expect(e.code).toBe('invalid_input');
     const fields = e.details?.['fields'] as Record<string, string>;
     expect(fields['name']).toMatch(/Give the profile a name/);
@@ -93,9 +123,22 @@ describe('profiles service', () => {
     const p = await svc.save({ ...prod, environment: 'custom', baseUrl: 'https://gw.example.com' });
     await svc.setToken(p.id, 'sekret-token-value');
     // Same destination (a trailing slash is normalised away), other fields edited: the token stays.
-    expect(await svc.save({ ...prod, id: p.id, name: 'Renamed', environment: 'custom', baseUrl: 'https://gw.example.com/' })).toMatchObject({ hasToken: true });
+    expect(
+      await svc.save({
+        ...prod,
+        id: p.id,
+        name: 'Renamed',
+        environment: 'custom',
+        baseUrl: 'https://gw.example.com/',
+      }),
+    ).toMatchObject({ hasToken: true });
     // Another host: main must not sign for it with the old token.
-    const moved = await svc.save({ ...prod, id: p.id, environment: 'custom', baseUrl: 'https://attacker.example.net' });
+    const moved = await svc.save({
+      ...prod,
+      id: p.id,
+      environment: 'custom',
+      baseUrl: 'https://attacker.example.net',
+    });
     expect(moved.hasToken).toBe(false);
     expect(secrets.secrets.size).toBe(0);
     expect((await rejects(svc.gatewayConfig(p.id))).code).toBe('unauthorized');
@@ -116,22 +159,44 @@ describe('profiles service', () => {
 
   it('a Demo profile uses the running sandbox and its public credentials', async () => {
     const { svc } = setup();
-    const d = await svc.save({ name: 'Demo', environment: 'demo', merchantNo: '1', storeNo: '2', ipnEnabled: true });
-    expect(d).toMatchObject({ merchantNo: '200043', storeNo: '300014', hasToken: true, effectiveBaseUrl: DEMO.baseUrl });
+    const d = await svc.save({
+      name: 'Demo',
+      environment: 'demo',
+      merchantNo: '1',
+      storeNo: '2',
+      ipnEnabled: true,
+    });
+    expect(d).toMatchObject({
+      merchantNo: '200043',
+      storeNo: '300014',
+      hasToken: true,
+      effectiveBaseUrl: DEMO.baseUrl,
+    });
     expect(await svc.gatewayConfig(d.id)).toMatchObject({ baseUrl: DEMO.baseUrl, token: DEMO.token });
     expect((await rejects(svc.setToken(d.id, 'another-token'))).code).toBe('invalid_input');
   });
 
   it('a Demo profile without a running sandbox is reported, not faked', async () => {
     const { svc } = setup({}, null);
-    expect((await rejects(svc.save({ name: 'Demo', environment: 'demo', merchantNo: '1', storeNo: '2', ipnEnabled: true }))).code).toBe('unavailable');
+    expect(
+      (
+        await rejects(
+          svc.save({ name: 'Demo', environment: 'demo', merchantNo: '1', storeNo: '2', ipnEnabled: true }),
+        )
+      ).code,
+    ).toBe('unavailable');
   });
 
   it('moves an unparseable settings file aside and reports it', () => {
     const settings = createFakeSettingsStore();
     settings.corrupt = true;
     const log = createFakeLogger();
-    const svc = createProfilesService({ settings, secrets: createFakeSecretStore(), clock: createFakeClock(), log });
+    const svc = createProfilesService({
+      settings,
+      secrets: createFakeSecretStore(),
+      clock: createFakeClock(),
+      log,
+    });
     expect(settings.quarantined).toBe(1);
     expect(svc.settingsProblem()).toMatch(/moved aside to \/fake\/settings.corrupt-1.json/);
     expect(svc.notices()[0]?.level).toBe('error');
@@ -140,7 +205,12 @@ describe('profiles service', () => {
 
   it('treats a well-formed file of the wrong shape as corrupt too', () => {
     const settings = createFakeSettingsStore({ version: 1, profiles: [{ id: 'x' }], activeProfileId: null });
-    const svc = createProfilesService({ settings, secrets: createFakeSecretStore(), clock: createFakeClock(), log: createFakeLogger() });
+    const svc = createProfilesService({
+      settings,
+      secrets: createFakeSecretStore(),
+      clock: createFakeClock(),
+      log: createFakeLogger(),
+    });
     expect(settings.quarantined).toBe(1);
     expect(svc.settingsProblem()).toMatch(/expected shape/);
   });

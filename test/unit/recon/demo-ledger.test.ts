@@ -31,7 +31,14 @@ describe('resources/demo-ledger.csv', () => {
     });
     const parsed = parseCsvText(committed);
     const mapping = guessMapping(parsed.headers);
-    expect(mapping).toEqual({ transactionNo: 'Transaction No', reference: 'Order ID', amount: 'Amount', currency: 'Currency', date: 'Date', status: 'Status' });
+    expect(mapping).toEqual({
+      transactionNo: 'Transaction No',
+      reference: 'Order ID',
+      amount: 'Amount',
+      currency: 'Currency',
+      date: 'Date',
+      status: 'Status',
+    });
     const imported = toLedgerRows(parsed, mapping);
     expect(imported.rows).toHaveLength(200);
     expect(imported.problems.map((p) => p.line)).toEqual(built.badLines);

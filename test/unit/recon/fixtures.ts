@@ -4,8 +4,21 @@ import type { LedgerRow } from '../../../shared/recon/ledger';
 import type { ServiceLookup } from '../../../shared/recon/match';
 
 /** A service payment for tests. */
-export function tx(transactionNo: string, amountMinor: number, currency = 'USD', more: Partial<Transaction> = {}): Transaction {
-  return { transactionNo, amountMinor, currency, status: 'success', transactionType: 'payment', refunds: [], ...more };
+export function tx(
+  transactionNo: string,
+  amountMinor: number,
+  currency = 'USD',
+  more: Partial<Transaction> = {},
+): Transaction {
+  return {
+    transactionNo,
+    amountMinor,
+    currency,
+    status: 'success',
+    transactionType: 'payment',
+    refunds: [],
+    ...more,
+  };
 }
 
 let line = 1;

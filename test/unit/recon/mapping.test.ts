@@ -5,7 +5,9 @@ import { chooseMapping, guessMapping, mappingIssues } from '../../../shared/reco
 
 describe('guessMapping', () => {
   it('recognises common header spellings', () => {
-    expect(guessMapping(['Transaction No', 'Order Number', 'Total', 'Currency', 'Order Date', 'Payment Status'])).toEqual({
+    expect(
+      guessMapping(['Transaction No', 'Order Number', 'Total', 'Currency', 'Order Date', 'Payment Status']),
+    ).toEqual({
       transactionNo: 'Transaction No',
       reference: 'Order Number',
       amount: 'Total',
@@ -13,7 +15,12 @@ describe('guessMapping', () => {
       date: 'Order Date',
       status: 'Payment Status',
     });
-    expect(guessMapping(['txn_id', 'ccy', 'gross_amount', 'invoice'])).toEqual({ transactionNo: 'txn_id', currency: 'ccy', amount: 'gross_amount', reference: 'invoice' });
+    expect(guessMapping(['txn_id', 'ccy', 'gross_amount', 'invoice'])).toEqual({
+      transactionNo: 'txn_id',
+      currency: 'ccy',
+      amount: 'gross_amount',
+      reference: 'invoice',
+    });
   });
   it('uses each header once and leaves unknown fields empty', () => {
     const m = guessMapping(['amount', 'foo']);
@@ -32,7 +39,11 @@ describe('guessMapping', () => {
   it('keeps a remembered mapping when it still fits, else guesses again', () => {
     const remembered = { reference: 'Ref', amount: 'Amt', currency: 'Cur' };
     expect(chooseMapping(['Ref', 'Amt', 'Cur'], remembered)).toBe(remembered);
-    expect(chooseMapping(['reference', 'amount', 'currency'], remembered)).toEqual({ reference: 'reference', amount: 'amount', currency: 'currency' });
+    expect(chooseMapping(['reference', 'amount', 'currency'], remembered)).toEqual({
+      reference: 'reference',
+      amount: 'amount',
+      currency: 'currency',
+    });
   });
 });
 
@@ -76,9 +87,33 @@ describe('toLedgerRows', () => {
 
   it('keeps good rows with integer minor units and string ids', () => {
     expect(rows).toEqual([
-      { line: 2, transactionNo: '297553638300708562', reference: 'INV-1', amountMinor: 1000, currency: 'USD', date: '2024-05-01', status: 'paid', statusText: 'paid' },
-      { line: 3, reference: 'INV-2', amountMinor: 100050, currency: 'USD', date: '2024-05-02', status: 'paid' },
-      { line: 10, transactionNo: '297553638300708569', reference: 'INV-9', amountMinor: 1000, currency: 'JPY', status: 'refunded', statusText: 'refunded' },
+      {
+        line: 2,
+        transactionNo: '297553638300708562',
+        reference: 'INV-1',
+        amountMinor: 1000,
+        currency: 'USD',
+        date: '2024-05-01',
+        status: 'paid',
+        statusText: 'paid',
+      },
+      {
+        line: 3,
+        reference: 'INV-2',
+        amountMinor: 100050,
+        currency: 'USD',
+        date: '2024-05-02',
+        status: 'paid',
+      },
+      {
+        line: 10,
+        transactionNo: '297553638300708569',
+        reference: 'INV-9',
+        amountMinor: 1000,
+        currency: 'JPY',
+        status: 'refunded',
+        statusText: 'refunded',
+      },
     ]);
   });
   it('lists every bad row with its line and a reason', () => {
@@ -93,6 +128,9 @@ describe('toLedgerRows', () => {
   });
   it('reads a refunded-amount column when mapped', () => {
     const p = parseCsvText('ref,amount,currency,refunded\nA,10.00,USD,2.50\n');
-    expect(toLedgerRows(p, { reference: 'ref', amount: 'amount', currency: 'currency', refunded: 'refunded' }).rows[0]?.refundedMinor).toBe(250);
+    expect(
+      toLedgerRows(p, { reference: 'ref', amount: 'amount', currency: 'currency', refunded: 'refunded' })
+        .rows[0]?.refundedMinor,
+    ).toBe(250);
   });
 });

@@ -29,19 +29,42 @@ describe('matchLedger', () => {
     row({ transactionNo: '100000000000000013', amountMinor: 500, status: 'refunded' }), // ledger refund, none at service
   ];
   const lookup = lookupFrom({
-    'tx:100000000000000001': { kind: 'found', transaction: tx('100000000000000001', 1000, 'USD', { reference: 'INV-1' }) },
+    'tx:100000000000000001': {
+      kind: 'found',
+      transaction: tx('100000000000000001', 1000, 'USD', { reference: 'INV-1' }),
+    },
     'tx:100000000000000002': { kind: 'found', transaction: tx('100000000000000002', 990) },
     'tx:100000000000000003': { kind: 'found', transaction: tx('100000000000000003', 1000, 'USD') },
-    'tx:100000000000000004': { kind: 'found', transaction: tx('100000000000000004', 1000, 'USD', { status: 'closed' }) },
-    'tx:100000000000000005': { kind: 'found', transaction: tx('100000000000000005', 1000, 'USD', { refunds: [refund(300), refund(100, 'pending'), refund(50, 'failed')] }) },
+    'tx:100000000000000004': {
+      kind: 'found',
+      transaction: tx('100000000000000004', 1000, 'USD', { status: 'closed' }),
+    },
+    'tx:100000000000000005': {
+      kind: 'found',
+      transaction: tx('100000000000000005', 1000, 'USD', {
+        refunds: [refund(300), refund(100, 'pending'), refund(50, 'failed')],
+      }),
+    },
     'tx:100000000000000006': { kind: 'not_found' },
     'ref:INV-7': { kind: 'found', transaction: tx('100000000000000007', 700, 'USD', { reference: 'INV-7' }) },
-    'ref:INV-1': { kind: 'found', transaction: tx('100000000000000001', 1000, 'USD', { reference: 'INV-1' }) },
+    'ref:INV-1': {
+      kind: 'found',
+      transaction: tx('100000000000000001', 1000, 'USD', { reference: 'INV-1' }),
+    },
     'tx:100000000000000008': { kind: 'failed', code: 'network', message: 'The service did not answer.' },
-    'tx:100000000000000009': { kind: 'found', transaction: tx('100000000000000009', 900, 'USD', { refunds: [refund(900)] }) },
+    'tx:100000000000000009': {
+      kind: 'found',
+      transaction: tx('100000000000000009', 900, 'USD', { refunds: [refund(900)] }),
+    },
     'tx:100000000000000010': { kind: 'found', transaction: tx('100000000000000010', 500) },
-    'tx:100000000000000011': { kind: 'found', transaction: tx('100000000000000011', 500, 'USD', { status: 'closed' }) },
-    'tx:100000000000000012': { kind: 'found', transaction: tx('100000000000000012', 500, 'USD', { refunds: [refund(200)] }) },
+    'tx:100000000000000011': {
+      kind: 'found',
+      transaction: tx('100000000000000011', 500, 'USD', { status: 'closed' }),
+    },
+    'tx:100000000000000012': {
+      kind: 'found',
+      transaction: tx('100000000000000012', 500, 'USD', { refunds: [refund(200)] }),
+    },
     'tx:100000000000000013': { kind: 'found', transaction: tx('100000000000000013', 500) },
   });
   const items = matchLedger(rows, lookup, fmt);
@@ -73,7 +96,10 @@ describe('matchLedger', () => {
     expect(items[3]?.detail).toBe('Ledger says Paid, the service says closed: no money was received for it.');
     expect(items[4]?.detail).toBe('The service refunded 4.00 USD, the ledger records no refund.');
     expect(items[4]?.service?.refundedMinor).toBe(400);
-    expect(items[6]).toMatchObject({ duplicateOfLine: rows[0]?.line, detail: `Same transaction as line ${rows[0]?.line}: the ledger counts it twice.` });
+    expect(items[6]).toMatchObject({
+      duplicateOfLine: rows[0]?.line,
+      detail: `Same transaction as line ${rows[0]?.line}: the ledger counts it twice.`,
+    });
     expect(items[8]).toMatchObject({ duplicateOfLine: rows[0]?.line, matchedBy: 'reference' });
     expect(items[9]?.detail).toContain('(network)');
     expect(items[13]?.detail).toBe('The service refunded 2.00 USD, the ledger records 1.00 USD.');
@@ -82,7 +108,10 @@ describe('matchLedger', () => {
   it('records each row’s contribution to ledger − service per currency', () => {
     expect(items[0]?.deltas).toEqual([]);
     expect(items[1]?.deltas).toEqual([{ currency: 'USD', amountMinor: 10 }]);
-    expect(items[2]?.deltas).toEqual([{ currency: 'CNY', amountMinor: 1000 }, { currency: 'USD', amountMinor: -1000 }]);
+    expect(items[2]?.deltas).toEqual([
+      { currency: 'CNY', amountMinor: 1000 },
+      { currency: 'USD', amountMinor: -1000 },
+    ]);
     expect(items[3]?.deltas).toEqual([{ currency: 'USD', amountMinor: 1000 }]);
     expect(items[5]?.deltas).toEqual([{ currency: 'USD', amountMinor: 1000 }]);
     expect(items[6]?.deltas).toEqual([{ currency: 'USD', amountMinor: 1000 }]);
@@ -91,13 +120,19 @@ describe('matchLedger', () => {
   });
 
   it('treats a row that was never looked up as not checked', () => {
-    expect(matchLedger([row({ transactionNo: '1', amountMinor: 1 })], () => undefined, fmt)[0]?.outcome).toBe('not_checked');
+    expect(matchLedger([row({ transactionNo: '1', amountMinor: 1 })], () => undefined, fmt)[0]?.outcome).toBe(
+      'not_checked',
+    );
   });
 });
 
 describe('keys', () => {
   it('looks rows up by transactionNo, else by reference, each key once', () => {
-    const rows = [row({ transactionNo: '1', reference: 'A', amountMinor: 1 }), row({ reference: 'B', amountMinor: 1 }), row({ transactionNo: '1', amountMinor: 2 })];
+    const rows = [
+      row({ transactionNo: '1', reference: 'A', amountMinor: 1 }),
+      row({ reference: 'B', amountMinor: 1 }),
+      row({ transactionNo: '1', amountMinor: 2 }),
+    ];
     expect(rows.map(lookupKey)).toEqual(['tx:1', 'ref:B', 'tx:1']);
     expect(ledgerKeys(rows)).toEqual([{ transactionNo: '1' }, { reference: 'B' }]);
   });

@@ -35,14 +35,22 @@ function fakeGateway(opts: { fail?: (no: string) => AppError | undefined; delayM
   };
 }
 const clock = { now: () => Date.now() };
-const keys = (n: number, prefix = '1') => Array.from({ length: n }, (_, i) => `tx:${prefix}${String(i).padStart(5, '0')}`);
+const keys = (n: number, prefix = '1') =>
+  Array.from({ length: n }, (_, i) => `tx:${prefix}${String(i).padStart(5, '0')}`);
 
 describe('startRunner', () => {
   it('queries every key with bounded concurrency and reports progress with an ETA', async () => {
     const gw = fakeGateway();
     const progress: RunProgress[] = [];
     const results: string[] = [];
-    const r = startRunner({ gateway: gw, clock, keys: [...keys(30), 'tx:9001'], concurrency: 4, onResult: (x) => void results.push(x.lookup.kind), onProgress: (p) => progress.push(p) });
+    const r = startRunner({
+      gateway: gw,
+      clock,
+      keys: [...keys(30), 'tx:9001'],
+      concurrency: 4,
+      onResult: (x) => void results.push(x.lookup.kind),
+      onProgress: (p) => progress.push(p),
+    });
     const end = await r.done;
     expect(end).toMatchObject({ state: 'completed', done: 31, total: 31, failed: 0 });
     expect(gw.maxInFlight()).toBe(4);
@@ -72,7 +80,15 @@ describe('startRunner', () => {
   it('pauses itself when the service keeps failing for every key', async () => {
     const gw = fakeGateway({ fail: () => new AppError('network', 'The service did not answer.') });
     let last: RunProgress | undefined;
-    const r = startRunner({ gateway: gw, clock, keys: keys(100), concurrency: 2, pauseAfterFailures: 5, onResult: () => {}, onProgress: (p) => (last = p) });
+    const r = startRunner({
+      gateway: gw,
+      clock,
+      keys: keys(100),
+      concurrency: 2,
+      pauseAfterFailures: 5,
+      onResult: () => {},
+      onProgress: (p) => (last = p),
+    });
     await new Promise((res) => setTimeout(res, 50));
     expect(last).toMatchObject({ state: 'paused', stoppedBecause: { code: 'network' } });
     expect(gw.calls.length).toBeLessThan(10);
@@ -92,7 +108,15 @@ describe('reconciliation service: jobs persist and resume after a restart', () =
     dirs.push(dataDir);
     const gw1 = fakeGateway({ delayMs: 3 });
     const events: RunProgress[] = [];
-    const svc1 = createReconciliationService({ dataDir, clock, log: { info() {}, warn() {}, error() {} }, gatewayFor: () => gw1, activeProfileId: () => 'p1', onProgress: (_id, p) => events.push(p), concurrency: 2 });
+    const svc1 = createReconciliationService({
+      dataDir,
+      clock,
+      log: { info() {}, warn() {}, error() {} },
+      gatewayFor: () => gw1,
+      activeProfileId: () => 'p1',
+      onProgress: (_id, p) => events.push(p),
+      concurrency: 2,
+    });
     const job = await svc1.start({ keys: keys(50), label: 'ledger.csv' });
     await new Promise((res) => setTimeout(res, 25));
     await svc1.pause(job.jobId);
@@ -104,9 +128,20 @@ describe('reconciliation service: jobs persist and resume after a restart', () =
 
     // "Restart": a new service over the same data directory.
     const gw2 = fakeGateway();
-    const svc2 = createReconciliationService({ dataDir, clock, log: { info() {}, warn() {}, error() {} }, gatewayFor: () => gw2, activeProfileId: () => 'p1', onProgress: () => {} });
+    const svc2 = createReconciliationService({
+      dataDir,
+      clock,
+      log: { info() {}, warn() {}, error() {} },
+      gatewayFor: () => gw2,
+      activeProfileId: () => 'p1',
+      onProgress: () => {},
+    });
     const listed = await svc2.list();
-    expect(listed[0]).toMatchObject({ jobId: job.jobId, label: 'ledger.csv', progress: { state: 'paused', total: 50 } });
+    expect(listed[0]).toMatchObject({
+      jobId: job.jobId,
+      label: 'ledger.csv',
+      progress: { state: 'paused', total: 50 },
+    });
     await svc2.resume(job.jobId);
     const end = await svc2.settled(job.jobId);
     expect(end.progress).toMatchObject({ state: 'completed', done: 50, total: 50 });
@@ -119,8 +154,24 @@ describe('reconciliation service: jobs persist and resume after a restart', () =
   it('rejects malformed keys and needs a profile', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rd-recon-svc-'));
     dirs.push(dataDir);
-    const base = { dataDir, clock, log: { info() {}, warn() {}, error() {} }, gatewayFor: () => fakeGateway(), onProgress: () => {} };
-    await expect(createReconciliationService({ ...base, activeProfileId: () => 'p' }).start({ keys: ['tx:12a'], label: 'x' })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(createReconciliationService({ ...base, activeProfileId: () => undefined }).start({ keys: ['tx:1'], label: 'x' })).rejects.toMatchObject({ code: 'invalid_input' });
+    const base = {
+      dataDir,
+      clock,
+      log: { info() {}, warn() {}, error() {} },
+      gatewayFor: () => fakeGateway(),
+      onProgress: () => {},
+    };
+    await expect(
+      createReconciliationService({ ...base, activeProfileId: () => 'p' }).start({
+        keys: ['tx:12a'],
+        label: 'x',
+      }),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(
+      createReconciliationService({ ...base, activeProfileId: () => undefined }).start({
+        keys: ['tx:1'],
+        label: 'x',
+      }),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
   });
 });

@@ -21,7 +21,14 @@ describe('summarise', () => {
     const items = matchLedger(
       rows,
       lookupFrom({
-        'tx:1': { kind: 'found', transaction: tx('1', 1000, 'USD', { refunds: [{ refundTransactionNo: 'r', refundAmountMinor: 100, currency: 'USD', status: 'success' }] }) },
+        'tx:1': {
+          kind: 'found',
+          transaction: tx('1', 1000, 'USD', {
+            refunds: [
+              { refundTransactionNo: 'r', refundAmountMinor: 100, currency: 'USD', status: 'success' },
+            ],
+          }),
+        },
         'tx:2': { kind: 'found', transaction: tx('2', 900) },
         'tx:3': { kind: 'not_found' },
         'tx:4': { kind: 'failed', code: 'timeout', message: 'x' },
@@ -32,7 +39,14 @@ describe('summarise', () => {
     const s = summarise(items);
     expect(s.rows).toBe(6);
     expect(s.exceptions).toBe(5);
-    expect(s.counts).toMatchObject({ matched: 1, refunded_not_in_ledger: 1, amount_mismatch: 1, missing_at_service: 1, duplicate_in_ledger: 1, not_checked: 1 });
+    expect(s.counts).toMatchObject({
+      matched: 1,
+      refunded_not_in_ledger: 1,
+      amount_mismatch: 1,
+      missing_at_service: 1,
+      duplicate_in_ledger: 1,
+      not_checked: 1,
+    });
     expect(s.currencies.map((c) => c.currency)).toEqual(['JPY', 'USD']);
     expect(s.currencies[1]).toMatchObject({
       rows: 5,
@@ -43,12 +57,24 @@ describe('summarise', () => {
       explainedMinor: 100 + 500 + 1000,
       unexplainedMinor: 250,
     });
-    expect(s.currencies[0]).toMatchObject({ rows: 1, ledgerTotalMinor: 300, serviceTotalMinor: 300, differenceMinor: 0, unexplainedMinor: 0 });
+    expect(s.currencies[0]).toMatchObject({
+      rows: 1,
+      ledgerTotalMinor: 300,
+      serviceTotalMinor: 300,
+      differenceMinor: 0,
+      unexplainedMinor: 0,
+    });
   });
 
   const currency = fc.constantFrom('USD', 'JPY', 'CNY');
   const serviceSide = fc.oneof(
-    fc.record({ kind: fc.constant('found' as const), amountMinor: fc.integer({ min: 0, max: 10_000_000 }), currency, status: fc.constantFrom('success', 'closed', 'failed'), refunded: fc.integer({ min: 0, max: 1000 }) }),
+    fc.record({
+      kind: fc.constant('found' as const),
+      amountMinor: fc.integer({ min: 0, max: 10_000_000 }),
+      currency,
+      status: fc.constantFrom('success', 'closed', 'failed'),
+      refunded: fc.integer({ min: 0, max: 1000 }),
+    }),
     fc.record({ kind: fc.constant('not_found' as const) }),
     fc.record({ kind: fc.constant('failed' as const) }),
   );
@@ -62,62 +88,102 @@ describe('summarise', () => {
 
   it('per-currency totals are consistent with the items (property)', () => {
     fc.assert(
-      fc.property(fc.array(ledgerEntry, { maxLength: 60 }), fc.dictionary(fc.integer({ min: 1, max: 30 }).map(String), serviceSide), (entries, service) => {
-        const rows: LedgerRow[] = entries.map((e, i) => ({
-          line: i + 2,
-          ...(e.byRef ? { reference: `R${e.id}` } : { transactionNo: String(e.id) }),
-          amountMinor: e.amountMinor,
-          currency: e.currency,
-          status: e.status,
-        }));
-        const lookup = (key: string): ServiceLookup | undefined => {
-          const id = key.replace(/^tx:|^ref:R/, '');
-          const s = service[id];
-          if (!s) return undefined;
-          if (s.kind !== 'found') return s.kind === 'failed' ? { kind: 'failed', code: 'network', message: 'down' } : { kind: 'not_found' };
-          const t: Transaction = tx(id, s.amountMinor, s.currency, {
-            status: s.status as Transaction['status'],
-            reference: `R${id}`,
-            refunds: s.refunded ? [{ refundTransactionNo: `9${id}`, refundAmountMinor: s.refunded, currency: s.currency, status: 'success' }] : [],
-          });
-          return { kind: 'found', transaction: t };
-        };
-        const items = matchLedger(rows, lookup, fmt);
-        const s = summarise(items);
-        expect(items).toHaveLength(rows.length);
-        expect(s.rows).toBe(rows.length);
-        expect(Object.values(s.counts).reduce((a, b) => a + b, 0)).toBe(rows.length);
-        for (const c of s.currencies) {
-          // Independent recomputation of the ledger side.
-          const ledger = rows.filter((r) => r.currency === c.currency && r.status !== 'unpaid').reduce((a, r) => a + r.amountMinor, 0);
-          expect(c.ledgerTotalMinor).toBe(ledger);
-          expect(c.differenceMinor).toBe(c.ledgerTotalMinor - c.serviceTotalMinor);
-          expect(c.explainedMinor + c.unexplainedMinor).toBe(c.differenceMinor);
-          // The difference is exactly the sum of the rows' deltas in that currency.
-          const deltas = items.flatMap((i) => i.deltas).filter((d) => d.currency === c.currency).reduce((a, d) => a + d.amountMinor, 0);
-          expect(deltas).toBe(c.differenceMinor);
-          // Only rows that were not checked leave anything unexplained.
-          const unchecked = items.filter((i) => i.outcome === 'not_checked' || i.outcome === 'matched').flatMap((i) => i.deltas).filter((d) => d.currency === c.currency).reduce((a, d) => a + d.amountMinor, 0);
-          expect(c.unexplainedMinor).toBe(unchecked);
-          for (const v of [c.ledgerTotalMinor, c.serviceTotalMinor, c.serviceRefundsMinor, c.differenceMinor, c.unexplainedMinor]) expect(Number.isSafeInteger(v)).toBe(true);
-        }
-        // Matched rows never carry a difference.
-        for (const i of items.filter((x) => x.outcome === 'matched')) expect(i.deltas).toEqual([]);
-        // Each distinct key is claimed by exactly one non-duplicate row.
-        const owners = items.filter((i) => i.outcome !== 'duplicate_in_ledger').map((i) => lookupKey(i.ledger));
-        expect(new Set(owners).size).toBe(owners.length);
-      }),
+      fc.property(
+        fc.array(ledgerEntry, { maxLength: 60 }),
+        fc.dictionary(fc.integer({ min: 1, max: 30 }).map(String), serviceSide),
+        (entries, service) => {
+          const rows: LedgerRow[] = entries.map((e, i) => ({
+            line: i + 2,
+            ...(e.byRef ? { reference: `R${e.id}` } : { transactionNo: String(e.id) }),
+            amountMinor: e.amountMinor,
+            currency: e.currency,
+            status: e.status,
+          }));
+          const lookup = (key: string): ServiceLookup | undefined => {
+            const id = key.replace(/^tx:|^ref:R/, '');
+            const s = service[id];
+            if (!s) return undefined;
+            if (s.kind !== 'found')
+              return s.kind === 'failed'
+                ? { kind: 'failed', code: 'network', message: 'down' }
+                : { kind: 'not_found' };
+            const t: Transaction = tx(id, s.amountMinor, s.currency, {
+              status: s.status as Transaction['status'],
+              reference: `R${id}`,
+              refunds: s.refunded
+                ? [
+                    {
+                      refundTransactionNo: `9${id}`,
+                      refundAmountMinor: s.refunded,
+                      currency: s.currency,
+                      status: 'success',
+                    },
+                  ]
+                : [],
+            });
+            return { kind: 'found', transaction: t };
+          };
+          const items = matchLedger(rows, lookup, fmt);
+          const s = summarise(items);
+          expect(items).toHaveLength(rows.length);
+          expect(s.rows).toBe(rows.length);
+          expect(Object.values(s.counts).reduce((a, b) => a + b, 0)).toBe(rows.length);
+          for (const c of s.currencies) {
+            // Independent recomputation of the ledger side.
+            const ledger = rows
+              .filter((r) => r.currency === c.currency && r.status !== 'unpaid')
+              .reduce((a, r) => a + r.amountMinor, 0);
+            expect(c.ledgerTotalMinor).toBe(ledger);
+            expect(c.differenceMinor).toBe(c.ledgerTotalMinor - c.serviceTotalMinor);
+            expect(c.explainedMinor + c.unexplainedMinor).toBe(c.differenceMinor);
+            // The difference is exactly the sum of the rows' deltas in that currency.
+            const deltas = items
+              .flatMap((i) => i.deltas)
+              .filter((d) => d.currency === c.currency)
+              .reduce((a, d) => a + d.amountMinor, 0);
+            expect(deltas).toBe(c.differenceMinor);
+            // Only rows that were not checked leave anything unexplained.
+            const unchecked = items
+              .filter((i) => i.outcome === 'not_checked' || i.outcome === 'matched')
+              .flatMap((i) => i.deltas)
+              .filter((d) => d.currency === c.currency)
+              .reduce((a, d) => a + d.amountMinor, 0);
+            expect(c.unexplainedMinor).toBe(unchecked);
+            for (const v of [
+              c.ledgerTotalMinor,
+              c.serviceTotalMinor,
+              c.serviceRefundsMinor,
+              c.differenceMinor,
+              c.unexplainedMinor,
+            ])
+              expect(Number.isSafeInteger(v)).toBe(true);
+          }
+          // Matched rows never carry a difference.
+          for (const i of items.filter((x) => x.outcome === 'matched')) expect(i.deltas).toEqual([]);
+          // Each distinct key is claimed by exactly one non-duplicate row.
+          const owners = items
+            .filter((i) => i.outcome !== 'duplicate_in_ledger')
+            .map((i) => lookupKey(i.ledger));
+          expect(new Set(owners).size).toBe(owners.length);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 });
 
 describe('report and summary CSV', () => {
-  const rows = [row({ transactionNo: '297553638300708562', reference: '=cmd', amountMinor: 1000, date: '2024-05-01' }), row({ reference: 'INV-2', amountMinor: -250 })];
+  const rows = [
+    row({ transactionNo: '297553638300708562', reference: '=cmd', amountMinor: 1000, date: '2024-05-01' }),
+    row({ reference: 'INV-2', amountMinor: -250 }),
+  ];
   const items = matchLedger(
     rows,
     lookupFrom({
-      'tx:297553638300708562': { kind: 'found', transaction: tx('297553638300708562', 990, 'USD', { paidAt: '2024-05-01T02:03:04.000Z' }) },
+      'tx:297553638300708562': {
+        kind: 'found',
+        transaction: tx('297553638300708562', 990, 'USD', { paidAt: '2024-05-01T02:03:04.000Z' }),
+      },
       'ref:INV-2': { kind: 'not_found' },
     }),
     fmt,
@@ -125,14 +191,45 @@ describe('report and summary CSV', () => {
 
   it('has the documented, stable column sets', () => {
     expect(REPORT_COLUMNS.map((c) => c.header)).toEqual([
-      'line', 'outcome', 'matchedBy', 'transactionNo', 'reference', 'ledgerAmount', 'ledgerCurrency', 'ledgerStatus', 'ledgerDate',
-      'serviceAmount', 'serviceCurrency', 'serviceStatus', 'serviceRefunded', 'difference', 'differenceCurrency', 'duplicateOfLine',
-      'servicePaidAt', 'timezone', 'detail',
+      'line',
+      'outcome',
+      'matchedBy',
+      'transactionNo',
+      'reference',
+      'ledgerAmount',
+      'ledgerCurrency',
+      'ledgerStatus',
+      'ledgerDate',
+      'serviceAmount',
+      'serviceCurrency',
+      'serviceStatus',
+      'serviceRefunded',
+      'difference',
+      'differenceCurrency',
+      'duplicateOfLine',
+      'servicePaidAt',
+      'timezone',
+      'detail',
     ]);
     expect(SUMMARY_COLUMNS.map((c) => c.header)).toEqual([
-      'currency', 'ledgerRows', 'matched', 'amountMismatch', 'currencyMismatch', 'statusMismatch', 'refundedNotInLedger', 'missingAtService',
-      'duplicateInLedger', 'notChecked', 'ledgerTotal', 'serviceTotal', 'serviceRefunds', 'difference', 'explained', 'unexplained',
-      'generatedAt', 'timezone',
+      'currency',
+      'ledgerRows',
+      'matched',
+      'amountMismatch',
+      'currencyMismatch',
+      'statusMismatch',
+      'refundedNotInLedger',
+      'missingAtService',
+      'duplicateInLedger',
+      'notChecked',
+      'ledgerTotal',
+      'serviceTotal',
+      'serviceRefunds',
+      'difference',
+      'explained',
+      'unexplained',
+      'generatedAt',
+      'timezone',
     ]);
   });
 
@@ -158,6 +255,8 @@ describe('report and summary CSV', () => {
 
   it('summary lines carry amounts per currency and the generation time with its zone', () => {
     const csv = summaryCsv(summarise(items).currencies, '2024-06-01T00:00:00.000Z', { bom: false });
-    expect(csv.split('\r\n')[1]).toBe('USD,2,0,1,0,0,0,1,0,0,7.50,9.90,0.00,-2.40,-2.40,0.00,2024-06-01T00:00:00.000Z,UTC');
+    expect(csv.split('\r\n')[1]).toBe(
+      'USD,2,0,1,0,0,0,1,0,0,7.50,9.90,0.00,-2.40,-2.40,0.00,2024-06-01T00:00:00.000Z,UTC',
+    );
   });
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { describeLimits, draftsToLimits, limitsToDrafts } from '../../../renderer/src/features/settings/limits';
+import {
+  describeLimits,
+  draftsToLimits,
+  limitsToDrafts,
+} from '../../../renderer/src/features/settings/limits';
 
 describe('refund limits editor', () => {
   it('parses each row strictly in its currency and round-trips', () => {
@@ -8,7 +12,14 @@ describe('refund limits editor', () => {
       { currency: 'KRW', maxSingle: '', dailyTotal: '1000000' },
       { currency: '', maxSingle: '', dailyTotal: '' },
     ]);
-    expect(r).toEqual({ guardrails: { limits: [{ currency: 'USD', maxSingleMinor: 50_000, dailyTotalMinor: 200_050 }, { currency: 'KRW', dailyTotalMinor: 1_000_000 }] } });
+    expect(r).toEqual({
+      guardrails: {
+        limits: [
+          { currency: 'USD', maxSingleMinor: 50_000, dailyTotalMinor: 200_050 },
+          { currency: 'KRW', dailyTotalMinor: 1_000_000 },
+        ],
+      },
+    });
     if ('guardrails' in r) {
       expect(limitsToDrafts(r.guardrails)).toEqual([
         { currency: 'USD', maxSingle: '500.00', dailyTotal: '2000.50' },

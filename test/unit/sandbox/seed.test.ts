@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { generateSeed, seedAnchor } from '../../../electron/main/sandbox/seed';
-import { MERCHANTS, VENDOR_CURRENCIES, allowedSettleCurrencies } from '../../../electron/main/sandbox/catalog';
+import {
+  MERCHANTS,
+  VENDOR_CURRENCIES,
+  allowedSettleCurrencies,
+} from '../../../electron/main/sandbox/catalog';
 import { createRng, digits, weightedPicker } from '../../../electron/main/sandbox/prng';
 
 const NOW = Date.UTC(2025, 5, 15, 3, 0, 0);
@@ -17,7 +21,8 @@ describe('generateSeed', () => {
     const d = generateSeed(3, 3000, NOW);
     const anchor = seedAnchor(NOW);
     const statuses = new Set(d.payments.map((p) => p.status));
-    for (const s of ['init', 'pending', 'success', 'failed', 'closed', 'reversed', 'dealing']) expect(statuses).toContain(s);
+    for (const s of ['init', 'pending', 'success', 'failed', 'closed', 'reversed', 'dealing'])
+      expect(statuses).toContain(s);
     expect(new Set(d.payments.map((p) => p.vendor)).size).toBeGreaterThan(12);
     expect(new Set(d.payments.map((p) => p.merchantNo))).toEqual(new Set(MERCHANTS.map((m) => m.merchantNo)));
     expect(new Set(d.refunds.map((r) => r.status))).toEqual(new Set(['success', 'failed', 'pending']));
@@ -33,7 +38,10 @@ describe('generateSeed', () => {
       expect(p.createdAt).toBeGreaterThanOrEqual(anchor - 90 * DAY);
       expect(p.transactionNo).toMatch(/^[1-9]\d{17}$/);
       ids.add(p.transactionNo);
-      const committed = p.refunds.map((n) => refunds.get(n)!).filter((r) => r.status !== 'failed').reduce((s, r) => s + r.refundAmountMinor, 0);
+      const committed = p.refunds
+        .map((n) => refunds.get(n)!)
+        .filter((r) => r.status !== 'failed')
+        .reduce((s, r) => s + r.refundAmountMinor, 0);
       expect(committed).toBeLessThanOrEqual(p.amountMinor);
       if (p.refunds.length > 0) expect(p.status).toBe('success');
       if (committed === p.amountMinor) full += 1;

@@ -28,23 +28,40 @@ describe('money', () => {
   });
   it('round-trips any safe integer through format and parse', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -1e12, max: 1e12 }), fc.constantFrom('USD', 'KRW', 'IDR', 'GBP'), (n, ccy) => {
-        expect(parseMinor(formatMinor(n, ccy), ccy)).toBe(n);
-      }),
+      fc.property(
+        fc.integer({ min: -1e12, max: 1e12 }),
+        fc.constantFrom('USD', 'KRW', 'IDR', 'GBP'),
+        (n, ccy) => {
+          expect(parseMinor(formatMinor(n, ccy), ccy)).toBe(n);
+        },
+      ),
     );
   });
   it('computes the remaining refundable amount without double counting an intent the service already shows', () => {
     const tx = {
       amountMinor: 10_000,
       refunds: [
-        { refundTransactionNo: '1', refundReference: 'RDA', refundAmountMinor: 2000, currency: 'USD', status: 'success' as const },
+        {
+          refundTransactionNo: '1',
+          refundReference: 'RDA',
+          refundAmountMinor: 2000,
+          currency: 'USD',
+          status: 'success' as const,
+        },
         { refundTransactionNo: '2', refundAmountMinor: 1000, currency: 'USD', status: 'pending' as const },
         { refundTransactionNo: '3', refundAmountMinor: 5000, currency: 'USD', status: 'failed' as const },
       ],
     };
     expect(remainingRefundableMinor(tx)).toBe(7000);
-    expect(remainingRefundableMinor(tx, [{ id: 'RDA', amountMinor: 2000 }, { id: 'RDB', amountMinor: 500 }])).toBe(6500);
+    expect(
+      remainingRefundableMinor(tx, [
+        { id: 'RDA', amountMinor: 2000 },
+        { id: 'RDB', amountMinor: 500 },
+      ]),
+    ).toBe(6500);
     // A server that drops refundReference: the accepted intent is recognised by its refundTransactionNo.
-    expect(remainingRefundableMinor(tx, [{ id: 'RDC', amountMinor: 1000, refundTransactionNo: '2' }])).toBe(7000);
+    expect(remainingRefundableMinor(tx, [{ id: 'RDC', amountMinor: 1000, refundTransactionNo: '2' }])).toBe(
+      7000,
+    );
   });
 });

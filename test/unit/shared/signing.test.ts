@@ -10,7 +10,9 @@ interface Vectors {
   vectors: { name: string; params: Record<string, string>; verifySign: string }[];
 }
 // ../shared sits beside the checkout (CI clones main with shared/ beside it).
-const vectors = JSON.parse(readFileSync(resolve(__dirname, '../../../../shared/vectors/signing.json'), 'utf8')) as Vectors;
+const vectors = JSON.parse(
+  readFileSync(resolve(__dirname, '../../../../shared/vectors/signing.json'), 'utf8'),
+) as Vectors;
 
 describe('verifySign', () => {
   for (const v of vectors.vectors) {
@@ -21,13 +23,20 @@ describe('verifySign', () => {
   }
   it('trims the token and leaves out empty and null values', () => {
     const p = { merchantNo: '200043', storeNo: '300014', transactionNo: '297553638300708562' };
-    expect(computeVerifySign({ ...p, note: '', x: null }, ` ${vectors.token}\n`)).toBe(computeVerifySign(p, vectors.token));
+    expect(computeVerifySign({ ...p, note: '', x: null }, ` ${vectors.token}\n`)).toBe(
+      computeVerifySign(p, vectors.token),
+    );
     expect(signParams({ ...p, note: '' }, vectors.token)).not.toHaveProperty('note');
   });
   it('rejects a wrong, short or upper-case signature, and a wrong token', () => {
     const p = vectors.vectors[1]!.params;
     const good = vectors.vectors[1]!.verifySign;
-    expect(verifySignature({ ...p, verifySign: good.replace(/.$/, (c) => (c === '0' ? '1' : '0')) }, vectors.token)).toBe(false);
+    expect(
+      verifySignature(
+        { ...p, verifySign: good.replace(/.$/, (c) => (c === '0' ? '1' : '0')) },
+        vectors.token,
+      ),
+    ).toBe(false);
     expect(verifySignature({ ...p, verifySign: good.toUpperCase() }, vectors.token)).toBe(false);
     expect(verifySignature({ ...p, verifySign: good.slice(1) }, vectors.token)).toBe(false);
     expect(verifySignature({ ...p, verifySign: good }, 'another-token')).toBe(false);
@@ -37,7 +46,9 @@ describe('verifySign', () => {
     const p = { merchantNo: '200043', storeNo: '300014', note: '' };
     const variant = md5(`merchantNo=200043&note=&storeNo=300014&${md5(vectors.token)}`);
     expect(verifySignature({ ...p, verifySign: variant }, vectors.token)).toBe(false);
-    expect(verifySignature({ ...p, verifySign: variant }, vectors.token, { acceptEmptyVariant: true })).toBe(true);
+    expect(verifySignature({ ...p, verifySign: variant }, vectors.token, { acceptEmptyVariant: true })).toBe(
+      true,
+    );
   });
   it('sorts keys by byte order, not locale order', () => {
     const a = computeVerifySign({ b: '1', B: '2', a: '3' }, 't');

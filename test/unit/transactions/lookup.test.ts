@@ -6,10 +6,23 @@ import { createTransactionLookup, detectKind } from '../../../electron/main/serv
 import { createFakeClock } from '../../fakes/clock';
 
 const PAY: Transaction = {
-  transactionNo: '297553638300708562', reference: 'INV-1', amountMinor: 1000, currency: 'USD', status: 'success', transactionType: 'payment',
-  refunds: [{ refundTransactionNo: '397553638300708563', refundAmountMinor: 300, currency: 'USD', status: 'success' }],
+  transactionNo: '297553638300708562',
+  reference: 'INV-1',
+  amountMinor: 1000,
+  currency: 'USD',
+  status: 'success',
+  transactionType: 'payment',
+  refunds: [
+    { refundTransactionNo: '397553638300708563', refundAmountMinor: 300, currency: 'USD', status: 'success' },
+  ],
 };
-const REFUND: Transaction = { ...PAY, transactionNo: '397553638300708563', transactionType: 'refund', amountMinor: 300, refunds: [] };
+const REFUND: Transaction = {
+  ...PAY,
+  transactionNo: '397553638300708563',
+  transactionType: 'refund',
+  amountMinor: 300,
+  refunds: [],
+};
 
 /** A fake gateway answering from a table keyed like "transactionNo:123". */
 function fakeGateway(table: Record<string, QueriedTransaction | AppError>) {
@@ -29,7 +42,11 @@ function fakeGateway(table: Record<string, QueriedTransaction | AppError>) {
   };
 }
 
-const lookupWith = (gw: ReturnType<typeof fakeGateway>) => createTransactionLookup({ gateway: async () => ({ profileId: 'P1', client: gw.client }), clock: createFakeClock() });
+const lookupWith = (gw: ReturnType<typeof fakeGateway>) =>
+  createTransactionLookup({
+    gateway: async () => ({ profileId: 'P1', client: gw.client }),
+    clock: createFakeClock(),
+  });
 
 describe('transactions.lookup', () => {
   it('detects 18+ digits as a service number, everything else as a reference', () => {
@@ -41,17 +58,33 @@ describe('transactions.lookup', () => {
   it('finds a payment by transactionNo with the remaining refundable amount', async () => {
     const gw = fakeGateway({ [`transactionNo:${PAY.transactionNo}`]: { transaction: PAY } });
     const r = await lookupWith(gw).lookup(`  ${PAY.transactionNo} `);
-    expect(r).toMatchObject({ profileId: 'P1', kind: 'transactionNo', remainingRefundableMinor: 700, fetchedAt: expect.stringMatching(/Z$/) });
+    expect(r).toMatchObject({
+      profileId: 'P1',
+      kind: 'transactionNo',
+      remainingRefundableMinor: 700,
+      fetchedAt: expect.stringMatching(/Z$/),
+    });
   });
 
   it('falls back to refundTransactionNo and returns the original payment', async () => {
     const gw = fakeGateway({
-      [`refundTransactionNo:${REFUND.transactionNo}`]: { transaction: REFUND, originalTransactionNo: PAY.transactionNo },
+      [`refundTransactionNo:${REFUND.transactionNo}`]: {
+        transaction: REFUND,
+        originalTransactionNo: PAY.transactionNo,
+      },
       [`transactionNo:${PAY.transactionNo}`]: { transaction: PAY },
     });
     const r = await lookupWith(gw).lookup(REFUND.transactionNo);
-    expect(r).toMatchObject({ kind: 'refundTransactionNo', matchedRefundTransactionNo: REFUND.transactionNo, transaction: { transactionNo: PAY.transactionNo } });
-    expect(gw.calls).toEqual([`transactionNo:${REFUND.transactionNo}`, `refundTransactionNo:${REFUND.transactionNo}`, `transactionNo:${PAY.transactionNo}`]);
+    expect(r).toMatchObject({
+      kind: 'refundTransactionNo',
+      matchedRefundTransactionNo: REFUND.transactionNo,
+      transaction: { transactionNo: PAY.transactionNo },
+    });
+    expect(gw.calls).toEqual([
+      `transactionNo:${REFUND.transactionNo}`,
+      `refundTransactionNo:${REFUND.transactionNo}`,
+      `transactionNo:${PAY.transactionNo}`,
+    ]);
   });
 
   it('tries a numeric reference last, then says not found', async () => {

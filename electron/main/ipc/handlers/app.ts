@@ -2,7 +2,9 @@ import type { AppService } from '../../services/app-service';
 import type { HandlerMap } from '../dispatcher';
 
 /** Thin: IPC shape → service call. */
-export function appHandlers(app: AppService): Pick<HandlerMap, 'app.info' | 'app.health' | 'app.openExternal'> {
+export function appHandlers(
+  app: AppService,
+): Pick<HandlerMap, 'app.info' | 'app.health' | 'app.openExternal'> {
   return {
     'app.info': () => app.info(),
     'app.health': () => app.health(),

@@ -26,7 +26,8 @@ export function profileHandlers(rt: ProfilesRuntime): Pick<HandlerMap, ProfileCh
       return { deleted: true as const };
     },
     'profiles.activate': (input) => profiles.activate(input.id),
-    'profiles.setToken': (input) => profiles.setToken(input.id, input.token, { allowPlainText: input.allowPlainTextStorage === true }),
+    'profiles.setToken': (input) =>
+      profiles.setToken(input.id, input.token, { allowPlainText: input.allowPlainTextStorage === true }),
     'profiles.clearToken': (input) => profiles.clearToken(input.id),
     'profiles.testConnection': (input) => rt.testConnection(input.id),
   };

@@ -1,7 +1,8 @@
 import type { RefundService } from '../../services/refunds/service';
 import type { HandlerMap } from '../dispatcher';
 
-type RefundChannels = 'refunds.preview' | 'refunds.submit' | 'refunds.list' | 'refunds.checkAgain' | 'audit.list';
+type RefundChannels =
+  'refunds.preview' | 'refunds.submit' | 'refunds.list' | 'refunds.checkAgain' | 'audit.list';
 
 /** Thin: IPC shape → refund service call. All checks live in the service. */
 export function refundHandlers(
@@ -13,7 +14,13 @@ export function refundHandlers(
     'refunds.preview': async ({ transactionNo }) => {
       const p = await refunds.preview(transactionNo);
       const c = ctx();
-      return { ...p, profileId: c.profileId, profileName: c.profileName, operator: c.operator, fetchedAt: new Date(now()).toISOString() };
+      return {
+        ...p,
+        profileId: c.profileId,
+        profileName: c.profileName,
+        operator: c.operator,
+        fetchedAt: new Date(now()).toISOString(),
+      };
     },
     'refunds.submit': (input) => refunds.submit(input),
     'refunds.list': () => refunds.list(),

@@ -2,7 +2,9 @@ import type { TransactionLookup } from '../../services/transactions/lookup';
 import type { HandlerMap } from '../dispatcher';
 
 /** Thin: IPC shape → transaction lookup. */
-export function transactionHandlers(lookup: TransactionLookup): Pick<HandlerMap, 'transactions.lookup' | 'transactions.refresh'> {
+export function transactionHandlers(
+  lookup: TransactionLookup,
+): Pick<HandlerMap, 'transactions.lookup' | 'transactions.refresh'> {
   return {
     'transactions.lookup': (input) => lookup.lookup(input.query),
     'transactions.refresh': (input) => lookup.refresh(input.transactionNos),

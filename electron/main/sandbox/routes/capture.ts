@@ -7,9 +7,28 @@ import { toWireAmount } from '../../../../shared/domain/money';
 import { RET } from '../../../../shared/protocol/ret-codes';
 import { cardBehaviour, isExpired, luhnValid, type CardBehaviour } from '../cards';
 import { completePayment } from '../payments';
-import { ApiError, amountParam, bad, currencyParam, enumParam, goodsInfoParam, opt, req, requireAll, textParam, urlParam } from '../params';
+import {
+  ApiError,
+  amountParam,
+  bad,
+  currencyParam,
+  enumParam,
+  goodsInfoParam,
+  opt,
+  req,
+  requireAll,
+  textParam,
+  urlParam,
+} from '../params';
 import type { PaymentRecord } from '../types';
-import { checkCurrencies, checkCustomer, checkReference, checkVault, newPayment, timeoutParam } from './payment-common';
+import {
+  checkCurrencies,
+  checkCustomer,
+  checkReference,
+  checkVault,
+  newPayment,
+  timeoutParam,
+} from './payment-common';
 import type { RouteHandler } from './types';
 
 const CARD_FIELDS = ['cardNumber', 'cardExpYear', 'cardExpMonth', 'cardCvv'] as const;
@@ -55,8 +74,22 @@ export const capture: RouteHandler = (ctx, caller, p) => {
   checkReference(ctx, caller, reference);
 
   const payment = newPayment(ctx, caller, {
-    reference, amountMinor, currency, settleCurrency, vendor: 'creditcard', terminal, timeoutMin, ipnUrl, callbackUrl,
-    note, goodsInfo, creditType, customerNo, vaultId: vault?.vaultId, cardLast4: vault?.cardLast4 ?? cardLast4, channel: 'capture',
+    reference,
+    amountMinor,
+    currency,
+    settleCurrency,
+    vendor: 'creditcard',
+    terminal,
+    timeoutMin,
+    ipnUrl,
+    callbackUrl,
+    note,
+    goodsInfo,
+    creditType,
+    customerNo,
+    vaultId: vault?.vaultId,
+    cardLast4: vault?.cardLast4 ?? cardLast4,
+    channel: 'capture',
   });
   const base = {
     transactionNo: payment.transactionNo,

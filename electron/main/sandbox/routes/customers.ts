@@ -7,7 +7,8 @@ export const createCustomer: RouteHandler = (ctx, caller, p) => {
   requireAll(p, ['timestamp', 'firstName', 'lastName', 'email', 'countryCode']);
   const countryCode = req(p, 'countryCode');
   if (countryCode === 'US') req(p, 'state');
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(req(p, 'timestamp'))) throw bad('timestamp must be yyyy-MM-ddTHH:mm:ssZ (UTC)');
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(req(p, 'timestamp')))
+    throw bad('timestamp must be yyyy-MM-ddTHH:mm:ssZ (UTC)');
   if (!/^[A-Z]{2}$/.test(countryCode)) throw bad('countryCode must be 2 capital letters');
   const email = req(p, 'email');
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw bad('email is not a valid address');

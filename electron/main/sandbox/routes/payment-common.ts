@@ -8,9 +8,11 @@ import type { PaymentRecord, VaultRecord } from '../types';
 /** Currency and settleCurrency rules of a vendor. */
 export function checkCurrencies(vendor: string, currency: string, settleCurrency: string): void {
   const allowed = VENDOR_CURRENCIES[vendor] ?? [];
-  if (!allowed.includes(currency)) throw bad(`${vendor} does not accept ${currency} (accepts ${allowed.join(', ')})`);
+  if (!allowed.includes(currency))
+    throw bad(`${vendor} does not accept ${currency} (accepts ${allowed.join(', ')})`);
   const settle = allowedSettleCurrencies(vendor, currency);
-  if (!settle.includes(settleCurrency)) throw bad(`settleCurrency for ${vendor} ${currency} must be ${settle.join(' or ')}`);
+  if (!settle.includes(settleCurrency))
+    throw bad(`settleCurrency for ${vendor} ${currency} must be ${settle.join(' or ')}`);
 }
 
 /** A reference is unique per merchant (PROTOCOL.md): a reused one is a conflict. */
@@ -26,17 +28,25 @@ export function checkCustomer(ctx: SandboxContext, caller: Caller, p: Params): s
   const customerNo = opt(p, 'customerNo');
   if (customerNo === undefined) return undefined;
   const c = ctx.store.customer(customerNo);
-  if (!c || c.merchantNo !== caller.merchant.merchantNo) throw new ApiError(RET.NO_RECORD, `customerNo ${customerNo} not found`);
+  if (!c || c.merchantNo !== caller.merchant.merchantNo)
+    throw new ApiError(RET.NO_RECORD, `customerNo ${customerNo} not found`);
   return customerNo;
 }
 
 /** An optional vaultId must belong to this merchant and be usable with `vendor`. */
-export function checkVault(ctx: SandboxContext, caller: Caller, p: Params, vendor: string): VaultRecord | undefined {
+export function checkVault(
+  ctx: SandboxContext,
+  caller: Caller,
+  p: Params,
+  vendor: string,
+): VaultRecord | undefined {
   const vaultId = opt(p, 'vaultId');
   if (vaultId === undefined) return undefined;
-  if (opt(p, 'creditType') === 'vault') throw new ApiError(RET.PARAM_CONFLICT, 'vaultId charges a stored method; do not also ask to vault');
+  if (opt(p, 'creditType') === 'vault')
+    throw new ApiError(RET.PARAM_CONFLICT, 'vaultId charges a stored method; do not also ask to vault');
   const v = ctx.store.vault(vaultId);
-  if (!v || v.merchantNo !== caller.merchant.merchantNo) throw new ApiError(RET.NO_RECORD, `vaultId ${vaultId} not found`);
+  if (!v || v.merchantNo !== caller.merchant.merchantNo)
+    throw new ApiError(RET.NO_RECORD, `vaultId ${vaultId} not found`);
   if (v.vendor !== vendor) throw bad(`vaultId ${vaultId} is a ${v.vendor} method, not ${vendor}`);
   return v;
 }
@@ -45,12 +55,20 @@ export function checkVault(ctx: SandboxContext, caller: Caller, p: Params, vendo
 export function timeoutParam(p: Params): number {
   const v = opt(p, 'timeout');
   if (v === undefined) return 120;
-  if (!/^\d{1,5}$/.test(v) || Number(v) < 1 || Number(v) > 43_200) throw bad('timeout must be a whole number of minutes (1–43200)');
+  if (!/^\d{1,5}$/.test(v) || Number(v) < 1 || Number(v) > 43_200)
+    throw bad('timeout must be a whole number of minutes (1–43200)');
   return Number(v);
 }
 
 /** A new open payment; the caller decides what happens next. */
-export function newPayment(ctx: SandboxContext, caller: Caller, fields: Omit<PaymentRecord, 'transactionNo' | 'merchantNo' | 'storeNo' | 'status' | 'createdAt' | 'refunds' | 'pageToken'>): PaymentRecord {
+export function newPayment(
+  ctx: SandboxContext,
+  caller: Caller,
+  fields: Omit<
+    PaymentRecord,
+    'transactionNo' | 'merchantNo' | 'storeNo' | 'status' | 'createdAt' | 'refunds' | 'pageToken'
+  >,
+): PaymentRecord {
   const payment: PaymentRecord = {
     transactionNo: ctx.ids.transactionNo(),
     merchantNo: caller.merchant.merchantNo,
@@ -62,7 +80,8 @@ export function newPayment(ctx: SandboxContext, caller: Caller, fields: Omit<Pay
     ...fields,
   };
   // Optional fields explicitly undefined would be persisted as missing anyway; drop them for tidiness.
-  for (const key of Object.keys(payment) as (keyof PaymentRecord)[]) if (payment[key] === undefined) delete payment[key];
+  for (const key of Object.keys(payment) as (keyof PaymentRecord)[])
+    if (payment[key] === undefined) delete payment[key];
   ctx.store.addPayment(payment);
   return payment;
 }

@@ -13,7 +13,13 @@ export const refund: RouteHandler = async (ctx, caller, p) => {
   const refundReference = textParam(p, 'refundReference', 64);
   const ipnUrl = urlParam(p, 'ipnUrl', false);
   const payment = findOwnPayment(ctx, caller, key, value);
-  const r = await ctx.refunds.apply(payment, { refundAmountMinor, currency, settleCurrency, refundReference, ipnUrl });
+  const r = await ctx.refunds.apply(payment, {
+    refundAmountMinor,
+    currency,
+    settleCurrency,
+    refundReference,
+    ipnUrl,
+  });
   return {
     result: {
       amount: toWireAmount(payment.amountMinor, payment.currency),

@@ -5,8 +5,26 @@
 import { toWireAmount } from '../../../../shared/domain/money';
 import { TERMINALS, VAULT_VENDORS, VENDORS, YIP_VENDORS } from '../catalog';
 import { completePayment } from '../payments';
-import { amountParam, bad, currencyParam, enumParam, goodsInfoParam, opt, req, requireAll, textParam, urlParam } from '../params';
-import { checkCurrencies, checkCustomer, checkReference, checkVault, newPayment, timeoutParam } from './payment-common';
+import {
+  amountParam,
+  bad,
+  currencyParam,
+  enumParam,
+  goodsInfoParam,
+  opt,
+  req,
+  requireAll,
+  textParam,
+  urlParam,
+} from '../params';
+import {
+  checkCurrencies,
+  checkCustomer,
+  checkReference,
+  checkVault,
+  newPayment,
+  timeoutParam,
+} from './payment-common';
 import type { RouteHandler } from './types';
 
 export const securePay: RouteHandler = (ctx, caller, p) => {
@@ -22,8 +40,10 @@ export const securePay: RouteHandler = (ctx, caller, p) => {
   const currency = currencyParam(p, 'currency');
   const settleCurrency = currencyParam(p, 'settleCurrency');
   checkCurrencies(vendor, currency, settleCurrency);
-  if (isYip && !YIP_VENDORS.includes(vendor)) throw bad(`terminal YIP supports only ${YIP_VENDORS.join(', ')}`);
-  if (creditType === 'vault' && !VAULT_VENDORS.includes(vendor)) throw bad(`creditType vault supports only ${VAULT_VENDORS.join(', ')}`);
+  if (isYip && !YIP_VENDORS.includes(vendor))
+    throw bad(`terminal YIP supports only ${YIP_VENDORS.join(', ')}`);
+  if (creditType === 'vault' && !VAULT_VENDORS.includes(vendor))
+    throw bad(`creditType vault supports only ${VAULT_VENDORS.join(', ')}`);
   const amountMinor = amountParam(p, 'amount', currency);
   const ipnUrl = urlParam(p, 'ipnUrl', true);
   const callbackUrl = urlParam(p, 'callbackUrl', false);
@@ -42,8 +62,22 @@ export const securePay: RouteHandler = (ctx, caller, p) => {
   checkReference(ctx, caller, reference);
 
   const payment = newPayment(ctx, caller, {
-    reference, amountMinor, currency, settleCurrency, vendor, terminal, timeoutMin, ipnUrl, callbackUrl,
-    description, note, goodsInfo, creditType, customerNo, vaultId: vault?.vaultId, cardLast4: vault?.cardLast4,
+    reference,
+    amountMinor,
+    currency,
+    settleCurrency,
+    vendor,
+    terminal,
+    timeoutMin,
+    ipnUrl,
+    callbackUrl,
+    description,
+    note,
+    goodsInfo,
+    creditType,
+    customerNo,
+    vaultId: vault?.vaultId,
+    cardLast4: vault?.cardLast4,
     channel: 'secure-pay',
   });
   const result: Record<string, unknown> = {
@@ -57,13 +91,26 @@ export const securePay: RouteHandler = (ctx, caller, p) => {
   if (vault) {
     // A stored method is charged at once, without a checkout page.
     completePayment(ctx, payment, 'success');
-    return { result: { ...result, status: payment.status, paymentTime: new Date(payment.paidAt ?? ctx.now()).toISOString(), vaultId: vault.vaultId } };
+    return {
+      result: {
+        ...result,
+        status: payment.status,
+        paymentTime: new Date(payment.paidAt ?? ctx.now()).toISOString(),
+        vaultId: vault.vaultId,
+      },
+    };
   }
   if (isYip) {
     // Stand-in for the vendor SDK client token. approveUrl is a sandbox addition so a YIP payment can
     // be completed by hand (the same page the hosted checkout uses).
     const authorization = Buffer.from(
-      JSON.stringify({ environment: 'sandbox', vendor, transactionNo: payment.transactionNo, clientToken: `sandbox_${payment.pageToken ?? ''}`, approveUrl: pageUrl }),
+      JSON.stringify({
+        environment: 'sandbox',
+        vendor,
+        transactionNo: payment.transactionNo,
+        clientToken: `sandbox_${payment.pageToken ?? ''}`,
+        approveUrl: pageUrl,
+      }),
     ).toString('base64');
     return { result: { ...result, authorization } };
   }

@@ -14,7 +14,8 @@ export const MAX_SPAN_DAYS = 15;
 function dateParam(value: string, key: string): number {
   const ms = serviceDateToMs(value);
   // Round-trip through Date to reject 20240231 and friends.
-  const valid = ms !== undefined && new Date(ms + 8 * 3_600_000).toISOString().slice(0, 10).replaceAll('-', '') === value;
+  const valid =
+    ms !== undefined && new Date(ms + 8 * 3_600_000).toISOString().slice(0, 10).replaceAll('-', '') === value;
   if (!valid) throw bad(`${key} must be a date YYYYMMDD`);
   return ms;
 }
@@ -24,7 +25,8 @@ export const transList: RouteHandler = (ctx, caller, p) => {
   const start = dateParam(req(p, 'startDate'), 'startDate');
   const end = dateParam(req(p, 'endDate'), 'endDate');
   if (end < start) throw bad('endDate is before startDate');
-  if (end - start > MAX_SPAN_DAYS * DAY_MS) throw bad(`the date range may span at most ${MAX_SPAN_DAYS} days`);
+  if (end - start > MAX_SPAN_DAYS * DAY_MS)
+    throw bad(`the date range may span at most ${MAX_SPAN_DAYS} days`);
   const endExclusive = end + DAY_MS;
   const rows = [];
   for (const payment of ctx.store.allPayments()) {

@@ -23,7 +23,12 @@ export interface BatchOptions {
 
 function shape(e: unknown): Omit<AppErrorShape, 'correlationId'> {
   const err = isAppError(e) ? e : new AppError('internal', 'The lookup failed inside Refund Desk.');
-  return { code: err.code, message: err.message, retryable: err.retryable, ...(err.details ? { details: err.details } : {}) };
+  return {
+    code: err.code,
+    message: err.message,
+    retryable: err.retryable,
+    ...(err.details ? { details: err.details } : {}),
+  };
 }
 
 /**
@@ -31,16 +36,28 @@ function shape(e: unknown): Omit<AppErrorShape, 'correlationId'> {
  * the input order. Cancelling stops queued queries (they come back `cancelled`) and aborts those in
  * flight; one failure never stops the rest.
  */
-export async function queryMany(gateway: Pick<GatewayClient, 'queryTransaction'>, keys: readonly QueryKey[], opts: BatchOptions = {}): Promise<BatchItem[]> {
+export async function queryMany(
+  gateway: Pick<GatewayClient, 'queryTransaction'>,
+  keys: readonly QueryKey[],
+  opts: BatchOptions = {},
+): Promise<BatchItem[]> {
   const limit = pLimit(Math.max(1, Math.min(opts.concurrency ?? DEFAULT_BATCH_CONCURRENCY, 32)));
   const progress: BatchProgress = { done: 0, total: keys.length, failed: 0 };
-  const cancelled = (key: QueryKey): BatchItem => ({ key, ok: false, error: shape(new AppError('cancelled', 'Cancelled before it ran.', { retryable: true })) });
+  const cancelled = (key: QueryKey): BatchItem => ({
+    key,
+    ok: false,
+    error: shape(new AppError('cancelled', 'Cancelled before it ran.', { retryable: true })),
+  });
   const tasks = keys.map((key) =>
     limit(async (): Promise<BatchItem> => {
       if (opts.signal?.aborted) return cancelled(key);
       let item: BatchItem;
       try {
-        item = { key, ok: true, value: await gateway.queryTransaction(key, opts.signal ? { signal: opts.signal } : {}) };
+        item = {
+          key,
+          ok: true,
+          value: await gateway.queryTransaction(key, opts.signal ? { signal: opts.signal } : {}),
+        };
       } catch (e) {
         item = { key, ok: false, error: shape(e) };
       }

@@ -1,7 +1,11 @@
 import { toWireAmount } from '../../../../shared/domain/money';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { toServiceDate } from '../../../../shared/protocol/time';
-import { toTransaction, tranQueryResultSchema, type WireTranQueryResult } from '../../../../shared/protocol/wire';
+import {
+  toTransaction,
+  tranQueryResultSchema,
+  type WireTranQueryResult,
+} from '../../../../shared/protocol/wire';
 import {
   type CaptureResult,
   type CustomerResult,
@@ -131,12 +135,18 @@ export function createGatewayClient(deps: TransportDeps) {
   return {
     async createCustomer(input: CreateCustomerInput, opts: CallOptions = {}): Promise<CustomerResult> {
       const env = await t.call('createCustomer', { ...input, timestamp: isoSeconds(deps.clock.now()) }, opts);
-      return t.parsePayload('createCustomer', () => toCustomerResult(customerResultSchema.parse(env.customer ?? env.result)));
+      return t.parsePayload('createCustomer', () =>
+        toCustomerResult(customerResultSchema.parse(env.customer ?? env.result)),
+      );
     },
 
     async securePay(input: SecurePayInput, opts: CallOptions = {}): Promise<SecurePayResult> {
       const { amountMinor, timeoutMin, ...rest } = input;
-      const env = await t.call('securePay', { ...rest, amount: toWireAmount(amountMinor, input.currency), timeout: timeoutMin }, opts);
+      const env = await t.call(
+        'securePay',
+        { ...rest, amount: toWireAmount(amountMinor, input.currency), timeout: timeoutMin },
+        opts,
+      );
       return t.parsePayload('securePay', () => toSecurePayResult(securePayResultSchema.parse(env.result)));
     },
 
@@ -166,7 +176,11 @@ export function createGatewayClient(deps: TransportDeps) {
 
     async refund(input: RefundInput, opts: CallOptions = {}): Promise<RefundResult> {
       const { refundAmountMinor, ...rest } = input;
-      const env = await t.call('refund', { ...rest, refundAmount: toWireAmount(refundAmountMinor, input.currency) }, opts);
+      const env = await t.call(
+        'refund',
+        { ...rest, refundAmount: toWireAmount(refundAmountMinor, input.currency) },
+        opts,
+      );
       return t.parsePayload('refund', () => toRefundResult(refundResultSchema.parse(env.result)));
     },
 
@@ -174,9 +188,18 @@ export function createGatewayClient(deps: TransportDeps) {
      * The optional trans-list (possibly retired at the real service): payments created between two
      * instants, as UTC+8 calendar days, at most 15 days apart. Callers degrade gracefully on errors.
      */
-    async listTransactions(range: { startMs: number; endMs: number }, opts: CallOptions = {}): Promise<Transaction[]> {
-      const env = await t.call('transList', { startDate: toServiceDate(range.startMs), endDate: toServiceDate(range.endMs) }, opts);
-      return t.parsePayload('transList', () => transListSchema.parse(env.transactions ?? []).map(toTransaction));
+    async listTransactions(
+      range: { startMs: number; endMs: number },
+      opts: CallOptions = {},
+    ): Promise<Transaction[]> {
+      const env = await t.call(
+        'transList',
+        { startDate: toServiceDate(range.startMs), endDate: toServiceDate(range.endMs) },
+        opts,
+      );
+      return t.parsePayload('transList', () =>
+        transListSchema.parse(env.transactions ?? []).map(toTransaction),
+      );
     },
   };
 }

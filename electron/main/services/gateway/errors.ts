@@ -25,11 +25,18 @@ const WHAT: Record<EndpointName, string> = {
  * Maps a service rejection to a typed error. Every code other than 000100 is a rejection (PROTOCOL.md);
  * ret_code and ret_msg are kept in details so the person sees the service's own words.
  */
-export function rejectionError(endpoint: EndpointName, retCode: string, retMsg: string | undefined): AppError {
+export function rejectionError(
+  endpoint: EndpointName,
+  retCode: string,
+  retMsg: string | undefined,
+): AppError {
   const details = { ret_code: retCode, ret_msg: retMsg ?? '', endpoint };
   const said = retMsg ? ` The service said: “${retMsg}” (${retCode}).` : ` (code ${retCode})`;
   if (retCode === RET.NO_RECORD) {
-    return new AppError('not_found', `The payment service has no matching record.${said}`, { details, retryable: false });
+    return new AppError('not_found', `The payment service has no matching record.${said}`, {
+      details,
+      retryable: false,
+    });
   }
   if (retCode === RET.ACCESS_DENIED) {
     return new AppError(
@@ -46,17 +53,37 @@ export function rejectionError(endpoint: EndpointName, retCode: string, retMsg: 
 }
 
 /** The failure of a read after its retries: a network/timeout/service problem, never "not found". */
-export function readFailure(endpoint: EndpointName, kind: 'network' | 'timeout' | 'http' | 'body', extra: Record<string, unknown>): AppError {
+export function readFailure(
+  endpoint: EndpointName,
+  kind: 'network' | 'timeout' | 'http' | 'body',
+  extra: Record<string, unknown>,
+): AppError {
   const details = { endpoint, ...extra };
   switch (kind) {
     case 'network':
-      return new AppError('network', `Could not reach the payment service for ${WHAT[endpoint]}. Check the network connection and the profile’s address, then try again.`, { details });
+      return new AppError(
+        'network',
+        `Could not reach the payment service for ${WHAT[endpoint]}. Check the network connection and the profile’s address, then try again.`,
+        { details },
+      );
     case 'timeout':
-      return new AppError('timeout', `The payment service did not answer ${WHAT[endpoint]} in time. Try again in a moment.`, { details });
+      return new AppError(
+        'timeout',
+        `The payment service did not answer ${WHAT[endpoint]} in time. Try again in a moment.`,
+        { details },
+      );
     case 'http':
-      return new AppError('unavailable', `The payment service is having trouble (HTTP ${String(extra['httpStatus'])}). Try again in a moment.`, { details });
+      return new AppError(
+        'unavailable',
+        `The payment service is having trouble (HTTP ${String(extra['httpStatus'])}). Try again in a moment.`,
+        { details },
+      );
     case 'body':
-      return new AppError('unavailable', `The payment service answered ${WHAT[endpoint]} with something Refund Desk cannot read. Try again in a moment.`, { details, retryable: true });
+      return new AppError(
+        'unavailable',
+        `The payment service answered ${WHAT[endpoint]} with something Refund Desk cannot read. Try again in a moment.`,
+        { details, retryable: true },
+      );
   }
 }
 
@@ -64,7 +91,11 @@ export function readFailure(endpoint: EndpointName, kind: 'network' | 'timeout' 
  * The failure of a write whose outcome cannot be known: the request may have been applied. Never
  * retried here; the refund flow resolves it by querying for its refundReference.
  */
-export function outcomeUnknown(endpoint: EndpointName, why: string, extra: Record<string, unknown>): AppError {
+export function outcomeUnknown(
+  endpoint: EndpointName,
+  why: string,
+  extra: Record<string, unknown>,
+): AppError {
   return new AppError(
     'outcome_unknown',
     `Refund Desk cannot tell whether ${WHAT[endpoint]} went through (${why}). Money may or may not have moved. Do not send it again: look the transaction up first.`,
@@ -74,7 +105,11 @@ export function outcomeUnknown(endpoint: EndpointName, why: string, extra: Recor
 
 /** A write that provably never left this machine (connection refused, DNS failure). */
 export function notSent(endpoint: EndpointName, extra: Record<string, unknown>): AppError {
-  return new AppError('network', `Could not reach the payment service, so ${WHAT[endpoint]} was not sent. Nothing was charged or refunded. Check the connection and try again.`, {
-    details: { endpoint, sent: false, ...extra },
-  });
+  return new AppError(
+    'network',
+    `Could not reach the payment service, so ${WHAT[endpoint]} was not sent. Nothing was charged or refunded. Check the connection and try again.`,
+    {
+      details: { endpoint, sent: false, ...extra },
+    },
+  );
 }

@@ -14,7 +14,11 @@ export function createReachabilityTracker(clock: Clock) {
   const last = new Map<string, Reachability>();
   return {
     record(profileId: string, reachable: boolean, detail?: string): void {
-      last.set(profileId, { reachable, at: new Date(clock.now()).toISOString(), ...(detail ? { detail } : {}) });
+      last.set(profileId, {
+        reachable,
+        at: new Date(clock.now()).toISOString(),
+        ...(detail ? { detail } : {}),
+      });
     },
     /** undefined until the app has talked to that profile's service at all. */
     get: (profileId: string): Reachability | undefined => last.get(profileId),

@@ -49,10 +49,14 @@ export type WireParams = Record<string, string | number | undefined | null>;
 const realSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 /** Exponential backoff with "equal jitter": half the step fixed, half random, capped. */
@@ -92,7 +96,12 @@ export function createTransport(deps: TransportDeps) {
     signal?.addEventListener('abort', onCancel, { once: true });
     if (signal?.aborted) onCancel();
     try {
-      const res = await deps.http({ url, headers: { 'content-type': 'application/json', accept: 'application/json' }, body, signal: ctl.signal });
+      const res = await deps.http({
+        url,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body,
+        signal: ctl.signal,
+      });
       if (res.status < 200 || res.status > 299) return { kind: 'http', status: res.status };
       let json: unknown;
       try {
@@ -103,9 +112,11 @@ export function createTransport(deps: TransportDeps) {
       const env = envelopeSchema.safeParse(json);
       return env.success ? { kind: 'envelope', envelope: env.data } : { kind: 'body' };
     } catch (e) {
-      if (signal?.aborted) throw new AppError('cancelled', 'The request was cancelled.', { retryable: false });
+      if (signal?.aborted)
+        throw new AppError('cancelled', 'The request was cancelled.', { retryable: false });
       if (ctl.signal.aborted) return { kind: 'timeout' };
-      if (e instanceof TransportError) return { kind: 'transport', phase: e.phase, ...(e.causeCode ? { code: e.causeCode } : {}) };
+      if (e instanceof TransportError)
+        return { kind: 'transport', phase: e.phase, ...(e.causeCode ? { code: e.causeCode } : {}) };
       return { kind: 'transport', phase: 'unknown' };
     } finally {
       clearTimeout(timer);
@@ -117,13 +128,24 @@ export function createTransport(deps: TransportDeps) {
    * Calls one endpoint and returns the envelope of a 000100 answer. Throws AppError for everything
    * else: rejections (with ret_code/ret_msg), read failures after retries, outcome_unknown for writes.
    */
-  async function call(endpoint: EndpointName, params: WireParams, opts: { signal?: AbortSignal } = {}): Promise<WireEnvelope> {
+  async function call(
+    endpoint: EndpointName,
+    params: WireParams,
+    opts: { signal?: AbortSignal } = {},
+  ): Promise<WireEnvelope> {
     const { path, write } = ENDPOINTS[endpoint];
     const cfg = await deps.config();
     if (!cfg.token.trim()) {
-      throw new AppError('unauthorized', 'This profile has no API token yet. Add it in Settings, then try again.', { retryable: false });
+      throw new AppError(
+        'unauthorized',
+        'This profile has no API token yet. Add it in Settings, then try again.',
+        { retryable: false },
+      );
     }
-    const signed = signParams(toWire({ ...params, merchantNo: cfg.merchantNo, storeNo: cfg.storeNo, merGroupNo: cfg.merGroupNo }), cfg.token);
+    const signed = signParams(
+      toWire({ ...params, merchantNo: cfg.merchantNo, storeNo: cfg.storeNo, merGroupNo: cfg.merGroupNo }),
+      cfg.token,
+    );
     const url = `${cfg.baseUrl.replace(/\/+$/, '')}${path}`;
     const body = JSON.stringify(signed);
     const maxAttempts = write ? 1 : 1 + policy.retries;
@@ -132,35 +154,53 @@ export function createTransport(deps: TransportDeps) {
       if (attempt > 0) {
         await sleep(backoffDelay(attempt - 1, policy, random), opts.signal);
       }
-      if (opts.signal?.aborted) throw new AppError('cancelled', 'The request was cancelled.', { retryable: false });
+      if (opts.signal?.aborted)
+        throw new AppError('cancelled', 'The request was cancelled.', { retryable: false });
       const started = deps.clock.now();
       last = await attemptOnce(url, body, opts.signal);
       const fields = { endpoint, attempt: attempt + 1, ms: deps.clock.now() - started, outcome: last.kind };
       if (last.kind === 'envelope') {
         deps.onReachability?.(true);
         deps.log.info('gateway.call', { ...fields, retCode: last.envelope.ret_code });
-        if (last.envelope.ret_code !== RET.SUCCESS) throw rejectionError(endpoint, last.envelope.ret_code, last.envelope.ret_msg ?? undefined);
+        if (last.envelope.ret_code !== RET.SUCCESS)
+          throw rejectionError(endpoint, last.envelope.ret_code, last.envelope.ret_msg ?? undefined);
         return last.envelope;
       }
-      deps.log.warn('gateway.call', { ...fields, ...(last.kind === 'http' ? { httpStatus: last.status } : {}), ...(last.kind === 'transport' && last.code ? { code: last.code } : {}) });
+      deps.log.warn('gateway.call', {
+        ...fields,
+        ...(last.kind === 'http' ? { httpStatus: last.status } : {}),
+        ...(last.kind === 'transport' && last.code ? { code: last.code } : {}),
+      });
       // Only transport failures and 5xx are worth another try; a 4xx or unreadable body will not change.
-      const retryable = last.kind === 'transport' || last.kind === 'timeout' || (last.kind === 'http' && last.status >= 500);
+      const retryable =
+        last.kind === 'transport' || last.kind === 'timeout' || (last.kind === 'http' && last.status >= 500);
       if (!retryable) break;
     }
     if (last.kind !== 'body' && !(last.kind === 'http' && last.status < 500)) {
-      deps.onReachability?.(false, last.kind === 'http' ? `HTTP ${last.status}` : last.kind === 'timeout' ? 'no answer in time' : 'no connection');
+      deps.onReachability?.(
+        false,
+        last.kind === 'http'
+          ? `HTTP ${last.status}`
+          : last.kind === 'timeout'
+            ? 'no answer in time'
+            : 'no connection',
+      );
     }
     return failWith(endpoint, write, last);
   }
 
   function failWith(endpoint: EndpointName, write: boolean, last: Attempt): never {
     if (write) {
-      if (last.kind === 'transport' && last.phase === 'before-send') throw notSent(endpoint, { code: last.code });
+      if (last.kind === 'transport' && last.phase === 'before-send')
+        throw notSent(endpoint, { code: last.code });
       const why =
-        last.kind === 'timeout' ? 'no answer in time'
-        : last.kind === 'transport' ? 'the connection dropped'
-        : last.kind === 'http' ? `HTTP ${last.status}`
-        : 'an unreadable answer';
+        last.kind === 'timeout'
+          ? 'no answer in time'
+          : last.kind === 'transport'
+            ? 'the connection dropped'
+            : last.kind === 'http'
+              ? `HTTP ${last.status}`
+              : 'an unreadable answer';
       throw outcomeUnknown(endpoint, why, last.kind === 'http' ? { httpStatus: last.status } : {});
     }
     switch (last.kind) {
@@ -171,7 +211,11 @@ export function createTransport(deps: TransportDeps) {
       case 'body':
         throw readFailure(endpoint, 'body', {});
       default:
-        throw readFailure(endpoint, 'network', last.kind === 'transport' && last.code ? { code: last.code } : {});
+        throw readFailure(
+          endpoint,
+          'network',
+          last.kind === 'transport' && last.code ? { code: last.code } : {},
+        );
     }
   }
 
@@ -181,7 +225,10 @@ export function createTransport(deps: TransportDeps) {
       return parse();
     } catch {
       deps.log.warn('gateway.result_invalid', { endpoint });
-      if (ENDPOINTS[endpoint].write) throw outcomeUnknown(endpoint, 'the service said success but its answer was incomplete', { ret_code: RET.SUCCESS });
+      if (ENDPOINTS[endpoint].write)
+        throw outcomeUnknown(endpoint, 'the service said success but its answer was incomplete', {
+          ret_code: RET.SUCCESS,
+        });
       throw readFailure(endpoint, 'body', { ret_code: RET.SUCCESS });
     }
   }

@@ -18,12 +18,21 @@ export function createIpnConfirmer(deps: {
   const inFlight = new Set<Promise<void>>();
   const confirm = async (event: IpnEvent): Promise<void> => {
     try {
-      const { transaction } = await deps.gatewayFor(event.profileId).queryTransaction({ transactionNo: event.transactionNo });
+      const { transaction } = await deps
+        .gatewayFor(event.profileId)
+        .queryTransaction({ transactionNo: event.transactionNo });
       const matches =
         event.kind === 'payment'
           ? transaction.status === event.status
-          : transaction.refunds.some((r) => r.refundTransactionNo === event.refundTransactionNo && r.status === event.status);
-      if (!matches) deps.log.warn('ipn.unconfirmed', { profileId: event.profileId, kind: event.kind, transactionNo: event.transactionNo });
+          : transaction.refunds.some(
+              (r) => r.refundTransactionNo === event.refundTransactionNo && r.status === event.status,
+            );
+      if (!matches)
+        deps.log.warn('ipn.unconfirmed', {
+          profileId: event.profileId,
+          kind: event.kind,
+          transactionNo: event.transactionNo,
+        });
       deps.events.emit('transactions.updated', {
         profileId: event.profileId,
         source: 'ipn',
@@ -33,7 +42,11 @@ export function createIpnConfirmer(deps: {
         fetchedAt: new Date(deps.clock.now()).toISOString(),
       });
     } catch (e) {
-      deps.log.warn('ipn.confirm_failed', { profileId: event.profileId, transactionNo: event.transactionNo, code: isAppError(e) ? e.code : 'internal' });
+      deps.log.warn('ipn.confirm_failed', {
+        profileId: event.profileId,
+        transactionNo: event.transactionNo,
+        code: isAppError(e) ? e.code : 'internal',
+      });
     }
   };
   return {

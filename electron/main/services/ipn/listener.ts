@@ -82,7 +82,12 @@ export function createIpnListener(deps: IpnListenerDeps) {
   let baseUrl: string | undefined;
 
   /** Logs at most `perMinute` lines of one event per minute; the rest are counted into the next line. */
-  function logLimited(level: 'info' | 'warn', event: string, perMinute: number, fields: Record<string, unknown>): void {
+  function logLimited(
+    level: 'info' | 'warn',
+    event: string,
+    perMinute: number,
+    fields: Record<string, unknown>,
+  ): void {
     const now = deps.clock.now();
     let b = buckets.get(event);
     if (!b) buckets.set(event, (b = { windowStart: now, logged: 0, suppressed: 0 }));
@@ -141,9 +146,16 @@ export function createIpnListener(deps: IpnListenerDeps) {
       status,
       receivedAt: new Date(deps.clock.now()).toISOString(),
     };
-    const key = [profileId, event.kind, event.transactionNo, event.refundTransactionNo ?? '', status].join('|');
+    const key = [profileId, event.kind, event.transactionNo, event.refundTransactionNo ?? '', status].join(
+      '|',
+    );
     if (seen.has(key)) {
-      logLimited('info', 'ipn.duplicate', eventsPerMinute, { profileId, kind: event.kind, transactionNo, status });
+      logLimited('info', 'ipn.duplicate', eventsPerMinute, {
+        profileId,
+        kind: event.kind,
+        transactionNo,
+        status,
+      });
       return reply(res, 200, 'success');
     }
     try {
@@ -155,7 +167,12 @@ export function createIpnListener(deps: IpnListenerDeps) {
     }
     seen.add(key);
     if (seen.size > DEDUPE_LIMIT) seen.delete(seen.values().next().value as string);
-    logLimited('info', 'ipn.received', eventsPerMinute, { profileId, kind: event.kind, transactionNo, status });
+    logLimited('info', 'ipn.received', eventsPerMinute, {
+      profileId,
+      kind: event.kind,
+      transactionNo,
+      status,
+    });
     reply(res, 200, 'success');
     deps.onEvent(event);
   }

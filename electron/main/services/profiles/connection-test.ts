@@ -30,20 +30,38 @@ export async function testConnection(
   random: () => number = Math.random,
 ): Promise<ConnectionResult> {
   const started = clock.now();
-  const done = (r: Omit<ConnectionResult, 'elapsedMs'>): ConnectionResult => ({ ...r, elapsedMs: Math.max(0, clock.now() - started) });
+  const done = (r: Omit<ConnectionResult, 'elapsedMs'>): ConnectionResult => ({
+    ...r,
+    elapsedMs: Math.max(0, clock.now() - started),
+  });
   try {
     await (await gateway()).queryTransaction({ transactionNo: probeTransactionNo(random) });
-    return done({ verdict: 'ok', message: 'Connected: the payment service accepted this profile’s credentials.' });
+    return done({
+      verdict: 'ok',
+      message: 'Connected: the payment service accepted this profile’s credentials.',
+    });
   } catch (e) {
     if (!isAppError(e)) throw e;
     const ret = e.details?.['ret_code'];
-    const retFields = typeof ret === 'string' ? { retCode: ret, retMsg: String(e.details?.['ret_msg'] ?? '') } : {};
+    const retFields =
+      typeof ret === 'string' ? { retCode: ret, retMsg: String(e.details?.['ret_msg'] ?? '') } : {};
     switch (e.code) {
       case 'not_found':
-        return done({ verdict: 'ok', message: 'Connected: the payment service accepted this profile’s credentials.', ...retFields });
+        return done({
+          verdict: 'ok',
+          message: 'Connected: the payment service accepted this profile’s credentials.',
+          ...retFields,
+        });
       case 'unauthorized':
         // Without a ret_code nothing was sent (no token yet): say that, not "refused".
-        return done({ verdict: 'credentials', message: typeof ret === 'string' ? `The service is reachable but refused the credentials. ${e.message}` : e.message, ...retFields });
+        return done({
+          verdict: 'credentials',
+          message:
+            typeof ret === 'string'
+              ? `The service is reachable but refused the credentials. ${e.message}`
+              : e.message,
+          ...retFields,
+        });
       case 'network':
       case 'timeout':
       case 'unavailable':

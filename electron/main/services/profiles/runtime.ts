@@ -39,10 +39,19 @@ export interface ProfilesRuntimeDeps {
  */
 export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
   let demo: DemoHandle | undefined;
-  const profiles = createProfilesService({ settings: deps.settings, secrets: deps.secrets, clock: deps.clock, log: deps.log, demo: () => demo });
+  const profiles = createProfilesService({
+    settings: deps.settings,
+    secrets: deps.secrets,
+    clock: deps.clock,
+    log: deps.log,
+    demo: () => demo,
+  });
 
   const reachability = createReachabilityTracker(deps.clock);
-  const gatewayFor = (profileId?: string, tuning: { timeoutMs?: number; retry?: Partial<RetryPolicy> } = {}): GatewayClient => {
+  const gatewayFor = (
+    profileId?: string,
+    tuning: { timeoutMs?: number; retry?: Partial<RetryPolicy> } = {},
+  ): GatewayClient => {
     const timeoutMs = tuning.timeoutMs ?? deps.gateway?.timeoutMs;
     const retry = tuning.retry ?? deps.gateway?.retry;
     return createGatewayClient({
@@ -60,7 +69,12 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
     });
   };
 
-  const confirmer = createIpnConfirmer({ gatewayFor: (id) => gatewayFor(id), events: deps.events, clock: deps.clock, log: deps.log });
+  const confirmer = createIpnConfirmer({
+    gatewayFor: (id) => gatewayFor(id),
+    events: deps.events,
+    clock: deps.clock,
+    log: deps.log,
+  });
   const listener = createIpnListener({
     clock: deps.clock,
     log: deps.log,
@@ -93,11 +107,19 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
     }
   }
   if (listed.profiles.length === 0 && demo) {
-    await profiles.save({ name: 'Demo', environment: 'demo', merchantNo: demo.merchantNo, storeNo: demo.storeNo, ipnEnabled: true });
+    await profiles.save({
+      name: 'Demo',
+      environment: 'demo',
+      merchantNo: demo.merchantNo,
+      storeNo: demo.storeNo,
+      ipnEnabled: true,
+    });
   }
   await syncIpn();
   profiles.onChange(() => {
-    void syncIpn().catch((e: unknown) => deps.log.error('ipn.sync_failed', { error: e instanceof Error ? e.message : String(e) }));
+    void syncIpn().catch((e: unknown) =>
+      deps.log.error('ipn.sync_failed', { error: e instanceof Error ? e.message : String(e) }),
+    );
     deps.events.emit('profiles.changed', { activeProfileId: profiles.active()?.id ?? null });
   });
 
@@ -115,7 +137,15 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
     testConnection: (profileId: string) => {
       profiles.get(profileId); // not_found for a stale id, before any network
       // A person is waiting on this button: one attempt with a shorter timeout, no silent retries.
-      return testConnection(async () => gatewayFor(profileId, { timeoutMs: Math.min(deps.gateway?.timeoutMs ?? 8_000, 8_000), retry: { retries: 0 } }), deps.clock, deps.random);
+      return testConnection(
+        async () =>
+          gatewayFor(profileId, {
+            timeoutMs: Math.min(deps.gateway?.timeoutMs ?? 8_000, 8_000),
+            retry: { retries: 0 },
+          }),
+        deps.clock,
+        deps.random,
+      );
     },
     /**
      * ipnUrl for a profile's payments and refunds: undefined when IPN is off for it, or when the service
@@ -132,15 +162,25 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
     async healthChecks(): Promise<Output<'app.health'>['checks']> {
       const checks: Output<'app.health'>['checks'] = [];
       const problem = profiles.settingsProblem();
-      checks.push(problem ? { name: 'settings', ok: false, detail: problem } : { name: 'settings', ok: true });
+      checks.push(
+        problem ? { name: 'settings', ok: false, detail: problem } : { name: 'settings', ok: true },
+      );
       const active = profiles.active();
       if (active?.environment === 'demo') {
-        checks.push(demo ? { name: 'demo-sandbox', ok: true } : { name: 'demo-sandbox', ok: false, detail: 'The built-in sandbox is not running.' });
+        checks.push(
+          demo
+            ? { name: 'demo-sandbox', ok: true }
+            : { name: 'demo-sandbox', ok: false, detail: 'The built-in sandbox is not running.' },
+        );
       }
       // Learnt from the app's own traffic: no extra requests just to colour a dot.
       const reach = active ? reachability.get(active.id) : undefined;
       if (reach && !reach.reachable) {
-        checks.push({ name: 'service', ok: false, detail: `Payment service unreachable (${reach.detail ?? 'no connection'}); cached data stays available` });
+        checks.push({
+          name: 'service',
+          ok: false,
+          detail: `Payment service unreachable (${reach.detail ?? 'no connection'}); cached data stays available`,
+        });
       } else if (reach) {
         checks.push({ name: 'service', ok: true });
       }

@@ -137,7 +137,10 @@ export function createProfilesService(deps: ProfilesDeps) {
     },
 
     async list(): Promise<{ profiles: ProfileView[]; activeProfileId: string | null }> {
-      return { profiles: await Promise.all(state.profiles.map(view)), activeProfileId: state.activeProfileId };
+      return {
+        profiles: await Promise.all(state.profiles.map(view)),
+        activeProfileId: state.activeProfileId,
+      };
     },
 
     active(): Profile | undefined {
@@ -159,7 +162,10 @@ export function createProfilesService(deps: ProfilesDeps) {
       const now = new Date(deps.clock.now()).toISOString();
       const demo = v.environment === 'demo' ? deps.demo?.() : undefined;
       if (v.environment === 'demo' && !demo) {
-        throw new AppError('unavailable', 'The built-in sandbox is not running in this session, so a Demo profile cannot be used. Choose another environment.');
+        throw new AppError(
+          'unavailable',
+          'The built-in sandbox is not running in this session, so a Demo profile cannot be used. Choose another environment.',
+        );
       }
       const fields = {
         name: v.name,
@@ -189,21 +195,30 @@ export function createProfilesService(deps: ProfilesDeps) {
         profiles = [...state.profiles, saved];
       }
       if (profiles.some((p) => p.id !== saved.id && p.name.toLowerCase() === saved.name.toLowerCase())) {
-        throw new AppError('conflict', `A profile called “${saved.name}” already exists. Choose another name.`, { details: { fields: { name: 'Another profile already has this name.' } } });
+        throw new AppError(
+          'conflict',
+          `A profile called “${saved.name}” already exists. Choose another name.`,
+          { details: { fields: { name: 'Another profile already has this name.' } } },
+        );
       }
       if (retarget && (await deps.secrets.has(secretKey(saved.id)))) {
         await deps.secrets.delete(secretKey(saved.id));
         deps.log.info('profiles.token_cleared', { profileId: saved.id, reason: 'destination_changed' });
       }
       persist({ ...state, profiles, activeProfileId: state.activeProfileId ?? saved.id });
-      deps.log.info('profiles.saved', { profileId: saved.id, environment: saved.environment, created: !v.id });
+      deps.log.info('profiles.saved', {
+        profileId: saved.id,
+        environment: saved.environment,
+        created: !v.id,
+      });
       return view(saved);
     },
 
     async remove(id: string): Promise<void> {
       find(id);
       const profiles = state.profiles.filter((p) => p.id !== id);
-      const activeProfileId = state.activeProfileId === id ? (profiles[0]?.id ?? null) : state.activeProfileId;
+      const activeProfileId =
+        state.activeProfileId === id ? (profiles[0]?.id ?? null) : state.activeProfileId;
       await deps.secrets.delete(secretKey(id));
       persist({ ...state, profiles, activeProfileId });
       deps.log.info('profiles.deleted', { profileId: id });
@@ -217,16 +232,27 @@ export function createProfilesService(deps: ProfilesDeps) {
     },
 
     /** Stores a token for a profile. The value is never returned, logged or echoed. */
-    async setToken(id: string, token: string, opts: { allowPlainText?: boolean } = {}): Promise<{ hasToken: true; persisted: boolean }> {
+    async setToken(
+      id: string,
+      token: string,
+      opts: { allowPlainText?: boolean } = {},
+    ): Promise<{ hasToken: true; persisted: boolean }> {
       const p = find(id);
       if (p.environment === 'demo') {
-        throw new AppError('invalid_input', 'The Demo profile uses the built-in sandbox’s public demo credentials; it needs no token.');
+        throw new AppError(
+          'invalid_input',
+          'The Demo profile uses the built-in sandbox’s public demo credentials; it needs no token.',
+        );
       }
       const trimmed = token.trim();
       if (!/^[\x21-\x7e]{8,256}$/.test(trimmed)) {
-        throw new AppError('invalid_input', 'That does not look like an API token: paste the whole token (at least 8 characters, no spaces).', {
-          details: { fields: { token: 'Paste the whole token, without spaces.' } },
-        });
+        throw new AppError(
+          'invalid_input',
+          'That does not look like an API token: paste the whole token (at least 8 characters, no spaces).',
+          {
+            details: { fields: { token: 'Paste the whole token, without spaces.' } },
+          },
+        );
       }
       const r = await deps.secrets.set(secretKey(id), trimmed, opts);
       deps.log.info('profiles.token_set', { profileId: id, persisted: r.persisted });
@@ -252,12 +278,27 @@ export function createProfilesService(deps: ProfilesDeps) {
     /** Everything the gateway needs to call as this profile (the active one by default). */
     async gatewayConfig(id?: string): Promise<GatewayConfig> {
       const p = id ? find(id) : this.active();
-      if (!p) throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
+      if (!p)
+        throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
       const baseUrl = baseUrlOf(p);
-      if (!baseUrl) throw new AppError('unavailable', 'The built-in sandbox is not running, so the Demo profile cannot connect. Restart Refund Desk.');
+      if (!baseUrl)
+        throw new AppError(
+          'unavailable',
+          'The built-in sandbox is not running, so the Demo profile cannot connect. Restart Refund Desk.',
+        );
       const token = await this.tokenFor(p.id);
-      if (!token) throw new AppError('unauthorized', `The profile “${p.name}” has no API token yet. Add it in Settings, then try again.`);
-      return { baseUrl, merchantNo: p.merchantNo, storeNo: p.storeNo, token, ...(p.merGroupNo ? { merGroupNo: p.merGroupNo } : {}) };
+      if (!token)
+        throw new AppError(
+          'unauthorized',
+          `The profile “${p.name}” has no API token yet. Add it in Settings, then try again.`,
+        );
+      return {
+        baseUrl,
+        merchantNo: p.merchantNo,
+        storeNo: p.storeNo,
+        token,
+        ...(p.merGroupNo ? { merGroupNo: p.merGroupNo } : {}),
+      };
     },
 
     mode(): Environment | 'none' {

@@ -7,7 +7,13 @@ import { parseCsvBytes, type CsvProblem, type ParsedCsv } from '../../../../shar
 import { formatMinor } from '../../../../shared/domain/money';
 import { toLedgerRows, type LedgerRow } from '../../../../shared/recon/ledger';
 import { chooseMapping, mappingIssues, type ColumnMapping } from '../../../../shared/recon/mapping';
-import { ledgerKeys, lookupKey, matchLedger, type ReconItem, type ServiceLookup } from '../../../../shared/recon/match';
+import {
+  ledgerKeys,
+  lookupKey,
+  matchLedger,
+  type ReconItem,
+  type ServiceLookup,
+} from '../../../../shared/recon/match';
 import { summarise, type ReconSummary } from '../../../../shared/recon/summary';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock } from '../ports';
@@ -31,13 +37,22 @@ export function prepareLedger(bytes: Uint8Array, mapping?: ColumnMapping): Prepa
   if (parsed.headers.length === 0) throw new LedgerInputError('The file is empty: it has no header row.');
   const chosen = mapping ?? chooseMapping(parsed.headers);
   const issues = mappingIssues(chosen, parsed.headers);
-  if (issues.length > 0) throw new LedgerInputError(`The columns could not be mapped: ${issues.join(' ')} Columns found: ${parsed.headers.join(', ')}.`);
+  if (issues.length > 0)
+    throw new LedgerInputError(
+      `The columns could not be mapped: ${issues.join(' ')} Columns found: ${parsed.headers.join(', ')}.`,
+    );
   const imported = toLedgerRows(parsed, chosen);
-  return { parsed, mapping: chosen, rows: imported.rows, problems: [...parsed.problems, ...imported.problems].sort((a, b) => a.line - b.line) };
+  return {
+    parsed,
+    mapping: chosen,
+    rows: imported.rows,
+    problems: [...parsed.problems, ...imported.problems].sort((a, b) => a.line - b.line),
+  };
 }
 
 /** Amounts inside detail sentences: "12.30 USD". */
-export const detailAmount = (amountMinor: number, currency: string) => `${formatMinor(amountMinor, currency)} ${currency}`;
+export const detailAmount = (amountMinor: number, currency: string) =>
+  `${formatMinor(amountMinor, currency)} ${currency}`;
 
 export interface ReconcileResult {
   prepared: PreparedLedger;
@@ -54,7 +69,12 @@ export interface ReconcileResult {
 /** Queries every distinct key of a prepared ledger and matches it. */
 export async function reconcilePrepared(
   prepared: PreparedLedger,
-  deps: { gateway: Pick<GatewayClient, 'queryTransaction'>; clock: Clock; concurrency?: number; onProgress?: (p: RunProgress) => void },
+  deps: {
+    gateway: Pick<GatewayClient, 'queryTransaction'>;
+    clock: Clock;
+    concurrency?: number;
+    onProgress?: (p: RunProgress) => void;
+  },
 ): Promise<ReconcileResult> {
   const answers = new Map<string, ServiceLookup>();
   let stoppedBecause: ReconcileResult['stoppedBecause'];
@@ -85,5 +105,12 @@ export async function reconcilePrepared(
     if (a.kind === 'failed') failedByCode[a.code] = (failedByCode[a.code] ?? 0) + 1;
     else answered += 1;
   }
-  return { prepared, items, summary: summarise(items), failedByCode, answered, ...(stoppedBecause ? { stoppedBecause } : {}) };
+  return {
+    prepared,
+    items,
+    summary: summarise(items),
+    failedByCode,
+    answered,
+    ...(stoppedBecause ? { stoppedBecause } : {}),
+  };
 }

@@ -51,7 +51,11 @@ export function queryKeyOf(key: string): QueryKey {
   return key.startsWith('tx:') ? { transactionNo: key.slice(3) } : { reference: key.slice(4) };
 }
 
-async function lookupOne(gateway: RunnerOptions['gateway'], key: string, signal: AbortSignal): Promise<ServiceLookup> {
+async function lookupOne(
+  gateway: RunnerOptions['gateway'],
+  key: string,
+  signal: AbortSignal,
+): Promise<ServiceLookup> {
   try {
     const q = await gateway.queryTransaction(queryKeyOf(key), { signal });
     return { kind: 'found', transaction: q.transaction };

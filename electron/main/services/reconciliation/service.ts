@@ -55,23 +55,36 @@ export function createReconciliationService(deps: ReconciliationDeps) {
         const answered = new Map((await store.readResults(job.id)).map((r) => [r.key, r]));
         const failed = [...answered.values()].filter((r) => r.lookup.kind === 'failed').length;
         const state = job.endedAs ?? 'paused';
-        live.set(job.id, { job, answered, progress: { state, done: answered.size, total: job.keys.length, failed } });
+        live.set(job.id, {
+          job,
+          answered,
+          progress: { state, done: answered.size, total: job.keys.length, failed },
+        });
       }
     })());
 
   function get(jobId: string): Live {
     const l = live.get(jobId);
-    if (!l) throw new AppError('not_found', 'That reconciliation run no longer exists. Import the ledger again.');
+    if (!l)
+      throw new AppError('not_found', 'That reconciliation run no longer exists. Import the ledger again.');
     return l;
   }
 
   function view(l: Live): JobView {
-    return { jobId: l.job.id, profileId: l.job.profileId, label: l.job.label, createdAt: l.job.createdAt, progress: l.runner ? l.runner.progress() : l.progress };
+    return {
+      jobId: l.job.id,
+      profileId: l.job.profileId,
+      label: l.job.label,
+      createdAt: l.job.createdAt,
+      progress: l.runner ? l.runner.progress() : l.progress,
+    };
   }
 
   /** Runs the keys not yet answered; failed answers are retried too. */
   function run(l: Live): void {
-    const retry = new Set([...l.answered.values()].filter((r) => r.lookup.kind === 'failed').map((r) => r.key));
+    const retry = new Set(
+      [...l.answered.values()].filter((r) => r.lookup.kind === 'failed').map((r) => r.key),
+    );
     for (const k of retry) l.answered.delete(k);
     const todo = l.job.keys.filter((k) => !l.answered.has(k));
     const appender = store.appender(l.job.id);
@@ -95,7 +108,8 @@ export function createReconciliationService(deps: ReconciliationDeps) {
       await appender.close();
       l.progress = p;
       l.runner = undefined;
-      if (p.state === 'completed' || p.state === 'cancelled') await store.save({ ...l.job, endedAs: p.state });
+      if (p.state === 'completed' || p.state === 'cancelled')
+        await store.save({ ...l.job, endedAs: p.state });
       deps.log.info('recon.run_ended', { jobId: l.job.id, state: p.state, done: p.done, failed: p.failed });
     });
   }
@@ -105,10 +119,15 @@ export function createReconciliationService(deps: ReconciliationDeps) {
     async start(input: { keys: string[]; label: string; profileId?: string }): Promise<JobView> {
       await load();
       const profileId = input.profileId ?? deps.activeProfileId();
-      if (!profileId) throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
+      if (!profileId)
+        throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
       const keys = [...new Set(input.keys)];
       const bad = keys.find((k) => !KEY.test(k));
-      if (bad !== undefined) throw new AppError('invalid_input', `“${bad.slice(0, 40)}” is not a transaction number or reference key.`);
+      if (bad !== undefined)
+        throw new AppError(
+          'invalid_input',
+          `“${bad.slice(0, 40)}” is not a transaction number or reference key.`,
+        );
       const job: JobFile = {
         version: 1,
         id: newSortableId('RC', deps.clock.now()),
@@ -118,7 +137,11 @@ export function createReconciliationService(deps: ReconciliationDeps) {
         keys,
       };
       await store.save(job);
-      const l: Live = { job, answered: new Map(), progress: { state: 'running', done: 0, total: keys.length, failed: 0 } };
+      const l: Live = {
+        job,
+        answered: new Map(),
+        progress: { state: 'running', done: 0, total: keys.length, failed: 0 },
+      };
       live.set(job.id, l);
       run(l);
       return view(l);
@@ -151,10 +174,16 @@ export function createReconciliationService(deps: ReconciliationDeps) {
       return [...live.values()].map(view).sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
     },
     /** Answers so far, paged in key order. */
-    async results(jobId: string, offset: number, limit: number): Promise<{ items: KeyResult[]; total: number; nextOffset: number | null }> {
+    async results(
+      jobId: string,
+      offset: number,
+      limit: number,
+    ): Promise<{ items: KeyResult[]; total: number; nextOffset: number | null }> {
       await load();
       const l = get(jobId);
-      const answered = l.job.keys.map((k) => l.answered.get(k)).filter((r): r is KeyResult => r !== undefined);
+      const answered = l.job.keys
+        .map((k) => l.answered.get(k))
+        .filter((r): r is KeyResult => r !== undefined);
       const items = answered.slice(offset, offset + limit);
       const next = offset + items.length;
       return { items, total: answered.length, nextOffset: next < answered.length ? next : null };

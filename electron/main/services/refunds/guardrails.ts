@@ -30,7 +30,9 @@ export function missingConfirmations(args: {
   if (args.environment === 'production') {
     let typed: number | undefined;
     try {
-      typed = args.confirmation.typedAmount ? parseMinor(args.confirmation.typedAmount, args.currency) : undefined;
+      typed = args.confirmation.typedAmount
+        ? parseMinor(args.confirmation.typedAmount, args.currency)
+        : undefined;
     } catch {
       typed = undefined;
     }

@@ -9,18 +9,16 @@
  * The journal stores events; the current state of each intent is a fold over its events.
  */
 export type IntentState =
-  | 'created'
-  | 'sent'
-  | 'accepted'
-  | 'rejected'
-  | 'refused'
-  | 'outcome_unknown'
-  | 'succeeded'
-  | 'failed';
+  'created' | 'sent' | 'accepted' | 'rejected' | 'refused' | 'outcome_unknown' | 'succeeded' | 'failed';
 
 export const FINAL_STATES: ReadonlySet<IntentState> = new Set(['rejected', 'refused', 'succeeded', 'failed']);
 /** States in which money may be moving: they count against the remaining amount and hold the lock. */
-export const UNSETTLED_STATES: ReadonlySet<IntentState> = new Set(['created', 'sent', 'accepted', 'outcome_unknown']);
+export const UNSETTLED_STATES: ReadonlySet<IntentState> = new Set([
+  'created',
+  'sent',
+  'accepted',
+  'outcome_unknown',
+]);
 
 export interface IntentDraft {
   id: string;
@@ -61,7 +59,14 @@ export type IntentEvent =
    * line before it is ever damaged, the refund is still known (and blocks its payment) after a restart.
    */
   | { type: 'sent'; at: string; id: string; intent?: IntentDraft }
-  | { type: 'accepted'; at: string; id: string; refundTransactionNo: string; refundStatus: string; via: 'response' | 'query' }
+  | {
+      type: 'accepted';
+      at: string;
+      id: string;
+      refundTransactionNo: string;
+      refundStatus: string;
+      via: 'response' | 'query';
+    }
   | { type: 'rejected'; at: string; id: string; retCode?: string; retMsg?: string; detail: string }
   | { type: 'refused'; at: string; id: string; detail: string }
   | { type: 'outcome_unknown'; at: string; id: string; detail: string }
@@ -88,7 +93,12 @@ export function applyEvent(intents: Map<string, Intent>, e: IntentEvent): boolea
       break;
     case 'accepted':
       if (!['created', 'sent', 'outcome_unknown', 'accepted'].includes(cur.state)) return false;
-      Object.assign(next, { state: 'accepted', refundTransactionNo: e.refundTransactionNo, refundStatus: e.refundStatus, detail: undefined });
+      Object.assign(next, {
+        state: 'accepted',
+        refundTransactionNo: e.refundTransactionNo,
+        refundStatus: e.refundStatus,
+        detail: undefined,
+      });
       break;
     case 'rejected':
       if (cur.state !== 'sent' && cur.state !== 'created') return false;

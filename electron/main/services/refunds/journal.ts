@@ -28,7 +28,11 @@ export interface IntentJournal {
   exclusive<T>(fn: () => T | Promise<T>): Promise<T>;
 }
 
-export function createIntentJournal(file: JsonlFile<IntentEvent>, log: Logger, opts: { lockPath?: string } = {}): IntentJournal {
+export function createIntentJournal(
+  file: JsonlFile<IntentEvent>,
+  log: Logger,
+  opts: { lockPath?: string } = {},
+): IntentJournal {
   const intents = new Map<string, Intent>();
   const problems: JsonlProblem[] = [];
   let offset = 0;
@@ -44,9 +48,11 @@ export function createIntentJournal(file: JsonlFile<IntentEvent>, log: Logger, o
         else own.set(text, mine - 1);
         continue;
       }
-      if (!applyEvent(intents, r.value)) damaged.push({ line: r.line, reason: `event "${r.value.type}" does not fit the intent's state` });
+      if (!applyEvent(intents, r.value))
+        damaged.push({ line: r.line, reason: `event "${r.value.type}" does not fit the intent's state` });
     }
-    for (const p of damaged) log.warn('journal.damaged_line', { line: p.line, reason: p.reason, file: file.path });
+    for (const p of damaged)
+      log.warn('journal.damaged_line', { line: p.line, reason: p.reason, file: file.path });
     problems.push(...damaged);
   };
   const refresh = () => {
@@ -72,10 +78,17 @@ export function createIntentJournal(file: JsonlFile<IntentEvent>, log: Logger, o
       return intents.get(id);
     },
     get: (id) => intents.get(id),
-    list: () => [...intents.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id)),
+    list: () =>
+      [...intents.values()].sort(
+        (a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id),
+      ),
     unsettledFor: (merchantNo, storeNo, transactionNo) =>
       [...intents.values()].filter(
-        (i) => i.merchantNo === merchantNo && i.storeNo === storeNo && i.transactionNo === transactionNo && UNSETTLED_STATES.has(i.state),
+        (i) =>
+          i.merchantNo === merchantNo &&
+          i.storeNo === storeNo &&
+          i.transactionNo === transactionNo &&
+          UNSETTLED_STATES.has(i.state),
       ),
     problems: () => problems,
     refresh,
@@ -87,7 +100,11 @@ export function createIntentJournal(file: JsonlFile<IntentEvent>, log: Logger, o
         });
       } catch (e) {
         if (e instanceof LockBusyError) {
-          throw new AppError('conflict', 'Another Refund Desk window or command is recording a refund right now. Nothing was sent; try again in a moment.', { details: { moneyMoved: 'no' } });
+          throw new AppError(
+            'conflict',
+            'Another Refund Desk window or command is recording a refund right now. Nothing was sent; try again in a moment.',
+            { details: { moneyMoved: 'no' } },
+          );
         }
         throw e;
       }

@@ -25,13 +25,20 @@ function osUser(): string {
  * Wires the refund service to its files (journal, audit log in the data directory), the active profile,
  * the IPN confirmations (hints) and the poller; resumes every non-final intent on start.
  */
-export function createRefundsRuntime(deps: { dataDir: string; clock: Clock; log: Logger; events: EventBus; profiles: ProfilesRuntime }) {
+export function createRefundsRuntime(deps: {
+  dataDir: string;
+  clock: Clock;
+  log: Logger;
+  events: EventBus;
+  profiles: ProfilesRuntime;
+}) {
   const journalFile = openJsonlFile<IntentEvent>(join(deps.dataDir, 'refund-journal.jsonl'));
   const auditFile = openJsonlFile<AuditEntry>(join(deps.dataDir, 'audit.jsonl'));
 
   const context = (): RefundContext => {
     const p = deps.profiles.profiles.active();
-    if (!p) throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
+    if (!p)
+      throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
     const ipnUrl = deps.profiles.ipnUrlFor(p.id);
     return {
       profileId: p.id,
@@ -50,14 +57,18 @@ export function createRefundsRuntime(deps: { dataDir: string; clock: Clock; log:
     if (profiles.some((p) => p.id === a.profileId)) return a.profileId;
     const same = profiles.find((p) => p.merchantNo === a.merchantNo && p.storeNo === a.storeNo);
     if (same) return same.id;
-    throw new AppError('not_found', `No profile for merchant ${a.merchantNo}, store ${a.storeNo} exists any more. Add one in Settings to check this refund.`);
+    throw new AppError(
+      'not_found',
+      `No profile for merchant ${a.merchantNo}, store ${a.storeNo} exists any more. Add one in Settings to check this refund.`,
+    );
   };
 
   const service = createRefundService({
     // An intent is followed up with its own account's credentials: its profile, or — if that was deleted or
     // the intent came from the CLI — any profile for the same merchant and store.
     gatewayFor: (account) => ({
-      queryTransaction: async (key, o) => deps.profiles.gatewayFor(await profileFor(account)).queryTransaction(key, o),
+      queryTransaction: async (key, o) =>
+        deps.profiles.gatewayFor(await profileFor(account)).queryTransaction(key, o),
       refund: async (input, o) => deps.profiles.gatewayFor(await profileFor(account)).refund(input, o),
     }),
     journal: createIntentJournal(journalFile, deps.log),
@@ -87,7 +98,9 @@ export function createRefundsRuntime(deps: { dataDir: string; clock: Clock; log:
       if (resumed.length > 0) deps.log.info('refund.resumed', { count: resumed.length });
       poller.kick();
     })
-    .catch((e: unknown) => deps.log.error('refund.resume_failed', { error: e instanceof Error ? e.message : String(e) }));
+    .catch((e: unknown) =>
+      deps.log.error('refund.resume_failed', { error: e instanceof Error ? e.message : String(e) }),
+    );
 
   return {
     service,

@@ -47,14 +47,23 @@ export function createTransactionLookup(deps: {
   return {
     async lookup(rawQuery: string): Promise<LookupResult> {
       const query = rawQuery.trim();
-      if (!query) throw new AppError('invalid_input', 'Type a transaction number, refund number or reference to look up.');
+      if (!query)
+        throw new AppError(
+          'invalid_input',
+          'Type a transaction number, refund number or reference to look up.',
+        );
       const { profileId, client } = await deps.gateway();
-      const done = (kind: LookupKind, transaction: Transaction, matchedRefundTransactionNo?: string): LookupResult => ({
+      const done = (
+        kind: LookupKind,
+        transaction: Transaction,
+        matchedRefundTransactionNo?: string,
+      ): LookupResult => ({
         profileId,
         kind,
         transaction,
         ...(matchedRefundTransactionNo ? { matchedRefundTransactionNo } : {}),
-        remainingRefundableMinor: transaction.transactionType === 'payment' ? remainingRefundableMinor(transaction) : 0,
+        remainingRefundableMinor:
+          transaction.transactionType === 'payment' ? remainingRefundableMinor(transaction) : 0,
         fetchedAt: new Date(deps.clock.now()).toISOString(),
       });
 
@@ -64,29 +73,46 @@ export function createTransactionLookup(deps: {
         const asRefund = await tryQuery(() => client.queryTransaction({ refundTransactionNo: query }));
         if (asRefund) {
           const original = asRefund.originalTransactionNo
-            ? await tryQuery(() => client.queryTransaction({ transactionNo: asRefund.originalTransactionNo! }))
+            ? await tryQuery(() =>
+                client.queryTransaction({ transactionNo: asRefund.originalTransactionNo! }),
+              )
             : undefined;
           return done('refundTransactionNo', (original ?? asRefund).transaction, query);
         }
       }
       const asReference = await tryQuery(() => client.queryTransaction({ reference: query }));
       if (asReference) return done('reference', asReference.transaction);
-      throw new AppError('not_found', `No payment or refund matches “${query.slice(0, 64)}” in this profile. Check the number, or switch profile if it belongs to another store.`, {
-        details: { query: query.slice(0, 64) },
-      });
+      throw new AppError(
+        'not_found',
+        `No payment or refund matches “${query.slice(0, 64)}” in this profile. Check the number, or switch profile if it belongs to another store.`,
+        {
+          details: { query: query.slice(0, 64) },
+        },
+      );
     },
 
     /** Re-queries known payments with bounded concurrency; one failure never hides the others. */
-    async refresh(transactionNos: readonly string[], opts: { signal?: AbortSignal; concurrency?: number } = {}) {
+    async refresh(
+      transactionNos: readonly string[],
+      opts: { signal?: AbortSignal; concurrency?: number } = {},
+    ) {
       const { profileId, client } = await deps.gateway();
-      const items = await queryMany(client, transactionNos.map((transactionNo) => ({ transactionNo })), opts);
+      const items = await queryMany(
+        client,
+        transactionNos.map((transactionNo) => ({ transactionNo })),
+        opts,
+      );
       return {
         profileId,
         fetchedAt: new Date(deps.clock.now()).toISOString(),
         items: items.map((it, i) =>
           it.ok
             ? { transactionNo: transactionNos[i]!, ok: true as const, transaction: it.value.transaction }
-            : { transactionNo: transactionNos[i]!, ok: false as const, error: { code: it.error.code, message: it.error.message } },
+            : {
+                transactionNo: transactionNos[i]!,
+                ok: false as const,
+                error: { code: it.error.code, message: it.error.message },
+              },
         ),
       };
     },

@@ -21,10 +21,17 @@ function notOffered(e: AppError): { message: string; retCode?: string } | undefi
   const ret = e.details?.['ret_code'];
   const http = e.details?.['httpStatus'];
   if (e.code === 'upstream_rejected' && (ret === RET.API_VERSION || ret === RET.SYSTEM_ERROR)) {
-    return { message: 'This payment service does not offer the transaction list, so sync by date is not available. Look payments up one by one instead.', retCode: String(ret) };
+    return {
+      message:
+        'This payment service does not offer the transaction list, so sync by date is not available. Look payments up one by one instead.',
+      retCode: String(ret),
+    };
   }
   if (e.code === 'unavailable' && (http === 404 || http === 405 || http === 501)) {
-    return { message: 'This payment service does not offer the transaction list (it answered “not found”), so sync by date is not available. Look payments up one by one instead.' };
+    return {
+      message:
+        'This payment service does not offer the transaction list (it answered “not found”), so sync by date is not available. Look payments up one by one instead.',
+    };
   }
   return undefined;
 }
@@ -33,10 +40,14 @@ function notOffered(e: AppError): { message: string; retCode?: string } | undefi
 function windowOf(startDate: string, endDate: string): { startMs: number; endMs: number } {
   const startMs = serviceDateToMs(startDate);
   const endMs = serviceDateToMs(endDate);
-  if (startMs === undefined || endMs === undefined) throw new AppError('invalid_input', 'Choose valid start and end dates.');
+  if (startMs === undefined || endMs === undefined)
+    throw new AppError('invalid_input', 'Choose valid start and end dates.');
   if (endMs < startMs) throw new AppError('invalid_input', 'The end date is before the start date.');
   if (endMs - startMs > SYNC_MAX_SPAN_DAYS * DAY_MS) {
-    throw new AppError('invalid_input', `One sync window may span at most ${SYNC_MAX_SPAN_DAYS} days; the app splits longer ranges.`);
+    throw new AppError(
+      'invalid_input',
+      `One sync window may span at most ${SYNC_MAX_SPAN_DAYS} days; the app splits longer ranges.`,
+    );
   }
   return { startMs, endMs };
 }
@@ -52,7 +63,12 @@ export function createTransactionSync(deps: {
       const { profileId, client } = await deps.gateway();
       try {
         const transactions = await client.listTransactions(range);
-        return { supported: true, profileId, fetchedAt: new Date(deps.clock.now()).toISOString(), transactions };
+        return {
+          supported: true,
+          profileId,
+          fetchedAt: new Date(deps.clock.now()).toISOString(),
+          transactions,
+        };
       } catch (e) {
         const degraded = isAppError(e) ? notOffered(e) : undefined;
         if (degraded) return { supported: false, profileId, ...degraded };

@@ -21,7 +21,9 @@ export function ImportStep({ isDemo, onParsed }: Props) {
       if (parsed.headers.length === 0) throw new Error('The file is empty: it has no header row.');
       onParsed(parsed, label);
     } catch (e) {
-      setError(`${label} could not be read: ${e instanceof Error ? e.message : String(e)} Nothing was imported.`);
+      setError(
+        `${label} could not be read: ${e instanceof Error ? e.message : String(e)} Nothing was imported.`,
+      );
     } finally {
       setBusy(null);
     }
@@ -31,8 +33,9 @@ export function ImportStep({ isDemo, onParsed }: Props) {
     <section className="recon-card" aria-labelledby="recon-import">
       <h2 id="recon-import">Import your ledger</h2>
       <p className="muted">
-        A CSV export of your orders or sales ledger (comma, semicolon or tab separated; UTF-8, UTF-16 or Windows-1252). Each row is checked
-        against the payment service by transaction number, or by reference when there is none.
+        A CSV export of your orders or sales ledger (comma, semicolon or tab separated; UTF-8, UTF-16 or
+        Windows-1252). Each row is checked against the payment service by transaction number, or by reference
+        when there is none.
       </p>
       <div className="recon-actions">
         <label className="button primary">
@@ -51,13 +54,24 @@ export function ImportStep({ isDemo, onParsed }: Props) {
           />
         </label>
         {isDemo && (
-          <button type="button" className="button" disabled={busy !== null} onClick={() => void parse(new TextEncoder().encode(demoLedgerText).buffer as ArrayBuffer, 'demo-ledger.csv')}>
+          <button
+            type="button"
+            className="button"
+            disabled={busy !== null}
+            onClick={() =>
+              void parse(new TextEncoder().encode(demoLedgerText).buffer as ArrayBuffer, 'demo-ledger.csv')
+            }
+          >
             Try with demo ledger
           </button>
         )}
       </div>
       {busy && <p role="status">Reading {busy}…</p>}
-      {error && <p role="alert" className="recon-error">{error}</p>}
+      {error && (
+        <p role="alert" className="recon-error">
+          {error}
+        </p>
+      )}
     </section>
   );
 }

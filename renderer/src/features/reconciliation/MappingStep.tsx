@@ -1,7 +1,13 @@
 import { useMemo, useState } from 'react';
 import type { ParsedCsv } from '../../../../shared/csv/parser';
 import { toLedgerRows } from '../../../../shared/recon/ledger';
-import { FIELD_LABELS, MAPPING_FIELDS, mappingIssues, type ColumnMapping, type MappingField } from '../../../../shared/recon/mapping';
+import {
+  FIELD_LABELS,
+  MAPPING_FIELDS,
+  mappingIssues,
+  type ColumnMapping,
+  type MappingField,
+} from '../../../../shared/recon/mapping';
 import type { ImportedLedger } from './use-recon-run';
 
 interface Props {
@@ -19,8 +25,14 @@ const SHOWN_PROBLEMS = 200;
 export function MappingStep({ parsed, label, initial, onBack, onRun }: Props) {
   const [mapping, setMapping] = useState<ColumnMapping>(initial);
   const issues = mappingIssues(mapping, parsed.headers);
-  const imported = useMemo(() => (issues.length === 0 ? toLedgerRows(parsed, mapping) : null), [parsed, mapping, issues.length]);
-  const problems = useMemo(() => [...parsed.problems, ...(imported?.problems ?? [])].sort((a, b) => a.line - b.line), [parsed.problems, imported]);
+  const imported = useMemo(
+    () => (issues.length === 0 ? toLedgerRows(parsed, mapping) : null),
+    [parsed, mapping, issues.length],
+  );
+  const problems = useMemo(
+    () => [...parsed.problems, ...(imported?.problems ?? [])].sort((a, b) => a.line - b.line),
+    [parsed.problems, imported],
+  );
 
   const set = (field: MappingField, header: string) => {
     const next = { ...mapping };
@@ -33,14 +45,18 @@ export function MappingStep({ parsed, label, initial, onBack, onRun }: Props) {
     <section className="recon-card" aria-labelledby="recon-map">
       <h2 id="recon-map">Match the columns of {label}</h2>
       <p className="muted small">
-        {parsed.rows.length.toLocaleString()} rows read · {parsed.encoding.toUpperCase()} · separator “{parsed.delimiter === '\t' ? 'tab' : parsed.delimiter}”. This choice is
-        remembered for the profile.
+        {parsed.rows.length.toLocaleString()} rows read · {parsed.encoding.toUpperCase()} · separator “
+        {parsed.delimiter === '\t' ? 'tab' : parsed.delimiter}”. This choice is remembered for the profile.
       </p>
       <div className="recon-mapping">
         {MAPPING_FIELDS.map((field) => (
           <label key={field}>
             <span>{FIELD_LABELS[field]}</span>
-            <select aria-label={FIELD_LABELS[field]} value={mapping[field] ?? ''} onChange={(e) => set(field, e.target.value)}>
+            <select
+              aria-label={FIELD_LABELS[field]}
+              value={mapping[field] ?? ''}
+              onChange={(e) => set(field, e.target.value)}
+            >
               <option value="">— not in this file —</option>
               {parsed.headers.map((h) => (
                 <option key={h} value={h}>
@@ -83,7 +99,8 @@ export function MappingStep({ parsed, label, initial, onBack, onRun }: Props) {
       {problems.length > 0 && (
         <details className="recon-problems" open data-testid="recon-problems">
           <summary>
-            {problems.length.toLocaleString()} row{problems.length === 1 ? '' : 's'} cannot be used and will be listed as unreadable; the other rows are kept.
+            {problems.length.toLocaleString()} row{problems.length === 1 ? '' : 's'} cannot be used and will
+            be listed as unreadable; the other rows are kept.
           </summary>
           <ul>
             {problems.slice(0, SHOWN_PROBLEMS).map((p) => (

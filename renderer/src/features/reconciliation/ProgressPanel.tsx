@@ -16,7 +16,14 @@ export function ProgressPanel({ label, progress, onPause, onResume, onCancel }: 
   return (
     <section className="recon-card" aria-labelledby="recon-run">
       <h2 id="recon-run">Checking {label} against the service</h2>
-      <div className="recon-progress" role="progressbar" aria-valuemin={0} aria-valuemax={progress.total} aria-valuenow={progress.done} aria-label="Lookups done">
+      <div
+        className="recon-progress"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={progress.total}
+        aria-valuenow={progress.done}
+        aria-label="Lookups done"
+      >
         <div className="recon-progress-bar" style={{ width: `${pct}%` }} />
       </div>
       <p data-testid="recon-progress" role="status">
@@ -26,10 +33,13 @@ export function ProgressPanel({ label, progress, onPause, onResume, onCancel }: 
       </p>
       {progress.stoppedBecause && (
         <p role="alert" className="recon-error">
-          Paused because the service kept failing: {progress.stoppedBecause.message} Nothing is lost — fix the cause and resume.
+          Paused because the service kept failing: {progress.stoppedBecause.message} Nothing is lost — fix the
+          cause and resume.
         </p>
       )}
-      <p className="muted small">Answers are saved as they arrive: if the app closes, the run resumes where it stopped.</p>
+      <p className="muted small">
+        Answers are saved as they arrive: if the app closes, the run resumes where it stopped.
+      </p>
       <div className="recon-actions">
         {running ? (
           <button type="button" className="button" onClick={onPause}>

@@ -19,10 +19,15 @@ const MAPPING_KEY = 'recon.mapping';
 export function ReconciliationScreen() {
   const bridge = useBridge();
   const db = useDb();
-  const profiles = useQuery({ queryKey: ['reconciliation', 'profiles'], queryFn: () => unwrap(bridge['profiles.list']()) });
+  const profiles = useQuery({
+    queryKey: ['reconciliation', 'profiles'],
+    queryFn: () => unwrap(bridge['profiles.list']()),
+  });
   const activeId = profiles.data?.activeProfileId ?? null;
   const isDemo = profiles.data?.profiles.some((p) => p.id === activeId && p.environment === 'demo') ?? false;
-  const [parsed, setParsed] = useState<{ csv: ParsedCsv; label: string; mapping: ColumnMapping } | null>(null);
+  const [parsed, setParsed] = useState<{ csv: ParsedCsv; label: string; mapping: ColumnMapping } | null>(
+    null,
+  );
   const [earlier, setEarlier] = useState<ReconRunRecord[]>([]);
   const recon = useReconRun();
 
@@ -39,8 +44,14 @@ export function ReconciliationScreen() {
 
   async function onParsed(csv: ParsedCsv, label: string) {
     // The mapping is remembered per profile; a remembered one is reused only if it fits these headers.
-    const remembered = activeId ? columnMappingSchema.safeParse(await createMetaRepo(db).get(activeId, MAPPING_KEY)) : undefined;
-    setParsed({ csv, label, mapping: chooseMapping(csv.headers, remembered?.success ? remembered.data : undefined) });
+    const remembered = activeId
+      ? columnMappingSchema.safeParse(await createMetaRepo(db).get(activeId, MAPPING_KEY))
+      : undefined;
+    setParsed({
+      csv,
+      label,
+      mapping: chooseMapping(csv.headers, remembered?.success ? remembered.data : undefined),
+    });
   }
 
   async function onRun(ledger: ImportedLedger) {
@@ -55,11 +66,34 @@ export function ReconciliationScreen() {
 
   let body;
   if (recon.run && recon.report) {
-    body = <ReportView label={recon.run.label} report={recon.report} problems={recon.run.problems} onStartOver={startOver} />;
+    body = (
+      <ReportView
+        label={recon.run.label}
+        report={recon.report}
+        problems={recon.run.problems}
+        onStartOver={startOver}
+      />
+    );
   } else if (recon.run && recon.progress) {
-    body = <ProgressPanel label={recon.run.label} progress={recon.progress} onPause={() => void recon.pause()} onResume={() => void recon.resume()} onCancel={() => void recon.cancel()} />;
+    body = (
+      <ProgressPanel
+        label={recon.run.label}
+        progress={recon.progress}
+        onPause={() => void recon.pause()}
+        onResume={() => void recon.resume()}
+        onCancel={() => void recon.cancel()}
+      />
+    );
   } else if (parsed) {
-    body = <MappingStep parsed={parsed.csv} label={parsed.label} initial={parsed.mapping} onBack={() => setParsed(null)} onRun={(l) => void onRun(l)} />;
+    body = (
+      <MappingStep
+        parsed={parsed.csv}
+        label={parsed.label}
+        initial={parsed.mapping}
+        onBack={() => setParsed(null)}
+        onRun={(l) => void onRun(l)}
+      />
+    );
   } else {
     body = (
       <>

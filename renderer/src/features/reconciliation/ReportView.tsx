@@ -1,6 +1,11 @@
 import { useContext, useMemo, useState } from 'react';
 import { reportCsv, summaryCsv } from '../../../../shared/recon/export';
-import { OUTCOME_LABELS, RECON_OUTCOMES, type ReconItem, type ReconOutcome } from '../../../../shared/recon/match';
+import {
+  OUTCOME_LABELS,
+  RECON_OUTCOMES,
+  type ReconItem,
+  type ReconOutcome,
+} from '../../../../shared/recon/match';
 import { RefundDialogContext } from '../refunds/dialog-context';
 import { downloadText } from '../../lib/download';
 import { fileStamp, money } from './format';
@@ -32,7 +37,10 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
       (i) =>
         (outcome === 'all' || (outcome === 'exceptions' ? i.outcome !== 'matched' : i.outcome === outcome)) &&
         (!currency || i.ledger.currency === currency) &&
-        (!q || [i.ledger.transactionNo, i.ledger.reference, i.service?.transactionNo, i.detail].some((t) => t?.toLowerCase().includes(q))),
+        (!q ||
+          [i.ledger.transactionNo, i.ledger.reference, i.service?.transactionNo, i.detail].some((t) =>
+            t?.toLowerCase().includes(q),
+          )),
     );
   }, [items, outcome, currency, search]);
 
@@ -42,10 +50,20 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
         <div className="recon-head">
           <h2 id="recon-summary">{label}</h2>
           <div className="recon-actions">
-            <button type="button" className="button" onClick={() => downloadText(fileStamp('report'), reportCsv(items))}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => downloadText(fileStamp('report'), reportCsv(items))}
+            >
               Export report CSV
             </button>
-            <button type="button" className="button" onClick={() => downloadText(fileStamp('summary'), summaryCsv(summary.currencies, new Date().toISOString()))}>
+            <button
+              type="button"
+              className="button"
+              onClick={() =>
+                downloadText(fileStamp('summary'), summaryCsv(summary.currencies, new Date().toISOString()))
+              }
+            >
               Export summary CSV
             </button>
             <button type="button" className="button" onClick={onStartOver}>
@@ -63,7 +81,12 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
           ))}
           {problems.length > 0 && (
             <li className="bad" data-outcome="unreadable">
-              <strong>{problems.length}</strong> unreadable row{problems.length === 1 ? '' : 's'} (line{problems.length === 1 ? '' : 's'} {problems.slice(0, 5).map((p) => p.line).join(', ')}
+              <strong>{problems.length}</strong> unreadable row{problems.length === 1 ? '' : 's'} (line
+              {problems.length === 1 ? '' : 's'}{' '}
+              {problems
+                .slice(0, 5)
+                .map((p) => p.line)
+                .join(', ')}
               {problems.length > 5 ? ', …' : ''})
             </li>
           )}
@@ -89,8 +112,12 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
                   <td className="num">{money(c.ledgerTotalMinor, c.currency)}</td>
                   <td className="num">{money(c.serviceTotalMinor, c.currency)}</td>
                   <td className="num">{money(c.serviceRefundsMinor, c.currency)}</td>
-                  <td className={c.differenceMinor === 0 ? 'num' : 'num bad'}>{money(c.differenceMinor, c.currency)}</td>
-                  <td className={c.unexplainedMinor === 0 ? 'num' : 'num bad'}>{money(c.unexplainedMinor, c.currency)}</td>
+                  <td className={c.differenceMinor === 0 ? 'num' : 'num bad'}>
+                    {money(c.differenceMinor, c.currency)}
+                  </td>
+                  <td className={c.unexplainedMinor === 0 ? 'num' : 'num bad'}>
+                    {money(c.unexplainedMinor, c.currency)}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -102,7 +129,11 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
       <section className="recon-card" aria-labelledby="recon-exceptions">
         <h2 id="recon-exceptions">Rows</h2>
         <div className="recon-filters">
-          <select aria-label="Outcome" value={outcome} onChange={(e) => setOutcome(e.target.value as typeof outcome)}>
+          <select
+            aria-label="Outcome"
+            value={outcome}
+            onChange={(e) => setOutcome(e.target.value as typeof outcome)}
+          >
             <option value="exceptions">All exceptions</option>
             <option value="all">Every row</option>
             {RECON_OUTCOMES.map((o) => (
@@ -117,7 +148,13 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
               <option key={c.currency}>{c.currency}</option>
             ))}
           </select>
-          <input type="search" aria-label="Search rows" placeholder="Transaction no., reference…" value={search} onChange={(e) => setSearch(e.target.value)} />
+          <input
+            type="search"
+            aria-label="Search rows"
+            placeholder="Transaction no., reference…"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
           <span className="muted small" data-testid="recon-row-count">
             {filtered.length.toLocaleString()} row{filtered.length === 1 ? '' : 's'}
             {filtered.length > SHOWN ? ` (first ${SHOWN} shown; the export has all)` : ''}
@@ -138,14 +175,24 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
             </thead>
             <tbody>
               {filtered.slice(0, SHOWN).map((i) => (
-                <tr key={i.line} className={selected?.line === i.line ? 'selected' : undefined} onClick={() => setSelected(i)} tabIndex={0} onKeyDown={(e) => e.key === 'Enter' && setSelected(i)}>
+                <tr
+                  key={i.line}
+                  className={selected?.line === i.line ? 'selected' : undefined}
+                  onClick={() => setSelected(i)}
+                  tabIndex={0}
+                  onKeyDown={(e) => e.key === 'Enter' && setSelected(i)}
+                >
                   <td className="num">{i.line}</td>
                   <td>
                     <span className={`outcome outcome-${i.outcome}`}>{OUTCOME_LABELS[i.outcome]}</span>
                   </td>
-                  <td className="mono">{i.ledger.transactionNo ?? i.service?.transactionNo ?? i.ledger.reference}</td>
+                  <td className="mono">
+                    {i.ledger.transactionNo ?? i.service?.transactionNo ?? i.ledger.reference}
+                  </td>
                   <td className="num">{money(i.ledger.amountMinor, i.ledger.currency)}</td>
-                  <td className="num">{i.service ? money(i.service.amountMinor, i.service.currency) : '—'}</td>
+                  <td className="num">
+                    {i.service ? money(i.service.amountMinor, i.service.currency) : '—'}
+                  </td>
                   <td>{i.service?.status ?? '—'}</td>
                   <td className="detail">{i.detail}</td>
                 </tr>
@@ -158,7 +205,9 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
       {selected && (
         <aside className="recon-card recon-detail" aria-label="Row detail" data-testid="recon-detail">
           <div className="recon-head">
-            <h2>Line {selected.line}: {OUTCOME_LABELS[selected.outcome]}</h2>
+            <h2>
+              Line {selected.line}: {OUTCOME_LABELS[selected.outcome]}
+            </h2>
             <button type="button" className="button" onClick={() => setSelected(null)}>
               Close
             </button>
@@ -167,7 +216,8 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
           <dl>
             <dt>Ledger</dt>
             <dd>
-              {selected.ledger.transactionNo ?? '—'} · {selected.ledger.reference ?? 'no reference'} · {money(selected.ledger.amountMinor, selected.ledger.currency)} ·{' '}
+              {selected.ledger.transactionNo ?? '—'} · {selected.ledger.reference ?? 'no reference'} ·{' '}
+              {money(selected.ledger.amountMinor, selected.ledger.currency)} ·{' '}
               {selected.ledger.statusText ?? selected.ledger.status}
               {selected.ledger.date ? ` · ${selected.ledger.date}` : ''}
             </dd>
@@ -178,11 +228,17 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
                 : 'No record.'}
             </dd>
           </dl>
-          {refundDialog && selected.service?.status === 'success' && selected.service.refundedMinor < selected.service.amountMinor && (
-            <button type="button" className="button" onClick={() => selected.service && refundDialog.open(selected.service.transactionNo)}>
-              Refund…
-            </button>
-          )}
+          {refundDialog &&
+            selected.service?.status === 'success' &&
+            selected.service.refundedMinor < selected.service.amountMinor && (
+              <button
+                type="button"
+                className="button"
+                onClick={() => selected.service && refundDialog.open(selected.service.transactionNo)}
+              >
+                Refund…
+              </button>
+            )}
         </aside>
       )}
     </div>

@@ -13,7 +13,12 @@ export function SummaryChart({ currencies }: { currencies: readonly CurrencySumm
   const height = currencies.length * rowH + 24;
   return (
     <figure className="recon-chart">
-      <svg viewBox={`0 0 ${width} ${height}`} width="100%" role="img" aria-label="Ledger total and service total per currency">
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        width="100%"
+        role="img"
+        aria-label="Ledger total and service total per currency"
+      >
         {currencies.map((c, i) => {
           const max = Math.max(Math.abs(c.ledgerTotalMinor), Math.abs(c.serviceTotalMinor), 1);
           const y = i * rowH + 4;
@@ -26,7 +31,11 @@ export function SummaryChart({ currencies }: { currencies: readonly CurrencySumm
               </text>
               <rect x={labelW} y={y} width={lw} height={10} className="bar-ledger" />
               <rect x={labelW} y={y + 12} width={sw} height={10} className="bar-service" />
-              <text x={labelW + barW + 8} y={y + 16} className={c.differenceMinor === 0 ? 'chart-diff' : 'chart-diff bad'}>
+              <text
+                x={labelW + barW + 8}
+                y={y + 16}
+                className={c.differenceMinor === 0 ? 'chart-diff' : 'chart-diff bad'}
+              >
                 {c.differenceMinor === 0 ? 'no difference' : `Δ ${money(c.differenceMinor, c.currency)}`}
               </text>
             </g>

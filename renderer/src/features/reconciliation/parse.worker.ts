@@ -14,6 +14,10 @@ addEventListener('message', (e: MessageEvent<ParseRequest>) => {
   try {
     postMessage({ id, ok: true, parsed: parseCsvBytes(new Uint8Array(bytes)) });
   } catch (err) {
-    postMessage({ id, ok: false, message: err instanceof Error ? err.message : 'The file could not be read.' });
+    postMessage({
+      id,
+      ok: false,
+      message: err instanceof Error ? err.message : 'The file could not be read.',
+    });
   }
 });

@@ -1,6 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Output } from '../../../../shared/ipc/contract';
-import { lookupKey, ledgerKeys, matchLedger, type ReconItem, type ServiceLookup } from '../../../../shared/recon/match';
+import {
+  lookupKey,
+  ledgerKeys,
+  matchLedger,
+  type ReconItem,
+  type ServiceLookup,
+} from '../../../../shared/recon/match';
 import { summarise, type ReconSummary } from '../../../../shared/recon/summary';
 import type { ColumnMapping } from '../../../../shared/recon/mapping';
 import type { LedgerRow } from '../../../../shared/recon/ledger';
@@ -52,11 +58,15 @@ export function useReconRun() {
         const repo = createTransactionsRepo(db);
         const fetchedAt = new Date().toISOString();
         if (!rec.jobId.startsWith('local-')) {
-          for (let offset: number | null = 0; offset !== null; ) {
-            const page: Output<'reconciliation.results'> = await unwrap(bridge['reconciliation.results']({ jobId: rec.jobId, offset, limit: PAGE }));
+          for (let offset: number | null = 0; offset !== null;) {
+            const page: Output<'reconciliation.results'> = await unwrap(
+              bridge['reconciliation.results']({ jobId: rec.jobId, offset, limit: PAGE }),
+            );
             for (const r of page.items) answers.set(r.key, r.lookup);
             // Results are cache material too: the Transactions area shows them offline afterwards.
-            const found = page.items.flatMap((r) => (r.lookup.kind === 'found' ? [r.lookup.transaction] : []));
+            const found = page.items.flatMap((r) =>
+              r.lookup.kind === 'found' ? [r.lookup.transaction] : [],
+            );
             if (found.length > 0) await repo.bulkUpsert(rec.profileId, found, fetchedAt);
             offset = page.nextOffset;
           }
@@ -99,7 +109,8 @@ export function useReconRun() {
           .anyOf(byNo.map((k) => [profileId, k.slice(3)]))
           .toArray();
         for (const hit of hits) {
-          if (now - Date.parse(hit.fetchedAt) < FRESH_MS) cached.current.set(`tx:${hit.transactionNo}`, { kind: 'found', transaction: hit });
+          if (now - Date.parse(hit.fetchedAt) < FRESH_MS)
+            cached.current.set(`tx:${hit.transactionNo}`, { kind: 'found', transaction: hit });
         }
         const todo = keys.filter((k) => !cached.current.has(k));
         const createdAt = new Date().toISOString();
@@ -110,7 +121,15 @@ export function useReconRun() {
           jobId = job.jobId;
           first = job.progress;
         }
-        const rec: ReconRunRecord = { jobId, profileId, label: ledger.label, createdAt, mapping: ledger.mapping, rows: ledger.rows, problems: ledger.problems };
+        const rec: ReconRunRecord = {
+          jobId,
+          profileId,
+          label: ledger.label,
+          createdAt,
+          mapping: ledger.mapping,
+          rows: ledger.rows,
+          problems: ledger.problems,
+        };
         await db.reconRuns.put(rec);
         setRun(rec);
         setProgress(first);
@@ -162,5 +181,16 @@ export function useReconRun() {
     setError(null);
   }, []);
 
-  return { run, progress, report, error, start, reopen, reset, pause: () => control('reconciliation.pause'), resume: () => control('reconciliation.resume'), cancel: () => control('reconciliation.cancel') };
+  return {
+    run,
+    progress,
+    report,
+    error,
+    start,
+    reopen,
+    reset,
+    pause: () => control('reconciliation.pause'),
+    resume: () => control('reconciliation.resume'),
+    cancel: () => control('reconciliation.cancel'),
+  };
 }

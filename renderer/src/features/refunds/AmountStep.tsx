@@ -5,7 +5,14 @@ import { type Draft, type Preview, reasonProblem } from './draft';
 import { amountText } from './format';
 
 /** Step 1: how much and why, with the remaining amount updated as the person types. */
-export function AmountStep(props: { preview: Preview; draft: Draft; showErrors: boolean; onChange(d: Draft): void; onContinue(): void; onCancel(): void }) {
+export function AmountStep(props: {
+  preview: Preview;
+  draft: Draft;
+  showErrors: boolean;
+  onChange(d: Draft): void;
+  onContinue(): void;
+  onCancel(): void;
+}) {
   const { preview, draft } = props;
   const tx = preview.transaction;
   const b = refundBreakdown(tx, preview.remainingMinor);
@@ -13,7 +20,12 @@ export function AmountStep(props: { preview: Preview; draft: Draft; showErrors: 
   const after = remainingAfter(preview.remainingMinor, check);
   const reason = reasonProblem(draft);
   const unresolved = preview.pendingIntents.filter((i) => i.state !== 'accepted');
-  const blocked = tx.status !== 'success' ? `This payment's status is “${tx.status}”: only successful payments can be refunded.` : b.remainingMinor <= 0 ? 'Nothing remains refundable on this payment.' : undefined;
+  const blocked =
+    tx.status !== 'success'
+      ? `This payment's status is “${tx.status}”: only successful payments can be refunded.`
+      : b.remainingMinor <= 0
+        ? 'Nothing remains refundable on this payment.'
+        : undefined;
   const amountRef = useRef<HTMLInputElement>(null);
   useEffect(() => amountRef.current?.select(), []);
 
@@ -31,22 +43,70 @@ export function AmountStep(props: { preview: Preview; draft: Draft; showErrors: 
   const showAmountError = !check.ok && (props.showErrors || check.reason !== 'empty');
 
   return (
-    <form className="rd-step" onSubmit={submit} onKeyDown={enterOnSelect} noValidate aria-label="Amount and reason">
+    <form
+      className="rd-step"
+      onSubmit={submit}
+      onKeyDown={enterOnSelect}
+      noValidate
+      aria-label="Amount and reason"
+    >
       <dl className="rd-facts" data-testid="refund-facts">
-        <div><dt>Transaction</dt><dd className="mono">{tx.transactionNo}</dd></div>
-        {tx.reference && <div><dt>Reference</dt><dd className="mono">{tx.reference}</dd></div>}
-        <div><dt>Status</dt><dd><span className={`rd-badge rd-badge-${tx.status === 'success' ? 'ok' : 'bad'}`}>{tx.status}</span></dd></div>
-        <div><dt>Profile</dt><dd>{preview.profileName}<span className={`rd-badge rd-env-badge ${preview.environment === 'production' ? 'rd-badge-bad' : 'rd-badge-info'}`}>{preview.environment === 'production' ? 'PRODUCTION' : preview.environment}</span></dd></div>
-        <div><dt>Payment amount</dt><dd className="num">{amountText(tx.amountMinor, tx.currency)}</dd></div>
-        <div><dt>Already refunded</dt><dd className="num">{amountText(b.refundedMinor, tx.currency)}</dd></div>
-        <div><dt>Pending refunds</dt><dd className="num">{amountText(b.pendingMinor, tx.currency)}</dd></div>
-        <div><dt>Remaining refundable</dt><dd className="num strong" data-testid="remaining-now">{amountText(b.remainingMinor, tx.currency)}</dd></div>
+        <div>
+          <dt>Transaction</dt>
+          <dd className="mono">{tx.transactionNo}</dd>
+        </div>
+        {tx.reference && (
+          <div>
+            <dt>Reference</dt>
+            <dd className="mono">{tx.reference}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <span className={`rd-badge rd-badge-${tx.status === 'success' ? 'ok' : 'bad'}`}>{tx.status}</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Profile</dt>
+          <dd>
+            {preview.profileName}
+            <span
+              className={`rd-badge rd-env-badge ${preview.environment === 'production' ? 'rd-badge-bad' : 'rd-badge-info'}`}
+            >
+              {preview.environment === 'production' ? 'PRODUCTION' : preview.environment}
+            </span>
+          </dd>
+        </div>
+        <div>
+          <dt>Payment amount</dt>
+          <dd className="num">{amountText(tx.amountMinor, tx.currency)}</dd>
+        </div>
+        <div>
+          <dt>Already refunded</dt>
+          <dd className="num">{amountText(b.refundedMinor, tx.currency)}</dd>
+        </div>
+        <div>
+          <dt>Pending refunds</dt>
+          <dd className="num">{amountText(b.pendingMinor, tx.currency)}</dd>
+        </div>
+        <div>
+          <dt>Remaining refundable</dt>
+          <dd className="num strong" data-testid="remaining-now">
+            {amountText(b.remainingMinor, tx.currency)}
+          </dd>
+        </div>
       </dl>
 
-      {blocked && <p className="rd-alert rd-alert-bad" role="alert">{blocked} Nothing can be sent.</p>}
+      {blocked && (
+        <p className="rd-alert rd-alert-bad" role="alert">
+          {blocked} Nothing can be sent.
+        </p>
+      )}
       {unresolved.map((i) => (
         <p key={i.id} className="rd-alert rd-alert-warn" role="alert">
-          Refund {i.id} for this payment is still {i.state === 'outcome_unknown' ? 'unresolved (outcome unknown)' : 'being sent'}. Refund Desk will
+          Refund {i.id} for this payment is still{' '}
+          {i.state === 'outcome_unknown' ? 'unresolved (outcome unknown)' : 'being sent'}. Refund Desk will
           refuse another one until it is resolved: use “Check again” in Refunds.
         </p>
       ))}
@@ -68,15 +128,33 @@ export function AmountStep(props: { preview: Preview; draft: Draft; showErrors: 
                 onChange={(e) => props.onChange({ ...draft, amountText: e.target.value })}
               />
               <span className="rd-ccy">{tx.currency}</span>
-              <button type="button" className="link" onClick={() => props.onChange({ ...draft, amountText: defaultAmountText(preview.remainingMinor, tx.currency) })}>
+              <button
+                type="button"
+                className="link"
+                onClick={() =>
+                  props.onChange({
+                    ...draft,
+                    amountText: defaultAmountText(preview.remainingMinor, tx.currency),
+                  })
+                }
+              >
                 Full amount
               </button>
             </div>
-            <p id="rd-amount-help" className={showAmountError ? 'rd-error' : 'muted small'} data-testid="amount-message">
-              {showAmountError ? check.message : check.ok && check.amountMinor === b.remainingMinor ? 'Full refund of what remains.' : 'Partial refund.'}
+            <p
+              id="rd-amount-help"
+              className={showAmountError ? 'rd-error' : 'muted small'}
+              data-testid="amount-message"
+            >
+              {showAmountError
+                ? check.message
+                : check.ok && check.amountMinor === b.remainingMinor
+                  ? 'Full refund of what remains.'
+                  : 'Partial refund.'}
             </p>
             <p id="rd-amount-after" className="rd-after" aria-live="polite" data-testid="remaining-after">
-              Remaining refundable after this refund: <strong className="num">{amountText(after, tx.currency)}</strong>
+              Remaining refundable after this refund:{' '}
+              <strong className="num">{amountText(after, tx.currency)}</strong>
             </p>
           </div>
 
@@ -90,7 +168,9 @@ export function AmountStep(props: { preview: Preview; draft: Draft; showErrors: 
             >
               <option value="">Choose a reason…</option>
               {REFUND_REASONS.map((r) => (
-                <option key={r.code} value={r.code}>{r.label}</option>
+                <option key={r.code} value={r.code}>
+                  {r.label}
+                </option>
               ))}
             </select>
           </div>
@@ -104,15 +184,29 @@ export function AmountStep(props: { preview: Preview; draft: Draft; showErrors: 
               aria-invalid={props.showErrors && reason?.field === 'note'}
               onChange={(e) => props.onChange({ ...draft, reasonNote: e.target.value })}
             />
-            <p className="muted small">Kept in Refund Desk’s audit log; the payment service has no reason field.</p>
+            <p className="muted small">
+              Kept in Refund Desk’s audit log; the payment service has no reason field.
+            </p>
           </div>
-          {props.showErrors && reason && <p className="rd-error" role="alert" data-testid="reason-message">{reason.message}</p>}
+          {props.showErrors && reason && (
+            <p className="rd-error" role="alert" data-testid="reason-message">
+              {reason.message}
+            </p>
+          )}
         </>
       )}
 
       <footer className="rd-actions">
-        <button type="button" onClick={props.onCancel}>Cancel</button>
-        <button type="submit" className="primary" disabled={Boolean(blocked) || unresolved.length > 0 || (!check.ok && check.reason === 'over_remaining')}>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button
+          type="submit"
+          className="primary"
+          disabled={
+            Boolean(blocked) || unresolved.length > 0 || (!check.ok && check.reason === 'over_remaining')
+          }
+        >
           Continue
         </button>
       </footer>

@@ -8,11 +8,23 @@ import { type AuditEntry, type AuditFilters, currenciesOf, filterAudit } from '.
 import { amountText, environmentLabel, localTime, reasonLabel } from './format';
 import { StateBadge } from './StateBadge';
 
-const OUTCOMES: ReadonlyArray<AuditEntry['outcome']> = ['accepted', 'succeeded', 'rejected', 'refused', 'outcome_unknown', 'failed'];
+const OUTCOMES: ReadonlyArray<AuditEntry['outcome']> = [
+  'accepted',
+  'succeeded',
+  'rejected',
+  'refused',
+  'outcome_unknown',
+  'failed',
+];
 
 // An audit entry records one moment, so "accepted" is not "accepted · settling" as in the live list.
 const AUDIT_LABELS: Record<AuditEntry['outcome'], string> = {
-  accepted: 'Accepted', succeeded: 'Refunded', rejected: 'Rejected', refused: 'Refused (not sent)', outcome_unknown: 'Outcome unknown', failed: 'Failed',
+  accepted: 'Accepted',
+  succeeded: 'Refunded',
+  rejected: 'Rejected',
+  refused: 'Refused (not sent)',
+  outcome_unknown: 'Outcome unknown',
+  failed: 'Failed',
 };
 
 /** The audit log, read-only: main owns it; the renderer can only list, filter and export it. */
@@ -28,56 +40,118 @@ export function AuditView() {
       <div className="rd-toolbar" role="search" aria-label="Filter the audit log">
         <label>
           Outcome{' '}
-          <select value={filters.outcome} onChange={(e) => setFilters({ ...filters, outcome: e.target.value as AuditFilters['outcome'] })}>
+          <select
+            value={filters.outcome}
+            onChange={(e) => setFilters({ ...filters, outcome: e.target.value as AuditFilters['outcome'] })}
+          >
             <option value="all">All outcomes</option>
-            {OUTCOMES.map((o) => <option key={o} value={o}>{o.replace('_', ' ')}</option>)}
+            {OUTCOMES.map((o) => (
+              <option key={o} value={o}>
+                {o.replace('_', ' ')}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Currency{' '}
-          <select value={filters.currency} onChange={(e) => setFilters({ ...filters, currency: e.target.value })}>
+          <select
+            value={filters.currency}
+            onChange={(e) => setFilters({ ...filters, currency: e.target.value })}
+          >
             <option value="all">All</option>
-            {currencies.map((c) => <option key={c} value={c}>{c}</option>)}
+            {currencies.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Search{' '}
-          <input type="search" value={filters.text} placeholder="Transaction, refund no., operator, code" onChange={(e) => setFilters({ ...filters, text: e.target.value })} />
+          <input
+            type="search"
+            value={filters.text}
+            placeholder="Transaction, refund no., operator, code"
+            onChange={(e) => setFilters({ ...filters, text: e.target.value })}
+          />
         </label>
-        <span className="muted small">{rows.length} of {audit.data?.length ?? 0}</span>
-        <button type="button" className="rd-push-right" disabled={rows.length === 0} onClick={() => downloadText(exportFileName('audit', new Date()), auditCsv(rows))}>
+        <span className="muted small">
+          {rows.length} of {audit.data?.length ?? 0}
+        </span>
+        <button
+          type="button"
+          className="rd-push-right"
+          disabled={rows.length === 0}
+          onClick={() => downloadText(exportFileName('audit', new Date()), auditCsv(rows))}
+        >
           Export CSV
         </button>
       </div>
-      {audit.isError && <p className="rd-alert rd-alert-bad" role="alert">Could not load the audit log: {audit.error.message}</p>}
+      {audit.isError && (
+        <p className="rd-alert rd-alert-bad" role="alert">
+          Could not load the audit log: {audit.error.message}
+        </p>
+      )}
       <div className="rd-table-wrap">
         <table className="rd-table" data-testid="audit-table">
           <thead>
             <tr>
-              <th scope="col">Time</th><th scope="col">Operator</th><th scope="col">Profile</th><th scope="col">Transaction</th>
-              <th scope="col" className="num">Amount</th><th scope="col">Reason</th><th scope="col">Outcome</th><th scope="col">Service answer</th><th scope="col">Refund no.</th>
+              <th scope="col">Time</th>
+              <th scope="col">Operator</th>
+              <th scope="col">Profile</th>
+              <th scope="col">Transaction</th>
+              <th scope="col" className="num">
+                Amount
+              </th>
+              <th scope="col">Reason</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Service answer</th>
+              <th scope="col">Refund no.</th>
             </tr>
           </thead>
           <tbody>
             {rows.map((e, n) => (
-              <tr key={`${e.at}-${e.intentId}-${e.outcome}-${n}`} className={e.outcome === 'outcome_unknown' ? 'rd-row-unknown' : undefined}>
+              <tr
+                key={`${e.at}-${e.intentId}-${e.outcome}-${n}`}
+                className={e.outcome === 'outcome_unknown' ? 'rd-row-unknown' : undefined}
+              >
                 <td className="nowrap">{localTime(e.at)}</td>
                 <td>{e.operator || '—'}</td>
-                <td>{e.profileName}<div className={e.environment === 'production' ? 'small rd-prod-text' : 'small muted'}>{environmentLabel(e.environment)}</div></td>
+                <td>
+                  {e.profileName}
+                  <div className={e.environment === 'production' ? 'small rd-prod-text' : 'small muted'}>
+                    {environmentLabel(e.environment)}
+                  </div>
+                </td>
                 <td className="mono">{e.transactionNo}</td>
                 <td className="num">{amountText(e.amountMinor, e.currency)}</td>
-                <td>{reasonLabel(e.reasonCode)}{e.reasonNote ? <div className="small muted">{e.reasonNote}</div> : null}</td>
-                <td><StateBadge state={e.outcome} label={AUDIT_LABELS[e.outcome]} /></td>
+                <td>
+                  {reasonLabel(e.reasonCode)}
+                  {e.reasonNote ? <div className="small muted">{e.reasonNote}</div> : null}
+                </td>
+                <td>
+                  <StateBadge state={e.outcome} label={AUDIT_LABELS[e.outcome]} />
+                </td>
                 <td>{[e.retCode, e.retMsg].filter(Boolean).join(' · ') || e.detail || '—'}</td>
                 <td className="mono">{e.refundTransactionNo ?? '—'}</td>
               </tr>
             ))}
           </tbody>
         </table>
-        {audit.isSuccess && rows.length === 0 && <p className="rd-empty">{audit.data.length === 0 ? 'No refund attempts recorded yet.' : 'Nothing matches these filters.'}</p>}
-        {audit.isPending && <p className="rd-empty" role="status">Loading the audit log…</p>}
+        {audit.isSuccess && rows.length === 0 && (
+          <p className="rd-empty">
+            {audit.data.length === 0 ? 'No refund attempts recorded yet.' : 'Nothing matches these filters.'}
+          </p>
+        )}
+        {audit.isPending && (
+          <p className="rd-empty" role="status">
+            Loading the audit log…
+          </p>
+        )}
       </div>
-      <p className="muted small">Read-only. Times are shown in your local time; the CSV export is in UTC and has a timezone column.</p>
+      <p className="muted small">
+        Read-only. Times are shown in your local time; the CSV export is in UTC and has a timezone column.
+      </p>
     </section>
   );
 }

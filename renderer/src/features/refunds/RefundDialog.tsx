@@ -11,13 +11,26 @@ import { DialogFrame } from './DialogFrame';
 import { useCheckAgain, useSubmitRefund } from './mutations';
 import { describeIntent, describeSubmitError } from './outcome';
 import { refundPreviewQuery } from './queries';
-import { mergeRequirements, NO_REQUIREMENTS, predictRequirements, type Requirements, requirementsFromError } from './requirements';
+import {
+  mergeRequirements,
+  NO_REQUIREMENTS,
+  predictRequirements,
+  type Requirements,
+  requirementsFromError,
+} from './requirements';
 import { ResultStep } from './ResultStep';
 
 type Step = 'amount' | 'confirm' | 'result';
 
 const errorOf = (e: unknown): AppErrorShape =>
-  e instanceof BridgeError ? e.error : { code: 'internal', message: 'Something went wrong inside Refund Desk. Nothing was sent.', retryable: false, correlationId: '' };
+  e instanceof BridgeError
+    ? e.error
+    : {
+        code: 'internal',
+        message: 'Something went wrong inside Refund Desk. Nothing was sent.',
+        retryable: false,
+        correlationId: '',
+      };
 
 /**
  * The refund dialog: amount and reason → confirmation of exactly what will be sent → outcome in words.
@@ -53,16 +66,34 @@ export function RefundDialog({ transactionNo, onClose }: { transactionNo: string
 
   const p = preview.data;
   const tx = p?.transaction;
-  const current: Draft | null = draft ?? (p && tx ? { amountText: defaultAmountText(p.remainingMinor, tx.currency), reasonCode: '', reasonNote: '' } : null);
-  const check = p && tx && current ? checkRefundAmount(current.amountText, tx.currency, p.remainingMinor) : undefined;
+  const current: Draft | null =
+    draft ??
+    (p && tx
+      ? { amountText: defaultAmountText(p.remainingMinor, tx.currency), reasonCode: '', reasonNote: '' }
+      : null);
+  const check =
+    p && tx && current ? checkRefundAmount(current.amountText, tx.currency, p.remainingMinor) : undefined;
   const amountMinor = check?.ok ? check.amountMinor : 0;
-  const predicted = p && tx ? predictRequirements({ amountMinor, currency: tx.currency, environment: p.environment, todayTotalMinor: p.todayTotalMinor, guardrails: p.guardrails }) : NO_REQUIREMENTS;
+  const predicted =
+    p && tx
+      ? predictRequirements({
+          amountMinor,
+          currency: tx.currency,
+          environment: p.environment,
+          todayTotalMinor: p.todayTotalMinor,
+          guardrails: p.guardrails,
+        })
+      : NO_REQUIREMENTS;
   const requirements = mergeRequirements(predicted, asked);
 
   const toConfirm = () => {
     setShowErrors(true);
     if (!current || !check?.ok || reasonProblem(current)) {
-      const id = !check?.ok ? 'rd-amount' : reasonProblem(current ?? { reasonCode: '', reasonNote: '' })?.field === 'note' ? 'rd-note' : 'rd-reason';
+      const id = !check?.ok
+        ? 'rd-amount'
+        : reasonProblem(current ?? { reasonCode: '', reasonNote: '' })?.field === 'note'
+          ? 'rd-note'
+          : 'rd-reason';
       document.getElementById(id)?.focus();
       return;
     }
@@ -75,7 +106,15 @@ export function RefundDialog({ transactionNo, onClose }: { transactionNo: string
     setNotice(undefined);
     const confirmation = confirmationPayload(requirements, confirmations);
     submit.mutate(
-      { transactionNo: tx.transactionNo, amountMinor: check.amountMinor, currency: tx.currency, reasonCode: current.reasonCode, reasonNote: current.reasonNote.trim(), confirmation, ...(p ? { profileId: p.profileId } : {}) },
+      {
+        transactionNo: tx.transactionNo,
+        amountMinor: check.amountMinor,
+        currency: tx.currency,
+        reasonCode: current.reasonCode,
+        reasonNote: current.reasonNote.trim(),
+        confirmation,
+        ...(p ? { profileId: p.profileId } : {}),
+      },
       {
         onSuccess: (intent) => {
           setResult({ intent });
@@ -103,26 +142,48 @@ export function RefundDialog({ transactionNo, onClose }: { transactionNo: string
   // The newest of: the submit answer, a pushed update, a Check again answer.
   const shownIntent =
     result && 'intent' in result
-      ? [live[result.intent.id], checkAgain.data].reduce<IntentView>((best, i) => (i && i.id === best.id && i.updatedAt >= best.updatedAt ? i : best), result.intent)
+      ? [live[result.intent.id], checkAgain.data].reduce<IntentView>(
+          (best, i) => (i && i.id === best.id && i.updatedAt >= best.updatedAt ? i : best),
+          result.intent,
+        )
       : undefined;
 
   let title = `Refund payment ${transactionNo}`;
   let body;
   if (preview.isPending) {
-    body = <p className="rd-step" role="status">Asking the payment service for this payment’s current status…</p>;
+    body = (
+      <p className="rd-step" role="status">
+        Asking the payment service for this payment’s current status…
+      </p>
+    );
   } else if (preview.isError || !p || !tx || !current) {
     const e = errorOf(preview.error);
     body = (
       <div className="rd-step">
-        <p className="rd-alert rd-alert-bad" role="alert">Could not load this payment: {e.message} Nothing was sent.</p>
+        <p className="rd-alert rd-alert-bad" role="alert">
+          Could not load this payment: {e.message} Nothing was sent.
+        </p>
         <footer className="rd-actions">
-          <button type="button" onClick={() => void preview.refetch()}>Try again</button>
-          <button type="button" className="primary" onClick={onClose}>Close</button>
+          <button type="button" onClick={() => void preview.refetch()}>
+            Try again
+          </button>
+          <button type="button" className="primary" onClick={onClose}>
+            Close
+          </button>
         </footer>
       </div>
     );
   } else if (step === 'amount') {
-    body = <AmountStep preview={p} draft={current} showErrors={showErrors} onChange={setDraft} onContinue={toConfirm} onCancel={onClose} />;
+    body = (
+      <AmountStep
+        preview={p}
+        draft={current}
+        showErrors={showErrors}
+        onChange={setDraft}
+        onContinue={toConfirm}
+        onCancel={onClose}
+      />
+    );
   } else if (step === 'confirm' && check?.ok) {
     title = 'Confirm the refund';
     body = (
@@ -143,8 +204,11 @@ export function RefundDialog({ transactionNo, onClose }: { transactionNo: string
     );
   } else if (result) {
     title = 'Refund result';
-    const outcome = shownIntent ? describeIntent(shownIntent) : describeSubmitError('error' in result ? result.error : errorOf(undefined));
-    const refusedForAmount = 'error' in result && typeof result.error.details?.['remainingMinor'] === 'number';
+    const outcome = shownIntent
+      ? describeIntent(shownIntent)
+      : describeSubmitError('error' in result ? result.error : errorOf(undefined));
+    const refusedForAmount =
+      'error' in result && typeof result.error.details?.['remainingMinor'] === 'number';
     body = (
       <ResultStep
         outcome={outcome}
@@ -152,14 +216,27 @@ export function RefundDialog({ transactionNo, onClose }: { transactionNo: string
         checking={checkAgain.isPending}
         checkError={checkAgain.isError ? errorOf(checkAgain.error).message : undefined}
         onCheckAgain={() => shownIntent && checkAgain.mutate(shownIntent.id)}
-        onBack={refusedForAmount ? () => { setResult(undefined); setStep('amount'); void preview.refetch(); } : undefined}
+        onBack={
+          refusedForAmount
+            ? () => {
+                setResult(undefined);
+                setStep('amount');
+                void preview.refetch();
+              }
+            : undefined
+        }
         onClose={onClose}
       />
     );
   }
 
   return (
-    <DialogFrame titleId={titleId} title={title} onClose={close} tone={p?.environment === 'production' ? 'production' : undefined}>
+    <DialogFrame
+      titleId={titleId}
+      title={title}
+      onClose={close}
+      tone={p?.environment === 'production' ? 'production' : undefined}
+    >
       {body}
     </DialogFrame>
   );

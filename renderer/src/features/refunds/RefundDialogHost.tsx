@@ -25,7 +25,9 @@ export function RefundDialogHost({ children }: { children: ReactNode }) {
   return (
     <RefundDialogContext.Provider value={api}>
       {children}
-      {transactionNo !== null && <RefundDialog key={opening} transactionNo={transactionNo} onClose={() => setTransactionNo(null)} />}
+      {transactionNo !== null && (
+        <RefundDialog key={opening} transactionNo={transactionNo} onClose={() => setTransactionNo(null)} />
+      )}
     </RefundDialogContext.Provider>
   );
 }

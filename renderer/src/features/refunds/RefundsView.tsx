@@ -34,65 +34,137 @@ export function RefundsView() {
     <section className="rd-view" aria-label="Refunds">
       <form className="rd-toolbar rd-new-refund" onSubmit={startRefund}>
         <label htmlFor="rd-new-tx">Refund a payment by transaction number</label>
-        <input id="rd-new-tx" className="mono" inputMode="numeric" value={newTx} onChange={(e) => setNewTx(e.target.value)} placeholder="e.g. 297553638300708562" />
-        <button type="submit" className="primary" disabled={!newTxValid}>Refund…</button>
+        <input
+          id="rd-new-tx"
+          className="mono"
+          inputMode="numeric"
+          value={newTx}
+          onChange={(e) => setNewTx(e.target.value)}
+          placeholder="e.g. 297553638300708562"
+        />
+        <button type="submit" className="primary" disabled={!newTxValid}>
+          Refund…
+        </button>
       </form>
 
       {unknown > 0 && (
         <p className="rd-alert rd-alert-warn" role="status">
-          {unknown === 1 ? '1 refund has' : `${unknown} refunds have`} an unknown outcome: we don’t know yet whether money moved. Use “Check again”; never refund
-          those payments again until they are resolved.
+          {unknown === 1 ? '1 refund has' : `${unknown} refunds have`} an unknown outcome: we don’t know yet
+          whether money moved. Use “Check again”; never refund those payments again until they are resolved.
         </p>
       )}
 
       <div className="rd-toolbar" role="search" aria-label="Filter refunds">
         <label>
           State{' '}
-          <select value={filters.state} onChange={(e) => setFilters({ ...filters, state: e.target.value as IntentFilters['state'] })}>
+          <select
+            value={filters.state}
+            onChange={(e) => setFilters({ ...filters, state: e.target.value as IntentFilters['state'] })}
+          >
             <option value="all">All states</option>
-            {INTENT_STATES.map((s) => <option key={s} value={s}>{STATE_LABELS[s]}</option>)}
+            {INTENT_STATES.map((s) => (
+              <option key={s} value={s}>
+                {STATE_LABELS[s]}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Currency{' '}
-          <select value={filters.currency} onChange={(e) => setFilters({ ...filters, currency: e.target.value })}>
+          <select
+            value={filters.currency}
+            onChange={(e) => setFilters({ ...filters, currency: e.target.value })}
+          >
             <option value="all">All</option>
-            {currencies.map((c) => <option key={c} value={c}>{c}</option>)}
+            {currencies.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Search{' '}
-          <input type="search" value={filters.text} placeholder="Transaction, refund no., reference, id" onChange={(e) => setFilters({ ...filters, text: e.target.value })} />
+          <input
+            type="search"
+            value={filters.text}
+            placeholder="Transaction, refund no., reference, id"
+            onChange={(e) => setFilters({ ...filters, text: e.target.value })}
+          />
         </label>
-        <span className="muted small">{rows.length} of {list.data?.length ?? 0}</span>
-        <button type="button" className="rd-push-right" disabled={rows.length === 0} onClick={() => downloadText(exportFileName('refunds', new Date()), refundsCsv(rows))}>
+        <span className="muted small">
+          {rows.length} of {list.data?.length ?? 0}
+        </span>
+        <button
+          type="button"
+          className="rd-push-right"
+          disabled={rows.length === 0}
+          onClick={() => downloadText(exportFileName('refunds', new Date()), refundsCsv(rows))}
+        >
           Export CSV
         </button>
       </div>
 
-      {list.isError && <p className="rd-alert rd-alert-bad" role="alert">Could not load refunds: {list.error.message}</p>}
-      {checkAgain.isError && <p className="rd-alert rd-alert-bad" role="alert">Check again failed: {checkAgain.error.message} Nothing was sent.</p>}
+      {list.isError && (
+        <p className="rd-alert rd-alert-bad" role="alert">
+          Could not load refunds: {list.error.message}
+        </p>
+      )}
+      {checkAgain.isError && (
+        <p className="rd-alert rd-alert-bad" role="alert">
+          Check again failed: {checkAgain.error.message} Nothing was sent.
+        </p>
+      )}
       <div className="rd-table-wrap">
         <table className="rd-table" data-testid="refunds-table">
           <thead>
             <tr>
-              <th scope="col">Created</th><th scope="col">Transaction</th><th scope="col" className="num">Amount</th><th scope="col">State</th>
-              <th scope="col">Refund no.</th><th scope="col">Operator</th><th scope="col">Reason</th><th scope="col"><span className="sr-only">Actions</span></th>
+              <th scope="col">Created</th>
+              <th scope="col">Transaction</th>
+              <th scope="col" className="num">
+                Amount
+              </th>
+              <th scope="col">State</th>
+              <th scope="col">Refund no.</th>
+              <th scope="col">Operator</th>
+              <th scope="col">Reason</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {rows.map((i) => (
-              <tr key={i.id} className={i.state === 'outcome_unknown' ? 'rd-row-unknown' : undefined} data-intent-id={i.id}>
+              <tr
+                key={i.id}
+                className={i.state === 'outcome_unknown' ? 'rd-row-unknown' : undefined}
+                data-intent-id={i.id}
+              >
                 <td className="nowrap">{localTime(i.createdAt)}</td>
                 <td className="mono">{i.transactionNo}</td>
                 <td className="num">{amountText(i.amountMinor, i.currency)}</td>
-                <td><StateBadge state={i.state} />{i.retMsg && <div className="small muted">{i.retMsg}{i.retCode ? ` (${i.retCode})` : ''}</div>}</td>
+                <td>
+                  <StateBadge state={i.state} />
+                  {i.retMsg && (
+                    <div className="small muted">
+                      {i.retMsg}
+                      {i.retCode ? ` (${i.retCode})` : ''}
+                    </div>
+                  )}
+                </td>
                 <td className="mono">{i.refundTransactionNo ?? '—'}</td>
                 <td>{i.operator || '—'}</td>
-                <td>{reasonLabel(i.reasonCode)}{i.reasonNote ? <div className="small muted">{i.reasonNote}</div> : null}</td>
+                <td>
+                  {reasonLabel(i.reasonCode)}
+                  {i.reasonNote ? <div className="small muted">{i.reasonNote}</div> : null}
+                </td>
                 <td>
                   {i.state === 'outcome_unknown' && (
-                    <button type="button" onClick={() => checkAgain.mutate(i.id)} disabled={checkAgain.isPending && checkAgain.variables === i.id}>
+                    <button
+                      type="button"
+                      onClick={() => checkAgain.mutate(i.id)}
+                      disabled={checkAgain.isPending && checkAgain.variables === i.id}
+                    >
                       Check again
                     </button>
                   )}
@@ -102,9 +174,17 @@ export function RefundsView() {
           </tbody>
         </table>
         {list.isSuccess && rows.length === 0 && (
-          <p className="rd-empty">{list.data.length === 0 ? 'No refunds yet. Refund a payment from Transactions or by its number above.' : 'No refunds match these filters.'}</p>
+          <p className="rd-empty">
+            {list.data.length === 0
+              ? 'No refunds yet. Refund a payment from Transactions or by its number above.'
+              : 'No refunds match these filters.'}
+          </p>
         )}
-        {list.isPending && <p className="rd-empty" role="status">Loading refunds…</p>}
+        {list.isPending && (
+          <p className="rd-empty" role="status">
+            Loading refunds…
+          </p>
+        )}
       </div>
       <p className="muted small">Times are shown in your local time; exports are in UTC and say so.</p>
     </section>

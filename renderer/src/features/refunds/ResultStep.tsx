@@ -19,36 +19,78 @@ export function ResultStep(props: {
   return (
     <div className="rd-step" data-testid="refund-result" data-state={intent?.state ?? 'refused'}>
       <section className={`rd-outcome rd-outcome-${o.tone}`} aria-live="polite">
-        <h3 ref={headingRef} tabIndex={-1}>{o.title}</h3>
+        <h3 ref={headingRef} tabIndex={-1}>
+          {o.title}
+        </h3>
         <p className={`rd-moved rd-moved-${o.moneyMoved}`}>{MONEY_MOVED_TEXT[o.moneyMoved]}</p>
         <p>{o.body}</p>
         <p className="muted">{o.next}</p>
       </section>
       {intent && (
         <dl className="rd-facts rd-facts-confirm">
-          <div><dt>Amount</dt><dd className="num">{amountText(intent.amountMinor, intent.currency)}</dd></div>
-          <div><dt>Transaction</dt><dd className="mono">{intent.transactionNo}</dd></div>
-          {intent.refundTransactionNo && <div><dt>Refund number</dt><dd className="mono" data-testid="refund-transaction-no">{intent.refundTransactionNo}</dd></div>}
-          {intent.retCode && <div><dt>Service code</dt><dd className="mono">{intent.retCode}</dd></div>}
-          {intent.retMsg && <div><dt>Service message</dt><dd>{intent.retMsg}</dd></div>}
-          <div><dt>Refund Desk reference</dt><dd className="mono">{intent.id}</dd></div>
+          <div>
+            <dt>Amount</dt>
+            <dd className="num">{amountText(intent.amountMinor, intent.currency)}</dd>
+          </div>
+          <div>
+            <dt>Transaction</dt>
+            <dd className="mono">{intent.transactionNo}</dd>
+          </div>
+          {intent.refundTransactionNo && (
+            <div>
+              <dt>Refund number</dt>
+              <dd className="mono" data-testid="refund-transaction-no">
+                {intent.refundTransactionNo}
+              </dd>
+            </div>
+          )}
+          {intent.retCode && (
+            <div>
+              <dt>Service code</dt>
+              <dd className="mono">{intent.retCode}</dd>
+            </div>
+          )}
+          {intent.retMsg && (
+            <div>
+              <dt>Service message</dt>
+              <dd>{intent.retMsg}</dd>
+            </div>
+          )}
+          <div>
+            <dt>Refund Desk reference</dt>
+            <dd className="mono">{intent.id}</dd>
+          </div>
           {intent.lastCheck && (
             <div>
               <dt>Last check</dt>
-              <dd>{localTime(intent.lastCheck.at)}: {intent.lastCheck.found ? 'found at the service' : 'not found at the service'} — {intent.lastCheck.note}</dd>
+              <dd>
+                {localTime(intent.lastCheck.at)}:{' '}
+                {intent.lastCheck.found ? 'found at the service' : 'not found at the service'} —{' '}
+                {intent.lastCheck.note}
+              </dd>
             </div>
           )}
         </dl>
       )}
-      {props.checkError && <p className="rd-error" role="alert">{props.checkError}</p>}
+      {props.checkError && (
+        <p className="rd-error" role="alert">
+          {props.checkError}
+        </p>
+      )}
       <footer className="rd-actions">
-        {props.onBack && <button type="button" onClick={props.onBack}>Back</button>}
+        {props.onBack && (
+          <button type="button" onClick={props.onBack}>
+            Back
+          </button>
+        )}
         {intent?.state === 'outcome_unknown' && (
           <button type="button" onClick={props.onCheckAgain} disabled={props.checking}>
             {props.checking ? 'Checking…' : 'Check again'}
           </button>
         )}
-        <button type="button" className="primary" onClick={props.onClose}>Close</button>
+        <button type="button" className="primary" onClick={props.onClose}>
+          Close
+        </button>
       </footer>
     </div>
   );

@@ -4,12 +4,19 @@ import { formatMinor, MoneyParseError, parseMinor } from '../../../../shared/dom
 /** What the amount field currently means, for the live "remaining after this refund" line. */
 export type AmountCheck =
   | { ok: true; amountMinor: number }
-  | { ok: false; reason: 'empty' | 'format' | 'decimals' | 'zero' | 'over_remaining'; message: string; amountMinor?: number };
+  | {
+      ok: false;
+      reason: 'empty' | 'format' | 'decimals' | 'zero' | 'over_remaining';
+      message: string;
+      amountMinor?: number;
+    };
 
 /** Why a currency's amount was refused, in the words the dialog shows. */
 function decimalsMessage(currency: string): string {
   const exp = currencyExponent(currency);
-  return exp === 0 ? `${currency} has no decimals: type a whole number.` : `${currency} amounts have at most ${exp} decimals.`;
+  return exp === 0
+    ? `${currency} has no decimals: type a whole number.`
+    : `${currency} amounts have at most ${exp} decimals.`;
 }
 
 /**
@@ -20,7 +27,8 @@ function decimalsMessage(currency: string): string {
 export function checkRefundAmount(text: string, currency: string, remainingMinor: number): AmountCheck {
   const trimmed = text.trim();
   if (trimmed === '') return { ok: false, reason: 'empty', message: 'Type the amount to refund.' };
-  if (trimmed.startsWith('-')) return { ok: false, reason: 'zero', message: 'The refund amount must be greater than zero.' };
+  if (trimmed.startsWith('-'))
+    return { ok: false, reason: 'zero', message: 'The refund amount must be greater than zero.' };
   let amountMinor: number;
   try {
     amountMinor = parseMinor(trimmed, currency);
@@ -29,9 +37,19 @@ export function checkRefundAmount(text: string, currency: string, remainingMinor
       return { ok: false, reason: 'decimals', message: decimalsMessage(currency) };
     }
     const example = formatMinor(12345 * 10 ** Math.max(0, currencyExponent(currency) - 2), currency);
-    return { ok: false, reason: 'format', message: `Type a plain amount such as ${example} (digits and a dot, no commas or currency signs).` };
+    return {
+      ok: false,
+      reason: 'format',
+      message: `Type a plain amount such as ${example} (digits and a dot, no commas or currency signs).`,
+    };
   }
-  if (amountMinor <= 0) return { ok: false, reason: 'zero', message: 'The refund amount must be greater than zero.', amountMinor };
+  if (amountMinor <= 0)
+    return {
+      ok: false,
+      reason: 'zero',
+      message: 'The refund amount must be greater than zero.',
+      amountMinor,
+    };
   if (amountMinor > remainingMinor) {
     return {
       ok: false,
@@ -74,7 +92,13 @@ export function refundBreakdown(
   tx: { amountMinor: number; refunds: ReadonlyArray<{ refundAmountMinor: number; status: string }> },
   remainingMinor: number,
 ): { refundedMinor: number; pendingMinor: number; remainingMinor: number } {
-  const refundedMinor = tx.refunds.filter((r) => r.status === 'success').reduce((s, r) => s + r.refundAmountMinor, 0);
+  const refundedMinor = tx.refunds
+    .filter((r) => r.status === 'success')
+    .reduce((s, r) => s + r.refundAmountMinor, 0);
   const remaining = Math.max(0, remainingMinor);
-  return { refundedMinor, pendingMinor: Math.max(0, tx.amountMinor - refundedMinor - remaining), remainingMinor: remaining };
+  return {
+    refundedMinor,
+    pendingMinor: Math.max(0, tx.amountMinor - refundedMinor - remaining),
+    remainingMinor: remaining,
+  };
 }

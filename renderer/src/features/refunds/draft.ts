@@ -19,20 +19,35 @@ export interface Confirmations {
 }
 
 /** Why the reason fields block Continue, or undefined when they are complete (main checks the same). */
-export function reasonProblem(d: Pick<Draft, 'reasonCode' | 'reasonNote'>): { field: 'reason' | 'note'; message: string } | undefined {
-  if (!REFUND_REASONS.some((r) => r.code === d.reasonCode)) return { field: 'reason', message: 'Choose a reason for the refund.' };
-  if (d.reasonCode === 'other' && d.reasonNote.trim() === '') return { field: 'note', message: 'Explain the reason in the note.' };
+export function reasonProblem(
+  d: Pick<Draft, 'reasonCode' | 'reasonNote'>,
+): { field: 'reason' | 'note'; message: string } | undefined {
+  if (!REFUND_REASONS.some((r) => r.code === d.reasonCode))
+    return { field: 'reason', message: 'Choose a reason for the refund.' };
+  if (d.reasonCode === 'other' && d.reasonNote.trim() === '')
+    return { field: 'note', message: 'Explain the reason in the note.' };
   if (d.reasonNote.length > 500) return { field: 'note', message: 'Keep the note under 500 characters.' };
   return undefined;
 }
 
 /** True when every confirmation the refund needs has been given. */
-export function confirmationsComplete(req: Requirements, c: Confirmations, amountMinor: number, currency: string): boolean {
-  return (!req.limit || c.overLimit) && (!req.typedAmount || typedAmountMatches(c.typedAmount, currency, amountMinor));
+export function confirmationsComplete(
+  req: Requirements,
+  c: Confirmations,
+  amountMinor: number,
+  currency: string,
+): boolean {
+  return (
+    (!req.limit || c.overLimit) &&
+    (!req.typedAmount || typedAmountMatches(c.typedAmount, currency, amountMinor))
+  );
 }
 
 /** The `confirmation` object for refunds.submit: only what was asked for, so main sees no stray claims. */
-export function confirmationPayload(req: Requirements, c: Confirmations): { overLimit?: boolean; typedAmount?: string } {
+export function confirmationPayload(
+  req: Requirements,
+  c: Confirmations,
+): { overLimit?: boolean; typedAmount?: string } {
   return {
     ...(req.limit ? { overLimit: c.overLimit } : {}),
     ...(req.typedAmount ? { typedAmount: c.typedAmount.trim() } : {}),

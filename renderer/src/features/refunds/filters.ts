@@ -26,16 +26,35 @@ function matchesText(needle: string, haystack: ReadonlyArray<string | undefined>
 /** Intents matching the Refunds view's filters, newest first. */
 export function filterIntents(intents: readonly IntentView[], f: IntentFilters): IntentView[] {
   return intents
-    .filter((i) => (f.state === 'all' || i.state === f.state) && (f.currency === 'all' || i.currency === f.currency))
-    .filter((i) => matchesText(f.text, [i.id, i.transactionNo, i.refundTransactionNo, i.reference, i.operator]))
+    .filter(
+      (i) =>
+        (f.state === 'all' || i.state === f.state) && (f.currency === 'all' || i.currency === f.currency),
+    )
+    .filter((i) =>
+      matchesText(f.text, [i.id, i.transactionNo, i.refundTransactionNo, i.reference, i.operator]),
+    )
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
 /** Audit entries matching the Audit view's filters, newest first. */
 export function filterAudit(entries: readonly AuditEntry[], f: AuditFilters): AuditEntry[] {
   return entries
-    .filter((e) => (f.outcome === 'all' || e.outcome === f.outcome) && (f.currency === 'all' || e.currency === f.currency))
-    .filter((e) => matchesText(f.text, [e.intentId, e.transactionNo, e.refundTransactionNo, e.operator, e.profileName, e.retCode, e.retMsg]))
+    .filter(
+      (e) =>
+        (f.outcome === 'all' || e.outcome === f.outcome) &&
+        (f.currency === 'all' || e.currency === f.currency),
+    )
+    .filter((e) =>
+      matchesText(f.text, [
+        e.intentId,
+        e.transactionNo,
+        e.refundTransactionNo,
+        e.operator,
+        e.profileName,
+        e.retCode,
+        e.retMsg,
+      ]),
+    )
     .sort((a, b) => b.at.localeCompare(a.at));
 }
 

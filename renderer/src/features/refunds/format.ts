@@ -14,7 +14,13 @@ export function amountText(amountMinor: number, currency: string): string {
 }
 
 const dateTime = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
 });
 
 /** A stored UTC instant in the person's local time. */
@@ -26,7 +32,13 @@ export function localTime(iso: string | undefined): string {
 
 /** Environment names as people say them. */
 export function environmentLabel(env: string): string {
-  return env === 'production' ? 'PRODUCTION' : env === 'demo' ? 'Demo (built-in sandbox)' : env === 'sandbox' ? 'Vendor sandbox' : env;
+  return env === 'production'
+    ? 'PRODUCTION'
+    : env === 'demo'
+      ? 'Demo (built-in sandbox)'
+      : env === 'sandbox'
+        ? 'Vendor sandbox'
+        : env;
 }
 
 /** A reason code as the dialog offered it ("Duplicate payment"); unknown codes are shown as stored. */

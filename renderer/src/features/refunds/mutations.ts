@@ -11,7 +11,8 @@ export function useSubmitRefund() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: Input<'refunds.submit'>) => unwrap(bridge['refunds.submit'](input)),
-    onSuccess: (intent) => client.setQueryData<IntentView[]>(refundKeys.list, (old) => (old ? upsertIntent(old, intent) : old)),
+    onSuccess: (intent) =>
+      client.setQueryData<IntentView[]>(refundKeys.list, (old) => (old ? upsertIntent(old, intent) : old)),
     onSettled: () => {
       void client.invalidateQueries({ queryKey: refundKeys.list });
       void client.invalidateQueries({ queryKey: refundKeys.audit });
@@ -25,7 +26,8 @@ export function useCheckAgain() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => unwrap(bridge['refunds.checkAgain']({ id })),
-    onSuccess: (intent) => client.setQueryData<IntentView[]>(refundKeys.list, (old) => (old ? upsertIntent(old, intent) : old)),
+    onSuccess: (intent) =>
+      client.setQueryData<IntentView[]>(refundKeys.list, (old) => (old ? upsertIntent(old, intent) : old)),
     onSettled: () => {
       void client.invalidateQueries({ queryKey: refundKeys.list });
       void client.invalidateQueries({ queryKey: refundKeys.audit });

@@ -33,7 +33,9 @@ export const MONEY_MOVED_TEXT: Record<MoneyMoved, string> = {
 /** Describes an intent returned by refunds.submit / checkAgain or pushed by refunds.updated. */
 export function describeIntent(intent: IntentView): OutcomeText {
   const amount = `${formatMinor(intent.amountMinor, intent.currency)} ${intent.currency}`;
-  const service = [intent.retMsg, intent.retCode ? `(code ${intent.retCode})` : undefined].filter(Boolean).join(' ');
+  const service = [intent.retMsg, intent.retCode ? `(code ${intent.retCode})` : undefined]
+    .filter(Boolean)
+    .join(' ');
   switch (intent.state) {
     case 'accepted':
       return {
@@ -44,7 +46,13 @@ export function describeIntent(intent: IntentView): OutcomeText {
         next: 'Nothing to do: Refund Desk follows it to its final status (see Refunds).',
       };
     case 'succeeded':
-      return { tone: 'ok', title: 'Refund completed', moneyMoved: 'yes', body: `${amount} was refunded as ${intent.refundTransactionNo ?? '—'}.`, next: 'Nothing more to do.' };
+      return {
+        tone: 'ok',
+        title: 'Refund completed',
+        moneyMoved: 'yes',
+        body: `${amount} was refunded as ${intent.refundTransactionNo ?? '—'}.`,
+        next: 'Nothing more to do.',
+      };
     case 'rejected':
       return {
         tone: 'bad',
@@ -62,25 +70,41 @@ export function describeIntent(intent: IntentView): OutcomeText {
         next: 'You may start a new refund for this payment.',
       };
     case 'refused':
-      return { tone: 'bad', title: 'Refused before sending', moneyMoved: 'no', body: `${intent.detail ?? 'A check failed.'} Nothing was sent.`, next: 'Correct the problem and try again.' };
+      return {
+        tone: 'bad',
+        title: 'Refused before sending',
+        moneyMoved: 'no',
+        body: `${intent.detail ?? 'A check failed.'} Nothing was sent.`,
+        next: 'Correct the problem and try again.',
+      };
     case 'outcome_unknown':
       return {
         tone: 'warn',
         title: 'Outcome unknown',
         moneyMoved: 'unknown',
         body: `We don't know yet whether money moved. ${intent.detail ?? ''}`.trim(),
-        next: 'Do not refund this payment again. Use “Check again”: Refund Desk asks the service whether it has this refund (reference ' + intent.id + ').',
+        next:
+          'Do not refund this payment again. Use “Check again”: Refund Desk asks the service whether it has this refund (reference ' +
+          intent.id +
+          ').',
       };
     case 'created':
     case 'sent':
-      return { tone: 'info', title: 'Sending…', moneyMoved: 'unknown', body: `The refund of ${amount} is on its way to the service.`, next: 'Wait for the answer; do not close Refund Desk.' };
+      return {
+        tone: 'info',
+        title: 'Sending…',
+        moneyMoved: 'unknown',
+        body: `The refund of ${amount} is on its way to the service.`,
+        next: 'Wait for the answer; do not close Refund Desk.',
+      };
   }
 }
 
 /** Describes a submit that main refused (envelope error): why, and that nothing was sent. */
 export function describeSubmitError(error: Pick<AppErrorShape, 'code' | 'message' | 'details'>): OutcomeText {
   const moved = error.details?.['moneyMoved'];
-  const moneyMoved: MoneyMoved = moved === 'yes' || moved === 'unknown' ? moved : error.code === 'outcome_unknown' ? 'unknown' : 'no';
+  const moneyMoved: MoneyMoved =
+    moved === 'yes' || moved === 'unknown' ? moved : error.code === 'outcome_unknown' ? 'unknown' : 'no';
   const remaining = error.details?.['remainingMinor'];
   const title =
     error.code === 'conflict'
@@ -90,7 +114,8 @@ export function describeSubmitError(error: Pick<AppErrorShape, 'code' | 'message
         : error.code === 'invalid_input'
           ? 'Refund refused'
           : 'Refund not sent';
-  const nothing = moneyMoved === 'no' && !/nothing (was|else was) sent/i.test(error.message) ? ' Nothing was sent.' : '';
+  const nothing =
+    moneyMoved === 'no' && !/nothing (was|else was) sent/i.test(error.message) ? ' Nothing was sent.' : '';
   return {
     tone: moneyMoved === 'unknown' ? 'warn' : 'bad',
     title,

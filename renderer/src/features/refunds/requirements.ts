@@ -36,16 +36,28 @@ export function predictRequirements(args: {
  * Reads main's "needs an extra confirmation" answer (`invalid_input` + `details.requires`), or
  * undefined when the error is something else. Unknown requirement names are ignored rather than trusted.
  */
-export function requirementsFromError(error: Pick<AppErrorShape, 'code' | 'details'>): Requirements | undefined {
+export function requirementsFromError(
+  error: Pick<AppErrorShape, 'code' | 'details'>,
+): Requirements | undefined {
   if (error.code !== 'invalid_input') return undefined;
   const requires = error.details?.['requires'];
   if (!Array.isArray(requires)) return undefined;
   const rawReasons = error.details?.['reasons'];
-  const reasons = Array.isArray(rawReasons) ? rawReasons.filter((r): r is string => typeof r === 'string') : [];
-  return { limit: requires.includes('limit_confirmation'), typedAmount: requires.includes('typed_amount'), reasons };
+  const reasons = Array.isArray(rawReasons)
+    ? rawReasons.filter((r): r is string => typeof r === 'string')
+    : [];
+  return {
+    limit: requires.includes('limit_confirmation'),
+    typedAmount: requires.includes('typed_amount'),
+    reasons,
+  };
 }
 
 /** Union of what we predicted and what main asked for, so a confirmation once shown never disappears. */
 export function mergeRequirements(a: Requirements, b: Requirements): Requirements {
-  return { limit: a.limit || b.limit, typedAmount: a.typedAmount || b.typedAmount, reasons: [...new Set([...a.reasons, ...b.reasons])] };
+  return {
+    limit: a.limit || b.limit,
+    typedAmount: a.typedAmount || b.typedAmount,
+    reasons: [...new Set([...a.reasons, ...b.reasons])],
+  };
 }

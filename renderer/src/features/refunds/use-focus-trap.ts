@@ -1,6 +1,7 @@
 import { type RefObject, useEffect } from 'react';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * Keeps Tab / Shift+Tab inside a modal, closes it on Escape (when `onEscape` is given) and gives focus
@@ -28,7 +29,9 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, onEscape: (() =
         return;
       }
       if (e.key !== 'Tab') return;
-      const items = [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement);
+      const items = [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+        (el) => el.offsetParent !== null || el === document.activeElement,
+      );
       const first = items[0];
       const last = items[items.length - 1];
       if (!first || !last) {

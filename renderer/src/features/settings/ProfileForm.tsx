@@ -27,7 +27,17 @@ interface Draft {
   limits: LimitDraft[];
 }
 
-const blank: Draft = { name: '', environment: 'vendor-sandbox', baseUrl: '', merchantNo: '', storeNo: '', operatorName: '', merGroupNo: '', ipnEnabled: false, limits: [] };
+const blank: Draft = {
+  name: '',
+  environment: 'vendor-sandbox',
+  baseUrl: '',
+  merchantNo: '',
+  storeNo: '',
+  operatorName: '',
+  merGroupNo: '',
+  ipnEnabled: false,
+  limits: [],
+};
 
 function fromProfile(p: ProfileView): Draft {
   return {
@@ -64,7 +74,8 @@ function serverFieldErrors(e: unknown): Record<string, string> {
   if (!(e instanceof BridgeError)) return { form: 'Could not save the profile.' };
   const d = e.error.details ?? {};
   const fields = d['fields'];
-  if (fields && typeof fields === 'object') return { ...(fields as Record<string, string>), form: e.error.message };
+  if (fields && typeof fields === 'object')
+    return { ...(fields as Record<string, string>), form: e.error.message };
   const issues = d['issues'];
   if (Array.isArray(issues)) {
     const out: Record<string, string> = {};
@@ -75,7 +86,15 @@ function serverFieldErrors(e: unknown): Record<string, string> {
 }
 
 /** Add or edit one merchant profile, with messages a person understands, shown beside each field. */
-export function ProfileForm({ profile, demoAvailable, onDone }: { profile?: ProfileView; demoAvailable: boolean; onDone: (saved?: ProfileView) => void }) {
+export function ProfileForm({
+  profile,
+  demoAvailable,
+  onDone,
+}: {
+  profile?: ProfileView;
+  demoAvailable: boolean;
+  onDone: (saved?: ProfileView) => void;
+}) {
   const [draft, setDraft] = useState<Draft>(profile ? fromProfile(profile) : blank);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useSaveProfile();
@@ -86,7 +105,12 @@ export function ProfileForm({ profile, demoAvailable, onDone }: { profile?: Prof
     setErrors((e) => {
       const { [key]: _gone, ...rest } = e;
       // Row errors of the limits editor are keyed limits.<row>: editing any row re-validates on save.
-      return key === 'limits' ? Object.fromEntries(Object.entries(rest).filter(([k]) => !k.startsWith('limits.'))) as Record<string, string> : rest;
+      return key === 'limits'
+        ? (Object.fromEntries(Object.entries(rest).filter(([k]) => !k.startsWith('limits.'))) as Record<
+            string,
+            string
+          >)
+        : rest;
     });
   };
 
@@ -96,7 +120,10 @@ export function ProfileForm({ profile, demoAvailable, onDone }: { profile?: Prof
     const input = toInput(draft, 'guardrails' in limits ? limits.guardrails : { limits: [] }, profile?.id);
     const parsed = profileInputSchema.safeParse(input);
     if (!parsed.success || 'errors' in limits) {
-      const found = { ...(parsed.success ? {} : fieldErrors(parsed.error)), ...('errors' in limits ? limits.errors : {}) };
+      const found = {
+        ...(parsed.success ? {} : fieldErrors(parsed.error)),
+        ...('errors' in limits ? limits.errors : {}),
+      };
       setErrors(found);
       document.getElementById(`${uid}-${Object.keys(found)[0] ?? 'name'}`)?.focus();
       return;
@@ -109,7 +136,12 @@ export function ProfileForm({ profile, demoAvailable, onDone }: { profile?: Prof
     }
   };
 
-  const field = (key: keyof Draft, label: string, hint?: string, extra: InputHTMLAttributes<HTMLInputElement> = {}) => (
+  const field = (
+    key: keyof Draft,
+    label: string,
+    hint?: string,
+    extra: InputHTMLAttributes<HTMLInputElement> = {},
+  ) => (
     <div className="st-field">
       <label htmlFor={`${uid}-${key}`}>{label}</label>
       <input
@@ -123,26 +155,46 @@ export function ProfileForm({ profile, demoAvailable, onDone }: { profile?: Prof
         {...extra}
       />
       {errors[key] ? (
-        <p className="st-error" id={`${uid}-${key}-err`} data-testid={`error-${key}`}>{errors[key]}</p>
+        <p className="st-error" id={`${uid}-${key}-err`} data-testid={`error-${key}`}>
+          {errors[key]}
+        </p>
       ) : hint ? (
-        <p className="st-hint" id={`${uid}-${key}-hint`}>{hint}</p>
+        <p className="st-hint" id={`${uid}-${key}-hint`}>
+          {hint}
+        </p>
       ) : null}
     </div>
   );
 
   return (
-    <form className="st-card st-form" onSubmit={(e) => void submit(e)} noValidate aria-label={profile ? `Edit ${profile.name}` : 'New profile'}>
+    <form
+      className="st-card st-form"
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      aria-label={profile ? `Edit ${profile.name}` : 'New profile'}
+    >
       <h2>{profile ? `Edit “${profile.name}”` : 'New merchant profile'}</h2>
-      {field('name', 'Profile name', 'How this desk shows the account, e.g. “Main store” or a partner’s sub-merchant.')}
+      {field(
+        'name',
+        'Profile name',
+        'How this desk shows the account, e.g. “Main store” or a partner’s sub-merchant.',
+      )}
       <div className="st-field">
         <label htmlFor={`${uid}-environment`}>Connects to</label>
-        <select id={`${uid}-environment`} value={draft.environment} onChange={(e) => {
+        <select
+          id={`${uid}-environment`}
+          value={draft.environment}
+          onChange={(e) => {
             const env = e.target.value as Environment;
             set('environment', env);
             // Demo always talks as the sandbox's demo merchant; fill it in rather than ask.
             if (env === 'demo') setDraft((d) => ({ ...d, ...DEMO_MERCHANT_NUMBERS }));
-          }} disabled={profile?.environment === 'demo'}>
-          {ENVIRONMENTS.filter((env) => env !== 'demo' || profile?.environment === 'demo' || (!profile && demoAvailable)).map((env) => (
+          }}
+          disabled={profile?.environment === 'demo'}
+        >
+          {ENVIRONMENTS.filter(
+            (env) => env !== 'demo' || profile?.environment === 'demo' || (!profile && demoAvailable),
+          ).map((env) => (
             <option key={env} value={env}>
               {ENVIRONMENT_LABELS[env]}
             </option>
@@ -154,28 +206,67 @@ export function ProfileForm({ profile, demoAvailable, onDone }: { profile?: Prof
             : draft.environment === 'demo'
               ? 'The sandbox built into Refund Desk, with made-up data. Nothing real happens.'
               : `Calls go to ${ENVIRONMENT_BASE_URLS[draft.environment]}.`}
-          {draft.environment === 'production' && <strong className="st-prod"> Real money moves with this profile.</strong>}
-          {profile && profile.environment !== 'demo' && ' Changing where this profile connects removes its saved API token; enter it again afterwards.'}
+          {draft.environment === 'production' && (
+            <strong className="st-prod"> Real money moves with this profile.</strong>
+          )}
+          {profile &&
+            profile.environment !== 'demo' &&
+            ' Changing where this profile connects removes its saved API token; enter it again afterwards.'}
         </p>
       </div>
-      {draft.environment === 'custom' && field('baseUrl', 'Service address', 'Starts with https:// — plain http:// is allowed only for 127.0.0.1 or localhost.', { placeholder: 'https://', inputMode: 'url' })}
+      {draft.environment === 'custom' &&
+        field(
+          'baseUrl',
+          'Service address',
+          'Starts with https:// — plain http:// is allowed only for 127.0.0.1 or localhost.',
+          { placeholder: 'https://', inputMode: 'url' },
+        )}
       <div className="st-row">
-        {field('merchantNo', 'Merchant number', isDemo ? 'Fixed for the demo sandbox.' : 'Digits, from your provider’s onboarding e-mail.', { inputMode: 'numeric', readOnly: isDemo })}
-        {field('storeNo', 'Store number', isDemo ? 'Fixed for the demo sandbox.' : 'Digits; a merchant may have several stores.', { inputMode: 'numeric', readOnly: isDemo })}
+        {field(
+          'merchantNo',
+          'Merchant number',
+          isDemo ? 'Fixed for the demo sandbox.' : 'Digits, from your provider’s onboarding e-mail.',
+          { inputMode: 'numeric', readOnly: isDemo },
+        )}
+        {field(
+          'storeNo',
+          'Store number',
+          isDemo ? 'Fixed for the demo sandbox.' : 'Digits; a merchant may have several stores.',
+          { inputMode: 'numeric', readOnly: isDemo },
+        )}
       </div>
       <div className="st-row">
         {field('operatorName', 'Operator name (optional)', 'Recorded in the audit log with each refund.')}
-        {field('merGroupNo', 'Partner group number (optional)', 'Only for partners acting for a sub-merchant.', { inputMode: 'numeric' })}
+        {field(
+          'merGroupNo',
+          'Partner group number (optional)',
+          'Only for partners acting for a sub-merchant.',
+          { inputMode: 'numeric' },
+        )}
       </div>
       <LimitsEditor rows={draft.limits} errors={errors} onChange={(rows) => set('limits', rows)} />
       <div className="st-field st-check">
-        <input id={`${uid}-ipn`} type="checkbox" checked={draft.ipnEnabled} onChange={(e) => set('ipnEnabled', e.target.checked)} />
+        <input
+          id={`${uid}-ipn`}
+          type="checkbox"
+          checked={draft.ipnEnabled}
+          onChange={(e) => set('ipnEnabled', e.target.checked)}
+        />
         <label htmlFor={`${uid}-ipn`}>Listen for payment notifications (IPN) on this computer</label>
-        <p className="st-hint">Only reachable from this machine, so it is used only with the Demo sandbox or a service address on this machine (127.0.0.1 or localhost). Statuses are always confirmed with a fresh query.</p>
+        <p className="st-hint">
+          Only reachable from this machine, so it is used only with the Demo sandbox or a service address on
+          this machine (127.0.0.1 or localhost). Statuses are always confirmed with a fresh query.
+        </p>
       </div>
-      {errors['form'] && <p className="st-alert st-alert-bad" role="alert">{errors['form']}</p>}
+      {errors['form'] && (
+        <p className="st-alert st-alert-bad" role="alert">
+          {errors['form']}
+        </p>
+      )}
       {Object.keys(errors).length > 0 && !errors['form'] && (
-        <p className="st-alert st-alert-bad" role="alert">Please correct the highlighted fields.</p>
+        <p className="st-alert st-alert-bad" role="alert">
+          Please correct the highlighted fields.
+        </p>
       )}
       <div className="st-actions">
         <button type="submit" className="st-primary" disabled={save.isPending}>

@@ -33,18 +33,28 @@ export function SettingsScreen() {
   }
 
   const { profiles, activeProfileId, notices, secretStorage } = list.data;
-  const current: ProfileView | undefined = profiles.find((p) => p.id === (selected ?? activeProfileId)) ?? profiles[0];
+  const current: ProfileView | undefined =
+    profiles.find((p) => p.id === (selected ?? activeProfileId)) ?? profiles[0];
   const editingProfile = editing.mode === 'edit' ? profiles.find((p) => p.id === editing.id) : undefined;
 
   const remove = (p: ProfileView) => {
-    if (!window.confirm(`Delete the profile “${p.name}” and its stored token? Refunds already sent are not affected.`)) return;
+    if (
+      !window.confirm(
+        `Delete the profile “${p.name}” and its stored token? Refunds already sent are not affected.`,
+      )
+    )
+      return;
     del.mutate(p.id, { onSuccess: () => setSelected(null) });
   };
 
   return (
     <div className="st-layout" data-testid="settings">
       {notices.map((n) => (
-        <p key={n.at + n.message} className={n.level === 'error' ? 'st-alert st-alert-bad st-wide' : 'st-alert st-alert-warn st-wide'} role="alert">
+        <p
+          key={n.at + n.message}
+          className={n.level === 'error' ? 'st-alert st-alert-bad st-wide' : 'st-alert st-alert-warn st-wide'}
+          role="alert"
+        >
           {n.message}
         </p>
       ))}
@@ -55,24 +65,51 @@ export function SettingsScreen() {
             Add profile
           </button>
         </div>
-        {profiles.length === 0 && <p className="muted">No profiles yet. Add the merchant and store numbers your provider gave you.</p>}
+        {profiles.length === 0 && (
+          <p className="muted">No profiles yet. Add the merchant and store numbers your provider gave you.</p>
+        )}
         <ul>
           {profiles.map((p) => {
             const isActive = p.id === activeProfileId;
             const isSelected = p.id === current?.id;
             return (
-              <li key={p.id} className={isSelected ? 'st-item st-item-selected' : 'st-item'} data-testid="profile-item">
-                <button type="button" className="st-item-main" onClick={() => { setSelected(p.id); setEditing({ mode: 'none' }); }} aria-pressed={isSelected}>
+              <li
+                key={p.id}
+                className={isSelected ? 'st-item st-item-selected' : 'st-item'}
+                data-testid="profile-item"
+              >
+                <button
+                  type="button"
+                  className="st-item-main"
+                  onClick={() => {
+                    setSelected(p.id);
+                    setEditing({ mode: 'none' });
+                  }}
+                  aria-pressed={isSelected}
+                >
                   <span className="st-item-name">{p.name}</span>
-                  <span className={`st-env st-env-${p.environment}`}>{ENVIRONMENT_LABELS[p.environment]}</span>
+                  <span className={`st-env st-env-${p.environment}`}>
+                    {ENVIRONMENT_LABELS[p.environment]}
+                  </span>
                   <span className="st-item-meta">
-                    Merchant {p.merchantNo} · Store {p.storeNo} · {p.environment === 'demo' ? 'built-in credentials' : p.hasToken ? 'token set' : 'no token'}
+                    Merchant {p.merchantNo} · Store {p.storeNo} ·{' '}
+                    {p.environment === 'demo'
+                      ? 'built-in credentials'
+                      : p.hasToken
+                        ? 'token set'
+                        : 'no token'}
                   </span>
                 </button>
                 {isActive ? (
                   <span className="st-active-badge">Active</span>
                 ) : (
-                  <button type="button" className="st-small" onClick={() => activate.mutate(p.id)} disabled={activate.isPending} aria-label={`Make ${p.name} the active profile`}>
+                  <button
+                    type="button"
+                    className="st-small"
+                    onClick={() => activate.mutate(p.id)}
+                    disabled={activate.isPending}
+                    aria-label={`Make ${p.name} the active profile`}
+                  >
                     Make active
                   </button>
                 )}
@@ -90,8 +127,24 @@ export function SettingsScreen() {
         )}
       </section>
       <div className="st-detail">
-        {editing.mode === 'new' && <ProfileForm key="new" demoAvailable={list.data.demoAvailable} onDone={(saved) => { setEditing({ mode: 'none' }); if (saved) setSelected(saved.id); }} />}
-        {editing.mode === 'edit' && editingProfile && <ProfileForm key={editingProfile.id} profile={editingProfile} demoAvailable={list.data.demoAvailable} onDone={() => setEditing({ mode: 'none' })} />}
+        {editing.mode === 'new' && (
+          <ProfileForm
+            key="new"
+            demoAvailable={list.data.demoAvailable}
+            onDone={(saved) => {
+              setEditing({ mode: 'none' });
+              if (saved) setSelected(saved.id);
+            }}
+          />
+        )}
+        {editing.mode === 'edit' && editingProfile && (
+          <ProfileForm
+            key={editingProfile.id}
+            profile={editingProfile}
+            demoAvailable={list.data.demoAvailable}
+            onDone={() => setEditing({ mode: 'none' })}
+          />
+        )}
         {editing.mode === 'none' && current && (
           <>
             <section className="st-card">
@@ -110,9 +163,13 @@ export function SettingsScreen() {
                 <dt>Connects to</dt>
                 <dd>{ENVIRONMENT_LABELS[current.environment]}</dd>
                 <dt>Address</dt>
-                <dd className="mono">{current.effectiveBaseUrl ?? 'not available (the built-in sandbox is not running)'}</dd>
+                <dd className="mono">
+                  {current.effectiveBaseUrl ?? 'not available (the built-in sandbox is not running)'}
+                </dd>
                 <dt>Merchant / store</dt>
-                <dd className="mono">{current.merchantNo} / {current.storeNo}</dd>
+                <dd className="mono">
+                  {current.merchantNo} / {current.storeNo}
+                </dd>
                 {current.merGroupNo && (
                   <>
                     <dt>Partner group</dt>
@@ -120,7 +177,9 @@ export function SettingsScreen() {
                   </>
                 )}
                 <dt>Notifications (IPN)</dt>
-                <dd>{current.ipnEnabled ? 'Listening on this computer' : 'Off (statuses come from queries)'}</dd>
+                <dd>
+                  {current.ipnEnabled ? 'Listening on this computer' : 'Off (statuses come from queries)'}
+                </dd>
                 {current.operatorName && (
                   <>
                     <dt>Operator</dt>

@@ -20,7 +20,9 @@ export function limitsToDrafts(g: ProfileGuardrails | undefined): LimitDraft[] {
  * Parses the rows strictly in each currency's minor units. Returns the guardrails, or field errors keyed
  * `limits.<row>` that say what to fix. Empty rows are dropped; an empty amount means "no limit".
  */
-export function draftsToLimits(rows: readonly LimitDraft[]): { guardrails: ProfileGuardrails } | { errors: Record<string, string> } {
+export function draftsToLimits(
+  rows: readonly LimitDraft[],
+): { guardrails: ProfileGuardrails } | { errors: Record<string, string> } {
   const errors: Record<string, string> = {};
   const limits: ProfileGuardrails['limits'] = [];
   const seen = new Set<string>();
@@ -28,8 +30,10 @@ export function draftsToLimits(rows: readonly LimitDraft[]): { guardrails: Profi
     const currency = row.currency.trim().toUpperCase();
     if (!currency && !row.maxSingle.trim() && !row.dailyTotal.trim()) return;
     const key = `limits.${i}`;
-    if (!/^[A-Z]{3}$/.test(currency)) return void (errors[key] = 'Use a three-letter currency code such as USD.');
-    if (seen.has(currency)) return void (errors[key] = `${currency} already has a row; keep one row per currency.`);
+    if (!/^[A-Z]{3}$/.test(currency))
+      return void (errors[key] = 'Use a three-letter currency code such as USD.');
+    if (seen.has(currency))
+      return void (errors[key] = `${currency} already has a row; keep one row per currency.`);
     seen.add(currency);
     const parse = (text: string, what: string): number | undefined => {
       if (!text.trim()) return undefined;
@@ -47,7 +51,11 @@ export function draftsToLimits(rows: readonly LimitDraft[]): { guardrails: Profi
     if (maxSingleMinor === undefined && dailyTotalMinor === undefined && !errors[key]) {
       errors[key] = `Give ${currency} a single-refund limit, a daily limit, or remove the row.`;
     }
-    limits.push({ currency, ...(maxSingleMinor !== undefined ? { maxSingleMinor } : {}), ...(dailyTotalMinor !== undefined ? { dailyTotalMinor } : {}) });
+    limits.push({
+      currency,
+      ...(maxSingleMinor !== undefined ? { maxSingleMinor } : {}),
+      ...(dailyTotalMinor !== undefined ? { dailyTotalMinor } : {}),
+    });
   });
   return Object.keys(errors).length > 0 ? { errors } : { guardrails: { limits } };
 }

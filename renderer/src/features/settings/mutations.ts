@@ -18,31 +18,46 @@ function useInvalidate() {
 export function useSaveProfile() {
   const bridge = useBridge();
   const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (input: Input<'profiles.save'>) => unwrap(bridge['profiles.save'](input)), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (input: Input<'profiles.save'>) => unwrap(bridge['profiles.save'](input)),
+    onSuccess: invalidate,
+  });
 }
 
 export function useDeleteProfile() {
   const bridge = useBridge();
   const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (id: string) => unwrap(bridge['profiles.delete']({ id })), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (id: string) => unwrap(bridge['profiles.delete']({ id })),
+    onSuccess: invalidate,
+  });
 }
 
 export function useActivateProfile() {
   const bridge = useBridge();
   const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (id: string) => unwrap(bridge['profiles.activate']({ id })), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (id: string) => unwrap(bridge['profiles.activate']({ id })),
+    onSuccess: invalidate,
+  });
 }
 
 export function useSetToken() {
   const bridge = useBridge();
   const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (input: Input<'profiles.setToken'>) => unwrap(bridge['profiles.setToken'](input)), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (input: Input<'profiles.setToken'>) => unwrap(bridge['profiles.setToken'](input)),
+    onSuccess: invalidate,
+  });
 }
 
 export function useClearToken() {
   const bridge = useBridge();
   const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (id: string) => unwrap(bridge['profiles.clearToken']({ id })), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (id: string) => unwrap(bridge['profiles.clearToken']({ id })),
+    onSuccess: invalidate,
+  });
 }
 
 export function useTestConnection() {

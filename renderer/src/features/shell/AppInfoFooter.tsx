@@ -17,7 +17,9 @@ export function AppInfoFooter() {
   if (!info.data) return <div className="rail-footer" />;
   return (
     <div className="rail-footer" data-testid="app-info">
-      <div className={info.data.mode === 'production' ? 'mode mode-production' : 'mode'}>{MODE_LABEL[info.data.mode]}</div>
+      <div className={info.data.mode === 'production' ? 'mode mode-production' : 'mode'}>
+        {MODE_LABEL[info.data.mode]}
+      </div>
       <div className="muted">
         v{info.data.version} · {info.data.host === 'browser' ? 'browser host' : info.data.host}
       </div>

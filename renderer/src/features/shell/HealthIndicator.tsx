@@ -17,10 +17,18 @@ export function HealthIndicator() {
           : 'Degraded';
   const failing = health.data?.checks.filter((c) => !c.ok) ?? [];
   return (
-    <div className={`health health-${state}`} data-testid="health" data-state={state} role="status" aria-live="polite">
+    <div
+      className={`health health-${state}`}
+      data-testid="health"
+      data-state={state}
+      role="status"
+      aria-live="polite"
+    >
       <span className="dot" aria-hidden="true" />
       <span>{label}</span>
-      {failing.length > 0 && <span className="health-detail">{failing.map((c) => c.detail ?? c.name).join('; ')}</span>}
+      {failing.length > 0 && (
+        <span className="health-detail">{failing.map((c) => c.detail ?? c.name).join('; ')}</span>
+      )}
       {health.isError && (
         <button type="button" className="link" onClick={() => void health.refetch()}>
           Retry

@@ -12,4 +12,8 @@ export const appInfoQuery = (bridge: Bridge) =>
   queryOptions({ queryKey: appKeys.info, queryFn: () => unwrap(bridge['app.info']()), staleTime: Infinity });
 
 export const appHealthQuery = (bridge: Bridge) =>
-  queryOptions({ queryKey: appKeys.health, queryFn: () => unwrap(bridge['app.health']()), refetchInterval: 15_000 });
+  queryOptions({
+    queryKey: appKeys.health,
+    queryFn: () => unwrap(bridge['app.health']()),
+    refetchInterval: 15_000,
+  });

@@ -1,7 +1,13 @@
 import { COLUMNS } from './columns';
 
 /** Show or hide columns; the export follows what is shown. Required columns stay on. */
-export function ColumnChooser({ hidden, onChange }: { hidden: readonly string[]; onChange(hidden: string[]): void }) {
+export function ColumnChooser({
+  hidden,
+  onChange,
+}: {
+  hidden: readonly string[];
+  onChange(hidden: string[]): void;
+}) {
   const h = new Set(hidden);
   return (
     <details className="multipick right" data-testid="column-chooser">

@@ -11,7 +11,10 @@ function Time({ iso }: { iso: string | undefined }) {
   return (
     <span>
       {formatLocal(iso)}
-      <span className="small muted"> · service time {Number.isNaN(ms) ? '?' : toServiceDateTime(ms)} (UTC+8)</span>
+      <span className="small muted">
+        {' '}
+        · service time {Number.isNaN(ms) ? '?' : toServiceDateTime(ms)} (UTC+8)
+      </span>
     </span>
   );
 }
@@ -38,26 +41,51 @@ export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }:
     heading.current?.focus();
   }, [row.transactionNo]);
   const offline = conn.state === 'offline';
-  const refundBlock = row.status !== 'success' ? `Only successful payments can be refunded; this one is ${row.status}.` : row.remainingMinor <= 0 ? 'Nothing is left to refund.' : undefined;
-  const refundReason = offline ? OFFLINE_REASON : (refundBlock ?? (onRefund ? undefined : 'Refunds arrive in a later version.'));
+  const refundBlock =
+    row.status !== 'success'
+      ? `Only successful payments can be refunded; this one is ${row.status}.`
+      : row.remainingMinor <= 0
+        ? 'Nothing is left to refund.'
+        : undefined;
+  const refundReason = offline
+    ? OFFLINE_REASON
+    : (refundBlock ?? (onRefund ? undefined : 'Refunds arrive in a later version.'));
   return (
-    <aside className="tx-detail" aria-labelledby="tx-detail-title" data-testid="tx-detail" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+    <aside
+      className="tx-detail"
+      aria-labelledby="tx-detail-title"
+      data-testid="tx-detail"
+      onKeyDown={(e) => e.key === 'Escape' && onClose()}
+    >
       <header>
         <h2 id="tx-detail-title" tabIndex={-1} ref={heading}>
-          {money(row.amountMinor, row.currency)} <span className={`status status-${row.status}`}>{row.status}</span>
+          {money(row.amountMinor, row.currency)}{' '}
+          <span className={`status status-${row.status}`}>{row.status}</span>
         </h2>
         <button type="button" className="link close" onClick={onClose} aria-label="Close details (Esc)">
           ×
         </button>
       </header>
       <p className="small muted" data-testid="tx-as-of">
-        As of {formatLocal(row.fetchedAt)} ({formatAge(row.fetchedAt, now)}). Times are local ({localZoneLabel()}); the service’s own time is UTC+8.
+        As of {formatLocal(row.fetchedAt)} ({formatAge(row.fetchedAt, now)}). Times are local (
+        {localZoneLabel()}); the service’s own time is UTC+8.
       </p>
       <div className="tx-detail-actions">
-        <button type="button" onClick={onRefresh} disabled={offline || isRefreshing} title={offline ? OFFLINE_REASON : 'Ask the service for the current state'}>
+        <button
+          type="button"
+          onClick={onRefresh}
+          disabled={offline || isRefreshing}
+          title={offline ? OFFLINE_REASON : 'Ask the service for the current state'}
+        >
           {isRefreshing ? 'Refreshing…' : 'Refresh'}
         </button>
-        <button type="button" className="primary" disabled={refundReason !== undefined} onClick={onRefund} aria-describedby="tx-refund-reason">
+        <button
+          type="button"
+          className="primary"
+          disabled={refundReason !== undefined}
+          onClick={onRefund}
+          aria-describedby="tx-refund-reason"
+        >
           Refund…
         </button>
       </div>
@@ -68,7 +96,9 @@ export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }:
       )}
       <dl className="tx-fields">
         <dt>Transaction no.</dt>
-        <dd className="mono" data-testid="detail-transaction-no">{row.transactionNo}</dd>
+        <dd className="mono" data-testid="detail-transaction-no">
+          {row.transactionNo}
+        </dd>
         <dt>Reference</dt>
         <dd className="mono">{row.reference ?? '—'}</dd>
         <dt>Type</dt>
@@ -78,19 +108,27 @@ export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }:
         <dt>Vendor</dt>
         <dd>{row.vendor ?? '—'}</dd>
         <dt>Amount</dt>
-        <dd>{money(row.amountMinor, row.currency)} <span className="muted small">{row.currency}</span></dd>
+        <dd>
+          {money(row.amountMinor, row.currency)} <span className="muted small">{row.currency}</span>
+        </dd>
         <dt>Settles in</dt>
         <dd>{row.settleCurrency ?? '—'}</dd>
         <dt>Created</dt>
-        <dd><Time iso={row.createdAt} /></dd>
+        <dd>
+          <Time iso={row.createdAt} />
+        </dd>
         <dt>Paid</dt>
-        <dd><Time iso={row.paidAt} /></dd>
+        <dd>
+          <Time iso={row.paidAt} />
+        </dd>
         <dt>Refunded</dt>
         <dd>{money(row.refundedMinor, row.currency)}</dd>
         <dt>Refundable</dt>
         <dd data-testid="detail-remaining">
           <strong>{row.status === 'success' ? money(row.remainingMinor, row.currency) : '—'}</strong>
-          <div className="small muted">From the service’s refunds (success and pending) as of the time above.</div>
+          <div className="small muted">
+            From the service’s refunds (success and pending) as of the time above.
+          </div>
         </dd>
       </dl>
       <h3>Refunds ({row.refunds.length})</h3>

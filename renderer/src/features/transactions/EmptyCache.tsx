@@ -14,13 +14,19 @@ export function EmptyCache({ isDemo, isOffline, isBusy, onLoadDemo, onSync }: Pr
     <section className="empty-state" data-testid="tx-empty">
       <h2>No transactions cached yet</h2>
       <p>
-        The payment service has no search, so this list holds what Refund Desk has fetched. Look a payment up by its
-        transaction number, your reference or a refund number in the box above (<kbd>Ctrl</kbd>+<kbd>K</kbd>), or sync a
-        date range.
+        The payment service has no search, so this list holds what Refund Desk has fetched. Look a payment up
+        by its transaction number, your reference or a refund number in the box above (<kbd>Ctrl</kbd>+
+        <kbd>K</kbd>), or sync a date range.
       </p>
       <div className="empty-actions">
         {isDemo && (
-          <button type="button" className="primary" onClick={onLoadDemo} disabled={isOffline || isBusy} data-testid="load-demo">
+          <button
+            type="button"
+            className="primary"
+            onClick={onLoadDemo}
+            disabled={isOffline || isBusy}
+            data-testid="load-demo"
+          >
             Load demo data (last 15 days)
           </button>
         )}
@@ -29,7 +35,11 @@ export function EmptyCache({ isDemo, isOffline, isBusy, onLoadDemo, onSync }: Pr
         </button>
       </div>
       {isOffline && <p className="small muted">{OFFLINE_REASON}</p>}
-      {isDemo && !isOffline && <p className="small muted">The Demo profile talks to the built-in sandbox: nothing here is real money.</p>}
+      {isDemo && !isOffline && (
+        <p className="small muted">
+          The Demo profile talks to the built-in sandbox: nothing here is real money.
+        </p>
+      )}
     </section>
   );
 }

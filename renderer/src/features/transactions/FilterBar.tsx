@@ -11,7 +11,8 @@ interface Props {
 
 /** Filters over the cached list: status, currency, vendor, created date, amount and id text. */
 export function FilterBar({ filter, onChange, currencies, vendors }: Props) {
-  const set = <K extends keyof TransactionFilter>(k: K, v: TransactionFilter[K]) => onChange({ ...filter, [k]: v });
+  const set = <K extends keyof TransactionFilter>(k: K, v: TransactionFilter[K]) =>
+    onChange({ ...filter, [k]: v });
   const problems = filterProblems(filter);
   return (
     <div className="tx-filters" role="group" aria-label="Filters">
@@ -23,24 +24,63 @@ export function FilterBar({ filter, onChange, currencies, vendors }: Props) {
         value={filter.text}
         onChange={(e) => set('text', e.target.value)}
       />
-      <MultiPick label="Status" options={[...TRANSACTION_STATUSES, 'unknown']} value={filter.statuses} onChange={(v) => set('statuses', v)} />
-      <MultiPick label="Currency" options={currencies} value={filter.currencies} onChange={(v) => set('currencies', v)} />
-      <MultiPick label="Vendor" options={vendors} value={filter.vendors} onChange={(v) => set('vendors', v)} />
+      <MultiPick
+        label="Status"
+        options={[...TRANSACTION_STATUSES, 'unknown']}
+        value={filter.statuses}
+        onChange={(v) => set('statuses', v)}
+      />
+      <MultiPick
+        label="Currency"
+        options={currencies}
+        value={filter.currencies}
+        onChange={(v) => set('currencies', v)}
+      />
+      <MultiPick
+        label="Vendor"
+        options={vendors}
+        value={filter.vendors}
+        onChange={(v) => set('vendors', v)}
+      />
       <label className="tx-filter-field">
         <span className="muted">From</span>
-        <input type="date" aria-label="Created from (local date)" value={filter.fromDate} onChange={(e) => set('fromDate', e.target.value)} />
+        <input
+          type="date"
+          aria-label="Created from (local date)"
+          value={filter.fromDate}
+          onChange={(e) => set('fromDate', e.target.value)}
+        />
       </label>
       <label className="tx-filter-field">
         <span className="muted">to</span>
-        <input type="date" aria-label="Created to (local date)" value={filter.toDate} onChange={(e) => set('toDate', e.target.value)} />
+        <input
+          type="date"
+          aria-label="Created to (local date)"
+          value={filter.toDate}
+          onChange={(e) => set('toDate', e.target.value)}
+        />
       </label>
       <label className="tx-filter-field">
         <span className="muted">Amount</span>
-        <input className="amount" inputMode="decimal" aria-label="Minimum amount" placeholder="min" value={filter.minAmount} onChange={(e) => set('minAmount', e.target.value)} />
+        <input
+          className="amount"
+          inputMode="decimal"
+          aria-label="Minimum amount"
+          placeholder="min"
+          value={filter.minAmount}
+          onChange={(e) => set('minAmount', e.target.value)}
+        />
       </label>
       <label className="tx-filter-field">
         <span className="muted">–</span>
-        <input className="amount" inputMode="decimal" aria-label="Maximum amount" placeholder="max" value={filter.maxAmount} onChange={(e) => set('maxAmount', e.target.value)} />
+        <input
+          className="amount"
+          inputMode="decimal"
+          aria-label="Maximum amount"
+          placeholder="max"
+          value={filter.maxAmount}
+          onChange={(e) => set('maxAmount', e.target.value)}
+        />
       </label>
       {isFilterActive(filter) && (
         <button type="button" className="link" onClick={() => onChange(EMPTY_FILTER)}>

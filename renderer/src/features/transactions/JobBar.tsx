@@ -4,7 +4,13 @@ import type { JobState } from './use-batch-job';
 export function JobBar({ job, onCancel, onDismiss }: { job: JobState; onCancel(): void; onDismiss(): void }) {
   const pct = job.total > 0 ? Math.round((job.done / job.total) * 100) : 0;
   return (
-    <div className={`tx-job job-${job.status}`} data-testid="tx-job" data-status={job.status} role="status" aria-live="polite">
+    <div
+      className={`tx-job job-${job.status}`}
+      data-testid="tx-job"
+      data-status={job.status}
+      role="status"
+      aria-live="polite"
+    >
       <span className="tx-job-label">{job.label}</span>
       {job.status === 'running' ? (
         <>

@@ -1,7 +1,17 @@
 import { useEffect, useRef } from 'react';
 
 /** A compact multi-choice filter: a button showing the choice, opening a list of checkboxes. */
-export function MultiPick({ label, options, value, onChange }: { label: string; options: readonly string[]; value: readonly string[]; onChange(v: string[]): void }) {
+export function MultiPick({
+  label,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  options: readonly string[];
+  value: readonly string[];
+  onChange(v: string[]): void;
+}) {
   const ref = useRef<HTMLDetailsElement>(null);
   useEffect(() => {
     // Close when clicking elsewhere, like a native select.
@@ -11,7 +21,8 @@ export function MultiPick({ label, options, value, onChange }: { label: string; 
     document.addEventListener('mousedown', onDown);
     return () => document.removeEventListener('mousedown', onDown);
   }, []);
-  const summary = value.length === 0 ? 'any' : value.length <= 2 ? value.join(', ') : `${value.length} chosen`;
+  const summary =
+    value.length === 0 ? 'any' : value.length <= 2 ? value.join(', ') : `${value.length} chosen`;
   const set = new Set(value);
   return (
     <details className="multipick" ref={ref} data-testid={`filter-${label.toLowerCase()}`}>

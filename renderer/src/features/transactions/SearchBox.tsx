@@ -10,14 +10,25 @@ import { formatAgeNow } from './format';
 type Outcome =
   | { kind: 'found'; text: string; transactionNo: string }
   | { kind: 'cached'; text: string; transactionNo: string }
-  | { kind: 'problem'; problem: ReturnType<typeof describeLookupError>; cachedNo?: string; cachedText?: string };
+  | {
+      kind: 'problem';
+      problem: ReturnType<typeof describeLookupError>;
+      cachedNo?: string;
+      cachedText?: string;
+    };
 
 /**
  * One box for every kind of id (Ctrl/Cmd+K focuses it). Online it asks the service and shows the
  * answer at once; offline — or when the service cannot be reached — it searches the cache instead and
  * says how old that data is.
  */
-export function SearchBox({ profileId, onFound }: { profileId: string; onFound(transactionNo: string): void }) {
+export function SearchBox({
+  profileId,
+  onFound,
+}: {
+  profileId: string;
+  onFound(transactionNo: string): void;
+}) {
   const [text, setText] = useState('');
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -42,7 +53,10 @@ export function SearchBox({ profileId, onFound }: { profileId: string; onFound(t
     const hit = await repos.transactions.findLocal(profileId, q);
     if (!hit) return undefined;
     onFound(hit.transaction.transactionNo);
-    return { no: hit.transaction.transactionNo, text: `Found in the cache by ${describeMatchedKind(hit.kind)} (data from ${formatAgeNow(hit.transaction.fetchedAt)}).` };
+    return {
+      no: hit.transaction.transactionNo,
+      text: `Found in the cache by ${describeMatchedKind(hit.kind)} (data from ${formatAgeNow(hit.transaction.fetchedAt)}).`,
+    };
   };
 
   const submit = async (e: FormEvent) => {
@@ -54,8 +68,21 @@ export function SearchBox({ profileId, onFound }: { profileId: string; onFound(t
       const hit = await searchCache(q);
       setOutcome(
         hit
-          ? { kind: 'cached', text: `${hit.text} The service cannot be reached, so this may be out of date.`, transactionNo: hit.no }
-          : { kind: 'problem', problem: { kind: 'offline', title: `“${q}” is not in the cache`, action: 'The service cannot be reached to look it up. Try again when the connection is back.', detail: '', reference: '' } },
+          ? {
+              kind: 'cached',
+              text: `${hit.text} The service cannot be reached, so this may be out of date.`,
+              transactionNo: hit.no,
+            }
+          : {
+              kind: 'problem',
+              problem: {
+                kind: 'offline',
+                title: `“${q}” is not in the cache`,
+                action: 'The service cannot be reached to look it up. Try again when the connection is back.',
+                detail: '',
+                reference: '',
+              },
+            },
       );
       return;
     }
@@ -63,8 +90,14 @@ export function SearchBox({ profileId, onFound }: { profileId: string; onFound(t
       const r = await lookup.mutateAsync(q);
       onFound(r.transaction.transactionNo);
       const via = describeMatchedKind(r.kind);
-      const refundNote = r.matchedRefundTransactionNo ? ` — this is a refund of payment ${r.transaction.transactionNo}` : '';
-      setOutcome({ kind: 'found', text: `Found by ${via}${refundNote}.`, transactionNo: r.transaction.transactionNo });
+      const refundNote = r.matchedRefundTransactionNo
+        ? ` — this is a refund of payment ${r.transaction.transactionNo}`
+        : '';
+      setOutcome({
+        kind: 'found',
+        text: `Found by ${via}${refundNote}.`,
+        transactionNo: r.transaction.transactionNo,
+      });
     } catch (err) {
       if (!(err instanceof BridgeError)) throw err;
       const problem = describeLookupError(err.error, q);
@@ -74,7 +107,10 @@ export function SearchBox({ profileId, onFound }: { profileId: string; onFound(t
     }
   };
 
-  const hint = shape.shape === 'empty' ? 'Transaction number, reference or refund number — Ctrl+K' : describeShape(shape);
+  const hint =
+    shape.shape === 'empty'
+      ? 'Transaction number, reference or refund number — Ctrl+K'
+      : describeShape(shape);
   return (
     <form className="tx-search" role="search" onSubmit={(e) => void submit(e)}>
       <div className="tx-search-row">
@@ -90,11 +126,19 @@ export function SearchBox({ profileId, onFound }: { profileId: string; onFound(t
           autoComplete="off"
           data-testid="tx-search"
         />
-        <button type="submit" className="primary" disabled={shape.shape === 'empty' || shape.shape === 'invalid' || lookup.isPending}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={shape.shape === 'empty' || shape.shape === 'invalid' || lookup.isPending}
+        >
           {lookup.isPending ? 'Looking up…' : conn.state === 'offline' ? 'Search cache' : 'Look up'}
         </button>
       </div>
-      <div id="tx-search-hint" className={`tx-search-hint${shape.shape === 'invalid' ? ' warn' : ''}`} data-testid="tx-search-hint">
+      <div
+        id="tx-search-hint"
+        className={`tx-search-hint${shape.shape === 'invalid' ? ' warn' : ''}`}
+        data-testid="tx-search-hint"
+      >
         {hint}
       </div>
       {outcome && (
@@ -109,12 +153,19 @@ export function SearchBox({ profileId, onFound }: { profileId: string; onFound(t
               <strong>{outcome.problem.title}.</strong> {outcome.problem.action}
               {outcome.problem.detail && <div className="small muted">{outcome.problem.detail}</div>}
               {outcome.cachedText && <div className="small">{outcome.cachedText}</div>}
-              {outcome.problem.reference && <div className="small muted">Reference {outcome.problem.reference}</div>}
+              {outcome.problem.reference && (
+                <div className="small muted">Reference {outcome.problem.reference}</div>
+              )}
             </>
           ) : (
             outcome.text
           )}
-          <button type="button" className="link dismiss" aria-label="Dismiss" onClick={() => setOutcome(null)}>
+          <button
+            type="button"
+            className="link dismiss"
+            aria-label="Dismiss"
+            onClick={() => setOutcome(null)}
+          >
             ×
           </button>
         </div>

@@ -34,7 +34,17 @@ interface RowProps {
 }
 
 // Memoised: while scrolling, only rows entering the window render; the others keep their output.
-const Row = memo(function Row({ row, index, columns, isActive, isSelected, top, onActivate, onOpen, onToggle }: RowProps) {
+const Row = memo(function Row({
+  row,
+  index,
+  columns,
+  isActive,
+  isSelected,
+  top,
+  onActivate,
+  onOpen,
+  onToggle,
+}: RowProps) {
   return (
     <div
       role="row"
@@ -77,10 +87,27 @@ const Row = memo(function Row({ row, index, columns, isActive, isSelected, top, 
  * @tanstack/react-virtual renders only the rows in view, so 100k rows scroll smoothly.
  * Keyboard: ↑/↓/PageUp/PageDown/Home/End move the selection, Enter opens the detail, Space ticks.
  */
-export function TransactionTable({ rows, columns, sorting, onSort, activeNo, onActivate, onOpen, selected, onToggle, onToggleAll }: Props) {
+export function TransactionTable({
+  rows,
+  columns,
+  sorting,
+  onSort,
+  activeNo,
+  onActivate,
+  onOpen,
+  selected,
+  onToggle,
+  onToggleAll,
+}: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const defs = useMemo<ColumnDef<ListRow>[]>(
-    () => columns.map((c) => ({ id: c.id, header: c.header, size: c.width, accessorFn: (r: ListRow) => c.sortValue(r) })),
+    () =>
+      columns.map((c) => ({
+        id: c.id,
+        header: c.header,
+        size: c.width,
+        accessorFn: (r: ListRow) => c.sortValue(r),
+      })),
     [columns],
   );
   const table = useReactTable({
@@ -98,7 +125,10 @@ export function TransactionTable({ rows, columns, sorting, onSort, activeNo, onA
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
   });
-  const activeIndex = useMemo(() => (activeNo ? rows.findIndex((r) => r.transactionNo === activeNo) : -1), [rows, activeNo]);
+  const activeIndex = useMemo(
+    () => (activeNo ? rows.findIndex((r) => r.transactionNo === activeNo) : -1),
+    [rows, activeNo],
+  );
   const totalWidth = CHECK_WIDTH + columns.reduce((s, c) => s + c.width, 0);
 
   useEffect(() => {
@@ -110,7 +140,11 @@ export function TransactionTable({ rows, columns, sorting, onSort, activeNo, onA
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 320) / ROW_HEIGHT) - 1);
     const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page };
     let next: number | undefined;
-    if (e.key in moves) next = Math.min(rows.length - 1, Math.max(0, (activeIndex < 0 ? -1 : activeIndex) + (moves[e.key] ?? 0)));
+    if (e.key in moves)
+      next = Math.min(
+        rows.length - 1,
+        Math.max(0, (activeIndex < 0 ? -1 : activeIndex) + (moves[e.key] ?? 0)),
+      );
     else if (e.key === 'Home') next = 0;
     else if (e.key === 'End') next = rows.length - 1;
     else if (e.key === 'Enter' && activeNo) {
@@ -144,7 +178,13 @@ export function TransactionTable({ rows, columns, sorting, onSort, activeNo, onA
     >
       <div className="tx-head" role="row" aria-rowindex={1} style={{ width: totalWidth }}>
         <div role="columnheader" className="tx-cell tx-check" style={{ width: CHECK_WIDTH }}>
-          <input type="checkbox" tabIndex={-1} aria-label="Select all shown rows" checked={allSelected} onChange={onToggleAll} />
+          <input
+            type="checkbox"
+            tabIndex={-1}
+            aria-label="Select all shown rows"
+            checked={allSelected}
+            onChange={onToggleAll}
+          />
         </div>
         {table.getHeaderGroups()[0]?.headers.map((h) => {
           const spec = columns.find((c) => c.id === h.column.id);
@@ -157,9 +197,16 @@ export function TransactionTable({ rows, columns, sorting, onSort, activeNo, onA
               className={`tx-cell${spec?.align === 'right' ? ' num' : ''}`}
               style={{ width: h.getSize() }}
             >
-              <button type="button" className="sort" onClick={() => onSort(h.column.id)} title="Sort by this column">
+              <button
+                type="button"
+                className="sort"
+                onClick={() => onSort(h.column.id)}
+                title="Sort by this column"
+              >
                 {String(h.column.columnDef.header)}
-                <span aria-hidden="true" className="sort-mark">{s ? (s.desc ? '▼' : '▲') : ''}</span>
+                <span aria-hidden="true" className="sort-mark">
+                  {s ? (s.desc ? '▼' : '▲') : ''}
+                </span>
               </button>
             </div>
           );

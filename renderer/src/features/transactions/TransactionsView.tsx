@@ -59,7 +59,10 @@ export function TransactionsView({ profile, onRefund }: Props) {
     (id: string) =>
       update((v) => {
         const cur = v.sorting[0];
-        return { ...v, sorting: [{ id, desc: cur?.id === id ? !cur.desc : id === 'createdAt' || id === 'amount' }] };
+        return {
+          ...v,
+          sorting: [{ id, desc: cur?.id === id ? !cur.desc : id === 'createdAt' || id === 'amount' }],
+        };
       }),
     [update],
   );
@@ -78,60 +81,107 @@ export function TransactionsView({ profile, onRefund }: Props) {
     [],
   );
   const toggleAll = useCallback(
-    () => setSelected((s) => (shown.length > 0 && shown.every((r) => s.has(r.transactionNo)) ? new Set() : new Set(shown.map((r) => r.transactionNo)))),
+    () =>
+      setSelected((s) =>
+        shown.length > 0 && shown.every((r) => s.has(r.transactionNo))
+          ? new Set()
+          : new Set(shown.map((r) => r.transactionNo)),
+      ),
     [shown],
   );
 
   const refreshTargets = selected.size > 0 ? [...selected] : shown.map((r) => r.transactionNo);
-  const exportView = () => downloadText(exportFileName(profile.name), writeCsv(exportColumns(columns), shown));
+  const exportView = () =>
+    downloadText(exportFileName(profile.name), writeCsv(exportColumns(columns), shown));
   const loadDemo = () => {
     const r = defaultSyncRange(Date.now());
     jobs.sync(r.from, r.to);
   };
 
   return (
-    <div className="tx-workspace" data-testid="transactions" onKeyDown={(e) => e.key === 'Escape' && detailNo && setDetailNo(null)}>
+    <div
+      className="tx-workspace"
+      data-testid="transactions"
+      onKeyDown={(e) => e.key === 'Escape' && detailNo && setDetailNo(null)}
+    >
       <div className="tx-toolbar">
         <SearchBox profileId={profile.id} onFound={open} />
         <div className="tx-actions">
-          <button type="button" onClick={() => setSyncOpen((o) => !o)} disabled={offline || busy} title={offline ? OFFLINE_REASON : 'Fetch every payment in a date range'}>
+          <button
+            type="button"
+            onClick={() => setSyncOpen((o) => !o)}
+            disabled={offline || busy}
+            title={offline ? OFFLINE_REASON : 'Fetch every payment in a date range'}
+          >
             Sync by date…
           </button>
           <button
             type="button"
             onClick={() => void jobs.refresh(refreshTargets.slice(0, MAX_BULK_REFRESH))}
             disabled={offline || busy || refreshTargets.length === 0}
-            title={offline ? OFFLINE_REASON : refreshTargets.length > MAX_BULK_REFRESH ? `Refreshes the first ${MAX_BULK_REFRESH}` : 'Ask the service for the current state of these rows'}
+            title={
+              offline
+                ? OFFLINE_REASON
+                : refreshTargets.length > MAX_BULK_REFRESH
+                  ? `Refreshes the first ${MAX_BULK_REFRESH}`
+                  : 'Ask the service for the current state of these rows'
+            }
             data-testid="bulk-refresh"
           >
             {selected.size > 0 ? `Refresh selected (${selected.size})` : `Refresh shown (${shown.length})`}
           </button>
-          <button type="button" onClick={exportView} disabled={shown.length === 0} title="Export the rows shown, in this order, with the visible columns" data-testid="export">
+          <button
+            type="button"
+            onClick={exportView}
+            disabled={shown.length === 0}
+            title="Export the rows shown, in this order, with the visible columns"
+            data-testid="export"
+          >
             Export CSV
           </button>
-          <ColumnChooser hidden={view.hiddenColumns} onChange={(h) => update((v) => ({ ...v, hiddenColumns: h }))} />
+          <ColumnChooser
+            hidden={view.hiddenColumns}
+            onChange={(h) => update((v) => ({ ...v, hiddenColumns: h }))}
+          />
         </div>
       </div>
       <OfflineBanner conn={conn} newestFetch={newest.data} />
       {syncOpen && <SyncPanel onStart={(f, t) => jobs.sync(f, t)} onClose={() => setSyncOpen(false)} />}
       {jobs.job && <JobBar job={jobs.job} onCancel={jobs.cancel} onDismiss={jobs.dismiss} />}
       {rowsQ.isPending ? (
-        <p className="muted" role="status">Reading the local cache…</p>
+        <p className="muted" role="status">
+          Reading the local cache…
+        </p>
       ) : rowsQ.isError ? (
         <div className="tx-outcome problem" role="alert">
-          The local cache cannot be read ({rowsQ.error.message}). It holds only copies of service data; reload the app, and if this persists reset the cache.
+          The local cache cannot be read ({rowsQ.error.message}). It holds only copies of service data; reload
+          the app, and if this persists reset the cache.
         </div>
       ) : all.length === 0 ? (
-        <EmptyCache isDemo={profile.environment === 'demo'} isOffline={offline} isBusy={busy} onLoadDemo={loadDemo} onSync={() => setSyncOpen(true)} />
+        <EmptyCache
+          isDemo={profile.environment === 'demo'}
+          isOffline={offline}
+          isBusy={busy}
+          onLoadDemo={loadDemo}
+          onSync={() => setSyncOpen(true)}
+        />
       ) : (
         <>
-          <FilterBar filter={view.filter} onChange={(f) => update((v) => ({ ...v, filter: f }))} currencies={currencies} vendors={vendors} />
+          <FilterBar
+            filter={view.filter}
+            onChange={(f) => update((v) => ({ ...v, filter: f }))}
+            currencies={currencies}
+            vendors={vendors}
+          />
           <TotalsBar shown={shown.length} cached={all.length} totals={totals} />
           <div className={`tx-main${detail ? ' with-detail' : ''}`}>
             {shown.length === 0 ? (
               <div className="empty-state small" data-testid="tx-no-match">
                 <h2>No cached transaction matches these filters</h2>
-                <p>Clear or loosen the filters. A payment that was never fetched can be looked up in the box above.</p>
+                <p>
+                  Clear or loosen the filters. A payment that was never fetched can be looked up in the box
+                  above.
+                </p>
               </div>
             ) : (
               <TransactionTable

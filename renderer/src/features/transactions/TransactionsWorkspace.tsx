@@ -18,12 +18,20 @@ export function TransactionsWorkspace({ onRefund: given }: { onRefund?: (transac
   const refunds = useContext(RefundDialogContext);
   const onRefund = given ?? (refunds ? (no: string) => refunds.open(no) : undefined);
   const conn = useConnectivityState(profile?.id);
-  if (isPending) return <p className="muted" role="status">Loading profiles…</p>;
+  if (isPending)
+    return (
+      <p className="muted" role="status">
+        Loading profiles…
+      </p>
+    );
   if (error || !profile) {
     return (
       <section className="empty-state" data-testid="tx-no-profile">
         <h2>No merchant profile is active</h2>
-        <p>Transactions belong to a merchant profile. Add or choose one in Settings (Ctrl+6), then come back here.</p>
+        <p>
+          Transactions belong to a merchant profile. Add or choose one in Settings (Ctrl+6), then come back
+          here.
+        </p>
         {error && <p className="small muted">{error.message}</p>}
       </section>
     );

@@ -60,7 +60,8 @@ export function filterProblems(f: TransactionFilter): string[] {
   const max = parseAmountBound(f.maxAmount);
   if (min === null) out.push('The minimum amount must be a plain number such as 10 or 10.50.');
   if (max === null) out.push('The maximum amount must be a plain number such as 10 or 10.50.');
-  if (typeof min === 'number' && typeof max === 'number' && min > max) out.push('The minimum amount is above the maximum.');
+  if (typeof min === 'number' && typeof max === 'number' && min > max)
+    out.push('The minimum amount is above the maximum.');
   if (f.fromDate && f.toDate && f.fromDate > f.toDate) out.push('The start date is after the end date.');
   return out;
 }

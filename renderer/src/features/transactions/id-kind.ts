@@ -21,7 +21,11 @@ export function classifyQuery(raw: string): QueryShape {
   if (text === '') return { shape: 'empty' };
   if (SERVICE_NUMBER.test(text)) return { shape: 'service-number', text };
   if (/^\d+$/.test(text)) {
-    return { shape: 'invalid', text, reason: 'Transaction and refund numbers have 18 digits; check that none is missing.' };
+    return {
+      shape: 'invalid',
+      text,
+      reason: 'Transaction and refund numbers have 18 digits; check that none is missing.',
+    };
   }
   if (!REFERENCE.test(text)) {
     return { shape: 'invalid', text, reason: 'A reference has no spaces and at most 64 characters.' };

@@ -17,7 +17,10 @@ export interface LookupProblem {
  * credentials and an unreachable service each need a different next step. A lookup never moves money,
  * so none of these says otherwise.
  */
-export function describeLookupError(error: Pick<AppErrorShape, 'code' | 'message' | 'correlationId' | 'details'>, query: string): LookupProblem {
+export function describeLookupError(
+  error: Pick<AppErrorShape, 'code' | 'message' | 'correlationId' | 'details'>,
+  query: string,
+): LookupProblem {
   const q = query.length > 40 ? `${query.slice(0, 40)}…` : query;
   const base = { detail: error.message, reference: error.correlationId };
   switch (error.code) {
@@ -29,12 +32,14 @@ export function describeLookupError(error: Pick<AppErrorShape, 'code' | 'message
         action: 'Check the number for typos, or switch to the profile of the store that took the payment.',
       };
     case 'upstream_rejected': {
-      const ret = typeof error.details?.['ret_code'] === 'string' ? ` (code ${error.details['ret_code']})` : '';
+      const ret =
+        typeof error.details?.['ret_code'] === 'string' ? ` (code ${error.details['ret_code']})` : '';
       return {
         ...base,
         kind: 'rejected',
         title: `The payment service rejected the lookup${ret}`,
-        action: 'Check what you typed. If it looks right and this keeps happening, contact the payment provider with the reference below.',
+        action:
+          'Check what you typed. If it looks right and this keeps happening, contact the payment provider with the reference below.',
       };
     }
     case 'unauthorized':
@@ -51,12 +56,25 @@ export function describeLookupError(error: Pick<AppErrorShape, 'code' | 'message
       return {
         ...base,
         kind: 'offline',
-        title: error.code === 'timeout' ? 'The payment service did not answer in time' : 'The payment service cannot be reached',
+        title:
+          error.code === 'timeout'
+            ? 'The payment service did not answer in time'
+            : 'The payment service cannot be reached',
         action: 'Check the network connection and try again. Cached transactions stay available meanwhile.',
       };
     case 'invalid_input':
-      return { ...base, kind: 'input', title: 'That cannot be looked up', action: 'Enter an 18-digit transaction or refund number, or your reference.' };
+      return {
+        ...base,
+        kind: 'input',
+        title: 'That cannot be looked up',
+        action: 'Enter an 18-digit transaction or refund number, or your reference.',
+      };
     default:
-      return { ...base, kind: 'other', title: 'The lookup failed', action: 'Try again. If it keeps failing, report it with the reference below.' };
+      return {
+        ...base,
+        kind: 'other',
+        title: 'The lookup failed',
+        action: 'Try again. If it keeps failing, report it with the reference below.',
+      };
   }
 }

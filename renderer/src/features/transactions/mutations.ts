@@ -21,8 +21,12 @@ export function useStore(profileId: string) {
       if (txs.length === 0) return;
       await repos.transactions.bulkUpsert(profileId, txs, fetchedAt);
       const rows = txs.map((t) => toListRow({ ...t, profileId, fetchedAt }));
-      client.setQueryData(transactionKeys.rows(profileId), (cur: ReturnType<typeof mergeRows> | undefined) => mergeRows(cur, rows));
-      client.setQueryData(transactionKeys.newestFetch(profileId), (cur: string | null | undefined) => (cur && cur > fetchedAt ? cur : fetchedAt));
+      client.setQueryData(transactionKeys.rows(profileId), (cur: ReturnType<typeof mergeRows> | undefined) =>
+        mergeRows(cur, rows),
+      );
+      client.setQueryData(transactionKeys.newestFetch(profileId), (cur: string | null | undefined) =>
+        cur && cur > fetchedAt ? cur : fetchedAt,
+      );
     },
     [repos, client, profileId],
   );
@@ -67,22 +71,32 @@ export function useTransactionJobs(profileId: string) {
   const refresh = useCallback(
     (transactionNos: readonly string[]) => {
       const chunks: string[][] = [];
-      for (let i = 0; i < transactionNos.length; i += REFRESH_CHUNK) chunks.push(transactionNos.slice(i, i + REFRESH_CHUNK));
-      return run(`Refresh of ${transactionNos.length} transaction${transactionNos.length === 1 ? '' : 's'}`, transactionNos.length, chunks, async (ids) => {
-        const r = await bridge['transactions.refresh']({ transactionNos: ids });
-        if (!r.ok) {
-          conn.report({ ok: false, error: r.error });
-          return { done: 0, failed: 0, stop: `Stopped: ${r.error.message}` };
-        }
-        const fresh = r.value.items.flatMap((it) => (it.ok ? [it.transaction] : []));
-        const errors = r.value.items.flatMap((it) => (it.ok ? [] : [it.error]));
-        const offline = errors.find((e) => OFFLINE_CODES.has(e.code));
-        conn.report(offline ? { ok: false, error: offline } : { ok: true });
-        await store(fresh, r.value.fetchedAt);
-        return offline && fresh.length === 0
-          ? { done: ids.length, failed: errors.length, stop: `Stopped: ${offline.message}` }
-          : { done: ids.length, failed: errors.length };
-      }, (j) => (j.failed ? `Refreshed ${j.done - j.failed} of ${j.total}; ${j.failed} could not be fetched and keep their earlier data.` : `Refreshed ${j.done} transactions.`));
+      for (let i = 0; i < transactionNos.length; i += REFRESH_CHUNK)
+        chunks.push(transactionNos.slice(i, i + REFRESH_CHUNK));
+      return run(
+        `Refresh of ${transactionNos.length} transaction${transactionNos.length === 1 ? '' : 's'}`,
+        transactionNos.length,
+        chunks,
+        async (ids) => {
+          const r = await bridge['transactions.refresh']({ transactionNos: ids });
+          if (!r.ok) {
+            conn.report({ ok: false, error: r.error });
+            return { done: 0, failed: 0, stop: `Stopped: ${r.error.message}` };
+          }
+          const fresh = r.value.items.flatMap((it) => (it.ok ? [it.transaction] : []));
+          const errors = r.value.items.flatMap((it) => (it.ok ? [] : [it.error]));
+          const offline = errors.find((e) => OFFLINE_CODES.has(e.code));
+          conn.report(offline ? { ok: false, error: offline } : { ok: true });
+          await store(fresh, r.value.fetchedAt);
+          return offline && fresh.length === 0
+            ? { done: ids.length, failed: errors.length, stop: `Stopped: ${offline.message}` }
+            : { done: ids.length, failed: errors.length };
+        },
+        (j) =>
+          j.failed
+            ? `Refreshed ${j.done - j.failed} of ${j.total}; ${j.failed} could not be fetched and keep their earlier data.`
+            : `Refreshed ${j.done} transactions.`,
+      );
     },
     [bridge, conn, run, store],
   );
@@ -92,18 +106,25 @@ export function useTransactionJobs(profileId: string) {
       const split = splitSyncWindows(from, to);
       if ('error' in split) return Promise.resolve(split.error);
       let fetched = 0;
-      void run(`Sync ${from} – ${to}`, split.windows.length, split.windows, async (w) => {
-        const r = await bridge['transactions.sync'](w);
-        if (!r.ok) {
-          conn.report({ ok: false, error: r.error });
-          return { done: 0, failed: 1, stop: `Stopped: ${r.error.message}` };
-        }
-        conn.report({ ok: true });
-        if (!r.value.supported) return { done: 0, failed: 0, stop: r.value.message };
-        fetched += r.value.transactions.length;
-        await store(r.value.transactions, r.value.fetchedAt);
-        return { done: 1, failed: 0 };
-      }, () => `Synced ${fetched} transactions from ${split.windows.length} window${split.windows.length === 1 ? '' : 's'}.`);
+      void run(
+        `Sync ${from} – ${to}`,
+        split.windows.length,
+        split.windows,
+        async (w) => {
+          const r = await bridge['transactions.sync'](w);
+          if (!r.ok) {
+            conn.report({ ok: false, error: r.error });
+            return { done: 0, failed: 1, stop: `Stopped: ${r.error.message}` };
+          }
+          conn.report({ ok: true });
+          if (!r.value.supported) return { done: 0, failed: 0, stop: r.value.message };
+          fetched += r.value.transactions.length;
+          await store(r.value.transactions, r.value.fetchedAt);
+          return { done: 1, failed: 0 };
+        },
+        () =>
+          `Synced ${fetched} transactions from ${split.windows.length} window${split.windows.length === 1 ? '' : 's'}.`,
+      );
       return Promise.resolve(undefined);
     },
     [bridge, conn, run, store],

@@ -26,7 +26,11 @@ export function useRepos() {
 
 /** Repositories for a database (exported for tests and non-React callers). */
 export function reposFor(db: RefundDeskDb) {
-  return { transactions: createTransactionsRepo(db), lookups: createLookupsRepo(db), meta: createMetaRepo(db) };
+  return {
+    transactions: createTransactionsRepo(db),
+    lookups: createLookupsRepo(db),
+    meta: createMetaRepo(db),
+  };
 }
 export type Repos = ReturnType<typeof reposFor>;
 
@@ -40,7 +44,10 @@ export function useActiveProfile() {
   const client = useQueryClient();
   const q = useQuery(profilesQuery(bridge));
   useEffect(
-    () => bridge.on['profiles.changed'](() => void client.invalidateQueries({ queryKey: transactionKeys.profiles })),
+    () =>
+      bridge.on['profiles.changed'](
+        () => void client.invalidateQueries({ queryKey: transactionKeys.profiles }),
+      ),
     [bridge, client],
   );
   const active = q.data?.profiles.find((p) => p.id === q.data?.activeProfileId) ?? null;

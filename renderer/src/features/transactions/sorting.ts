@@ -18,7 +18,11 @@ function compare(a: string | number | undefined, b: string | number | undefined)
  * Ties keep the input order (Array.prototype.sort is stable), then fall back to transactionNo so the
  * order — and therefore the export — is deterministic.
  */
-export function sortRows(rows: readonly ListRow[], sorting: Sorting, columns: readonly ColumnSpec[]): ListRow[] {
+export function sortRows(
+  rows: readonly ListRow[],
+  sorting: Sorting,
+  columns: readonly ColumnSpec[],
+): ListRow[] {
   const keys = sorting
     .map((s) => ({ spec: columns.find((c) => c.id === s.id), desc: s.desc }))
     .filter((k): k is { spec: ColumnSpec; desc: boolean } => k.spec !== undefined);

@@ -18,12 +18,16 @@ const compact = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceA
  * Splits an inclusive range of service calendar days into trans-list windows (YYYYMMDD pairs) of at
  * most SYNC_MAX_SPAN_DAYS days each, newest window first so the most recent data lands first.
  */
-export function splitSyncWindows(from: string, to: string): { windows: { startDate: string; endDate: string }[] } | { error: string } {
+export function splitSyncWindows(
+  from: string,
+  to: string,
+): { windows: { startDate: string; endDate: string }[] } | { error: string } {
   const a = dayMs(from);
   const b = dayMs(to);
   if (a === undefined || b === undefined) return { error: 'Choose a start and an end date.' };
   if (b < a) return { error: 'The end date is before the start date.' };
-  if ((b - a) / DAY_MS + 1 > SYNC_MAX_RANGE_DAYS) return { error: `Sync at most ${SYNC_MAX_RANGE_DAYS} days at a time.` };
+  if ((b - a) / DAY_MS + 1 > SYNC_MAX_RANGE_DAYS)
+    return { error: `Sync at most ${SYNC_MAX_RANGE_DAYS} days at a time.` };
   const windows: { startDate: string; endDate: string }[] = [];
   // Inclusive windows of SYNC_MAX_SPAN_DAYS calendar days stay within the service's span limit.
   for (let end = b; end >= a; end -= SYNC_MAX_SPAN_DAYS * DAY_MS) {

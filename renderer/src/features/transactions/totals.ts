@@ -26,6 +26,11 @@ export function totalsByCurrency(rows: readonly ListRow[]): CurrencyTotal[] {
     g.refunded.push(r.refundedMinor);
   }
   return [...groups.entries()]
-    .map(([currency, g]) => ({ currency, count: g.count, amountMinor: sumMinor(g.amounts), refundedMinor: sumMinor(g.refunded) }))
+    .map(([currency, g]) => ({
+      currency,
+      count: g.count,
+      amountMinor: sumMinor(g.amounts),
+      refundedMinor: sumMinor(g.refunded),
+    }))
     .sort((a, b) => b.count - a.count || a.currency.localeCompare(b.currency));
 }

@@ -29,34 +29,52 @@ export function useBatchJob() {
   const cancelled = useRef(false);
   const running = useRef(false);
 
-  const run = useCallback(async <T,>(label: string, total: number, steps: readonly T[], step: (s: T) => Promise<StepOutcome>, summary?: (j: JobState) => string) => {
-    if (running.current) return;
-    running.current = true;
-    cancelled.current = false;
-    let state: JobState = { label, done: 0, total, failed: 0, status: 'running' };
-    setJob(state);
-    try {
-      for (const s of steps) {
-        if (cancelled.current) {
-          state = { ...state, status: 'cancelled', message: `Cancelled after ${state.done} of ${state.total}. What was already fetched is kept.` };
-          break;
+  const run = useCallback(
+    async <T>(
+      label: string,
+      total: number,
+      steps: readonly T[],
+      step: (s: T) => Promise<StepOutcome>,
+      summary?: (j: JobState) => string,
+    ) => {
+      if (running.current) return;
+      running.current = true;
+      cancelled.current = false;
+      let state: JobState = { label, done: 0, total, failed: 0, status: 'running' };
+      setJob(state);
+      try {
+        for (const s of steps) {
+          if (cancelled.current) {
+            state = {
+              ...state,
+              status: 'cancelled',
+              message: `Cancelled after ${state.done} of ${state.total}. What was already fetched is kept.`,
+            };
+            break;
+          }
+          const r = await step(s);
+          state = { ...state, done: state.done + r.done, failed: state.failed + r.failed };
+          if (r.stop) {
+            state = { ...state, status: 'stopped', message: r.stop };
+            break;
+          }
+          setJob(state);
         }
-        const r = await step(s);
-        state = { ...state, done: state.done + r.done, failed: state.failed + r.failed };
-        if (r.stop) {
-          state = { ...state, status: 'stopped', message: r.stop };
-          break;
-        }
+        if (state.status === 'running')
+          state = { ...state, status: 'finished', ...(summary ? { message: summary(state) } : {}) };
+      } catch (e) {
+        state = {
+          ...state,
+          status: 'stopped',
+          message: e instanceof Error ? e.message : 'The job stopped unexpectedly.',
+        };
+      } finally {
+        running.current = false;
         setJob(state);
       }
-      if (state.status === 'running') state = { ...state, status: 'finished', ...(summary ? { message: summary(state) } : {}) };
-    } catch (e) {
-      state = { ...state, status: 'stopped', message: e instanceof Error ? e.message : 'The job stopped unexpectedly.' };
-    } finally {
-      running.current = false;
-      setJob(state);
-    }
-  }, []);
+    },
+    [],
+  );
 
   const cancel = useCallback(() => {
     cancelled.current = true;

@@ -15,7 +15,10 @@ interface Probe {
 async function probe(bridge: Bridge, profileId: string): Promise<Probe> {
   const r = await bridge['profiles.testConnection']({ id: profileId });
   // The host itself not answering counts as offline too.
-  if (!r.ok) return OFFLINE_CODES.has(r.error.code) ? { offline: true, online: false, reason: r.error.message } : { offline: false, online: false };
+  if (!r.ok)
+    return OFFLINE_CODES.has(r.error.code)
+      ? { offline: true, online: false, reason: r.error.message }
+      : { offline: false, online: false };
   if (r.value.verdict === 'network') return { offline: true, online: false, reason: r.value.message };
   return { offline: false, online: true };
 }
@@ -74,5 +77,8 @@ export function useConnectivityState(profileId: string | undefined): Connectivit
     }
   }, []);
 
-  return useMemo(() => ({ state, ...(reason ? { reason } : {}), report, recheck, isChecking }), [state, reason, report, recheck, isChecking]);
+  return useMemo(
+    () => ({ state, ...(reason ? { reason } : {}), report, recheck, isChecking }),
+    [state, reason, report, recheck, isChecking],
+  );
 }

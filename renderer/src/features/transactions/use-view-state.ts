@@ -36,7 +36,10 @@ export function useViewState(profileId: string) {
         const next = change(prev);
         clearTimeout(timer.current);
         // A failed save only loses the remembered view, never data: ignore it.
-        timer.current = setTimeout(() => void meta.set(profileId, VIEW_STATE_KEY, next).catch(() => undefined), SAVE_DELAY_MS);
+        timer.current = setTimeout(
+          () => void meta.set(profileId, VIEW_STATE_KEY, next).catch(() => undefined),
+          SAVE_DELAY_MS,
+        );
         return next;
       });
     },

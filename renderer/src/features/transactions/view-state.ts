@@ -19,22 +19,24 @@ export const VIEW_STATE_KEY = 'transactions.view';
 
 const strList = z.array(z.string().max(64)).max(200);
 const str = z.string().max(200);
-const schema = z.object({
-  filter: z
-    .object({
-      statuses: strList,
-      currencies: strList,
-      vendors: strList,
-      fromDate: str,
-      toDate: str,
-      minAmount: str,
-      maxAmount: str,
-      text: str,
-    })
-    .partial(),
-  sorting: z.array(z.object({ id: z.string().max(64), desc: z.boolean() })).max(5),
-  hiddenColumns: strList,
-}).partial();
+const schema = z
+  .object({
+    filter: z
+      .object({
+        statuses: strList,
+        currencies: strList,
+        vendors: strList,
+        fromDate: str,
+        toDate: str,
+        minAmount: str,
+        maxAmount: str,
+        text: str,
+      })
+      .partial(),
+    sorting: z.array(z.object({ id: z.string().max(64), desc: z.boolean() })).max(5),
+    hiddenColumns: strList,
+  })
+  .partial();
 
 /**
  * Reads a stored view leniently: an older or damaged value falls back to the defaults field by field,

@@ -9,9 +9,27 @@ describe('lookup history and meta', () => {
     const { indexedDB, keyRange } = freshIdb();
     const db = openDb('l', indexedDB, keyRange);
     const repo = createLookupsRepo(db);
-    await repo.add({ profileId: 'p1', query: 'A', kind: 'reference', at: '2025-01-01T00:00:00.000Z', outcome: 'found' });
-    await repo.add({ profileId: 'p1', query: 'B', kind: 'reference', at: '2025-01-03T00:00:00.000Z', outcome: 'not_found' });
-    await repo.add({ profileId: 'p2', query: 'C', kind: 'reference', at: '2025-01-04T00:00:00.000Z', outcome: 'found' });
+    await repo.add({
+      profileId: 'p1',
+      query: 'A',
+      kind: 'reference',
+      at: '2025-01-01T00:00:00.000Z',
+      outcome: 'found',
+    });
+    await repo.add({
+      profileId: 'p1',
+      query: 'B',
+      kind: 'reference',
+      at: '2025-01-03T00:00:00.000Z',
+      outcome: 'not_found',
+    });
+    await repo.add({
+      profileId: 'p2',
+      query: 'C',
+      kind: 'reference',
+      at: '2025-01-04T00:00:00.000Z',
+      outcome: 'found',
+    });
     expect((await repo.recent('p1')).map((e) => e.query)).toEqual(['B', 'A']);
     expect((await repo.recent('p1', 1)).map((e) => e.query)).toEqual(['B']);
     db.close();

@@ -14,7 +14,13 @@ describe('cache schema migration', () => {
     const withFetch = { ...makeTx(), profileId: 'p1', fetchedAt: '2025-01-02T00:00:00.000Z' };
     const { fetchedAt: _drop, ...withoutFetch } = { ...makeTx(), profileId: 'p1', fetchedAt: '' };
     await v1.table('transactions').bulkPut([withFetch, withoutFetch]);
-    await v1.table('lookups').add({ profileId: 'p1', query: 'INV-1', kind: 'reference', at: '2025-01-02T00:00:00.000Z', outcome: 'found' });
+    await v1.table('lookups').add({
+      profileId: 'p1',
+      query: 'INV-1',
+      kind: 'reference',
+      at: '2025-01-02T00:00:00.000Z',
+      outcome: 'found',
+    });
     await v1.table('meta').put({ key: 'transactions.view:p1', value: { hiddenColumns: ['vendor'] } });
     expect(v1.verno).toBe(1);
     v1.close();

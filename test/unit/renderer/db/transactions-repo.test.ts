@@ -13,13 +13,29 @@ describe('transactions repository', () => {
   it('upserts a looked-up transaction with its refunds, profileId and fetchedAt', async () => {
     const { db, repo } = setup();
     const tx = makeTx({
-      refunds: [{ refundTransactionNo: '300000000000000001', refundReference: 'RD1', refundAmountMinor: 200, currency: 'USD', status: 'success' }],
+      refunds: [
+        {
+          refundTransactionNo: '300000000000000001',
+          refundReference: 'RD1',
+          refundAmountMinor: 200,
+          currency: 'USD',
+          status: 'success',
+        },
+      ],
     });
     await repo.upsert('p1', tx, '2025-02-01T00:00:00.000Z');
     const got = await repo.get('p1', tx.transactionNo);
-    expect(got).toMatchObject({ profileId: 'p1', fetchedAt: '2025-02-01T00:00:00.000Z', amountMinor: tx.amountMinor });
+    expect(got).toMatchObject({
+      profileId: 'p1',
+      fetchedAt: '2025-02-01T00:00:00.000Z',
+      amountMinor: tx.amountMinor,
+    });
     expect(await repo.refundsOf('p1', tx.transactionNo)).toEqual([
-      expect.objectContaining({ refundTransactionNo: '300000000000000001', transactionNo: tx.transactionNo, profileId: 'p1' }),
+      expect.objectContaining({
+        refundTransactionNo: '300000000000000001',
+        transactionNo: tx.transactionNo,
+        profileId: 'p1',
+      }),
     ]);
     // A later fetch replaces the row rather than duplicating it.
     await repo.upsert('p1', { ...tx, status: 'reversed' }, '2025-02-02T00:00:00.000Z');
@@ -47,7 +63,10 @@ describe('transactions repository', () => {
     const { db, repo } = setup();
     const txs = Array.from({ length: 250 }, () => makeTx());
     const seen: number[] = [];
-    await repo.bulkUpsert('p1', txs, '2025-02-01T00:00:00.000Z', { chunkSize: 100, onChunk: (w) => seen.push(w) });
+    await repo.bulkUpsert('p1', txs, '2025-02-01T00:00:00.000Z', {
+      chunkSize: 100,
+      onChunk: (w) => seen.push(w),
+    });
     expect(seen).toEqual([100, 200, 250]);
     expect(await repo.count('p1')).toBe(250);
     db.close();
@@ -57,7 +76,14 @@ describe('transactions repository', () => {
     const { db, repo } = setup();
     const tx = makeTx({
       reference: 'ORDER-77',
-      refunds: [{ refundTransactionNo: '399999999999999999', refundAmountMinor: 1, currency: 'USD', status: 'pending' }],
+      refunds: [
+        {
+          refundTransactionNo: '399999999999999999',
+          refundAmountMinor: 1,
+          currency: 'USD',
+          status: 'pending',
+        },
+      ],
     });
     await repo.upsert('p1', tx, '2025-02-01T00:00:00.000Z');
     expect((await repo.findLocal('p1', tx.transactionNo))?.kind).toBe('transactionNo');

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkRefundAmount, defaultAmountText, refundBreakdown, remainingAfter, typedAmountMatches } from '../../../../renderer/src/features/refunds/amount';
+import {
+  checkRefundAmount,
+  defaultAmountText,
+  refundBreakdown,
+  remainingAfter,
+  typedAmountMatches,
+} from '../../../../renderer/src/features/refunds/amount';
 
 describe('checkRefundAmount', () => {
   it('accepts a plain decimal within what remains, in minor units', () => {
@@ -38,7 +44,9 @@ describe('checkRefundAmount', () => {
   });
 
   it('refuses values beyond the safe-integer range instead of rounding them', () => {
-    expect(checkRefundAmount('99999999999999999', 'USD', Number.MAX_SAFE_INTEGER)).toMatchObject({ ok: false });
+    expect(checkRefundAmount('99999999999999999', 'USD', Number.MAX_SAFE_INTEGER)).toMatchObject({
+      ok: false,
+    });
   });
 });
 
@@ -64,9 +72,20 @@ describe('defaults and breakdown', () => {
     expect(defaultAmountText(0, 'USD')).toBe('');
   });
   it('splits the payment into refunded, pending and remaining that add up', () => {
-    const tx = { amountMinor: 10_000, refunds: [{ refundAmountMinor: 2000, status: 'success' }, { refundAmountMinor: 1000, status: 'pending' }, { refundAmountMinor: 500, status: 'failed' }] };
+    const tx = {
+      amountMinor: 10_000,
+      refunds: [
+        { refundAmountMinor: 2000, status: 'success' },
+        { refundAmountMinor: 1000, status: 'pending' },
+        { refundAmountMinor: 500, status: 'failed' },
+      ],
+    };
     // main's remaining also subtracts one of this app's own unsettled intents of 1500
-    expect(refundBreakdown(tx, 5500)).toEqual({ refundedMinor: 2000, pendingMinor: 2500, remainingMinor: 5500 });
+    expect(refundBreakdown(tx, 5500)).toEqual({
+      refundedMinor: 2000,
+      pendingMinor: 2500,
+      remainingMinor: 5500,
+    });
   });
   it('compares the production re-typed amount in minor units', () => {
     expect(typedAmountMatches('12.3', 'USD', 1230)).toBe(true);

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { describeLookupError } from '../../../../renderer/src/features/transactions/lookup-errors';
-import { defaultSyncRange, splitSyncWindows } from '../../../../renderer/src/features/transactions/sync-windows';
+import {
+  defaultSyncRange,
+  splitSyncWindows,
+} from '../../../../renderer/src/features/transactions/sync-windows';
 import { mergeRows } from '../../../../renderer/src/features/transactions/queries';
 import { toListRow } from '../../../../renderer/src/features/transactions/list-row';
 import { makeTx } from '../db/helpers';
 
-const err = (code: string, details?: Record<string, unknown>) => ({ code: code as 'not_found', message: 'm', correlationId: 'C1', ...(details ? { details } : {}) });
+const err = (code: string, details?: Record<string, unknown>) => ({
+  code: code as 'not_found',
+  message: 'm',
+  correlationId: 'C1',
+  ...(details ? { details } : {}),
+});
 
 describe('lookup failures read differently and say what to do', () => {
   it('gives each cause its own kind, title and next step', () => {
@@ -13,7 +21,14 @@ describe('lookup failures read differently and say what to do', () => {
     const rj = describeLookupError(err('upstream_rejected', { ret_code: '000080' }), 'x');
     const un = describeLookupError(err('unauthorized'), 'x');
     const off = ['network', 'timeout', 'unavailable'].map((c) => describeLookupError(err(c), 'x'));
-    expect([nf.kind, rj.kind, un.kind, ...off.map((o) => o.kind)]).toEqual(['not_found', 'rejected', 'unauthorized', 'offline', 'offline', 'offline']);
+    expect([nf.kind, rj.kind, un.kind, ...off.map((o) => o.kind)]).toEqual([
+      'not_found',
+      'rejected',
+      'unauthorized',
+      'offline',
+      'offline',
+      'offline',
+    ]);
     expect(nf.action).toContain('switch to the profile');
     expect(rj.title).toContain('000080');
     expect(un.action).toContain('Settings');
@@ -32,7 +47,9 @@ describe('sync windows', () => {
       { startDate: '20250116', endDate: '20250130' },
       { startDate: '20250101', endDate: '20250115' },
     ]);
-    expect(splitSyncWindows('2025-01-05', '2025-01-05')).toEqual({ windows: [{ startDate: '20250105', endDate: '20250105' }] });
+    expect(splitSyncWindows('2025-01-05', '2025-01-05')).toEqual({
+      windows: [{ startDate: '20250105', endDate: '20250105' }],
+    });
     expect(splitSyncWindows('2025-02-01', '2025-01-01')).toHaveProperty('error');
     expect(splitSyncWindows('2025-02-30', '2025-03-01')).toHaveProperty('error');
     expect(splitSyncWindows('2023-01-01', '2025-01-01')).toHaveProperty('error');
