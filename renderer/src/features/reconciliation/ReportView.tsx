@@ -9,6 +9,7 @@ import {
 import { RefundDialogContext } from '../refunds/dialog-context';
 import { downloadText } from '../../lib/download';
 import { fileStamp, money } from './format';
+import { ReconRowsTable } from './ReconRowsTable';
 import { SummaryChart } from './SummaryChart';
 import type { ReconReport } from './use-recon-run';
 
@@ -18,9 +19,6 @@ interface Props {
   problems: Array<{ line: number; message: string }>;
   onStartOver: () => void;
 }
-
-/** Rows drawn at once; the filters narrow the rest (the CSV export always has every row). */
-const SHOWN = 500;
 
 /** Step 4: summary per currency, chart, exceptions table with filters, exports. */
 export function ReportView({ label, report, problems, onStartOver }: Props) {
@@ -157,49 +155,13 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
           />
           <span className="muted small" data-testid="recon-row-count">
             {filtered.length.toLocaleString()} row{filtered.length === 1 ? '' : 's'}
-            {filtered.length > SHOWN ? ` (first ${SHOWN} shown; the export has all)` : ''}
           </span>
         </div>
-        <div className="recon-table-wrap">
-          <table className="recon-table" data-testid="recon-items">
-            <thead>
-              <tr>
-                <th className="num">Line</th>
-                <th>Outcome</th>
-                <th>Transaction no.</th>
-                <th className="num">Ledger</th>
-                <th className="num">Service</th>
-                <th>Service status</th>
-                <th>Detail</th>
-              </tr>
-            </thead>
-            <tbody>
-              {filtered.slice(0, SHOWN).map((i) => (
-                <tr
-                  key={i.line}
-                  className={selected?.line === i.line ? 'selected' : undefined}
-                  onClick={() => setSelected(i)}
-                  tabIndex={0}
-                  onKeyDown={(e) => e.key === 'Enter' && setSelected(i)}
-                >
-                  <td className="num">{i.line}</td>
-                  <td>
-                    <span className={`outcome outcome-${i.outcome}`}>{OUTCOME_LABELS[i.outcome]}</span>
-                  </td>
-                  <td className="mono">
-                    {i.ledger.transactionNo ?? i.service?.transactionNo ?? i.ledger.reference}
-                  </td>
-                  <td className="num">{money(i.ledger.amountMinor, i.ledger.currency)}</td>
-                  <td className="num">
-                    {i.service ? money(i.service.amountMinor, i.service.currency) : '—'}
-                  </td>
-                  <td>{i.service?.status ?? '—'}</td>
-                  <td className="detail">{i.detail}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ReconRowsTable
+          rows={filtered}
+          onSelect={setSelected}
+          {...(selected ? { selectedLine: selected.line } : {})}
+        />
       </section>
 
       {selected && (

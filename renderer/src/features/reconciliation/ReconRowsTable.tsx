@@ -1,0 +1,87 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef } from 'react';
+import { OUTCOME_LABELS, type ReconItem } from '../../../../shared/recon/match';
+import { money } from './format';
+
+const COLUMNS = 7;
+
+/**
+ * Every filtered ledger row, virtualised: a 100k-row month-end keeps a few dozen rows in the DOM.
+ * Spacer rows above and below keep it a real table (header, columns, keyboard) rather than a div grid.
+ */
+export function ReconRowsTable({
+  rows,
+  selectedLine,
+  onSelect,
+}: {
+  rows: readonly ReconItem[];
+  selectedLine?: number;
+  onSelect: (row: ReconItem) => void;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 33,
+    overscan: 12,
+  });
+  const visible = virtualizer.getVirtualItems();
+  const top = visible[0]?.start ?? 0;
+  const bottom = virtualizer.getTotalSize() - (visible.at(-1)?.end ?? 0);
+  return (
+    <div className="recon-table-wrap" ref={scrollRef}>
+      <table className="recon-table" data-testid="recon-items" aria-rowcount={rows.length + 1}>
+        <thead>
+          <tr>
+            <th className="num">Line</th>
+            <th>Outcome</th>
+            <th>Transaction no.</th>
+            <th className="num">Ledger</th>
+            <th className="num">Service</th>
+            <th>Service status</th>
+            <th>Detail</th>
+          </tr>
+        </thead>
+        <tbody>
+          {top > 0 && (
+            <tr aria-hidden="true" className="spacer" style={{ height: top }}>
+              <td colSpan={COLUMNS} />
+            </tr>
+          )}
+          {visible.map((v) => {
+            const i = rows[v.index]!;
+            return (
+              <tr
+                key={i.line}
+                ref={virtualizer.measureElement}
+                data-index={v.index}
+                aria-rowindex={v.index + 2}
+                className={selectedLine === i.line ? 'selected' : undefined}
+                onClick={() => onSelect(i)}
+                tabIndex={0}
+                onKeyDown={(e) => e.key === 'Enter' && onSelect(i)}
+              >
+                <td className="num">{i.line}</td>
+                <td>
+                  <span className={`outcome outcome-${i.outcome}`}>{OUTCOME_LABELS[i.outcome]}</span>
+                </td>
+                <td className="mono">
+                  {i.ledger.transactionNo ?? i.service?.transactionNo ?? i.ledger.reference}
+                </td>
+                <td className="num">{money(i.ledger.amountMinor, i.ledger.currency)}</td>
+                <td className="num">{i.service ? money(i.service.amountMinor, i.service.currency) : '—'}</td>
+                <td>{i.service?.status ?? '—'}</td>
+                <td className="detail">{i.detail}</td>
+              </tr>
+            );
+          })}
+          {bottom > 0 && (
+            <tr aria-hidden="true" className="spacer" style={{ height: bottom }}>
+              <td colSpan={COLUMNS} />
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
