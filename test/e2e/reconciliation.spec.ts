@@ -50,7 +50,9 @@ test('the demo ledger reconciles end to end in the UI with the expected counts p
   await expect(page.getByTestId('recon-row-count')).toHaveText(`${total} rows`);
   const dataRows = page.getByTestId('recon-items').locator('tbody tr:not(.spacer)');
   expect(await dataRows.count()).toBeLessThan(total);
-  await page.getByTestId('recon-items').evaluate((t) => t.parentElement!.scrollTo(0, t.parentElement!.scrollHeight));
+  await page
+    .getByTestId('recon-items')
+    .evaluate((t) => t.parentElement!.scrollTo(0, t.parentElement!.scrollHeight));
   await expect(dataRows.last()).toContainText(/Duplicate|Matched|differs|Missing|Refunded/);
   const lastLine = Number(await dataRows.last().locator('td').first().innerText());
   expect(lastLine).toBeGreaterThan(190);
