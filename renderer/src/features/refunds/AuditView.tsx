@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { useBridge } from '../../lib/bridge';
 import { auditListQuery } from './queries';
 import { downloadText } from '../../lib/download';
+import { ListToolbar } from './ListToolbar';
 import { auditCsv, exportFileName } from './exports';
 import { type AuditEntry, type AuditFilters, currenciesOf, filterAudit } from './filters';
 import { amountText, environmentLabel, localTime, reasonLabel } from './format';
@@ -37,7 +38,18 @@ export function AuditView() {
 
   return (
     <section className="rd-view" aria-label="Audit log">
-      <div className="rd-toolbar" role="search" aria-label="Filter the audit log">
+      <ListToolbar
+        label="Filter the audit log"
+        currencies={currencies}
+        currency={filters.currency}
+        onCurrency={(currency) => setFilters({ ...filters, currency })}
+        text={filters.text}
+        onText={(text) => setFilters({ ...filters, text })}
+        placeholder="Transaction, refund no., operator, code"
+        shown={rows.length}
+        total={audit.data?.length ?? 0}
+        onExport={() => downloadText(exportFileName('audit', new Date()), auditCsv(rows))}
+      >
         <label>
           Outcome{' '}
           <select
@@ -52,41 +64,7 @@ export function AuditView() {
             ))}
           </select>
         </label>
-        <label>
-          Currency{' '}
-          <select
-            value={filters.currency}
-            onChange={(e) => setFilters({ ...filters, currency: e.target.value })}
-          >
-            <option value="all">All</option>
-            {currencies.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Search{' '}
-          <input
-            type="search"
-            value={filters.text}
-            placeholder="Transaction, refund no., operator, code"
-            onChange={(e) => setFilters({ ...filters, text: e.target.value })}
-          />
-        </label>
-        <span className="muted small">
-          {rows.length} of {audit.data?.length ?? 0}
-        </span>
-        <button
-          type="button"
-          className="rd-push-right"
-          disabled={rows.length === 0}
-          onClick={() => downloadText(exportFileName('audit', new Date()), auditCsv(rows))}
-        >
-          Export CSV
-        </button>
-      </div>
+      </ListToolbar>
       {audit.isError && (
         <p className="rd-alert rd-alert-bad" role="alert">
           Could not load the audit log: {audit.error.message}

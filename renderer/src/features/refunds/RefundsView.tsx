@@ -4,6 +4,7 @@ import { INTENT_STATES } from '../../../../shared/ipc/contract/refunds';
 import { useBridge } from '../../lib/bridge';
 import { useRefundDialog } from './dialog-context';
 import { downloadText } from '../../lib/download';
+import { ListToolbar } from './ListToolbar';
 import { exportFileName, refundsCsv } from './exports';
 import { currenciesOf, filterIntents, type IntentFilters } from './filters';
 import { amountText, localTime, reasonLabel } from './format';
@@ -54,7 +55,18 @@ export function RefundsView() {
         </p>
       )}
 
-      <div className="rd-toolbar" role="search" aria-label="Filter refunds">
+      <ListToolbar
+        label="Filter refunds"
+        currencies={currencies}
+        currency={filters.currency}
+        onCurrency={(currency) => setFilters({ ...filters, currency })}
+        text={filters.text}
+        onText={(text) => setFilters({ ...filters, text })}
+        placeholder="Transaction, refund no., reference, id"
+        shown={rows.length}
+        total={list.data?.length ?? 0}
+        onExport={() => downloadText(exportFileName('refunds', new Date()), refundsCsv(rows))}
+      >
         <label>
           State{' '}
           <select
@@ -69,41 +81,7 @@ export function RefundsView() {
             ))}
           </select>
         </label>
-        <label>
-          Currency{' '}
-          <select
-            value={filters.currency}
-            onChange={(e) => setFilters({ ...filters, currency: e.target.value })}
-          >
-            <option value="all">All</option>
-            {currencies.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Search{' '}
-          <input
-            type="search"
-            value={filters.text}
-            placeholder="Transaction, refund no., reference, id"
-            onChange={(e) => setFilters({ ...filters, text: e.target.value })}
-          />
-        </label>
-        <span className="muted small">
-          {rows.length} of {list.data?.length ?? 0}
-        </span>
-        <button
-          type="button"
-          className="rd-push-right"
-          disabled={rows.length === 0}
-          onClick={() => downloadText(exportFileName('refunds', new Date()), refundsCsv(rows))}
-        >
-          Export CSV
-        </button>
-      </div>
+      </ListToolbar>
 
       {list.isError && (
         <p className="rd-alert rd-alert-bad" role="alert">

@@ -1,0 +1,51 @@
+import type { ReactNode } from 'react';
+
+interface Props {
+  label: string;
+  /** The list-specific first filter (state, outcome). */
+  children: ReactNode;
+  currencies: readonly string[];
+  currency: string;
+  onCurrency: (currency: string) => void;
+  text: string;
+  onText: (text: string) => void;
+  placeholder: string;
+  shown: number;
+  total: number;
+  onExport: () => void;
+}
+
+/** The filter bar shared by the Refunds and Audit views: a list filter, currency, search, count, export. */
+export function ListToolbar(p: Props) {
+  return (
+    <div className="rd-toolbar" role="search" aria-label={p.label}>
+      {p.children}
+      <label>
+        Currency{' '}
+        <select value={p.currency} onChange={(e) => p.onCurrency(e.target.value)}>
+          <option value="all">All</option>
+          {p.currencies.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Search{' '}
+        <input
+          type="search"
+          value={p.text}
+          placeholder={p.placeholder}
+          onChange={(e) => p.onText(e.target.value)}
+        />
+      </label>
+      <span className="muted small">
+        {p.shown} of {p.total}
+      </span>
+      <button type="button" className="rd-push-right" disabled={p.shown === 0} onClick={p.onExport}>
+        Export CSV
+      </button>
+    </div>
+  );
+}
