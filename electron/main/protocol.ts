@@ -10,7 +10,9 @@ export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([
     {
       scheme: APP_SCHEME,
-      privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false },
+      // supportFetchAPI: module workers (the CSV parser) are loaded through fetch. The renderer itself
+      // still cannot fetch anything: the CSP header says connect-src 'none'.
+      privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: false },
     },
   ]);
 }
