@@ -169,6 +169,9 @@ test('offline: sandbox stopped → banner with data age, cache browsable, search
   const banner = page.getByTestId('offline-banner');
   await expect(banner).toBeVisible();
   await expect(banner).toContainText(/last fetched (just now|\d+ minutes? ago)/);
+  // The header says so too, at once (not at its next 15 s poll), with the reason.
+  await expect(page.getByTestId('health')).toHaveAttribute('data-state', 'degraded', { timeout: 5_000 });
+  await expect(page.getByTestId('health')).toContainText('unreachable');
   await expect(page.getByTestId('bulk-refresh')).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Sync by date…' })).toBeDisabled();
 

@@ -1,6 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Bridge } from '../../../../shared/ipc/contract';
 import { useBridge } from '../../lib/bridge';
+import { appKeys } from '../shell/queries';
 import { type Connectivity, OFFLINE_CODES } from './connectivity';
 
 const RECHECK_MS = 30_000;
@@ -60,6 +62,13 @@ export function useConnectivityState(profileId: string | undefined): Connectivit
     const mine = ++seq.current;
     void probe(bridge, profileId).then((v) => apply(v, mine));
   }, [bridge, profileId, apply]);
+
+  // The header's health indicator learns reachability from main's own traffic; when this screen sees the
+  // service go away or come back, ask for it at once instead of at its next poll.
+  const client = useQueryClient();
+  useEffect(() => {
+    if (state !== 'unknown') void client.invalidateQueries({ queryKey: appKeys.health });
+  }, [state, client]);
 
   useEffect(() => {
     if (state !== 'offline') return;
