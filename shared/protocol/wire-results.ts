@@ -22,35 +22,29 @@ export const customerResultSchema = z
   })
   .passthrough();
 
+/** Fields every payment-creating answer (secure-pay, capture) carries. */
+const paymentResultFields = {
+  transactionNo: z.string().min(1),
+  reference: optStr,
+  amount: amount.optional().nullable(),
+  currency: optStr,
+  settleCurrency: optStr,
+  status: optStr,
+  paymentTime: optStr,
+  vaultId: optStr,
+};
+
 export const securePayResultSchema = z
-  .object({
-    transactionNo: z.string().min(1),
-    reference: optStr,
-    amount: amount.optional().nullable(),
-    currency: optStr,
-    settleCurrency: optStr,
-    cashierUrl: optStr,
-    authorization: optStr,
-    status: optStr,
-    paymentTime: optStr,
-    vaultId: optStr,
-  })
+  .object({ ...paymentResultFields, cashierUrl: optStr, authorization: optStr })
   .passthrough();
 
 export const captureResultSchema = z
   .object({
-    transactionNo: z.string().min(1),
-    reference: optStr,
-    amount: amount.optional().nullable(),
-    currency: optStr,
-    settleCurrency: optStr,
-    status: optStr,
+    ...paymentResultFields,
     customerNo: optStr,
     // Vendor docs name the 3-D Secure page either way; accept both.
     authUrl: optStr,
     authenticationUrl: optStr,
-    paymentTime: optStr,
-    vaultId: optStr,
   })
   .passthrough();
 
