@@ -20,6 +20,8 @@ export interface Connection {
   storeNo: string;
   token: string;
   timeoutMs?: number;
+  /** A partner's group number, from a named profile. */
+  merGroupNo?: string;
 }
 
 /** Validates the shared connection flags and reads the token from the environment (never argv). */
@@ -57,6 +59,7 @@ export function cliGateway(conn: Connection, io: CliIo): GatewayClient {
       merchantNo: conn.merchantNo,
       storeNo: conn.storeNo,
       token: conn.token,
+      ...(conn.merGroupNo ? { merGroupNo: conn.merGroupNo } : {}),
     }),
     ...(conn.timeoutMs ? { timeoutMs: conn.timeoutMs } : {}),
   });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { createFetchHttpClient } from './adapters/http-fetch';
-import { openJsonlFile } from './adapters/jsonl-file';
+import { type AppStorage, openAppStorage } from './adapters/sqlite/app-storage';
 import { createDispatcher, type Dispatch, type HandlerMap } from './ipc/dispatcher';
 import { appHandlers } from './ipc/handlers/app';
 import { profileHandlers } from './ipc/handlers/profiles';
@@ -93,8 +93,9 @@ function demoStarter(
 export async function createAppCore(adapters: HostAdapters, options: CoreOptions = {}): Promise<AppCore> {
   const events = createEventBus();
   let sandbox: RunningSandbox | undefined;
-  // IPN events are recorded (fsync'ed) before the listener answers `success`: same journal format as refunds.
-  const ipnFile = openJsonlFile<object>(join(adapters.dataDir, 'ipn-events.jsonl'));
+  // Opened right after the profiles (the one-time import asks them for service addresses); an IPN can
+  // only arrive once the listener the profiles start is reachable, and is refused (so resent) until then.
+  let storage: AppStorage | undefined;
   const profiles = await createProfilesRuntime({
     settings: adapters.settings,
     secrets: adapters.secrets,
@@ -105,9 +106,26 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     ...(options.demo === false
       ? {}
       : { startDemo: demoStarter(adapters.dataDir, adapters.log, options.demo ?? {}, (s) => (sandbox = s)) }),
-    recordIpn: async (record) => ipnFile.append(record),
+    // Verified IPNs are committed (fsync) with their dedup key before the listener answers `success`.
+    recordIpn: async (event, key) => {
+      if (!storage) throw new Error('storage is not open yet');
+      return storage.recordIpn(event, key);
+    },
     ...(options.gateway ? { gateway: options.gateway } : {}),
   });
+  storage = openAppStorage({
+    dataDir: adapters.dataDir,
+    now: adapters.clock.now,
+    log: adapters.log,
+    baseUrlFor: (id) => {
+      try {
+        return profiles.profiles.get(id).environment === 'demo' ? undefined : profiles.profiles.effectiveBaseUrl(id);
+      } catch {
+        return undefined;
+      }
+    },
+  });
+  const store = storage;
   const app = createAppService({
     name: adapters.name,
     version: adapters.version,
@@ -118,11 +136,14 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     log: adapters.log,
     openExternal: adapters.openExternal,
     mode: () => profiles.profiles.mode(),
-    healthChecks: () => profiles.healthChecks(),
+    healthChecks: async () => [
+      ...(await profiles.healthChecks()),
+      ...store.problems().map((p) => ({ name: p.name, ok: false, detail: p.detail })),
+    ],
   });
   const lookup = createTransactionLookup({ gateway: () => profiles.activeGateway(), clock: adapters.clock });
   const reconciliation = createReconciliationService({
-    dataDir: adapters.dataDir,
+    store: store.jobs,
     clock: adapters.clock,
     log: adapters.log,
     gatewayFor: (profileId) => profiles.gatewayFor(profileId),
@@ -130,7 +151,8 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     onProgress: (jobId, p) => events.emit('reconciliation.progress', { jobId, ...p }),
   });
   const refunds = createRefundsRuntime({
-    dataDir: adapters.dataDir,
+    store: store.refunds,
+    untrusted: store.untrusted,
     clock: adapters.clock,
     log: adapters.log,
     events,
@@ -156,7 +178,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
       refunds.close();
       await reconciliation.close();
       await profiles.close();
-      ipnFile.close();
+      store.close();
     },
   };
 }

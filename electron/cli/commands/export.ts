@@ -1,34 +1,21 @@
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { auditCsv, refundsCsv } from '../../../shared/csv/exports/refunds';
-import { readJsonlFile } from '../../main/adapters/jsonl-file';
-import type { AuditEntry } from '../../main/services/refunds/audit';
-import { applyEvent, type Intent, type IntentEvent } from '../../main/services/refunds/intent';
 import { defaultAppDataDir } from '../connection';
+import { openCliStorage } from '../desk';
 import { type Command, EXIT, UsageError, parseCliArgs } from '../io';
 
 const KINDS = ['audit', 'refunds'] as const;
 type Kind = (typeof KINDS)[number];
 
-/** Folds the refund journal read-only (no lock, no append), exactly as the app does on start. */
-function intentsFrom(path: string): { intents: Intent[]; damaged: number } {
-  const { records, problems } = readJsonlFile<IntentEvent>(path);
-  const map = new Map<string, Intent>();
-  let misfits = 0;
-  for (const r of records) if (!applyEvent(map, r.value)) misfits += 1;
-  const intents = [...map.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-  return { intents, damaged: problems.length + misfits };
-}
-
 /**
- * `export`: writes main-owned data — the audit log or the refund journal — as CSV through the same
- * writer and column sets as the app's Export buttons. Offline: reads the data directory only.
+ * `export`: writes main-owned data — the audit log or the refunds — as CSV from the app's database through
+ * the same writer and column sets as the app's Export buttons. Offline: no network.
  * (Ledger reconciliation reports are written by `reconcile --out`; the renderer's transaction cache
  * lives in the app's IndexedDB and is exported from the Transactions screen.)
  */
 export const exportCommand: Command = {
   name: 'export',
-  summary: 'export the audit log or the refunds journal to CSV (offline)',
+  summary: 'export the audit log or the refunds to CSV (offline)',
   usage:
     'export (audit | refunds) --out <file.csv> [--data-dir <dir>] [--no-bom]  (exit 0 written, 2 bad usage)',
   async run(args, io) {
@@ -47,25 +34,25 @@ export const exportCommand: Command = {
     if (!parsed.values.out) throw new UsageError('--out <file.csv> is required.');
     const dataDir = parsed.values['data-dir'] ?? defaultAppDataDir(io.env);
     const bom = !parsed.values['no-bom'];
+    const storage = openCliStorage(dataDir);
     let csv: string;
     let count: number;
-    let damaged: number;
-    if (kind === 'audit') {
-      const { records, problems } = readJsonlFile<AuditEntry>(join(dataDir, 'audit.jsonl'));
-      const rows = records.map((r) => r.value).reverse();
-      csv = bom ? auditCsv(rows) : auditCsv(rows).replace(/^\uFEFF/, '');
-      count = rows.length;
-      damaged = problems.length;
-    } else {
-      const { intents, damaged: d } = intentsFrom(join(dataDir, 'refund-journal.jsonl'));
-      csv = bom ? refundsCsv(intents) : refundsCsv(intents).replace(/^\uFEFF/, '');
-      count = intents.length;
-      damaged = d;
+    try {
+      if (kind === 'audit') {
+        const rows = storage.refunds.audit.list();
+        csv = auditCsv(rows);
+        count = rows.length;
+      } else {
+        const intents = storage.refunds.list();
+        csv = refundsCsv(intents);
+        count = intents.length;
+      }
+      for (const p of storage.problems()) io.err(`Warning: ${p.detail}`);
+    } finally {
+      storage.close();
     }
-    writeFileSync(parsed.values.out, csv);
+    writeFileSync(parsed.values.out, bom ? csv : csv.replace(/^\uFEFF/, ''));
     io.err(`Wrote ${count} ${kind === 'audit' ? 'audit entries' : 'refunds'} to ${parsed.values.out}.`);
-    if (damaged > 0)
-      io.err(`${damaged} damaged line(s) in the ${kind} file were skipped; the app reports them too.`);
     return EXIT.OK;
   },
 };

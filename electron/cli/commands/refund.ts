@@ -1,77 +1,29 @@
-import { join } from 'node:path';
 import { AppError, isAppError } from '../../../shared/domain/errors';
-import { newSortableId } from '../../../shared/domain/ids';
 import { formatMinor, MoneyParseError, parseMinor } from '../../../shared/domain/money';
-import { openJsonlFile } from '../../main/adapters/jsonl-file';
-import { type AuditEntry, createAuditLog } from '../../main/services/refunds/audit';
-import type { IntentEvent } from '../../main/services/refunds/intent';
-import { createIntentJournal } from '../../main/services/refunds/journal';
-import { createRefundService } from '../../main/services/refunds/service';
-import type { GatewayClient } from '../../main/services/gateway/client';
-import {
-  cliGateway,
-  CONNECTION_OPTIONS,
-  type Connection,
-  connectionFrom,
-  defaultAppDataDir,
-  environmentOf,
-} from '../connection';
+import { cliGateway, defaultAppDataDir } from '../connection';
+import { ACCOUNT_OPTIONS, cliAccount, openCliRefunds } from '../desk';
 import { type Command, EXIT, UsageError, parseCliArgs } from '../io';
 
-/**
- * The app's refund service over the journal and audit log in `dataDir`, for one merchant account.
- * Intents are keyed by merchant and store, so app profiles and CLI runs for one account see each
- * other's in-flight refunds (the journal is shared under an inter-process lock).
- */
-export function cliRefundService(
-  conn: Connection,
-  gateway: GatewayClient,
-  dataDir: string,
-  operator: string,
-) {
-  const journalFile = openJsonlFile<IntentEvent>(join(dataDir, 'refund-journal.jsonl'));
-  const auditFile = openJsonlFile<AuditEntry>(join(dataDir, 'audit.jsonl'));
-  const log = { info: () => {}, warn: () => {}, error: () => {} };
-  const service = createRefundService({
-    gatewayFor: () => gateway,
-    journal: createIntentJournal(journalFile, log),
-    audit: createAuditLog(auditFile),
-    clock: { now: Date.now },
-    log,
-    context: () => ({
-      profileId: `cli:${conn.merchantNo}:${conn.storeNo}`,
-      profileName: `CLI ${conn.merchantNo}/${conn.storeNo}`,
-      environment: environmentOf(conn.baseUrl),
-      merchantNo: conn.merchantNo,
-      storeNo: conn.storeNo,
-      operator,
-      guardrails: { limits: [] },
-    }),
-    newId: () => newSortableId('RD'),
-  });
-  return { service, close: () => (journalFile.close(), auditFile.close()) };
-}
-
-/** Refund-specific exit codes (issue 6): 0 accepted, 4 rejected or refused, 6 outcome unknown. */
+/** Refund-specific exit codes: 0 accepted, 4 rejected or refused, 6 outcome unknown. */
 const OUTCOME_UNKNOWN = 6;
 
 /**
- * `refund`: the app's own refund service and journal, from a script. The same checks run (fresh query,
- * status, remaining incl. this desk's unsettled intents, one in flight per payment), the intent is
- * journaled (fsync) before the request leaves, and an ambiguous failure is resolved by query, never
- * resent. `--yes` is the explicit confirmation; in production the typed --amount counts as the
- * re-typed amount.
+ * `refund`: the app's own refund service and database, from a script. The same checks run (fresh query,
+ * status, remaining including every intent of this account and payment, one in flight per payment),
+ * decided in the same database transaction as the app's, committed before the request leaves; an
+ * ambiguous failure is resolved by query, never resent. `--yes` is the explicit confirmation; in
+ * production the typed --amount counts as the re-typed amount.
  */
 export const refundCommand: Command = {
   name: 'refund',
-  summary: 'refund a payment (full or partial) through the journaled refund service',
+  summary: 'refund a payment (full or partial) through the app’s refund service and database',
   usage:
-    'refund --base-url <url> --merchant <no> --store <no> (--transaction-no <n> | --reference <r>) --amount <decimal> --currency <ccy> --reason <text> --yes [--data-dir <dir>] [--operator <name>] [--json]  (token: REFUND_DESK_API_TOKEN; exit 0 accepted, 4 rejected, 5 network, 6 outcome unknown)',
+    'refund (--profile <name> | --base-url <url> --merchant <no> --store <no>) (--transaction-no <n> | --reference <r>) --amount <decimal> --currency <ccy> --reason <text> --yes [--data-dir <dir>] [--operator <name>] [--json]  (token: REFUND_DESK_API_TOKEN; exit 0 accepted, 4 rejected, 5 network, 6 outcome unknown)',
   async run(args, io) {
     const { values } = parseCliArgs(
       args,
       {
-        ...CONNECTION_OPTIONS,
+        ...ACCOUNT_OPTIONS,
         'transaction-no': { type: 'string' },
         reference: { type: 'string' },
         amount: { type: 'string' },
@@ -106,16 +58,17 @@ export const refundCommand: Command = {
       throw new UsageError(
         `Nothing was sent. Add --yes to confirm refunding ${formatMinor(amountMinor, currency)} ${currency}.`,
       );
-    const conn = connectionFrom(values, io);
-    const gateway = cliGateway(conn, io);
     const dataDir = values['data-dir'] ?? defaultAppDataDir(io.env);
-
-    const { service, close } = cliRefundService(
-      conn,
-      gateway,
+    const { account, conn } = cliAccount(values, io, dataDir);
+    const gateway = cliGateway(conn, io);
+    const { service, close } = openCliRefunds({
       dataDir,
-      values.operator ?? io.env['USER'] ?? io.env['USERNAME'] ?? 'cli',
-    );
+      account,
+      conn,
+      io,
+      gateway,
+      operator: values.operator ?? io.env['USER'] ?? io.env['USERNAME'] ?? 'cli',
+    });
     const report = (fields: Record<string, unknown>) => {
       if (values.json) io.out(JSON.stringify(fields, null, 2));
       else

@@ -4,9 +4,9 @@ import { transactionSchema } from './transactions';
 
 const minor = z.number().int().refine(Number.isSafeInteger, 'Amounts are whole minor units.');
 
+/** Refund intent states (the state machine: electron/main/services/refunds/intent.ts). */
 export const INTENT_STATES = [
-  'created',
-  'sent',
+  'sending',
   'accepted',
   'rejected',
   'refused',
@@ -31,6 +31,8 @@ export const intentSchema = z.object({
   profileId: z.string(),
   profileName: z.string(),
   environment: z.string(),
+  /** The service address the refund went to ('' when an earlier version did not record it). */
+  baseUrl: z.string(),
   merchantNo: z.string(),
   storeNo: z.string(),
   transactionNo: z.string(),
@@ -50,6 +52,9 @@ export const intentSchema = z.object({
   retMsg: z.string().optional(),
   detail: z.string().optional(),
   lastCheck: z.object({ at: z.string(), found: z.boolean(), note: z.string() }).optional(),
+  /** `host:pid` of the process that sent it. */
+  sender: z.string().optional(),
+  checks: z.number().int(),
   attempts: z.number().int(),
 });
 export type IntentView = z.infer<typeof intentSchema>;

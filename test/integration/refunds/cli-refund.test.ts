@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/main';
+import { openAppStorage } from '../../../electron/main/adapters/sqlite/app-storage';
 import type { CliIo } from '../../../electron/cli/io';
 import { DEMO_MERCHANT, type RunningSandbox } from '../../../electron/main/sandbox/index';
 import { freshPayment, startRefundSandbox } from './harness';
@@ -59,7 +60,7 @@ describe('cli refund', () => {
     expect(refundsAt(p.transactionNo)).toHaveLength(0);
   });
 
-  it('accepted → exit 0 with the intent id and refundTransactionNo; journaled in --data-dir', async () => {
+  it('accepted → exit 0 with the intent id and refundTransactionNo; recorded in --data-dir\'s database', async () => {
     const p = freshPayment(sb, used);
     const o = io();
     expect(await runCli([...args(p.transactionNo, '1.00', ['--yes', '--json'])], o)).toBe(0);
@@ -71,8 +72,19 @@ describe('cli refund', () => {
     expect(out.outcome).toBe('accepted');
     expect(out.refundTransactionNo).toMatch(/^\d{18}$/);
     expect(refundsAt(p.transactionNo)[0]!.refundReference).toBe(out.intentId);
-    expect(readFileSync(join(dataDir, 'refund-journal.jsonl'), 'utf8')).toContain(out.intentId);
-    expect(readFileSync(join(dataDir, 'audit.jsonl'), 'utf8')).toContain('customer asked');
+    const storage = openAppStorage({ dataDir, now: Date.now, log: { info() {}, warn() {}, error() {} } });
+    try {
+      // The exact account it went to is on the intent: follow-ups go there and nowhere else.
+      expect(storage.refunds.get(out.intentId)).toMatchObject({
+        profileId: `cli:${DEMO_MERCHANT.merchantNo}:${DEMO_MERCHANT.storeNo}`,
+        baseUrl: sb.baseUrl,
+        merchantNo: DEMO_MERCHANT.merchantNo,
+        storeNo: DEMO_MERCHANT.storeNo,
+      });
+      expect(storage.refunds.audit.list().some((e) => e.reasonNote === 'customer asked')).toBe(true);
+    } finally {
+      storage.close();
+    }
   });
 
   it('over the remaining amount → refused, exit 4, nothing sent', async () => {
@@ -140,6 +152,89 @@ describe('cli refund', () => {
     expect(stdout).toMatch(/outcome\s+accepted/);
     expect(stdout).not.toContain(DEMO_MERCHANT.token);
   }, 60_000);
+});
+
+describe('cli --profile: the app\'s named profiles', () => {
+  const profileDir = mkdtempSync(join(tmpdir(), 'rd-cli-profile-'));
+  const now = new Date().toISOString();
+  const profile = (id: string, name: string, baseUrl: string) => ({
+    id,
+    name,
+    merchantNo: DEMO_MERCHANT.merchantNo,
+    storeNo: DEMO_MERCHANT.storeNo,
+    environment: 'custom',
+    baseUrl,
+    ipnEnabled: false,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const refundWith = (who: string[], txNo: string) => [
+    'refund',
+    ...who,
+    '--transaction-no',
+    txNo,
+    '--amount',
+    '1.00',
+    '--currency',
+    'USD',
+    '--reason',
+    'by profile',
+    '--yes',
+    '--json',
+    '--data-dir',
+    profileDir,
+  ];
+
+  it('refunds as a saved profile (token from the environment) and records that profile on the intent', async () => {
+    writeFileSync(
+      join(profileDir, 'settings.json'),
+      JSON.stringify({
+        version: 1,
+        activeProfileId: 'P-local',
+        profiles: [profile('P-local', 'Local gateway', sb.baseUrl), profile('P-other', 'Elsewhere', 'http://127.0.0.1:9')],
+      }),
+    );
+    const p = freshPayment(sb, used);
+    const o = io();
+    // Applied at the service, then the connection drops: the outcome is unknown to the CLI.
+    sb.setFaults({ endpoints: { refund: { dropAfterRate: 1 } } });
+    try {
+      expect(await runCli(refundWith(['--profile', 'local gateway'], p.transactionNo), o)).toBe(6);
+    } finally {
+      sb.resetFaults();
+    }
+    const out = JSON.parse(o.stdout.join('\n')) as { intentId: string };
+    const storage = openAppStorage({ dataDir: profileDir, now: Date.now, log: { info() {}, warn() {}, error() {} } });
+    try {
+      expect(storage.refunds.get(out.intentId)).toMatchObject({
+        profileId: 'P-local',
+        profileName: 'Local gateway',
+        baseUrl: sb.baseUrl,
+      });
+    } finally {
+      storage.close();
+    }
+    // Never checked against another service with the same merchant numbers: it stays unknown, and says why.
+    const other = io();
+    expect(
+      await runCli(['check-refund', out.intentId, '--profile', 'Elsewhere', '--data-dir', profileDir], other),
+    ).toBe(6);
+    expect(other.stdout.join('\n')).toMatch(/evidence\s+Cannot be checked: .*the refund went to merchant/);
+    // The same account, given as flags, finds it.
+    const same = io();
+    const flags = ['--base-url', sb.baseUrl, '--merchant', DEMO_MERCHANT.merchantNo, '--store', DEMO_MERCHANT.storeNo];
+    expect(await runCli(['check-refund', out.intentId, ...flags, '--data-dir', profileDir], same)).toBe(0);
+    expect(same.stdout.join('\n')).toMatch(/outcome\s+(accepted|succeeded)/);
+  });
+
+  it('unknown profile names, Demo and mixing --profile with flags are usage errors (exit 2)', async () => {
+    const o = io();
+    expect(await runCli(refundWith(['--profile', 'Nope'], '297553638300708562'), o)).toBe(2);
+    expect(o.stderr.join('\n')).toMatch(/No profile called “Nope”/);
+    expect(
+      await runCli(refundWith(['--profile', 'Elsewhere', '--merchant', '1'], '297553638300708562'), io()),
+    ).toBe(2);
+  });
 });
 
 describe('cli export', () => {

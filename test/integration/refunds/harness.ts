@@ -2,13 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newSortableId } from '../../../shared/domain/ids';
-import { openJsonlFile } from '../../../electron/main/adapters/jsonl-file';
 import { createFetchHttpClient } from '../../../electron/main/adapters/http-fetch';
+import { openAppStorage } from '../../../electron/main/adapters/sqlite/app-storage';
 import { createGatewayClient } from '../../../electron/main/services/gateway/client';
-import { type AuditEntry, createAuditLog } from '../../../electron/main/services/refunds/audit';
-import type { IntentEvent } from '../../../electron/main/services/refunds/intent';
-import { createIntentJournal } from '../../../electron/main/services/refunds/journal';
-import { createRefundService, type RefundContext } from '../../../electron/main/services/refunds/service';
+import { senderAlive, THIS_SENDER } from '../../../electron/main/services/refunds/runtime';
+import {
+  createRefundService,
+  type RefundContext,
+  type RefundServiceDeps,
+} from '../../../electron/main/services/refunds/service';
 import { DEMO_MERCHANT, type RunningSandbox, startSandbox } from '../../../electron/main/sandbox/index';
 import { createFakeLogger } from '../../fakes/logger';
 
@@ -16,6 +18,7 @@ export const DEMO_CONTEXT: RefundContext = {
   profileId: 'demo',
   profileName: 'Demo',
   environment: 'demo',
+  baseUrl: 'http://127.0.0.1:0',
   merchantNo: DEMO_MERCHANT.merchantNo,
   storeNo: DEMO_MERCHANT.storeNo,
   operator: 'test operator',
@@ -26,16 +29,19 @@ export function startRefundSandbox(): Promise<RunningSandbox> {
   return startSandbox({ seed: 11, transactions: 200, refundSettleMs: 30, ipnSchedule: [10] });
 }
 
-/** A refund service wired to the real gateway over HTTP and a journal in `dir` (reopenable = restart). */
+/**
+ * A refund service wired to the real gateway over HTTP and the app database in `dir` (a real SQLite
+ * file; reopening it is a restart, and two of them on one `dir` are two processes' worth of desks).
+ */
 export function buildRefunds(
-  sandbox: RunningSandbox,
+  sandbox: Pick<RunningSandbox, 'baseUrl'>,
   dir = mkdtempSync(join(tmpdir(), 'rd-refunds-')),
   ctx: Partial<RefundContext> = {},
   timeoutMs = 3000,
+  extra: Partial<RefundServiceDeps> = {},
 ) {
   const log = createFakeLogger();
-  const journalFile = openJsonlFile<IntentEvent>(join(dir, 'refund-journal.jsonl'));
-  const auditFile = openJsonlFile<AuditEntry>(join(dir, 'audit.jsonl'));
+  const storage = openAppStorage({ dataDir: dir, now: Date.now, log });
   const gateway = createGatewayClient({
     http: createFetchHttpClient(),
     clock: { now: Date.now },
@@ -49,27 +55,19 @@ export function buildRefunds(
     timeoutMs,
     retry: { retries: 1, baseDelayMs: 5, maxDelayMs: 10 },
   });
-  const journal = createIntentJournal(journalFile, log);
   const service = createRefundService({
     gatewayFor: () => gateway,
-    journal,
-    audit: createAuditLog(auditFile),
+    store: storage.refunds,
     clock: { now: Date.now },
     log,
-    context: () => ({ ...DEMO_CONTEXT, ...ctx }),
+    context: () => ({ ...DEMO_CONTEXT, baseUrl: sandbox.baseUrl, ...ctx }),
     newId: () => newSortableId('RD'),
+    sender: THIS_SENDER,
+    senderAlive,
+    untrusted: storage.untrusted,
+    ...extra,
   });
-  return {
-    service,
-    journal,
-    log,
-    dir,
-    gateway,
-    close: () => {
-      journalFile.close();
-      auditFile.close();
-    },
-  };
+  return { service, storage, store: storage.refunds, log, dir, gateway, close: () => storage.close() };
 }
 
 /** A successful demo payment with nothing refunded yet. */

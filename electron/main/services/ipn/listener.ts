@@ -22,8 +22,12 @@ export interface IpnListenerDeps {
   log: Logger;
   /** The token that signs this profile's IPNs; undefined → the IPN is refused. */
   tokenFor: (profileId: string) => Promise<string | undefined>;
-  /** Durably records the event; `success` is answered only after this resolves. */
-  record: (event: IpnEvent) => Promise<void>;
+  /**
+   * Durably records the event under its dedup key; `success` is answered only after this resolves.
+   * 'duplicate' when the key was recorded before (also by an earlier run: the keys are persisted, so a
+   * replayed months-old IPN is not treated as new after a restart).
+   */
+  record: (event: IpnEvent, key: string) => Promise<'recorded' | 'duplicate' | void>;
   /** Called after recording (the hint to confirm with tran-query). Must not throw. */
   onEvent: (event: IpnEvent) => void;
   /** Bad-signature (and foreign-origin) log lines allowed per minute (the rest are counted, not logged). */
@@ -46,6 +50,14 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/**
+ * Deduplication is by state because the service resends and has no notification id: one key per
+ * profile, payment (or refund) and status.
+ */
+export function ipnDedupKey(e: Pick<IpnEvent, 'profileId' | 'kind' | 'transactionNo' | 'refundTransactionNo' | 'status'>) {
+  return [e.profileId, e.kind, e.transactionNo, e.refundTransactionNo ?? '', e.status].join('|');
 }
 
 /** Form-urlencoded (the service) or a flat JSON object (the interface document's wording). */
@@ -146,20 +158,24 @@ export function createIpnListener(deps: IpnListenerDeps) {
       status,
       receivedAt: new Date(deps.clock.now()).toISOString(),
     };
-    const key = [profileId, event.kind, event.transactionNo, event.refundTransactionNo ?? '', status].join(
-      '|',
-    );
-    if (seen.has(key)) {
+    const key = ipnDedupKey(event);
+    const duplicate = () =>
       logLimited('info', 'ipn.duplicate', eventsPerMinute, {
         profileId,
         kind: event.kind,
         transactionNo,
         status,
       });
+    if (seen.has(key)) {
+      duplicate();
       return reply(res, 200, 'success');
     }
     try {
-      await deps.record(event);
+      if ((await deps.record(event, key)) === 'duplicate') {
+        seen.add(key);
+        duplicate();
+        return reply(res, 200, 'success');
+      }
     } catch (e) {
       // Not recorded → not acknowledged: the service will resend.
       deps.log.error('ipn.record_failed', { profileId, error: e instanceof Error ? e.name : 'unknown' });

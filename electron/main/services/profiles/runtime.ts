@@ -26,8 +26,8 @@ export interface ProfilesRuntimeDeps {
   events: EventBus;
   /** Starts the embedded sandbox; undefined disables Demo (no sandbox is started). */
   startDemo?: () => Promise<DemoHandle>;
-  /** Durable IPN record (JSON lines + fsync in the data directory). */
-  recordIpn: (event: IpnEvent) => Promise<void>;
+  /** Durable IPN record with its dedup key (the app database); 'duplicate' if the key was seen before. */
+  recordIpn: (event: IpnEvent, key: string) => Promise<'recorded' | 'duplicate' | void>;
   gateway?: { timeoutMs?: number; retry?: Partial<RetryPolicy> };
   random?: () => number;
 }

@@ -1,6 +1,6 @@
 /**
  * Reconciliation jobs in main: the renderer (or the CLI) hands over the ledger's lookup keys, main
- * queries the service with bounded concurrency, persists inputs and answers in the data directory, and
+ * queries the service with bounded concurrency, persists inputs and answers in the app database, and
  * pushes progress. Matching itself is pure (shared/recon) and runs where the ledger is.
  * A job interrupted by a restart comes back paused with its answers kept; resuming queries only the
  * keys still unanswered.
@@ -9,11 +9,12 @@ import { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
-import { createJobStore, type JobFile } from './job-store';
+import type { JobFile, JobStore } from './job-store';
 import { type KeyResult, type RunProgress, type Runner, startRunner } from './runner';
 
 export interface ReconciliationDeps {
-  dataDir: string;
+  /** Where jobs and their answers are kept (the app database). */
+  store: JobStore;
   clock: Clock;
   log: Logger;
   /** The gateway of a profile (the active one when no id is given). */
@@ -43,7 +44,7 @@ interface Live {
 }
 
 export function createReconciliationService(deps: ReconciliationDeps) {
-  const store = createJobStore(deps.dataDir);
+  const { store } = deps;
   const live = new Map<string, Live>();
   let loaded: Promise<void> | undefined;
 

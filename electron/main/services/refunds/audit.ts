@@ -1,6 +1,4 @@
-import type { JsonlFile } from '../../adapters/jsonl-file';
-
-/** One line of the audit log: every refund attempt, refused, rejected and unknown ones included. */
+/** One entry of the audit log: every refund attempt, refused, rejected and unknown ones included. */
 export interface AuditEntry {
   at: string;
   operator: string;
@@ -18,21 +16,4 @@ export interface AuditEntry {
   retMsg?: string;
   refundTransactionNo?: string;
   detail?: string;
-}
-
-/** Append-only audit log in main; the renderer can read it, never write it. */
-export interface AuditLog {
-  record(entry: AuditEntry): void;
-  list(): AuditEntry[];
-}
-
-export function createAuditLog(file: JsonlFile<AuditEntry>): AuditLog {
-  const entries = file.readAll().records.map((r) => r.value);
-  return {
-    record(entry) {
-      file.append(entry);
-      entries.push(entry);
-    },
-    list: () => [...entries].reverse(),
-  };
 }

@@ -1,32 +1,44 @@
+import { INTENT_STATES } from '../../../../shared/ipc/contract/refunds';
+
 /**
- * Refund intents and their state machine (DESIGN.md):
+ * Refund intents and their state machine. One row per intent in the database; every change is a guarded
+ * transition (`UPDATE … WHERE id = ? AND state IN (…)`) recorded with an event, so two processes can
+ * never both act on one intent and a late answer is never lost.
  *
- *   created ──fsync──▶ sent ──▶ accepted(refundTransactionNo) ──poll/IPN──▶ succeeded | failed
- *      │                 ├──▶ rejected(ret_code, ret_msg)
- *      │                 └──▶ outcome_unknown ──query finds refundReference──▶ accepted …
- *      └── pre-check fails ──▶ refused (never sent)
+ *   (decided in one transaction) ─▶ sending ──HTTP──▶ accepted(refundTransactionNo) ──poll/IPN──▶ succeeded | failed
+ *                                      ├──▶ rejected(ret_code, ret_msg)       (no money moved)
+ *                                      └──▶ outcome_unknown ──query finds refundReference──▶ accepted …
  *
- * The journal stores events; the current state of each intent is a fold over its events.
+ * A refund that fails a check is never inserted: it is refused, and only the audit log records it.
+ * `refused` exists for intents imported from the older journal that were never sent.
  */
-export type IntentState =
-  'created' | 'sent' | 'accepted' | 'rejected' | 'refused' | 'outcome_unknown' | 'succeeded' | 'failed';
+export { INTENT_STATES };
+export type IntentState = (typeof INTENT_STATES)[number];
 
 export const FINAL_STATES: ReadonlySet<IntentState> = new Set(['rejected', 'refused', 'succeeded', 'failed']);
-/** States in which money may be moving: they count against the remaining amount and hold the lock. */
-export const UNSETTLED_STATES: ReadonlySet<IntentState> = new Set([
-  'created',
-  'sent',
-  'accepted',
+/** Whether money moved is not known yet: such an intent blocks any other refund of its payment. */
+export const OPEN_STATES: ReadonlySet<IntentState> = new Set(['sending', 'outcome_unknown']);
+/** States whose amount is (or may be) refunded: they count against what remains refundable. */
+export const COUNTED_STATES: ReadonlySet<IntentState> = new Set([
+  'sending',
   'outcome_unknown',
+  'accepted',
+  'succeeded',
 ]);
 
-export interface IntentDraft {
-  id: string;
+/** The exact account a refund went to: follow-ups go to this service with this profile's token only. */
+export interface IntentAccount {
   profileId: string;
   profileName: string;
   environment: string;
+  /** The service address the request went to ('' for intents imported from before addresses were kept). */
+  baseUrl: string;
   merchantNo: string;
   storeNo: string;
+}
+
+export interface IntentDraft extends IntentAccount {
+  id: string;
   transactionNo: string;
   reference?: string;
   amountMinor: number;
@@ -41,85 +53,22 @@ export interface IntentDraft {
 export interface Intent extends IntentDraft {
   state: IntentState;
   updatedAt: string;
+  /** `host:pid` of the process that sends (or sent) the request. */
+  sender?: string;
   refundTransactionNo?: string;
   refundStatus?: string;
   retCode?: string;
   retMsg?: string;
-  /** Why the intent was refused or why its outcome is unknown, in words a person understands. */
+  /** Why the intent was refused, rejected or why its outcome is unknown, in words a person understands. */
   detail?: string;
-  /** Evidence from the last resolution attempt of an unknown outcome. */
+  /** Evidence from the last query about this intent. */
   lastCheck?: { at: string; found: boolean; note: string };
+  /** How many times the service was asked about it after the first answer. */
+  checks: number;
   attempts: number;
 }
 
-export type IntentEvent =
-  | { type: 'created'; at: string; intent: IntentDraft }
-  /**
-   * Carries the intent's draft so the line proving a request left is self-describing: if the `created`
-   * line before it is ever damaged, the refund is still known (and blocks its payment) after a restart.
-   */
-  | { type: 'sent'; at: string; id: string; intent?: IntentDraft }
-  | {
-      type: 'accepted';
-      at: string;
-      id: string;
-      refundTransactionNo: string;
-      refundStatus: string;
-      via: 'response' | 'query';
-    }
-  | { type: 'rejected'; at: string; id: string; retCode?: string; retMsg?: string; detail: string }
-  | { type: 'refused'; at: string; id: string; detail: string }
-  | { type: 'outcome_unknown'; at: string; id: string; detail: string }
-  | { type: 'checked'; at: string; id: string; found: boolean; note: string }
-  | { type: 'final'; at: string; id: string; status: 'succeeded' | 'failed'; refundStatus: string };
-
-/** Applies one event. Events that do not fit the state machine are ignored (and reported by the caller). */
-export function applyEvent(intents: Map<string, Intent>, e: IntentEvent): boolean {
-  if (e.type === 'created') {
-    if (intents.has(e.intent.id)) return false;
-    intents.set(e.intent.id, { ...e.intent, state: 'created', updatedAt: e.at, attempts: 0 });
-    return true;
-  }
-  let cur = intents.get(e.id);
-  if (!cur && e.type === 'sent' && e.intent) {
-    cur = { ...e.intent, state: 'created', updatedAt: e.at, attempts: 0 };
-  }
-  if (!cur) return false;
-  const next: Intent = { ...cur, updatedAt: e.at };
-  switch (e.type) {
-    case 'sent':
-      if (cur.state !== 'created') return false;
-      Object.assign(next, { state: 'sent', attempts: cur.attempts + 1 });
-      break;
-    case 'accepted':
-      if (!['created', 'sent', 'outcome_unknown', 'accepted'].includes(cur.state)) return false;
-      Object.assign(next, {
-        state: 'accepted',
-        refundTransactionNo: e.refundTransactionNo,
-        refundStatus: e.refundStatus,
-        detail: undefined,
-      });
-      break;
-    case 'rejected':
-      if (cur.state !== 'sent' && cur.state !== 'created') return false;
-      Object.assign(next, { state: 'rejected', retCode: e.retCode, retMsg: e.retMsg, detail: e.detail });
-      break;
-    case 'refused':
-      if (cur.state !== 'created') return false;
-      Object.assign(next, { state: 'refused', detail: e.detail });
-      break;
-    case 'outcome_unknown':
-      if (cur.state !== 'sent' && cur.state !== 'created') return false;
-      Object.assign(next, { state: 'outcome_unknown', detail: e.detail });
-      break;
-    case 'checked':
-      Object.assign(next, { lastCheck: { at: e.at, found: e.found, note: e.note } });
-      break;
-    case 'final':
-      if (cur.state !== 'accepted') return false;
-      Object.assign(next, { state: e.status, refundStatus: e.refundStatus });
-      break;
-  }
-  intents.set(e.id, next);
-  return true;
-}
+/** What a transition may change besides the state; null clears a field. */
+export type IntentPatch = {
+  [K in 'refundTransactionNo' | 'refundStatus' | 'retCode' | 'retMsg' | 'detail']?: string | null;
+};

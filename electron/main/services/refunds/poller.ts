@@ -25,7 +25,7 @@ export function createRefundPoller(service: RefundService, log: Logger, opts: Po
   let timer: { cancel(): void } | undefined;
   let stopped = false;
 
-  const waiting = () => service.list().some((i) => i.state === 'accepted');
+  const waiting = () => service.unfinished().some((i) => i.state === 'accepted');
 
   const arm = () => {
     timer?.cancel();

@@ -1,42 +1,74 @@
 import { AppError, isAppError } from '../../../../shared/domain/errors';
 import type { RefundRecord } from '../../../../shared/domain/transaction';
-import type { Intent } from './intent';
+import type { AuditEntry } from './audit';
+import type { Intent, IntentPatch, IntentState } from './intent';
 import type { RefundServiceDeps } from './service';
 
 /**
- * Settles what the first answer left open, only ever by querying — never by sending again:
- * - an unknown outcome (or a `sent` intent found on restart) is looked for in the payment's refundInfo
- *   by refundReference = intent id;
+ * A `sending` intent older than this is not waited for any longer, even if a process with the sender's
+ * pid still runs (pids are reused; a hung process must not block a payment for ever). Far above the
+ * gateway's refund timeout. The sender's own answer still applies afterwards (see recordAnswer).
+ */
+export const SENDING_STALE_MS = 10 * 60_000;
+
+/**
+ * Settles what the first answer left open, only ever by querying — never by sending again — and records
+ * every answer as a guarded transition, so concurrent resolvers (this process's poller, another window,
+ * a CLI run) never both act and a sender's late answer is never lost:
+ * - the sender's own answer (accepted / rejected) applies from `sending` or `outcome_unknown`: if a
+ *   resolver already marked it unknown, the direct answer still wins;
+ * - an unknown outcome is looked for in the payment's refundInfo by refundReference = intent id, at the
+ *   intent's own account;
  * - an accepted refund is followed until its status is final.
  */
 export function createResolver(
-  deps: Pick<RefundServiceDeps, 'gatewayFor' | 'journal' | 'audit' | 'clock' | 'log' | 'onChange'>,
+  deps: Pick<RefundServiceDeps, 'gatewayFor' | 'store' | 'clock' | 'log' | 'onChange' | 'senderAlive'>,
 ) {
   const iso = () => new Date(deps.clock.now()).toISOString();
-  const change = (i: Intent | undefined, fallback: Intent): Intent => {
+  const changed = (i: Intent | undefined): Intent | undefined => {
     if (i) deps.onChange?.(i);
-    return i ?? fallback;
+    return i;
   };
-  const auditOf = (i: Intent, outcome: 'accepted' | 'succeeded' | 'failed', detail?: string) =>
-    deps.audit.record({
-      at: iso(),
-      outcome,
-      operator: i.operator,
-      profileId: i.profileId,
-      profileName: i.profileName,
-      environment: i.environment,
-      intentId: i.id,
-      transactionNo: i.transactionNo,
-      amountMinor: i.amountMinor,
-      currency: i.currency,
-      reasonCode: i.reasonCode,
-      reasonNote: i.reasonNote,
-      ...(i.refundTransactionNo ? { refundTransactionNo: i.refundTransactionNo } : {}),
-      ...(detail ? { detail } : {}),
-    });
+  const auditOf = (i: Intent, outcome: AuditEntry['outcome'], detail?: string) => {
+    try {
+      deps.store.audit.record({
+        at: iso(),
+        outcome,
+        operator: i.operator,
+        profileId: i.profileId,
+        profileName: i.profileName,
+        environment: i.environment,
+        intentId: i.id,
+        transactionNo: i.transactionNo,
+        amountMinor: i.amountMinor,
+        currency: i.currency,
+        reasonCode: i.reasonCode,
+        reasonNote: i.reasonNote,
+        ...(i.refundTransactionNo ? { refundTransactionNo: i.refundTransactionNo } : {}),
+        ...(i.retCode ? { retCode: i.retCode } : {}),
+        ...(i.retMsg ? { retMsg: i.retMsg } : {}),
+        ...(detail ? { detail } : {}),
+      });
+    } catch (e) {
+      deps.log.error('audit.record_failed', { intentId: i.id, outcome, error: e instanceof Error ? e.message : '' });
+    }
+  };
+  /** Guarded transition + audit; undefined when someone else changed the intent first. */
+  const move = (
+    i: Intent,
+    from: readonly IntentState[],
+    to: IntentState,
+    patch: IntentPatch,
+    type: string,
+    audit?: { outcome: AuditEntry['outcome']; detail?: string },
+  ): Intent | undefined => {
+    const next = changed(deps.store.transition(i.id, from, to, patch, { at: iso(), type }));
+    if (next && audit) auditOf(next, audit.outcome, audit.detail);
+    return next;
+  };
+  const current = (i: Intent) => deps.store.get(i.id) ?? i;
 
-  // One resolution at a time per intent: the poller, an IPN hint, Check again and the start-up resume may
-  // all ask at once, and each must see what the previous one recorded.
+  // One resolution at a time per intent in this process; other processes are kept apart by the guards.
   const chains = new Map<string, Promise<unknown>>();
   function serial<T>(id: string, fn: () => Promise<T>): Promise<T> {
     const run = (chains.get(id) ?? Promise.resolve()).then(fn, fn);
@@ -47,48 +79,97 @@ export function createResolver(
   }
 
   function settleIfFinal(stale: Intent, status: string): Intent {
-    const intent = deps.journal.get(stale.id) ?? stale;
+    const intent = current(stale);
     if (intent.state !== 'accepted' || (status !== 'success' && status !== 'failed')) return intent;
-    const done = change(
-      deps.journal.record({
-        type: 'final',
-        at: iso(),
-        id: intent.id,
-        status: status === 'success' ? 'succeeded' : 'failed',
-        refundStatus: status,
-      }),
-      intent,
+    const to = status === 'success' ? 'succeeded' : 'failed';
+    return (
+      move(intent, ['accepted'], to, { refundStatus: status }, 'settled', { outcome: to }) ?? current(intent)
     );
-    auditOf(done, done.state === 'succeeded' ? 'succeeded' : 'failed');
-    return done;
+  }
+
+  /** The sender's own answer: the service accepted the refund. */
+  function recordAnswer(intent: Intent, answer: { refundTransactionNo: string; status: string }): Intent {
+    try {
+      const accepted = move(
+        intent,
+        ['sending', 'outcome_unknown'],
+        'accepted',
+        { refundTransactionNo: answer.refundTransactionNo, refundStatus: answer.status, detail: null },
+        'accepted',
+        { outcome: 'accepted' },
+      );
+      return settleIfFinal(accepted ?? current(intent), answer.status);
+    } catch (e) {
+      // The service accepted the refund but recording it failed (disk full, I/O error): money moved, and
+      // the person must hear exactly that — never "nothing was sent". The intent stays open in the
+      // database and is resolved by query later.
+      deps.log.error('refund.record_failed', { intentId: intent.id, error: e instanceof Error ? e.message : '' });
+      throw new AppError(
+        'outcome_unknown',
+        `The service accepted refund ${answer.refundTransactionNo}, but Refund Desk could not record it${isAppError(e) && e.details?.['cause'] ? ` (${String(e.details['cause'])})` : ''}. Do not refund this payment again; fix that and restart.`,
+        { details: { moneyMoved: 'yes', refundTransactionNo: answer.refundTransactionNo, intentId: intent.id } },
+      );
+    }
+  }
+
+  /** The sender's own answer: the service refused it, or it provably never left. No money moved. */
+  function recordRejected(intent: Intent, patch: { retCode?: string; retMsg?: string; detail: string }): Intent {
+    try {
+      return (
+        move(intent, ['sending', 'outcome_unknown'], 'rejected', patch, 'rejected', {
+          outcome: 'rejected',
+          detail: patch.detail,
+        }) ?? current(intent)
+      );
+    } catch (e) {
+      throw new AppError(
+        'unavailable',
+        `The service refused this refund (no money moved), but Refund Desk could not record that${isAppError(e) && e.details?.['cause'] ? ` (${String(e.details['cause'])})` : ''}. The refund stays blocked until it is checked again.`,
+        { details: { moneyMoved: 'no', intentId: intent.id } },
+      );
+    }
+  }
+
+  /** The request may or may not have reached the service: record that, then look for it by query. */
+  async function recordUnknown(intent: Intent, detail: string): Promise<Intent> {
+    try {
+      move(intent, ['sending'], 'outcome_unknown', { detail }, 'outcome_unknown', {
+        outcome: 'outcome_unknown',
+        detail,
+      });
+    } catch (e) {
+      throw new AppError(
+        'outcome_unknown',
+        `Whether this refund reached the service is not known, and Refund Desk could not record that${isAppError(e) && e.details?.['cause'] ? ` (${String(e.details['cause'])})` : ''}. Do not refund this payment again.`,
+        { details: { moneyMoved: 'unknown', intentId: intent.id } },
+      );
+    }
+    return resolve(intent.id);
   }
 
   async function refundsOf(intent: Intent): Promise<RefundRecord[]> {
-    const { transaction } = await deps
-      .gatewayFor(intent)
-      .queryTransaction({ transactionNo: intent.transactionNo });
+    const { transaction } = await deps.gatewayFor(intent).queryTransaction({ transactionNo: intent.transactionNo });
     return transaction.refunds;
   }
 
-  /** Looks for the intent at the service; records what was found either way (the evidence). */
   const resolve = (id: string): Promise<Intent> => serial(id, () => resolveNow(id));
 
   async function resolveNow(id: string): Promise<Intent> {
-    deps.journal.refresh();
-    let intent = deps.journal.get(id);
-    if (!intent)
-      throw new AppError('not_found', 'This desk has no refund with that id. Refresh the Refunds list.');
-    if (intent.state === 'sent') {
-      // Found on restart: the request left but no answer was recorded. Same as an unknown outcome.
-      intent = change(
-        deps.journal.record({
-          type: 'outcome_unknown',
-          at: iso(),
-          id,
-          detail: 'Refund Desk stopped before the service answered.',
-        }),
-        intent,
-      );
+    let intent = deps.store.get(id);
+    if (!intent) throw new AppError('not_found', 'This desk has no refund with that id. Refresh the Refunds list.');
+    if (intent.state === 'sending') {
+      const age = deps.clock.now() - Date.parse(intent.updatedAt);
+      if (intent.sender && deps.senderAlive(intent.sender) && age < SENDING_STALE_MS) return intent;
+      // Its sender stopped (or gave up long ago) before recording an answer: the request may have left.
+      intent =
+        move(
+          intent,
+          ['sending'],
+          'outcome_unknown',
+          { detail: 'The process sending this refund stopped before the service answered.' },
+          'sender_gone',
+          { outcome: 'outcome_unknown', detail: 'sender stopped before the answer' },
+        ) ?? current(intent);
     }
     if (intent.state === 'accepted') return trackNow(intent);
     if (intent.state !== 'outcome_unknown') return intent;
@@ -96,100 +177,88 @@ export function createResolver(
     try {
       refunds = await refundsOf(intent);
     } catch (e) {
-      const note = `Could not ask the payment service: ${isAppError(e) ? e.message : 'unexpected error'}`;
-      return change(deps.journal.record({ type: 'checked', at: iso(), id, found: false, note }), intent);
+      const why = isAppError(e) ? e.message : 'unexpected error';
+      const cannot = isAppError(e) && e.details?.['cannotCheck'] === true;
+      const note = cannot ? `Cannot be checked: ${why}` : `Could not ask the payment service: ${why}`;
+      return changed(deps.store.noteCheck(id, { at: iso(), found: false, note })) ?? current(intent);
     }
-    // What another resolution recorded meanwhile wins (e.g. the refund was found already).
-    if (deps.journal.get(id)?.state !== 'outcome_unknown') return deps.journal.get(id)!;
     const mine = refunds.find((r) => r.refundReference === id);
     if (!mine) {
       const note = `The service lists ${refunds.length} refund(s) for this payment and none carries reference ${id}. It may still appear; check again before doing anything else.`;
-      return change(deps.journal.record({ type: 'checked', at: iso(), id, found: false, note }), intent);
+      return changed(deps.store.noteCheck(id, { at: iso(), found: false, note })) ?? current(intent);
     }
-    deps.journal.record({
-      type: 'checked',
+    deps.store.noteCheck(id, {
       at: iso(),
-      id,
       found: true,
       note: `Found as refund ${mine.refundTransactionNo} (${mine.status}).`,
     });
-    const accepted = change(
-      deps.journal.record({
-        type: 'accepted',
-        at: iso(),
-        id,
-        refundTransactionNo: mine.refundTransactionNo,
-        refundStatus: mine.status,
-        via: 'query',
-      }),
-      intent,
+    const accepted = move(
+      current(intent),
+      ['outcome_unknown'],
+      'accepted',
+      { refundTransactionNo: mine.refundTransactionNo, refundStatus: mine.status, detail: null },
+      'found_by_query',
+      { outcome: 'accepted', detail: 'Resolved by query after an unknown outcome.' },
     );
-    auditOf(accepted, 'accepted', 'Resolved by query after an unknown outcome.');
-    return settleIfFinal(accepted, mine.status);
+    return settleIfFinal(accepted ?? current(intent), mine.status);
   }
 
-  const trackOne = (intent: Intent): Promise<Intent> =>
-    serial(intent.id, () => trackNow(deps.journal.get(intent.id) ?? intent));
+  const trackOne = (intent: Intent): Promise<Intent> => serial(intent.id, () => trackNow(current(intent)));
 
   async function trackNow(intent: Intent): Promise<Intent> {
     if (intent.state !== 'accepted') return intent;
     try {
-      const mine = (await refundsOf(intent)).find(
-        (r) => r.refundTransactionNo === intent.refundTransactionNo,
-      );
+      const mine = (await refundsOf(intent)).find((r) => r.refundTransactionNo === intent.refundTransactionNo);
       if (!mine) return intent;
       return settleIfFinal(intent, mine.status);
     } catch (e) {
-      deps.log.info('refund.track_failed', {
-        intentId: intent.id,
-        code: isAppError(e) ? e.code : 'internal',
-      });
+      deps.log.info('refund.track_failed', { intentId: intent.id, code: isAppError(e) ? e.code : 'internal' });
+      // "Cannot be checked" is shown on the refund; a passing network failure is not worth a note.
+      if (isAppError(e) && e.details?.['cannotCheck'] === true)
+        return changed(deps.store.noteCheck(intent.id, { at: iso(), found: false, note: `Cannot be checked: ${e.message}` })) ?? intent;
       return intent;
     }
   }
 
   return {
     resolve,
-    settleIfFinal,
-    /** Every non-final intent, one step: `created` was never sent (refused), `sent`/unknown are queried. */
+    recordAnswer,
+    recordRejected,
+    recordUnknown,
+    /** Every intent not final, one step, by query: the same rules as Check again. */
     async resumeAll(): Promise<Intent[]> {
       const out: Intent[] = [];
-      for (const i of deps.journal.list()) {
-        if (i.state === 'created' && deps.journal.problems().length > 0) {
-          // With damaged lines in the journal, "no `sent` line" no longer proves nothing was sent: the
-          // damaged line may have been it. Find out by query instead of declaring it unsent.
-          change(
-            deps.journal.record({
-              type: 'outcome_unknown',
-              at: iso(),
-              id: i.id,
-              detail: 'The refund journal has damaged lines, so whether this refund was sent is not known.',
-            }),
-            i,
-          );
+      for (const i of deps.store.unfinished()) {
+        try {
           out.push(await resolve(i.id));
-        } else if (i.state === 'created') {
-          out.push(
-            change(
-              deps.journal.record({
-                type: 'refused',
-                at: iso(),
-                id: i.id,
-                detail: 'Refund Desk stopped before sending this refund. Nothing was sent.',
-              }),
-              i,
-            ),
-          );
-        } else if (i.state === 'sent' || i.state === 'outcome_unknown' || i.state === 'accepted') {
+        } catch (e) {
+          deps.log.warn('refund.resume_failed', { intentId: i.id, error: e instanceof Error ? e.message : '' });
+        }
+      }
+      return out;
+    },
+    /**
+     * `sending` intents whose sender stopped (killed, crashed, another window closed) are resolved by
+     * query now rather than at the next start. Called by the runtime's watcher.
+     */
+    async sweepOrphans(): Promise<Intent[]> {
+      const out: Intent[] = [];
+      for (const i of deps.store.unfinished()) {
+        if (i.state !== 'sending') continue;
+        const young = deps.clock.now() - Date.parse(i.updatedAt) < SENDING_STALE_MS;
+        if (i.sender && deps.senderAlive(i.sender) && young) continue;
+        try {
           out.push(await resolve(i.id));
+        } catch (e) {
+          deps.log.warn('refund.orphan_failed', { intentId: i.id, error: e instanceof Error ? e.message : '' });
         }
       }
       return out;
     },
     /** Follows accepted refunds (optionally of one payment) to a final status. */
     async trackAccepted(transactionNo?: string): Promise<Intent[]> {
-      const open = deps.journal
-        .list()
+      const open = deps.store
+        .unfinished()
         .filter((i) => i.state === 'accepted' && (!transactionNo || i.transactionNo === transactionNo));
       const out: Intent[] = [];
       for (const i of open) out.push(await trackOne(i));

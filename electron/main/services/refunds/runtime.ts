@@ -1,19 +1,17 @@
-import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { hostname, userInfo } from 'node:os';
 import { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
-import { openJsonlFile } from '../../adapters/jsonl-file';
 import type { EventBus } from '../event-bus';
 import type { Clock, Logger } from '../ports';
 import type { ProfilesRuntime } from '../profiles/runtime';
-import { type AuditEntry, createAuditLog } from './audit';
-import type { IntentEvent } from './intent';
-import { createIntentJournal } from './journal';
+import { describeAccount, findAccountProfile } from './accounts';
+import type { IntentAccount } from './intent';
 import { createRefundPoller } from './poller';
-import { type AccountRef, createRefundService, type RefundContext } from './service';
+import { createRefundService, type RefundContext, type RefundGateway } from './service';
+import type { RefundStore } from './store';
 
 /** The OS account name, used as the operator when a profile names none. */
-function osUser(): string {
+export function osUser(): string {
   try {
     return userInfo().username || 'unknown operator';
   } catch {
@@ -21,29 +19,53 @@ function osUser(): string {
   }
 }
 
+/** `host:pid` of this process, recorded on every intent it sends. */
+export const THIS_SENDER = `${hostname()}:${process.pid}`;
+
 /**
- * Wires the refund service to its files (journal, audit log in the data directory), the active profile,
- * the IPN confirmations (hints) and the poller; resumes every non-final intent on start.
+ * Whether the process that is sending an intent may still be running. Another host's process cannot be
+ * seen from here: it counts as alive until the intent is stale (resolver.SENDING_STALE_MS).
+ */
+export function senderAlive(sender: string): boolean {
+  const at = sender.lastIndexOf(':');
+  const host = sender.slice(0, at);
+  const pid = Number(sender.slice(at + 1));
+  if (host !== hostname()) return true;
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Wires the refund service to the database, the active profile, the IPN confirmations (hints), the
+ * poller and a watcher that notices what other processes (the CLI, another window) changed; resumes
+ * every intent that is not final on start.
  */
 export function createRefundsRuntime(deps: {
-  dataDir: string;
+  store: RefundStore;
+  /** Why refunds must be refused (the database cannot be trusted), or undefined. */
+  untrusted: () => string | undefined;
   clock: Clock;
   log: Logger;
   events: EventBus;
   profiles: ProfilesRuntime;
+  /** How often other processes' changes are looked for. */
+  watchMs?: number;
 }) {
-  const journalFile = openJsonlFile<IntentEvent>(join(deps.dataDir, 'refund-journal.jsonl'));
-  const auditFile = openJsonlFile<AuditEntry>(join(deps.dataDir, 'audit.jsonl'));
-
   const context = (): RefundContext => {
     const p = deps.profiles.profiles.active();
-    if (!p)
-      throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
+    if (!p) throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
     const ipnUrl = deps.profiles.ipnUrlFor(p.id);
     return {
       profileId: p.id,
       profileName: p.name,
       environment: p.environment,
+      baseUrl: deps.profiles.profiles.effectiveBaseUrl(p.id) ?? '',
       merchantNo: p.merchantNo,
       storeNo: p.storeNo,
       operator: p.operatorName ?? osUser(),
@@ -52,31 +74,27 @@ export function createRefundsRuntime(deps: {
     };
   };
 
-  const profileFor = async (a: AccountRef): Promise<string> => {
+  // An intent is followed up at its own account only: the profile it was sent with (or, for a CLI
+  // intent, a profile for exactly that address, merchant and store), with that profile's token.
+  const accountGateway = async (a: IntentAccount) => {
     const { profiles } = await deps.profiles.profiles.list();
-    if (profiles.some((p) => p.id === a.profileId)) return a.profileId;
-    const same = profiles.find((p) => p.merchantNo === a.merchantNo && p.storeNo === a.storeNo);
-    if (same) return same.id;
-    throw new AppError(
-      'not_found',
-      `No profile for merchant ${a.merchantNo}, store ${a.storeNo} exists any more. Add one in Settings to check this refund.`,
-    );
+    return deps.profiles.gatewayFor(findAccountProfile(profiles, a).id);
   };
+  const gatewayFor = (a: IntentAccount): RefundGateway => ({
+    queryTransaction: async (key, o) => (await accountGateway(a)).queryTransaction(key, o),
+    refund: async (input, o) => (await accountGateway(a)).refund(input, o),
+  });
 
   const service = createRefundService({
-    // An intent is followed up with its own account's credentials: its profile, or — if that was deleted or
-    // the intent came from the CLI — any profile for the same merchant and store.
-    gatewayFor: (account) => ({
-      queryTransaction: async (key, o) =>
-        deps.profiles.gatewayFor(await profileFor(account)).queryTransaction(key, o),
-      refund: async (input, o) => deps.profiles.gatewayFor(await profileFor(account)).refund(input, o),
-    }),
-    journal: createIntentJournal(journalFile, deps.log),
-    audit: createAuditLog(auditFile),
+    gatewayFor,
+    store: deps.store,
     clock: deps.clock,
     log: deps.log,
     context,
     newId: () => newSortableId('RD', deps.clock.now()),
+    sender: THIS_SENDER,
+    senderAlive,
+    untrusted: deps.untrusted,
     onChange: (intent) => {
       deps.events.emit('refunds.updated', intent);
       if (intent.state === 'accepted') poller.kick();
@@ -91,16 +109,44 @@ export function createRefundsRuntime(deps: {
     if (p.refundTransactionNo) void service.track(p.transaction.transactionNo).catch(() => undefined);
   });
 
+  // What other processes wrote: pushed to the renderer as it happens, and accepted ones are polled.
+  let seq = safe(() => deps.store.currentSeq(), 0);
+  let version = safe(() => deps.store.dataVersion(), 0);
+  let sweeping = false;
+  const watch = setInterval(() => {
+    // A process that died while sending leaves its intent `sending`: find out by query, now.
+    if (!sweeping && !deps.untrusted()) {
+      sweeping = true;
+      void service
+        .sweepOrphans()
+        .catch(() => undefined)
+        .finally(() => (sweeping = false));
+    }
+    try {
+      const v = deps.store.dataVersion();
+      if (v === version) return;
+      version = v;
+      const changes = deps.store.changesSince(seq);
+      seq = changes.seq;
+      for (const i of changes.intents) deps.events.emit('refunds.updated', i);
+      if (changes.intents.some((i) => i.state === 'accepted')) poller.kick();
+    } catch (e) {
+      deps.log.warn('refund.watch_failed', { error: e instanceof Error ? e.message : String(e) });
+    }
+  }, deps.watchMs ?? 1_000);
+  watch.unref?.();
+
   // Resume in the background: start-up must not wait on the network.
-  void service
-    .resumeAll()
-    .then((resumed) => {
-      if (resumed.length > 0) deps.log.info('refund.resumed', { count: resumed.length });
-      poller.kick();
-    })
-    .catch((e: unknown) =>
-      deps.log.error('refund.resume_failed', { error: e instanceof Error ? e.message : String(e) }),
-    );
+  if (!deps.untrusted())
+    void service
+      .resumeAll()
+      .then((resumed) => {
+        if (resumed.length > 0) deps.log.info('refund.resumed', { count: resumed.length });
+        poller.kick();
+      })
+      .catch((e: unknown) =>
+        deps.log.error('refund.resume_failed', { error: e instanceof Error ? e.message : String(e) }),
+      );
 
   return {
     service,
@@ -108,11 +154,19 @@ export function createRefundsRuntime(deps: {
       const c = context();
       return { profileId: c.profileId, profileName: c.profileName, operator: c.operator };
     },
+    describeAccount,
     close(): void {
+      clearInterval(watch);
       unsubscribe();
       poller.stop();
-      journalFile.close();
-      auditFile.close();
     },
   };
+}
+
+function safe<T>(fn: () => T, fallback: T): T {
+  try {
+    return fn();
+  } catch {
+    return fallback;
+  }
 }

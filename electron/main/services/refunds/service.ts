@@ -3,43 +3,42 @@ import { formatMinor } from '../../../../shared/domain/money';
 import { remainingRefundableMinor, type Transaction } from '../../../../shared/domain/transaction';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
-import type { AuditEntry, AuditLog } from './audit';
+import type { AuditEntry } from './audit';
 import { type Confirmation, type Guardrails, missingConfirmations } from './guardrails';
-import type { Intent } from './intent';
-import type { IntentJournal } from './journal';
+import { COUNTED_STATES, type Intent, type IntentAccount, OPEN_STATES } from './intent';
 import { createKeyedLock } from './locks';
 import { createResolver } from './resolver';
+import type { RefundStore } from './store';
 
-/** What the refund service needs to know about the active profile. */
-export interface RefundContext {
-  profileId: string;
-  profileName: string;
-  environment: string;
-  merchantNo: string;
-  storeNo: string;
+/** Who is refunding, and where to: the profile the call names, resolved by the host. */
+export interface RefundContext extends IntentAccount {
   operator: string;
   guardrails: Guardrails;
   /** Where refund IPNs should go (the loopback listener), if one runs. */
   ipnUrl?: string;
 }
 
-/** Which account a call is for: an intent is followed up with its own merchant account's credentials. */
-export interface AccountRef {
-  profileId: string;
-  merchantNo: string;
-  storeNo: string;
-}
+export type RefundGateway = Pick<GatewayClient, 'queryTransaction' | 'refund'>;
 
 export interface RefundServiceDeps {
-  gatewayFor: (account: AccountRef) => Pick<GatewayClient, 'queryTransaction' | 'refund'>;
-  journal: IntentJournal;
-  audit: AuditLog;
+  /**
+   * The gateway for an intent's exact account (its profile, at the address and merchant it went to).
+   * Throws an AppError saying why it cannot be checked (profile deleted, retargeted, no token).
+   */
+  gatewayFor: (account: IntentAccount) => RefundGateway;
+  store: RefundStore;
   clock: Clock;
   log: Logger;
   context: () => RefundContext;
   newId: () => string;
+  /** `host:pid` of this process: recorded on every intent it sends. */
+  sender: string;
+  /** True while the process named by an intent's `sender` may still be sending it. */
+  senderAlive: (sender: string) => boolean;
   /** Called whenever an intent changes, so hosts can push it to the renderer. */
   onChange?: (intent: Intent) => void;
+  /** Set when the database cannot be trusted: every refund is refused with this reason. */
+  untrusted?: () => string | undefined;
 }
 
 export interface SubmitInput {
@@ -62,53 +61,82 @@ export interface Preview {
   environment: string;
 }
 
-const REJECTION_CODES = new Set([
-  'upstream_rejected',
-  'not_found',
-  'unauthorized',
-  'invalid_input',
-  'forbidden',
-]);
+/** A decision not to send, thrown inside the deciding transaction and audited once it rolled back. */
+class Refusal extends Error {
+  constructor(
+    readonly code: 'conflict' | 'invalid_input' | 'unavailable',
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+const REJECTION_CODES = new Set(['upstream_rejected', 'not_found', 'unauthorized', 'invalid_input', 'forbidden']);
+
+/** The operator's calendar day (local time zone) as an ISO interval: a "daily" limit resets at local midnight. */
+export function localDayBounds(nowMs: number): { from: string; to: string } {
+  const start = new Date(nowMs);
+  start.setHours(0, 0, 0, 0);
+  const end = new Date(start);
+  end.setDate(end.getDate() + 1);
+  return { from: start.toISOString(), to: end.toISOString() };
+}
 
 /**
- * Refunds that are never sent twice, never exceed what remains and are never lost (issue 6).
- * The renderer is not trusted: every check happens here, against a fresh query, under a per-transaction
- * lock, and the intent is on disk before the request leaves.
+ * What remains refundable: the payment's amount less the service's refunds (success or pending) less
+ * every intent of this account and payment that may have moved money and that the query does not show
+ * yet (matched by refundReference / refundTransactionNo, so nothing is counted twice or missed — an intent
+ * that became final after the query was taken still counts).
+ */
+export function remainingFor(tx: Transaction, intents: readonly Intent[]): number {
+  return remainingRefundableMinor(
+    tx,
+    intents.filter((i) => COUNTED_STATES.has(i.state)),
+  );
+}
+
+/**
+ * Refunds that are never sent twice, never exceed what remains and are never lost. The renderer is not
+ * trusted: every check happens here. A fresh query is taken, then ONE database transaction — exclusive
+ * across every process sharing the data directory — re-reads this payment's intents, decides, and
+ * inserts the intent as `sending`; only after it commits does the request leave.
  */
 export function createRefundService(deps: RefundServiceDeps) {
   const lock = createKeyedLock();
   const iso = () => new Date(deps.clock.now()).toISOString();
   const resolver = createResolver(deps);
-
-  // The operator's calendar day (local time zone), not UTC: a "daily" limit resets at local midnight.
-  const localDay = (ms: number) => new Date(ms).toLocaleDateString('en-CA');
-
-  const todayTotalMinor = (ctx: RefundContext, currency: string): number => {
-    const day = localDay(deps.clock.now());
-    return deps.journal
-      .list()
-      .filter((i) => i.merchantNo === ctx.merchantNo && i.storeNo === ctx.storeNo && i.currency === currency)
-      .filter(
-        (i) =>
-          localDay(Date.parse(i.createdAt)) === day && !['rejected', 'refused', 'failed'].includes(i.state),
-      )
-      .reduce((s, i) => s + i.amountMinor, 0);
+  const audit = (entry: Omit<AuditEntry, 'at' | 'outcome'>, outcome: AuditEntry['outcome']) => {
+    try {
+      deps.store.audit.record({ ...entry, at: iso(), outcome });
+    } catch (e) {
+      // The audit entry of a refusal must not hide the refusal itself; the log keeps the failure.
+      deps.log.error('audit.record_failed', { outcome, error: e instanceof Error ? e.message : String(e) });
+    }
   };
 
-  const audit = (
-    intentOrDraft: Omit<AuditEntry, 'at' | 'outcome'> & Partial<AuditEntry>,
-    outcome: AuditEntry['outcome'],
-  ) => deps.audit.record({ ...intentOrDraft, at: iso(), outcome });
+  function todayTotal(ctx: RefundContext, currency: string, tx?: { dayTotal: RefundStore['dayTotal'] }) {
+    const { from, to } = localDayBounds(deps.clock.now());
+    return (tx ?? deps.store).dayTotal(ctx.merchantNo, ctx.storeNo, currency, from, to);
+  }
 
-  async function freshPreview(ctx: RefundContext, transactionNo: string): Promise<Preview> {
+  function refuseIfUntrusted(): void {
+    const why = deps.untrusted?.();
+    if (why)
+      throw new AppError('unavailable', `Refunds are paused: ${why} Nothing was sent.`, {
+        details: { moneyMoved: 'no', storage: 'untrusted' },
+      });
+  }
+
+  async function preview(transactionNo: string): Promise<Preview> {
+    const ctx = deps.context();
     const { transaction } = await deps.gatewayFor(ctx).queryTransaction({ transactionNo });
-    deps.journal.refresh();
-    const pendingIntents = deps.journal.unsettledFor(ctx.merchantNo, ctx.storeNo, transaction.transactionNo);
+    const intents = deps.store.forPayment(ctx.merchantNo, ctx.storeNo, transaction.transactionNo);
     return {
       transaction,
-      remainingMinor: remainingRefundableMinor(transaction, pendingIntents),
-      pendingIntents,
-      todayTotalMinor: todayTotalMinor(ctx, transaction.currency),
+      remainingMinor: remainingFor(transaction, intents),
+      pendingIntents: intents.filter((i) => OPEN_STATES.has(i.state) || i.state === 'accepted'),
+      todayTotalMinor: todayTotal(ctx, transaction.currency),
       guardrails: ctx.guardrails,
       environment: ctx.environment,
     };
@@ -116,141 +144,148 @@ export function createRefundService(deps: RefundServiceDeps) {
 
   async function submit(input: SubmitInput): Promise<Intent> {
     const ctx = deps.context();
-    // Keyed by the merchant account, not the profile: two profiles (or the CLI) for one account are one.
+    // In this process, a second click on the same payment fails fast, before any network.
     const key = `${ctx.merchantNo}:${ctx.storeNo}:${input.transactionNo}`;
     return lock.tryRun(
       key,
-      async () => {
-        const base = {
-          operator: ctx.operator,
-          profileId: ctx.profileId,
-          profileName: ctx.profileName,
-          environment: ctx.environment,
-          transactionNo: input.transactionNo,
-          amountMinor: input.amountMinor,
-          currency: input.currency,
-          reasonCode: input.reasonCode,
-          reasonNote: input.reasonNote,
-        };
-        const refuse = (
-          code: 'conflict' | 'invalid_input',
-          message: string,
-          details?: Record<string, unknown>,
-        ): never => {
-          audit({ ...base, intentId: '', detail: message }, 'refused');
-          throw new AppError(code, `${message} Nothing was sent.`, {
-            details: { moneyMoved: 'no', ...details },
-          });
-        };
-        // An accepted refund is known to the service (counted in refundInfo); one still being sent or
-        // whose outcome is unknown is not, so it blocks the next one until it is resolved.
-        const refuseIfOpen = () => {
-          const open = deps.journal
-            .unsettledFor(ctx.merchantNo, ctx.storeNo, input.transactionNo)
-            .find((i) => i.state !== 'accepted');
-          if (open) {
-            refuse(
-              'conflict',
-              `Refund ${open.id} for this payment is still ${open.state === 'outcome_unknown' ? 'unresolved' : 'in flight'}. Resolve it first (Refunds → Check again).`,
-              { intentId: open.id },
-            );
-          }
-        };
-        if (input.profileId && input.profileId !== ctx.profileId) {
-          refuse(
-            'conflict',
-            `The active profile changed to “${ctx.profileName}” after you opened this refund. Close it and start again from the payment.`,
-          );
-        }
-        deps.journal.refresh();
-        refuseIfOpen();
-        if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0)
-          refuse('invalid_input', 'The refund amount must be greater than zero.');
-        let tx: Transaction;
-        try {
-          tx = (await deps.gatewayFor(ctx).queryTransaction({ transactionNo: input.transactionNo }))
-            .transaction;
-        } catch (e) {
-          audit(
-            {
-              ...base,
-              intentId: '',
-              detail: `The fresh check before sending failed: ${isAppError(e) ? e.message : 'unexpected error'}`,
-            },
-            'refused',
-          );
-          throw e;
-        }
-        if (tx.status !== 'success')
-          refuse(
-            'conflict',
-            `This payment's status is “${tx.status}”; only successful payments can be refunded.`,
-            { status: tx.status },
-          );
-        if (tx.currency !== input.currency)
-          refuse(
-            'invalid_input',
-            `The refund currency ${input.currency} does not match the payment's ${tx.currency}.`,
-          );
-        // Between the other processes sharing this journal: re-read it under the lock, decide, and make
-        // the intent durable (created + sent) before releasing; the request leaves after that.
-        const intent = await deps.journal.exclusive(() => {
-          refuseIfOpen();
-          const remaining = remainingRefundableMinor(
-            tx,
-            deps.journal.unsettledFor(ctx.merchantNo, ctx.storeNo, tx.transactionNo),
-          );
-          if (input.amountMinor > remaining) {
-            refuse(
-              'conflict',
-              `Only ${formatMinor(Math.max(0, remaining), tx.currency)} ${tx.currency} remains refundable on this payment.`,
-              { remainingMinor: remaining },
-            );
-          }
-          const need = missingConfirmations({
-            amountMinor: input.amountMinor,
-            currency: tx.currency,
-            environment: ctx.environment,
-            todayTotalMinor: todayTotalMinor(ctx, tx.currency),
-            guardrails: ctx.guardrails,
-            confirmation: input.confirmation,
-          });
-          if (need.missing.length > 0) {
-            const message = `This refund needs an extra confirmation${need.reasons.length ? `: ${need.reasons.join('; ')}` : ''}.`;
-            audit({ ...base, intentId: '', detail: message }, 'refused');
-            throw new AppError('invalid_input', `${message} Nothing was sent.`, {
-              details: { requires: need.missing, reasons: need.reasons, moneyMoved: 'no' },
-            });
-          }
-          const draft = {
-            ...base,
-            id: deps.newId(),
-            merchantNo: ctx.merchantNo,
-            storeNo: ctx.storeNo,
-            settleCurrency: tx.settleCurrency ?? tx.currency,
-            createdAt: iso(),
-            ...(tx.reference ? { reference: tx.reference } : {}),
-          };
-          deps.journal.record({ type: 'created', at: iso(), intent: draft });
-          return deps.journal.record({ type: 'sent', at: iso(), id: draft.id, intent: draft })!;
-        });
-        deps.onChange?.(intent);
-        return send(intent, ctx);
-      },
+      () => decideAndSend(ctx, input),
       () => {
-        throw new AppError(
-          'conflict',
-          'A refund for this payment is already being submitted. Nothing else was sent.',
-          { details: { moneyMoved: 'no' } },
-        );
+        throw new AppError('conflict', 'A refund for this payment is already being submitted. Nothing else was sent.', {
+          details: { moneyMoved: 'no' },
+        });
       },
     );
   }
 
-  /** The only place a refund request leaves the app: its `sent` event is already on disk. */
+  async function decideAndSend(ctx: RefundContext, input: SubmitInput): Promise<Intent> {
+    const base = {
+      operator: ctx.operator,
+      profileId: ctx.profileId,
+      profileName: ctx.profileName,
+      environment: ctx.environment,
+      transactionNo: input.transactionNo,
+      amountMinor: input.amountMinor,
+      currency: input.currency,
+      reasonCode: input.reasonCode,
+      reasonNote: input.reasonNote,
+    };
+    const refuse = (
+      code: 'conflict' | 'invalid_input' | 'unavailable',
+      message: string,
+      details?: Record<string, unknown>,
+    ): never => {
+      audit({ ...base, intentId: '', detail: message }, 'refused');
+      throw new AppError(code, `${message} Nothing was sent.`, { details: { moneyMoved: 'no', ...details } });
+    };
+    const openIntent = (intents: readonly Intent[]) => intents.find((i) => OPEN_STATES.has(i.state));
+    const openRefusal = (open: Intent) =>
+      new Refusal(
+        'conflict',
+        `Refund ${open.id} for this payment is still ${open.state === 'outcome_unknown' ? 'unresolved' : 'being sent'}. Resolve it first (Refunds → Check again).`,
+        { intentId: open.id },
+      );
+    const refuseIfOpen = (intents: readonly Intent[]) => {
+      const open = openIntent(intents);
+      if (open) {
+        const r = openRefusal(open);
+        refuse(r.code, r.message, r.details);
+      }
+    };
+
+    refuseIfUntrusted();
+    if (input.profileId && input.profileId !== ctx.profileId)
+      refuse(
+        'conflict',
+        `The active profile changed to “${ctx.profileName}” after you opened this refund. Close it and start again from the payment.`,
+      );
+    if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0)
+      refuse('invalid_input', 'The refund amount must be greater than zero.');
+    // Cheap early answer before any network; the transaction below decides for real.
+    refuseIfOpen(deps.store.forPayment(ctx.merchantNo, ctx.storeNo, input.transactionNo));
+
+    let tx: Transaction;
+    try {
+      tx = (await deps.gatewayFor(ctx).queryTransaction({ transactionNo: input.transactionNo })).transaction;
+    } catch (e) {
+      audit(
+        {
+          ...base,
+          intentId: '',
+          detail: `The fresh check before sending failed: ${isAppError(e) ? e.message : 'unexpected error'}`,
+        },
+        'refused',
+      );
+      throw e;
+    }
+    if (tx.status !== 'success')
+      refuse('conflict', `This payment's status is “${tx.status}”; only successful payments can be refunded.`, {
+        status: tx.status,
+      });
+    if (tx.currency !== input.currency)
+      refuse('invalid_input', `The refund currency ${input.currency} does not match the payment's ${tx.currency}.`);
+
+    let intent: Intent;
+    try {
+      intent = deps.store.decide((db) => {
+        const intents = db.forPayment(ctx.merchantNo, ctx.storeNo, tx.transactionNo);
+        const open = openIntent(intents);
+        if (open) throw openRefusal(open);
+        const remaining = remainingFor(tx, intents);
+        if (input.amountMinor > remaining)
+          throw new Refusal(
+            'conflict',
+            `Only ${formatMinor(Math.max(0, remaining), tx.currency)} ${tx.currency} remains refundable on this payment.`,
+            { remainingMinor: remaining },
+          );
+        const need = missingConfirmations({
+          amountMinor: input.amountMinor,
+          currency: tx.currency,
+          environment: ctx.environment,
+          todayTotalMinor: todayTotal(ctx, tx.currency, db),
+          guardrails: ctx.guardrails,
+          confirmation: input.confirmation,
+        });
+        if (need.missing.length > 0)
+          throw new Refusal(
+            'invalid_input',
+            `This refund needs an extra confirmation${need.reasons.length ? `: ${need.reasons.join('; ')}` : ''}.`,
+            { requires: need.missing, reasons: need.reasons },
+          );
+        const at = iso();
+        return db.insertSending(
+          {
+            ...base,
+            id: deps.newId(),
+            baseUrl: ctx.baseUrl,
+            merchantNo: ctx.merchantNo,
+            storeNo: ctx.storeNo,
+            settleCurrency: tx.settleCurrency ?? tx.currency,
+            createdAt: at,
+            ...(tx.reference ? { reference: tx.reference } : {}),
+          },
+          deps.sender,
+          at,
+        );
+      });
+    } catch (e) {
+      // Refusals are audited here, after the transaction rolled back (an audit row written inside it
+      // would be rolled back with it).
+      if (e instanceof Refusal) refuse(e.code, e.message, e.details);
+      if (isAppError(e) && e.details?.['storage']) {
+        // The decision could not be written (disk full, read-only folder, damaged file): nothing left.
+        refuse('unavailable', `Refund Desk could not record the refund before sending it: ${e.message}`, {
+          storage: e.details['storage'],
+        });
+      }
+      throw e;
+    }
+    deps.onChange?.(intent);
+    return send(intent, ctx);
+  }
+
+  /** The only place a refund request leaves the app: its intent is already committed as `sending`. */
   async function send(intent: Intent, ctx: RefundContext): Promise<Intent> {
-    const change = (i: Intent | undefined) => (i && deps.onChange?.(i), i ?? intent);
-    let r: Awaited<ReturnType<ReturnType<RefundServiceDeps['gatewayFor']>['refund']>>;
+    let r: Awaited<ReturnType<RefundGateway['refund']>>;
     try {
       r = await deps.gatewayFor(intent).refund({
         transactionNo: intent.transactionNo,
@@ -261,83 +296,46 @@ export function createRefundService(deps: RefundServiceDeps) {
         ...(ctx.ipnUrl ? { ipnUrl: ctx.ipnUrl } : {}),
       });
     } catch (e) {
-      // Provably not sent (connection refused before any byte left, configuration error): a rejection.
-      const notSent = isAppError(e) && e.details?.['sent'] === false;
-      if (isAppError(e) && (REJECTION_CODES.has(e.code) || notSent)) {
-        const retCode = typeof e.details?.['ret_code'] === 'string' ? e.details['ret_code'] : undefined;
-        const retMsg = typeof e.details?.['ret_msg'] === 'string' ? e.details['ret_msg'] : undefined;
-        const rejected = change(
-          deps.journal.record({
-            type: 'rejected',
-            at: iso(),
-            id: intent.id,
-            ...(retCode ? { retCode } : {}),
-            ...(retMsg ? { retMsg } : {}),
-            detail: e.message,
-          }),
-        );
-        audit(
-          {
-            ...rejected,
-            intentId: intent.id,
-            ...(retCode ? { retCode } : {}),
-            ...(retMsg ? { retMsg } : {}),
-            detail: e.message,
-          },
-          'rejected',
-        );
-        return rejected;
-      }
-      // Timeout, dropped connection, 5xx, unreadable body: the refund may or may not exist. Never resend.
-      const detail = isAppError(e) ? e.message : 'The request failed in an unexpected way.';
-      const unknown = change(
-        deps.journal.record({ type: 'outcome_unknown', at: iso(), id: intent.id, detail }),
-      );
-      audit({ ...unknown, intentId: intent.id, detail }, 'outcome_unknown');
-      deps.log.warn('refund.outcome_unknown', { intentId: intent.id, transactionNo: intent.transactionNo });
-      return resolver.resolve(intent.id);
+      return recordFailure(intent, e);
     }
-    try {
-      const accepted = change(
-        deps.journal.record({
-          type: 'accepted',
-          at: iso(),
-          id: intent.id,
-          refundTransactionNo: r.refundTransactionNo,
-          refundStatus: r.status,
-          via: 'response',
-        }),
-      );
-      audit({ ...accepted, intentId: intent.id, refundTransactionNo: r.refundTransactionNo }, 'accepted');
-      return resolver.settleIfFinal(accepted, r.status);
-    } catch (e) {
-      // The service accepted the refund but recording it failed (disk full, I/O error): money moved, and
-      // the person must hear exactly that — never "nothing was sent". The intent stays `sent` on disk and
-      // is resolved by query on the next start.
-      deps.log.error('refund.record_failed', {
-        intentId: intent.id,
-        error: e instanceof Error ? e.message : String(e),
+    return resolver.recordAnswer(intent, {
+      refundTransactionNo: r.refundTransactionNo,
+      status: r.status,
+    });
+  }
+
+  function recordFailure(intent: Intent, e: unknown): Promise<Intent> | Intent {
+    // Provably not sent (connection refused before any byte left, configuration error): a rejection.
+    const notSent = isAppError(e) && e.details?.['sent'] === false;
+    if (isAppError(e) && (REJECTION_CODES.has(e.code) || notSent)) {
+      const retCode = typeof e.details?.['ret_code'] === 'string' ? e.details['ret_code'] : undefined;
+      const retMsg = typeof e.details?.['ret_msg'] === 'string' ? e.details['ret_msg'] : undefined;
+      return resolver.recordRejected(intent, {
+        ...(retCode ? { retCode } : {}),
+        ...(retMsg ? { retMsg } : {}),
+        detail: e.message,
       });
-      throw new AppError(
-        'outcome_unknown',
-        `The service accepted refund ${r.refundTransactionNo}, but Refund Desk could not record it. Do not refund this payment again; check the disk and restart.`,
-        { details: { moneyMoved: 'yes', refundTransactionNo: r.refundTransactionNo, intentId: intent.id } },
-      );
     }
+    // Timeout, dropped connection, 5xx, unreadable body: the refund may or may not exist. Never resend.
+    const detail = isAppError(e) ? e.message : 'The request failed in an unexpected way.';
+    deps.log.warn('refund.outcome_unknown', { intentId: intent.id, transactionNo: intent.transactionNo });
+    return resolver.recordUnknown(intent, detail);
   }
 
   return {
-    /** Fresh numbers for the dialog: status, remaining (service + this app's unsettled intents), limits. */
-    preview: (transactionNo: string) => freshPreview(deps.context(), transactionNo),
+    /** Fresh numbers for the dialog: status, remaining (service + this account's intents), limits. */
+    preview,
     submit,
     /** Re-queries the service for an intent whose outcome is unknown (or follows an accepted one). */
     checkAgain: (id: string) => resolver.resolve(id),
-    list: () => deps.journal.list(),
-    get: (id: string) => deps.journal.get(id),
-    audit: () => deps.audit.list(),
-    journalProblems: () => deps.journal.problems(),
-    /** On start: every non-final intent resumes where it was (issue 6). */
+    list: () => deps.store.list(),
+    unfinished: () => deps.store.unfinished(),
+    get: (id: string) => deps.store.get(id),
+    audit: () => deps.store.audit.list(),
+    /** On start: every intent not final resumes where it was, by query — never by assumption. */
     resumeAll: () => resolver.resumeAll(),
+    /** Resolves by query the intents whose sending process stopped before recording an answer. */
+    sweepOrphans: () => resolver.sweepOrphans(),
     /** Follows accepted, not-yet-final refunds one step (poller and IPN hints call this). */
     track: (transactionNo?: string) => resolver.trackAccepted(transactionNo),
   };

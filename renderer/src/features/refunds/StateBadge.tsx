@@ -2,8 +2,7 @@ import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import { STATE_LABELS } from './outcome';
 
 const TONE: Record<IntentView['state'], string> = {
-  created: 'info',
-  sent: 'info',
+  sending: 'info',
   accepted: 'ok',
   succeeded: 'ok',
   rejected: 'bad',

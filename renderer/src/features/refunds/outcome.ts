@@ -14,8 +14,7 @@ export interface OutcomeText {
 }
 
 export const STATE_LABELS: Record<IntentView['state'], string> = {
-  created: 'Created',
-  sent: 'Sending',
+  sending: 'Sending',
   accepted: 'Accepted · settling',
   rejected: 'Rejected',
   refused: 'Refused',
@@ -88,8 +87,7 @@ export function describeIntent(intent: IntentView): OutcomeText {
           intent.id +
           ').',
       };
-    case 'created':
-    case 'sent':
+    case 'sending':
       return {
         tone: 'info',
         title: 'Sending…',

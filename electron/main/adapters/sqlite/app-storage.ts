@@ -1,0 +1,131 @@
+import { join } from 'node:path';
+import type { IpnEvent } from '../../services/ipn/listener';
+import type { Logger } from '../../services/ports';
+import type { JobStore } from '../../services/reconciliation/job-store';
+import type { RefundStore } from '../../services/refunds/store';
+import { type Database, openDatabase } from './database';
+import { importLegacyFiles } from './legacy-import';
+import { createSqliteJobStore } from './recon-store';
+import { createSqliteRefundStore } from './refund-store';
+import { MIGRATIONS } from './schema';
+
+export const DATABASE_FILE = 'refund-desk.db';
+
+/** A problem with main's durable state, for the health indicator: what is wrong and what to do. */
+export interface StorageProblem {
+  name: string;
+  detail: string;
+}
+
+export interface AppStorage {
+  refunds: RefundStore;
+  jobs: JobStore;
+  /** Records a verified IPN under its dedup key; 'duplicate' if that key was ever recorded. */
+  recordIpn(event: IpnEvent, key: string): Promise<'recorded' | 'duplicate'>;
+  /** Set when the database cannot be trusted: refunds must be refused with this reason. */
+  untrusted(): string | undefined;
+  problems(): StorageProblem[];
+  close(): void;
+}
+
+/**
+ * Opens `<dataDir>/refund-desk.db` for every service that keeps durable state, imports the files of
+ * earlier versions once, and keeps what went wrong for health. A database that cannot be opened or
+ * trusted does not stop the app: lookups keep working on an empty stand-in kept in memory, refunds and
+ * IPN acknowledgements are refused, and health says why and what to do.
+ */
+export function openAppStorage(opts: {
+  dataDir: string;
+  now: () => number;
+  log: Logger;
+  /** The service address of a profile that still exists (for intents imported from earlier versions). */
+  baseUrlFor?: (profileId: string) => string | undefined;
+}): AppStorage {
+  const path = join(opts.dataDir, DATABASE_FILE);
+  const badRows = new Map<string, string>();
+  let fatal: string | undefined;
+  let db: Database;
+  try {
+    db = openDatabase(path, MIGRATIONS);
+  } catch (e) {
+    fatal = e instanceof Error ? e.message : String(e);
+    opts.log.error('storage.open_failed', { error: fatal });
+    db = openDatabase(':memory:', MIGRATIONS);
+  }
+  if (!fatal) {
+    try {
+      const report = importLegacyFiles(db, opts.dataDir, {
+        now: opts.now,
+        baseUrlFor: opts.baseUrlFor ?? (() => undefined),
+      });
+      if (report)
+        opts.log.info('storage.imported', {
+          intents: report.intents,
+          audit: report.auditEntries,
+          ipn: report.ipnEvents,
+          reconJobs: report.reconJobs,
+          problems: report.problems.length,
+        });
+    } catch (e) {
+      // The old files stay where they are; the next start tries again.
+      fatal = `Refund Desk could not import the refund journal of an earlier version (${e instanceof Error ? e.message : String(e)}). The old files are untouched; free disk space or fix the data folder's permissions, then restart.`;
+      opts.log.error('storage.import_failed', { error: fatal });
+    }
+  }
+  const refunds = createSqliteRefundStore(db, {
+    onBadRow: (table, id, reason) => {
+      badRows.set(`${table}:${id}`, reason);
+      opts.log.error('storage.bad_row', { table, id, reason });
+    },
+  });
+
+  return {
+    refunds,
+    jobs: createSqliteJobStore(db),
+    async recordIpn(event, key) {
+      if (fatal) throw new Error('the database is unavailable');
+      const r = db.immediate(() =>
+        db.run(
+          'INSERT OR IGNORE INTO ipn_events (dedup_key, profile_id, received_at, data) VALUES (?, ?, ?, ?)',
+          key,
+          event.profileId,
+          event.receivedAt,
+          JSON.stringify(event),
+        ),
+      );
+      return r.changes === 1 ? 'recorded' : 'duplicate';
+    },
+    untrusted: () => {
+      if (fatal) return fatal;
+      if (badRows.size > 0)
+        return `${badRows.size} refund record(s) in the database cannot be read, so what remains refundable cannot be trusted. Report this with the log file.`;
+      return undefined;
+    },
+    problems() {
+      const out: StorageProblem[] = [];
+      if (fatal) out.push({ name: 'database', detail: `${fatal} Refunds are paused until then.` });
+      else if (badRows.size > 0)
+        out.push({
+          name: 'database',
+          detail: `${badRows.size} refund record(s) cannot be read (${[...badRows.keys()].slice(0, 3).join(', ')}). Refunds are paused; report this with the log file.`,
+        });
+      if (!fatal) {
+        const rows = db.all<{ source: string; line: number | null; reason: string }>(
+          'SELECT source, line, reason FROM import_problems ORDER BY id',
+        );
+        if (rows.length > 0) {
+          const first = rows
+            .slice(0, 3)
+            .map((r) => `${r.source}${r.line ? ` line ${r.line}` : ''}: ${r.reason}`)
+            .join('; ');
+          out.push({
+            name: 'journal-import',
+            detail: `${rows.length} line(s) of the earlier refund files could not be imported (${first}${rows.length > 3 ? '; …' : ''}). The originals are kept beside the database as *.imported-*; look up any payment they mention before refunding it again.`,
+          });
+        }
+      }
+      return out;
+    },
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,390 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AuditEntry } from '../../services/refunds/audit';
+import type { Intent, IntentState } from '../../services/refunds/intent';
+import { ipnDedupKey, type IpnEvent } from '../../services/ipn/listener';
+import { jobFileSchema } from '../../services/reconciliation/job-store';
+import type { KeyResult } from '../../services/reconciliation/runner';
+import type { Database } from './database';
+import { insertAuditRow, insertEventRow, insertIntentRow } from './refund-store';
+import { insertJobRow, insertResultRows } from './recon-store';
+
+/**
+ * One-time import of the files earlier versions kept (checksummed JSON lines, one event per line):
+ * `refund-journal.jsonl`, `audit.jsonl`, `ipn-events.jsonl` and `recon/*.job.json` + `*.results.jsonl`.
+ * Everything is imported in one transaction; every line that cannot be imported is recorded in
+ * `import_problems` (and so reaches the person through health); the originals are kept, renamed
+ * `<name>.imported-<time>`. Nothing is deleted.
+ */
+export interface ImportProblem {
+  source: string;
+  line?: number;
+  reason: string;
+  excerpt?: string;
+}
+export interface ImportReport {
+  intents: number;
+  auditEntries: number;
+  ipnEvents: number;
+  reconJobs: number;
+  problems: ImportProblem[];
+  renamed: string[];
+}
+
+const checksum = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
+
+type Decoded = { line: number; value: unknown } | { line: number; problem: string; raw: string };
+
+/** Decodes `{"c":"<sha256/16>","d":<json>}` lines. CRLF endings (a file edited on Windows) are accepted. */
+export function decodeJsonl(text: string): Decoded[] {
+  const out: Decoded[] = [];
+  const lines = text.split('\n');
+  lines.forEach((rawLine, i) => {
+    const raw = rawLine.replace(/\r$/, '');
+    if (raw.trim() === '') return;
+    const torn = i === lines.length - 1; // no newline after it: the writer stopped mid-line
+    const m = /^\{"c":"([0-9a-f]{16})","d":(.*)\}$/.exec(raw);
+    if (!m) {
+      out.push({ line: i + 1, raw, problem: torn ? 'incomplete last line (the app stopped while writing it)' : 'not a journal line' });
+      return;
+    }
+    if (checksum(m[2]!) !== m[1]) {
+      out.push({ line: i + 1, raw, problem: 'checksum mismatch (the line was changed or damaged)' });
+      return;
+    }
+    try {
+      out.push({ line: i + 1, value: JSON.parse(m[2]!) as unknown });
+    } catch {
+      out.push({ line: i + 1, raw, problem: 'unreadable JSON' });
+    }
+  });
+  return out;
+}
+
+const str = (v: unknown): v is string => typeof v === 'string';
+const excerpt = (raw: string) => raw.slice(0, 160);
+
+interface LegacyDraft {
+  id: string;
+  profileId: string;
+  profileName: string;
+  environment: string;
+  merchantNo: string;
+  storeNo: string;
+  transactionNo: string;
+  reference?: string;
+  amountMinor: number;
+  currency: string;
+  settleCurrency: string;
+  reasonCode: string;
+  reasonNote: string;
+  operator: string;
+  createdAt: string;
+}
+type LegacyState = 'created' | 'sent' | Exclude<IntentState, 'sending'>;
+interface Folded extends LegacyDraft {
+  state: LegacyState;
+  updatedAt: string;
+  refundTransactionNo?: string;
+  refundStatus?: string;
+  retCode?: string;
+  retMsg?: string;
+  detail?: string;
+  lastCheck?: { at: string; found: boolean; note: string };
+  checks: number;
+  attempts: number;
+  events: { at: string; type: string; data: Record<string, unknown> }[];
+}
+
+function isDraft(d: unknown): d is LegacyDraft {
+  if (!d || typeof d !== 'object') return false;
+  const o = d as Record<string, unknown>;
+  return (
+    ['id', 'profileId', 'profileName', 'environment', 'merchantNo', 'storeNo', 'transactionNo', 'currency', 'createdAt'].every(
+      (k) => str(o[k]),
+    ) &&
+    Number.isSafeInteger(o['amountMinor']) &&
+    (o['amountMinor'] as number) > 0
+  );
+}
+
+/** Applies one legacy event; returns why it does not fit, or undefined. */
+function applyLegacy(map: Map<string, Folded>, e: Record<string, unknown>): string | undefined {
+  const type = e['type'];
+  const at = str(e['at']) ? e['at'] : '';
+  // A `sent` line carries the whole intent, so a damaged `created` line before it loses nothing.
+  const draft = e['intent'];
+  const recreate = type === 'sent' && isDraft(draft) && !map.has(draft.id);
+  if (type === 'created' || recreate) {
+    if (!isDraft(draft)) return 'wrong shape (the intent is incomplete)';
+    if (map.has(draft.id)) return `duplicate: intent ${draft.id} was already created on an earlier line`;
+    map.set(draft.id, {
+      ...draft,
+      settleCurrency: str(draft.settleCurrency) ? draft.settleCurrency : draft.currency,
+      reasonCode: str(draft.reasonCode) ? draft.reasonCode : 'other',
+      reasonNote: str(draft.reasonNote) ? draft.reasonNote : '',
+      operator: str(draft.operator) ? draft.operator : 'unknown operator',
+      state: 'created',
+      updatedAt: at || draft.createdAt,
+      checks: 0,
+      attempts: 0,
+      events: type === 'created' ? [{ at, type: 'legacy:created', data: {} }] : [],
+    });
+    if (type === 'created') return undefined;
+  }
+  const id = e['id'];
+  if (!str(id)) return 'wrong shape (no intent id)';
+  const cur = map.get(id);
+  if (!cur) return `refers to intent ${id}, which no earlier line creates`;
+  const fits = (...states: LegacyState[]) => states.includes(cur.state);
+  const next: Partial<Folded> = {};
+  switch (type) {
+    case 'sent':
+      if (!fits('created')) return `duplicate or out of order: intent ${id} is already ${cur.state}`;
+      Object.assign(next, { state: 'sent', attempts: cur.attempts + 1 });
+      break;
+    case 'accepted':
+      if (!fits('created', 'sent', 'outcome_unknown', 'accepted')) return `does not fit: intent ${id} is ${cur.state}`;
+      if (!str(e['refundTransactionNo'])) return 'wrong shape (no refundTransactionNo)';
+      Object.assign(next, {
+        state: 'accepted',
+        refundTransactionNo: e['refundTransactionNo'],
+        refundStatus: str(e['refundStatus']) ? e['refundStatus'] : undefined,
+        detail: undefined,
+      });
+      break;
+    case 'rejected':
+      if (!fits('sent', 'created')) return `does not fit: intent ${id} is ${cur.state}`;
+      Object.assign(next, {
+        state: 'rejected',
+        retCode: str(e['retCode']) ? e['retCode'] : undefined,
+        retMsg: str(e['retMsg']) ? e['retMsg'] : undefined,
+        detail: str(e['detail']) ? e['detail'] : undefined,
+      });
+      break;
+    case 'refused':
+      if (!fits('created')) return `does not fit: intent ${id} is ${cur.state}`;
+      Object.assign(next, { state: 'refused', detail: str(e['detail']) ? e['detail'] : undefined });
+      break;
+    case 'outcome_unknown':
+      if (!fits('sent', 'created')) return `does not fit: intent ${id} is ${cur.state}`;
+      Object.assign(next, { state: 'outcome_unknown', detail: str(e['detail']) ? e['detail'] : undefined });
+      break;
+    case 'checked':
+      Object.assign(next, {
+        lastCheck: { at, found: e['found'] === true, note: str(e['note']) ? e['note'] : '' },
+        checks: cur.checks + 1,
+      });
+      break;
+    case 'final':
+      if (!fits('accepted')) return `does not fit: intent ${id} is ${cur.state}`;
+      if (e['status'] !== 'succeeded' && e['status'] !== 'failed') return 'wrong shape (final status)';
+      Object.assign(next, { state: e['status'], refundStatus: str(e['refundStatus']) ? e['refundStatus'] : undefined });
+      break;
+    default:
+      return 'wrong shape (unknown event type)';
+  }
+  const { type: _t, at: _a, id: _i, intent: _d, ...data } = e;
+  map.set(id, { ...cur, ...next, updatedAt: at || cur.updatedAt, events: [...cur.events, { at, type: `legacy:${String(type)}`, data }] });
+  return undefined;
+}
+
+/** The state an imported intent continues in. Never "not sent" unless the journal proves it. */
+function continueAs(f: Folded, journalDamaged: boolean): { state: IntentState; detail?: string } {
+  if (f.state === 'created')
+    return journalDamaged
+      ? {
+          state: 'outcome_unknown',
+          detail: 'The old refund journal has damaged lines, so whether this refund was sent is not known.',
+        }
+      : { state: 'refused', detail: 'Refund Desk stopped before sending this refund. Nothing was sent.' };
+  if (f.state === 'sent')
+    return { state: 'outcome_unknown', detail: 'Refund Desk stopped before the service answered.' };
+  return { state: f.state, ...(f.detail ? { detail: f.detail } : {}) };
+}
+
+function isAuditEntry(v: unknown): v is AuditEntry {
+  if (!v || typeof v !== 'object') return false;
+  const o = v as Record<string, unknown>;
+  return ['at', 'outcome', 'operator', 'profileId', 'transactionNo', 'currency'].every((k) => str(o[k])) && Number.isSafeInteger(o['amountMinor']);
+}
+
+function isIpnEvent(v: unknown): v is IpnEvent {
+  if (!v || typeof v !== 'object') return false;
+  const o = v as Record<string, unknown>;
+  return ['profileId', 'kind', 'transactionNo', 'status', 'receivedAt'].every((k) => str(o[k]));
+}
+
+/**
+ * Imports what exists and renames it. `baseUrlFor` gives the service address of a profile that still
+ * exists (intents of earlier versions did not record it); CLI intents get '' (address unknown).
+ */
+export function importLegacyFiles(
+  db: Database,
+  dataDir: string,
+  opts: { now: () => number; baseUrlFor: (profileId: string) => string | undefined },
+): ImportReport | undefined {
+  const journal = join(dataDir, 'refund-journal.jsonl');
+  const auditFile = join(dataDir, 'audit.jsonl');
+  const ipnFile = join(dataDir, 'ipn-events.jsonl');
+  const reconDir = join(dataDir, 'recon');
+  const sources = [journal, auditFile, ipnFile, reconDir].filter((p) => existsSync(p));
+  if (sources.length === 0) return undefined;
+  const stamp = new Date(opts.now()).toISOString().replace(/[:.]/g, '-');
+  const renameAll = () =>
+    sources.map((p) => {
+      const to = p.endsWith('.jsonl') ? p.replace(/\.jsonl$/, `.imported-${stamp}.jsonl`) : `${p}.imported-${stamp}`;
+      renameSync(p, to);
+      return to;
+    });
+  // Imported already, but the renaming was interrupted: finish it, import nothing twice.
+  if (db.get(`SELECT 1 FROM meta WHERE key = 'legacy_import'`)) {
+    renameAll();
+    return undefined;
+  }
+
+  const report: ImportReport = { intents: 0, auditEntries: 0, ipnEvents: 0, reconJobs: 0, problems: [], renamed: [] };
+  const problem = (source: string, p: Omit<ImportProblem, 'source'>) => report.problems.push({ ...p, source });
+  const at = new Date(opts.now()).toISOString();
+
+  // Refund journal: fold the events, then insert each intent in the state it continues in.
+  const folded = new Map<string, Folded>();
+  if (existsSync(journal)) {
+    const lines = decodeJsonl(readFileSync(journal, 'utf8'));
+    for (const l of lines) {
+      if ('problem' in l) {
+        const id = /"id":"(RD[0-9A-Z]+)"/.exec(l.raw)?.[1];
+        problem('refund-journal.jsonl', {
+          line: l.line,
+          reason: id ? `${l.problem}; it mentions refund ${id}` : l.problem,
+          excerpt: excerpt(l.raw),
+        });
+        continue;
+      }
+      const why =
+        l.value && typeof l.value === 'object'
+          ? applyLegacy(folded, l.value as Record<string, unknown>)
+          : 'wrong shape (not an object)';
+      if (why) problem('refund-journal.jsonl', { line: l.line, reason: why, excerpt: excerpt(JSON.stringify(l.value)) });
+    }
+  }
+  const journalDamaged = report.problems.some((p) => p.source === 'refund-journal.jsonl');
+
+  db.immediate(() => {
+    for (const f of folded.values()) {
+      const next = continueAs(f, journalDamaged);
+      const baseUrl = f.profileId.startsWith('cli:') ? '' : (opts.baseUrlFor(f.profileId) ?? '');
+      const intent: Intent = {
+        id: f.id,
+        profileId: f.profileId,
+        profileName: f.profileName,
+        environment: f.environment,
+        baseUrl,
+        merchantNo: f.merchantNo,
+        storeNo: f.storeNo,
+        transactionNo: f.transactionNo,
+        ...(f.reference ? { reference: f.reference } : {}),
+        amountMinor: f.amountMinor,
+        currency: f.currency,
+        settleCurrency: f.settleCurrency,
+        reasonCode: f.reasonCode,
+        reasonNote: f.reasonNote,
+        operator: f.operator,
+        createdAt: f.createdAt,
+        updatedAt: f.updatedAt,
+        state: next.state,
+        ...(next.detail ? { detail: next.detail } : {}),
+        ...(f.refundTransactionNo ? { refundTransactionNo: f.refundTransactionNo } : {}),
+        ...(f.refundStatus ? { refundStatus: f.refundStatus } : {}),
+        ...(f.retCode ? { retCode: f.retCode } : {}),
+        ...(f.retMsg ? { retMsg: f.retMsg } : {}),
+        ...(f.lastCheck ? { lastCheck: f.lastCheck } : {}),
+        checks: f.checks,
+        attempts: f.attempts,
+      };
+      if (db.get('SELECT 1 FROM intents WHERE id = ?', f.id)) {
+        problem('refund-journal.jsonl', { reason: `refund ${f.id} is already in the database; the old copy was not imported` });
+        continue;
+      }
+      insertIntentRow(db, intent, true);
+      for (const e of f.events) insertEventRow(db, f.id, { at: e.at || at, type: e.type, to: intent.state, data: e.data });
+      insertEventRow(db, f.id, { at, type: 'imported', from: f.state, to: intent.state, data: {} });
+      report.intents += 1;
+    }
+
+    if (existsSync(auditFile))
+      for (const l of decodeJsonl(readFileSync(auditFile, 'utf8'))) {
+        if ('problem' in l) problem('audit.jsonl', { line: l.line, reason: l.problem, excerpt: excerpt(l.raw) });
+        else if (!isAuditEntry(l.value))
+          problem('audit.jsonl', { line: l.line, reason: 'wrong shape', excerpt: excerpt(JSON.stringify(l.value)) });
+        else {
+          insertAuditRow(
+            db,
+            Object.assign({ profileName: '', environment: '', intentId: '', reasonCode: '', reasonNote: '' }, l.value),
+          );
+          report.auditEntries += 1;
+        }
+      }
+
+    if (existsSync(ipnFile))
+      for (const l of decodeJsonl(readFileSync(ipnFile, 'utf8'))) {
+        if ('problem' in l) problem('ipn-events.jsonl', { line: l.line, reason: l.problem, excerpt: excerpt(l.raw) });
+        else if (!isIpnEvent(l.value))
+          problem('ipn-events.jsonl', { line: l.line, reason: 'wrong shape', excerpt: excerpt(JSON.stringify(l.value)) });
+        else {
+          const r = db.run(
+            'INSERT OR IGNORE INTO ipn_events (dedup_key, profile_id, received_at, data) VALUES (?, ?, ?, ?)',
+            ipnDedupKey(l.value),
+            l.value.profileId,
+            l.value.receivedAt,
+            JSON.stringify(l.value),
+          );
+          report.ipnEvents += r.changes;
+        }
+      }
+
+    if (existsSync(reconDir))
+      for (const name of readdirSync(reconDir).filter((n) => n.endsWith('.job.json'))) {
+        let job;
+        try {
+          job = jobFileSchema.parse(JSON.parse(readFileSync(join(reconDir, name), 'utf8')));
+        } catch {
+          problem(`recon/${name}`, { reason: 'unreadable reconciliation job; import its ledger again' });
+          continue;
+        }
+        insertJobRow(db, job);
+        const resultsPath = join(reconDir, `${job.id}.results.jsonl`);
+        const results: KeyResult[] = [];
+        if (existsSync(resultsPath)) {
+          const lines = readFileSync(resultsPath, 'utf8').split('\n');
+          lines.forEach((raw, i) => {
+            if (!raw.trim()) return;
+            try {
+              results.push(JSON.parse(raw.replace(/\r$/, '')) as KeyResult);
+            } catch {
+              // A torn answer is simply queried again when the job resumes; still say so.
+              problem(`recon/${job.id}.results.jsonl`, { line: i + 1, reason: 'unreadable answer; it will be looked up again' });
+            }
+          });
+        }
+        insertResultRows(db, job.id, results);
+        report.reconJobs += 1;
+      }
+
+    for (const p of report.problems)
+      db.run(
+        'INSERT INTO import_problems (at, source, line, reason, excerpt) VALUES (?, ?, ?, ?, ?)',
+        at,
+        p.source,
+        p.line ?? null,
+        p.reason,
+        p.excerpt ?? null,
+      );
+    db.run(`INSERT OR REPLACE INTO meta (key, value) VALUES ('legacy_import', ?)`, JSON.stringify({ at, ...report, problems: report.problems.length }));
+  });
+
+  // Renamed only after the import committed: a crash in between finds the meta row and only renames.
+  report.renamed.push(...renameAll());
+  return report;
+}

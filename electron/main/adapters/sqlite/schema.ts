@@ -1,0 +1,119 @@
+import type { Migration } from './database';
+
+/**
+ * The schema of `refund-desk.db`, as migrations in order. Never edit a released migration: add one.
+ * test/unit/adapters/sqlite-migrations.test.ts opens a database at every earlier version and migrates it.
+ *
+ * - v1, money: refund intents (current state, one row each), their events (the history, append-only),
+ *   the audit log, and a change counter that watchers in other processes follow.
+ * - v2, the rest of main's durable state: verified IPN events with their dedup keys, reconciliation jobs
+ *   and answers, and the report of the one-time import of the older JSON-lines files.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    sql: `
+CREATE TABLE change_counter (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);
+INSERT INTO change_counter (id, seq) VALUES (1, 0);
+CREATE TABLE intents (
+  id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  state TEXT NOT NULL CHECK (state IN
+    ('sending', 'accepted', 'rejected', 'refused', 'outcome_unknown', 'succeeded', 'failed')),
+  profile_id TEXT NOT NULL,
+  profile_name TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  merchant_no TEXT NOT NULL,
+  store_no TEXT NOT NULL,
+  transaction_no TEXT NOT NULL,
+  reference TEXT,
+  amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
+  currency TEXT NOT NULL CHECK (length(currency) = 3),
+  settle_currency TEXT NOT NULL,
+  reason_code TEXT NOT NULL,
+  reason_note TEXT NOT NULL,
+  operator TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  sender TEXT,
+  refund_transaction_no TEXT,
+  refund_status TEXT,
+  ret_code TEXT,
+  ret_msg TEXT,
+  detail TEXT,
+  last_check_at TEXT,
+  last_check_found INTEGER,
+  last_check_note TEXT,
+  checks INTEGER NOT NULL DEFAULT 0,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  imported INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX intents_payment ON intents (merchant_no, store_no, transaction_no);
+CREATE INDEX intents_seq ON intents (seq);
+CREATE INDEX intents_open ON intents (state) WHERE state IN ('sending', 'outcome_unknown', 'accepted');
+CREATE TABLE intent_events (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  intent_id TEXT NOT NULL REFERENCES intents (id),
+  at TEXT NOT NULL,
+  type TEXT NOT NULL,
+  from_state TEXT,
+  to_state TEXT NOT NULL,
+  data TEXT NOT NULL
+);
+CREATE INDEX intent_events_intent ON intent_events (intent_id);
+CREATE TABLE audit (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  at TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  operator TEXT NOT NULL,
+  profile_id TEXT NOT NULL,
+  profile_name TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  intent_id TEXT NOT NULL,
+  transaction_no TEXT NOT NULL,
+  amount_minor INTEGER NOT NULL,
+  currency TEXT NOT NULL,
+  reason_code TEXT NOT NULL,
+  reason_note TEXT NOT NULL,
+  ret_code TEXT,
+  ret_msg TEXT,
+  refund_transaction_no TEXT,
+  detail TEXT
+)`,
+  },
+  {
+    version: 2,
+    sql: `
+CREATE TABLE ipn_events (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  dedup_key TEXT NOT NULL UNIQUE,
+  profile_id TEXT NOT NULL,
+  received_at TEXT NOT NULL,
+  data TEXT NOT NULL
+);
+CREATE TABLE recon_jobs (
+  id TEXT PRIMARY KEY,
+  profile_id TEXT NOT NULL,
+  label TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  keys TEXT NOT NULL,
+  ended_as TEXT CHECK (ended_as IN ('completed', 'cancelled'))
+);
+CREATE TABLE recon_results (
+  job_id TEXT NOT NULL REFERENCES recon_jobs (id) ON DELETE CASCADE,
+  key TEXT NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (job_id, key)
+);
+CREATE TABLE import_problems (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  at TEXT NOT NULL,
+  source TEXT NOT NULL,
+  line INTEGER,
+  reason TEXT NOT NULL,
+  excerpt TEXT
+);
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  },
+];

@@ -1,0 +1,53 @@
+import type { AuditEntry } from './audit';
+import type { Intent, IntentDraft, IntentPatch, IntentState } from './intent';
+
+/**
+ * The refund service's port to durable storage (the SQLite adapter in adapters/sqlite/refund-store.ts).
+ * The service owns the money rules; the store owns atomicity across processes.
+ */
+export interface RefundStore {
+  /**
+   * Runs `fn` as ONE exclusive write transaction across every process sharing the data directory
+   * (BEGIN IMMEDIATE). What `fn` reads is current, and what it inserts is committed (fsync) before this
+   * returns — or nothing is, if it throws. `fn` must be synchronous: no network inside.
+   */
+  decide<T>(fn: (tx: DecisionTx) => T): T;
+  get(id: string): Intent | undefined;
+  /** Newest first. */
+  list(): Intent[];
+  /** Every intent not yet final (resume, poller). */
+  unfinished(): Intent[];
+  forPayment(merchantNo: string, storeNo: string, transactionNo: string): Intent[];
+  /** Σ amounts of the account's counted intents in `currency` created in [fromIso, toIso). */
+  dayTotal(merchantNo: string, storeNo: string, currency: string, fromIso: string, toIso: string): number;
+  /**
+   * Guarded transition: applies only while the intent is in one of `from`. Returns the new intent, or
+   * undefined when another process (or call) changed it first — the caller then re-reads.
+   */
+  transition(
+    id: string,
+    from: readonly IntentState[],
+    to: IntentState,
+    patch: IntentPatch,
+    event: { at: string; type: string; data?: Record<string, unknown> },
+  ): Intent | undefined;
+  /** Records the evidence of one query about an intent (its state is unchanged). */
+  noteCheck(id: string, check: { at: string; found: boolean; note: string }): Intent | undefined;
+  /** Intents changed by any process since `seq`, and the sequence to pass next time. */
+  changesSince(seq: number): { intents: Intent[]; seq: number };
+  currentSeq(): number;
+  /** Cheap: changes when any connection commits. */
+  dataVersion(): number;
+  audit: {
+    record(entry: AuditEntry): void;
+    /** Newest first. */
+    list(): AuditEntry[];
+  };
+}
+
+export interface DecisionTx {
+  forPayment(merchantNo: string, storeNo: string, transactionNo: string): Intent[];
+  dayTotal(merchantNo: string, storeNo: string, currency: string, fromIso: string, toIso: string): number;
+  /** Inserts the intent as `sending` on behalf of `sender`. */
+  insertSending(draft: IntentDraft, sender: string, at: string): Intent;
+}
