@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeCsv, type CsvColumn } from '../../shared/csv/writer';
 import { computeVerifySign } from '../../shared/protocol/signing';
-import { openJsonlFile } from '../../electron/main/adapters/jsonl-file';
+import { openDatabase } from '../../electron/main/adapters/sqlite/database';
+import { createSqliteRefundStore } from '../../electron/main/adapters/sqlite/refund-store';
+import { MIGRATIONS } from '../../electron/main/adapters/sqlite/schema';
 import { generateSeed } from '../../electron/main/sandbox/index';
 import { type Figure, ms, perSec, time } from './harness';
 
@@ -54,18 +56,44 @@ export async function coreBench(): Promise<Figure[]> {
   });
 
   const dir = mkdtempSync(join(tmpdir(), 'rd-bench-'));
-  const file = openJsonlFile<{ i: number }>(join(dir, 'j.jsonl'));
-  const appends = 500;
+  const db = openDatabase(join(dir, 'refund-desk.db'), MIGRATIONS);
+  const store = createSqliteRefundStore(db);
+  const decisions = 500;
+  const at = new Date().toISOString();
   const j = await time(() => {
-    for (let i = 0; i < appends; i += 1) file.append({ i });
+    for (let i = 0; i < decisions; i += 1)
+      store.decide((tx) => {
+        tx.forPayment('200043', '300014', String(100000000000000000n + BigInt(i)));
+        tx.insertSending(
+          {
+            id: `RDBENCH${i}`,
+            profileId: 'p',
+            profileName: 'P',
+            environment: 'demo',
+            baseUrl: '',
+            merchantNo: '200043',
+            storeNo: '300014',
+            transactionNo: String(100000000000000000n + BigInt(i)),
+            amountMinor: 100,
+            currency: 'USD',
+            settleCurrency: 'USD',
+            reasonCode: 'other',
+            reasonNote: '',
+            operator: 'bench',
+            createdAt: at,
+          },
+          'bench:1',
+          at,
+        );
+      });
   });
-  file.close();
+  db.close();
   rmSync(dir, { recursive: true, force: true });
   figures.push({
-    bench: 'journal',
-    metric: 'append + fsync',
-    value: ms(j.ms / appends),
-    note: `mean of ${appends}`,
+    bench: 'refund decision',
+    metric: 'BEGIN IMMEDIATE … COMMIT (fsync)',
+    value: ms(j.ms / decisions),
+    note: `mean of ${decisions}`,
   });
   return figures;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -180,7 +180,13 @@ describe('a full run through the composed core (Demo boot, gateway, IPN listener
     for (const e of sb.ipnLog()) if (e.params.verifySign) secrets.add(e.params.verifySign);
     expect(lines.length).toBeGreaterThan(10);
     expect(secrets.size).toBeGreaterThan(10);
-    const haystack = [...lines, readFileSync(join(dataDir, 'ipn-events.jsonl'), 'utf8')].join('\n');
+    // The IPN record lives in the app database: its pages and its write-ahead log, read as bytes.
+    const db = ['refund-desk.db', 'refund-desk.db-wal']
+      .map((f) => join(dataDir, f))
+      .filter((f) => existsSync(f))
+      .map((f) => readFileSync(f).toString('latin1'));
+    expect(db.join('')).toContain('"kind":"payment"');
+    const haystack = [...lines, ...db].join('\n');
     for (const s of secrets) expect(haystack.includes(s), `a secret leaked: ${s.slice(0, 6)}…`).toBe(false);
     expect(haystack).not.toMatch(/424242424242/);
   });

@@ -196,8 +196,8 @@ describe('cli --profile: the app\'s named profiles', () => {
     );
     const p = freshPayment(sb, used);
     const o = io();
-    // Applied at the service, then the connection drops: the outcome is unknown to the CLI.
-    sb.setFaults({ endpoints: { refund: { dropAfterRate: 1 } } });
+    // The service fails with a 5xx: whether the refund exists is unknown to the CLI.
+    sb.setFaults({ endpoints: { refund: { http5xxRate: 1 } } });
     try {
       expect(await runCli(refundWith(['--profile', 'local gateway'], p.transactionNo), o)).toBe(6);
     } finally {
@@ -220,11 +220,11 @@ describe('cli --profile: the app\'s named profiles', () => {
       await runCli(['check-refund', out.intentId, '--profile', 'Elsewhere', '--data-dir', profileDir], other),
     ).toBe(6);
     expect(other.stdout.join('\n')).toMatch(/evidence\s+Cannot be checked: .*the refund went to merchant/);
-    // The same account, given as flags, finds it.
+    // The same account, given as flags, is asked (and has no such refund).
     const same = io();
     const flags = ['--base-url', sb.baseUrl, '--merchant', DEMO_MERCHANT.merchantNo, '--store', DEMO_MERCHANT.storeNo];
-    expect(await runCli(['check-refund', out.intentId, ...flags, '--data-dir', profileDir], same)).toBe(0);
-    expect(same.stdout.join('\n')).toMatch(/outcome\s+(accepted|succeeded)/);
+    expect(await runCli(['check-refund', out.intentId, ...flags, '--data-dir', profileDir], same)).toBe(6);
+    expect(same.stdout.join('\n')).toMatch(/evidence\s+The service lists 0 refund/);
   });
 
   it('unknown profile names, Demo and mixing --profile with flags are usage errors (exit 2)', async () => {

@@ -2,10 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openJsonlFile } from '../../../electron/main/adapters/jsonl-file';
-import { type AuditEntry, createAuditLog } from '../../../electron/main/services/refunds/audit';
-import type { IntentEvent } from '../../../electron/main/services/refunds/intent';
-import { createIntentJournal } from '../../../electron/main/services/refunds/journal';
+import { openAppStorage } from '../../../electron/main/adapters/sqlite/app-storage';
 import { createRefundService } from '../../../electron/main/services/refunds/service';
 import type { Transaction } from '../../../shared/domain/transaction';
 import { createFakeLogger } from '../../fakes/logger';
@@ -37,14 +34,16 @@ function setup(now: { ms: number }) {
   };
   return createRefundService({
     gatewayFor: () => gateway as never,
-    journal: createIntentJournal(openJsonlFile<IntentEvent>(join(dir, 'j.jsonl')), createFakeLogger()),
-    audit: createAuditLog(openJsonlFile<AuditEntry>(join(dir, 'a.jsonl'))),
+    store: openAppStorage({ dataDir: dir, now: () => now.ms, log: createFakeLogger() }).refunds,
+    sender: 'test:1',
+    senderAlive: () => true,
     clock: { now: () => now.ms },
     log: createFakeLogger(),
     context: () => ({
       profileId: 'p',
       profileName: 'P',
       environment: 'vendor-sandbox',
+      baseUrl: 'https://mapi.yuansferdev.com',
       merchantNo: '1',
       storeNo: '2',
       operator: 'o',

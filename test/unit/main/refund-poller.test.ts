@@ -29,7 +29,7 @@ describe('refund poller', () => {
     let accepted = 3;
     let tracks = 0;
     const service = {
-      list: () => (accepted > 0 ? [{ state: 'accepted' }] : []),
+      unfinished: () => (accepted > 0 ? [{ state: 'accepted' }] : []),
       track: async () => {
         tracks += 1;
         accepted -= 1;
@@ -51,7 +51,7 @@ describe('refund poller', () => {
 
   it('kick() restarts from the fastest step, and stop() cancels', async () => {
     const service = {
-      list: () => [{ state: 'accepted' }],
+      unfinished: () => [{ state: 'accepted' }],
       track: async () => [],
     } as unknown as RefundService;
     const timers = manualTimers();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/domain/errors';
 import { type RunProgress, startRunner } from '../../../electron/main/services/reconciliation/runner';
+import { openAppStorage } from '../../../electron/main/adapters/sqlite/app-storage';
 import { createReconciliationService } from '../../../electron/main/services/reconciliation/service';
 import type { QueryKey } from '../../../electron/main/services/gateway/client';
 import { tx } from './fixtures';
@@ -97,6 +98,11 @@ describe('startRunner', () => {
   });
 });
 
+/** The app database's job store in `dir` (a real SQLite file; a second one is a restarted app). */
+function jobStoreIn(dir: string) {
+  return openAppStorage({ dataDir: dir, now: Date.now, log: { info() {}, warn() {}, error() {} } }).jobs;
+}
+
 describe('reconciliation service: jobs persist and resume after a restart', () => {
   const dirs: string[] = [];
   afterEach(() => {
@@ -109,7 +115,7 @@ describe('reconciliation service: jobs persist and resume after a restart', () =
     const gw1 = fakeGateway({ delayMs: 3 });
     const events: RunProgress[] = [];
     const svc1 = createReconciliationService({
-      dataDir,
+      store: jobStoreIn(dataDir),
       clock,
       log: { info() {}, warn() {}, error() {} },
       gatewayFor: () => gw1,
@@ -129,7 +135,7 @@ describe('reconciliation service: jobs persist and resume after a restart', () =
     // "Restart": a new service over the same data directory.
     const gw2 = fakeGateway();
     const svc2 = createReconciliationService({
-      dataDir,
+      store: jobStoreIn(dataDir),
       clock,
       log: { info() {}, warn() {}, error() {} },
       gatewayFor: () => gw2,
@@ -155,7 +161,7 @@ describe('reconciliation service: jobs persist and resume after a restart', () =
     const dataDir = mkdtempSync(join(tmpdir(), 'rd-recon-svc-'));
     dirs.push(dataDir);
     const base = {
-      dataDir,
+      store: jobStoreIn(dataDir),
       clock,
       log: { info() {}, warn() {}, error() {} },
       gatewayFor: () => fakeGateway(),

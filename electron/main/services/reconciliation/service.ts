@@ -41,6 +41,8 @@ interface Live {
   ended?: Promise<void>;
   answered: Map<string, KeyResult>;
   progress: RunProgress;
+  /** Writes this run's answers (in batches). */
+  appender?: ReturnType<JobStore['appender']>;
 }
 
 export function createReconciliationService(deps: ReconciliationDeps) {
@@ -89,6 +91,7 @@ export function createReconciliationService(deps: ReconciliationDeps) {
     for (const k of retry) l.answered.delete(k);
     const todo = l.job.keys.filter((k) => !l.answered.has(k));
     const appender = store.appender(l.job.id);
+    l.appender = appender;
     const runner = startRunner({
       gateway: deps.gatewayFor(l.job.profileId),
       clock: deps.clock,
@@ -203,11 +206,12 @@ export function createReconciliationService(deps: ReconciliationDeps) {
       await l.ended;
       return view(l);
     },
-    /** Cancels runs in flight (app shutdown); their answers stay on disk for a resume. */
+    /** Pauses runs in flight (app shutdown) and writes their answers so far, for a resume. */
     async close(): Promise<void> {
       for (const l of live.values()) {
         if (!l.runner) continue;
         l.runner.pause();
+        await l.appender?.close();
       }
     },
   };

@@ -16,6 +16,7 @@ const intent = (over: Partial<IntentView> = {}): IntentView => ({
   profileId: 'p',
   profileName: 'Demo',
   environment: 'demo',
+  baseUrl: '',
   merchantNo: 'm',
   storeNo: 's',
   transactionNo: '297553638300708562',
@@ -29,6 +30,7 @@ const intent = (over: Partial<IntentView> = {}): IntentView => ({
   updatedAt: '2024-06-01T10:00:00.000Z',
   state: 'accepted',
   refundTransactionNo: '300000000000000001',
+  checks: 0,
   attempts: 1,
   ...over,
 });
