@@ -146,9 +146,6 @@ export function openDatabase(path: string, migrations: readonly Migration[]): Da
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS, enableForeignKeyConstraints: true });
-    db.exec('PRAGMA journal_mode = WAL');
-    db.exec('PRAGMA synchronous = FULL');
-    db.exec('PRAGMA foreign_keys = ON');
   } catch (e) {
     const d = describeStorageFailure(e, path);
     throw new StorageError('unavailable', `Refund Desk cannot open its database: ${d.cause}. ${d.todo}`, {
@@ -199,6 +196,13 @@ export function openDatabase(path: string, migrations: readonly Migration[]): Da
     },
   };
   try {
+    // Before anything writes (WAL mode rewrites the header): a newer version's file stays untouched.
+    refuseNewer(api, migrations);
+    guarded(path, () => {
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec('PRAGMA synchronous = FULL');
+      db.exec('PRAGMA foreign_keys = ON');
+    });
     checkIntegrity(api);
     migrate(api, migrations);
   } catch (e) {
@@ -229,18 +233,31 @@ function checkIntegrity(db: Database): void {
   }
 }
 
-/** Applies every migration above the file's version, all in one transaction. */
-export function migrate(db: Database, migrations: readonly Migration[]): void {
+function refuseNewer(db: Database, migrations: readonly Migration[]): void {
   const latest = migrations.at(-1)?.version ?? 0;
-  const current = db.schemaVersion();
-  if (current > latest) {
+  let current: number;
+  try {
+    current = db.schemaVersion();
+  } catch (e) {
+    const d = describeStorageFailure(e, db.path);
+    throw new StorageError('unavailable', `Refund Desk's database failed its check: ${d.cause}. ${d.todo}`, {
+      cause: e,
+      details: { storage: 'integrity_failed' },
+    });
+  }
+  if (current > latest)
     throw new StorageError(
       'unavailable',
       `Refund Desk's database was written by a newer version (schema ${current}; this version knows ${latest}). Install the newer Refund Desk again; nothing was changed.`,
       { details: { storage: 'newer_schema' } },
     );
-  }
-  if (current === latest) return;
+}
+
+/** Applies every migration above the file's version, all in one transaction. */
+export function migrate(db: Database, migrations: readonly Migration[]): void {
+  const latest = migrations.at(-1)?.version ?? 0;
+  refuseNewer(db, migrations);
+  if (db.schemaVersion() === latest) return;
   try {
     db.immediate(() => {
       // Re-read inside the write lock: another process may have migrated meanwhile.
@@ -252,8 +269,8 @@ export function migrate(db: Database, migrations: readonly Migration[]): void {
       }
     });
   } catch (e) {
-    if (e instanceof StorageError) throw e;
-    const d = describeStorageFailure(e, db.path);
+    const cause = e instanceof StorageError ? e.cause : e;
+    const d = describeStorageFailure(cause, db.path);
     throw new StorageError(
       'unavailable',
       `Refund Desk could not update its database to schema ${latest}: ${d.cause}. Nothing was changed. ${d.todo}`,

@@ -129,6 +129,12 @@ export function RefundsView() {
                       {i.retCode ? ` (${i.retCode})` : ''}
                     </div>
                   )}
+                  {/* Why an open refund is still open: the last check's evidence, or why it cannot be checked. */}
+                  {(i.state === 'outcome_unknown' || i.state === 'sending') && (i.lastCheck || i.detail) && (
+                    <div className="small muted" data-testid="intent-evidence">
+                      {i.lastCheck ? `Checked ${localTime(i.lastCheck.at)}: ${i.lastCheck.note}` : i.detail}
+                    </div>
+                  )}
                 </td>
                 <td className="mono">{i.refundTransactionNo ?? '—'}</td>
                 <td>{i.operator || '—'}</td>
