@@ -8,13 +8,7 @@ import { cannotCheck, describeAccount, findAccountProfile } from '../main/servic
 import type { IntentAccount } from '../main/services/refunds/intent';
 import { senderAlive, THIS_SENDER } from '../main/services/refunds/runtime';
 import { createRefundService, type RefundContext } from '../main/services/refunds/service';
-import {
-  cliGateway,
-  CONNECTION_OPTIONS,
-  type Connection,
-  connectionFrom,
-  environmentOf,
-} from './connection';
+import { cliGateway, CONNECTION_OPTIONS, type Connection, connectionFrom, environmentOf } from './connection';
 import { type CliIo, tokenFromEnv, UsageError } from './io';
 
 /** `--profile NAME` beside the connection flags: commands that act on the app's refunds take either. */

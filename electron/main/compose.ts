@@ -119,7 +119,9 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     log: adapters.log,
     baseUrlFor: (id) => {
       try {
-        return profiles.profiles.get(id).environment === 'demo' ? undefined : profiles.profiles.effectiveBaseUrl(id);
+        return profiles.profiles.get(id).environment === 'demo'
+          ? undefined
+          : profiles.profiles.effectiveBaseUrl(id);
       } catch {
         return undefined;
       }

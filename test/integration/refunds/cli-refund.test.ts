@@ -60,7 +60,7 @@ describe('cli refund', () => {
     expect(refundsAt(p.transactionNo)).toHaveLength(0);
   });
 
-  it('accepted → exit 0 with the intent id and refundTransactionNo; recorded in --data-dir\'s database', async () => {
+  it("accepted → exit 0 with the intent id and refundTransactionNo; recorded in --data-dir's database", async () => {
     const p = freshPayment(sb, used);
     const o = io();
     expect(await runCli([...args(p.transactionNo, '1.00', ['--yes', '--json'])], o)).toBe(0);
@@ -154,7 +154,7 @@ describe('cli refund', () => {
   }, 60_000);
 });
 
-describe('cli --profile: the app\'s named profiles', () => {
+describe("cli --profile: the app's named profiles", () => {
   const profileDir = mkdtempSync(join(tmpdir(), 'rd-cli-profile-'));
   const now = new Date().toISOString();
   const profile = (id: string, name: string, baseUrl: string) => ({
@@ -191,7 +191,10 @@ describe('cli --profile: the app\'s named profiles', () => {
       JSON.stringify({
         version: 1,
         activeProfileId: 'P-local',
-        profiles: [profile('P-local', 'Local gateway', sb.baseUrl), profile('P-other', 'Elsewhere', 'http://127.0.0.1:9')],
+        profiles: [
+          profile('P-local', 'Local gateway', sb.baseUrl),
+          profile('P-other', 'Elsewhere', 'http://127.0.0.1:9'),
+        ],
       }),
     );
     const p = freshPayment(sb, used);
@@ -204,7 +207,11 @@ describe('cli --profile: the app\'s named profiles', () => {
       sb.resetFaults();
     }
     const out = JSON.parse(o.stdout.join('\n')) as { intentId: string };
-    const storage = openAppStorage({ dataDir: profileDir, now: Date.now, log: { info() {}, warn() {}, error() {} } });
+    const storage = openAppStorage({
+      dataDir: profileDir,
+      now: Date.now,
+      log: { info() {}, warn() {}, error() {} },
+    });
     try {
       expect(storage.refunds.get(out.intentId)).toMatchObject({
         profileId: 'P-local',
@@ -222,7 +229,14 @@ describe('cli --profile: the app\'s named profiles', () => {
     expect(other.stdout.join('\n')).toMatch(/evidence\s+Cannot be checked: .*the refund went to merchant/);
     // The same account, given as flags, is asked (and has no such refund).
     const same = io();
-    const flags = ['--base-url', sb.baseUrl, '--merchant', DEMO_MERCHANT.merchantNo, '--store', DEMO_MERCHANT.storeNo];
+    const flags = [
+      '--base-url',
+      sb.baseUrl,
+      '--merchant',
+      DEMO_MERCHANT.merchantNo,
+      '--store',
+      DEMO_MERCHANT.storeNo,
+    ];
     expect(await runCli(['check-refund', out.intentId, ...flags, '--data-dir', profileDir], same)).toBe(6);
     expect(same.stdout.join('\n')).toMatch(/evidence\s+The service lists 0 refund/);
   });

@@ -102,7 +102,7 @@ describe('one database shared by several desks (app profiles, CLI runs)', () => 
 });
 
 describe('one transaction decides, guarded transitions settle', () => {
-  it('a refund accepted by another desk after this desk\'s fresh query is still counted', async () => {
+  it("a refund accepted by another desk after this desk's fresh query is still counted", async () => {
     const dir = newDir();
     const a = buildRefunds(sb, dir, { profileId: 'A' });
     const b = buildRefunds(sb, dir, { profileId: 'B' });
@@ -110,7 +110,12 @@ describe('one transaction decides, guarded transitions settle', () => {
     // B's fresh query is answered with what the service said BEFORE A's refund: the race the old
     // design lost (the query was taken outside the lock, and A's refund was counted nowhere).
     const stale = await b.gateway.queryTransaction({ transactionNo: p.transactionNo });
-    await a.service.submit({ transactionNo: p.transactionNo, amountMinor: p.amountMinor, currency: p.currency, ...reason });
+    await a.service.submit({
+      transactionNo: p.transactionNo,
+      amountMinor: p.amountMinor,
+      currency: p.currency,
+      ...reason,
+    });
     await new Promise((r) => setTimeout(r, 100)); // A's refund settles: it is final, and still counts
     Object.assign(b.gateway, { queryTransaction: async () => stale });
     await expect(
@@ -127,7 +132,12 @@ describe('one transaction decides, guarded transitions settle', () => {
     // The service takes its time, then refuses (000080 → rejected by the sender).
     sb.setFaults({ endpoints: { refund: { latencyMs: 400, upstreamErrorRate: 1 } } });
     try {
-      const sending = sender.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason });
+      const sending = sender.service.submit({
+        transactionNo: p.transactionNo,
+        amountMinor: 100,
+        currency: p.currency,
+        ...reason,
+      });
       await new Promise((r) => setTimeout(r, 150));
       const [inFlight] = resolver.service.list();
       expect(inFlight!.state).toBe('sending');
@@ -141,7 +151,7 @@ describe('one transaction decides, guarded transitions settle', () => {
     expect(resolver.service.list()[0]!.state).toBe('rejected');
   });
 
-  it('the sender\'s late answer still applies after a resolver marked its refund unknown', async () => {
+  it("the sender's late answer still applies after a resolver marked its refund unknown", async () => {
     const dir = newDir();
     const p = freshPayment(sb, used);
     // The sender's process looks dead to the resolver (a pid that is not running).
@@ -149,7 +159,12 @@ describe('one transaction decides, guarded transitions settle', () => {
     const resolver = buildRefunds(sb, dir, {}, 3000, { senderAlive: () => false });
     sb.setFaults({ endpoints: { refund: { latencyMs: 400 } } });
     try {
-      const sending = sender.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason });
+      const sending = sender.service.submit({
+        transactionNo: p.transactionNo,
+        amountMinor: 100,
+        currency: p.currency,
+        ...reason,
+      });
       await new Promise((r) => setTimeout(r, 150));
       const [inFlight] = resolver.service.list();
       const checked = await resolver.service.checkAgain(inFlight!.id);
@@ -216,7 +231,9 @@ describe('one transaction decides, guarded transitions settle', () => {
       d.service.track(),
     ]);
     expect(d.service.get(intent.id)?.state).toBe('succeeded');
-    expect(d.service.audit().filter((e) => e.intentId === intent.id && e.outcome === 'succeeded')).toHaveLength(1);
+    expect(
+      d.service.audit().filter((e) => e.intentId === intent.id && e.outcome === 'succeeded'),
+    ).toHaveLength(1);
   });
 });
 
@@ -234,10 +251,17 @@ describe('storage faults are told as they are', () => {
     const p = freshPayment(sb, used);
     db.run('PRAGMA query_only = ON'); // SQLite answers SQLITE_READONLY to every write, as on a read-only folder
     await expect(
-      desk.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason }),
+      desk.service.submit({
+        transactionNo: p.transactionNo,
+        amountMinor: 100,
+        currency: p.currency,
+        ...reason,
+      }),
     ).rejects.toMatchObject({
       code: 'unavailable',
-      message: expect.stringMatching(/could not record the refund before sending it: the data folder is read-only.*Nothing was sent/s),
+      message: expect.stringMatching(
+        /could not record the refund before sending it: the data folder is read-only.*Nothing was sent/s,
+      ),
       details: { moneyMoved: 'no' },
     });
     expect(atService(p.transactionNo)).toHaveLength(0);
@@ -261,13 +285,20 @@ describe('storage faults are told as they are', () => {
       d.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason }),
     ).rejects.toMatchObject({
       code: 'outcome_unknown',
-      message: expect.stringMatching(/accepted refund \d+, but Refund Desk could not record it \(the disk is full\)/),
+      message: expect.stringMatching(
+        /accepted refund \d+, but Refund Desk could not record it \(the disk is full\)/,
+      ),
       details: { moneyMoved: 'yes' },
     });
     expect(atService(p.transactionNo)).toHaveLength(1);
     // Still `sending` in the database: a second refund of this payment is refused until it is resolved.
     await expect(
-      desk.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason }),
+      desk.service.submit({
+        transactionNo: p.transactionNo,
+        amountMinor: 100,
+        currency: p.currency,
+        ...reason,
+      }),
     ).rejects.toMatchObject({ code: 'conflict' });
   });
 });

@@ -44,13 +44,23 @@ describe('one-time import of the earlier JSON-lines files', () => {
       // RD0001: a complete, settled refund.
       line({ type: 'created', at, intent: draft('RD0001') }),
       line({ type: 'sent', at, id: 'RD0001', intent: draft('RD0001') }),
-      line({ type: 'accepted', at, id: 'RD0001', refundTransactionNo: '900000000000000001', refundStatus: 'pending', via: 'response' }),
+      line({
+        type: 'accepted',
+        at,
+        id: 'RD0001',
+        refundTransactionNo: '900000000000000001',
+        refundStatus: 'pending',
+        via: 'response',
+      }),
       line({ type: 'final', at, id: 'RD0001', status: 'succeeded', refundStatus: 'success' }),
       // RD0002: sent, never answered (the app stopped) → unknown, resolved later by query.
       line({ type: 'created', at, intent: draft('RD0002') }),
       line({ type: 'sent', at, id: 'RD0002', intent: draft('RD0002') }),
       // RD0003: its `created` line has a bad checksum; the `sent` line still carries the whole intent.
-      line({ type: 'created', at, intent: draft('RD0003') }).replace(/"c":"(.)/, (_m, c: string) => `"c":"${c === '0' ? '1' : '0'}`),
+      line({ type: 'created', at, intent: draft('RD0003') }).replace(
+        /"c":"(.)/,
+        (_m, c: string) => `"c":"${c === '0' ? '1' : '0'}`,
+      ),
       line({ type: 'sent', at, id: 'RD0003', intent: draft('RD0003') }),
       // Duplicates (a line written twice).
       line({ type: 'sent', at, id: 'RD0002', intent: draft('RD0002') }),
@@ -60,52 +70,108 @@ describe('one-time import of the earlier JSON-lines files', () => {
       // Garbage.
       'this is not a journal line',
       // RD0005 from the CLI: address unknown.
-      line({ type: 'created', at, intent: draft('RD0005', { profileId: 'cli:200043:300014', profileName: 'CLI' }) }),
-      line({ type: 'sent', at, id: 'RD0005', intent: draft('RD0005', { profileId: 'cli:200043:300014', profileName: 'CLI' }) }),
+      line({
+        type: 'created',
+        at,
+        intent: draft('RD0005', { profileId: 'cli:200043:300014', profileName: 'CLI' }),
+      }),
+      line({
+        type: 'sent',
+        at,
+        id: 'RD0005',
+        intent: draft('RD0005', { profileId: 'cli:200043:300014', profileName: 'CLI' }),
+      }),
       line({ type: 'outcome_unknown', at, id: 'RD0005', detail: 'HTTP 503' }),
       // RD0006: created, never sent — but the journal is damaged, so "not sent" cannot be proven.
       line({ type: 'created', at, intent: draft('RD0006') }),
     ];
     // CRLF endings (edited on Windows) and a torn last line (the app died while writing).
-    writeFileSync(join(dataDir, 'refund-journal.jsonl'), journal.join('\r\n') + '\r\n' + line({ type: 'created', at, intent: draft('RD0007') }).slice(0, 40));
+    writeFileSync(
+      join(dataDir, 'refund-journal.jsonl'),
+      journal.join('\r\n') + '\r\n' + line({ type: 'created', at, intent: draft('RD0007') }).slice(0, 40),
+    );
     writeFileSync(
       join(dataDir, 'audit.jsonl'),
       [
-        line({ at, outcome: 'accepted', operator: 'Ana', profileId: 'P1', profileName: 'Live', environment: 'production', intentId: 'RD0001', transactionNo: '1', amountMinor: 1000, currency: 'USD', reasonCode: 'duplicate', reasonNote: '' }),
+        line({
+          at,
+          outcome: 'accepted',
+          operator: 'Ana',
+          profileId: 'P1',
+          profileName: 'Live',
+          environment: 'production',
+          intentId: 'RD0001',
+          transactionNo: '1',
+          amountMinor: 1000,
+          currency: 'USD',
+          reasonCode: 'duplicate',
+          reasonNote: '',
+        }),
         line({ nonsense: true }),
       ].join('\n') + '\n',
     );
     writeFileSync(
       join(dataDir, 'ipn-events.jsonl'),
-      line({ profileId: 'P1', kind: 'payment', transactionNo: '1', status: 'success', receivedAt: at }) + '\n',
+      line({ profileId: 'P1', kind: 'payment', transactionNo: '1', status: 'success', receivedAt: at }) +
+        '\n',
     );
     mkdirSync(join(dataDir, 'recon'));
     writeFileSync(
       join(dataDir, 'recon', 'RC1.job.json'),
-      JSON.stringify({ version: 1, id: 'RC1', profileId: 'P1', label: 'ledger.csv', createdAt: at, keys: ['tx:1', 'tx:2'] }),
+      JSON.stringify({
+        version: 1,
+        id: 'RC1',
+        profileId: 'P1',
+        label: 'ledger.csv',
+        createdAt: at,
+        keys: ['tx:1', 'tx:2'],
+      }),
     );
-    writeFileSync(join(dataDir, 'recon', 'RC1.results.jsonl'), JSON.stringify({ key: 'tx:1', lookup: { kind: 'not_found' } }) + '\n{"key":"tx:2","lo');
+    writeFileSync(
+      join(dataDir, 'recon', 'RC1.results.jsonl'),
+      JSON.stringify({ key: 'tx:1', lookup: { kind: 'not_found' } }) + '\n{"key":"tx:2","lo',
+    );
 
     const storage = open(dataDir);
     const intents = new Map(storage.refunds.list().map((i) => [i.id, i]));
 
-    expect(intents.get('RD0001')).toMatchObject({ state: 'succeeded', baseUrl: 'https://mapi.yuansfer.com', refundTransactionNo: '900000000000000001' });
-    expect(intents.get('RD0002')).toMatchObject({ state: 'outcome_unknown', detail: expect.stringMatching(/stopped before the service answered/) });
+    expect(intents.get('RD0001')).toMatchObject({
+      state: 'succeeded',
+      baseUrl: 'https://mapi.yuansfer.com',
+      refundTransactionNo: '900000000000000001',
+    });
+    expect(intents.get('RD0002')).toMatchObject({
+      state: 'outcome_unknown',
+      detail: expect.stringMatching(/stopped before the service answered/),
+    });
     expect(intents.get('RD0003')).toMatchObject({ state: 'outcome_unknown', amountMinor: 1000 });
-    expect(intents.get('RD0005')).toMatchObject({ state: 'outcome_unknown', baseUrl: '', profileId: 'cli:200043:300014' });
-    expect(intents.get('RD0006')).toMatchObject({ state: 'outcome_unknown', detail: expect.stringMatching(/damaged lines/) });
+    expect(intents.get('RD0005')).toMatchObject({
+      state: 'outcome_unknown',
+      baseUrl: '',
+      profileId: 'cli:200043:300014',
+    });
+    expect(intents.get('RD0006')).toMatchObject({
+      state: 'outcome_unknown',
+      detail: expect.stringMatching(/damaged lines/),
+    });
 
     // Every line that was not imported reaches the person (health), with its line number and why.
     const problems = storage.problems().find((p) => p.name === 'journal-import')!;
     expect(problems.detail).toMatch(/^8 line\(s\) of the earlier refund files could not be imported/);
-    expect(problems.detail).toMatch(/refund-journal\.jsonl line 7: checksum mismatch .*it mentions refund RD0003/);
+    expect(problems.detail).toMatch(
+      /refund-journal\.jsonl line 7: checksum mismatch .*it mentions refund RD0003/,
+    );
     expect(intents.has('RD0004')).toBe(false);
     expect(intents.has('RD0007')).toBe(false);
     expect(storage.refunds.audit.list()).toHaveLength(1);
     storage.close();
     const { DatabaseSync } = await import('node:sqlite');
     const raw = new DatabaseSync(join(dataDir, 'refund-desk.db'));
-    const rows = raw.prepare('SELECT source, line, reason FROM import_problems ORDER BY id').all() as { source: string; line: number; reason: string }[];
+    const rows = raw.prepare('SELECT source, line, reason FROM import_problems ORDER BY id').all() as {
+      source: string;
+      line: number;
+      reason: string;
+    }[];
     raw.close();
     expect(rows.map((r) => `${r.source}:${r.line}: ${r.reason}`)).toEqual([
       'refund-journal.jsonl:7: checksum mismatch (the line was changed or damaged); it mentions refund RD0003',
@@ -133,7 +199,14 @@ describe('one-time import of the earlier JSON-lines files', () => {
 
   it('lists every import problem in the database with line and reason', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rd-import-'));
-    writeFileSync(join(dataDir, 'refund-journal.jsonl'), ['garbage', line({ type: 'sent', at, id: 'RD9' }), line({ type: 'created', at, intent: draft('RD0010') })].join('\n'));
+    writeFileSync(
+      join(dataDir, 'refund-journal.jsonl'),
+      [
+        'garbage',
+        line({ type: 'sent', at, id: 'RD9' }),
+        line({ type: 'created', at, intent: draft('RD0010') }),
+      ].join('\n'),
+    );
     const storage = open(dataDir);
     const { DatabaseSync } = await import('node:sqlite');
     const raw = new DatabaseSync(join(dataDir, 'refund-desk.db'));
@@ -141,7 +214,11 @@ describe('one-time import of the earlier JSON-lines files', () => {
     raw.close();
     expect(rows).toEqual([
       { source: 'refund-journal.jsonl', line: 1, reason: 'not a journal line' },
-      { source: 'refund-journal.jsonl', line: 2, reason: 'refers to intent RD9, which no earlier line creates' },
+      {
+        source: 'refund-journal.jsonl',
+        line: 2,
+        reason: 'refers to intent RD9, which no earlier line creates',
+      },
     ]);
     // The last line had no newline after it but is whole: imported. Damage elsewhere → not provably unsent.
     expect(storage.refunds.get('RD0010')).toMatchObject({ state: 'outcome_unknown' });

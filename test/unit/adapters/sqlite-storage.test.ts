@@ -10,7 +10,8 @@ import { createRefundService } from '../../../electron/main/services/refunds/ser
 import { createFakeLogger } from '../../fakes/logger';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'rd-sqlite-'));
-const pragma = (db: ReturnType<typeof openDatabase>, name: string) => Object.values(db.get(`PRAGMA ${name}`)!)[0];
+const pragma = (db: ReturnType<typeof openDatabase>, name: string) =>
+  Object.values(db.get(`PRAGMA ${name}`)!)[0];
 
 describe('the app database', () => {
   it('opens in WAL mode with synchronous=FULL and foreign keys on, at the latest schema', () => {
@@ -22,34 +23,53 @@ describe('the app database', () => {
     db.close();
   });
 
-  it.each(MIGRATIONS.map((m) => m.version - 1))('migrates from schema %i to the latest, keeping the data', (from) => {
-    const path = join(dir(), DATABASE_FILE);
-    const old = openDatabase(path, MIGRATIONS.slice(0, from));
-    expect(old.schemaVersion()).toBe(from);
-    if (from >= 1)
-      old.immediate(() =>
-        old.run(
-          `INSERT INTO audit (at, outcome, operator, profile_id, profile_name, environment, intent_id, transaction_no,
+  it.each(MIGRATIONS.map((m) => m.version - 1))(
+    'migrates from schema %i to the latest, keeping the data',
+    (from) => {
+      const path = join(dir(), DATABASE_FILE);
+      const old = openDatabase(path, MIGRATIONS.slice(0, from));
+      expect(old.schemaVersion()).toBe(from);
+      if (from >= 1)
+        old.immediate(() =>
+          old.run(
+            `INSERT INTO audit (at, outcome, operator, profile_id, profile_name, environment, intent_id, transaction_no,
              amount_minor, currency, reason_code, reason_note) VALUES ('t', 'refused', 'o', 'p', 'P', 'demo', '', '1', 5, 'USD', 'x', '')`,
-        ),
+          ),
+        );
+      old.close();
+      const db = openDatabase(path, MIGRATIONS);
+      expect(db.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
+      expect(db.all('SELECT amount_minor FROM audit')).toHaveLength(from >= 1 ? 1 : 0);
+      // Every table of the latest schema exists.
+      const tables = db
+        .all<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table'`)
+        .map((t) => t.name);
+      expect(tables).toEqual(
+        expect.arrayContaining([
+          'intents',
+          'intent_events',
+          'audit',
+          'ipn_events',
+          'recon_jobs',
+          'recon_results',
+          'import_problems',
+          'meta',
+        ]),
       );
-    old.close();
-    const db = openDatabase(path, MIGRATIONS);
-    expect(db.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
-    expect(db.all('SELECT amount_minor FROM audit')).toHaveLength(from >= 1 ? 1 : 0);
-    // Every table of the latest schema exists.
-    const tables = db.all<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table'`).map((t) => t.name);
-    expect(tables).toEqual(
-      expect.arrayContaining(['intents', 'intent_events', 'audit', 'ipn_events', 'recon_jobs', 'recon_results', 'import_problems', 'meta']),
-    );
-    db.close();
-  });
+      db.close();
+    },
+  );
 
   it('a failed migration changes nothing and says so', () => {
     const path = join(dir(), DATABASE_FILE);
     openDatabase(path, MIGRATIONS.slice(0, 1)).close();
-    const broken = [...MIGRATIONS.slice(0, 1), { version: 2, sql: 'CREATE TABLE ok (x INTEGER);\nCREATE TABLE broken (' }];
-    expect(() => openDatabase(path, broken)).toThrow(/could not update its database to schema 2.*Nothing was changed/);
+    const broken = [
+      ...MIGRATIONS.slice(0, 1),
+      { version: 2, sql: 'CREATE TABLE ok (x INTEGER);\nCREATE TABLE broken (' },
+    ];
+    expect(() => openDatabase(path, broken)).toThrow(
+      /could not update its database to schema 2.*Nothing was changed/,
+    );
     const db = openDatabase(path, MIGRATIONS.slice(0, 1));
     expect(db.schemaVersion()).toBe(1);
     expect(db.all(`SELECT name FROM sqlite_master WHERE name = 'ok'`)).toHaveLength(0);
@@ -73,7 +93,10 @@ describe('the app database', () => {
     writeFileSync(join(d, DATABASE_FILE), garbage);
     const storage = openAppStorage({ dataDir: d, now: Date.now, log: createFakeLogger() });
     expect(storage.untrusted()).toMatch(/database/);
-    expect(storage.problems()[0]).toMatchObject({ name: 'database', detail: expect.stringMatching(/Refunds are paused/) });
+    expect(storage.problems()[0]).toMatchObject({
+      name: 'database',
+      detail: expect.stringMatching(/Refunds are paused/),
+    });
     let asked = 0;
     const service = createRefundService({
       gatewayFor: () => {
@@ -112,13 +135,22 @@ describe('the app database', () => {
     expect(readFileSync(join(d, DATABASE_FILE)).equals(garbage)).toBe(true);
     // IPNs are not acknowledged while nothing can be recorded (the service resends them).
     await expect(
-      storage.recordIpn({ profileId: 'p', kind: 'payment', transactionNo: '1', status: 'success', receivedAt: 't' }, 'k'),
+      storage.recordIpn(
+        { profileId: 'p', kind: 'payment', transactionNo: '1', status: 'success', receivedAt: 't' },
+        'k',
+      ),
     ).rejects.toThrow();
   });
 
   it('IPN dedup keys survive a restart', async () => {
     const d = dir();
-    const event = { profileId: 'p', kind: 'payment' as const, transactionNo: '1', status: 'success', receivedAt: 't' };
+    const event = {
+      profileId: 'p',
+      kind: 'payment' as const,
+      transactionNo: '1',
+      status: 'success',
+      receivedAt: 't',
+    };
     const first = openAppStorage({ dataDir: d, now: Date.now, log: createFakeLogger() });
     expect(await first.recordIpn(event, 'p|payment|1||success')).toBe('recorded');
     first.close();

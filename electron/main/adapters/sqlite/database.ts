@@ -67,7 +67,16 @@ function loadSqlite(): SqliteModule {
 }
 
 /** SQLite primary result codes we explain to people (extended codes carry them in the low byte). */
-const SQLITE = { BUSY: 5, LOCKED: 6, READONLY: 8, IOERR: 10, CORRUPT: 11, FULL: 13, CANTOPEN: 14, NOTADB: 26 };
+const SQLITE = {
+  BUSY: 5,
+  LOCKED: 6,
+  READONLY: 8,
+  IOERR: 10,
+  CORRUPT: 11,
+  FULL: 13,
+  CANTOPEN: 14,
+  NOTADB: 26,
+};
 
 export function sqliteCode(e: unknown): number | undefined {
   const code = (e as { errcode?: unknown } | undefined)?.errcode;
@@ -183,8 +192,7 @@ export function openDatabase(path: string, migrations: readonly Migration[]): Da
       }
     },
     stmt,
-    run: (sql, ...params) =>
-      guarded(path, () => ({ changes: Number(stmt(sql).run(...params).changes) })),
+    run: (sql, ...params) => guarded(path, () => ({ changes: Number(stmt(sql).run(...params).changes) })),
     get: <T>(sql: string, ...params: SqlValue[]) =>
       guarded(path, () => stmt(sql).get(...params) as T | undefined),
     all: <T>(sql: string, ...params: SqlValue[]) => guarded(path, () => stmt(sql).all(...params) as T[]),

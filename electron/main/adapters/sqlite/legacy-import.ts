@@ -46,7 +46,11 @@ export function decodeJsonl(text: string): Decoded[] {
     const torn = i === lines.length - 1; // no newline after it: the writer stopped mid-line
     const m = /^\{"c":"([0-9a-f]{16})","d":(.*)\}$/.exec(raw);
     if (!m) {
-      out.push({ line: i + 1, raw, problem: torn ? 'incomplete last line (the app stopped while writing it)' : 'not a journal line' });
+      out.push({
+        line: i + 1,
+        raw,
+        problem: torn ? 'incomplete last line (the app stopped while writing it)' : 'not a journal line',
+      });
       return;
     }
     if (checksum(m[2]!) !== m[1]) {
@@ -101,9 +105,17 @@ function isDraft(d: unknown): d is LegacyDraft {
   if (!d || typeof d !== 'object') return false;
   const o = d as Record<string, unknown>;
   return (
-    ['id', 'profileId', 'profileName', 'environment', 'merchantNo', 'storeNo', 'transactionNo', 'currency', 'createdAt'].every(
-      (k) => str(o[k]),
-    ) &&
+    [
+      'id',
+      'profileId',
+      'profileName',
+      'environment',
+      'merchantNo',
+      'storeNo',
+      'transactionNo',
+      'currency',
+      'createdAt',
+    ].every((k) => str(o[k])) &&
     Number.isSafeInteger(o['amountMinor']) &&
     (o['amountMinor'] as number) > 0
   );
@@ -145,7 +157,8 @@ function applyLegacy(map: Map<string, Folded>, e: Record<string, unknown>): stri
       Object.assign(next, { state: 'sent', attempts: cur.attempts + 1 });
       break;
     case 'accepted':
-      if (!fits('created', 'sent', 'outcome_unknown', 'accepted')) return `does not fit: intent ${id} is ${cur.state}`;
+      if (!fits('created', 'sent', 'outcome_unknown', 'accepted'))
+        return `does not fit: intent ${id} is ${cur.state}`;
       if (!str(e['refundTransactionNo'])) return 'wrong shape (no refundTransactionNo)';
       Object.assign(next, {
         state: 'accepted',
@@ -180,13 +193,21 @@ function applyLegacy(map: Map<string, Folded>, e: Record<string, unknown>): stri
     case 'final':
       if (!fits('accepted')) return `does not fit: intent ${id} is ${cur.state}`;
       if (e['status'] !== 'succeeded' && e['status'] !== 'failed') return 'wrong shape (final status)';
-      Object.assign(next, { state: e['status'], refundStatus: str(e['refundStatus']) ? e['refundStatus'] : undefined });
+      Object.assign(next, {
+        state: e['status'],
+        refundStatus: str(e['refundStatus']) ? e['refundStatus'] : undefined,
+      });
       break;
     default:
       return 'wrong shape (unknown event type)';
   }
   const { type: _t, at: _a, id: _i, intent: _d, ...data } = e;
-  map.set(id, { ...cur, ...next, updatedAt: at || cur.updatedAt, events: [...cur.events, { at, type: `legacy:${String(type)}`, data }] });
+  map.set(id, {
+    ...cur,
+    ...next,
+    updatedAt: at || cur.updatedAt,
+    events: [...cur.events, { at, type: `legacy:${String(type)}`, data }],
+  });
   return undefined;
 }
 
@@ -207,7 +228,10 @@ function continueAs(f: Folded, journalDamaged: boolean): { state: IntentState; d
 function isAuditEntry(v: unknown): v is AuditEntry {
   if (!v || typeof v !== 'object') return false;
   const o = v as Record<string, unknown>;
-  return ['at', 'outcome', 'operator', 'profileId', 'transactionNo', 'currency'].every((k) => str(o[k])) && Number.isSafeInteger(o['amountMinor']);
+  return (
+    ['at', 'outcome', 'operator', 'profileId', 'transactionNo', 'currency'].every((k) => str(o[k])) &&
+    Number.isSafeInteger(o['amountMinor'])
+  );
 }
 
 function isIpnEvent(v: unknown): v is IpnEvent {
@@ -234,7 +258,9 @@ export function importLegacyFiles(
   const stamp = new Date(opts.now()).toISOString().replace(/[:.]/g, '-');
   const renameAll = () =>
     sources.map((p) => {
-      const to = p.endsWith('.jsonl') ? p.replace(/\.jsonl$/, `.imported-${stamp}.jsonl`) : `${p}.imported-${stamp}`;
+      const to = p.endsWith('.jsonl')
+        ? p.replace(/\.jsonl$/, `.imported-${stamp}.jsonl`)
+        : `${p}.imported-${stamp}`;
       renameSync(p, to);
       return to;
     });
@@ -244,8 +270,16 @@ export function importLegacyFiles(
     return undefined;
   }
 
-  const report: ImportReport = { intents: 0, auditEntries: 0, ipnEvents: 0, reconJobs: 0, problems: [], renamed: [] };
-  const problem = (source: string, p: Omit<ImportProblem, 'source'>) => report.problems.push({ ...p, source });
+  const report: ImportReport = {
+    intents: 0,
+    auditEntries: 0,
+    ipnEvents: 0,
+    reconJobs: 0,
+    problems: [],
+    renamed: [],
+  };
+  const problem = (source: string, p: Omit<ImportProblem, 'source'>) =>
+    report.problems.push({ ...p, source });
   const at = new Date(opts.now()).toISOString();
 
   // Refund journal: fold the events, then insert each intent in the state it continues in.
@@ -266,7 +300,12 @@ export function importLegacyFiles(
         l.value && typeof l.value === 'object'
           ? applyLegacy(folded, l.value as Record<string, unknown>)
           : 'wrong shape (not an object)';
-      if (why) problem('refund-journal.jsonl', { line: l.line, reason: why, excerpt: excerpt(JSON.stringify(l.value)) });
+      if (why)
+        problem('refund-journal.jsonl', {
+          line: l.line,
+          reason: why,
+          excerpt: excerpt(JSON.stringify(l.value)),
+        });
     }
   }
   const journalDamaged = report.problems.some((p) => p.source === 'refund-journal.jsonl');
@@ -304,24 +343,35 @@ export function importLegacyFiles(
         attempts: f.attempts,
       };
       if (db.get('SELECT 1 FROM intents WHERE id = ?', f.id)) {
-        problem('refund-journal.jsonl', { reason: `refund ${f.id} is already in the database; the old copy was not imported` });
+        problem('refund-journal.jsonl', {
+          reason: `refund ${f.id} is already in the database; the old copy was not imported`,
+        });
         continue;
       }
       insertIntentRow(db, intent, true);
-      for (const e of f.events) insertEventRow(db, f.id, { at: e.at || at, type: e.type, to: intent.state, data: e.data });
+      for (const e of f.events)
+        insertEventRow(db, f.id, { at: e.at || at, type: e.type, to: intent.state, data: e.data });
       insertEventRow(db, f.id, { at, type: 'imported', from: f.state, to: intent.state, data: {} });
       report.intents += 1;
     }
 
     if (existsSync(auditFile))
       for (const l of decodeJsonl(readFileSync(auditFile, 'utf8'))) {
-        if ('problem' in l) problem('audit.jsonl', { line: l.line, reason: l.problem, excerpt: excerpt(l.raw) });
+        if ('problem' in l)
+          problem('audit.jsonl', { line: l.line, reason: l.problem, excerpt: excerpt(l.raw) });
         else if (!isAuditEntry(l.value))
-          problem('audit.jsonl', { line: l.line, reason: 'wrong shape', excerpt: excerpt(JSON.stringify(l.value)) });
+          problem('audit.jsonl', {
+            line: l.line,
+            reason: 'wrong shape',
+            excerpt: excerpt(JSON.stringify(l.value)),
+          });
         else {
           insertAuditRow(
             db,
-            Object.assign({ profileName: '', environment: '', intentId: '', reasonCode: '', reasonNote: '' }, l.value),
+            Object.assign(
+              { profileName: '', environment: '', intentId: '', reasonCode: '', reasonNote: '' },
+              l.value,
+            ),
           );
           report.auditEntries += 1;
         }
@@ -329,9 +379,14 @@ export function importLegacyFiles(
 
     if (existsSync(ipnFile))
       for (const l of decodeJsonl(readFileSync(ipnFile, 'utf8'))) {
-        if ('problem' in l) problem('ipn-events.jsonl', { line: l.line, reason: l.problem, excerpt: excerpt(l.raw) });
+        if ('problem' in l)
+          problem('ipn-events.jsonl', { line: l.line, reason: l.problem, excerpt: excerpt(l.raw) });
         else if (!isIpnEvent(l.value))
-          problem('ipn-events.jsonl', { line: l.line, reason: 'wrong shape', excerpt: excerpt(JSON.stringify(l.value)) });
+          problem('ipn-events.jsonl', {
+            line: l.line,
+            reason: 'wrong shape',
+            excerpt: excerpt(JSON.stringify(l.value)),
+          });
         else {
           const r = db.run(
             'INSERT OR IGNORE INTO ipn_events (dedup_key, profile_id, received_at, data) VALUES (?, ?, ?, ?)',
@@ -364,7 +419,10 @@ export function importLegacyFiles(
               results.push(JSON.parse(raw.replace(/\r$/, '')) as KeyResult);
             } catch {
               // A torn answer is simply queried again when the job resumes; still say so.
-              problem(`recon/${job.id}.results.jsonl`, { line: i + 1, reason: 'unreadable answer; it will be looked up again' });
+              problem(`recon/${job.id}.results.jsonl`, {
+                line: i + 1,
+                reason: 'unreadable answer; it will be looked up again',
+              });
             }
           });
         }
@@ -381,7 +439,10 @@ export function importLegacyFiles(
         p.reason,
         p.excerpt ?? null,
       );
-    db.run(`INSERT OR REPLACE INTO meta (key, value) VALUES ('legacy_import', ?)`, JSON.stringify({ at, ...report, problems: report.problems.length }));
+    db.run(
+      `INSERT OR REPLACE INTO meta (key, value) VALUES ('legacy_import', ?)`,
+      JSON.stringify({ at, ...report, problems: report.problems.length }),
+    );
   });
 
   // Renamed only after the import committed: a crash in between finds the meta row and only renames.

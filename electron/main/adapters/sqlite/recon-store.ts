@@ -36,17 +36,15 @@ export function createSqliteJobStore(db: Database): JobStore {
       db.immediate(() => insertJobRow(db, job));
     },
     async list() {
-      return db
-        .all('SELECT * FROM recon_jobs ORDER BY created_at DESC')
-        .map((r) => ({
-          version: 1 as const,
-          id: String(r['id']),
-          profileId: String(r['profile_id']),
-          label: String(r['label']),
-          createdAt: String(r['created_at']),
-          keys: JSON.parse(String(r['keys'])) as string[],
-          ...(r['ended_as'] ? { endedAs: r['ended_as'] as 'completed' | 'cancelled' } : {}),
-        }));
+      return db.all('SELECT * FROM recon_jobs ORDER BY created_at DESC').map((r) => ({
+        version: 1 as const,
+        id: String(r['id']),
+        profileId: String(r['profile_id']),
+        label: String(r['label']),
+        createdAt: String(r['created_at']),
+        keys: JSON.parse(String(r['keys'])) as string[],
+        ...(r['ended_as'] ? { endedAs: r['ended_as'] as 'completed' | 'cancelled' } : {}),
+      }));
     },
     async readResults(id) {
       return db

@@ -272,7 +272,13 @@ export function createSqliteRefundStore(
         );
         if (r.changes !== 1) return undefined;
         const cur = one(id)!;
-        insertEventRow(db, id, { at: check.at, type: 'checked', from: cur.state, to: cur.state, data: check });
+        insertEventRow(db, id, {
+          at: check.at,
+          type: 'checked',
+          from: cur.state,
+          to: cur.state,
+          data: check,
+        });
         return cur;
       });
     },

@@ -56,7 +56,9 @@ function readBody(req: IncomingMessage): Promise<string> {
  * Deduplication is by state because the service resends and has no notification id: one key per
  * profile, payment (or refund) and status.
  */
-export function ipnDedupKey(e: Pick<IpnEvent, 'profileId' | 'kind' | 'transactionNo' | 'refundTransactionNo' | 'status'>) {
+export function ipnDedupKey(
+  e: Pick<IpnEvent, 'profileId' | 'kind' | 'transactionNo' | 'refundTransactionNo' | 'status'>,
+) {
   return [e.profileId, e.kind, e.transactionNo, e.refundTransactionNo ?? '', e.status].join('|');
 }
 

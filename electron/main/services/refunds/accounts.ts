@@ -14,8 +14,11 @@ export interface AccountCandidate {
 }
 
 /** "merchant 200043, store 300014 at https://…" — how a person recognises an account. */
-export function describeAccount(a: Pick<IntentAccount, 'merchantNo' | 'storeNo' | 'baseUrl' | 'environment'>) {
-  const where = a.environment === 'demo' ? 'the built-in Demo sandbox' : a.baseUrl || 'an address not recorded';
+export function describeAccount(
+  a: Pick<IntentAccount, 'merchantNo' | 'storeNo' | 'baseUrl' | 'environment'>,
+) {
+  const where =
+    a.environment === 'demo' ? 'the built-in Demo sandbox' : a.baseUrl || 'an address not recorded';
   return `merchant ${a.merchantNo}, store ${a.storeNo} at ${where}`;
 }
 
@@ -57,6 +60,8 @@ export function findAccountProfile<P extends AccountCandidate>(profiles: readonl
     );
   }
   if (!match.hasToken && match.environment !== 'demo')
-    throw cannotCheck(`the profile “${match.name}” has no API token. Add it in Settings to check this refund.`);
+    throw cannotCheck(
+      `the profile “${match.name}” has no API token. Add it in Settings to check this refund.`,
+    );
   return match;
 }

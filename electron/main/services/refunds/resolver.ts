@@ -50,7 +50,11 @@ export function createResolver(
         ...(detail ? { detail } : {}),
       });
     } catch (e) {
-      deps.log.error('audit.record_failed', { intentId: i.id, outcome, error: e instanceof Error ? e.message : '' });
+      deps.log.error('audit.record_failed', {
+        intentId: i.id,
+        outcome,
+        error: e instanceof Error ? e.message : '',
+      });
     }
   };
   /** Guarded transition + audit; undefined when someone else changed the intent first. */
@@ -103,17 +107,29 @@ export function createResolver(
       // The service accepted the refund but recording it failed (disk full, I/O error): money moved, and
       // the person must hear exactly that — never "nothing was sent". The intent stays open in the
       // database and is resolved by query later.
-      deps.log.error('refund.record_failed', { intentId: intent.id, error: e instanceof Error ? e.message : '' });
+      deps.log.error('refund.record_failed', {
+        intentId: intent.id,
+        error: e instanceof Error ? e.message : '',
+      });
       throw new AppError(
         'outcome_unknown',
         `The service accepted refund ${answer.refundTransactionNo}, but Refund Desk could not record it${isAppError(e) && e.details?.['cause'] ? ` (${String(e.details['cause'])})` : ''}. Do not refund this payment again; fix that and restart.`,
-        { details: { moneyMoved: 'yes', refundTransactionNo: answer.refundTransactionNo, intentId: intent.id } },
+        {
+          details: {
+            moneyMoved: 'yes',
+            refundTransactionNo: answer.refundTransactionNo,
+            intentId: intent.id,
+          },
+        },
       );
     }
   }
 
   /** The sender's own answer: the service refused it, or it provably never left. No money moved. */
-  function recordRejected(intent: Intent, patch: { retCode?: string; retMsg?: string; detail: string }): Intent {
+  function recordRejected(
+    intent: Intent,
+    patch: { retCode?: string; retMsg?: string; detail: string },
+  ): Intent {
     try {
       return (
         move(intent, ['sending', 'outcome_unknown'], 'rejected', patch, 'rejected', {
@@ -148,7 +164,9 @@ export function createResolver(
   }
 
   async function refundsOf(intent: Intent): Promise<RefundRecord[]> {
-    const { transaction } = await deps.gatewayFor(intent).queryTransaction({ transactionNo: intent.transactionNo });
+    const { transaction } = await deps
+      .gatewayFor(intent)
+      .queryTransaction({ transactionNo: intent.transactionNo });
     return transaction.refunds;
   }
 
@@ -156,7 +174,8 @@ export function createResolver(
 
   async function resolveNow(id: string): Promise<Intent> {
     let intent = deps.store.get(id);
-    if (!intent) throw new AppError('not_found', 'This desk has no refund with that id. Refresh the Refunds list.');
+    if (!intent)
+      throw new AppError('not_found', 'This desk has no refund with that id. Refresh the Refunds list.');
     if (intent.state === 'sending') {
       const age = deps.clock.now() - Date.parse(intent.updatedAt);
       if (intent.sender && deps.senderAlive(intent.sender) && age < SENDING_STALE_MS) return intent;
@@ -208,14 +227,27 @@ export function createResolver(
   async function trackNow(intent: Intent): Promise<Intent> {
     if (intent.state !== 'accepted') return intent;
     try {
-      const mine = (await refundsOf(intent)).find((r) => r.refundTransactionNo === intent.refundTransactionNo);
+      const mine = (await refundsOf(intent)).find(
+        (r) => r.refundTransactionNo === intent.refundTransactionNo,
+      );
       if (!mine) return intent;
       return settleIfFinal(intent, mine.status);
     } catch (e) {
-      deps.log.info('refund.track_failed', { intentId: intent.id, code: isAppError(e) ? e.code : 'internal' });
+      deps.log.info('refund.track_failed', {
+        intentId: intent.id,
+        code: isAppError(e) ? e.code : 'internal',
+      });
       // "Cannot be checked" is shown on the refund; a passing network failure is not worth a note.
       if (isAppError(e) && e.details?.['cannotCheck'] === true)
-        return changed(deps.store.noteCheck(intent.id, { at: iso(), found: false, note: `Cannot be checked: ${e.message}` })) ?? intent;
+        return (
+          changed(
+            deps.store.noteCheck(intent.id, {
+              at: iso(),
+              found: false,
+              note: `Cannot be checked: ${e.message}`,
+            }),
+          ) ?? intent
+        );
       return intent;
     }
   }
@@ -232,7 +264,10 @@ export function createResolver(
         try {
           out.push(await resolve(i.id));
         } catch (e) {
-          deps.log.warn('refund.resume_failed', { intentId: i.id, error: e instanceof Error ? e.message : '' });
+          deps.log.warn('refund.resume_failed', {
+            intentId: i.id,
+            error: e instanceof Error ? e.message : '',
+          });
         }
       }
       return out;
@@ -250,7 +285,10 @@ export function createResolver(
         try {
           out.push(await resolve(i.id));
         } catch (e) {
-          deps.log.warn('refund.orphan_failed', { intentId: i.id, error: e instanceof Error ? e.message : '' });
+          deps.log.warn('refund.orphan_failed', {
+            intentId: i.id,
+            error: e instanceof Error ? e.message : '',
+          });
         }
       }
       return out;

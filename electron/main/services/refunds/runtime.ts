@@ -59,7 +59,8 @@ export function createRefundsRuntime(deps: {
 }) {
   const context = (): RefundContext => {
     const p = deps.profiles.profiles.active();
-    if (!p) throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
+    if (!p)
+      throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
     const ipnUrl = deps.profiles.ipnUrlFor(p.id);
     return {
       profileId: p.id,

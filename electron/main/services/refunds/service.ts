@@ -72,7 +72,13 @@ class Refusal extends Error {
   }
 }
 
-const REJECTION_CODES = new Set(['upstream_rejected', 'not_found', 'unauthorized', 'invalid_input', 'forbidden']);
+const REJECTION_CODES = new Set([
+  'upstream_rejected',
+  'not_found',
+  'unauthorized',
+  'invalid_input',
+  'forbidden',
+]);
 
 /** The operator's calendar day (local time zone) as an ISO interval: a "daily" limit resets at local midnight. */
 export function localDayBounds(nowMs: number): { from: string; to: string } {
@@ -150,9 +156,13 @@ export function createRefundService(deps: RefundServiceDeps) {
       key,
       () => decideAndSend(ctx, input),
       () => {
-        throw new AppError('conflict', 'A refund for this payment is already being submitted. Nothing else was sent.', {
-          details: { moneyMoved: 'no' },
-        });
+        throw new AppError(
+          'conflict',
+          'A refund for this payment is already being submitted. Nothing else was sent.',
+          {
+            details: { moneyMoved: 'no' },
+          },
+        );
       },
     );
   }
@@ -218,11 +228,18 @@ export function createRefundService(deps: RefundServiceDeps) {
       throw e;
     }
     if (tx.status !== 'success')
-      refuse('conflict', `This payment's status is “${tx.status}”; only successful payments can be refunded.`, {
-        status: tx.status,
-      });
+      refuse(
+        'conflict',
+        `This payment's status is “${tx.status}”; only successful payments can be refunded.`,
+        {
+          status: tx.status,
+        },
+      );
     if (tx.currency !== input.currency)
-      refuse('invalid_input', `The refund currency ${input.currency} does not match the payment's ${tx.currency}.`);
+      refuse(
+        'invalid_input',
+        `The refund currency ${input.currency} does not match the payment's ${tx.currency}.`,
+      );
 
     let intent: Intent;
     try {
