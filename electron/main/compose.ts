@@ -95,7 +95,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
   let sandbox: RunningSandbox | undefined;
   // Opened right after the profiles (the one-time import asks them for service addresses); an IPN can
   // only arrive once the listener the profiles start is reachable, and is refused (so resent) until then.
-  let storage: AppStorage | undefined;
+  const opened: { storage?: AppStorage } = {};
   const profiles = await createProfilesRuntime({
     settings: adapters.settings,
     secrets: adapters.secrets,
@@ -108,12 +108,12 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
       : { startDemo: demoStarter(adapters.dataDir, adapters.log, options.demo ?? {}, (s) => (sandbox = s)) }),
     // Verified IPNs are committed (fsync) with their dedup key before the listener answers `success`.
     recordIpn: async (event, key) => {
-      if (!storage) throw new Error('storage is not open yet');
-      return storage.recordIpn(event, key);
+      if (!opened.storage) throw new Error('storage is not open yet');
+      return opened.storage.recordIpn(event, key);
     },
     ...(options.gateway ? { gateway: options.gateway } : {}),
   });
-  storage = openAppStorage({
+  const store = (opened.storage = openAppStorage({
     dataDir: adapters.dataDir,
     now: adapters.clock.now,
     log: adapters.log,
@@ -126,8 +126,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
         return undefined;
       }
     },
-  });
-  const store = storage;
+  }));
   const app = createAppService({
     name: adapters.name,
     version: adapters.version,
