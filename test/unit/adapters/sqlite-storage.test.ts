@@ -159,3 +159,24 @@ describe('the app database', () => {
     second.close();
   });
 });
+
+describe('trouble reaches the person', () => {
+  it('a damaged database turns health Degraded with the reason, through the app core', async () => {
+    const { createNodeCore } = await import('../../../electron/host/node-core');
+    const d = dir();
+    writeFileSync(join(d, DATABASE_FILE), Buffer.from('not a database at all'.padEnd(8192, '#')));
+    const core = await createNodeCore({ host: 'browser', dataDir: d, demo: false, log: createFakeLogger() });
+    try {
+      const health = await core.dispatch('app.health', undefined);
+      expect(health).toMatchObject({ ok: true, value: { status: 'degraded' } });
+      const checks = (health as { value: { checks: { name: string; ok: boolean; detail?: string }[] } }).value
+        .checks;
+      expect(checks.find((c) => c.name === 'database')).toMatchObject({
+        ok: false,
+        detail: expect.stringMatching(/database .*Refunds are paused/s),
+      });
+    } finally {
+      await core.close();
+    }
+  });
+});

@@ -15,7 +15,12 @@ const PAYMENT = {
   transactionNo: '297553638300708562',
 };
 
-function setup(opts: { record?: (e: IpnEvent) => Promise<void>; eventLogsPerMinute?: number } = {}) {
+function setup(
+  opts: {
+    record?: (e: IpnEvent) => Promise<'recorded' | 'duplicate' | void>;
+    eventLogsPerMinute?: number;
+  } = {},
+) {
   const log = createFakeLogger();
   const recorded: IpnEvent[] = [];
   const hinted: IpnEvent[] = [];
@@ -49,6 +54,26 @@ afterEach(async () => {
 });
 
 describe('IPN listener', () => {
+  it('an IPN whose key the database already holds (an earlier run) is acknowledged but not acted on again', async () => {
+    const keys = new Set<string>(['P1|payment|297553638300708562||success']);
+    const { listener, hinted } = setup({
+      record: async (e) => {
+        const key = [e.profileId, e.kind, e.transactionNo, e.refundTransactionNo ?? '', e.status].join('|');
+        if (keys.has(key)) return 'duplicate';
+        keys.add(key);
+        return 'recorded';
+      },
+    });
+    running = listener;
+    await listener.start();
+    const res = await post(
+      listener.urlFor('P1')!,
+      new URLSearchParams(signParams(PAYMENT, TOKEN)).toString(),
+    );
+    expect(res).toEqual({ status: 200, text: 'success' });
+    expect(hinted).toEqual([]);
+  });
+
   it('binds to loopback, records a signed IPN, answers `success` and passes it on as a hint', async () => {
     const { listener, recorded, hinted } = setup();
     running = listener;
