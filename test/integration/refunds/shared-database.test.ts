@@ -19,6 +19,12 @@ afterAll(() => sb.close());
 
 const atService = (txNo: string) => sb.state.snapshot().refunds.filter((r) => r.transactionNo === txNo);
 const newDir = () => mkdtempSync(join(tmpdir(), 'rd-shared-'));
+/** One refund of `amountMinor` of payment `p` through `desk`. */
+const submit = (
+  desk: ReturnType<typeof buildRefunds>,
+  p: { transactionNo: string; currency: string },
+  amountMinor: number,
+) => desk.service.submit({ transactionNo: p.transactionNo, amountMinor, currency: p.currency, ...reason });
 
 describe('one database shared by several desks (app profiles, CLI runs)', () => {
   it('an unresolved refund from one desk blocks another desk for the same merchant account', async () => {
@@ -28,27 +34,11 @@ describe('one database shared by several desks (app profiles, CLI runs)', () => 
     const p = freshPayment(sb, used);
     sb.setFaults({ endpoints: { refund: { http5xxRate: 1 } } });
     try {
-      expect(
-        (
-          await app.service.submit({
-            transactionNo: p.transactionNo,
-            amountMinor: 100,
-            currency: p.currency,
-            ...reason,
-          })
-        ).state,
-      ).toBe('outcome_unknown');
+      expect((await submit(app, p, 100)).state).toBe('outcome_unknown');
     } finally {
       sb.resetFaults();
     }
-    await expect(
-      cli.service.submit({
-        transactionNo: p.transactionNo,
-        amountMinor: 100,
-        currency: p.currency,
-        ...reason,
-      }),
-    ).rejects.toMatchObject({ code: 'conflict' });
+    await expect(submit(cli, p, 100)).rejects.toMatchObject({ code: 'conflict' });
     expect(atService(p.transactionNo)).toHaveLength(0);
   });
 
@@ -57,25 +47,12 @@ describe('one database shared by several desks (app profiles, CLI runs)', () => 
     const a = buildRefunds(sb, dir, { profileId: 'P-one' });
     const b = buildRefunds(sb, dir, { profileId: 'P-two' });
     const p = freshPayment(sb, used);
-    await a.service.submit({
-      transactionNo: p.transactionNo,
-      amountMinor: p.amountMinor - 100,
-      currency: p.currency,
-      ...reason,
+    await submit(a, p, p.amountMinor - 100);
+    await expect(submit(b, p, 101)).rejects.toMatchObject({
+      code: 'conflict',
+      details: { remainingMinor: 100 },
     });
-    await expect(
-      b.service.submit({ transactionNo: p.transactionNo, amountMinor: 101, currency: p.currency, ...reason }),
-    ).rejects.toMatchObject({ code: 'conflict', details: { remainingMinor: 100 } });
-    expect(
-      (
-        await b.service.submit({
-          transactionNo: p.transactionNo,
-          amountMinor: 100,
-          currency: p.currency,
-          ...reason,
-        })
-      ).state,
-    ).toBe('accepted');
+    expect((await submit(b, p, 100)).state).toBe('accepted');
   });
 
   it('concurrent submits from two desks on one payment give at most the amount', async () => {
@@ -87,16 +64,7 @@ describe('one database shared by several desks (app profiles, CLI runs)', () => 
     ];
     const p = freshPayment(sb, used);
     const half = Math.ceil(p.amountMinor / 2) + 1;
-    await Promise.allSettled(
-      desks.map((d) =>
-        d.service.submit({
-          transactionNo: p.transactionNo,
-          amountMinor: half,
-          currency: p.currency,
-          ...reason,
-        }),
-      ),
-    );
+    await Promise.allSettled(desks.map((d) => submit(d, p, half)));
     expect(atService(p.transactionNo)).toHaveLength(1);
   });
 });
@@ -110,17 +78,13 @@ describe('one transaction decides, guarded transitions settle', () => {
     // B's fresh query is answered with what the service said BEFORE A's refund: the race the old
     // design lost (the query was taken outside the lock, and A's refund was counted nowhere).
     const stale = await b.gateway.queryTransaction({ transactionNo: p.transactionNo });
-    await a.service.submit({
-      transactionNo: p.transactionNo,
-      amountMinor: p.amountMinor,
-      currency: p.currency,
-      ...reason,
-    });
+    await submit(a, p, p.amountMinor);
     await new Promise((r) => setTimeout(r, 100)); // A's refund settles: it is final, and still counts
     Object.assign(b.gateway, { queryTransaction: async () => stale });
-    await expect(
-      b.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason }),
-    ).rejects.toMatchObject({ code: 'conflict', details: { remainingMinor: 0, moneyMoved: 'no' } });
+    await expect(submit(b, p, 100)).rejects.toMatchObject({
+      code: 'conflict',
+      details: { remainingMinor: 0, moneyMoved: 'no' },
+    });
     expect(atService(p.transactionNo)).toHaveLength(1);
   });
 
@@ -132,12 +96,7 @@ describe('one transaction decides, guarded transitions settle', () => {
     // The service takes its time, then refuses (000080 → rejected by the sender).
     sb.setFaults({ endpoints: { refund: { latencyMs: 400, upstreamErrorRate: 1 } } });
     try {
-      const sending = sender.service.submit({
-        transactionNo: p.transactionNo,
-        amountMinor: 100,
-        currency: p.currency,
-        ...reason,
-      });
+      const sending = submit(sender, p, 100);
       await new Promise((r) => setTimeout(r, 150));
       const [inFlight] = resolver.service.list();
       expect(inFlight!.state).toBe('sending');
@@ -159,12 +118,7 @@ describe('one transaction decides, guarded transitions settle', () => {
     const resolver = buildRefunds(sb, dir, {}, 3000, { senderAlive: () => false });
     sb.setFaults({ endpoints: { refund: { latencyMs: 400 } } });
     try {
-      const sending = sender.service.submit({
-        transactionNo: p.transactionNo,
-        amountMinor: 100,
-        currency: p.currency,
-        ...reason,
-      });
+      const sending = submit(sender, p, 100);
       await new Promise((r) => setTimeout(r, 150));
       const [inFlight] = resolver.service.list();
       const checked = await resolver.service.checkAgain(inFlight!.id);
@@ -192,23 +146,9 @@ describe('one transaction decides, guarded transitions settle', () => {
     // Pre-checks pass against the live service, then the refund itself goes to the closed port.
     const mixed = buildRefunds(sb, dir);
     Object.assign(mixed.gateway, { refund: dead.gateway.refund });
-    const intent = await mixed.service.submit({
-      transactionNo: p.transactionNo,
-      amountMinor: 100,
-      currency: p.currency,
-      ...reason,
-    });
+    const intent = await submit(mixed, p, 100);
     expect(intent.state).toBe('rejected');
-    expect(
-      (
-        await live.service.submit({
-          transactionNo: p.transactionNo,
-          amountMinor: 100,
-          currency: p.currency,
-          ...reason,
-        })
-      ).state,
-    ).toBe('accepted');
+    expect((await submit(live, p, 100)).state).toBe('accepted');
   });
 
   it('concurrent follow-ups of one refund record its final status once', async () => {
@@ -216,12 +156,7 @@ describe('one transaction decides, guarded transitions settle', () => {
     const d = buildRefunds(sb, dir);
     const other = buildRefunds(sb, dir);
     const p = freshPayment(sb, used);
-    const intent = await d.service.submit({
-      transactionNo: p.transactionNo,
-      amountMinor: 100,
-      currency: p.currency,
-      ...reason,
-    });
+    const intent = await submit(d, p, 100);
     await new Promise((r) => setTimeout(r, 100)); // the sandbox settles refunds after 30 ms
     await Promise.all([
       d.service.track(),
@@ -250,14 +185,7 @@ describe('storage faults are told as they are', () => {
     const { db, desk } = deskWithConnection();
     const p = freshPayment(sb, used);
     db.run('PRAGMA query_only = ON'); // SQLite answers SQLITE_READONLY to every write, as on a read-only folder
-    await expect(
-      desk.service.submit({
-        transactionNo: p.transactionNo,
-        amountMinor: 100,
-        currency: p.currency,
-        ...reason,
-      }),
-    ).rejects.toMatchObject({
+    await expect(submit(desk, p, 100)).rejects.toMatchObject({
       code: 'unavailable',
       message: expect.stringMatching(
         /could not record the refund before sending it: the data folder is read-only.*Nothing was sent/s,
@@ -281,9 +209,7 @@ describe('storage faults are told as they are', () => {
       },
     };
     const d = buildRefunds(sb, desk.dir, {}, 3000, { store: failing });
-    await expect(
-      d.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason }),
-    ).rejects.toMatchObject({
+    await expect(submit(d, p, 100)).rejects.toMatchObject({
       code: 'outcome_unknown',
       message: expect.stringMatching(
         /accepted refund \d+, but Refund Desk could not record it \(the disk is full\)/,
@@ -292,13 +218,6 @@ describe('storage faults are told as they are', () => {
     });
     expect(atService(p.transactionNo)).toHaveLength(1);
     // Still `sending` in the database: a second refund of this payment is refused until it is resolved.
-    await expect(
-      desk.service.submit({
-        transactionNo: p.transactionNo,
-        amountMinor: 100,
-        currency: p.currency,
-        ...reason,
-      }),
-    ).rejects.toMatchObject({ code: 'conflict' });
+    await expect(submit(desk, p, 100)).rejects.toMatchObject({ code: 'conflict' });
   });
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuditEntry } from '../../services/refunds/audit';
-import type { Intent, IntentState } from '../../services/refunds/intent';
+import type { Intent, IntentDraft, IntentState } from '../../services/refunds/intent';
 import { ipnDedupKey, type IpnEvent } from '../../services/ipn/listener';
 import { jobFileSchema } from '../../services/reconciliation/job-store';
 import type { KeyResult } from '../../services/reconciliation/runner';
@@ -69,23 +69,8 @@ export function decodeJsonl(text: string): Decoded[] {
 const str = (v: unknown): v is string => typeof v === 'string';
 const excerpt = (raw: string) => raw.slice(0, 160);
 
-interface LegacyDraft {
-  id: string;
-  profileId: string;
-  profileName: string;
-  environment: string;
-  merchantNo: string;
-  storeNo: string;
-  transactionNo: string;
-  reference?: string;
-  amountMinor: number;
-  currency: string;
-  settleCurrency: string;
-  reasonCode: string;
-  reasonNote: string;
-  operator: string;
-  createdAt: string;
-}
+/** Earlier versions' intent drafts: today's, without the service address (it was not recorded). */
+type LegacyDraft = Omit<IntentDraft, 'baseUrl'>;
 type LegacyState = 'created' | 'sent' | Exclude<IntentState, 'sending'>;
 interface Folded extends LegacyDraft {
   state: LegacyState;
