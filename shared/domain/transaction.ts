@@ -25,24 +25,46 @@ export interface Transaction {
   refunds: RefundRecord[];
 }
 
+/** Service refunds that count against the payment: success or pending. */
+const counting = (r: RefundRecord) => r.status === 'success' || r.status === 'pending';
+
 /**
- * Remaining refundable amount (DESIGN.md): amount − Σ service refunds in success|pending − Σ this
- * app's own intents not yet visible at the service. Intents are matched to refundInfo by
- * refundReference so nothing is counted twice.
+ * Remaining refundable amount: amount − Σ service refunds in success|pending − Σ this app's own intents
+ * not yet visible at the service. Intents are matched to refundInfo by refundReference (or, for servers
+ * that drop it, the refundTransactionNo they were accepted with) so nothing is counted twice. Only
+ * refunds in the payment's own currency are subtracted: see `refundability` for what to do when the
+ * service reports a refund in another currency.
  */
 export function remainingRefundableMinor(
-  tx: Pick<Transaction, 'amountMinor' | 'refunds'>,
+  tx: Pick<Transaction, 'amountMinor' | 'refunds' | 'currency'>,
   unsettledIntents: ReadonlyArray<{ id: string; amountMinor: number; refundTransactionNo?: string }> = [],
 ): number {
   const atService = tx.refunds
-    .filter((r) => r.status === 'success' || r.status === 'pending')
+    .filter((r) => counting(r) && r.currency === tx.currency)
     .reduce((sum, r) => sum + r.refundAmountMinor, 0);
-  // An intent is visible at the service when a refund carries its reference, or — for servers that drop
-  // refundReference from refundInfo — the refundTransactionNo it was accepted with.
   const refs = new Set(tx.refunds.map((r) => r.refundReference).filter((x): x is string => Boolean(x)));
   const nos = new Set(tx.refunds.map((r) => r.refundTransactionNo));
   const invisible = unsettledIntents
     .filter((i) => !refs.has(i.id) && !(i.refundTransactionNo && nos.has(i.refundTransactionNo)))
     .reduce((sum, i) => sum + i.amountMinor, 0);
   return tx.amountMinor - atService - invisible;
+}
+
+/** Service refunds of this payment reported in another currency than the payment's own. */
+export function foreignCurrencyRefunds(tx: Pick<Transaction, 'refunds' | 'currency'>): RefundRecord[] {
+  return tx.refunds.filter((r) => counting(r) && r.currency !== tx.currency);
+}
+
+/**
+ * Whether a refund of this payment can be decided safely, and if not, why in words: only payments are
+ * refundable, and a remaining amount cannot be computed when the service reports a refund in another
+ * currency (adding it as if it were in the payment's currency would be wrong either way).
+ */
+export function refundBlocker(tx: Pick<Transaction, 'transactionType' | 'refunds' | 'currency'>): string | undefined {
+  if (tx.transactionType !== 'payment')
+    return 'This record is a refund, not a payment; only payments can be refunded.';
+  const foreign = foreignCurrencyRefunds(tx);
+  if (foreign.length > 0)
+    return `The service reports ${foreign.length} refund(s) of this ${tx.currency} payment in another currency (${[...new Set(foreign.map((r) => r.currency))].join(', ')}), so what remains refundable cannot be computed safely. Check this payment with the payment service before refunding it.`;
+  return undefined;
 }

@@ -67,6 +67,8 @@ export const refundsPreview = {
   output: z.object({
     transaction: transactionSchema,
     remainingMinor: minor,
+    /** Set when this payment cannot be refunded safely, with the reason in words (refund record, mixed currencies). */
+    blockedReason: z.string().optional(),
     pendingIntents: z.array(intentSchema),
     todayTotalMinor: minor,
     guardrails: guardrailsSchema,

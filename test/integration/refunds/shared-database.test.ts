@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../electron/main/sandbox/index';
+import { rejectionError } from '../../../electron/main/services/gateway/errors';
 import { openDatabase, translate } from '../../../electron/main/adapters/sqlite/database';
 import { createSqliteRefundStore } from '../../../electron/main/adapters/sqlite/refund-store';
 import { MIGRATIONS } from '../../../electron/main/adapters/sqlite/schema';
@@ -93,8 +94,13 @@ describe('one transaction decides, guarded transitions settle', () => {
     const sender = buildRefunds(sb, dir, {}, 5000);
     const resolver = buildRefunds(sb, dir);
     const p = freshPayment(sb, used);
-    // The service takes its time, then refuses (000080 → rejected by the sender).
-    sb.setFaults({ endpoints: { refund: { latencyMs: 400, upstreamErrorRate: 1 } } });
+    // The service takes its time, then refuses the refund outright (000023, a bad value).
+    Object.assign(sender.gateway, {
+      refund: async () => {
+        await new Promise((r) => setTimeout(r, 400));
+        throw rejectionError('refund', '000023', 'refundAmount is not valid');
+      },
+    });
     try {
       const sending = submit(sender, p, 100);
       await new Promise((r) => setTimeout(r, 150));

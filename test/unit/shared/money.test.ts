@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatMinor, parseMinor, parseWireAmount, toWireAmount } from '../../../shared/domain/money';
-import { remainingRefundableMinor } from '../../../shared/domain/transaction';
+import { foreignCurrencyRefunds, refundBlocker, remainingRefundableMinor } from '../../../shared/domain/transaction';
 
 describe('money', () => {
   it('parses strictly into minor units', () => {
@@ -40,6 +40,7 @@ describe('money', () => {
   it('computes the remaining refundable amount without double counting an intent the service already shows', () => {
     const tx = {
       amountMinor: 10_000,
+      currency: 'USD',
       refunds: [
         {
           refundTransactionNo: '1',
@@ -63,5 +64,20 @@ describe('money', () => {
     expect(remainingRefundableMinor(tx, [{ id: 'RDC', amountMinor: 1000, refundTransactionNo: '2' }])).toBe(
       7000,
     );
+  });
+
+  it('never adds a refund in another currency, and says why such a payment cannot be refunded', () => {
+    // The measured case: a USD 100.00 payment with a 60.00 JPY refund entry showed 99.40 USD remaining.
+    const tx = {
+      amountMinor: 10_000,
+      currency: 'USD',
+      transactionType: 'payment' as const,
+      refunds: [{ refundTransactionNo: '9', refundAmountMinor: 60, currency: 'JPY', status: 'success' as const }],
+    };
+    expect(remainingRefundableMinor(tx)).toBe(10_000);
+    expect(foreignCurrencyRefunds(tx)).toHaveLength(1);
+    expect(refundBlocker(tx)).toMatch(/in another currency \(JPY\), so what remains refundable cannot be computed safely/);
+    expect(refundBlocker({ ...tx, refunds: [] })).toBeUndefined();
+    expect(refundBlocker({ ...tx, refunds: [], transactionType: 'refund' })).toMatch(/only payments can be refunded/);
   });
 });

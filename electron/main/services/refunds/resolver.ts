@@ -202,6 +202,11 @@ export function createResolver(
       return changed(deps.store.noteCheck(id, { at: iso(), found: false, note })) ?? current(intent);
     }
     const mine = refunds.find((r) => r.refundReference === id);
+    if (mine && (mine.refundAmountMinor !== intent.amountMinor || mine.currency !== intent.currency)) {
+      // Found, but not as sent: never taken as this refund succeeding. A person must look.
+      const note = `The service lists refund ${mine.refundTransactionNo} with reference ${id}, but for ${mine.refundAmountMinor} minor units of ${mine.currency} (sent: ${intent.amountMinor} of ${intent.currency}). Check this payment with the payment service.`;
+      return changed(deps.store.noteCheck(id, { at: iso(), found: true, note })) ?? current(intent);
+    }
     if (!mine) {
       const note = `The service lists ${refunds.length} refund(s) for this payment and none carries reference ${id}. It may still appear; check again before doing anything else.`;
       return changed(deps.store.noteCheck(id, { at: iso(), found: false, note })) ?? current(intent);

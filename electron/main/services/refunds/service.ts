@@ -1,6 +1,7 @@
 import { AppError, isAppError } from '../../../../shared/domain/errors';
 import { formatMinor } from '../../../../shared/domain/money';
-import { remainingRefundableMinor, type Transaction } from '../../../../shared/domain/transaction';
+import { RET } from '../../../../shared/protocol/ret-codes';
+import { refundBlocker, remainingRefundableMinor, type Transaction } from '../../../../shared/domain/transaction';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
 import type { AuditEntry } from './audit';
@@ -55,6 +56,8 @@ export interface SubmitInput {
 export interface Preview {
   transaction: Transaction;
   remainingMinor: number;
+  /** Why this payment cannot be refunded safely (a refund record, refunds in another currency). */
+  blockedReason?: string;
   pendingIntents: Intent[];
   todayTotalMinor: number;
   guardrails: Guardrails;
@@ -70,6 +73,33 @@ class Refusal extends Error {
   ) {
     super(message);
   }
+}
+
+/** ret_codes on a refund that say the service failed, not that it refused: the refund may exist. */
+const AMBIGUOUS_RET_CODES = new Set([RET.SYSTEM_ERROR, RET.UPSTREAM_ERROR] as string[]);
+
+/** Which fields of a success answer contradict the request (absent echoes prove nothing either way). */
+export function answerMismatch(
+  intent: Pick<Intent, 'id' | 'transactionNo' | 'amountMinor' | 'currency'>,
+  r: { transactionNo?: string; refundReference?: string; refundAmountMinor: number; currency: string },
+): { fields: string[]; text: string } | undefined {
+  const diffs: [string, string, string][] = [];
+  if (r.refundAmountMinor !== intent.amountMinor)
+    diffs.push([
+      'refundAmount',
+      `${formatMinor(intent.amountMinor, intent.currency)} ${intent.currency}`,
+      `${formatMinor(r.refundAmountMinor, r.currency)} ${r.currency}`,
+    ]);
+  if (r.currency !== intent.currency) diffs.push(['currency', intent.currency, r.currency]);
+  if (r.transactionNo && r.transactionNo !== intent.transactionNo)
+    diffs.push(['transactionNo', intent.transactionNo, r.transactionNo]);
+  if (r.refundReference && r.refundReference !== intent.id)
+    diffs.push(['refundReference', intent.id, r.refundReference]);
+  if (diffs.length === 0) return undefined;
+  return {
+    fields: diffs.map((d) => d[0]),
+    text: diffs.map(([f, sent, got]) => `${f}: sent ${sent}, answered ${got}`).join('; '),
+  };
 }
 
 const REJECTION_CODES = new Set([
@@ -138,9 +168,11 @@ export function createRefundService(deps: RefundServiceDeps) {
     const ctx = deps.context();
     const { transaction } = await deps.gatewayFor(ctx).queryTransaction({ transactionNo });
     const intents = deps.store.forPayment(ctx.merchantNo, ctx.storeNo, transaction.transactionNo);
+    const blockedReason = refundBlocker(transaction);
     return {
       transaction,
-      remainingMinor: remainingFor(transaction, intents),
+      remainingMinor: blockedReason ? 0 : remainingFor(transaction, intents),
+      ...(blockedReason ? { blockedReason } : {}),
       pendingIntents: intents.filter((i) => OPEN_STATES.has(i.state) || i.state === 'accepted'),
       todayTotalMinor: todayTotal(ctx, transaction.currency),
       guardrails: ctx.guardrails,
@@ -235,6 +267,8 @@ export function createRefundService(deps: RefundServiceDeps) {
           status: tx.status,
         },
       );
+    const blocker = refundBlocker(tx);
+    if (blocker) refuse('conflict', blocker, { blocked: true });
     if (tx.currency !== input.currency)
       refuse(
         'invalid_input',
@@ -315,6 +349,16 @@ export function createRefundService(deps: RefundServiceDeps) {
     } catch (e) {
       return recordFailure(intent, e);
     }
+    // A success answer is only believed when it is about this refund: same payment, reference, amount
+    // and currency as sent. Anything else is evidence of a problem, never a success.
+    const mismatch = answerMismatch(intent, r);
+    if (mismatch) {
+      deps.log.warn('refund.answer_mismatch', { intentId: intent.id, fields: mismatch.fields.join(',') });
+      return resolver.recordUnknown(
+        intent,
+        `The service's answer does not match the refund that was sent (${mismatch.text}). Whether, and how much, was refunded is not known: check this payment before doing anything else.`,
+      );
+    }
     return resolver.recordAnswer(intent, {
       refundTransactionNo: r.refundTransactionNo,
       status: r.status,
@@ -324,7 +368,9 @@ export function createRefundService(deps: RefundServiceDeps) {
   function recordFailure(intent: Intent, e: unknown): Promise<Intent> | Intent {
     // Provably not sent (connection refused before any byte left, configuration error): a rejection.
     const notSent = isAppError(e) && e.details?.['sent'] === false;
-    if (isAppError(e) && (REJECTION_CODES.has(e.code) || notSent)) {
+    // "System error" and "upstream error" do not prove that nothing happened: resolved by query.
+    const ambiguousCode = isAppError(e) && AMBIGUOUS_RET_CODES.has(String(e.details?.['ret_code'] ?? ''));
+    if (isAppError(e) && !ambiguousCode && (REJECTION_CODES.has(e.code) || notSent)) {
       const retCode = typeof e.details?.['ret_code'] === 'string' ? e.details['ret_code'] : undefined;
       const retMsg = typeof e.details?.['ret_msg'] === 'string' ? e.details['ret_msg'] : undefined;
       return resolver.recordRejected(intent, {

@@ -20,8 +20,12 @@ export function AmountStep(props: {
   const after = remainingAfter(preview.remainingMinor, check);
   const reason = reasonProblem(draft);
   const unresolved = preview.pendingIntents.filter((i) => i.state !== 'accepted');
-  const blocked =
-    tx.status !== 'success'
+  const foreign = tx.refunds.filter(
+    (r) => (r.status === 'success' || r.status === 'pending') && r.currency !== tx.currency,
+  );
+  const blocked = preview.blockedReason
+    ? preview.blockedReason
+    : tx.status !== 'success'
       ? `This payment's status is “${tx.status}”: only successful payments can be refunded.`
       : b.remainingMinor <= 0
         ? 'Nothing remains refundable on this payment.'
@@ -90,6 +94,12 @@ export function AmountStep(props: {
           <dt>Pending refunds</dt>
           <dd className="num">{amountText(b.pendingMinor, tx.currency)}</dd>
         </div>
+        {foreign.map((r) => (
+          <div key={r.refundTransactionNo} data-testid="foreign-refund">
+            <dt>Refund in {r.currency} (not counted)</dt>
+            <dd className="num">{amountText(r.refundAmountMinor, r.currency)}</dd>
+          </div>
+        ))}
         <div>
           <dt>Remaining refundable</dt>
           <dd className="num strong" data-testid="remaining-now">

@@ -89,11 +89,16 @@ export function typedAmountMatches(typed: string, currency: string, amountMinor:
  * add up to the payment amount exactly as main computed it.
  */
 export function refundBreakdown(
-  tx: { amountMinor: number; refunds: ReadonlyArray<{ refundAmountMinor: number; status: string }> },
+  tx: {
+    amountMinor: number;
+    currency: string;
+    refunds: ReadonlyArray<{ refundAmountMinor: number; status: string; currency: string }>;
+  },
   remainingMinor: number,
 ): { refundedMinor: number; pendingMinor: number; remainingMinor: number } {
+  // Refunds in another currency are never added as if they were in the payment's (main refuses those).
   const refundedMinor = tx.refunds
-    .filter((r) => r.status === 'success')
+    .filter((r) => r.status === 'success' && r.currency === tx.currency)
     .reduce((s, r) => s + r.refundAmountMinor, 0);
   const remaining = Math.max(0, remainingMinor);
   return {

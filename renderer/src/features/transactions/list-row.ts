@@ -1,5 +1,5 @@
 import { currencyExponent } from '../../../../shared/domain/currencies';
-import { remainingRefundableMinor } from '../../../../shared/domain/transaction';
+import { refundBlocker, remainingRefundableMinor } from '../../../../shared/domain/transaction';
 import type { CachedTransaction } from '../../db/schema';
 
 /**
@@ -26,7 +26,8 @@ export function toCommonScale(amountMinor: number, currency: string): number {
 
 /** Builds the list row for one cached transaction. */
 export function toListRow(tx: CachedTransaction): ListRow {
-  const remainingMinor = tx.status === 'success' ? remainingRefundableMinor(tx) : 0;
+  // Refund records, and payments with refunds in another currency, have nothing that can safely be refunded.
+  const remainingMinor = tx.status === 'success' && !refundBlocker(tx) ? remainingRefundableMinor(tx) : 0;
   const refundedMinor = tx.amountMinor - remainingRefundableMinor(tx);
   const ids = [tx.transactionNo, tx.reference ?? ''];
   for (const r of tx.refunds) ids.push(r.refundTransactionNo, r.refundReference ?? '');
