@@ -35,6 +35,31 @@ export function isLoopbackUrl(text: string): boolean {
   }
 }
 
+/**
+ * Whether a call can move real money, from where it goes — not only from the label chosen:
+ * - `live`: the vendor's production host, and any custom address that is not on this machine (a partner
+ *   gateway may well be production);
+ * - `test`: the vendor's sandbox host (its test system);
+ * - `local`: the built-in Demo sandbox and loopback addresses — the only ones that may say "no real money
+ *   moves".
+ */
+export type MoneyMode = 'live' | 'test' | 'local';
+const VENDOR_TEST_HOSTS = new Set(['mapi.yuansferdev.com', 'mapi.yuansfer.yunkeguan.com']);
+
+export function moneyModeOf(environment: string, baseUrl: string | undefined): MoneyMode {
+  if (environment === 'demo') return 'local';
+  let host: string | undefined;
+  try {
+    host = baseUrl ? new URL(baseUrl).hostname : undefined;
+  } catch {
+    host = undefined;
+  }
+  if (host === undefined) return environment === 'vendor-sandbox' ? 'test' : 'live'; // unknown: assume live
+  if (LOOPBACK.has(host)) return 'local';
+  if (VENDOR_TEST_HOSTS.has(host)) return 'test';
+  return 'live';
+}
+
 /** https anywhere; plain http only to this machine (a local proxy or simulator). */
 export function isAcceptableBaseUrl(text: string): boolean {
   let u: URL;

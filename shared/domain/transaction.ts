@@ -60,7 +60,9 @@ export function foreignCurrencyRefunds(tx: Pick<Transaction, 'refunds' | 'curren
  * refundable, and a remaining amount cannot be computed when the service reports a refund in another
  * currency (adding it as if it were in the payment's currency would be wrong either way).
  */
-export function refundBlocker(tx: Pick<Transaction, 'transactionType' | 'refunds' | 'currency'>): string | undefined {
+export function refundBlocker(
+  tx: Pick<Transaction, 'transactionType' | 'refunds' | 'currency'>,
+): string | undefined {
   if (tx.transactionType !== 'payment')
     return 'This record is a refund, not a payment; only payments can be refunded.';
   const foreign = foreignCurrencyRefunds(tx);

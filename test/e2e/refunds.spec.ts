@@ -179,6 +179,8 @@ test('production and over-limit refunds need the extra confirmations before Subm
     const body = (await response.json()) as { ok: boolean; value?: Record<string, unknown> };
     if (body.ok && body.value) {
       body.value['environment'] = 'production';
+      body.value['moneyMode'] = 'live';
+      body.value['baseUrl'] = 'https://mapi.yuansfer.com';
       body.value['profileName'] = 'Main store';
       body.value['guardrails'] = { limits: [{ currency: 'USD', maxSingleMinor: 100 }] };
     }
@@ -189,7 +191,7 @@ test('production and over-limit refunds need the extra confirmations before Subm
   await dialog.getByLabel('Refund amount (USD)').fill('3.00');
   await dialog.getByLabel('Reason', { exact: true }).selectOption('duplicate');
   await dialog.getByLabel('Reason', { exact: true }).press('Enter');
-  await expect(dialog.getByTestId('production-banner')).toContainText('PRODUCTION');
+  await expect(dialog.getByTestId('production-banner')).toContainText('LIVE MONEY');
   await expect(dialog.getByTestId('limit-confirmation')).toContainText('single-refund limit of 1.00 USD');
   const submit = dialog.getByRole('button', { name: 'Refund 3.00 USD' });
   await expect(submit).toBeDisabled();

@@ -73,6 +73,11 @@ export const refundsPreview = {
     todayTotalMinor: minor,
     guardrails: guardrailsSchema,
     environment: z.string(),
+    /** live = real money (production host or any non-loopback custom address); test = vendor sandbox; local = Demo/loopback. */
+    moneyMode: z.enum(['live', 'test', 'local']),
+    /** Where the refund would go, and as which merchant. */
+    baseUrl: z.string(),
+    merchantNo: z.string(),
     profileId: z.string(),
     profileName: z.string(),
     operator: z.string(),

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { missingConfirmations } from '../../../electron/main/services/refunds/guardrails';
+import { moneyModeOf } from '../../../shared/domain/profile';
 
 const base = {
   currency: 'USD',
-  environment: 'demo',
+  moneyMode: 'local' as const,
   todayTotalMinor: 0,
   guardrails: { limits: [{ currency: 'USD', maxSingleMinor: 10_000, dailyTotalMinor: 50_000 }] },
   confirmation: {},
@@ -25,8 +26,8 @@ describe('refund guardrails', () => {
   it('limits apply per currency', () => {
     expect(missingConfirmations({ ...base, currency: 'GBP', amountMinor: 10_000_000 }).missing).toEqual([]);
   });
-  it('needs the amount typed again, exactly, in production', () => {
-    const prod = { ...base, environment: 'production', amountMinor: 1234 };
+  it('needs the amount typed again, exactly, for live money', () => {
+    const prod = { ...base, moneyMode: 'live' as const, amountMinor: 1234 };
     expect(missingConfirmations(prod).missing).toEqual(['typed_amount']);
     expect(missingConfirmations({ ...prod, confirmation: { typedAmount: '12.35' } }).missing).toEqual([
       'typed_amount',
@@ -35,5 +36,16 @@ describe('refund guardrails', () => {
       'typed_amount',
     ]);
     expect(missingConfirmations({ ...prod, confirmation: { typedAmount: '12.34' } }).missing).toEqual([]);
+  });
+
+  it('live money follows the address, not only the label', () => {
+    expect(moneyModeOf('production', 'https://mapi.yuansfer.com')).toBe('live');
+    // A Custom address is any https address, e.g. a partner gateway: live money unless on this machine.
+    expect(moneyModeOf('custom', 'https://pay.partner.example.com')).toBe('live');
+    expect(moneyModeOf('custom', 'http://127.0.0.1:8787')).toBe('local');
+    expect(moneyModeOf('custom', 'https://mapi.yuansferdev.com')).toBe('test');
+    expect(moneyModeOf('vendor-sandbox', 'https://mapi.yuansferdev.com')).toBe('test');
+    expect(moneyModeOf('demo', 'http://127.0.0.1:4000')).toBe('local');
+    expect(moneyModeOf('production', undefined)).toBe('live');
   });
 });

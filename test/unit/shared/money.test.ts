@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatMinor, parseMinor, parseWireAmount, toWireAmount } from '../../../shared/domain/money';
-import { foreignCurrencyRefunds, refundBlocker, remainingRefundableMinor } from '../../../shared/domain/transaction';
+import {
+  foreignCurrencyRefunds,
+  refundBlocker,
+  remainingRefundableMinor,
+} from '../../../shared/domain/transaction';
 
 describe('money', () => {
   it('parses strictly into minor units', () => {
@@ -72,12 +76,18 @@ describe('money', () => {
       amountMinor: 10_000,
       currency: 'USD',
       transactionType: 'payment' as const,
-      refunds: [{ refundTransactionNo: '9', refundAmountMinor: 60, currency: 'JPY', status: 'success' as const }],
+      refunds: [
+        { refundTransactionNo: '9', refundAmountMinor: 60, currency: 'JPY', status: 'success' as const },
+      ],
     };
     expect(remainingRefundableMinor(tx)).toBe(10_000);
     expect(foreignCurrencyRefunds(tx)).toHaveLength(1);
-    expect(refundBlocker(tx)).toMatch(/in another currency \(JPY\), so what remains refundable cannot be computed safely/);
+    expect(refundBlocker(tx)).toMatch(
+      /in another currency \(JPY\), so what remains refundable cannot be computed safely/,
+    );
     expect(refundBlocker({ ...tx, refunds: [] })).toBeUndefined();
-    expect(refundBlocker({ ...tx, refunds: [], transactionType: 'refund' })).toMatch(/only payments can be refunded/);
+    expect(refundBlocker({ ...tx, refunds: [], transactionType: 'refund' })).toMatch(
+      /only payments can be refunded/,
+    );
   });
 });

@@ -1,12 +1,13 @@
 import { type Guardrails, limitReasons } from '../../../../shared/domain/guardrails';
 import { parseMinor } from '../../../../shared/domain/money';
+import type { MoneyMode } from '../../../../shared/domain/profile';
 
 export type { CurrencyLimit, Guardrails } from '../../../../shared/domain/guardrails';
 
 export interface Confirmation {
   /** The person acknowledged that this refund exceeds a limit. */
   overLimit?: boolean;
-  /** Production only: the amount typed a second time, as a decimal string. */
+  /** Live money only: the amount typed a second time, as a decimal string. */
   typedAmount?: string;
 }
 
@@ -19,7 +20,8 @@ export type Requirement = 'limit_confirmation' | 'typed_amount';
 export function missingConfirmations(args: {
   amountMinor: number;
   currency: string;
-  environment: string;
+  /** `live` (real money) needs the amount typed a second time. */
+  moneyMode: MoneyMode;
   todayTotalMinor: number;
   guardrails: Guardrails;
   confirmation: Confirmation;
@@ -27,7 +29,7 @@ export function missingConfirmations(args: {
   const missing: Requirement[] = [];
   const reasons = limitReasons(args);
   if (reasons.length > 0 && !args.confirmation.overLimit) missing.push('limit_confirmation');
-  if (args.environment === 'production') {
+  if (args.moneyMode === 'live') {
     let typed: number | undefined;
     try {
       typed = args.confirmation.typedAmount

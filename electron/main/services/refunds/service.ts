@@ -1,7 +1,12 @@
 import { AppError, isAppError } from '../../../../shared/domain/errors';
 import { formatMinor } from '../../../../shared/domain/money';
+import { type MoneyMode, moneyModeOf } from '../../../../shared/domain/profile';
 import { RET } from '../../../../shared/protocol/ret-codes';
-import { refundBlocker, remainingRefundableMinor, type Transaction } from '../../../../shared/domain/transaction';
+import {
+  refundBlocker,
+  remainingRefundableMinor,
+  type Transaction,
+} from '../../../../shared/domain/transaction';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
 import type { AuditEntry } from './audit';
@@ -62,6 +67,11 @@ export interface Preview {
   todayTotalMinor: number;
   guardrails: Guardrails;
   environment: string;
+  /** Whether this refund moves real money, from the address it goes to (see moneyModeOf). */
+  moneyMode: MoneyMode;
+  /** The service address it goes to, and as which merchant. */
+  baseUrl: string;
+  merchantNo: string;
 }
 
 /** A decision not to send, thrown inside the deciding transaction and audited once it rolled back. */
@@ -177,6 +187,9 @@ export function createRefundService(deps: RefundServiceDeps) {
       todayTotalMinor: todayTotal(ctx, transaction.currency),
       guardrails: ctx.guardrails,
       environment: ctx.environment,
+      moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl),
+      baseUrl: ctx.baseUrl,
+      merchantNo: ctx.merchantNo,
     };
   }
 
@@ -291,7 +304,7 @@ export function createRefundService(deps: RefundServiceDeps) {
         const need = missingConfirmations({
           amountMinor: input.amountMinor,
           currency: tx.currency,
-          environment: ctx.environment,
+          moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl),
           todayTotalMinor: todayTotal(ctx, tx.currency, db),
           guardrails: ctx.guardrails,
           confirmation: input.confirmation,

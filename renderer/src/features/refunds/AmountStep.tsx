@@ -2,7 +2,7 @@ import { type FormEvent, type KeyboardEvent, useEffect, useRef } from 'react';
 import { REFUND_REASONS } from '../../../../shared/ipc/contract/refunds';
 import { checkRefundAmount, defaultAmountText, refundBreakdown, remainingAfter } from './amount';
 import { type Draft, type Preview, reasonProblem } from './draft';
-import { amountText } from './format';
+import { amountText, environmentLabel } from './format';
 
 /** Step 1: how much and why, with the remaining amount updated as the person types. */
 export function AmountStep(props: {
@@ -76,9 +76,9 @@ export function AmountStep(props: {
           <dd>
             {preview.profileName}
             <span
-              className={`rd-badge rd-env-badge ${preview.environment === 'production' ? 'rd-badge-bad' : 'rd-badge-info'}`}
+              className={`rd-badge rd-env-badge ${preview.moneyMode === 'live' ? 'rd-badge-bad' : 'rd-badge-info'}`}
             >
-              {preview.environment === 'production' ? 'PRODUCTION' : preview.environment}
+              {preview.moneyMode === 'live' ? 'LIVE MONEY' : environmentLabel(preview.environment)}
             </span>
           </dd>
         </div>

@@ -1,9 +1,20 @@
-import { type FormEvent, useEffect, useRef } from 'react';
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { REFUND_REASONS } from '../../../../shared/ipc/contract/refunds';
 import { typedAmountMatches } from './amount';
 import { type Confirmations, confirmationsComplete, type Preview } from './draft';
 import { amountText, environmentLabel } from './format';
 import type { Requirements } from './requirements';
+
+/** How long after the step appears its send button stays disarmed. */
+export const DELIBERATE_MS = 600;
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'address not known';
+  }
+};
 
 /** Step 2: exactly what will be sent, the extra confirmations, and the one Submit button. */
 export function ConfirmStep(props: {
@@ -23,33 +34,58 @@ export function ConfirmStep(props: {
 }) {
   const { preview, amountMinor, requirements: req, confirmations: c } = props;
   const tx = preview.transaction;
-  const production = preview.environment === 'production';
+  const production = preview.moneyMode === 'live';
   const complete = confirmationsComplete(req, c, amountMinor, tx.currency);
   const typedWrong =
     req.typedAmount &&
     c.typedAmount.trim() !== '' &&
     !typedAmountMatches(c.typedAmount, tx.currency, amountMinor);
   const reason = REFUND_REASONS.find((r) => r.code === props.reasonCode)?.label ?? props.reasonCode;
+  // Initial focus is never on the money-moving button: on the first confirmation field if there is one,
+  // else on the summary heading, so a stray Enter does nothing.
   const firstRef = useRef<HTMLElement | null>(null);
-  useEffect(() => firstRef.current?.focus(), []);
+  const headingRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => (firstRef.current ?? headingRef.current)?.focus(), []);
+  // The send button arms itself a moment after the step appears: a key press or double click that
+  // began on the previous step cannot land on it.
+  const [armed, setArmed] = useState(false);
+  useEffect(() => {
+    const t = setTimeout(() => setArmed(true), DELIBERATE_MS);
+    return () => clearTimeout(t);
+  }, []);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!props.sending && complete) props.onSubmit();
+    if (armed && !props.sending && complete) props.onSubmit();
   };
+  // Auto-repeated Enter/Space (a key held down) never sends.
+  const ignoreRepeats = (e: KeyboardEvent<HTMLFormElement>) => {
+    if ((e.key === 'Enter' || e.key === ' ') && e.repeat) e.preventDefault();
+  };
+  const merchant = `merchant ${preview.merchantNo}`;
 
   return (
-    <form className="rd-step" onSubmit={submit} noValidate aria-label="Confirm the refund">
+    <form
+      className="rd-step"
+      onSubmit={submit}
+      onKeyDown={ignoreRepeats}
+      noValidate
+      aria-label="Confirm the refund"
+    >
       {production ? (
         <div className="rd-production-banner" role="alert" data-testid="production-banner">
-          PRODUCTION — this refund moves real money to the customer.
+          LIVE MONEY — this refund moves real money to the customer ({hostOf(preview.baseUrl)}).
         </div>
       ) : (
         <p className="rd-env-note" data-testid="environment-note">
-          {environmentLabel(preview.environment)}: no real money moves.
+          {preview.moneyMode === 'local'
+            ? `${environmentLabel(preview.environment)}: no real money moves.`
+            : `${environmentLabel(preview.environment)}: the payment service's test system (${hostOf(preview.baseUrl)}).`}
         </p>
       )}
-      <p className="rd-lead">Refund Desk will send this refund:</p>
+      <p className="rd-lead" ref={headingRef} tabIndex={-1}>
+        Refund Desk will send this refund:
+      </p>
       <div className="rd-big-amount num" data-testid="confirm-amount">
         {amountText(amountMinor, tx.currency)}
       </div>
@@ -131,7 +167,7 @@ export function ConfirmStep(props: {
           <p id="rd-typed-help" className={typedWrong ? 'rd-error' : 'muted small'}>
             {typedWrong
               ? 'That is not the same amount.'
-              : 'Production refunds are confirmed by typing the amount; pasting is disabled.'}
+              : 'Refunds of real money are confirmed by typing the amount; pasting is disabled.'}
           </p>
         </div>
       )}
@@ -143,13 +179,11 @@ export function ConfirmStep(props: {
         <button
           type="submit"
           className={production ? 'danger' : 'primary'}
-          ref={(el) => {
-            if (el && !firstRef.current) firstRef.current = el;
-          }}
-          disabled={props.sending || !complete}
+          disabled={!armed || props.sending || !complete}
           aria-busy={props.sending}
+          data-testid="send-refund"
         >
-          {props.sending ? 'Sending…' : `Refund ${amountText(amountMinor, tx.currency)}`}
+          {props.sending ? 'Sending…' : `Refund ${amountText(amountMinor, tx.currency)} · ${merchant}`}
         </button>
       </footer>
     </form>

@@ -79,7 +79,7 @@ export function RefundDialog({ transactionNo, onClose }: { transactionNo: string
       ? predictRequirements({
           amountMinor,
           currency: tx.currency,
-          environment: p.environment,
+          moneyMode: p.moneyMode,
           todayTotalMinor: p.todayTotalMinor,
           guardrails: p.guardrails,
         })
@@ -235,7 +235,7 @@ export function RefundDialog({ transactionNo, onClose }: { transactionNo: string
       titleId={titleId}
       title={title}
       onClose={close}
-      tone={p?.environment === 'production' ? 'production' : undefined}
+      tone={p?.moneyMode === 'live' ? 'production' : undefined}
     >
       {body}
     </DialogFrame>

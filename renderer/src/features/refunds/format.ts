@@ -1,3 +1,4 @@
+import { ENVIRONMENT_LABELS, type Environment } from '../../../../shared/domain/profile';
 import { REFUND_REASONS } from '../../../../shared/ipc/contract/refunds';
 import { formatMinor } from '../../../../shared/domain/money';
 
@@ -32,13 +33,7 @@ export function localTime(iso: string | undefined): string {
 
 /** Environment names as people say them. */
 export function environmentLabel(env: string): string {
-  return env === 'production'
-    ? 'PRODUCTION'
-    : env === 'demo'
-      ? 'Demo (built-in sandbox)'
-      : env === 'sandbox'
-        ? 'Vendor sandbox'
-        : env;
+  return ENVIRONMENT_LABELS[env as Environment] ?? env;
 }
 
 /** A reason code as the dialog offered it ("Duplicate payment"); unknown codes are shown as stored. */

@@ -8,7 +8,7 @@ type Guardrails = Output<'refunds.preview'>['guardrails'];
 export interface Requirements {
   /** An "I confirm" checkbox: the refund passes a single or daily limit of the profile. */
   limit: boolean;
-  /** Production: the amount must be typed a second time. */
+  /** Live money: the amount must be typed a second time. */
   typedAmount: boolean;
   /** Which limits, in words ("it is above the single-refund limit of 500.00 USD"). */
   reasons: string[];
@@ -24,12 +24,12 @@ export const NO_REQUIREMENTS: Requirements = { limit: false, typedAmount: false,
 export function predictRequirements(args: {
   amountMinor: number;
   currency: string;
-  environment: string;
+  moneyMode: Output<'refunds.preview'>['moneyMode'];
   todayTotalMinor: number;
   guardrails: Guardrails;
 }): Requirements {
   const reasons = limitReasons(args);
-  return { limit: reasons.length > 0, typedAmount: args.environment === 'production', reasons };
+  return { limit: reasons.length > 0, typedAmount: args.moneyMode === 'live', reasons };
 }
 
 /**

@@ -19,7 +19,7 @@ describe('predictRequirements', () => {
       predictRequirements({
         amountMinor: 500,
         currency: 'USD',
-        environment: 'demo',
+        moneyMode: 'local' as const,
         todayTotalMinor: 0,
         guardrails: limits,
       }),
@@ -29,7 +29,7 @@ describe('predictRequirements', () => {
     const single = predictRequirements({
       amountMinor: 10_001,
       currency: 'USD',
-      environment: 'demo',
+      moneyMode: 'local' as const,
       todayTotalMinor: 0,
       guardrails: limits,
     });
@@ -38,7 +38,7 @@ describe('predictRequirements', () => {
     const daily = predictRequirements({
       amountMinor: 5000,
       currency: 'USD',
-      environment: 'sandbox',
+      moneyMode: 'test' as const,
       todayTotalMinor: 16_000,
       guardrails: limits,
     });
@@ -50,7 +50,7 @@ describe('predictRequirements', () => {
       predictRequirements({
         amountMinor: 99_999,
         currency: 'JPY',
-        environment: 'demo',
+        moneyMode: 'local' as const,
         todayTotalMinor: 0,
         guardrails: limits,
       }).limit,
@@ -61,7 +61,7 @@ describe('predictRequirements', () => {
       predictRequirements({
         amountMinor: 1,
         currency: 'USD',
-        environment: 'production',
+        moneyMode: 'live' as const,
         todayTotalMinor: 0,
         guardrails: { limits: [] },
       }),
