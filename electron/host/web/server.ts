@@ -27,6 +27,19 @@ function decodePath(text: string): string | undefined {
   }
 }
 
+/**
+ * The request target as a URL on our own origin. Only origin-form targets (`/path?query`) are taken:
+ * `//other/x` would otherwise parse as another host, and `http://…` (proxy form) is not for us.
+ */
+function requestUrl(target: string | undefined, origin: string): URL | undefined {
+  if (!target?.startsWith('/')) return undefined;
+  try {
+    return new URL(`${origin}${target}`);
+  } catch {
+    return undefined;
+  }
+}
+
 export interface BrowserHostOptions {
   core: AppCore;
   rendererDir: string;
@@ -136,7 +149,8 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
       const reqOrigin = req.headers.origin;
       if (reqOrigin && reqOrigin !== origin)
         return send(res, 403, 'text/plain', 'Cross-origin requests are refused');
-      const url = new URL(req.url ?? '/', origin);
+      const url = requestUrl(req.url, origin);
+      if (!url) return send(res, 400, 'text/plain', 'Bad request');
 
       if (url.pathname.startsWith('/ipc/')) {
         if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');

@@ -41,7 +41,7 @@ export function reportFigures(name: string, rows: FigureRow[], extra: Record<str
   const total = rows.reduce((n, r) => n + r.tried, 0);
   const lines = rows.map(
     (r) =>
-      `  ${r.target.padEnd(28)} ${String(r.tried).padStart(5)}  ${Object.entries(r.outcomes)
+      `  ${r.target.padEnd(44)} ${String(r.tried).padStart(5)}  ${Object.entries(r.outcomes)
         .sort(([, a], [, b]) => b - a)
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}`,
