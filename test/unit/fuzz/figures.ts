@@ -37,7 +37,12 @@ export function createTally() {
  * Prints the figures (the closing note of issue 18 quotes them) and saves them as
  * reports/fuzz/<name>.json beside the other test reports.
  */
-export function reportFigures(name: string, rows: FigureRow[], extra: Record<string, unknown> = {}): void {
+export function reportFigures(
+  name: string,
+  rows: FigureRow[],
+  extra: Record<string, unknown> = {},
+  unit = 'payloads',
+): void {
   const total = rows.reduce((n, r) => n + r.tried, 0);
   const lines = rows.map(
     (r) =>
@@ -46,7 +51,7 @@ export function reportFigures(name: string, rows: FigureRow[], extra: Record<str
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}`,
   );
-  console.log(`[fuzz] ${name} (seed ${FUZZ_SEED}): ${total} payloads\n${lines.join('\n')}`);
+  console.log(`[fuzz] ${name} (seed ${FUZZ_SEED}): ${total} ${unit}\n${lines.join('\n')}`);
   const dir = resolve(import.meta.dirname, '../../../reports/fuzz');
   mkdirSync(dir, { recursive: true });
   writeFileSync(
