@@ -14,7 +14,8 @@ import {
  * Electron's security checklist (https://www.electronjs.org/docs/latest/tutorial/security), item by
  * item, against the configuration the app really produces: the composition root (electron/main/index.ts)
  * is booted with Electron mocked at the edge, and every window, session, protocol and IPC setting it
- * makes is captured and checked. Fuses are checked in fuses.test.ts, the preload in preload.test.ts.
+ * makes is captured and checked. Item 19 (fuses) is checked in fuses.test.ts, item 20 (the preload) in
+ * preload.test.ts. Numbers follow the checklist.
  */
 type Listener = (...args: unknown[]) => unknown;
 type IpcHandler = (event: unknown, input: unknown) => Promise<unknown>;
@@ -196,7 +197,7 @@ describe('Electron security checklist, against the real configuration', () => {
     expect(calls).toContain('protocol.handle'); // the CSP header itself: protocol.test.ts
   });
 
-  it('no remote content: the session cancels every http(s)/ws(s) request of the renderer', () => {
+  it('1. no remote content: the session cancels every http(s)/ws(s) request of the renderer', () => {
     expect(session.requestFilter!.urls).toEqual(['http://*/*', 'https://*/*', 'ws://*/*', 'wss://*/*']);
     fc.assert(
       fc.property(fc.webUrl({ withQueryParameters: true, withFragments: true }), (url) => {
@@ -208,14 +209,14 @@ describe('Electron security checklist, against the real configuration', () => {
     );
   });
 
-  it('11. no <webview>: the tag is off and attaching one is prevented', () => {
+  it('11, 12. no <webview> (so no allowpopups): the tag is off and attaching one is prevented', () => {
     expect(prefs()['webviewTag']).toBe(false);
     const preventDefault = vi.fn();
     main().webContents.handlers.get('will-attach-webview')!({ preventDefault }, {}, {});
     expect(preventDefault).toHaveBeenCalled();
   });
 
-  it('12. navigation is refused: any frame, any URL, redirects too', () => {
+  it('13. navigation is refused: any frame, any URL, redirects too', () => {
     fc.assert(
       fc.property(
         fc.oneof(
@@ -237,7 +238,7 @@ describe('Electron security checklist, against the real configuration', () => {
     );
   });
 
-  it('13, 14. no new windows; openExternal only for https links to the allow-listed hosts', () => {
+  it('14, 15. no new windows; openExternal only for https links to the allow-listed hosts', () => {
     openExternal.mockClear();
     fc.assert(
       fc.property(
@@ -269,7 +270,7 @@ describe('Electron security checklist, against the real configuration', () => {
     expect(openExternal).toHaveBeenCalled();
   });
 
-  it('13. every other webContents the app creates gets the same guards', () => {
+  it('13, 14. every other webContents the app creates gets the same guards', () => {
     const other = new FakeWebContents();
     for (const created of appListeners.get('web-contents-created') ?? []) created({}, other);
     expect([...other.handlers.keys()]).toEqual(
@@ -283,7 +284,7 @@ describe('Electron security checklist, against the real configuration', () => {
     expect(other.windowOpenHandler!({ url: 'https://evil.example/' })).toEqual({ action: 'deny' });
   });
 
-  it('15. a current Electron: the version the app is built against is 45 or later', () => {
+  it('16. a current Electron: the version the app is built against is 45 or later', () => {
     const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../../package.json'), 'utf8')) as {
       devDependencies: Record<string, string>;
     };
@@ -291,7 +292,7 @@ describe('Electron security checklist, against the real configuration', () => {
     expect(major).toBeGreaterThanOrEqual(45);
   });
 
-  it('16. every IPC channel checks its sender, and main keeps no other IPC listener', async () => {
+  it('17. every IPC channel checks its sender, and main keeps no other IPC listener', async () => {
     expect([...ipcHandlers.keys()].sort()).toEqual([...INVOKE_CHANNELS].sort());
     // electron-store registers one for its own renderer helper; the composition root removes it.
     expect([...ipcListeners.keys()]).toEqual([]);
@@ -319,7 +320,7 @@ describe('Electron security checklist, against the real configuration', () => {
     expect(ok.ok).toBe(true);
   });
 
-  it('17. no file:// — the renderer comes from the app:// protocol (the file-privileges fuse is off too)', () => {
+  it('18. no file:// — the renderer comes from the app:// protocol (the file-privileges fuse is off too)', () => {
     expect(main().loaded!.startsWith('file:')).toBe(false);
   });
 
