@@ -15,7 +15,7 @@ import { reportFigures } from '../../unit/fuzz/figures';
 /**
  * The secrets scan (issue 18, item 5): the app's flows run for a real, non-demo profile with its own
  * token — through the browser host over HTTP, against the sandbox, with IPNs on — and then every file
- * of the data directory (settings, journal, audit, IPN record, reconciliation store, logs), every
+ * of the data directory (settings, the app database and its WAL, logs), every
  * export and every captured IPC reply and pushed event is searched for the token, md5(token) (either
  * case), every string that was signed, and every verifySign that went over the wire: 0 hits.
  */

@@ -180,6 +180,55 @@ describe('IPN listener under hostile input', () => {
     );
   });
 
+  it('replays after a restart are acknowledged but neither recorded nor confirmed again', async () => {
+    // The database keeps the dedup keys (stand-in: a map shared by two listener lifetimes).
+    const database = new Map<string, IpnEvent>();
+    const persisted = async (e: IpnEvent, key: string) => {
+      if (database.has(key)) return 'duplicate' as const;
+      database.set(key, e);
+      return 'recorded' as const;
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(genuineIpn, { minLength: 1, maxLength: 4, selector: (i) => i.transactionNo }),
+        async (ipns) => {
+          database.clear();
+          const confirmations: IpnEvent[] = [];
+          for (const lifetime of ['before restart', 'after restart'] as const) {
+            const l = createIpnListener({
+              clock: { now: Date.now },
+              log: createFakeLogger(),
+              tokenFor: async (id) => (id === 'P1' ? TOKEN : undefined),
+              record: persisted,
+              onEvent: (e) => confirmations.push(e),
+            });
+            const url = `${await l.start()}/ipn/P1`;
+            try {
+              for (const ipn of ipns) {
+                const a = await new Promise<Answer>((resolve) => {
+                  const req = request(url, { method: 'POST', agent: false, headers: FORM }, (res) => {
+                    let text = '';
+                    res.on('data', (c: Buffer) => (text += c.toString()));
+                    res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+                  });
+                  req.on('error', (e: NodeJS.ErrnoException) => resolve({ error: e.code ?? 'error' }));
+                  req.end(encode(signParams(ipn, TOKEN), false));
+                });
+                tally.add(`replay (${lifetime})`, outcomeOf(a));
+                expect(a).toEqual({ status: 200, text: 'success' });
+              }
+            } finally {
+              await l.stop();
+            }
+          }
+          expect(database.size).toBe(ipns.length);
+          expect(confirmations).toHaveLength(ipns.length);
+        },
+      ),
+      { seed: FUZZ_SEED + 6, numRuns: fuzzRuns(10) },
+    );
+  });
+
   it('oversized bodies are refused with 413 (or the connection closed), nothing recorded', async () => {
     await fc.assert(
       fc.asyncProperty(
