@@ -53,6 +53,30 @@ export const VALID_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
   'audit.list': undefined,
 };
 
+/** Every character stored text refuses (shared/domain/text.ts): controls, Bidi_Control, U+2028/2029. */
+export const HIDING_CHARACTERS = [
+  '\u0000',
+  '\u0007',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\u009b',
+  '\u061c',
+  '\u200e',
+  '\u200f',
+  '\u202a',
+  '\u202b',
+  '\u202c',
+  '\u202d',
+  '\u202e',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+  '\u2028',
+  '\u2029',
+] as const;
+
 const HOSTILE_CONSTANTS: unknown[] = [
   NaN,
   Infinity,

@@ -12,7 +12,7 @@ import type { AppCore } from '../../../electron/main/compose';
 import { refundablePayment } from '../../integration/gateway/helpers';
 import { createFakeLogger } from '../../fakes/logger';
 import { createTally, FUZZ_SEED, fuzzRuns, reportFigures } from './figures';
-import { hostileValue, mutate, VALID_SAMPLES } from './hostile';
+import { HIDING_CHARACTERS, hostileValue, mutate, VALID_SAMPLES } from './hostile';
 
 /**
  * Every IPC channel fed random and hostile payloads (seeded, bounded), through the same dispatcher the
@@ -159,27 +159,7 @@ describe('every IPC channel under random and hostile payloads', () => {
     const hiding = fc
       .record({
         before: fc.string({ maxLength: 10 }),
-        char: fc.constantFrom(
-          '\u0000',
-          '\u0007',
-          '\u001b',
-          '\u007f',
-          '\u0085',
-          '\u061c',
-          '\u200e',
-          '\u200f',
-          '\u202a',
-          '\u202b',
-          '\u202c',
-          '\u202d',
-          '\u202e',
-          '\u2066',
-          '\u2067',
-          '\u2068',
-          '\u2069',
-          '\u2028',
-          '\u2029',
-        ),
+        char: fc.constantFrom(...HIDING_CHARACTERS),
         after: fc.string({ minLength: 1, maxLength: 10 }),
       })
       .map(({ before, char, after }) => `x${before}${char}${after}x`);

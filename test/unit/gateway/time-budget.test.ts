@@ -8,6 +8,7 @@ import {
   DEFAULT_READ_BUDGET_MS,
   DEFAULT_TIMEOUT_MS,
 } from '../../../electron/main/services/gateway/transport';
+import { caughtAppError } from '../../fakes/app-error';
 import { createFakeHttp } from '../../fakes/http';
 import { createFakeLogger } from '../../fakes/logger';
 
@@ -22,14 +23,13 @@ const config = () => ({
   token: 'budget-test-token',
 });
 
-async function rejectionOf(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return e;
-    throw e;
-  }
-  throw new Error('expected a rejection');
+/** Runs a call that must fail in fake time: its error and how much virtual time it took. */
+async function inVirtualTime(call: () => Promise<unknown>): Promise<{ error: AppError; tookMs: number }> {
+  const started = Date.now();
+  let endedAt = started;
+  const result = caughtAppError(call()).finally(() => (endedAt = Date.now()));
+  await vi.advanceTimersByTimeAsync(60_000);
+  return { error: await result, tookMs: endedAt - started };
 }
 
 afterEach(() => {
@@ -46,17 +46,13 @@ describe('lookup time budget', () => {
     vi.useFakeTimers();
     const http = createFakeHttp(['hang']);
     const gw = createGatewayClient({ http, clock: { now: Date.now }, log: createFakeLogger(), config });
-    const started = Date.now();
-    let endedAt: number | undefined;
-    const result = rejectionOf(gw.queryTransaction({ transactionNo: '297553638300708562' })).finally(
-      () => (endedAt = Date.now()),
+    const { error, tookMs } = await inVirtualTime(() =>
+      gw.queryTransaction({ transactionNo: '297553638300708562' }),
     );
-    await vi.advanceTimersByTimeAsync(60_000);
-    const e = await result;
-    expect(e.code).toBe('timeout');
-    expect(e.details).toMatchObject({ timeoutMs: 15_000, budgetMs: 20_000 });
-    expect(endedAt! - started).toBeLessThanOrEqual(20_000);
-    expect(endedAt! - started).toBeGreaterThan(15_000);
+    expect(error.code).toBe('timeout');
+    expect(error.details).toMatchObject({ timeoutMs: 15_000, budgetMs: 20_000 });
+    expect(tookMs).toBeLessThanOrEqual(20_000);
+    expect(tookMs).toBeGreaterThan(15_000);
     expect(http.calls).toHaveLength(2); // the second attempt got only what was left
   });
 
@@ -81,7 +77,7 @@ describe('lookup time budget', () => {
         retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 10 },
       });
       const started = performance.now();
-      const e = await rejectionOf(gw.queryTransaction({ transactionNo: '297553638300708562' }));
+      const e = await caughtAppError(gw.queryTransaction({ transactionNo: '297553638300708562' }));
       const took = performance.now() - started;
       expect(e.code).toBe('timeout');
       // Without the budget: 3 attempts × 400 ms ≈ 1.2 s.
@@ -96,19 +92,16 @@ describe('lookup time budget', () => {
     vi.useFakeTimers();
     const http = createFakeHttp(['hang']);
     const gw = createGatewayClient({ http, clock: { now: Date.now }, log: createFakeLogger(), config });
-    const started = Date.now();
-    let endedAt: number | undefined;
-    const result = rejectionOf(
+    const { error, tookMs } = await inVirtualTime(() =>
       gw.refund({
         transactionNo: '297553638300708562',
         refundAmountMinor: 100,
         currency: 'USD',
         settleCurrency: 'USD',
       }),
-    ).finally(() => (endedAt = Date.now()));
-    await vi.advanceTimersByTimeAsync(60_000);
-    expect((await result).code).toBe('outcome_unknown');
-    expect(endedAt! - started).toBe(15_000);
+    );
+    expect(error.code).toBe('outcome_unknown');
+    expect(tookMs).toBe(15_000);
     expect(http.calls).toHaveLength(1);
   });
 });

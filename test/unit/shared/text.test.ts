@@ -4,30 +4,9 @@ import { escapeUnsafeText, findUnsafeCharacter } from '../../../shared/domain/te
 import { reconciliationStart } from '../../../shared/ipc/contract/reconciliation';
 import { refundsSubmit } from '../../../shared/ipc/contract/refunds';
 import { reasonProblem } from '../../../renderer/src/features/refunds/draft';
+import { HIDING_CHARACTERS } from '../fuzz/hostile';
 
-/** Every character the stored-text rule refuses: controls, Bidi_Control, line/paragraph separators. */
-const REFUSED = [
-  '\u0000',
-  '\u0007',
-  '\u001b',
-  '\u007f',
-  '\u0085',
-  '\u009b',
-  '\u061c',
-  '\u200e',
-  '\u200f',
-  '\u202a',
-  '\u202b',
-  '\u202c',
-  '\u202d',
-  '\u202e',
-  '\u2066',
-  '\u2067',
-  '\u2068',
-  '\u2069',
-  '\u2028',
-  '\u2029',
-];
+const REFUSED = HIDING_CHARACTERS;
 
 const profile = (over: Record<string, unknown>) => ({
   name: 'Main store',
