@@ -43,7 +43,7 @@ export interface HostAdapters {
 export interface CoreOptions {
   /** false: never start the embedded sandbox (no Demo profile is created). Otherwise extra sandbox options. */
   demo?: false | Partial<SandboxOptions>;
-  gateway?: { timeoutMs?: number; retry?: Partial<RetryPolicy> };
+  gateway?: { timeoutMs?: number; readBudgetMs?: number; retry?: Partial<RetryPolicy> };
 }
 
 export interface AppCore {

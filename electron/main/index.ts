@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, ipcMain, safeStorage, session, shell } from 'electron';
 import ElectronStore from 'electron-store';
 import { createConfSettingsStore } from './adapters/conf-settings-store';
 import { createLogger } from './adapters/logger';
@@ -7,12 +7,15 @@ import { createSafeStorageSecretStore } from './adapters/safe-storage-secret-sto
 import { createAppCore } from './compose';
 import { forwardEvents, registerIpc } from './ipc/electron-ipc';
 import { registerAppScheme, serveRenderer } from './protocol';
-import { createMainWindow, lockDownSession } from './window';
+import { createMainWindow, guardEveryWebContents, lockDownSession } from './window';
 
 /**
  * Composition root only: adapters → services → IPC handlers → window. No logic lives here.
  */
 registerAppScheme();
+// Every renderer sandboxed, whatever its webPreferences say (before 'ready').
+app.enableSandbox();
+guardEveryWebContents(app);
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -49,6 +52,9 @@ if (!app.requestSingleInstanceLock()) {
         log,
       }),
     });
+    // electron-store answers 'electron-store-get-data' to any sender (paths and version, for its own
+    // renderer-side use, which we do not have). Main keeps no IPC listener that skips the sender check.
+    ipcMain.removeAllListeners('electron-store-get-data');
     const windows = () => BrowserWindow.getAllWindows();
     registerIpc(core.dispatch, windows, log);
     forwardEvents(core.events, windows);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refuseUnsafeText } from './text';
 
 /**
  * Merchant profiles: who this desk is talking to and where. Shared by main (which stores and enforces
@@ -107,13 +108,19 @@ export const profileInputSchema = z
       .string()
       .trim()
       .min(1, 'Give the profile a name, for example “Main store”.')
-      .max(60, 'Keep the name under 60 characters.'),
+      .max(60, 'Keep the name under 60 characters.')
+      .superRefine(refuseUnsafeText('profile name')),
     merchantNo: digits('merchant number', '200043'),
     storeNo: digits('store number', '300014'),
     environment: z.enum(ENVIRONMENTS, { message: 'Choose where this profile connects to.' }),
     baseUrl: z.string().trim().max(300).optional(),
     ipnEnabled: z.boolean().default(false),
-    operatorName: z.string().trim().max(60, 'Keep the operator name under 60 characters.').optional(),
+    operatorName: z
+      .string()
+      .trim()
+      .max(60, 'Keep the operator name under 60 characters.')
+      .superRefine(refuseUnsafeText('operator name'))
+      .optional(),
     guardrails: guardrailsSchema.optional(),
     merGroupNo: z
       .string()

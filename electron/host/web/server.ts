@@ -4,17 +4,37 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join, normalize, sep } from 'node:path';
 import { contentTypeOf } from '../../main/adapters/content-types';
+import { AppError, toErrorEnvelope } from '../../../shared/domain/errors';
+import { newCorrelationId } from '../../../shared/domain/ids';
 import { forbiddenEnvelope } from '../../main/ipc/dispatcher';
 import type { AppCore } from '../../main/compose';
 import { BROWSER_HOST_CSP } from '../../main/security/csp';
 import { bridgeScript } from './bridge-script';
 
 const MAX_BODY = 16 * 1024 * 1024;
+/**
+ * An oversized body is read to its end and dropped (so a keep-alive connection stays usable for the
+ * next request); past this much the connection is closed instead of draining any longer.
+ */
+const MAX_DRAIN = 64 * 1024 * 1024;
 
 /** decodeURIComponent that answers undefined for malformed percent-encoding (e.g. `/%`) instead of throwing. */
 function decodePath(text: string): string | undefined {
   try {
     return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The request target as a URL on our own origin. Only origin-form targets (`/path?query`) are taken:
+ * `//other/x` would otherwise parse as another host, and `http://…` (proxy form) is not for us.
+ */
+function requestUrl(target: string | undefined, origin: string): URL | undefined {
+  if (!target?.startsWith('/')) return undefined;
+  try {
+    return new URL(`${origin}${target}`);
   } catch {
     return undefined;
   }
@@ -45,8 +65,15 @@ const secretMatches = (given: string | undefined, secret: string): boolean => {
   return a.length === b.length && timingSafeEqual(a, b);
 };
 
-function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string | Buffer,
+  extra: Record<string, string> = {},
+): void {
   res.writeHead(status, {
+    ...extra,
     'content-type': type,
     'content-security-policy': BROWSER_HOST_CSP,
     'x-content-type-options': 'nosniff',
@@ -56,16 +83,48 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
   res.end(body);
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new Error('body too large');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+type Body = { kind: 'ok'; text: string } | { kind: 'too_large'; drained: boolean };
+
+/**
+ * Reads the request body. Over MAX_BODY the bytes are no longer kept but still read to the end
+ * (breaking off would leave the rest on a keep-alive socket, and destroying the stream resets the
+ * connection under the client's next request); past MAX_DRAIN reading stops and the caller closes.
+ */
+function readBody(req: IncomingMessage): Promise<Body> {
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY) chunks.push(chunk);
+      else if (size > MAX_DRAIN) {
+        req.off('data', onData);
+        req.pause();
+        resolve({ kind: 'too_large', drained: false });
+      }
+    };
+    req.on('data', onData);
+    req.on('end', () =>
+      resolve(
+        size > MAX_BODY
+          ? { kind: 'too_large', drained: true }
+          : { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') },
+      ),
+    );
+    req.on('error', reject);
+  });
 }
+
+const tooLargeEnvelope = () =>
+  JSON.stringify(
+    toErrorEnvelope(
+      new AppError(
+        'invalid_input',
+        `The request was larger than ${MAX_BODY / 1024 / 1024} MB and was not processed. Send less at once.`,
+      ),
+      newCorrelationId(),
+    ),
+  );
 
 /**
  * Development/test host: serves the built renderer and the same IPC handlers over loopback HTTP.
@@ -90,7 +149,8 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
       const reqOrigin = req.headers.origin;
       if (reqOrigin && reqOrigin !== origin)
         return send(res, 403, 'text/plain', 'Cross-origin requests are refused');
-      const url = new URL(req.url ?? '/', origin);
+      const url = requestUrl(req.url, origin);
+      if (!url) return send(res, 400, 'text/plain', 'Bad request');
 
       if (url.pathname.startsWith('/ipc/')) {
         if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');
@@ -99,10 +159,20 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
         }
         const channel = decodePath(url.pathname.slice('/ipc/'.length));
         if (channel === undefined) return send(res, 400, 'text/plain', 'Bad request');
+        const body = await readBody(req);
+        if (body.kind === 'too_large') {
+          // Drained: the connection stays usable. Not drained (absurdly large): close it after answering.
+          return send(
+            res,
+            413,
+            'application/json',
+            tooLargeEnvelope(),
+            body.drained ? {} : { connection: 'close' },
+          );
+        }
         let input: unknown;
         try {
-          const text = await readBody(req);
-          const parsed: unknown = text ? JSON.parse(text) : {};
+          const parsed: unknown = body.text ? JSON.parse(body.text) : {};
           input =
             parsed && typeof parsed === 'object' && 'input' in parsed
               ? (parsed as { input: unknown }).input

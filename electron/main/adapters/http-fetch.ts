@@ -1,4 +1,4 @@
-import { type HttpClient, TransportError } from '../services/gateway/http-port';
+import { type HttpClient, TOO_LARGE, TransportError } from '../services/gateway/http-port';
 
 /** Error codes that mean the request never left this machine (nothing can have happened remotely). */
 const BEFORE_SEND = new Set([
@@ -21,6 +21,32 @@ function causeCode(e: unknown): string | undefined {
     else cur = (cur as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/**
+ * The largest answer read. A tran-query answer is a few KB and a 15-day trans-list a few MB; anything
+ * bigger is not an answer this app can use, and reading it whole (fetch decompresses gzip as it goes)
+ * would let a hostile or broken service exhaust main's memory.
+ */
+export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/** Reads the body as UTF-8 text, refusing (and cancelling) past `max` decoded bytes. */
+async function readCapped(res: Response, max: number): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      throw new TransportError('the answer was too large', 'unknown', TOO_LARGE);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
 }
 
 /**
@@ -48,9 +74,9 @@ export function createFetchHttpClient(): HttpClient {
       );
     }
     try {
-      return { status: res.status, text: await res.text() };
+      return { status: res.status, text: await readCapped(res, MAX_RESPONSE_BYTES) };
     } catch (e) {
-      if (req.signal.aborted) throw e;
+      if (req.signal.aborted || e instanceof TransportError) throw e;
       // Headers arrived, then the connection dropped: the service may have acted.
       throw new TransportError('connection dropped while reading the response', 'unknown', causeCode(e));
     }

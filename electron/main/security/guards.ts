@@ -23,6 +23,8 @@ export function secureWebPreferences(preloadPath: string) {
     experimentalFeatures: false,
     navigateOnDragDrop: false,
     spellcheck: false,
+    // Middle-click opens links through a separate path; the window-open handler denies it anyway.
+    disableBlinkFeatures: 'Auxclick',
   } as const;
 }
 
@@ -59,6 +61,23 @@ export function shouldBlockNavigation(_targetUrl: string): boolean {
 /** window.open / target=_blank: always denied. Allow-listed links go to the system browser instead. */
 export function windowOpenDecision(): { action: 'deny' } {
   return { action: 'deny' };
+}
+
+/** URL patterns of the session's network filter: every scheme that reaches beyond this machine's app. */
+export const REMOTE_REQUEST_PATTERNS = ['http://*/*', 'https://*/*', 'ws://*/*', 'wss://*/*'];
+
+/**
+ * Whether the renderer's session may make a network request. The renderer talks to nothing but IPC
+ * (the CSP says so too): only the dev server of a development run (page, modules, HMR socket) is let
+ * through. Main's own calls to the payment service use Node's HTTP client, not the session.
+ */
+export function isRendererRequestAllowed(raw: string, devServerUrl?: string): boolean {
+  if (!devServerUrl) return false;
+  try {
+    return new URL(raw).host === new URL(devServerUrl).host;
+  } catch {
+    return false;
+  }
 }
 
 /** Permission requests (camera, notifications, geolocation, …): always denied. */

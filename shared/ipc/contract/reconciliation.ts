@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refuseUnsafeText } from '../../domain/text';
 import { transactionSchema } from './transactions';
 
 /**
@@ -38,7 +39,7 @@ export const reconciliationStart = {
   input: z
     .object({
       keys: z.array(z.string().min(4).max(140)).min(1).max(RECON_MAX_KEYS),
-      label: z.string().max(200),
+      label: z.string().max(200).superRefine(refuseUnsafeText('label')),
     })
     .strict(),
   output: reconJobSchema,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { guardrailsSchema } from '../../domain/profile';
+import { refuseUnsafeText } from '../../domain/text';
 import { transactionSchema } from './transactions';
 
 const minor = z.number().int().refine(Number.isSafeInteger, 'Amounts are whole minor units.');
@@ -92,7 +93,11 @@ export const refundsSubmit = {
       amountMinor: minor.refine((n) => n > 0, 'The refund amount must be greater than zero.'),
       currency: z.string().regex(/^[A-Z]{3}$/),
       reasonCode: z.enum(REASON_CODES, { message: 'Choose a reason for the refund.' }),
-      reasonNote: z.string().trim().max(500, 'Keep the note under 500 characters.'),
+      reasonNote: z
+        .string()
+        .trim()
+        .max(500, 'Keep the note under 500 characters.')
+        .superRefine(refuseUnsafeText('note', { multiline: true })),
       confirmation: z
         .object({ overLimit: z.boolean().optional(), typedAmount: z.string().max(32).optional() })
         .strict(),

@@ -1,9 +1,9 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../../shared/domain/errors';
 import { type RunningSandbox, startSandbox } from '../../../electron/main/sandbox';
 import { countingHttp, gatewayFor, refundablePayment } from './helpers';
+import { caughtAppError as caught } from '../../fakes/app-error';
 
 let sb: RunningSandbox;
 beforeAll(async () => {
@@ -11,16 +11,6 @@ beforeAll(async () => {
 });
 afterEach(() => void sb.resetFaults());
 afterAll(() => sb.close());
-
-async function caught(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return e;
-    throw e;
-  }
-  throw new Error('expected a rejection');
-}
 
 const refundOf = (
   p: { transactionNo: string; currency: string; settleCurrency: string },

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../shared/domain/errors';
 import { verifySignature } from '../../../shared/protocol/signing';
 import { createGatewayClient } from '../../../electron/main/services/gateway/client';
 import { TransportError } from '../../../electron/main/services/gateway/http-port';
@@ -7,6 +6,7 @@ import { backoffDelay, DEFAULT_RETRY } from '../../../electron/main/services/gat
 import { createFakeClock } from '../../fakes/clock';
 import { createFakeHttp, envelope, type FakeReply, success } from '../../fakes/http';
 import { createFakeLogger } from '../../fakes/logger';
+import { caughtAppError as caught } from '../../fakes/app-error';
 
 const TOKEN = '5cbfb079f15b150122261c8537086d77a';
 const TX = {
@@ -43,16 +43,6 @@ function setup(replies: FakeReply[], extra: { timeoutMs?: number } = {}) {
     sleep: async (ms) => void sleeps.push(ms),
   });
   return { gw, http, log, sleeps };
-}
-
-async function caught(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return e;
-    throw e;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('gateway client: requests', () => {

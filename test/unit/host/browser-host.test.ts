@@ -1,5 +1,5 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,11 +106,67 @@ describe('browser host', () => {
     }
   });
 
+  it('takes `//…` request targets as paths on our origin, never as another host (found by fuzzing: 500)', async () => {
+    expect((await call('//', { method: 'GET' })).status).toBe(404);
+    // Not dispatched as /ipc/app.info of another host: it is the path `//evil.example/…` here.
+    const r = await call('//evil.example/ipc/app.info', { headers: auth, body: '{}' });
+    expect(r.status).toBe(405);
+  });
+
   it('refuses the event stream without the secret', async () => {
     for (const headers of [{} as Record<string, string>, { 'x-refund-desk-secret': 'wrong' }]) {
       const r = await call('/events', { method: 'GET', headers });
       expect(r.status).toBe(403);
       expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    }
+  });
+});
+
+describe('browser host: oversized bodies on a keep-alive connection', () => {
+  /** Sends over one keep-alive socket (maxSockets 1) so the second request must reuse the first's. */
+  function send(agent: Agent, body: Buffer | string) {
+    return new Promise<{ status: number; body: string; reused: boolean }>((resolve, reject) => {
+      const req = request(`${host.origin}/ipc/app.info`, { method: 'POST', agent, headers: auth }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, reused: req.reusedSocket }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  it('answers a body over 16 MB with 413 and drains it, so the next request on the connection works', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const huge = Buffer.alloc(17 * 1024 * 1024, 0x61);
+      const first = await send(agent, huge);
+      expect(first.status).toBe(413);
+      expect(JSON.parse(first.body)).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_input', message: expect.stringContaining('16 MB') },
+      });
+      const next = await send(agent, '{"input":null}');
+      expect(next.status).toBe(200);
+      expect(next.reused).toBe(true);
+      expect(JSON.parse(next.body)).toMatchObject({ ok: true, value: { host: 'browser' } });
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('closes instead of draining past 64 MB, and the host keeps serving', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const absurd = Buffer.alloc(65 * 1024 * 1024, 0x61);
+      const first = await send(agent, absurd).catch((e: NodeJS.ErrnoException) => e.code);
+      // Either the 413 arrives before the close, or the client sees the close while still writing.
+      if (typeof first === 'object') expect(first.status).toBe(413);
+      else expect(['ECONNRESET', 'EPIPE']).toContain(first);
+      const next = await send(agent, '{"input":null}');
+      expect(next.status).toBe(200);
+    } finally {
+      agent.destroy();
     }
   });
 });

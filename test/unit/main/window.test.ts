@@ -106,9 +106,19 @@ describe('main window security guards', () => {
   it('denies every permission request and check', () => {
     let request: ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void) | undefined;
     let check: ((wc: unknown, permission: string) => boolean) | undefined;
+    let device: (() => boolean) | undefined;
+    let filter: { urls: string[] } | undefined;
+    let onRequest: ((d: { url: string }, cb: (r: { cancel: boolean }) => void) => void) | undefined;
     lockDownSession({
       setPermissionRequestHandler: (fn: typeof request) => (request = fn),
       setPermissionCheckHandler: (fn: typeof check) => (check = fn),
+      setDevicePermissionHandler: (fn: typeof device) => (device = fn),
+      webRequest: {
+        onBeforeRequest: (f: typeof filter, fn: typeof onRequest) => {
+          filter = f;
+          onRequest = fn;
+        },
+      },
     } as never);
     for (const p of ['media', 'notifications', 'geolocation', 'clipboard-read', 'openExternal']) {
       const cb = vi.fn();
@@ -116,5 +126,33 @@ describe('main window security guards', () => {
       expect(cb).toHaveBeenCalledWith(false);
       expect(check!(null, p)).toBe(false);
     }
+    expect(device!()).toBe(false);
+    expect(filter!.urls).toEqual(['http://*/*', 'https://*/*', 'ws://*/*', 'wss://*/*']);
+    for (const url of ['https://evil.example/x.js', 'http://127.0.0.1:8787/', 'wss://evil.example/']) {
+      const cb = vi.fn();
+      onRequest!({ url }, cb);
+      expect(cb, url).toHaveBeenCalledWith({ cancel: true });
+    }
+  });
+
+  it('lets only a development run reach its own dev server through the session', () => {
+    fakeApp.isPackaged = false;
+    process.env['ELECTRON_RENDERER_URL'] = 'http://localhost:5173/';
+    let onRequest: ((d: { url: string }, cb: (r: { cancel: boolean }) => void) => void) | undefined;
+    lockDownSession({
+      setPermissionRequestHandler: () => {},
+      setPermissionCheckHandler: () => {},
+      setDevicePermissionHandler: () => {},
+      webRequest: { onBeforeRequest: (_f: unknown, fn: typeof onRequest) => (onRequest = fn) },
+    } as never);
+    const decide = (url: string) => {
+      const cb = vi.fn();
+      onRequest!({ url }, cb);
+      return cb.mock.calls[0]![0] as { cancel: boolean };
+    };
+    expect(decide('http://localhost:5173/src/main.tsx')).toEqual({ cancel: false });
+    expect(decide('ws://localhost:5173/')).toEqual({ cancel: false });
+    expect(decide('http://localhost:5174/')).toEqual({ cancel: true });
+    expect(decide('https://evil.example/')).toEqual({ cancel: true });
   });
 });

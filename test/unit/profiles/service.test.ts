@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../shared/domain/errors';
 import { createProfilesService, type DemoRuntime } from '../../../electron/main/services/profiles/service';
 import { createFakeClock } from '../../fakes/clock';
 import { createFakeLogger } from '../../fakes/logger';
 import { createFakeSecretStore, createFakeSettingsStore } from '../../fakes/stores';
+import { caughtAppError as rejects } from '../../fakes/app-error';
 
 const DEMO: DemoRuntime = {
   baseUrl: 'http://127.0.0.1:5555',
@@ -33,16 +33,6 @@ const prod = {
   environment: 'production' as const,
   ipnEnabled: false,
 };
-
-async function rejects(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return e;
-    throw e;
-  }
-  throw new Error('expected rejection');
-}
 
 describe('profiles service', () => {
   it('creates, lists, activates, updates and deletes profiles', async () => {

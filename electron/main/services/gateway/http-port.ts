@@ -22,6 +22,9 @@ export interface HttpResponse {
  */
 export type TransportPhase = 'before-send' | 'unknown';
 
+/** TransportError.causeCode when an answer arrived but was larger than the adapter reads. */
+export const TOO_LARGE = 'ERESPONSE_TOO_LARGE';
+
 /** Thrown by an HttpClient when no HTTP response arrived. Carries no request data. */
 export class TransportError extends Error {
   override name = 'TransportError';

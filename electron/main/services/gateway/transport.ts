@@ -4,7 +4,7 @@ import { RET } from '../../../../shared/protocol/ret-codes';
 import { signParams } from '../../../../shared/protocol/signing';
 import type { Clock, Logger } from '../ports';
 import { ENDPOINTS, type EndpointName, notSent, outcomeUnknown, readFailure, rejectionError } from './errors';
-import { type HttpClient, TransportError } from './http-port';
+import { type HttpClient, TOO_LARGE, TransportError } from './http-port';
 
 /** Where and as whom to call. Resolved per call, so switching profiles switches everything. */
 export interface GatewayConfig {
@@ -29,8 +29,14 @@ export interface TransportDeps {
   clock: Clock;
   log: Logger;
   config: () => GatewayConfig | Promise<GatewayConfig>;
-  /** Per attempt. */
+  /** Per attempt (a write's single attempt gets all of it). */
   timeoutMs?: number;
+  /**
+   * Total time one read may take, across its attempts and the waits between them. Each attempt gets
+   * what is left (at most `timeoutMs`), so a hanging or trickling service cannot stretch a lookup to
+   * attempts × timeout. Writes are sent once and are bounded by `timeoutMs` alone.
+   */
+  readBudgetMs?: number;
   retry?: Partial<RetryPolicy>;
   /** [0, 1) source for jitter; injected so tests are deterministic. */
   random?: () => number;
@@ -40,7 +46,13 @@ export interface TransportDeps {
   onReachability?: (reachable: boolean, detail?: string) => void;
 }
 
+/**
+ * The stated time budget (README "Security model", SECURITY.md): one attempt waits at most 15 s for a
+ * complete answer (headers and body); one read — a lookup, a refresh, the query before a refund —
+ * gives up after 20 s in total, retries and backoff included, with a `timeout` error.
+ */
 export const DEFAULT_TIMEOUT_MS = 15_000;
+export const DEFAULT_READ_BUDGET_MS = 20_000;
 export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseDelayMs: 300, maxDelayMs: 3_000 };
 
 /** Values as the wire wants them: strings only; empty and absent values are left out entirely. */
@@ -85,13 +97,21 @@ type Attempt =
 /** The signed-POST machinery shared by every endpoint: sign, send, time out, retry reads, map errors. */
 export function createTransport(deps: TransportDeps) {
   const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const readBudgetMs = Math.max(timeoutMs, deps.readBudgetMs ?? DEFAULT_READ_BUDGET_MS);
+  // A retry with less time than this left is not worth starting.
+  const minAttemptMs = Math.min(1_000, timeoutMs / 4);
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...deps.retry };
   const random = deps.random ?? Math.random;
   const sleep = deps.sleep ?? realSleep;
 
-  async function attemptOnce(url: string, body: string, signal?: AbortSignal): Promise<Attempt> {
+  async function attemptOnce(
+    url: string,
+    body: string,
+    attemptTimeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<Attempt> {
     const ctl = new AbortController();
-    const timer = setTimeout(() => ctl.abort(new Error('timeout')), timeoutMs);
+    const timer = setTimeout(() => ctl.abort(new Error('timeout')), attemptTimeoutMs);
     const onCancel = () => ctl.abort(new Error('cancelled'));
     signal?.addEventListener('abort', onCancel, { once: true });
     if (signal?.aborted) onCancel();
@@ -115,6 +135,8 @@ export function createTransport(deps: TransportDeps) {
       if (signal?.aborted)
         throw new AppError('cancelled', 'The request was cancelled.', { retryable: false });
       if (ctl.signal.aborted) return { kind: 'timeout' };
+      // An answer too large to read is an unreadable answer, not a network failure worth retrying.
+      if (e instanceof TransportError && e.causeCode === TOO_LARGE) return { kind: 'body' };
       if (e instanceof TransportError)
         return { kind: 'transport', phase: e.phase, ...(e.causeCode ? { code: e.causeCode } : {}) };
       return { kind: 'transport', phase: 'unknown' };
@@ -149,15 +171,19 @@ export function createTransport(deps: TransportDeps) {
     const url = `${cfg.baseUrl.replace(/\/+$/, '')}${path}`;
     const body = JSON.stringify(signed);
     const maxAttempts = write ? 1 : 1 + policy.retries;
+    const deadline = deps.clock.now() + (write ? timeoutMs : readBudgetMs);
     let last: Attempt = { kind: 'transport', phase: 'unknown' };
     for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
       if (attempt > 0) {
-        await sleep(backoffDelay(attempt - 1, policy, random), opts.signal);
+        const wait = backoffDelay(attempt - 1, policy, random);
+        if (deadline - deps.clock.now() - wait < minAttemptMs) break; // the budget is spent
+        await sleep(wait, opts.signal);
       }
       if (opts.signal?.aborted)
         throw new AppError('cancelled', 'The request was cancelled.', { retryable: false });
       const started = deps.clock.now();
-      last = await attemptOnce(url, body, opts.signal);
+      const attemptTimeoutMs = Math.max(1, Math.min(timeoutMs, deadline - started));
+      last = await attemptOnce(url, body, attemptTimeoutMs, opts.signal);
       const fields = { endpoint, attempt: attempt + 1, ms: deps.clock.now() - started, outcome: last.kind };
       if (last.kind === 'envelope') {
         deps.onReachability?.(true);
@@ -205,7 +231,7 @@ export function createTransport(deps: TransportDeps) {
     }
     switch (last.kind) {
       case 'timeout':
-        throw readFailure(endpoint, 'timeout', { timeoutMs });
+        throw readFailure(endpoint, 'timeout', { timeoutMs, budgetMs: readBudgetMs });
       case 'http':
         throw readFailure(endpoint, 'http', { httpStatus: last.status });
       case 'body':

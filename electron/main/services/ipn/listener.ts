@@ -5,6 +5,10 @@ import type { Clock, Logger } from '../ports';
 
 const MAX_BODY = 64 * 1024;
 const DEDUPE_LIMIT = 5_000;
+/** A sender gets this long for its headers, and again for its body, before the connection is closed. */
+const SLOW_SENDER_MS = 10_000;
+/** Connections held open at once (the service sends a handful; a flood of slow senders is refused). */
+const MAX_CONNECTIONS = 64;
 
 /** One authentic notification, reduced to what the app needs (no signature, no free text). */
 export interface IpnEvent {
@@ -34,21 +38,42 @@ export interface IpnListenerDeps {
   badSignatureLogsPerMinute?: number;
   /** Accepted/duplicate log lines allowed per minute, per kind (a resend storm must not flood the log). */
   eventLogsPerMinute?: number;
+  /** Tests: how long a slow sender may take for its headers, and for its body (default 10 s each). */
+  slowSenderMs?: number;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** Why a body was not read: too large (413) or too slow (408). */
+class BodyRefused extends Error {
+  constructor(readonly status: 408 | 413) {
+    super(status === 413 ? 'too large' : 'too slow');
+  }
+}
+
+function readBody(req: IncomingMessage, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let size = 0;
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => {
+    const refuse = (status: 408 | 413) => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.pause();
+      reject(new BodyRefused(status));
+    };
+    const timer = setTimeout(() => refuse(408), timeoutMs);
+    const onData = (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
-        reject(new Error('too large'));
-        req.destroy();
-      } else chunks.push(c);
+      if (size > MAX_BODY) refuse(413);
+      else chunks.push(c);
+    };
+    req.on('data', onData);
+    req.on('end', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('utf8'));
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
   });
 }
 
@@ -91,6 +116,7 @@ export function createIpnListener(deps: IpnListenerDeps) {
   const seen = new Set<string>();
   const refusalsPerMinute = deps.badSignatureLogsPerMinute ?? 5;
   const eventsPerMinute = deps.eventLogsPerMinute ?? 60;
+  const slowSenderMs = deps.slowSenderMs ?? SLOW_SENDER_MS;
   const buckets = new Map<string, { windowStart: number; logged: number; suppressed: number }>();
   let server: Server | undefined;
   let baseUrl: string | undefined;
@@ -138,7 +164,21 @@ export function createIpnListener(deps: IpnListenerDeps) {
       logLimited('warn', 'ipn.foreign_origin', refusalsPerMinute, { profileId: profileId.slice(0, 64) });
       return reply(res, 403, 'fail');
     }
-    const fields = parseFields(await readBody(req), String(req.headers['content-type'] ?? ''));
+    let text: string;
+    try {
+      text = await readBody(req, slowSenderMs);
+    } catch (e) {
+      // Too large or too slow: answer, then close (the rest of the body is never read).
+      const status = e instanceof BodyRefused ? e.status : 400;
+      logLimited('warn', 'ipn.body_refused', refusalsPerMinute, {
+        profileId: profileId.slice(0, 64),
+        status,
+      });
+      res.setHeader('connection', 'close');
+      res.on('finish', () => req.socket.destroy());
+      return reply(res, status, 'fail');
+    }
+    const fields = parseFields(text, String(req.headers['content-type'] ?? ''));
     const token = await deps.tokenFor(profileId).catch(() => undefined);
     if (!fields || !token || !verifySignature(fields, token, { acceptEmptyVariant: true })) {
       logBadSignature(profileId);
@@ -198,11 +238,20 @@ export function createIpnListener(deps: IpnListenerDeps) {
   return {
     async start(port = 0): Promise<string> {
       if (server && baseUrl) return baseUrl;
-      const s = createServer((req, res) => {
-        handle(req, res).catch(() => {
-          if (!res.headersSent) reply(res, 400, 'fail');
-        });
-      });
+      const s = createServer(
+        {
+          // Slow senders (headers or body trickled a byte at a time) are cut off, not waited for.
+          headersTimeout: slowSenderMs,
+          requestTimeout: 2 * slowSenderMs,
+          connectionsCheckingInterval: Math.min(1_000, slowSenderMs / 2),
+        },
+        (req, res) => {
+          handle(req, res).catch(() => {
+            if (!res.headersSent) reply(res, 400, 'fail');
+          });
+        },
+      );
+      s.maxConnections = MAX_CONNECTIONS;
       await new Promise<void>((resolve, reject) => {
         s.once('error', reject);
         s.listen(port, '127.0.0.1', () => resolve());

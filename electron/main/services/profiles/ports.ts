@@ -3,9 +3,18 @@
  * and CLI: conf + in-memory/env adapters; tests: test/fakes/stores.ts.
  */
 
-/** Thrown by SettingsStore.read when the file exists but cannot be parsed. */
+/**
+ * Thrown by SettingsStore.read when the file exists but cannot be used. `why` completes the sentence
+ * "The settings file … and was moved aside" for the person (e.g. "held null instead of settings").
+ */
 export class SettingsCorruptError extends Error {
   override name = 'SettingsCorruptError';
+  constructor(
+    message: string,
+    readonly why?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The non-secret settings document (one JSON file). */
@@ -15,6 +24,8 @@ export interface SettingsStore {
   write(doc: Record<string, unknown>): void;
   /** Moves the current file aside (kept for the person to inspect); returns its new path. */
   quarantine(): string | undefined;
+  /** What the last read had to work around but could still use (e.g. a byte-order mark), for notices. */
+  readNotes?(): readonly string[];
 }
 
 export interface SecretStoreInfo {

@@ -28,7 +28,8 @@ export interface ProfilesRuntimeDeps {
   startDemo?: () => Promise<DemoHandle>;
   /** Durable IPN record with its dedup key (the app database); 'duplicate' if the key was seen before. */
   recordIpn: (event: IpnEvent, key: string) => Promise<'recorded' | 'duplicate' | void>;
-  gateway?: { timeoutMs?: number; retry?: Partial<RetryPolicy> };
+  /** Gateway tuning (tests); the defaults are the stated time budget in gateway/transport.ts. */
+  gateway?: { timeoutMs?: number; readBudgetMs?: number; retry?: Partial<RetryPolicy> };
   random?: () => number;
 }
 
@@ -54,6 +55,7 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
   ): GatewayClient => {
     const timeoutMs = tuning.timeoutMs ?? deps.gateway?.timeoutMs;
     const retry = tuning.retry ?? deps.gateway?.retry;
+    const readBudgetMs = deps.gateway?.readBudgetMs;
     return createGatewayClient({
       http: deps.http,
       clock: deps.clock,
@@ -64,6 +66,7 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
         if (id) reachability.record(id, ok, detail);
       },
       ...(timeoutMs ? { timeoutMs } : {}),
+      ...(readBudgetMs ? { readBudgetMs } : {}),
       ...(retry ? { retry } : {}),
       ...(deps.random ? { random: deps.random } : {}),
     });

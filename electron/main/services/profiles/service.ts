@@ -73,8 +73,12 @@ export function createProfilesService(deps: ProfilesDeps) {
       raw = deps.settings.read();
     } catch (e) {
       if (!(e instanceof SettingsCorruptError)) throw e;
-      return quarantine('could not be read');
+      return quarantine(e.why ?? 'could not be read');
     }
+    for (const note of deps.settings.readNotes?.() ?? []) notice('info', note);
+    // Only a missing file or `{}` is a first run: anything else that is not an object is damage.
+    if (Array.isArray(raw) || typeof raw !== 'object' || raw === null)
+      return quarantine('did not hold a settings object');
     if (Object.keys(raw).length === 0) return { version: 1, profiles: [], activeProfileId: null };
     const parsed = settingsSchema.safeParse(raw);
     if (!parsed.success) return quarantine('was not in the expected shape');

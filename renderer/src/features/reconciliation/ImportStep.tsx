@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ParsedCsv } from '../../../../shared/csv/parser';
+import { escapeUnsafeText } from '../../../../shared/domain/text';
 import demoLedgerText from '../../../../resources/demo-ledger.csv?raw';
 import { parseInWorker } from './parse-client';
 
@@ -49,7 +50,8 @@ export function ImportStep({ isDemo, onParsed }: Props) {
             onChange={(e) => {
               const file = e.target.files?.[0];
               e.target.value = '';
-              if (file) void file.arrayBuffer().then((b) => parse(b, file.name));
+              // A file name may hold control or text-direction characters: keep them visible, never live.
+              if (file) void file.arrayBuffer().then((b) => parse(b, escapeUnsafeText(file.name)));
             }}
           />
         </label>

@@ -1,5 +1,6 @@
 import type { Output } from '../../../../shared/ipc/contract';
 import { REFUND_REASONS } from '../../../../shared/ipc/contract/refunds';
+import { findUnsafeCharacter, unsafeTextMessage } from '../../../../shared/domain/text';
 import { typedAmountMatches } from './amount';
 import type { Requirements } from './requirements';
 
@@ -27,6 +28,8 @@ export function reasonProblem(
   if (d.reasonCode === 'other' && d.reasonNote.trim() === '')
     return { field: 'note', message: 'Explain the reason in the note.' };
   if (d.reasonNote.length > 500) return { field: 'note', message: 'Keep the note under 500 characters.' };
+  const unsafe = findUnsafeCharacter(d.reasonNote, { multiline: true });
+  if (unsafe) return { field: 'note', message: unsafeTextMessage('note', unsafe) };
   return undefined;
 }
 

@@ -1,0 +1,178 @@
+import fc from 'fast-check';
+import type { InvokeChannel } from '../../../shared/ipc/channels';
+
+/**
+ * Generators of hostile IPC payloads: what a compromised renderer can send through Electron's structured
+ * clone (or the browser host's JSON). Values a schema might not expect (NaN, -0, 2^53, BigInt, Map,
+ * typed arrays, null-prototype objects, sparse arrays), text that hides (NUL, bidi overrides), text that
+ * is too long, ids that are not ids, and prototype-pollution keys.
+ */
+const TX = '297553638300708562';
+
+/** One well-formed input per channel: mutated one field at a time into hostile variants. */
+export const VALID_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
+  'app.info': undefined,
+  'app.health': undefined,
+  'app.openExternal': { url: 'https://docs.pockyt.io/' },
+  'profiles.list': undefined,
+  'profiles.save': {
+    name: 'Fuzzed store',
+    merchantNo: '200043',
+    storeNo: '300014',
+    environment: 'custom',
+    baseUrl: 'https://mapi.example.test',
+    ipnEnabled: false,
+    operatorName: 'Ann',
+    guardrails: { limits: [{ currency: 'USD', maxSingleMinor: 10_000 }] },
+  },
+  'profiles.delete': { id: 'P0000000000000000' },
+  'profiles.activate': { id: 'P0000000000000000' },
+  'profiles.setToken': { id: 'P0000000000000000', token: 'abcdefgh12345678' },
+  'profiles.clearToken': { id: 'P0000000000000000' },
+  'profiles.testConnection': { id: 'P0000000000000000' },
+  'transactions.lookup': { query: TX },
+  'transactions.refresh': { transactionNos: [TX] },
+  'transactions.sync': { startDate: '20260101', endDate: '20260110' },
+  'reconciliation.start': { keys: [`tx:${TX}`], label: 'ledger.csv' },
+  'reconciliation.pause': { jobId: 'J0000000000' },
+  'reconciliation.resume': { jobId: 'J0000000000' },
+  'reconciliation.cancel': { jobId: 'J0000000000' },
+  'reconciliation.list': undefined,
+  'reconciliation.results': { jobId: 'J0000000000', offset: 0, limit: 10 },
+  'refunds.preview': { transactionNo: TX },
+  'refunds.submit': {
+    transactionNo: TX,
+    amountMinor: 100,
+    currency: 'USD',
+    reasonCode: 'other',
+    reasonNote: 'customer asked',
+    confirmation: { overLimit: true, typedAmount: '1.00' },
+  },
+  'refunds.list': undefined,
+  'refunds.checkAgain': { id: 'RD0000000000' },
+  'audit.list': undefined,
+};
+
+/** Every character stored text refuses (shared/domain/text.ts): controls, Bidi_Control, U+2028/2029. */
+export const HIDING_CHARACTERS = [
+  '\u0000',
+  '\u0007',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\u009b',
+  '\u061c',
+  '\u200e',
+  '\u200f',
+  '\u202a',
+  '\u202b',
+  '\u202c',
+  '\u202d',
+  '\u202e',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+  '\u2028',
+  '\u2029',
+] as const;
+
+const HOSTILE_CONSTANTS: unknown[] = [
+  NaN,
+  Infinity,
+  -Infinity,
+  -0,
+  2 ** 53,
+  -(2 ** 53),
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  -1,
+  0.1,
+  1e21,
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  'Refunds \u202e001$',
+  '\u2066hidden\u2069',
+  '\u200f',
+  '\r\n\t',
+  'x'.repeat(100_001),
+  '9'.repeat(64),
+  '1e3',
+  '0x10',
+  '-12.30',
+  '=HYPERLINK("https://evil.example")',
+  '<img src=x onerror=alert(1)>',
+  '../../../../etc/passwd',
+  '%2e%2e%2f',
+  'javascript:alert(1)',
+  'file:///etc/passwd',
+  'https://user:pass@www.yuansfer.com/',
+  'RD' + 'A'.repeat(200),
+  '__proto__',
+  null,
+  true,
+  false,
+  [],
+  {},
+  [[[[[[[[[[]]]]]]]]]],
+  new Array(300_001).fill('tx:297553638300708562'),
+  Object.create(null) as object,
+  JSON.parse('{"__proto__":{"polluted":true}}') as object,
+  JSON.parse('{"constructor":{"prototype":{"polluted":true}}}') as object,
+  new Date(NaN),
+  new Map([['id', 'P1']]),
+  new Set(['P1']),
+  new Uint8Array(16),
+  10n,
+];
+
+/** Any value a hostile renderer could send, weighted towards the nasty ones. */
+export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  { arbitrary: fc.constantFrom(...HOSTILE_CONSTANTS), weight: 3 },
+  {
+    arbitrary: fc.anything({
+      maxDepth: 3,
+      withBigInt: true,
+      withDate: true,
+      withMap: true,
+      withSet: true,
+      withTypedArray: true,
+      withSparseArray: true,
+      withNullPrototype: true,
+      withBoxedValues: true,
+    }),
+    weight: 2,
+  },
+  { arbitrary: fc.string({ unit: 'binary', maxLength: 80 }), weight: 1 },
+  { arbitrary: fc.string({ unit: 'grapheme', maxLength: 80 }), weight: 1 },
+  { arbitrary: fc.integer(), weight: 1 },
+  { arbitrary: fc.double(), weight: 1 },
+);
+
+/** A hostile variant of a valid sample: one field changed, dropped or added, or the whole input replaced. */
+export function mutate(sample: unknown): fc.Arbitrary<unknown> {
+  if (!sample || typeof sample !== 'object') return hostileValue;
+  const keys = Object.keys(sample);
+  const set = fc.record({ key: fc.constantFrom(...keys), value: hostileValue }).map(({ key, value }) => ({
+    ...(sample as object),
+    [key]: value,
+  }));
+  const drop = fc.constantFrom(...keys).map((key) => {
+    const copy: Record<string, unknown> = { ...(sample as object) };
+    delete copy[key];
+    return copy;
+  });
+  const extra = fc
+    .record({
+      key: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('__proto__', 'constructor', 'prototype')),
+      value: hostileValue,
+    })
+    .map(({ key, value }) => {
+      const copy: Record<string, unknown> = { ...(sample as object) };
+      Object.defineProperty(copy, key, { value, enumerable: true, configurable: true, writable: true });
+      return copy;
+    });
+  return fc.oneof({ arbitrary: set, weight: 4 }, drop, extra, hostileValue);
+}

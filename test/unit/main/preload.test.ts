@@ -1,0 +1,82 @@
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import { BRIDGE_GLOBAL, EVENT_CHANNELS, INVOKE_CHANNELS } from '../../../shared/ipc/channels';
+
+/**
+ * The preload is the only file that touches ipcRenderer (checklist item 19: do not expose Electron
+ * APIs to untrusted content). Run against a fake contextBridge and ipcRenderer, it must expose one
+ * global of plain functions, one per contract operation, each bound to its own channel — no
+ * ipcRenderer, no generic invoke(channel), no send/sendSync, and listeners never see the IPC event.
+ */
+const exposed = new Map<string, unknown>();
+const ipcRenderer = {
+  invoke: vi.fn(async (channel: string, input: unknown) => ({ ok: true, value: { channel, input } })),
+  on: vi.fn(),
+  removeListener: vi.fn(),
+  send: vi.fn(),
+  sendSync: vi.fn(),
+  postMessage: vi.fn(),
+};
+vi.mock('electron', () => ({
+  contextBridge: { exposeInMainWorld: (key: string, api: unknown) => exposed.set(key, api) },
+  ipcRenderer,
+}));
+
+await import('../../../electron/preload/index');
+const bridge = exposed.get(BRIDGE_GLOBAL) as Record<string, unknown> & {
+  on: Record<string, (l: (p: unknown) => void) => () => void>;
+};
+
+describe('preload bridge', () => {
+  it('exposes exactly one global, with one plain function per operation and an `on` per event', () => {
+    expect([...exposed.keys()]).toEqual([BRIDGE_GLOBAL]);
+    expect(Object.keys(bridge).sort()).toEqual([...INVOKE_CHANNELS, 'on'].sort());
+    for (const ch of INVOKE_CHANNELS) expect(typeof bridge[ch], ch).toBe('function');
+    expect(Object.keys(bridge.on).sort()).toEqual([...EVENT_CHANNELS].sort());
+    // Plain data: no getters or proxies a compromised page could use to reach behind the bridge.
+    for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(bridge))) {
+      expect(d.get ?? d.set, key).toBeUndefined();
+    }
+    for (const value of [bridge, ...Object.values(bridge), ...Object.values(bridge.on)]) {
+      expect(value).not.toBe(ipcRenderer);
+      expect(Object.values(value as object)).not.toContain(ipcRenderer.invoke);
+    }
+  });
+
+  it('each operation invokes only its own channel, whatever it is given', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...INVOKE_CHANNELS),
+        fc.anything(),
+        fc.anything(),
+        async (ch, a, b) => {
+          ipcRenderer.invoke.mockClear();
+          await (bridge[ch] as (...args: unknown[]) => Promise<unknown>)(a, b);
+          expect(ipcRenderer.invoke).toHaveBeenCalledTimes(1);
+          expect(ipcRenderer.invoke.mock.calls[0]![0]).toBe(ch);
+          // Only the input goes over: extra arguments cannot choose a channel or add data.
+          expect(ipcRenderer.invoke.mock.calls[0]).toHaveLength(2);
+        },
+      ),
+      { seed: 19, numRuns: 200 },
+    );
+    expect(ipcRenderer.send).not.toHaveBeenCalled();
+    expect(ipcRenderer.sendSync).not.toHaveBeenCalled();
+    expect(ipcRenderer.postMessage).not.toHaveBeenCalled();
+  });
+
+  it('event listeners get the payload only, never the IpcRendererEvent (its sender), and can unsubscribe', () => {
+    for (const ev of EVENT_CHANNELS) {
+      ipcRenderer.on.mockClear();
+      const listener = vi.fn();
+      const off = bridge.on[ev]!(listener);
+      expect(ipcRenderer.on).toHaveBeenCalledWith(ev, expect.any(Function));
+      const wrapped = ipcRenderer.on.mock.calls[0]![1] as (e: unknown, p: unknown) => void;
+      wrapped({ sender: ipcRenderer, senderFrame: {} }, { hello: ev });
+      expect(listener).toHaveBeenCalledWith({ hello: ev });
+      expect(listener.mock.calls[0]).toHaveLength(1);
+      off();
+      expect(ipcRenderer.removeListener).toHaveBeenCalledWith(ev, wrapped);
+    }
+  });
+});
