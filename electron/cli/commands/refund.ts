@@ -1,5 +1,6 @@
 import { AppError, isAppError } from '../../../shared/domain/errors';
 import { formatMinor, MoneyParseError, parseMinor } from '../../../shared/domain/money';
+import { findUnsafeCharacter, unsafeTextMessage } from '../../../shared/domain/text';
 import { cliGateway, defaultAppDataDir } from '../connection';
 import { ACCOUNT_OPTIONS, cliAccount, openCliRefunds } from '../desk';
 import { type Command, EXIT, UsageError, parseCliArgs } from '../io';
@@ -54,6 +55,10 @@ export const refundCommand: Command = {
       throw new UsageError(
         '--reason is required: the service has no reason field, so the desk keeps it in its audit log.',
       );
+    const unsafeReason = findUnsafeCharacter(values.reason, { multiline: true });
+    if (unsafeReason) throw new UsageError(unsafeTextMessage('--reason', unsafeReason));
+    const unsafeOperator = values.operator ? findUnsafeCharacter(values.operator) : undefined;
+    if (unsafeOperator) throw new UsageError(unsafeTextMessage('--operator', unsafeOperator));
     if (!values.yes)
       throw new UsageError(
         `Nothing was sent. Add --yes to confirm refunding ${formatMinor(amountMinor, currency)} ${currency}.`,

@@ -87,6 +87,16 @@ describe('cli refund', () => {
     }
   });
 
+  it('a reason with a bidirectional override is refused before anything is sent (exit 2)', async () => {
+    const p = freshPayment(sb, used);
+    const o = io();
+    const a = args(p.transactionNo, '1.00', ['--yes']);
+    a[a.indexOf('customer asked')] = 'refund \u202Ednuf';
+    expect(await runCli(a, o)).toBe(2);
+    expect(o.stderr.join('\n')).toMatch(/--reason contains U\+202E/);
+    expect(refundsAt(p.transactionNo)).toHaveLength(0);
+  });
+
   it('over the remaining amount → refused, exit 4, nothing sent', async () => {
     const p = freshPayment(sb, used);
     const o = io();
