@@ -1,5 +1,6 @@
 import { coreBench } from './core.bench';
 import { printTable, type Figure } from './harness';
+import { hostileBodyBench } from './hostile-body.bench';
 import { reconBench } from './recon.bench';
 import { rendererBench } from './renderer.bench';
 import { serviceBench } from './service.bench';
@@ -13,6 +14,7 @@ const SUITES: Array<[string, () => Promise<Figure[]>]> = [
   ['service', serviceBench],
   ['recon', reconBench],
   ['renderer', rendererBench],
+  ['hostile', hostileBodyBench],
 ];
 
 async function main(): Promise<void> {

@@ -24,9 +24,9 @@ function causeCode(e: unknown): string | undefined {
 }
 
 /**
- * The largest answer read. A tran-query answer is a few KB and a 15-day trans-list a few MB; anything
- * bigger is not an answer this app can use, and reading it whole (fetch decompresses gzip as it goes)
- * would let a hostile or broken service exhaust main's memory.
+ * The largest answer read when the caller names none (the gateway names one per endpoint: see
+ * services/gateway/errors.ts). Reading a bigger one whole (fetch decompresses gzip as it goes) would let a
+ * hostile or broken service exhaust main's memory.
  */
 export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
@@ -74,7 +74,7 @@ export function createFetchHttpClient(): HttpClient {
       );
     }
     try {
-      return { status: res.status, text: await readCapped(res, MAX_RESPONSE_BYTES) };
+      return { status: res.status, text: await readCapped(res, req.maxBytes ?? MAX_RESPONSE_BYTES) };
     } catch (e) {
       if (req.signal.aborted || e instanceof TransportError) throw e;
       // Headers arrived, then the connection dropped: the service may have acted.

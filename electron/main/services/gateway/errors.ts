@@ -1,14 +1,22 @@
 import { AppError } from '../../../../shared/domain/errors';
 import { RET } from '../../../../shared/protocol/ret-codes';
 
-/** Endpoints and whether they are reads (safe to retry) or writes (never retried). */
+/** One answer of a single record is a few KB: 2 MB is generous, and small enough to refuse fast. */
+const RECORD_MAX_BYTES = 2 * 1024 * 1024;
+/** A 15-day trans-list of a busy merchant runs to a few MB. */
+const LIST_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Endpoints, whether they are reads (safe to retry) or writes (never retried), and the largest answer
+ * read from each (a bigger one is refused without being read whole, decompression included).
+ */
 export const ENDPOINTS = {
-  createCustomer: { path: '/v1/customers/create', write: true },
-  securePay: { path: '/online/v3/secure-pay', write: true },
-  capture: { path: '/order/v4/capture', write: true },
-  refund: { path: '/app-data-search/v3/refund', write: true },
-  tranQuery: { path: '/app-data-search/v3/tran-query', write: false },
-  transList: { path: '/app-data-search/v3/trans-list', write: false },
+  createCustomer: { path: '/v1/customers/create', write: true, maxBytes: RECORD_MAX_BYTES },
+  securePay: { path: '/online/v3/secure-pay', write: true, maxBytes: RECORD_MAX_BYTES },
+  capture: { path: '/order/v4/capture', write: true, maxBytes: RECORD_MAX_BYTES },
+  refund: { path: '/app-data-search/v3/refund', write: true, maxBytes: RECORD_MAX_BYTES },
+  tranQuery: { path: '/app-data-search/v3/tran-query', write: false, maxBytes: RECORD_MAX_BYTES },
+  transList: { path: '/app-data-search/v3/trans-list', write: false, maxBytes: LIST_MAX_BYTES },
 } as const;
 export type EndpointName = keyof typeof ENDPOINTS;
 

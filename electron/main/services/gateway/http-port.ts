@@ -8,6 +8,8 @@ export interface HttpRequest {
   body: string;
   /** Aborted by the client's per-call timeout or by the caller's cancel. */
   signal: AbortSignal;
+  /** The largest (decoded) answer to read; past it the answer is refused with TOO_LARGE. */
+  maxBytes?: number;
 }
 
 export interface HttpResponse {

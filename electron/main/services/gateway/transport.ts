@@ -108,7 +108,8 @@ export function createTransport(deps: TransportDeps) {
     url: string,
     body: string,
     attemptTimeoutMs: number,
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
+    maxBytes: number,
   ): Promise<Attempt> {
     const ctl = new AbortController();
     const timer = setTimeout(() => ctl.abort(new Error('timeout')), attemptTimeoutMs);
@@ -121,6 +122,7 @@ export function createTransport(deps: TransportDeps) {
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body,
         signal: ctl.signal,
+        maxBytes,
       });
       if (res.status < 200 || res.status > 299) return { kind: 'http', status: res.status };
       let json: unknown;
@@ -183,7 +185,7 @@ export function createTransport(deps: TransportDeps) {
         throw new AppError('cancelled', 'The request was cancelled.', { retryable: false });
       const started = deps.clock.now();
       const attemptTimeoutMs = Math.max(1, Math.min(timeoutMs, deadline - started));
-      last = await attemptOnce(url, body, attemptTimeoutMs, opts.signal);
+      last = await attemptOnce(url, body, attemptTimeoutMs, opts.signal, ENDPOINTS[endpoint].maxBytes);
       const fields = { endpoint, attempt: attempt + 1, ms: deps.clock.now() - started, outcome: last.kind };
       if (last.kind === 'envelope') {
         deps.onReachability?.(true);
