@@ -202,17 +202,17 @@ export function createTransport(deps: TransportDeps) {
       // Only transport failures and 5xx are worth another try; a 4xx or unreadable body will not change.
       const retryable =
         last.kind === 'transport' || last.kind === 'timeout' || (last.kind === 'http' && last.status >= 500);
+      // Health hears of every such failure at once, not only after the retries ran out.
+      if (retryable)
+        deps.onReachability?.(
+          false,
+          last.kind === 'http'
+            ? `HTTP ${last.status}`
+            : last.kind === 'timeout'
+              ? 'no answer in time'
+              : 'no connection',
+        );
       if (!retryable) break;
-    }
-    if (last.kind !== 'body' && !(last.kind === 'http' && last.status < 500)) {
-      deps.onReachability?.(
-        false,
-        last.kind === 'http'
-          ? `HTTP ${last.status}`
-          : last.kind === 'timeout'
-            ? 'no answer in time'
-            : 'no connection',
-      );
     }
     return failWith(endpoint, write, last);
   }

@@ -179,13 +179,17 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
       // Learnt from the app's own traffic: no extra requests just to colour a dot.
       const reach = active ? reachability.get(active.id) : undefined;
       if (reach && !reach.reachable) {
+        const since = reach.failingSince ? ` since ${reach.failingSince}` : '';
+        const lastOk = reach.lastSuccessAt
+          ? `last answer ${reach.lastSuccessAt}`
+          : 'no answer since Refund Desk started';
         checks.push({
           name: 'service',
           ok: false,
-          detail: `Payment service unreachable (${reach.detail ?? 'no connection'}); cached data stays available`,
+          detail: `Payment service failing (${reach.detail ?? 'no connection'})${since}; ${lastOk}. Cached data stays available; refunds may end as “outcome unknown”.`,
         });
       } else if (reach) {
-        checks.push({ name: 'service', ok: true });
+        checks.push({ name: 'service', ok: true, detail: `Last answer ${reach.lastSuccessAt ?? reach.at}` });
       }
       return checks;
     },

@@ -1,0 +1,51 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createNodeCore } from '../../../electron/host/node-core';
+import type { AppCore } from '../../../electron/main/compose';
+import { createFakeLogger } from '../../fakes/logger';
+
+/** Health from the app's own traffic: degraded on the first failing call, back on the next answer. */
+let core: AppCore;
+beforeAll(async () => {
+  core = await createNodeCore({
+    host: 'browser',
+    dataDir: mkdtempSync(join(tmpdir(), 'rd-health-')),
+    log: createFakeLogger(),
+    gateway: { retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 2 } },
+  });
+});
+afterAll(() => core.close());
+
+type Health = {
+  ok: true;
+  value: { status: string; checks: { name: string; ok: boolean; detail?: string }[] };
+};
+const health = async () => (await core.dispatch('app.health', undefined)) as Health;
+const lookup = () => core.dispatch('transactions.lookup', { query: '297553638300708562' });
+
+it('every tran-query answering HTTP 503 turns health Degraded with the failure and the last answer; the next answer clears it', async () => {
+  await lookup(); // an answer (not found is an answer): the service is up
+  const before = await health();
+  expect(before.value.status).toBe('ok');
+  expect(before.value.checks.find((c) => c.name === 'service')).toMatchObject({
+    ok: true,
+    detail: expect.stringMatching(/^Last answer /),
+  });
+
+  core.demoSandbox()!.setFaults({ endpoints: { 'tran-query': { http5xxRate: 1 } } });
+  try {
+    await lookup();
+    const during = await health();
+    expect(during.value.status).toBe('degraded');
+    expect(during.value.checks.find((c) => c.name === 'service')).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/Payment service failing \(HTTP 50\d\) since .*; last answer \d{4}-/),
+    });
+  } finally {
+    core.demoSandbox()!.resetFaults();
+  }
+  await lookup();
+  expect((await health()).value.status).toBe('ok');
+});
