@@ -76,7 +76,13 @@ export function isAcceptableBaseUrl(text: string): boolean {
 
 const minor = z.number().int().nonnegative().refine(Number.isSafeInteger, 'Too large.');
 
-/** Per-currency refund limits; beyond them a refund needs an extra confirmation (issue 6). */
+/** Before a refund whose outcome is unknown may be closed as "not sent": checks, over at least this long. */
+export const DEFAULT_UNKNOWN_CLOSE = { minChecks: 3, minMinutes: 30 } as const;
+
+/**
+ * A profile's money-safety settings: per-currency refund limits (beyond them a refund needs an extra
+ * confirmation), and how much checking an unknown refund needs before it may be closed as not sent.
+ */
 export const guardrailsSchema = z.object({
   limits: z
     .array(
@@ -87,6 +93,16 @@ export const guardrailsSchema = z.object({
       }),
     )
     .max(20),
+  unknownClose: z
+    .object({
+      minChecks: z.number().int().min(1, 'At least one check.').max(50),
+      minMinutes: z
+        .number()
+        .int()
+        .min(0)
+        .max(7 * 24 * 60),
+    })
+    .optional(),
 });
 export type ProfileGuardrails = z.infer<typeof guardrailsSchema>;
 

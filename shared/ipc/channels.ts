@@ -27,6 +27,7 @@ export const INVOKE_CHANNELS = [
   'refunds.submit',
   'refunds.list',
   'refunds.checkAgain',
+  'refunds.closeNotSent',
   'audit.list',
 ] as const;
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];

@@ -27,6 +27,7 @@ import {
   auditList,
   refundEvents,
   refundsCheckAgain,
+  refundsCloseNotSent,
   refundsList,
   refundsPreview,
   refundsSubmit,
@@ -61,6 +62,7 @@ export const contract = {
   'refunds.submit': refundsSubmit,
   'refunds.list': refundsList,
   'refunds.checkAgain': refundsCheckAgain,
+  'refunds.closeNotSent': refundsCloseNotSent,
   'audit.list': auditList,
 } satisfies Record<InvokeChannel, { input: z.ZodType; output: z.ZodType }>;
 

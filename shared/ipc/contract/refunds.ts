@@ -118,6 +118,17 @@ export const refundsCheckAgain = {
   output: intentSchema,
 };
 
+/** Closes an unknown refund the service never listed as not sent (typed confirmation: "NOT SENT"). */
+export const refundsCloseNotSent = {
+  input: z
+    .object({
+      id: z.string().min(1).max(64),
+      confirmation: z.string().max(32),
+    })
+    .strict(),
+  output: intentSchema,
+};
+
 export const auditEntrySchema = z.object({
   at: z.string(),
   operator: z.string(),
@@ -130,7 +141,15 @@ export const auditEntrySchema = z.object({
   currency: z.string(),
   reasonCode: z.string(),
   reasonNote: z.string(),
-  outcome: z.enum(['refused', 'rejected', 'accepted', 'outcome_unknown', 'succeeded', 'failed']),
+  outcome: z.enum([
+    'refused',
+    'rejected',
+    'accepted',
+    'outcome_unknown',
+    'succeeded',
+    'failed',
+    'closed_not_sent',
+  ]),
   retCode: z.string().optional(),
   retMsg: z.string().optional(),
   refundTransactionNo: z.string().optional(),

@@ -50,6 +50,7 @@ export const VALID_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
   },
   'refunds.list': undefined,
   'refunds.checkAgain': { id: 'RD0000000000' },
+  'refunds.closeNotSent': { id: 'RD0000000000', confirmation: 'NOT SENT' },
   'audit.list': undefined,
 };
 

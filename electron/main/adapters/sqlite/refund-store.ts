@@ -1,6 +1,6 @@
 import type { AuditEntry } from '../../services/refunds/audit';
 import type { Intent, IntentDraft, IntentState } from '../../services/refunds/intent';
-import type { DecisionTx, RefundStore } from '../../services/refunds/store';
+import type { DecisionTx, IntentCheck, RefundStore } from '../../services/refunds/store';
 import type { Database, Row, SqlValue } from './database';
 
 /** Row ↔ Intent. Columns are snake_case; optional fields are NULL when absent. */
@@ -277,10 +277,26 @@ export function createSqliteRefundStore(
           type: 'checked',
           from: cur.state,
           to: cur.state,
-          data: check,
+          data: { ...check },
         });
         return cur;
       });
+    },
+    checksOf(id) {
+      return db
+        .all<{ data: string }>(
+          `SELECT data FROM intent_events WHERE intent_id = ? AND type = 'checked' ORDER BY id`,
+          id,
+        )
+        .map((r) => {
+          const d = JSON.parse(r.data) as Partial<IntentCheck>;
+          return {
+            at: String(d.at),
+            found: d.found === true,
+            reached: d.reached !== false,
+            note: String(d.note ?? ''),
+          };
+        });
     },
     changesSince(seq) {
       // One statement, one snapshot: the next sequence comes from the rows read, so nothing committed

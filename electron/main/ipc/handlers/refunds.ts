@@ -2,7 +2,12 @@ import type { RefundService } from '../../services/refunds/service';
 import type { HandlerMap } from '../dispatcher';
 
 type RefundChannels =
-  'refunds.preview' | 'refunds.submit' | 'refunds.list' | 'refunds.checkAgain' | 'audit.list';
+  | 'refunds.preview'
+  | 'refunds.submit'
+  | 'refunds.list'
+  | 'refunds.checkAgain'
+  | 'refunds.closeNotSent'
+  | 'audit.list';
 
 /** Thin: IPC shape → refund service call. All checks live in the service. */
 export function refundHandlers(
@@ -25,6 +30,7 @@ export function refundHandlers(
     'refunds.submit': (input) => refunds.submit(input),
     'refunds.list': () => refunds.list(),
     'refunds.checkAgain': ({ id }) => refunds.checkAgain(id),
+    'refunds.closeNotSent': ({ id, confirmation }) => refunds.closeNotSent(id, confirmation),
     'audit.list': () => refunds.audit(),
   };
 }

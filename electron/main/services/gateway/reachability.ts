@@ -22,7 +22,11 @@ export function createReachabilityTracker(clock: Clock) {
       const at = new Date(clock.now()).toISOString();
       const prev = last.get(profileId);
       const lastSuccessAt = reachable ? at : prev?.lastSuccessAt;
-      const failingSince = reachable ? undefined : prev && !prev.reachable ? (prev.failingSince ?? prev.at) : at;
+      const failingSince = reachable
+        ? undefined
+        : prev && !prev.reachable
+          ? (prev.failingSince ?? prev.at)
+          : at;
       last.set(profileId, {
         reachable,
         at,

@@ -11,7 +11,15 @@ export interface AuditEntry {
   currency: string;
   reasonCode: string;
   reasonNote: string;
-  outcome: 'refused' | 'rejected' | 'accepted' | 'outcome_unknown' | 'succeeded' | 'failed';
+  outcome:
+    | 'refused'
+    | 'rejected'
+    | 'accepted'
+    | 'outcome_unknown'
+    | 'succeeded'
+    | 'failed'
+    /** A person closed an unknown refund the service never listed, after the required checks. */
+    | 'closed_not_sent';
   retCode?: string;
   retMsg?: string;
   refundTransactionNo?: string;

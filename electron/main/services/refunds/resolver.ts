@@ -199,21 +199,29 @@ export function createResolver(
       const why = isAppError(e) ? e.message : 'unexpected error';
       const cannot = isAppError(e) && e.details?.['cannotCheck'] === true;
       const note = cannot ? `Cannot be checked: ${why}` : `Could not ask the payment service: ${why}`;
-      return changed(deps.store.noteCheck(id, { at: iso(), found: false, note })) ?? current(intent);
+      return (
+        changed(deps.store.noteCheck(id, { at: iso(), found: false, reached: false, note })) ??
+        current(intent)
+      );
     }
     const mine = refunds.find((r) => r.refundReference === id);
     if (mine && (mine.refundAmountMinor !== intent.amountMinor || mine.currency !== intent.currency)) {
       // Found, but not as sent: never taken as this refund succeeding. A person must look.
       const note = `The service lists refund ${mine.refundTransactionNo} with reference ${id}, but for ${mine.refundAmountMinor} minor units of ${mine.currency} (sent: ${intent.amountMinor} of ${intent.currency}). Check this payment with the payment service.`;
-      return changed(deps.store.noteCheck(id, { at: iso(), found: true, note })) ?? current(intent);
+      return (
+        changed(deps.store.noteCheck(id, { at: iso(), found: true, reached: true, note })) ?? current(intent)
+      );
     }
     if (!mine) {
       const note = `The service lists ${refunds.length} refund(s) for this payment and none carries reference ${id}. It may still appear; check again before doing anything else.`;
-      return changed(deps.store.noteCheck(id, { at: iso(), found: false, note })) ?? current(intent);
+      return (
+        changed(deps.store.noteCheck(id, { at: iso(), found: false, reached: true, note })) ?? current(intent)
+      );
     }
     deps.store.noteCheck(id, {
       at: iso(),
       found: true,
+      reached: true,
       note: `Found as refund ${mine.refundTransactionNo} (${mine.status}).`,
     });
     const accepted = move(
@@ -247,6 +255,7 @@ export function createResolver(
         return (
           changed(
             deps.store.noteCheck(intent.id, {
+              reached: false,
               at: iso(),
               found: false,
               note: `Cannot be checked: ${e.message}`,
@@ -257,8 +266,91 @@ export function createResolver(
     }
   }
 
+  /**
+   * The way out of "unknown" for a refund the service never lists (a 503 before anything happened, a
+   * process killed before the request arrived): after enough checks over enough time, a person closes it
+   * as not sent. One more query is made immediately before closing; if the reference appears, it is not
+   * closed (it is recorded as found). A refund the service ever listed is never closeable this way.
+   */
+  const closeNotSent = (
+    id: string,
+    by: { operator: string; policy: { minChecks: number; minMinutes: number } },
+  ): Promise<Intent> =>
+    serial(id, async () => {
+      const intent = deps.store.get(id);
+      if (!intent)
+        throw new AppError('not_found', 'This desk has no refund with that id. Refresh the Refunds list.');
+      if (intent.state !== 'outcome_unknown')
+        throw new AppError(
+          'conflict',
+          `Only a refund whose outcome is unknown can be closed as not sent; this one is ${intent.state}.`,
+          { details: { intentId: id, state: intent.state } },
+        );
+      const checks = deps.store.checksOf(id);
+      if (checks.some((c) => c.found))
+        throw new AppError(
+          'conflict',
+          'The service has listed this refund, so it was sent: it cannot be closed as not sent. Check again to follow it.',
+          { details: { intentId: id } },
+        );
+      const reached = checks.filter((c) => c.reached);
+      const minutes = Math.floor((deps.clock.now() - Date.parse(intent.createdAt)) / 60_000);
+      const { minChecks, minMinutes } = by.policy;
+      if (reached.length < minChecks || minutes < minMinutes)
+        throw new AppError(
+          'conflict',
+          `Check again at least ${minChecks} time(s) over ${minMinutes} minute(s) before closing it as not sent: ${reached.length} check(s) reached the service so far, ${minutes} minute(s) since it was sent.`,
+          { details: { intentId: id, checks: reached.length, minutes, minChecks, minMinutes } },
+        );
+      let refunds: RefundRecord[];
+      try {
+        refunds = await refundsOf(intent);
+      } catch (e) {
+        throw new AppError(
+          'unavailable',
+          `Could not ask the payment service one last time (${isAppError(e) ? e.message : 'unexpected error'}), so the refund was not closed. Try again when the service answers.`,
+          { details: { intentId: id } },
+        );
+      }
+      const mine = refunds.find((r) => r.refundReference === id);
+      if (mine) {
+        deps.store.noteCheck(id, {
+          at: iso(),
+          found: true,
+          reached: true,
+          note: `Found as refund ${mine.refundTransactionNo} (${mine.status}) when asked before closing.`,
+        });
+        const found = await resolveNow(id);
+        throw new AppError(
+          'conflict',
+          `The service lists this refund now (as ${mine.refundTransactionNo}): it was sent, so it was not closed.`,
+          { details: { intentId: id, state: found.state } },
+        );
+      }
+      const at = iso();
+      const evidence = `${reached.length + 1} checks over ${minutes} minute(s), the last at ${at}: the service listed ${refunds.length} refund(s) for this payment and none with reference ${id}.`;
+      deps.store.noteCheck(id, {
+        at,
+        found: false,
+        reached: true,
+        note: `Asked before closing: ${evidence}`,
+      });
+      const closed = move(
+        current(intent),
+        ['outcome_unknown'],
+        'refused',
+        { detail: `Closed as not sent by ${by.operator} at ${at} after ${evidence}` },
+        'closed_not_sent',
+      );
+      if (!closed)
+        throw new AppError('conflict', 'This refund changed meanwhile; it was not closed. Look at it again.');
+      auditOf(closed, 'closed_not_sent', `Closed by ${by.operator}. ${evidence}`);
+      return closed;
+    });
+
   return {
     resolve,
+    closeNotSent,
     recordAnswer,
     recordRejected,
     recordUnknown,

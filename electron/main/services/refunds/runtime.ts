@@ -96,6 +96,13 @@ export function createRefundsRuntime(deps: {
     sender: THIS_SENDER,
     senderAlive,
     untrusted: deps.untrusted,
+    closePolicy: (a) => {
+      try {
+        return deps.profiles.profiles.get(a.profileId).guardrails?.unknownClose;
+      } catch {
+        return undefined; // its profile is gone: the defaults apply
+      }
+    },
     onChange: (intent) => {
       deps.events.emit('refunds.updated', intent);
       if (intent.state === 'accepted') poller.kick();

@@ -1,6 +1,6 @@
 import { AppError, isAppError } from '../../../../shared/domain/errors';
 import { formatMinor } from '../../../../shared/domain/money';
-import { type MoneyMode, moneyModeOf } from '../../../../shared/domain/profile';
+import { DEFAULT_UNKNOWN_CLOSE, type MoneyMode, moneyModeOf } from '../../../../shared/domain/profile';
 import { RET } from '../../../../shared/protocol/ret-codes';
 import {
   refundBlocker,
@@ -45,7 +45,12 @@ export interface RefundServiceDeps {
   onChange?: (intent: Intent) => void;
   /** Set when the database cannot be trusted: every refund is refused with this reason. */
   untrusted?: () => string | undefined;
+  /** How much checking an unknown refund needs before it may be closed (its profile's setting). */
+  closePolicy?: (account: IntentAccount) => { minChecks: number; minMinutes: number } | undefined;
 }
+
+/** What a person types to close an unknown refund as not sent. */
+export const CLOSE_CONFIRMATION = 'NOT SENT';
 
 export interface SubmitInput {
   transactionNo: string;
@@ -404,6 +409,25 @@ export function createRefundService(deps: RefundServiceDeps) {
     submit,
     /** Re-queries the service for an intent whose outcome is unknown (or follows an accepted one). */
     checkAgain: (id: string) => resolver.resolve(id),
+    /**
+     * Closes an unknown refund the service never listed, as not sent — typed confirmation, enough checks
+     * over enough time (the intent's profile's policy), and one more query first.
+     */
+    closeNotSent(id: string, confirmation: string): Promise<Intent> {
+      if (confirmation.trim().toUpperCase() !== CLOSE_CONFIRMATION)
+        return Promise.reject(
+          new AppError(
+            'invalid_input',
+            `Type ${CLOSE_CONFIRMATION} to confirm that this refund was never sent.`,
+            {
+              details: { requires: ['typed_confirmation'] },
+            },
+          ),
+        );
+      const intent = deps.store.get(id);
+      const policy = (intent && deps.closePolicy?.(intent)) ?? DEFAULT_UNKNOWN_CLOSE;
+      return resolver.closeNotSent(id, { operator: deps.context().operator, policy });
+    },
     list: () => deps.store.list(),
     unfinished: () => deps.store.unfinished(),
     get: (id: string) => deps.store.get(id),

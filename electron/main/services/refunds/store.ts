@@ -1,6 +1,13 @@
 import type { AuditEntry } from './audit';
 import type { Intent, IntentDraft, IntentPatch, IntentState } from './intent';
 
+export interface IntentCheck {
+  at: string;
+  found: boolean;
+  reached: boolean;
+  note: string;
+}
+
 /**
  * The refund service's port to durable storage (the SQLite adapter in adapters/sqlite/refund-store.ts).
  * The service owns the money rules; the store owns atomicity across processes.
@@ -31,8 +38,13 @@ export interface RefundStore {
     patch: IntentPatch,
     event: { at: string; type: string; data?: Record<string, unknown> },
   ): Intent | undefined;
-  /** Records the evidence of one query about an intent (its state is unchanged). */
-  noteCheck(id: string, check: { at: string; found: boolean; note: string }): Intent | undefined;
+  /**
+   * Records the evidence of one query about an intent (its state is unchanged). `reached`: the service
+   * answered (false when it could not be asked, or the intent cannot be checked from here).
+   */
+  noteCheck(id: string, check: IntentCheck): Intent | undefined;
+  /** Every check of an intent, oldest first. */
+  checksOf(id: string): IntentCheck[];
   /** Intents changed by any process since `seq`, and the sequence to pass next time. */
   changesSince(seq: number): { intents: Intent[]; seq: number };
   currentSeq(): number;

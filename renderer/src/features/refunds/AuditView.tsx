@@ -16,6 +16,7 @@ const OUTCOMES: ReadonlyArray<AuditEntry['outcome']> = [
   'refused',
   'outcome_unknown',
   'failed',
+  'closed_not_sent',
 ];
 
 // An audit entry records one moment, so "accepted" is not "accepted · settling" as in the live list.
@@ -26,6 +27,7 @@ const AUDIT_LABELS: Record<AuditEntry['outcome'], string> = {
   refused: 'Refused (not sent)',
   outcome_unknown: 'Outcome unknown',
   failed: 'Failed',
+  closed_not_sent: 'Closed as not sent',
 };
 
 /** The audit log, read-only: main owns it; the renderer can only list, filter and export it. */
@@ -108,7 +110,10 @@ export function AuditView() {
                   {e.reasonNote ? <div className="small muted">{e.reasonNote}</div> : null}
                 </td>
                 <td>
-                  <StateBadge state={e.outcome} label={AUDIT_LABELS[e.outcome]} />
+                  <StateBadge
+                    state={e.outcome === 'closed_not_sent' ? 'refused' : e.outcome}
+                    label={AUDIT_LABELS[e.outcome]}
+                  />
                 </td>
                 <td>{[e.retCode, e.retMsg].filter(Boolean).join(' · ') || e.detail || '—'}</td>
                 <td className="mono">{e.refundTransactionNo ?? '—'}</td>
