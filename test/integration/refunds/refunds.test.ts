@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { RunningSandbox } from '../../../electron/main/sandbox/index';
+import { rejectionError } from '../../../electron/main/services/gateway/errors';
 import { buildRefunds, freshPayment, reason, startRefundSandbox } from './harness';
 
 let sandbox: RunningSandbox;
@@ -186,21 +187,25 @@ describe('refunds against the sandbox', () => {
   });
 
   it('rejections keep ret_code and ret_msg', async () => {
-    const { service } = buildRefunds(sandbox);
+    const { service, gateway } = buildRefunds(sandbox);
     const p = freshPayment(sandbox, used);
-    sandbox.setFaults({ endpoints: { refund: { upstreamErrorRate: 1 } } });
-    try {
-      const intent = await service.submit({
-        transactionNo: p.transactionNo,
-        amountMinor: 100,
-        currency: p.currency,
-        ...reason,
-      });
-      expect(intent).toMatchObject({ state: 'rejected', retCode: '000080' });
-      expect(intent.retMsg).toBeTruthy();
-    } finally {
-      sandbox.resetFaults();
-    }
+    // A refusal that proves nothing happened (000080 "upstream error" does not: see answers.test.ts).
+    Object.assign(gateway, {
+      refund: async () => {
+        throw rejectionError('refund', '000040', 'the transaction status does not allow a refund');
+      },
+    });
+    const intent = await service.submit({
+      transactionNo: p.transactionNo,
+      amountMinor: 100,
+      currency: p.currency,
+      ...reason,
+    });
+    expect(intent).toMatchObject({
+      state: 'rejected',
+      retCode: '000040',
+      retMsg: 'the transaction status does not allow a refund',
+    });
   });
 
   it('never exceeds the amount over random sequences of refund attempts (property)', async () => {

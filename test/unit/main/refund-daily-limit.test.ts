@@ -25,9 +25,9 @@ function setup(now: { ms: number }) {
   let n = 0;
   const gateway = {
     queryTransaction: async () => ({ transaction: tx }),
-    refund: async () => ({
+    refund: async (input: { refundAmountMinor: number }) => ({
       refundTransactionNo: `90000000000000000${(n += 1)}`,
-      refundAmountMinor: 0,
+      refundAmountMinor: input.refundAmountMinor,
       currency: 'USD',
       status: 'pending' as const,
     }),
