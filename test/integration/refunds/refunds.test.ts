@@ -143,8 +143,9 @@ describe('refunds against the sandbox', () => {
         currency: p.currency,
         ...reason,
       });
-      // The drop made the first answer ambiguous; the immediate query found the refund by reference.
-      expect(intent.state).toBe('accepted');
+      // The drop made the first answer ambiguous; the immediate query found the refund by reference
+      // (already settled, on a slow machine).
+      expect(intent.state).toMatch(/^(accepted|succeeded)$/);
       expect(intent.lastCheck?.found).toBe(true);
     } finally {
       sandbox.resetFaults();
