@@ -97,7 +97,7 @@ describe('profiles runtime', () => {
       .catch(() => undefined);
     const last = (await rt.healthChecks()).at(-1)!;
     expect(last).toMatchObject({ name: 'service', ok: false });
-    expect(last.detail).toMatch(/Payment service failing \(no connection\) since .*; last answer /);
+    expect(last.detail).toMatch(/Payment service unreachable \(no connection\) since .*; last answer /);
     await rt.close();
   });
 

@@ -186,7 +186,7 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
         checks.push({
           name: 'service',
           ok: false,
-          detail: `Payment service failing (${reach.detail ?? 'no connection'})${since}; ${lastOk}. Cached data stays available; refunds may end as “outcome unknown”.`,
+          detail: `Payment service ${reach.detail?.startsWith('HTTP') ? 'failing' : 'unreachable'} (${reach.detail ?? 'no connection'})${since}; ${lastOk}. Cached data stays available; refunds may end as “outcome unknown”.`,
         });
       } else if (reach) {
         checks.push({ name: 'service', ok: true, detail: `Last answer ${reach.lastSuccessAt ?? reach.at}` });
