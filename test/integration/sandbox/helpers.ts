@@ -1,10 +1,8 @@
 /**
  * Test client for the sandbox over real HTTP: signs with a merchant token and POSTs JSON (or form).
  */
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { signParams } from '../../../shared/protocol/signing';
 import {
   DEMO_MERCHANT,
@@ -12,6 +10,7 @@ import {
   type RunningSandbox,
   type SandboxOptions,
 } from '../../../electron/main/sandbox/index';
+import { SIGNING_VECTORS } from '../../fixtures/signing-vectors';
 
 export const PATHS = {
   customers: '/v1/customers/create',
@@ -22,14 +21,7 @@ export const PATHS = {
   transList: '/app-data-search/v3/trans-list',
 } as const;
 
-export interface Vectors {
-  token: string;
-  vectors: { name: string; params: Record<string, string>; verifySign: string }[];
-}
-// ../shared sits beside the checkout.
-export const VECTORS = JSON.parse(
-  readFileSync(resolve(__dirname, '../../../../shared/vectors/signing.json'), 'utf8'),
-) as Vectors;
+export const VECTORS = SIGNING_VECTORS;
 
 export interface Envelope {
   ret_code: string;

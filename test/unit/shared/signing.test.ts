@@ -1,18 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 import { computeVerifySign, signParams, verifySignature } from '../../../shared/protocol/signing';
+import { SIGNING_VECTORS } from '../../fixtures/signing-vectors';
 
-interface Vectors {
-  token: string;
-  vectors: { name: string; params: Record<string, string>; verifySign: string }[];
-}
-// ../shared sits beside the checkout (CI clones main with shared/ beside it).
-const vectors = JSON.parse(
-  readFileSync(resolve(__dirname, '../../../../shared/vectors/signing.json'), 'utf8'),
-) as Vectors;
+const vectors = SIGNING_VECTORS;
 
 describe('verifySign', () => {
   for (const v of vectors.vectors) {
