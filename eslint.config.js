@@ -34,6 +34,7 @@ export default tseslint.config(
       'renderer/**',
       'electron/host/**',
       'electron/cli/**',
+      'electron/launcher/**',
     ],
     rules: { 'no-restricted-imports': ['error', noElectron] },
   },
