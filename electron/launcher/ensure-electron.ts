@@ -93,6 +93,11 @@ export function explainInstallerOutput(stderr: string): string {
   // The installer prints the error's stack: its first line says what failed (an HTTP status with the URL, a
   // checksum mismatch, an extraction error); the frames below it help nobody here.
   const errorLine = lines.find((l) => l.trim() !== '' && !/^\s/.test(l) && !l.startsWith(FETCH_FAILED_MARK));
+  const http = errorLine && /^HTTPError: Response code (\d+) \(([^)]*)\) for (\S+)/.exec(errorLine);
+  if (http)
+    return withoutCredentials(
+      `downloading ${http[3]} failed: the server answered HTTP ${http[1]} (${http[2]}).`,
+    );
   const checksum = errorLine && /checksum/i.test(errorLine);
   if (checksum)
     return withoutCredentials(
