@@ -4,7 +4,7 @@ import { defineConfig } from 'electron-vite';
 
 // Main builds as ESM ("type": "module"); electron-store/conf are ESM-only, so they are bundled
 // rather than left as runtime requires. The preload must be ONE CommonJS file because a sandboxed
-// preload cannot load ES modules or require packages (TOOLCHAIN.md).
+// preload cannot load ES modules or require packages.
 export default defineConfig({
   main: {
     build: {

@@ -65,7 +65,7 @@ export function cliGateway(conn: Connection, io: CliIo): GatewayClient {
   });
 }
 
-/** Which environment a base URL is (PROTOCOL.md hosts); anything else is a custom address. */
+/** Which environment a base URL is (hosts: shared/protocol/README.md); anything else is a custom address. */
 export function environmentOf(baseUrl: string): 'production' | 'vendor-sandbox' | 'custom' {
   const host = new URL(baseUrl).hostname;
   if (host === 'mapi.yuansfer.com') return 'production';

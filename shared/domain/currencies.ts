@@ -1,8 +1,8 @@
 /**
  * ISO 4217 minor-unit exponents for the currencies the service handles.
- * The service writes every amount with two decimals (PROTOCOL.md "Amounts"), but JPY/KRW/IDR have no
- * minor unit in ISO 4217. We follow ISO for display and parsing; the wire layer always emits the
- * service's two-decimal form (see money.ts toWireAmount).
+ * The service writes every amount with two decimals (shared/protocol/README.md, "Amounts and time"), but
+ * JPY/KRW/IDR have no minor unit in ISO 4217. We follow ISO for display and parsing; the wire layer
+ * always emits the service's two-decimal form (see money.ts toWireAmount).
  */
 const EXPONENTS: Readonly<Record<string, number>> = {
   USD: 2,

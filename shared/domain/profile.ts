@@ -9,7 +9,10 @@ import { refuseUnsafeText } from './text';
 export const ENVIRONMENTS = ['demo', 'vendor-sandbox', 'production', 'custom'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
-/** Fixed hosts (PROTOCOL.md "Hosts"). Demo's address is the embedded sandbox's, known only at run time. */
+/**
+ * Fixed hosts (shared/protocol/README.md, "Hosts"). Demo's address is the embedded sandbox's, known only at
+ * run time.
+ */
 export const ENVIRONMENT_BASE_URLS: Readonly<Record<'vendor-sandbox' | 'production', string>> = {
   'vendor-sandbox': 'https://mapi.yuansferdev.com',
   production: 'https://mapi.yuansfer.com',
@@ -22,7 +25,7 @@ export const ENVIRONMENT_LABELS: Readonly<Record<Environment, string>> = {
   custom: 'Custom address',
 };
 
-/** The vendor's public demo merchant (PROTOCOL.md), which the embedded sandbox serves. Not secret. */
+/** The vendor's public demo merchant (shared/protocol/README.md), served by our sandbox. Not secret. */
 export const DEMO_MERCHANT_NUMBERS = { merchantNo: '200043', storeNo: '300014' } as const;
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);

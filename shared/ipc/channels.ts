@@ -1,7 +1,7 @@
 /**
  * Channel names: plain constants only, because the sandboxed preload imports this file and a
- * sandboxed preload cannot load packages (TOOLCHAIN.md). The contract (zod schemas) lives in
- * ./contract and is checked against these lists by a unit test.
+ * sandboxed preload cannot load packages (it must be one bundled CommonJS file). The contract (zod
+ * schemas) lives in ./contract and is checked against these lists by a unit test.
  */
 export const INVOKE_CHANNELS = [
   'app.info',

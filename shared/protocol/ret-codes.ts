@@ -1,4 +1,4 @@
-/** ret_code values (PROTOCOL.md). Only SUCCESS is success; every other code is a rejection. */
+/** ret_code values (./README.md). Only SUCCESS is success; every other code is a rejection. */
 export const RET = {
   SYSTEM_ERROR: '000000',
   API_VERSION: '000010',

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 /**
- * verifySign as PROTOCOL.md "Signing": every parameter but verifySign, empty/null values left out,
- * keys in plain byte order, `k=v` joined by '&', values verbatim (goodsInfo is signed as the exact JSON
- * text sent), then '&' + md5(trimmed token), md5 of the whole as lowercase hex.
+ * verifySign as ./README.md "Signing" describes it: every parameter but verifySign, empty/null values
+ * left out, keys in plain byte order, `k=v` joined by '&', values verbatim (goodsInfo is signed as the
+ * exact JSON text sent), then '&' + md5(trimmed token), md5 of the whole as lowercase hex.
  *
  * Node-only (node:crypto): the renderer never signs anything. Nothing here logs; callers must never log
  * the token, md5(token), the string being signed or the signature.

@@ -1,4 +1,4 @@
-/** Transaction and refund statuses (PROTOCOL.md "Statuses"), normalised. */
+/** Transaction and refund statuses (./README.md, "Statuses"), normalised. */
 export const TRANSACTION_STATUSES = [
   'init',
   'dealing',

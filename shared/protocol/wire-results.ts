@@ -5,7 +5,7 @@ import { tranQueryResultSchema } from './wire';
 
 /**
  * Wire schemas of the write endpoints' results (customer create, secure-pay, capture, refund) and of
- * the optional trans-list. Lenient about extra fields and legacy spellings (PROTOCOL.md), strict about
+ * the optional trans-list. Lenient about extra fields and legacy spellings (./README.md), strict about
  * the ids and amounts the app acts on.
  */
 const optStr = z.string().optional().nullable();

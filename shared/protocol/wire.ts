@@ -5,7 +5,7 @@ import { normaliseRefundStatus, normaliseTransactionStatus } from './statuses';
 import { serviceTimeToIso } from './time';
 
 /**
- * Wire schemas of the payment service's responses, lenient where PROTOCOL.md says older servers differ
+ * Wire schemas of the payment service's responses, lenient where older servers differ (./README.md)
  * (id spellings, amounts as JSON numbers), strict where money is concerned.
  */
 const amount = z.union([z.string(), z.number()]);

@@ -51,8 +51,8 @@ const SCROLL_FRAMES = `async () => {
 }`;
 
 /**
- * The Transactions workspace at 100k cached rows, in real Chromium with real IndexedDB (issue 5: "smooth
- * at 100k rows"): bulk write, cold load of the list, a text filter, and frame times while scrolling the
+ * The Transactions workspace at 100k cached rows, in real Chromium with real IndexedDB (it must stay
+ * smooth at 100k rows): bulk write, cold load of the list, a text filter, and frame times while scrolling the
  * virtualised table. Needs a build (`npm run build`) and Debian's chromium.
  */
 export async function rendererBench(): Promise<Figure[]> {

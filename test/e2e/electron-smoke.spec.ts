@@ -25,7 +25,7 @@ const binary = electronBinary();
 test('the Electron app starts and answers the health check through the preload', async () => {
   test.skip(
     !binary,
-    'Electron binary not installed (cannot be downloaded here; see TOOLCHAIN.md) — skipping the real-Electron smoke test',
+    'Electron binary not installed (npm start downloads it; build machines cannot) — skipping the Electron smoke test',
   );
   const app = await electron.launch({ args: ['.'], executablePath: binary });
   const page = await app.firstWindow();

@@ -35,7 +35,7 @@ async function openDialog(page: Page, transactionNo: string) {
   return dialog;
 }
 
-/** The operator's name is set in Settings (issue 4); here straight through the profiles service. */
+/** The operator's name is set in Settings; here straight through the profiles service. */
 async function setOperator(
   app: HostFixture,
   operatorName: string,

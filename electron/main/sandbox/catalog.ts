@@ -1,11 +1,11 @@
 /**
- * Static facts of the simulated service: merchants, vendors and their currency rules (PROTOCOL.md
- * "Secure-pay"). Where PROTOCOL.md is silent (googlepay, applepay, cashapppay, paypay) the choice is
- * ours and documented in README.md.
+ * Static facts of the simulated service: merchants, vendors and their currency rules (secure-pay in
+ * shared/protocol/README.md). Where no source says (googlepay, applepay, cashapppay, paypay) the choice
+ * is ours and documented in this folder's README.md.
  */
 import type { Merchant } from './types';
 
-/** The vendor's public demo credentials (PROTOCOL.md): the sandbox's default merchant. */
+/** The vendor's public demo credentials (shared/protocol/README.md): the sandbox's default merchant. */
 export const DEMO_MERCHANT = {
   merchantNo: '200043',
   storeNo: '300014',
@@ -42,7 +42,7 @@ export const VENDOR_CURRENCIES: Readonly<Record<string, readonly string[]>> = {
   kakaopay: ['KRW'],
   bkash: ['BDT'],
   easypaisa: ['PKR'],
-  // Not stated by PROTOCOL.md: sandbox choices.
+  // No source gives these vendors' currencies: sandbox choices.
   googlepay: ['USD'],
   applepay: ['USD'],
   cashapppay: ['USD'],

@@ -1,5 +1,6 @@
 /**
- * The payment-service sandbox: a local simulator of the Yuansfer/Pockyt merchant API (PROTOCOL.md),
+ * The payment-service sandbox: a local simulator of the Yuansfer/Pockyt merchant API (its protocol:
+ * shared/protocol/README.md),
  * started in-process by the app's Demo profile and by tests, or standalone via `npm run sandbox`.
  * Plain Node (node:http) — it never imports Electron.
  */

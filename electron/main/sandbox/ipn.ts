@@ -99,7 +99,7 @@ export function createIpnDispatcher(opts: {
         signal: ctl.signal,
       });
       const text = await res.text();
-      // Only the exact body `success` acknowledges (PROTOCOL.md "IPN").
+      // Only the exact body `success` acknowledges (shared/protocol/README.md, "IPN").
       return text === 'success'
         ? { outcome: 'delivered', httpStatus: res.status }
         : {

@@ -16,7 +16,7 @@ export function isOpen(p: PaymentRecord): boolean {
   return p.status === 'init' || p.status === 'pending';
 }
 
-/** Closes unpaid payments whose `timeout` has passed (PROTOCOL.md: unpaid → closed). No IPN. */
+/** Closes unpaid payments whose `timeout` has passed (secure-pay's `timeout`: unpaid → closed). No IPN. */
 export function closeExpired(ctx: SandboxContext): void {
   const now = ctx.now();
   for (const p of ctx.store.openPayments()) {

@@ -1,7 +1,8 @@
 /**
- * Refund rules (PROTOCOL.md "Refund"): only `success` payments; pending + succeeded refunds never exceed
- * the amount; currency and settleCurrency as the original; each refund its own refundTransactionNo,
- * `pending` until it settles (after refundSettleMs) to `success` or `failed`. No refundReference dedup.
+ * Refund rules (shared/protocol/README.md, "Refund"): only `success` payments; pending + succeeded
+ * refunds never exceed the amount; currency and settleCurrency as the original; each refund its own
+ * refundTransactionNo, `pending` until it settles (after refundSettleMs) to `success` or `failed`. No
+ * refundReference dedup.
  */
 import { findMerchant } from './catalog';
 import type { FaultInjector } from './faults';
@@ -60,7 +61,7 @@ export function createRefundEngine(deps: {
     const merchant = p && findMerchant(deps.merchants, p.merchantNo);
     const url = r.ipnUrl ?? p?.ipnUrl;
     if (!p || !merchant || !url) return;
-    // Refund IPN fields are a sandbox choice (PROTOCOL.md "IPN").
+    // Refund IPN fields are a sandbox choice (shared/protocol/README.md, "IPN").
     deps.ipn.send(
       'refund',
       url,

@@ -4,8 +4,8 @@ import type { LedgerRow } from '../../../shared/recon/ledger';
 import type { ColumnMapping } from '../../../shared/recon/mapping';
 
 /**
- * The renderer's cache (DESIGN.md "Data"). Everything here can be rebuilt from the service, so a broken
- * database may be reset — never the refund journal, which lives in main.
+ * The renderer's cache (README, "How the cache stays current"). Everything here can be rebuilt from the
+ * service, so a broken database may be reset — never the refund journal, which lives in main.
  * Every record carries profileId and fetchedAt; keys are compound with profileId so two merchants'
  * data never mix.
  */
@@ -32,7 +32,7 @@ export interface MetaEntry {
 }
 
 /**
- * One reconciliation import (DESIGN.md `ledgers` / `reconRuns`, kept as one record): the mapped ledger
+ * One reconciliation import (the ledger and its run, kept as one record): the mapped ledger
  * rows and problems, so a run interrupted by a restart can be resumed and matched again. The service's
  * answers live in main's job files and in `transactions`.
  */

@@ -6,8 +6,8 @@ import { type CsvColumn, writeCsv } from '../writer';
  * Column sets of the refunds and audit-log exports, shared by the app (renderer download) and
  * `cli export`, so both write the same stable, documented files. Columns are only ever appended.
  */
-// Every instant we hold is a UTC ISO string, so the zone column says so explicitly (STYLE.md: exports
-// name the zone) rather than converting to the exporter's local time.
+// Every instant we hold is a UTC ISO string, so the zone column says so explicitly (every export names
+// its zone) rather than converting to the exporter's local time.
 const UTC = () => 'UTC';
 
 const amount = (row: { amountMinor: number; currency: string }) => formatMinor(row.amountMinor, row.currency);

@@ -3,7 +3,7 @@ import { refuseUnsafeText } from '../../domain/text';
 import { transactionSchema } from './transactions';
 
 /**
- * Reconciliation jobs (DESIGN.md "Long work"): the renderer parses and maps the ledger, main queries
+ * Reconciliation jobs (README, "Reconciliation"): the renderer parses and maps the ledger, main queries
  * the service for each distinct key (`tx:<transactionNo>` / `ref:<reference>`) with bounded concurrency
  * and persists inputs and answers, so a restart resumes. Matching is pure and runs in the renderer.
  */

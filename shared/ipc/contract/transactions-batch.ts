@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { transactionSchema } from './transactions';
 
-/** Longest span the service's trans-list accepts (PROTOCOL.md: endDate − startDate ≤ 15 days). */
+/** Longest span trans-list accepts: endDate − startDate ≤ 15 days (shared/protocol/README.md). */
 export const SYNC_MAX_SPAN_DAYS = 15;
 
 const serviceDate = z.string().regex(/^\d{8}$/, 'Dates are YYYYMMDD.');

@@ -29,7 +29,7 @@ describe('signing vectors are accepted', () => {
     const res = parse(
       (await postRaw(sb, PATHS.securePay, JSON.stringify({ ...v.params, verifySign: v.verifySign }))).text,
     );
-    // The published example predates settleCurrency, which PROTOCOL.md lists as required.
+    // The published example predates settleCurrency, which secure-pay requires (shared/protocol/README.md).
     expect(res.ret_code).toBe('000020');
     expect(res.ret_msg).toContain('settleCurrency');
   });

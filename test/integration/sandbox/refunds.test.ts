@@ -121,7 +121,7 @@ describe('refund rules', () => {
       ).ret_code,
     ).toBe('000023');
   });
-  it('does not deduplicate refundReference (PROTOCOL.md)', async () => {
+  it('does not deduplicate refundReference (a sandbox choice: the worst case)', async () => {
     const no = await paidPayment(sb);
     const a = await refund(no, '5.00', { refundReference: 'SAME' });
     const b = await refund(no, '5.00', { refundReference: 'SAME' });

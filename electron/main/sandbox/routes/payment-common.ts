@@ -15,7 +15,7 @@ export function checkCurrencies(vendor: string, currency: string, settleCurrency
     throw bad(`settleCurrency for ${vendor} ${currency} must be ${settle.join(' or ')}`);
 }
 
-/** A reference is unique per merchant (PROTOCOL.md): a reused one is a conflict. */
+/** A reference is unique per merchant (secure-pay, shared/protocol/README.md): a reused one conflicts. */
 export function checkReference(ctx: SandboxContext, caller: Caller, reference: string): void {
   if (reference.length > 128) throw bad('reference is longer than 128 characters');
   if (ctx.store.paymentByReference(caller.merchant.merchantNo, reference)) {

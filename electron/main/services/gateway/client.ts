@@ -109,7 +109,7 @@ export type RefundInput = ({ transactionNo: string } | { reference: string }) & 
   refundAmountMinor: number;
   currency: string;
   settleCurrency: string;
-  /** This app's refund-intent id, so an ambiguous refund can be found again (DESIGN.md). */
+  /** This app's refund-intent id, so an ambiguous refund can be found again in the payment's refundInfo. */
   refundReference?: string;
   ipnUrl?: string;
 };

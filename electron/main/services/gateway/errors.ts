@@ -30,7 +30,7 @@ const WHAT: Record<EndpointName, string> = {
 };
 
 /**
- * Maps a service rejection to a typed error. Every code other than 000100 is a rejection (PROTOCOL.md);
+ * Maps a service rejection to a typed error. Every code other than 000100 is a rejection, whatever it is;
  * ret_code and ret_msg are kept in details so the person sees the service's own words.
  */
 export function rejectionError(

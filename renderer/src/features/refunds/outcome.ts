@@ -4,7 +4,7 @@ import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 
 export type MoneyMoved = 'yes' | 'no' | 'unknown';
 
-/** What happened to a refund, in words (DESIGN.md "Errors a person sees"). */
+/** What happened to a refund, in words: whether money moved (yes / no / unknown) and what to do next. */
 export interface OutcomeText {
   tone: 'ok' | 'bad' | 'warn' | 'info';
   title: string;
