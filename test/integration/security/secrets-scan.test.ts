@@ -13,7 +13,7 @@ import { type RunningSandbox, startSandbox } from '../../../electron/main/sandbo
 import { reportFigures } from '../../unit/fuzz/figures';
 
 /**
- * The secrets scan (issue 18, item 5): the app's flows run for a real, non-demo profile with its own
+ * The secrets scan (SECURITY.md's promise that no secret is written anywhere): the app's flows run for a real, non-demo profile with its own
  * token — through the browser host over HTTP, against the sandbox, with IPNs on — and then every file
  * of the data directory (settings, the app database and its WAL, logs), every
  * export and every captured IPC reply and pushed event is searched for the token, md5(token) (either

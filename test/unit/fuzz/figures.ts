@@ -34,7 +34,7 @@ export function createTally() {
 }
 
 /**
- * Prints the figures (the closing note of issue 18 quotes them) and saves them as
+ * Prints the figures (so a run's closing note can quote them) and saves them as
  * reports/fuzz/<name>.json beside the other test reports.
  */
 export function reportFigures(
