@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort, parseLaunches, type StubMirror, startStubMirror } from './stub-mirror';
 
@@ -102,10 +103,11 @@ describe.skipIf(skipReason !== undefined)('a fresh clone: npm ci, then npm start
     expect(ci.code, ci.output.slice(-3000)).toBe(0);
   }, 300_000);
 
+  // The clone holds a whole node_modules (~300 MB): removing it can take a while on a busy machine.
   afterAll(async () => {
     await mirror?.close();
-    if (work) rmSync(work, { recursive: true, force: true });
-  });
+    if (work) await rm(work, { recursive: true, force: true, maxRetries: 3 });
+  }, 180_000);
 
   const launches = () => (existsSync(record) ? parseLaunches(readFileSync(record, 'utf8')) : []);
 
