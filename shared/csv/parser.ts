@@ -7,6 +7,9 @@
  * (so a problem says "line 4182", counting quoted newlines), blank lines skipped, our own `="…"` id
  * wrapping and formula guard undone, and per-row problems listed while good rows are kept.
  * Every cell stays a string: `dynamicTyping` is off, so a 20-digit id can never become a float.
+ *
+ * Every data row is accounted for: `rows.length + problems.length === dataRows` (blank lines are not
+ * data rows). Line ends may be mixed (CRLF, LF, CR) within one file; each counts as one line.
  */
 import Papa from 'papaparse';
 import { unwrapCell } from './writer';
@@ -26,9 +29,15 @@ export interface CsvRecord {
   cells: string[];
 }
 
+/** Why a row could not be read, where the cause is recognisable. */
+export type CsvProblemCause = 'thousands_separator' | 'decimal_comma' | 'broken_quoting' | 'field_count';
+
 export interface CsvProblem {
   line: number;
   message: string;
+  cause?: CsvProblemCause;
+  /** The row's cells as read (for the report of unreadable rows). */
+  cells?: string[];
 }
 
 export interface ParsedCsv {
@@ -39,6 +48,8 @@ export interface ParsedCsv {
   encoding: CsvEncoding;
   /** Line of the header row (after any leading blank lines). */
   headerLine: number;
+  /** Non-blank records after the header: always rows.length + problems.length. */
+  dataRows: number;
 }
 
 export interface ParseOptions {
@@ -46,8 +57,45 @@ export interface ParseOptions {
   delimiter?: CsvDelimiter;
   /** Undo `="…"` id wrapping and the formula-guard apostrophe (default true). */
   unwrap?: boolean;
-  /** Stop collecting problems after this many (the count still grows). Default 1000. */
-  maxProblems?: number;
+}
+
+/** Thrown for bytes that are not a text (CSV) file at all: a workbook, a PDF, an image, random data. */
+export class NotTextError extends Error {
+  override name = 'NotTextError';
+}
+
+/** Signatures of files people pick by mistake, with what to do instead. */
+const NOT_CSV_SIGNATURES: ReadonlyArray<{ bytes: number[]; what: string }> = [
+  {
+    bytes: [0x50, 0x4b, 0x03, 0x04],
+    what: 'an Excel workbook (.xlsx) or another zip archive, not a CSV file. In Excel choose File → Save As → “CSV UTF-8”, then import that file',
+  },
+  {
+    bytes: [0xd0, 0xcf, 0x11, 0xe0],
+    what: 'an old Excel workbook (.xls), not a CSV file. In Excel choose File → Save As → “CSV UTF-8”, then import that file',
+  },
+  { bytes: [0x25, 0x50, 0x44, 0x46], what: 'a PDF document, not a CSV file. Export the ledger as CSV instead' },
+  { bytes: [0x89, 0x50, 0x4e, 0x47], what: 'a PNG image, not a CSV file' },
+  { bytes: [0xff, 0xd8, 0xff], what: 'a JPEG image, not a CSV file' },
+];
+
+/**
+ * Refuses bytes that are not text: known binary signatures by name, otherwise decoded text with more
+ * than 1% control characters (other than tab and line ends) or NULs in what was not read as UTF-16.
+ */
+export function assertText(bytes: Uint8Array, decoded: DecodedText): void {
+  for (const sig of NOT_CSV_SIGNATURES)
+    if (sig.bytes.every((b, i) => bytes[i] === b)) throw new NotTextError(`This file is ${sig.what}.`);
+  const sample = decoded.text.slice(0, 64 * 1024);
+  let control = 0;
+  for (let i = 0; i < sample.length; i += 1) {
+    const c = sample.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0xfffd) control += 1;
+  }
+  if (sample.length > 0 && control / sample.length > 0.01)
+    throw new NotTextError(
+      'This file is not a text (CSV) file: it contains binary data. Export the ledger from your accounting system or spreadsheet as CSV and import that file.',
+    );
 }
 
 /**
@@ -164,13 +212,12 @@ const isBlank = (cells: readonly string[]) => cells.every((c) => c.trim() === ''
  * number; every other row is kept.
  */
 export function parseCsvText(input: string, opts: ParseOptions & { encoding?: CsvEncoding } = {}): ParsedCsv {
-  const text = input.startsWith('\uFEFF') ? input.slice(1) : input;
+  // One line end for papaparse (it detects a single one per file): CRLF and lone CR become LF, so a
+  // file with mixed line ends neither merges rows nor shifts line numbers.
+  const text = (input.startsWith('\uFEFF') ? input.slice(1) : input).replace(/\r\n?/g, '\n');
   const unwrap = opts.unwrap ?? true;
-  const maxProblems = opts.maxProblems ?? 1000;
   const problems: CsvProblem[] = [];
-  const addProblem = (line: number, message: string) => {
-    if (problems.length < maxProblems) problems.push({ line, message });
-  };
+  const addProblem = (p: CsvProblem) => problems.push(p);
   const rows: CsvRecord[] = [];
   let headers: string[] | undefined;
   let headerLine = 1;
@@ -179,21 +226,16 @@ export function parseCsvText(input: string, opts: ParseOptions & { encoding?: Cs
   // ended, and spans 1 + the line breaks inside its quoted cells. (papaparse's cursor is not reliable
   // around quoted fields, so it is not used.)
   let line = 1;
-  let breakChar = '\n';
-  let first = true;
 
   Papa.parse<string[]>(text, {
     delimiter,
     dynamicTyping: false,
     skipEmptyLines: false,
+    newline: '\n',
     step: (res) => {
-      if (first) {
-        breakChar = res.meta.linebreak === '\r' ? '\r' : '\n';
-        first = false;
-      }
       const startLine = line;
       let inner = 0;
-      for (const c of res.data) if (c.includes(breakChar)) inner += countOf(c, breakChar);
+      for (const c of res.data) if (c.includes('\n')) inner += countOf(c, '\n');
       line = startLine + inner + 1;
       const cells = unwrap ? res.data.map(unwrapCell) : res.data;
       const quoteError = res.errors.find((e) => e.type === 'Quotes');
@@ -205,14 +247,16 @@ export function parseCsvText(input: string, opts: ParseOptions & { encoding?: Cs
       }
       if (isBlank(cells)) return;
       if (quoteError) {
-        addProblem(startLine, `broken quoting: ${quoteError.message}`);
+        addProblem({
+          line: startLine,
+          message: `broken quoting: ${quoteError.message}`,
+          cause: 'broken_quoting',
+          cells,
+        });
         return;
       }
       if (cells.length !== headers.length) {
-        addProblem(
-          startLine,
-          `has ${cells.length} field${cells.length === 1 ? '' : 's'}, the header has ${headers.length}`,
-        );
+        addProblem(fieldCountProblem(startLine, cells, headers.length));
         return;
       }
       rows.push({ line: startLine, cells });
@@ -225,11 +269,53 @@ export function parseCsvText(input: string, opts: ParseOptions & { encoding?: Cs
     delimiter,
     encoding: opts.encoding ?? 'utf-8',
     headerLine,
+    dataRows: rows.length + problems.length,
   };
 }
 
-/** Decodes and parses file bytes in one go (what the worker and the CLI call). */
+/** Two halves of an amount split at a separator, as [head, tail] patterns. */
+const SPLITS = {
+  thousands_separator: [/^[-(]?\d{1,3}$/, /^\d{3}([.,]\d*)?\)?$/],
+  decimal_comma: [/^[-(]?\d+([. ]\d{3})*$/, /^\d{2}\)?$/],
+} as const;
+
+const SPLIT_HINT = {
+  thousands_separator:
+    'probably an amount written with a thousands separator and no quotes (such as 1,234.56), which splits it into two fields. Export amounts without thousands separators, or quoted',
+  decimal_comma:
+    'probably an amount written with a decimal comma and no quotes (such as 12,30) in a comma-separated file, which splits it into two fields. Export with semicolons as the separator, or amounts quoted',
+} as const;
+
+/** How many adjacent, non-overlapping cell pairs look like the halves of one split amount. */
+function countSplits(cells: readonly string[], [head, tail]: readonly [RegExp, RegExp]): number {
+  let n = 0;
+  for (let i = 0; i + 1 < cells.length; i += 1) {
+    if (head.test((cells[i] ?? '').trim()) && tail.test((cells[i + 1] ?? '').trim())) {
+      n += 1;
+      i += 1;
+    }
+  }
+  return n;
+}
+
+/**
+ * A row with the wrong number of fields. When it has more fields than the header and enough adjacent
+ * pairs look like the two halves of an amount split at an unquoted thousands separator ("1" + "234.56"),
+ * that is named as the likely cause.
+ */
+function fieldCountProblem(line: number, cells: string[], expected: number): CsvProblem {
+  const base = `has ${cells.length} field${cells.length === 1 ? '' : 's'}, the header has ${expected}`;
+  const extra = cells.length - expected;
+  if (extra > 0)
+    for (const cause of ['thousands_separator', 'decimal_comma'] as const)
+      if (countSplits(cells, SPLITS[cause]) >= extra)
+        return { line, message: `${base}: ${SPLIT_HINT[cause]}`, cause, cells };
+  return { line, message: base, cause: 'field_count', cells };
+}
+
+/** Decodes and parses file bytes in one go (what the worker and the CLI call); refuses non-text files. */
 export function parseCsvBytes(bytes: Uint8Array, opts: ParseOptions = {}): ParsedCsv {
   const decoded = decodeCsvBytes(bytes);
+  assertText(bytes, decoded);
   return parseCsvText(decoded.text, { ...opts, encoding: decoded.encoding });
 }

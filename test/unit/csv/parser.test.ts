@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeCsvBytes, parseCsvBytes, parseCsvText } from '../../../shared/csv/parser';
+import { decodeCsvBytes, NotTextError, parseCsvBytes, parseCsvText } from '../../../shared/csv/parser';
 import { type CsvColumn, writeCsv } from '../../../shared/csv/writer';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -53,11 +53,11 @@ describe('decodeCsvBytes', () => {
 });
 
 describe('parseCsvText', () => {
-  it('handles quoted newlines and gives every record its first line number', () => {
+  it('handles quoted newlines (read as LF) and gives every record its first line number', () => {
     const p = parseCsvText('id,note\r\n1,"two\r\nlines"\r\n2,"three\nlines\nhere"\r\n3,x\r\n');
     expect(p.headers).toEqual(['id', 'note']);
     expect(p.rows).toEqual([
-      { line: 2, cells: ['1', 'two\r\nlines'] },
+      { line: 2, cells: ['1', 'two\nlines'] },
       { line: 4, cells: ['2', 'three\nlines\nhere'] },
       { line: 7, cells: ['3', 'x'] },
     ]);
@@ -94,9 +94,10 @@ describe('parseCsvText', () => {
       ['7', '8'],
     ]);
     expect(p.problems).toEqual([
-      { line: 3, message: 'has 1 field, the header has 2' },
-      { line: 4, message: 'has 3 fields, the header has 2' },
+      { line: 3, message: 'has 1 field, the header has 2', cause: 'field_count', cells: ['3'] },
+      { line: 4, message: 'has 3 fields, the header has 2', cause: 'field_count', cells: ['4', '5', '6'] },
     ]);
+    expect(p.dataRows).toBe(4);
   });
   it('reports broken quoting without losing earlier rows', () => {
     const p = parseCsvText('a,b\n1,2\n3,"unterminated\n');
@@ -116,7 +117,60 @@ describe('parseCsvText', () => {
     expect(p.rows[0]?.cells).toEqual(['Café', '1.00']);
   });
   it('an empty file has no headers and no rows', () => {
-    expect(parseCsvText('')).toMatchObject({ headers: [], rows: [], problems: [] });
+    expect(parseCsvText('')).toMatchObject({ headers: [], rows: [], problems: [], dataRows: 0 });
+  });
+});
+
+describe('every row counted, causes named (issue: rows vanish uncounted)', () => {
+  it('lists every unusable row: no cap on problems', () => {
+    const lines = ['id,amount,currency'];
+    for (let i = 0; i < 6180; i += 1) lines.push(`${i},1,234.56,USD`);
+    for (let i = 0; i < 3000; i += 1) lines.push(`${i},1.00,USD`);
+    const p = parseCsvText(lines.join('\n'));
+    expect(p.problems).toHaveLength(6180);
+    expect(p.rows).toHaveLength(3000);
+    expect(p.dataRows).toBe(9180);
+  });
+  it('names an unquoted thousands separator as the likely cause of an extra field', () => {
+    const p = parseCsvText('id,amount,currency\n1,"1,234.56",USD\n2,1,234.56,USD\n3,-12,345,KRW\n');
+    expect(p.rows).toHaveLength(1);
+    expect(p.problems.map((x) => [x.line, x.cause])).toEqual([
+      [3, 'thousands_separator'],
+      [4, 'thousands_separator'],
+    ]);
+    expect(p.problems[0]?.message).toMatch(/thousands separator and no quotes/);
+    expect(p.problems[0]?.cells).toEqual(['2', '1', '234.56', 'USD']);
+  });
+  it('names a decimal comma in a comma-separated file', () => {
+    const p = parseCsvText('id,amount,currency\n1,12,30,EUR\n');
+    expect(p.problems[0]).toMatchObject({ line: 2, cause: 'decimal_comma' });
+  });
+  it('mixed line endings neither merge rows nor shift line numbers', () => {
+    const p = parseCsvText('id,amount\r\n1,1.00\n2,2.00\r3,3.00\r\n\n4,"a\r\nb"\n5,5.00');
+    expect(p.rows.map((r) => [r.line, r.cells[0]])).toEqual([
+      [2, '1'],
+      [3, '2'],
+      [4, '3'],
+      [6, '4'],
+      [8, '5'],
+    ]);
+    expect(p.problems).toEqual([]);
+  });
+  it('refuses a file that is not text, naming workbooks and PDFs', () => {
+    expect(() => parseCsvBytes(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]))).toThrow(
+      /Excel workbook \(\.xlsx\)/,
+    );
+    expect(() => parseCsvBytes(utf8('%PDF-1.7\n...'))).toThrow(NotTextError);
+    // Random bytes (deterministic): not UTF-8, decoded as Windows-1252, full of control characters.
+    let x = 7;
+    const random = Uint8Array.from({ length: 4096 }, () => (x = (x * 1103515245 + 12345) & 0x7fffffff) & 0xff);
+    expect(() => parseCsvBytes(random)).toThrow(/not a text \(CSV\) file/);
+  });
+  it('a header with no rows parses to zero data rows', () => {
+    expect(parseCsvBytes(utf8('id,amount,currency\r\n\r\n'))).toMatchObject({
+      headers: ['id', 'amount', 'currency'],
+      dataRows: 0,
+    });
   });
 });
 
