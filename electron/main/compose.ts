@@ -7,6 +7,7 @@ import { profileHandlers } from './ipc/handlers/profiles';
 import { transactionHandlers } from './ipc/handlers/transactions';
 import { transactionSyncHandlers } from './ipc/handlers/transactions-sync';
 import { reconciliationHandlers } from './ipc/handlers/reconciliation';
+import { demoLedgerFor } from './demo-ledger';
 import { createReconciliationService } from './services/reconciliation/service';
 import { createRefundsRuntime } from './services/refunds/runtime';
 import { refundHandlers } from './ipc/handlers/refunds';
@@ -144,12 +145,20 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
   });
   const lookup = createTransactionLookup({ gateway: () => profiles.activeGateway(), clock: adapters.clock });
   const reconciliation = createReconciliationService({
-    store: store.jobs,
+    runs: store.runs,
+    jobs: store.jobs,
     clock: adapters.clock,
     log: adapters.log,
     gatewayFor: (profileId) => profiles.gatewayFor(profileId),
-    activeProfileId: () => profiles.profiles.active()?.id,
-    onProgress: (jobId, p) => events.emit('reconciliation.progress', { jobId, ...p }),
+    profile: (id) => {
+      try {
+        const p = id ? profiles.profiles.get(id) : profiles.profiles.active();
+        return p ? { id: p.id, name: p.name } : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    onProgress: (runId, p) => events.emit('reconciliation.progress', { runId, ...p }),
   });
   const refunds = createRefundsRuntime({
     store: store.refunds,
@@ -166,7 +175,10 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     ...transactionSyncHandlers(
       createTransactionSync({ gateway: () => profiles.activeGateway(), clock: adapters.clock }),
     ),
-    ...reconciliationHandlers(reconciliation),
+    ...reconciliationHandlers(reconciliation, () => {
+      const demo = demoLedgerFor(sandbox);
+      return { name: 'demo-ledger.csv', text: demo.csv };
+    }),
     ...refundHandlers(refunds.service, refunds.describeActive, adapters.clock.now),
   };
   return {

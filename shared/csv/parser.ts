@@ -74,7 +74,10 @@ const NOT_CSV_SIGNATURES: ReadonlyArray<{ bytes: number[]; what: string }> = [
     bytes: [0xd0, 0xcf, 0x11, 0xe0],
     what: 'an old Excel workbook (.xls), not a CSV file. In Excel choose File → Save As → “CSV UTF-8”, then import that file',
   },
-  { bytes: [0x25, 0x50, 0x44, 0x46], what: 'a PDF document, not a CSV file. Export the ledger as CSV instead' },
+  {
+    bytes: [0x25, 0x50, 0x44, 0x46],
+    what: 'a PDF document, not a CSV file. Export the ledger as CSV instead',
+  },
   { bytes: [0x89, 0x50, 0x4e, 0x47], what: 'a PNG image, not a CSV file' },
   { bytes: [0xff, 0xd8, 0xff], what: 'a JPEG image, not a CSV file' },
 ];

@@ -8,6 +8,8 @@ export interface RefundRecord {
   currency: string;
   settleCurrency?: string;
   status: RefundStatus;
+  /** When the refund was made (UTC ISO), when the service says. */
+  createdAt?: string;
 }
 
 /** A payment as this app understands it: amounts in minor units, times as UTC ISO strings. */

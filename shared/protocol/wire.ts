@@ -30,6 +30,7 @@ export const refundInfoSchema = z
     currency: optStr,
     settleCurrency: optStr,
     status: optStr,
+    createTime: optStr,
   })
   .passthrough();
 
@@ -60,6 +61,7 @@ export function toTransaction(r: WireTranQueryResult): Transaction {
     const currency = ri.currency ?? r.currency;
     const id = ri.refundTransactionNo ?? ri.refundTransactionId;
     if (!id) throw new Error('refundInfo entry without refundTransactionNo');
+    const refundCreatedAt = serviceTimeToIso(ri.createTime);
     return {
       refundTransactionNo: id,
       ...(ri.refundReference ? { refundReference: ri.refundReference } : {}),
@@ -67,6 +69,7 @@ export function toTransaction(r: WireTranQueryResult): Transaction {
       currency,
       ...(ri.settleCurrency ? { settleCurrency: ri.settleCurrency } : {}),
       status: normaliseRefundStatus(ri.status ?? undefined),
+      ...(refundCreatedAt ? { createdAt: refundCreatedAt } : {}),
     };
   });
   const createdAt = serviceTimeToIso(r.createTime);

@@ -1,11 +1,14 @@
 /**
- * Turns parsed CSV records into ledger rows using a column mapping. Each bad row becomes a problem
- * with its line number and is left out; good rows are kept. Amounts become integer minor units here
- * and nowhere else.
+ * Turns parsed CSV records into ledger rows using a column mapping and the file's number and date
+ * formats. Every data row ends up in exactly one of `rows` or `unusable` (rows read + rows that cannot
+ * be used = data rows), each unusable one with its line, a reason and, where recognisable, its cause.
+ * Amounts become integer minor units here and nowhere else.
  */
 import { isKnownCurrency } from '../domain/currencies';
-import { MoneyParseError, parseMinor } from '../domain/money';
-import type { CsvProblem, ParsedCsv } from '../csv/parser';
+import { MoneyParseError } from '../domain/money';
+import type { CsvProblemCause, ParsedCsv } from '../csv/parser';
+import { detectDecimal, parseLedgerAmount, type DecimalEvidence, type DecimalSeparator } from './amounts';
+import { detectDateOrder, parseLedgerDate, type DateEvidence, type DateOrder } from './dates';
 import type { ColumnMapping } from './mapping';
 
 /** What the merchant's books say about a payment. `unpaid` covers cancelled / void / failed orders. */
@@ -18,8 +21,10 @@ export interface LedgerRow {
   reference?: string;
   amountMinor: number;
   currency: string;
-  /** The date as the merchant wrote it (informational; never used to match). */
+  /** The date as the merchant wrote it. */
   date?: string;
+  /** That date as a calendar day "YYYY-MM-DD" (compared with the service's payment day). */
+  day?: string;
   /** Normalised; `paid` when the file has no status column (a ledger of sales). */
   status: LedgerStatus;
   statusText?: string;
@@ -27,9 +32,42 @@ export interface LedgerRow {
   refundedMinor?: number;
 }
 
+/** Why a row cannot be used, where recognisable (shown and exported beside the reason). */
+export type UnusableCause =
+  CsvProblemCause | 'scientific_id' | 'id_not_digits' | 'no_key' | 'currency' | 'amount' | 'date';
+
+/** The mapped cells of an unusable row, as written (what can be shown of it). */
+export interface RawLedgerFields {
+  transactionNo?: string;
+  reference?: string;
+  amount?: string;
+  currency?: string;
+  date?: string;
+}
+
+/** A data row that cannot be reconciled: listed with its line and reason, never dropped. */
+export interface UnusableRow {
+  line: number;
+  reason: string;
+  cause?: UnusableCause;
+  fields?: RawLedgerFields;
+  /** The row as read (cells joined by the file's separator), capped. */
+  raw?: string;
+  /** Its currency, when that cell holds one the service handles (to count it in that currency). */
+  currency?: string;
+}
+
 export interface LedgerImport {
   rows: LedgerRow[];
-  problems: CsvProblem[];
+  unusable: UnusableRow[];
+  /** Data rows in the file: rows.length + unusable.length. */
+  dataRows: number;
+}
+
+/** How the file writes numbers and dates (detected, shown, changeable). */
+export interface LedgerFormats {
+  decimal: DecimalSeparator;
+  dateOrder: DateOrder;
 }
 
 const PAID = new Set([
@@ -69,31 +107,71 @@ export function normaliseLedgerStatus(text: string | undefined): LedgerStatus {
   return 'other';
 }
 
-/**
- * Normalises the amount spellings spreadsheets produce to a plain decimal: "1,234.56", European
- * "1.234,56", decimal comma "12,30" and accounting negatives "(12.30)". Anything else is returned as is
- * for parseMinor to reject.
- */
-export function normaliseAmountText(raw: string): string {
-  let t = raw.trim().replace(/[\s\u00a0]/g, '');
-  let negative = false;
-  const paren = /^\((.*)\)$/.exec(t);
-  if (paren) {
-    negative = true;
-    t = paren[1] ?? '';
-  }
-  if (/^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(t)) t = t.replace(/,/g, '');
-  else if (/^-?\d{1,3}(\.\d{3})+,\d+$/.test(t)) t = t.replace(/\./g, '').replace(',', '.');
-  else if (/^-?\d+,\d{1,2}$/.test(t)) t = t.replace(',', '.');
-  return negative && !t.startsWith('-') ? `-${t}` : t;
+/** What the file's values say about its formats (amount and refunded columns; date column). */
+export interface FormatEvidence {
+  decimal: DecimalEvidence;
+  dates: DateEvidence;
+}
+
+function* cellsOf(parsed: Pick<ParsedCsv, 'headers' | 'rows'>, header: string | undefined) {
+  const i = header === undefined ? -1 : parsed.headers.indexOf(header);
+  if (i < 0) return;
+  for (const r of parsed.rows) yield r.cells[i] ?? '';
+}
+
+/** Detects the decimal separator and date order from the mapped columns. */
+export function detectFormats(
+  parsed: Pick<ParsedCsv, 'headers' | 'rows'>,
+  mapping: ColumnMapping,
+): FormatEvidence {
+  return {
+    decimal: detectDecimal(
+      (function* () {
+        yield* cellsOf(parsed, mapping.amount);
+        yield* cellsOf(parsed, mapping.refunded);
+      })(),
+    ),
+    dates: detectDateOrder(cellsOf(parsed, mapping.date)),
+  };
+}
+
+/** The formats to read with: what was chosen, else what the evidence decided, else the defaults. */
+export function formatsFrom(evidence: FormatEvidence, chosen: Partial<LedgerFormats> = {}): LedgerFormats {
+  return {
+    decimal: chosen.decimal ?? evidence.decimal.decimal ?? '.',
+    dateOrder: chosen.dateOrder ?? evidence.dates.order ?? 'ymd',
+  };
+}
+
+/** What must be chosen before a run: formats the file's values leave open. Empty when none. */
+export function formatQuestions(evidence: FormatEvidence, chosen: Partial<LedgerFormats> = {}): string[] {
+  const q: string[] = [];
+  const d = evidence.decimal;
+  if (d.needsChoice && !chosen.decimal)
+    q.push(
+      d.dot > 0 && d.comma > 0
+        ? `Amounts use both separators as decimals (“${d.examples.dot}” and “${d.examples.comma}”): which one is the decimal separator?`
+        : `Is “${d.examples.ambiguous}” a decimal (comma or dot before the cents) or a whole number with a thousands separator? Nothing else in the file decides: choose the decimal separator.`,
+    );
+  const t = evidence.dates;
+  if (t.needsChoice && !chosen.dateOrder)
+    q.push(
+      t.dmy > 0 && t.mdy > 0
+        ? `Dates are written both day first (“${t.examples.dmy}”) and month first (“${t.examples.mdy}”): which order does the file use?`
+        : `Is “${t.examples.ambiguous}” day first or month first? Nothing else in the file decides: choose the date order.`,
+    );
+  return q;
 }
 
 const DIGITS = /^\d{1,32}$/;
+const SCIENTIFIC = /^[-+]?\d+(?:[.,]\d+)?E[+-]?\d+$/i;
+const RAW_MAX = 300;
 
-/** Applies a mapping (assumed valid, see mappingIssues) to parsed records. */
+/** Applies a mapping (assumed valid, see mappingIssues) to a parsed file. */
 export function toLedgerRows(
-  parsed: Pick<ParsedCsv, 'headers' | 'rows'>,
+  parsed: Pick<ParsedCsv, 'headers' | 'rows' | 'problems' | 'delimiter'>,
   mapping: ColumnMapping,
+  formats: LedgerFormats = { decimal: '.', dateOrder: 'ymd' },
 ): LedgerImport {
   const col = (h: string | undefined) => (h === undefined ? -1 : parsed.headers.indexOf(h));
   const idx = {
@@ -106,44 +184,76 @@ export function toLedgerRows(
     refunded: col(mapping.refunded),
   };
   const rows: LedgerRow[] = [];
-  const problems: CsvProblem[] = [];
+  const unusable: UnusableRow[] = parsed.problems.map((p) => ({
+    line: p.line,
+    reason: p.message,
+    ...(p.cause ? { cause: p.cause } : {}),
+    ...(p.cells ? { raw: p.cells.join(parsed.delimiter).slice(0, RAW_MAX) } : {}),
+  }));
   for (const rec of parsed.rows) {
     const get = (i: number) => (i < 0 ? '' : (rec.cells[i] ?? '').trim());
     const transactionNo = get(idx.transactionNo);
     const reference = get(idx.reference);
-    const fail = (message: string) => problems.push({ line: rec.line, message });
+    const fail = (reason: string, cause: UnusableCause) => {
+      const fields: RawLedgerFields = {};
+      for (const f of ['transactionNo', 'reference', 'amount', 'currency', 'date'] as const) {
+        const v = get(idx[f]);
+        if (v) fields[f] = v.slice(0, 60);
+      }
+      const c = fields.currency?.toUpperCase();
+      unusable.push({
+        line: rec.line,
+        reason,
+        cause,
+        fields,
+        ...(c && isKnownCurrency(c) ? { currency: c } : {}),
+      });
+    };
     if (!transactionNo && !reference) {
-      fail('has neither a transaction number nor a reference');
+      fail('has neither a transaction number nor a reference', 'no_key');
       continue;
     }
     if (transactionNo && !DIGITS.test(transactionNo)) {
-      fail(`transaction number “${transactionNo.slice(0, 40)}” is not all digits`);
+      if (SCIENTIFIC.test(transactionNo))
+        fail(
+          `transaction number “${transactionNo}” was shortened by a spreadsheet to scientific notation, so its last digits are lost. Export the ledger again with that column formatted as Text (in Excel: Data → From Text/CSV, column type Text)`,
+          'scientific_id',
+        );
+      else fail(`transaction number “${transactionNo.slice(0, 40)}” is not all digits`, 'id_not_digits');
       continue;
     }
     const currency = get(idx.currency).toUpperCase();
     if (!/^[A-Z]{3}$/.test(currency)) {
-      fail(currency ? `currency “${currency.slice(0, 10)}” is not a 3-letter code` : 'has no currency');
+      fail(
+        currency ? `currency “${currency.slice(0, 10)}” is not a 3-letter code` : 'has no currency',
+        'currency',
+      );
       continue;
     }
     if (!isKnownCurrency(currency)) {
-      fail(`currency ${currency} is not one the payment service handles`);
+      fail(`currency ${currency} is not one the payment service handles`, 'currency');
       continue;
     }
     let amountMinor: number;
     let refundedMinor: number | undefined;
     try {
-      const amountText = get(idx.amount);
-      if (!amountText) throw new MoneyParseError('has no amount');
-      amountMinor = parseMinor(normaliseAmountText(amountText), currency, { allowExtraZeros: true });
+      amountMinor = parseLedgerAmount(get(idx.amount), currency, formats.decimal);
       const refundedText = get(idx.refunded);
-      if (refundedText)
-        refundedMinor = parseMinor(normaliseAmountText(refundedText), currency, { allowExtraZeros: true });
+      if (refundedText) refundedMinor = parseLedgerAmount(refundedText, currency, formats.decimal);
     } catch (e) {
-      fail(e instanceof MoneyParseError ? `amount: ${e.message}` : 'amount could not be read');
+      fail(e instanceof MoneyParseError ? `amount: ${e.message}` : 'amount could not be read', 'amount');
+      continue;
+    }
+    const date = get(idx.date);
+    const day = date ? parseLedgerDate(date, formats.dateOrder) : undefined;
+    if (date && !day) {
+      fail(
+        `date “${date.slice(0, 30)}” is not a date (expected ${formats.dateOrder === 'ymd' ? '2025-04-30' : formats.dateOrder === 'dmy' ? '30/04/2025' : '04/30/2025'})`,
+        'date',
+      );
       continue;
     }
     const statusText = get(idx.status);
-    const date = get(idx.date);
     const row: LedgerRow = {
       line: rec.line,
       amountMinor,
@@ -153,9 +263,22 @@ export function toLedgerRows(
     if (transactionNo) row.transactionNo = transactionNo;
     if (reference) row.reference = reference;
     if (date) row.date = date;
+    if (day) row.day = day;
     if (statusText) row.statusText = statusText;
     if (refundedMinor !== undefined) row.refundedMinor = refundedMinor;
     rows.push(row);
   }
-  return { rows, problems };
+  unusable.sort((a, b) => a.line - b.line);
+  return { rows, unusable, dataRows: rows.length + unusable.length };
+}
+
+/**
+ * Whether a parsed file can be reconciled at all: undefined when it can, else a sentence that says why
+ * and what to do (no header, or a header and no data rows).
+ */
+export function ledgerFileProblem(parsed: Pick<ParsedCsv, 'headers' | 'dataRows'>): string | undefined {
+  if (parsed.headers.length === 0) return 'The file is empty: it has no header row.';
+  if (parsed.dataRows === 0)
+    return `The file has a header row (${parsed.headers.slice(0, 6).join(', ')}${parsed.headers.length > 6 ? ', …' : ''}) but no data rows, so there is nothing to check. Export the ledger again with its rows.`;
+  return undefined;
 }

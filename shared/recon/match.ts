@@ -1,21 +1,30 @@
 /**
  * The matching engine (pure): ledger rows + what the service said about each → one item per row with
- * an outcome. Rows are matched by transactionNo when the ledger has one, else by reference.
+ * an outcome. Rows are matched by transactionNo when the ledger has one, else by reference. The ledger's
+ * date is compared with the service's payment day (in the run's days) within a tolerance.
  *
  * Every item also carries its contribution to "ledger total − service total" per currency (`deltas`),
  * so the per-currency summary is an exact sum over items and each difference can be traced to rows.
+ * Items for the other direction (service payments and refunds the ledger lacks) and for unusable rows
+ * are made in ./two-way.ts and ./report.ts.
  */
 import type { Transaction } from '../domain/transaction';
-import type { LedgerRow } from './ledger';
+import { dayInZone } from '../domain/zones';
+import { daysBetween } from './dates';
+import type { LedgerRow, UnusableRow } from './ledger';
 
 export const RECON_OUTCOMES = [
   'matched',
   'amount_mismatch',
   'currency_mismatch',
   'status_mismatch',
+  'date_mismatch',
   'refunded_not_in_ledger',
   'missing_at_service',
   'duplicate_in_ledger',
+  'missing_in_ledger',
+  'refund_missing_in_ledger',
+  'unreadable',
   'not_checked',
 ] as const;
 export type ReconOutcome = (typeof RECON_OUTCOMES)[number];
@@ -25,9 +34,13 @@ export const OUTCOME_LABELS: Readonly<Record<ReconOutcome, string>> = {
   amount_mismatch: 'Amount differs',
   currency_mismatch: 'Currency differs',
   status_mismatch: 'Status differs',
+  date_mismatch: 'Date differs',
   refunded_not_in_ledger: 'Refunded at service, not in ledger',
   missing_at_service: 'Missing at service',
   duplicate_in_ledger: 'Duplicate in ledger',
+  missing_in_ledger: 'Paid at service, not in ledger',
+  refund_missing_in_ledger: 'Refund at service, not in ledger',
+  unreadable: 'Unreadable row',
   not_checked: 'Not checked (lookup failed)',
 };
 
@@ -36,6 +49,12 @@ export type ServiceLookup =
   | { kind: 'found'; transaction: Transaction }
   | { kind: 'not_found' }
   | { kind: 'failed'; code: string; message: string };
+
+/** Where the service data of a row came from: a tran-query now, the period's list, or this app's cache. */
+export type ServiceSource = 'lookup' | 'list' | 'cache';
+
+/** A lookup with its provenance: what the row was compared with, and when that was fetched. */
+export type ServiceAnswer = ServiceLookup & { source: ServiceSource; fetchedAt: string };
 
 /** The service's side of an item, flattened for tables and CSV. */
 export interface ServiceView {
@@ -46,7 +65,20 @@ export interface ServiceView {
   status: string;
   /** Σ refunds in success or pending (money that left or is leaving). */
   refundedMinor: number;
+  createdAt?: string;
   paidAt?: string;
+  source: ServiceSource;
+  fetchedAt: string;
+}
+
+/** One refund at the service (refund_missing_in_ledger items). */
+export interface RefundView {
+  refundTransactionNo: string;
+  refundReference?: string;
+  amountMinor: number;
+  currency: string;
+  status: string;
+  createdAt?: string;
 }
 
 export interface CurrencyAmount {
@@ -55,17 +87,47 @@ export interface CurrencyAmount {
 }
 
 export interface ReconItem {
-  line: number;
+  /** The ledger line (header is line 1); absent for service payments and refunds the ledger lacks. */
+  line?: number;
   outcome: ReconOutcome;
-  matchedBy: 'transactionNo' | 'reference';
-  ledger: LedgerRow;
+  matchedBy?: 'transactionNo' | 'reference';
+  /** The ledger row, when it could be read. */
+  ledger?: LedgerRow;
+  /** The row that could not be read (outcome unreadable). */
+  unusable?: UnusableRow;
   service?: ServiceView;
+  /** The refund the ledger lacks (outcome refund_missing_in_ledger). */
+  refund?: RefundView;
   /** Contribution to (ledger total − service total), per currency; zero entries left out. */
   deltas: CurrencyAmount[];
   /** The line of the first row with the same transaction, for duplicates. */
   duplicateOfLine?: number;
+  /** Ledger day − the service's payment day, in days (set whenever both are known). */
+  dayOffset?: number;
   /** One sentence a person can act on. */
   detail: string;
+}
+
+/** How dates are compared: the zone whose calendar days count, and the tolerance in days. */
+export interface DateCheck {
+  /** IANA zone of the run's days ('Etc/GMT-8' for the service's days). */
+  zone: string;
+  toleranceDays: number;
+  /** How the days are named in sentences: "UTC+8", "Europe/Berlin". */
+  zoneLabel: string;
+}
+
+export interface MatchOptions {
+  fmt: (amountMinor: number, currency: string) => string;
+  /** Omitted: dates are not compared. */
+  dates?: DateCheck;
+}
+
+/** The currency an item belongs to in the summary ('' for an unreadable row with no usable currency). */
+export function itemCurrency(item: ReconItem): string {
+  return (
+    item.ledger?.currency ?? item.service?.currency ?? item.refund?.currency ?? item.unusable?.currency ?? ''
+  );
 }
 
 /** The key a ledger row is looked up by: `tx:<transactionNo>` or `ref:<reference>`. */
@@ -89,9 +151,13 @@ export function ledgerKeys(
   return keys;
 }
 
-function view(tx: Transaction): ServiceView {
+/** Refunds that count: money that left or is leaving. */
+export const refundCounts = (status: string) => status === 'success' || status === 'pending';
+
+/** The service's side of an item, from a transaction and where it came from. */
+export function serviceView(tx: Transaction, source: ServiceSource, fetchedAt: string): ServiceView {
   const refundedMinor = tx.refunds
-    .filter((r) => r.status === 'success' || r.status === 'pending')
+    .filter((r) => refundCounts(r.status))
     .reduce((s, r) => s + r.refundAmountMinor, 0);
   const v: ServiceView = {
     transactionNo: tx.transactionNo,
@@ -99,16 +165,22 @@ function view(tx: Transaction): ServiceView {
     currency: tx.currency,
     status: tx.status,
     refundedMinor,
+    source,
+    fetchedAt,
   };
   if (tx.reference) v.reference = tx.reference;
+  if (tx.createdAt) v.createdAt = tx.createdAt;
   if (tx.paidAt) v.paidAt = tx.paidAt;
   return v;
 }
 
+/** The instant the service took the payment (paid, else created). */
+export const paymentTime = (s: Pick<ServiceView, 'paidAt' | 'createdAt'>) => s.paidAt ?? s.createdAt;
+
 /** The ledger counts a row's amount unless it says the order was never paid. */
 const ledgerCounts = (row: LedgerRow) => row.status !== 'unpaid';
 /** The service's money is what it holds as paid. */
-const serviceCounts = (s: ServiceView) => s.status === 'success';
+export const serviceCounts = (s: Pick<ServiceView, 'status'>) => s.status === 'success';
 
 function addDelta(map: Map<string, number>, currency: string, amountMinor: number): void {
   if (amountMinor !== 0) map.set(currency, (map.get(currency) ?? 0) + amountMinor);
@@ -119,6 +191,8 @@ function classify(
   row: LedgerRow,
   s: ServiceView,
   fmt: (m: number, c: string) => string,
+  dates: DateCheck | undefined,
+  dayOffset: number | undefined,
 ): { outcome: ReconOutcome; detail: string } {
   if (row.currency !== s.currency) {
     return {
@@ -163,18 +237,34 @@ function classify(
       detail: `Ledger records a refund the service does not have (service refunded ${fmt(s.refundedMinor, s.currency)}).`,
     };
   }
+  if (dates && dayOffset !== undefined && Math.abs(dayOffset) > dates.toleranceDays) {
+    const paid = paymentTime(s);
+    return {
+      outcome: 'date_mismatch',
+      detail: `Ledger date ${row.day} is ${Math.abs(dayOffset)} day${Math.abs(dayOffset) === 1 ? '' : 's'} ${dayOffset > 0 ? 'after' : 'before'} the service's payment day ${paid ? dayInZone(Date.parse(paid), dates.zone) : ''} (${dates.zoneLabel}); up to ${dates.toleranceDays} day${dates.toleranceDays === 1 ? '' : 's'} apart is accepted.`,
+    };
+  }
   return { outcome: 'matched', detail: '' };
 }
 
+/** Ledger day − the service's payment day in the run's zone, when both are known. */
+function dayOffsetOf(row: LedgerRow, s: ServiceView, dates: DateCheck | undefined): number | undefined {
+  const paid = paymentTime(s);
+  if (!dates || !row.day || !paid) return undefined;
+  return daysBetween(dayInZone(Date.parse(paid), dates.zone), row.day);
+}
+
 /**
- * Matches every ledger row. `lookup` returns what the service said for a row's key (see lookupKey);
- * undefined is treated as a failed lookup. `fmt` formats amounts inside detail sentences.
+ * Matches every ledger row. `lookup` returns what the service said for a row's key (see lookupKey),
+ * with where that came from; undefined is treated as not looked up. `opts.fmt` formats amounts inside
+ * detail sentences; `opts.dates` compares the ledger's dates.
  */
 export function matchLedger(
   rows: readonly LedgerRow[],
-  lookup: (key: string) => ServiceLookup | undefined,
-  fmt: (amountMinor: number, currency: string) => string,
+  lookup: (key: string) => ServiceAnswer | undefined,
+  opts: MatchOptions,
 ): ReconItem[] {
+  const { fmt, dates } = opts;
   const firstLineByKey = new Map<string, number>();
   const firstLineByServiceTx = new Map<string, number>();
   const items: ReconItem[] = [];
@@ -194,7 +284,8 @@ export function matchLedger(
 
     const earlier = firstLineByKey.get(key);
     const result = lookup(key);
-    const service = result?.kind === 'found' ? view(result.transaction) : undefined;
+    const service =
+      result?.kind === 'found' ? serviceView(result.transaction, result.source, result.fetchedAt) : undefined;
     const earlierTx = service ? firstLineByServiceTx.get(service.transactionNo) : undefined;
     if (earlier !== undefined || earlierTx !== undefined) {
       // The first row already accounts for the service's money; this one only adds ledger money.
@@ -214,8 +305,8 @@ export function matchLedger(
         ...base,
         outcome: 'not_checked',
         detail: result
-          ? `The lookup failed (${result.code}): ${result.message} Run again to retry.`
-          : 'Not looked up yet.',
+          ? `The lookup failed (${result.code}): ${result.message} Use “Re-check rows not checked” to try again.`
+          : 'Not looked up: the run was cancelled or stopped before this row.',
       });
       continue;
     }
@@ -229,7 +320,13 @@ export function matchLedger(
     }
     firstLineByServiceTx.set(service.transactionNo, row.line);
     if (serviceCounts(service)) addDelta(deltas, service.currency, -service.amountMinor);
-    finish({ ...base, service, ...classify(row, service, fmt) });
+    const dayOffset = dayOffsetOf(row, service, dates);
+    finish({
+      ...base,
+      service,
+      ...(dayOffset !== undefined ? { dayOffset } : {}),
+      ...classify(row, service, fmt, dates, dayOffset),
+    });
   }
   return items;
 }

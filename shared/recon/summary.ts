@@ -1,18 +1,20 @@
 /**
  * Per-currency summary of a reconciliation, all in integer minor units:
  *   difference  = ledger total − service total
- *   explained   = Σ deltas of rows with an identified exception (amount, currency, status, missing,
- *                 duplicate, refund)
+ *   explained   = Σ deltas of rows with an identified exception (amount, currency, status, date,
+ *                 missing on either side, duplicate, refund)
  *   unexplained = difference − explained (rows not checked, or anything the engine cannot attribute)
  * Ledger total counts rows the ledger does not call unpaid; service total counts payments the
- * service holds as `success`, once each; refunds are the service's success + pending refunds.
+ * service holds as `success`, once each (matched to a ledger row, or in the period and not in the
+ * ledger); refunds are the service's success + pending refunds of those payments, plus refunds in the
+ * period the ledger lacks. Unreadable rows have no amount to count: they are counted as rows only.
  */
 import { sumMinor } from '../domain/money';
-import { RECON_OUTCOMES, type ReconItem, type ReconOutcome } from './match';
+import { itemCurrency, RECON_OUTCOMES, type ReconItem, type ReconOutcome } from './match';
 
 export interface CurrencySummary {
   currency: string;
-  /** Ledger rows in this currency. */
+  /** Ledger data rows in this currency (read or unreadable). */
   rows: number;
   counts: Record<ReconOutcome, number>;
   ledgerTotalMinor: number;
@@ -26,15 +28,22 @@ export interface CurrencySummary {
 export interface ReconSummary {
   currencies: CurrencySummary[];
   counts: Record<ReconOutcome, number>;
+  /** Ledger data rows: read + unusable. */
   rows: number;
+  read: number;
+  unusable: number;
+  /** Items from the service side (payments and refunds the ledger lacks). */
+  serviceOnly: number;
   exceptions: number;
 }
 
-/** An exception is any outcome other than matched (not_checked included: it needs a re-run). */
+/** An exception is any outcome other than matched (not_checked included: it needs a re-check). */
 export const isException = (o: ReconOutcome) => o !== 'matched';
 const EXPLAINING = new Set<ReconOutcome>(
-  RECON_OUTCOMES.filter((o) => o !== 'matched' && o !== 'not_checked'),
+  RECON_OUTCOMES.filter((o) => o !== 'matched' && o !== 'not_checked' && o !== 'unreadable'),
 );
+/** Items whose service payment is part of the service total (once, in the period or matched). */
+const COUNTS_SERVICE = (o: ReconOutcome) => o !== 'duplicate_in_ledger' && o !== 'refund_missing_in_ledger';
 
 export function emptyCounts(): Record<ReconOutcome, number> {
   return Object.fromEntries(RECON_OUTCOMES.map((o) => [o, 0])) as Record<ReconOutcome, number>;
@@ -62,20 +71,31 @@ export function summarise(items: readonly ReconItem[]): ReconSummary {
     return s;
   };
   const counts = emptyCounts();
+  let read = 0;
+  let serviceOnly = 0;
   for (const item of items) {
     counts[item.outcome] += 1;
-    const ledgerSide = get(item.ledger.currency);
-    ledgerSide.rows += 1;
-    ledgerSide.counts[item.outcome] += 1;
-    if (item.ledger.status !== 'unpaid')
-      ledgerSide.ledgerTotalMinor = sumMinor([ledgerSide.ledgerTotalMinor, item.ledger.amountMinor]);
+    const own = get(itemCurrency(item));
+    own.counts[item.outcome] += 1;
+    if (item.line !== undefined) own.rows += 1;
+    else serviceOnly += 1;
+    if (item.ledger) {
+      read += 1;
+      if (item.ledger.status !== 'unpaid')
+        own.ledgerTotalMinor = sumMinor([own.ledgerTotalMinor, item.ledger.amountMinor]);
+    }
     const s = item.service;
-    // Duplicates point at a payment their first row already counted.
-    if (s && item.outcome !== 'duplicate_in_ledger') {
+    // Duplicates point at a payment their first row already counted; a refund the ledger lacks belongs
+    // to a payment made before the period.
+    if (s && COUNTS_SERVICE(item.outcome)) {
       const serviceSide = get(s.currency);
       if (s.status === 'success')
         serviceSide.serviceTotalMinor = sumMinor([serviceSide.serviceTotalMinor, s.amountMinor]);
       serviceSide.serviceRefundsMinor = sumMinor([serviceSide.serviceRefundsMinor, s.refundedMinor]);
+    }
+    if (item.refund) {
+      const refundSide = get(item.refund.currency);
+      refundSide.serviceRefundsMinor = sumMinor([refundSide.serviceRefundsMinor, item.refund.amountMinor]);
     }
     if (EXPLAINING.has(item.outcome)) {
       for (const d of item.deltas) {
@@ -88,8 +108,17 @@ export function summarise(items: readonly ReconItem[]): ReconSummary {
     s.differenceMinor = s.ledgerTotalMinor - s.serviceTotalMinor;
     s.unexplainedMinor = s.differenceMinor - s.explainedMinor;
   }
+  // Sorted by code; rows with no usable currency ('') last.
   const currencies = [...by.values()].sort((a, b) =>
-    a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0,
+    !a.currency ? 1 : !b.currency ? -1 : a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0,
   );
-  return { currencies, counts, rows: items.length, exceptions: items.length - counts.matched };
+  return {
+    currencies,
+    counts,
+    rows: items.length - serviceOnly,
+    read,
+    unusable: counts.unreadable,
+    serviceOnly,
+    exceptions: items.length - counts.matched,
+  };
 }

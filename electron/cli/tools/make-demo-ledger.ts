@@ -1,11 +1,11 @@
 /** Writes resources/demo-ledger.csv (run: npx tsx electron/cli/tools/make-demo-ledger.ts). */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildDemoLedger } from './demo-ledger';
+import { buildDemoLedger } from '../../main/demo-ledger';
 
 const ledger = buildDemoLedger();
 const path = resolve(import.meta.dirname, '../../../resources/demo-ledger.csv');
 writeFileSync(path, ledger.csv);
 process.stdout.write(
-  `${path}: ${ledger.rows} rows + ${ledger.badLines.length} bad rows\n${JSON.stringify(ledger.expected)}\n`,
+  `${path}: ${ledger.rows} data rows (${ledger.badLines.length} unreadable), period ${ledger.period.from} to ${ledger.period.to}\n${JSON.stringify(ledger.expected)}\n`,
 );

@@ -1,16 +1,122 @@
 import { z } from 'zod';
 import { refuseUnsafeText } from '../../domain/text';
+import { RECON_OUTCOMES, type ReconItem } from '../../recon/match';
+import type { RunFacts } from '../../recon/run';
+import type { ReconSummary } from '../../recon/summary';
+import { columnMappingSchema } from '../../recon/mapping';
 import { transactionSchema } from './transactions';
 
 /**
- * Reconciliation jobs (README, "Reconciliation"): the renderer parses and maps the ledger, main queries
- * the service for each distinct key (`tx:<transactionNo>` / `ref:<reference>`) with bounded concurrency
- * and persists inputs and answers, so a restart resumes. Matching is pure and runs in the renderer.
+ * Reconciliation runs (README, "Reconciliation"). The renderer parses and maps the ledger (in a worker)
+ * and hands main the rows in chunks; main reads the service's list for the period, looks up what the
+ * list and the cache do not answer (bounded concurrency), matches, and stores the whole result as a
+ * record in the app database. Re-opening a run reads that record: the same figures, the same exports.
+ *
+ *   create → addInput (chunks) → start → progress events … → report + items (pages)
+ *
+ * The renderer subscribes to progress before `start`, and `get` reads a run's state at any time, so a
+ * run that finishes before anyone listened is never lost.
  */
-const jobId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+const runId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+const minor = z.number().int().refine(Number.isSafeInteger);
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/** At most this many rows (or unusable rows, or cached answers) per addInput call. */
+export const RECON_INPUT_CHUNK = 5000;
+/** The most data rows one run takes: a 100k-row ledger with room to spare. */
+export const RECON_MAX_ROWS = 250_000;
+
+export const ledgerRowSchema = z
+  .object({
+    line: z.number().int().min(2),
+    transactionNo: z
+      .string()
+      .regex(/^\d{1,32}$/)
+      .optional(),
+    reference: z.string().min(1).max(128).optional(),
+    amountMinor: minor,
+    currency: z.string().regex(/^[A-Z]{3}$/),
+    date: z.string().max(60).optional(),
+    day: day.optional(),
+    status: z.enum(['paid', 'refunded', 'unpaid', 'other']),
+    statusText: z.string().max(100).optional(),
+    refundedMinor: minor.optional(),
+  })
+  .strict()
+  .refine((r) => r.transactionNo !== undefined || r.reference !== undefined, 'a row needs a key');
+
+const unusableCause = z.enum([
+  'thousands_separator',
+  'decimal_comma',
+  'broken_quoting',
+  'field_count',
+  'scientific_id',
+  'id_not_digits',
+  'no_key',
+  'currency',
+  'amount',
+  'date',
+]);
+
+export const unusableRowSchema = z
+  .object({
+    line: z.number().int().min(2),
+    reason: z.string().max(600),
+    cause: unusableCause.optional(),
+    fields: z
+      .object({
+        transactionNo: z.string().max(60).optional(),
+        reference: z.string().max(60).optional(),
+        amount: z.string().max(60).optional(),
+        currency: z.string().max(60).optional(),
+        date: z.string().max(60).optional(),
+      })
+      .strict()
+      .optional(),
+    raw: z.string().max(300).optional(),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional(),
+  })
+  .strict();
+
+/** An answer from this app's cache: what the service said for a key, and when it was fetched. */
+export const cachedAnswerSchema = z
+  .object({
+    key: z.string().regex(/^(tx:\d{1,32}|ref:.{1,128})$/s),
+    transaction: transactionSchema,
+    fetchedAt: z.string().max(40),
+  })
+  .strict();
+
+export const reconOptionsSchema = z
+  .object({
+    period: z.object({ from: day, to: day }).strict().optional(),
+    days: z.enum(['service', 'local']),
+    timeZone: z.string().min(1).max(64),
+    dateToleranceDays: z.number().int().min(0).max(31),
+    refundLookbackDays: z.number().int().min(0).max(366),
+  })
+  .strict();
+
+export const ledgerFileInfoSchema = z
+  .object({
+    name: z.string().max(200),
+    encoding: z.string().max(20),
+    delimiter: z.enum([',', ';', '\t']),
+    dataRows: z.number().int().min(1).max(RECON_MAX_ROWS),
+    decimal: z.enum(['.', ',']),
+    decimalSource: z.enum(['detected', 'chosen', 'default']),
+    dateOrder: z.enum(['ymd', 'dmy', 'mdy']),
+    dateOrderSource: z.enum(['detected', 'chosen', 'default']),
+  })
+  .strict();
 
 export const reconProgressSchema = z.object({
-  state: z.enum(['running', 'paused', 'cancelled', 'completed']),
+  state: z.enum(['draft', 'running', 'paused', 'cancelled', 'completed']),
+  /** listing: reading the service's list of the period; lookups: one query per remaining key. */
+  phase: z.enum(['receiving', 'listing', 'lookups', 'matching', 'done']),
   done: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
   failed: z.number().int().nonnegative(),
@@ -18,55 +124,104 @@ export const reconProgressSchema = z.object({
   stoppedBecause: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 
-export const reconJobSchema = z.object({
-  jobId: z.string(),
+const counts = z.record(z.enum(RECON_OUTCOMES), z.number().int().nonnegative());
+
+/** A run as lists and screens show it. */
+export const reconRunSchema = z.object({
+  runId: z.string(),
   profileId: z.string(),
+  profileName: z.string(),
   label: z.string(),
   createdAt: z.string(),
+  endedAt: z.string().optional(),
+  options: reconOptionsSchema,
+  dataRows: z.number().int().nonnegative(),
   progress: reconProgressSchema,
+  /** Once ended: outcome counts, and whether cached data was used or the service was unreachable. */
+  counts: counts.optional(),
+  usedCache: z.boolean().optional(),
+  offline: z.boolean().optional(),
+  twoWay: z.boolean().optional(),
+  recheckOf: z.string().optional(),
 });
 
-const serviceLookupSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('found'), transaction: transactionSchema }),
-  z.object({ kind: z.literal('not_found') }),
-  z.object({ kind: z.literal('failed'), code: z.string(), message: z.string() }),
-]);
-
-/** The most keys one job takes: a 100k-row ledger with room to spare. */
-export const RECON_MAX_KEYS = 250_000;
-
-export const reconciliationStart = {
+export const reconciliationCreate = {
   input: z
     .object({
-      keys: z.array(z.string().min(4).max(140)).min(1).max(RECON_MAX_KEYS),
       label: z.string().max(200).superRefine(refuseUnsafeText('label')),
+      file: ledgerFileInfoSchema,
+      mapping: columnMappingSchema,
+      options: reconOptionsSchema,
     })
     .strict(),
-  output: reconJobSchema,
+  output: z.object({ runId: z.string() }),
 };
 
-const byJob = { input: z.object({ jobId }).strict(), output: reconJobSchema };
-export const reconciliationPause = byJob;
-export const reconciliationResume = byJob;
-export const reconciliationCancel = byJob;
+export const reconciliationAddInput = {
+  input: z
+    .object({
+      runId,
+      rows: z.array(ledgerRowSchema).max(RECON_INPUT_CHUNK).optional(),
+      unusable: z.array(unusableRowSchema).max(RECON_INPUT_CHUNK).optional(),
+      cached: z.array(cachedAnswerSchema).max(RECON_INPUT_CHUNK).optional(),
+    })
+    .strict(),
+  output: z.object({ rows: z.number().int(), unusable: z.number().int(), cached: z.number().int() }),
+};
+
+const byRun = { input: z.object({ runId }).strict(), output: reconRunSchema };
+export const reconciliationStart = byRun;
+export const reconciliationPause = byRun;
+export const reconciliationResume = byRun;
+export const reconciliationCancel = byRun;
+export const reconciliationGet = byRun;
+/** Re-checks the rows a run could not check: a new run over the same ledger, reusing every answer. */
+export const reconciliationRecheck = byRun;
 
 export const reconciliationList = {
-  input: z.undefined().or(z.object({}).strict()),
-  output: z.object({ jobs: z.array(reconJobSchema) }),
+  input: z.object({ profileId: z.string().max(64) }).strict(),
+  output: z.object({ runs: z.array(reconRunSchema) }),
 };
 
-export const reconciliationResults = {
+/**
+ * Parts of the stored record main wrote itself (shared/recon types). Checked for shape only: a report
+ * of 100k items is not re-validated field by field on its way out.
+ */
+const isObject = (v: unknown) => typeof v === 'object' && v !== null;
+const factsSchema = z.custom<RunFacts>(isObject);
+const summarySchema = z.custom<ReconSummary>(isObject);
+const itemSchema = z.custom<ReconItem>(isObject);
+
+/** The stored record's header: facts, summary and statement (items come in pages). */
+export const reconciliationReport = {
+  input: z.object({ runId }).strict(),
+  output: z.object({
+    run: reconRunSchema,
+    facts: factsSchema,
+    summary: summarySchema,
+    statement: z.array(z.string()),
+    items: z.number().int().nonnegative(),
+  }),
+};
+
+export const reconciliationItems = {
   input: z
-    .object({ jobId, offset: z.number().int().nonnegative(), limit: z.number().int().min(1).max(5000) })
+    .object({ runId, offset: z.number().int().nonnegative(), limit: z.number().int().min(1).max(5000) })
     .strict(),
   output: z.object({
-    items: z.array(z.object({ key: z.string(), lookup: serviceLookupSchema })),
+    items: z.array(itemSchema),
     total: z.number().int().nonnegative(),
     nextOffset: z.number().int().nonnegative().nullable(),
   }),
 };
 
+/** The demo ledger for the running Demo sandbox (its dates follow the day the sandbox was seeded). */
+export const reconciliationDemoLedger = {
+  input: z.undefined().or(z.object({}).strict()),
+  output: z.object({ name: z.string(), text: z.string() }),
+};
+
 export const reconciliationEvents = {
-  /** After every answered key (and on pause / resume / end). */
-  'reconciliation.progress': reconProgressSchema.extend({ jobId: z.string() }),
+  /** After every answered key or list window, and on every change of state or phase. */
+  'reconciliation.progress': reconProgressSchema.extend({ runId: z.string() }),
 };

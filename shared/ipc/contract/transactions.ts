@@ -10,6 +10,7 @@ export const refundRecordSchema = z.object({
   currency: z.string(),
   settleCurrency: z.string().optional(),
   status: z.enum(REFUND_STATUSES),
+  createdAt: z.string().optional(),
 });
 
 /** The domain Transaction (shared/domain/transaction.ts) as it crosses IPC. */

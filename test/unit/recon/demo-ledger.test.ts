@@ -1,8 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildDemoLedger } from '../../../electron/cli/tools/demo-ledger';
+import {
+  buildDemoLedger,
+  DEMO_LEDGER_ANCHOR_MS,
+  DEMO_LEDGER_COUNT,
+  DEMO_LEDGER_SEED,
+  demoLedgerFor,
+  demoSandboxAnchor,
+} from '../../../electron/main/demo-ledger';
 import { DEMO_SEED } from '../../../electron/main/compose';
+import { generateSeed, seedAnchor } from '../../../electron/main/sandbox';
 import { parseCsvText } from '../../../shared/csv/parser';
 import { toLedgerRows } from '../../../shared/recon/ledger';
 import { guessMapping } from '../../../shared/recon/mapping';
@@ -14,21 +22,24 @@ describe('resources/demo-ledger.csv', () => {
   it('is exactly what the generator produces (regenerate with electron/cli/tools/make-demo-ledger.ts)', () => {
     expect(committed).toBe(built.csv);
   });
-  it('uses the Demo profile’s sandbox seed', async () => {
-    const { DEMO_LEDGER_SEED } = await import('../../../electron/cli/tools/demo-ledger');
+  it('uses the Demo profile’s sandbox seed', () => {
     expect(DEMO_LEDGER_SEED).toBe(DEMO_SEED);
   });
-  it('plants a few discrepancies of every kind and two unreadable rows', () => {
-    expect(built.expected).toEqual({
-      matched: 184,
+  it('plants a few discrepancies of every kind, in both directions, and three unreadable rows', () => {
+    expect(built.period).toEqual({ from: '2025-06-01', to: '2025-06-30' });
+    expect(built.expected).toMatchObject({
       amount_mismatch: 3,
       currency_mismatch: 2,
       status_mismatch: 3,
+      date_mismatch: 2,
       refunded_not_in_ledger: 3,
       missing_at_service: 3,
       duplicate_in_ledger: 2,
+      missing_in_ledger: 6,
+      unreadable: 3,
       not_checked: 0,
     });
+    expect(built.expected.refund_missing_in_ledger).toBeGreaterThan(0);
     const parsed = parseCsvText(committed);
     const mapping = guessMapping(parsed.headers);
     expect(mapping).toEqual({
@@ -40,7 +51,18 @@ describe('resources/demo-ledger.csv', () => {
       status: 'Status',
     });
     const imported = toLedgerRows(parsed, mapping);
-    expect(imported.rows).toHaveLength(200);
-    expect(imported.problems.map((p) => p.line)).toEqual(built.badLines);
+    expect(imported.dataRows).toBe(built.rows);
+    expect(imported.unusable.map((p) => p.line)).toEqual(built.badLines);
+    expect(imported.unusable.map((p) => p.cause)).toEqual(['amount', 'currency', 'scientific_id']);
+  });
+  it('follows a Demo sandbox seeded on another day: same payments, dates shifted', () => {
+    const later = DEMO_LEDGER_ANCHOR_MS + 17 * 86_400_000;
+    const data = generateSeed(DEMO_LEDGER_SEED, DEMO_LEDGER_COUNT, later);
+    const sandbox = { state: { payment: (no: string) => data.payments.find((p) => p.transactionNo === no) } };
+    expect(demoSandboxAnchor(sandbox)).toBe(seedAnchor(later));
+    const shifted = demoLedgerFor(sandbox);
+    expect(shifted.period).toEqual({ from: '2025-06-18', to: '2025-07-17' });
+    expect(shifted.expected).toEqual(built.expected);
+    expect(demoLedgerFor(undefined).csv).toBe(built.csv);
   });
 });

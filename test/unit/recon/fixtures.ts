@@ -1,7 +1,7 @@
 import type { Transaction } from '../../../shared/domain/transaction';
 import { formatMinor } from '../../../shared/domain/money';
 import type { LedgerRow } from '../../../shared/recon/ledger';
-import type { ServiceLookup } from '../../../shared/recon/match';
+import type { ServiceAnswer, ServiceLookup } from '../../../shared/recon/match';
 
 /** A service payment for tests. */
 export function tx(
@@ -28,9 +28,14 @@ export function row(more: Partial<LedgerRow> & { amountMinor: number }): LedgerR
   return { line, currency: 'USD', status: 'paid', ...more };
 }
 
-/** A lookup function over a table of keys. */
-export function lookupFrom(table: Record<string, ServiceLookup>): (key: string) => ServiceLookup | undefined {
-  return (key) => table[key];
+export const FETCHED_AT = '2025-07-01T00:00:00.000Z';
+
+/** A lookup function over a table of keys (answers as if looked up at FETCHED_AT). */
+export function lookupFrom(table: Record<string, ServiceLookup>): (key: string) => ServiceAnswer | undefined {
+  return (key) => {
+    const l = table[key];
+    return l && { ...l, source: 'lookup', fetchedAt: FETCHED_AT };
+  };
 }
 
 export const fmt = (m: number, c: string) => `${formatMinor(m, c)} ${c}`;

@@ -67,7 +67,7 @@ describe('matchLedger', () => {
     },
     'tx:100000000000000013': { kind: 'found', transaction: tx('100000000000000013', 500) },
   });
-  const items = matchLedger(rows, lookup, fmt);
+  const items = matchLedger(rows, lookup, { fmt });
   const outcomes = items.map((i) => i.outcome);
 
   it('gives every row the expected outcome', () => {
@@ -120,9 +120,9 @@ describe('matchLedger', () => {
   });
 
   it('treats a row that was never looked up as not checked', () => {
-    expect(matchLedger([row({ transactionNo: '1', amountMinor: 1 })], () => undefined, fmt)[0]?.outcome).toBe(
-      'not_checked',
-    );
+    expect(
+      matchLedger([row({ transactionNo: '1', amountMinor: 1 })], () => undefined, { fmt })[0]?.outcome,
+    ).toBe('not_checked');
   });
 });
 

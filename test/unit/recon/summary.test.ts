@@ -6,7 +6,7 @@ import { REPORT_COLUMNS, SUMMARY_COLUMNS, reportCsv, summaryCsv } from '../../..
 import type { LedgerRow } from '../../../shared/recon/ledger';
 import { type ServiceLookup, lookupKey, matchLedger } from '../../../shared/recon/match';
 import { summarise } from '../../../shared/recon/summary';
-import { fmt, lookupFrom, row, tx } from './fixtures';
+import { FETCHED_AT, fmt, lookupFrom, row, tx } from './fixtures';
 
 describe('summarise', () => {
   it('adds up a small ledger by hand', () => {
@@ -34,7 +34,7 @@ describe('summarise', () => {
         'tx:4': { kind: 'failed', code: 'timeout', message: 'x' },
         'tx:5': { kind: 'found', transaction: tx('5', 300, 'JPY') },
       }),
-      fmt,
+      { fmt },
     );
     const s = summarise(items);
     expect(s.rows).toBe(6);
@@ -123,7 +123,14 @@ describe('summarise', () => {
             });
             return { kind: 'found', transaction: t };
           };
-          const items = matchLedger(rows, lookup, fmt);
+          const items = matchLedger(
+            rows,
+            (k) => {
+              const l = lookup(k);
+              return l && { ...l, source: 'lookup', fetchedAt: FETCHED_AT };
+            },
+            { fmt },
+          );
           const s = summarise(items);
           expect(items).toHaveLength(rows.length);
           expect(s.rows).toBe(rows.length);
@@ -163,7 +170,7 @@ describe('summarise', () => {
           // Each distinct key is claimed by exactly one non-duplicate row.
           const owners = items
             .filter((i) => i.outcome !== 'duplicate_in_ledger')
-            .map((i) => lookupKey(i.ledger));
+            .map((i) => lookupKey(i.ledger!));
           expect(new Set(owners).size).toBe(owners.length);
         },
       ),
@@ -186,7 +193,7 @@ describe('report and summary CSV', () => {
       },
       'ref:INV-2': { kind: 'not_found' },
     }),
-    fmt,
+    { fmt },
   );
 
   it('has the documented, stable column sets', () => {
@@ -210,6 +217,17 @@ describe('report and summary CSV', () => {
       'servicePaidAt',
       'timezone',
       'detail',
+      // Appended for the run record (issue: every row counted, both directions, data source).
+      'cause',
+      'ledgerRowAsWritten',
+      'serviceCreatedAt',
+      'serviceDataSource',
+      'serviceFetchedAt',
+      'dayOffset',
+      'refundTransactionNo',
+      'refundAmount',
+      'refundStatus',
+      'refundCreatedAt',
     ]);
     expect(SUMMARY_COLUMNS.map((c) => c.header)).toEqual([
       'currency',
@@ -230,6 +248,19 @@ describe('report and summary CSV', () => {
       'unexplained',
       'generatedAt',
       'timezone',
+      'dateMismatch',
+      'missingInLedger',
+      'refundMissingInLedger',
+      'unreadable',
+      'runId',
+      'profile',
+      'periodFrom',
+      'periodTo',
+      'periodDays',
+      'dateToleranceDays',
+      'dataSource',
+      'runStatus',
+      'comparedHow',
     ]);
   });
 
@@ -256,7 +287,7 @@ describe('report and summary CSV', () => {
   it('summary lines carry amounts per currency and the generation time with its zone', () => {
     const csv = summaryCsv(summarise(items).currencies, '2024-06-01T00:00:00.000Z', { bom: false });
     expect(csv.split('\r\n')[1]).toBe(
-      'USD,2,0,1,0,0,0,1,0,0,7.50,9.90,0.00,-2.40,-2.40,0.00,2024-06-01T00:00:00.000Z,UTC',
+      'USD,2,0,1,0,0,0,1,0,0,7.50,9.90,0.00,-2.40,-2.40,0.00,2024-06-01T00:00:00.000Z,UTC,0,0,0,0,,,,,,,,,',
     );
   });
 });

@@ -2,9 +2,11 @@ import { join } from 'node:path';
 import type { IpnEvent } from '../../services/ipn/listener';
 import type { Logger } from '../../services/ports';
 import type { JobStore } from '../../services/reconciliation/job-store';
+import type { RunStore } from '../../services/reconciliation/run-store';
 import type { RefundStore } from '../../services/refunds/store';
 import { type Database, openDatabase } from './database';
 import { importLegacyFiles } from './legacy-import';
+import { createSqliteRunStore } from './recon-run-store';
 import { createSqliteJobStore } from './recon-store';
 import { createSqliteRefundStore } from './refund-store';
 import { MIGRATIONS } from './schema';
@@ -20,6 +22,8 @@ export interface StorageProblem {
 export interface AppStorage {
   refunds: RefundStore;
   jobs: JobStore;
+  /** Reconciliation run records (facts, ledger, the period's list, report items). */
+  runs: RunStore;
   /** Records a verified IPN under its dedup key; 'duplicate' if that key was ever recorded. */
   recordIpn(event: IpnEvent, key: string): Promise<'recorded' | 'duplicate'>;
   /** Set when the database cannot be trusted: refunds must be refused with this reason. */
@@ -82,6 +86,7 @@ export function openAppStorage(opts: {
   return {
     refunds,
     jobs: createSqliteJobStore(db),
+    runs: createSqliteRunStore(db),
     async recordIpn(event, key) {
       if (fatal) throw new Error('the database is unavailable');
       const r = db.immediate(() =>

@@ -8,6 +8,10 @@ import type { Migration } from './database';
  *   the audit log, and a change counter that watchers in other processes follow.
  * - v2, the rest of main's durable state: verified IPN events with their dedup keys, reconciliation jobs
  *   and answers, and the report of the one-time import of the older JSON-lines files.
+ * - v3, a reconciliation run is a record: its facts (file, formats, mapping, profile, period, options,
+ *   data sources) and summary on the job, the ledger handed over (in chunks), the service's list of the
+ *   period (per window, with when it was fetched) and every item of the report. Jobs of earlier versions
+ *   keep their answers and have no facts (their reports were never stored).
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -115,5 +119,39 @@ CREATE TABLE import_problems (
   excerpt TEXT
 );
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  },
+  {
+    version: 3,
+    sql: `
+ALTER TABLE recon_jobs ADD COLUMN facts TEXT;
+ALTER TABLE recon_jobs ADD COLUMN summary TEXT;
+ALTER TABLE recon_jobs ADD COLUMN statement TEXT;
+ALTER TABLE recon_jobs ADD COLUMN started INTEGER NOT NULL DEFAULT 1;
+CREATE INDEX recon_jobs_profile ON recon_jobs (profile_id, created_at);
+CREATE TABLE recon_inputs (
+  job_id TEXT NOT NULL REFERENCES recon_jobs (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('row', 'unusable', 'cached')),
+  count INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (job_id, seq)
+);
+CREATE TABLE recon_windows (
+  job_id TEXT NOT NULL REFERENCES recon_jobs (id) ON DELETE CASCADE,
+  start_date TEXT NOT NULL,
+  end_date TEXT NOT NULL,
+  fetched_at TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('listed', 'unsupported')),
+  data TEXT NOT NULL,
+  PRIMARY KEY (job_id, start_date)
+);
+CREATE TABLE recon_items (
+  job_id TEXT NOT NULL REFERENCES recon_jobs (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  line INTEGER,
+  outcome TEXT NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (job_id, seq)
+)`,
   },
 ];

@@ -21,10 +21,12 @@ export interface RunProgress {
   stoppedBecause?: { code: string; message: string };
 }
 
-/** A ledger key with what the service said, as persisted and streamed. */
+/** A ledger key with what the service said (and when), as persisted and streamed. */
 export interface KeyResult {
   key: string;
   lookup: ServiceLookup;
+  /** When the answer arrived (UTC ISO); absent in answers stored by earlier versions. */
+  fetchedAt?: string;
 }
 
 export interface RunnerOptions {
@@ -117,7 +119,7 @@ export function startRunner(opts: RunnerOptions): Runner {
       const lookup = await lookupOne(opts.gateway, key, abort.signal);
       // A query aborted by cancel is not an answer: leave it for a later resume.
       if (abort.signal.aborted) return;
-      await opts.onResult({ key, lookup });
+      await opts.onResult({ key, lookup, fetchedAt: new Date(opts.clock.now()).toISOString() });
       done += 1;
       doneThisSession += 1;
       if (lookup.kind === 'failed') failed += 1;

@@ -1,218 +1,320 @@
 /**
- * Reconciliation jobs in main: the renderer (or the CLI) hands over the ledger's lookup keys, main
- * queries the service with bounded concurrency, persists inputs and answers in the app database, and
- * pushes progress. Matching itself is pure (shared/recon) and runs where the ledger is.
- * A job interrupted by a restart comes back paused with its answers kept; resuming queries only the
- * keys still unanswered.
+ * Reconciliation runs in main. The renderer (or the CLI) hands over a mapped ledger in chunks with the
+ * run's options; main reads the service's list for the period, looks up what the list and the cache do
+ * not answer, matches, and stores the whole result as the run's record (./run.ts). Runs belong to a
+ * profile. A run interrupted by a restart comes back paused; resuming picks up where it stopped, and
+ * cancelling a paused run still writes the report of what was done.
  */
 import { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
+import type { ColumnMapping } from '../../../../shared/recon/mapping';
+import { listWindows, optionIssues, type ReconOptions } from '../../../../shared/recon/period';
+import type { LedgerFileInfo, RunFacts } from '../../../../shared/recon/run';
+import type { ReconSummary } from '../../../../shared/recon/summary';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
-import type { JobFile, JobStore } from './job-store';
-import { type KeyResult, type RunProgress, type Runner, startRunner } from './runner';
+import type { JobStore } from './job-store';
+import { executeRun, type RunHandle, type RunProgress } from './run';
+import type { InputKind, RunStore, StoredRun } from './run-store';
 
 export interface ReconciliationDeps {
-  /** Where jobs and their answers are kept (the app database). */
-  store: JobStore;
+  runs: RunStore;
+  /** The lookup answers of each run (written in batches as they arrive). */
+  jobs: JobStore;
   clock: Clock;
   log: Logger;
-  /** The gateway of a profile (the active one when no id is given). */
-  gatewayFor: (profileId: string) => Pick<GatewayClient, 'queryTransaction'>;
-  activeProfileId: () => string | undefined;
-  onProgress: (jobId: string, p: RunProgress) => void;
+  gatewayFor: (profileId: string) => Pick<GatewayClient, 'queryTransaction' | 'listTransactions'>;
+  /** A profile's id and name; the active profile when no id is given; undefined when there is none. */
+  profile: (profileId?: string) => { id: string; name: string } | undefined;
+  onProgress: (runId: string, p: ViewProgress) => void;
   concurrency?: number;
 }
 
-export interface JobView {
-  jobId: string;
+/** Progress as shown: a run whose ledger is still being handed over is a draft. */
+export type ViewProgress =
+  RunProgress | { state: 'draft'; phase: 'receiving'; done: number; total: number; failed: number };
+
+export interface RunView {
+  runId: string;
   profileId: string;
+  profileName: string;
   label: string;
   createdAt: string;
-  progress: RunProgress;
+  endedAt?: string;
+  options: ReconOptions;
+  dataRows: number;
+  progress: ViewProgress;
+  counts?: ReconSummary['counts'];
+  usedCache?: boolean;
+  offline?: boolean;
+  twoWay?: boolean;
+  recheckOf?: string;
 }
 
-const KEY = /^(tx:\d{1,32}|ref:.{1,128})$/s;
-
-interface Live {
-  job: JobFile;
-  runner?: Runner;
-  /** The current run's end, including its bookkeeping (file closed, job saved). */
-  ended?: Promise<void>;
-  answered: Map<string, KeyResult>;
-  progress: RunProgress;
-  /** Writes this run's answers (in batches). */
-  appender?: ReturnType<JobStore['appender']>;
-}
+/** Drafts (ledgers never fully handed over) older than this are deleted. */
+const DRAFT_TTL_MS = 3_600_000;
 
 export function createReconciliationService(deps: ReconciliationDeps) {
-  const { store } = deps;
-  const live = new Map<string, Live>();
-  let loaded: Promise<void> | undefined;
+  const { runs } = deps;
+  const live = new Map<string, RunHandle>();
+  let pruned = false;
 
-  // Jobs from an earlier session: ended ones are shown as they ended, the rest come back paused.
-  const load = () =>
-    (loaded ??= (async () => {
-      for (const job of await store.list()) {
-        if (live.has(job.id)) continue;
-        const answered = new Map((await store.readResults(job.id)).map((r) => [r.key, r]));
-        const failed = [...answered.values()].filter((r) => r.lookup.kind === 'failed').length;
-        const state = job.endedAs ?? 'paused';
-        live.set(job.id, {
-          job,
-          answered,
-          progress: { state, done: answered.size, total: job.keys.length, failed },
-        });
-      }
-    })());
+  const prune = () => {
+    if (pruned) return;
+    pruned = true;
+    const n = runs.pruneDrafts(new Date(deps.clock.now() - DRAFT_TTL_MS).toISOString());
+    if (n > 0) deps.log.info('recon.drafts_pruned', { count: n });
+  };
 
-  function get(jobId: string): Live {
-    const l = live.get(jobId);
-    if (!l)
+  function stored(runId: string): StoredRun {
+    prune();
+    const r = runs.get(runId);
+    if (!r)
       throw new AppError('not_found', 'That reconciliation run no longer exists. Import the ledger again.');
-    return l;
+    return r;
   }
 
-  function view(l: Live): JobView {
+  function view(r: StoredRun): RunView {
+    const f = r.facts;
+    const handle = live.get(f.runId);
+    let progress: ViewProgress;
+    if (handle) progress = handle.progress();
+    else if (!r.started)
+      progress = { state: 'draft', phase: 'receiving', done: 0, total: f.file.dataRows, failed: 0 };
+    else if (r.result)
+      progress = {
+        state: f.endedAs ?? 'completed',
+        phase: 'done',
+        done: f.lookups.asked,
+        total: f.lookups.asked,
+        failed: f.lookups.failed,
+      };
+    else progress = { state: 'paused', phase: 'lookups', done: 0, total: r.keys.length, failed: 0 };
     return {
-      jobId: l.job.id,
-      profileId: l.job.profileId,
-      label: l.job.label,
-      createdAt: l.job.createdAt,
-      progress: l.runner ? l.runner.progress() : l.progress,
+      runId: f.runId,
+      profileId: f.profileId,
+      profileName: f.profileName,
+      label: f.label,
+      createdAt: f.createdAt,
+      ...(f.endedAt && r.result ? { endedAt: f.endedAt } : {}),
+      options: f.options,
+      dataRows: f.file.dataRows,
+      progress,
+      ...(r.result
+        ? {
+            counts: r.result.summary.counts,
+            usedCache: f.usedCache,
+            offline: f.offline,
+            twoWay: f.listing.state === 'complete',
+          }
+        : {}),
+      ...(f.recheckOf ? { recheckOf: f.recheckOf } : {}),
     };
   }
 
-  /** Runs the keys not yet answered; failed answers are retried too. */
-  function run(l: Live): void {
-    const retry = new Set(
-      [...l.answered.values()].filter((r) => r.lookup.kind === 'failed').map((r) => r.key),
+  /** Runs (or resumes) a stored, started run in this process. */
+  function launch(runId: string, opts: { cancelled?: boolean } = {}): void {
+    const facts = stored(runId).facts;
+    const handle = executeRun(
+      runId,
+      {
+        runs,
+        jobs: deps.jobs,
+        clock: deps.clock,
+        log: deps.log,
+        gateway: deps.gatewayFor(facts.profileId),
+        ...(deps.concurrency ? { concurrency: deps.concurrency } : {}),
+        onProgress: (p) => deps.onProgress(runId, p),
+      },
+      opts,
     );
-    for (const k of retry) l.answered.delete(k);
-    const todo = l.job.keys.filter((k) => !l.answered.has(k));
-    const appender = store.appender(l.job.id);
-    l.appender = appender;
-    const runner = startRunner({
-      gateway: deps.gatewayFor(l.job.profileId),
-      clock: deps.clock,
-      keys: todo,
-      alreadyDone: l.answered.size,
-      concurrency: deps.concurrency,
-      onResult: (r) => {
-        l.answered.set(r.key, r);
-        appender.append(r);
-      },
-      onProgress: (p) => {
-        l.progress = p;
-        deps.onProgress(l.job.id, p);
-      },
-    });
-    l.runner = runner;
-    l.ended = runner.done.then(async (p) => {
-      await appender.close();
-      l.progress = p;
-      l.runner = undefined;
-      if (p.state === 'completed' || p.state === 'cancelled')
-        await store.save({ ...l.job, endedAs: p.state });
-      deps.log.info('recon.run_ended', { jobId: l.job.id, state: p.state, done: p.done, failed: p.failed });
-    });
+    live.set(runId, handle);
+    // The record is stored before the handle goes: a reader never sees neither.
+    void handle.done.then(
+      () => live.delete(runId),
+      () => live.delete(runId),
+    );
+  }
+
+  function initialFacts(input: {
+    runId: string;
+    label: string;
+    profile: { id: string; name: string };
+    file: LedgerFileInfo;
+    mapping: ColumnMapping;
+    options: ReconOptions;
+    recheckOf?: string;
+  }): RunFacts {
+    return {
+      runId: input.runId,
+      label: input.label.slice(0, 200),
+      profileId: input.profile.id,
+      profileName: input.profile.name,
+      createdAt: new Date(deps.clock.now()).toISOString(),
+      file: input.file,
+      mapping: input.mapping,
+      options: input.options,
+      listing: { state: 'none', windows: listWindows(input.options).length, windowsDone: 0, payments: 0 },
+      sources: { list: 0, lookup: 0, cache: 0 },
+      lookups: { asked: 0, failed: 0, failedByCode: {} },
+      offline: false,
+      usedCache: false,
+      ...(input.recheckOf ? { recheckOf: input.recheckOf } : {}),
+    };
   }
 
   return {
-    /** Starts a job for distinct keys (`tx:…` / `ref:…`). */
-    async start(input: { keys: string[]; label: string; profileId?: string }): Promise<JobView> {
-      await load();
-      const profileId = input.profileId ?? deps.activeProfileId();
-      if (!profileId)
+    /** Creates a run; its ledger is handed over with addInput, then `start`. */
+    create(input: {
+      label: string;
+      profileId?: string;
+      file: LedgerFileInfo;
+      mapping: ColumnMapping;
+      options: ReconOptions;
+    }): { runId: string } {
+      prune();
+      const profile = deps.profile(input.profileId);
+      if (!profile)
         throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
-      const keys = [...new Set(input.keys)];
-      const bad = keys.find((k) => !KEY.test(k));
-      if (bad !== undefined)
+      const issues = optionIssues(input.options);
+      if (issues.length > 0) throw new AppError('invalid_input', issues.join(' '));
+      const runId = newSortableId('RC', deps.clock.now());
+      runs.create(initialFacts({ ...input, runId, profile }));
+      return { runId };
+    },
+
+    addInput(runId: string, kind: InputKind, entries: readonly unknown[]): Record<InputKind, number> {
+      const r = stored(runId);
+      if (r.started)
+        throw new AppError('conflict', 'That run has already started; its ledger cannot change.');
+      return runs.addInput(runId, kind, entries);
+    },
+
+    /** Starts a run whose whole ledger was handed over: every data row, read or not. */
+    start(runId: string): RunView {
+      const r = stored(runId);
+      if (r.started) return view(r);
+      const input = runs.readInput(runId);
+      const handed = input.rows.length + input.unusable.length;
+      if (handed !== r.facts.file.dataRows)
         throw new AppError(
           'invalid_input',
-          `“${bad.slice(0, 40)}” is not a transaction number or reference key.`,
+          `The ledger was not handed over completely: ${handed} of ${r.facts.file.dataRows} data rows. Start the reconciliation again.`,
         );
-      const job: JobFile = {
-        version: 1,
-        id: newSortableId('RC', deps.clock.now()),
-        profileId,
-        label: input.label.slice(0, 200),
-        createdAt: new Date(deps.clock.now()).toISOString(),
-        keys,
+      const lines = new Set([...input.rows.map((x) => x.line), ...input.unusable.map((x) => x.line)]);
+      if (lines.size !== handed)
+        throw new AppError('invalid_input', 'Two rows of the ledger carry the same line number.');
+      runs.markStarted(runId, []);
+      launch(runId);
+      return view(stored(runId));
+    },
+
+    pause(runId: string): RunView {
+      live.get(runId)?.pause();
+      return view(stored(runId));
+    },
+
+    resume(runId: string): RunView {
+      const r = stored(runId);
+      const handle = live.get(runId);
+      if (handle) handle.resume();
+      else if (r.started && !r.result) launch(runId);
+      return view(stored(runId));
+    },
+
+    /** Cancels; a run paused by a restart still ends in the report of what it had done. */
+    cancel(runId: string): RunView {
+      const r = stored(runId);
+      const handle = live.get(runId);
+      if (handle) handle.cancel();
+      else if (r.started && !r.result) launch(runId, { cancelled: true });
+      return view(stored(runId));
+    },
+
+    get(runId: string): RunView {
+      return view(stored(runId));
+    },
+
+    /** A profile's runs, newest first (drafts being handed over are left out). */
+    list(profileId: string): RunView[] {
+      prune();
+      return runs
+        .list(profileId)
+        .filter((r) => r.started)
+        .map(view);
+    },
+
+    /** The stored record's header. */
+    report(runId: string) {
+      const r = stored(runId);
+      if (!r.result)
+        throw new AppError('conflict', 'That run has not ended yet: its report is written when it ends.');
+      return {
+        run: view(r),
+        facts: r.facts,
+        summary: r.result.summary,
+        statement: r.result.statement,
+        items: r.result.items,
       };
-      await store.save(job);
-      const l: Live = {
-        job,
-        answered: new Map(),
-        progress: { state: 'running', done: 0, total: keys.length, failed: 0 },
-      };
-      live.set(job.id, l);
-      run(l);
-      return view(l);
     },
-    async pause(jobId: string): Promise<JobView> {
-      await load();
-      const l = get(jobId);
-      l.runner?.pause();
-      return view(l);
-    },
-    async resume(jobId: string): Promise<JobView> {
-      await load();
-      const l = get(jobId);
-      if (l.runner) l.runner.resume();
-      else if (l.progress.state !== 'completed' || l.progress.failed > 0) run(l);
-      return view(l);
-    },
-    async cancel(jobId: string): Promise<JobView> {
-      await load();
-      const l = get(jobId);
-      if (l.runner) l.runner.cancel();
-      else if (l.progress.state === 'paused') {
-        l.progress = { ...l.progress, state: 'cancelled' };
-        await store.save({ ...l.job, endedAs: 'cancelled' });
-      }
-      return view(l);
-    },
-    async list(): Promise<JobView[]> {
-      await load();
-      return [...live.values()].map(view).sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
-    },
-    /** Answers so far, paged in key order. */
-    async results(
-      jobId: string,
-      offset: number,
-      limit: number,
-    ): Promise<{ items: KeyResult[]; total: number; nextOffset: number | null }> {
-      await load();
-      const l = get(jobId);
-      const answered = l.job.keys
-        .map((k) => l.answered.get(k))
-        .filter((r): r is KeyResult => r !== undefined);
-      const items = answered.slice(offset, offset + limit);
+
+    items(runId: string, offset: number, limit: number) {
+      const r = stored(runId);
+      const total = r.result?.items ?? 0;
+      const items = runs.readItems(runId, offset, limit);
       const next = offset + items.length;
-      return { items, total: answered.length, nextOffset: next < answered.length ? next : null };
+      return { items, total, nextOffset: next < total ? next : null };
     },
-    async remove(jobId: string): Promise<void> {
-      await load();
-      const l = get(jobId);
-      l.runner?.cancel();
-      await l.ended;
-      live.delete(jobId);
-      await store.remove(jobId);
+
+    /**
+     * Re-checks the rows a run could not check: a new run over the same ledger and options, where every
+     * answer the first one got (its list, its lookups, its cache) counts as cached data.
+     */
+    async recheck(runId: string): Promise<RunView> {
+      const r = stored(runId);
+      if (!r.result) throw new AppError('conflict', 'That run has not ended yet.');
+      const profile = deps.profile(r.facts.profileId);
+      if (!profile) throw new AppError('not_found', 'The profile of that run no longer exists.');
+      const newId = newSortableId('RC', deps.clock.now());
+      runs.create(
+        initialFacts({
+          runId: newId,
+          label: r.facts.label,
+          profile,
+          file: r.facts.file,
+          mapping: r.facts.mapping,
+          options: r.facts.options,
+          recheckOf: runId,
+        }),
+      );
+      const input = runs.readInput(runId);
+      const answers = (await deps.jobs.readResults(runId)).flatMap((a) =>
+        a.lookup.kind === 'found'
+          ? [{ key: a.key, transaction: a.lookup.transaction, fetchedAt: a.fetchedAt ?? r.facts.createdAt }]
+          : [],
+      );
+      const chunks = <T>(list: T[]) =>
+        Array.from({ length: Math.ceil(list.length / 5000) }, (_, i) =>
+          list.slice(i * 5000, i * 5000 + 5000),
+        );
+      for (const c of chunks(input.rows)) runs.addInput(newId, 'row', c);
+      for (const c of chunks(input.unusable)) runs.addInput(newId, 'unusable', c);
+      for (const c of chunks([...input.cached, ...answers])) runs.addInput(newId, 'cached', c);
+      if (r.facts.listing.state === 'complete') runs.copyWindows(runId, newId);
+      runs.markStarted(newId, []);
+      launch(newId);
+      return view(stored(newId));
     },
-    /** Waits for a job's current run to end (tests, CLI). */
-    async settled(jobId: string): Promise<JobView> {
-      const l = get(jobId);
-      await l.ended;
-      return view(l);
+
+    /** Waits until a run started in this process has stored its record (tests, CLI). */
+    async settled(runId: string): Promise<RunView> {
+      await live.get(runId)?.done;
+      return view(stored(runId));
     },
+
     /** Pauses runs in flight (app shutdown) and writes their answers so far, for a resume. */
     async close(): Promise<void> {
-      for (const l of live.values()) {
-        if (!l.runner) continue;
-        l.runner.pause();
-        await l.appender?.close();
-      }
+      for (const handle of live.values()) await handle.suspend();
     },
   };
 }

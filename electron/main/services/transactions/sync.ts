@@ -17,7 +17,7 @@ export type SyncResult =
  * version/path rejection, or an HTTP 404/405/501 for the path. Network failures stay errors, so the
  * screen shows offline, not "unsupported".
  */
-function notOffered(e: AppError): { message: string; retCode?: string } | undefined {
+export function notOffered(e: AppError): { message: string; retCode?: string } | undefined {
   const ret = e.details?.['ret_code'];
   const http = e.details?.['httpStatus'];
   if (e.code === 'upstream_rejected' && (ret === RET.API_VERSION || ret === RET.SYSTEM_ERROR)) {

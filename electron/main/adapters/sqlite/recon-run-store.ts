@@ -1,0 +1,197 @@
+import type { Transaction } from '../../../../shared/domain/transaction';
+import type { ReconItem } from '../../../../shared/recon/match';
+import type { RunFacts } from '../../../../shared/recon/run';
+import type { ReconSummary } from '../../../../shared/recon/summary';
+import type {
+  CachedAnswer,
+  InputKind,
+  ListWindow,
+  RunInput,
+  RunStore,
+  StoredRun,
+} from '../../services/reconciliation/run-store';
+import type { Database, Row } from './database';
+
+const KINDS: readonly InputKind[] = ['row', 'unusable', 'cached'];
+
+function storedRun(r: Row): StoredRun {
+  const facts = JSON.parse(String(r['facts'])) as RunFacts;
+  const run: StoredRun = {
+    facts,
+    started: Number(r['started']) === 1,
+    keys: JSON.parse(String(r['keys'])) as string[],
+  };
+  if (r['summary'] && r['statement'])
+    run.result = {
+      summary: JSON.parse(String(r['summary'])) as ReconSummary,
+      statement: JSON.parse(String(r['statement'])) as string[],
+      items: Number(r['items'] ?? 0),
+    };
+  return run;
+}
+
+const SELECT_RUN = `SELECT j.*, (SELECT count(*) FROM recon_items i WHERE i.job_id = j.id) AS items
+  FROM recon_jobs j`;
+
+/** Reconciliation run records in the app database (schema v3). */
+export function createSqliteRunStore(db: Database): RunStore {
+  const counts = (runId: string): Record<InputKind, number> => {
+    const out: Record<InputKind, number> = { row: 0, unusable: 0, cached: 0 };
+    for (const r of db.all<{ kind: InputKind; n: number }>(
+      'SELECT kind, sum(count) AS n FROM recon_inputs WHERE job_id = ? GROUP BY kind',
+      runId,
+    ))
+      out[r.kind] = Number(r.n);
+    return out;
+  };
+  const remove = (runId: string) =>
+    db.immediate(() => {
+      for (const t of ['recon_items', 'recon_windows', 'recon_inputs', 'recon_results'])
+        db.run(`DELETE FROM ${t} WHERE job_id = ?`, runId);
+      db.run('DELETE FROM recon_jobs WHERE id = ?', runId);
+    });
+  return {
+    create(facts) {
+      db.immediate(() =>
+        db.run(
+          `INSERT INTO recon_jobs (id, profile_id, label, created_at, keys, ended_as, facts, started)
+           VALUES (?, ?, ?, ?, '[]', NULL, ?, 0)`,
+          facts.runId,
+          facts.profileId,
+          facts.label,
+          facts.createdAt,
+          JSON.stringify(facts),
+        ),
+      );
+    },
+    addInput(runId, kind, entries) {
+      if (!KINDS.includes(kind)) throw new Error(`unknown input kind ${kind}`);
+      return db.immediate(() => {
+        const next = db.get<{ n: number }>(
+          'SELECT coalesce(max(seq), -1) + 1 AS n FROM recon_inputs WHERE job_id = ?',
+          runId,
+        );
+        db.run(
+          'INSERT INTO recon_inputs (job_id, seq, kind, count, data) VALUES (?, ?, ?, ?, ?)',
+          runId,
+          Number(next?.n ?? 0),
+          kind,
+          entries.length,
+          JSON.stringify(entries),
+        );
+        return counts(runId);
+      });
+    },
+    readInput(runId) {
+      const input: RunInput = { rows: [], unusable: [], cached: [] };
+      for (const r of db.all<{ kind: InputKind; data: string }>(
+        'SELECT kind, data FROM recon_inputs WHERE job_id = ? ORDER BY seq',
+        runId,
+      )) {
+        const entries = JSON.parse(r.data) as unknown[];
+        if (r.kind === 'row') input.rows.push(...(entries as RunInput['rows']));
+        else if (r.kind === 'unusable') input.unusable.push(...(entries as RunInput['unusable']));
+        else input.cached.push(...(entries as CachedAnswer[]));
+      }
+      return input;
+    },
+    markStarted(runId, keys) {
+      db.immediate(() =>
+        db.run('UPDATE recon_jobs SET started = 1, keys = ? WHERE id = ?', JSON.stringify(keys), runId),
+      );
+    },
+    setKeys(runId, keys) {
+      db.immediate(() => db.run('UPDATE recon_jobs SET keys = ? WHERE id = ?', JSON.stringify(keys), runId));
+    },
+    saveWindow(runId, w) {
+      const data = w.state === 'listed' ? JSON.stringify(w.transactions) : JSON.stringify(w.message);
+      db.immediate(() =>
+        db.run(
+          `INSERT OR REPLACE INTO recon_windows (job_id, start_date, end_date, fetched_at, state, data)
+           VALUES (?, ?, ?, ?, ?, ?)`,
+          runId,
+          w.startDate,
+          w.endDate,
+          w.fetchedAt,
+          w.state,
+          data,
+        ),
+      );
+    },
+    readWindows(runId) {
+      return db
+        .all<{ start_date: string; end_date: string; fetched_at: string; state: string; data: string }>(
+          'SELECT * FROM recon_windows WHERE job_id = ? ORDER BY start_date',
+          runId,
+        )
+        .map((r): ListWindow => {
+          const base = { startDate: r.start_date, endDate: r.end_date, fetchedAt: r.fetched_at };
+          return r.state === 'listed'
+            ? { ...base, state: 'listed', transactions: JSON.parse(r.data) as Transaction[] }
+            : { ...base, state: 'unsupported', message: JSON.parse(r.data) as string };
+        });
+    },
+    saveResult(runId, { facts, summary, statement, items }) {
+      db.immediate(() => {
+        db.run('DELETE FROM recon_items WHERE job_id = ?', runId);
+        const insert = db.stmt(
+          'INSERT INTO recon_items (job_id, seq, line, outcome, data) VALUES (?, ?, ?, ?, ?)',
+        );
+        items.forEach((item, seq) =>
+          insert.run(runId, seq, item.line ?? null, item.outcome, JSON.stringify(item)),
+        );
+        db.run(
+          'UPDATE recon_jobs SET facts = ?, summary = ?, statement = ?, ended_as = ?, started = 1 WHERE id = ?',
+          JSON.stringify(facts),
+          JSON.stringify(summary),
+          JSON.stringify(statement),
+          facts.endedAs ?? 'completed',
+          runId,
+        );
+      });
+    },
+    get(runId) {
+      const r = db.get(`${SELECT_RUN} WHERE j.id = ? AND j.facts IS NOT NULL`, runId);
+      return r ? storedRun(r) : undefined;
+    },
+    list(profileId) {
+      return db
+        .all(
+          `${SELECT_RUN} WHERE j.profile_id = ? AND j.facts IS NOT NULL ORDER BY j.created_at DESC`,
+          profileId,
+        )
+        .map(storedRun);
+    },
+    readItems(runId, offset, limit) {
+      return db
+        .all<{ data: string }>(
+          'SELECT data FROM recon_items WHERE job_id = ? AND seq >= ? ORDER BY seq LIMIT ?',
+          runId,
+          offset,
+          limit,
+        )
+        .map((r) => JSON.parse(r.data) as ReconItem);
+    },
+    copyWindows(fromRunId, toRunId) {
+      db.immediate(() =>
+        db.run(
+          `INSERT OR REPLACE INTO recon_windows (job_id, start_date, end_date, fetched_at, state, data)
+           SELECT ?, start_date, end_date, fetched_at, state, data FROM recon_windows WHERE job_id = ?`,
+          toRunId,
+          fromRunId,
+        ),
+      );
+    },
+    remove,
+    pruneDrafts(beforeIso) {
+      const ids = db
+        .all<{ id: string }>(
+          'SELECT id FROM recon_jobs WHERE started = 0 AND facts IS NOT NULL AND created_at < ?',
+          beforeIso,
+        )
+        .map((r) => r.id);
+      for (const id of ids) remove(id);
+      return ids.length;
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The period's payments, read through the service's date-range list (trans-list, the same call as
+ * "Sync by date": ≤ 15 UTC+8 days per window). Each window is stored as it arrives, with when it was
+ * fetched, so a resumed run reads only the windows it does not have. Where the service does not offer
+ * the list the run carries on one-way and says so; where it cannot be reached the run pauses and says why.
+ */
+import { isAppError } from '../../../../shared/domain/errors';
+import type { ListedPayment } from '../../../../shared/recon/two-way';
+import { serviceDateToMs } from '../../../../shared/protocol/time';
+import type { GatewayClient } from '../gateway/client';
+import { notOffered } from '../transactions/sync';
+import type { ListWindow } from './run-store';
+
+/** Failures of a window that say the connection or credentials are at fault: pause, retry on resume. */
+export const SYSTEMIC = new Set(['network', 'timeout', 'unavailable', 'unauthorized', 'forbidden']);
+
+export type WindowOutcome =
+  | { kind: 'stored'; window: ListWindow }
+  | { kind: 'systemic'; code: string; message: string }
+  | { kind: 'failed'; message: string };
+
+/** Fetches one window; never throws for the service's answers. */
+export async function fetchWindow(
+  gateway: Pick<GatewayClient, 'listTransactions'>,
+  w: { startDate: string; endDate: string },
+  now: () => number,
+  signal: AbortSignal,
+): Promise<WindowOutcome> {
+  const startMs = serviceDateToMs(w.startDate);
+  const endMs = serviceDateToMs(w.endDate);
+  if (startMs === undefined || endMs === undefined) return { kind: 'failed', message: 'bad window' };
+  try {
+    const transactions = await gateway.listTransactions({ startMs, endMs }, { signal });
+    const fetchedAt = new Date(now()).toISOString();
+    return { kind: 'stored', window: { ...w, fetchedAt, state: 'listed', transactions } };
+  } catch (e) {
+    if (!isAppError(e)) return { kind: 'failed', message: 'the list could not be read inside Refund Desk' };
+    const unsupported = notOffered(e);
+    if (unsupported)
+      return {
+        kind: 'stored',
+        window: {
+          ...w,
+          fetchedAt: new Date(now()).toISOString(),
+          state: 'unsupported',
+          message: unsupported.message,
+        },
+      };
+    if (SYSTEMIC.has(e.code)) return { kind: 'systemic', code: e.code, message: e.message };
+    return { kind: 'failed', message: `the service refused its list (${e.message})` };
+  }
+}
+
+/** Where a run's list stands, from the windows it needs and those stored. */
+export function listingOf(
+  needed: ReadonlyArray<{ startDate: string }>,
+  stored: readonly ListWindow[],
+): { state: 'none' | 'complete' | 'unsupported' | 'incomplete'; done: number; message?: string } {
+  if (needed.length === 0) return { state: 'none', done: 0 };
+  const unsupported = stored.find((w) => w.state === 'unsupported');
+  if (unsupported && unsupported.state === 'unsupported')
+    return { state: 'unsupported', done: stored.length, message: unsupported.message };
+  const have = new Set(stored.filter((w) => w.state === 'listed').map((w) => w.startDate));
+  const done = needed.filter((w) => have.has(w.startDate)).length;
+  return done === needed.length ? { state: 'complete', done } : { state: 'incomplete', done };
+}
+
+/** Listed payments of the stored windows, each once (a payment is in one window only). */
+export function listedPayments(stored: readonly ListWindow[]): ListedPayment[] {
+  const out: ListedPayment[] = [];
+  const seen = new Set<string>();
+  for (const w of stored) {
+    if (w.state !== 'listed') continue;
+    for (const transaction of w.transactions) {
+      if (transaction.transactionType !== 'payment' || seen.has(transaction.transactionNo)) continue;
+      seen.add(transaction.transactionNo);
+      out.push({ transaction, fetchedAt: w.fetchedAt });
+    }
+  }
+  return out;
+}
+
+/** Ledger keys the list answers: `tx:<no>` always, `ref:<reference>` when the reference is unique. */
+export function listIndex(listed: readonly ListedPayment[]): Map<string, ListedPayment> {
+  const index = new Map<string, ListedPayment>();
+  const refs = new Map<string, ListedPayment | null>();
+  for (const p of listed) {
+    index.set(`tx:${p.transaction.transactionNo}`, p);
+    const ref = p.transaction.reference;
+    if (ref) refs.set(ref, refs.has(ref) ? null : p);
+  }
+  for (const [ref, p] of refs) if (p) index.set(`ref:${ref}`, p);
+  return index;
+}

@@ -1,0 +1,69 @@
+/**
+ * The run record, durably (the port; adapters/sqlite/recon-store.ts implements it over the app
+ * database). Beside the job and its answers (./job-store.ts) a run keeps:
+ * - its facts (RunFacts: file, formats, mapping, profile, period, options, data sources),
+ * - the ledger the renderer or CLI handed over, in chunks, so an interrupted run can still finish,
+ * - the service's list of the period, one window at a time with when it was fetched,
+ * - and once it ends, every report item with the summary and the statement — written in one
+ *   transaction, so a re-opened run is exactly what was shown and exported the first time.
+ */
+import type { ReconItem } from '../../../../shared/recon/match';
+import type { LedgerRow, UnusableRow } from '../../../../shared/recon/ledger';
+import type { RunFacts } from '../../../../shared/recon/run';
+import type { ReconSummary } from '../../../../shared/recon/summary';
+import type { Transaction } from '../../../../shared/domain/transaction';
+
+/** A cached answer handed over with the ledger (from the renderer's cache, or an earlier run). */
+export interface CachedAnswer {
+  key: string;
+  transaction: Transaction;
+  fetchedAt: string;
+}
+
+export type InputKind = 'row' | 'unusable' | 'cached';
+
+export interface RunInput {
+  rows: LedgerRow[];
+  unusable: UnusableRow[];
+  cached: CachedAnswer[];
+}
+
+/** One window of the service's list: its payments, or that the service does not offer the list. */
+export type ListWindow =
+  | { startDate: string; endDate: string; fetchedAt: string; state: 'listed'; transactions: Transaction[] }
+  | { startDate: string; endDate: string; fetchedAt: string; state: 'unsupported'; message: string };
+
+/** A run as stored: its facts, whether its ledger was fully handed over, and its result once ended. */
+export interface StoredRun {
+  facts: RunFacts;
+  started: boolean;
+  keys: string[];
+  result?: { summary: ReconSummary; statement: string[]; items: number };
+}
+
+export interface RunStore {
+  /** Creates the run (not started: its ledger is being handed over). */
+  create(facts: RunFacts): void;
+  /** Appends a chunk of the ledger; returns how many of each kind the run now holds. */
+  addInput(runId: string, kind: InputKind, entries: readonly unknown[]): Record<InputKind, number>;
+  readInput(runId: string): RunInput;
+  /** Marks the ledger complete and records the keys to look up. */
+  markStarted(runId: string, keys: readonly string[]): void;
+  setKeys(runId: string, keys: readonly string[]): void;
+  saveWindow(runId: string, window: ListWindow): void;
+  readWindows(runId: string): ListWindow[];
+  /** Writes the result and ends the run, in one transaction. */
+  saveResult(
+    runId: string,
+    result: { facts: RunFacts; summary: ReconSummary; statement: string[]; items: readonly ReconItem[] },
+  ): void;
+  get(runId: string): StoredRun | undefined;
+  /** Runs of a profile, newest first (runs of earlier versions, which have no facts, are left out). */
+  list(profileId: string): StoredRun[];
+  readItems(runId: string, offset: number, limit: number): ReconItem[];
+  /** Copies a run's list windows to another run (a re-check reuses what was already fetched). */
+  copyWindows(fromRunId: string, toRunId: string): void;
+  remove(runId: string): void;
+  /** Deletes runs whose ledger was never fully handed over and that are older than `beforeIso`. */
+  pruneDrafts(beforeIso: string): number;
+}

@@ -1,0 +1,288 @@
+/**
+ * Executes one reconciliation run: read the period's list (window by window), look up the keys that
+ * neither the list nor the cache answers (the batch runner), then match and store the whole result as
+ * the run's record. Pause, resume and cancel work in every phase; cancel (or a run that cannot go on)
+ * still ends in a report of what was done. Everything it needs is in the stores, so a run interrupted
+ * by a restart resumes from there: stored windows are not fetched again, stored answers not asked again.
+ */
+import { ledgerKeys, lookupKey, type ServiceAnswer } from '../../../../shared/recon/match';
+import { listWindows } from '../../../../shared/recon/period';
+import { buildReport, detailAmount } from '../../../../shared/recon/report';
+import { OFFLINE_CODES, type RunFacts } from '../../../../shared/recon/run';
+import { statementOf } from '../../../../shared/recon/statement';
+import type { GatewayClient } from '../gateway/client';
+import type { Clock, Logger } from '../ports';
+import type { JobStore } from './job-store';
+import { fetchWindow, listedPayments, listIndex, listingOf } from './listing';
+import type { ListWindow, RunInput, RunStore } from './run-store';
+import { type KeyResult, type Runner, startRunner } from './runner';
+
+export type RunState = 'running' | 'paused' | 'cancelled' | 'completed';
+export type RunPhase = 'listing' | 'lookups' | 'matching' | 'done';
+
+export interface RunProgress {
+  state: RunState;
+  phase: RunPhase;
+  done: number;
+  total: number;
+  failed: number;
+  etaMs?: number;
+  stoppedBecause?: { code: string; message: string };
+}
+
+export interface RunDeps {
+  runs: RunStore;
+  jobs: JobStore;
+  clock: Clock;
+  log: Logger;
+  gateway: Pick<GatewayClient, 'queryTransaction' | 'listTransactions'>;
+  concurrency?: number;
+  onProgress: (p: RunProgress) => void;
+}
+
+export interface RunHandle {
+  /** Resolves once the run's record is stored (completed or cancelled). */
+  done: Promise<void>;
+  progress(): RunProgress;
+  pause(): void;
+  resume(): void;
+  cancel(): void;
+  /** Stops handing out work and writes answers so far (app shutdown); the run stays resumable. */
+  suspend(): Promise<void>;
+}
+
+/** Starts (or resumes) a stored run. With `cancelled`, it only writes the report of what is stored. */
+export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boolean } = {}): RunHandle {
+  const { runs, jobs, clock } = deps;
+  let state: RunState = opts.cancelled ? 'cancelled' : 'running';
+  let phase: RunPhase = 'listing';
+  let listDone = 0;
+  let listTotal = 0;
+  let stoppedBecause: RunProgress['stoppedBecause'];
+  let runner: Runner | undefined;
+  let appender: ReturnType<JobStore['appender']> | undefined;
+  let listingOffline = false;
+  let listProblem: string | undefined;
+  // Set by suspend (app shutdown): answers still in flight are dropped, nothing more is written.
+  let suspended = false;
+  const abort = new AbortController();
+  const parked: Array<() => void> = [];
+  const release = () => parked.splice(0).forEach((r) => r());
+
+  const progress = (): RunProgress => {
+    if (phase === 'lookups' && runner) return { ...runner.progress(), state, phase };
+    const p: RunProgress = { state, phase, done: listDone, total: listTotal, failed: 0 };
+    if (stoppedBecause && state === 'paused') p.stoppedBecause = stoppedBecause;
+    return p;
+  };
+  const emit = () => deps.onProgress(progress());
+  /** Waits while paused; false once cancelled. */
+  const gate = async (): Promise<boolean> => {
+    while (state === 'paused') await new Promise<void>((r) => parked.push(r));
+    return state === 'running';
+  };
+
+  async function list(facts: RunFacts): Promise<void> {
+    const needed = listWindows(facts.options);
+    listTotal = needed.length;
+    let stored = runs.readWindows(runId);
+    listDone = listingOf(needed, stored).done;
+    emit();
+    for (const w of needed) {
+      if (stored.some((s) => s.startDate === w.startDate)) continue;
+      if (listingOf(needed, stored).state === 'unsupported') break;
+      for (;;) {
+        if (!(await gate())) return;
+        const out = await fetchWindow(deps.gateway, w, clock.now, abort.signal);
+        if (abort.signal.aborted || suspended) return;
+        if (out.kind === 'stored') {
+          runs.saveWindow(runId, out.window);
+          stored = [...stored, out.window];
+          listingOffline = false;
+          listDone += 1;
+          emit();
+          break;
+        }
+        if (out.kind === 'failed') {
+          listProblem = out.message;
+          return;
+        }
+        // The service is down or refuses us: pause and say why; resume tries this window again.
+        listingOffline = OFFLINE_CODES.has(out.code);
+        stoppedBecause = { code: out.code, message: out.message };
+        state = 'paused';
+        emit();
+      }
+    }
+  }
+
+  async function lookups(todo: string[]): Promise<void> {
+    const earlier = await jobs.readResults(runId);
+    const answered = new Map(earlier.filter((r) => r.lookup.kind !== 'failed').map((r) => [r.key, r]));
+    const keys = todo.filter((k) => !answered.has(k));
+    phase = 'lookups';
+    if (state === 'cancelled') return;
+    appender = jobs.appender(runId);
+    const a = appender;
+    runner = startRunner({
+      gateway: deps.gateway,
+      clock,
+      keys,
+      alreadyDone: answered.size,
+      ...(deps.concurrency ? { concurrency: deps.concurrency } : {}),
+      onResult: (r) => {
+        if (!suspended) a.append(r);
+      },
+      onProgress: (p) => {
+        if (p.state === 'paused' || p.state === 'running') state = p.state;
+        emit();
+      },
+    });
+    // A pause or cancel asked for during the listing carries over.
+    if (state === 'paused') runner.pause();
+    const end = await runner.done;
+    if (suspended) return;
+    await a.close();
+    if (end.state === 'cancelled') state = 'cancelled';
+  }
+
+  async function finish(
+    facts: RunFacts,
+    todo: string[],
+    input: RunInput,
+    windows: ListWindow[],
+  ): Promise<void> {
+    if (suspended) return;
+    phase = 'matching';
+    emit();
+    const needed = listWindows(facts.options);
+    const listing = listingOf(needed, windows);
+    const listed = listedPayments(windows);
+    const byList = listIndex(listed);
+    const results = new Map<string, KeyResult>((await jobs.readResults(runId)).map((r) => [r.key, r]));
+    const cached = new Map(input.cached.map((c) => [c.key, c]));
+    const sources = { list: 0, lookup: 0, cache: 0 } as RunFacts['sources'];
+    const answer = (key: string): ServiceAnswer | undefined => {
+      const l = byList.get(key);
+      if (l) return { kind: 'found', transaction: l.transaction, source: 'list', fetchedAt: l.fetchedAt };
+      const r = results.get(key);
+      if (r) return { ...r.lookup, source: 'lookup', fetchedAt: r.fetchedAt ?? facts.createdAt };
+      const c = cached.get(key);
+      if (c) return { kind: 'found', transaction: c.transaction, source: 'cache', fetchedAt: c.fetchedAt };
+      return undefined;
+    };
+    for (const k of ledgerKeys(input.rows)) {
+      const a = answer(lookupKey(k));
+      if (!a || a.kind === 'failed') continue;
+      sources[a.source] += 1;
+      if (a.source === 'cache' && (!sources.cacheOldest || a.fetchedAt < sources.cacheOldest))
+        sources.cacheOldest = a.fetchedAt;
+    }
+    const failedByCode: Record<string, number> = {};
+    for (const r of results.values())
+      if (r.lookup.kind === 'failed') failedByCode[r.lookup.code] = (failedByCode[r.lookup.code] ?? 0) + 1;
+    const report = buildReport({
+      rows: input.rows,
+      unusable: input.unusable,
+      answer,
+      listed,
+      listing: listing.state,
+      options: facts.options,
+      fmt: detailAmount,
+    });
+    const listedWindows = windows
+      .filter((w) => w.state === 'listed')
+      .map((w) => w.fetchedAt)
+      .sort();
+    const done: RunFacts = {
+      ...facts,
+      endedAt: new Date(clock.now()).toISOString(),
+      endedAs: state === 'cancelled' ? 'cancelled' : 'completed',
+      listing: {
+        state: listing.state,
+        windows: needed.length,
+        windowsDone: listing.done,
+        payments: listed.length,
+        ...(listing.message || listProblem || listing.state === 'incomplete'
+          ? { message: listing.message ?? listProblem ?? 'the run ended before the whole list was read' }
+          : {}),
+        ...(listedWindows[0] ? { fetchedFrom: listedWindows[0], fetchedTo: listedWindows.at(-1) } : {}),
+      },
+      sources,
+      lookups: {
+        asked: todo.length,
+        failed: Object.values(failedByCode).reduce((a, n) => a + n, 0),
+        failedByCode,
+      },
+      offline: listingOffline || Object.keys(failedByCode).some((c) => OFFLINE_CODES.has(c)),
+      usedCache: sources.cache > 0,
+      ...(stoppedBecause ? { stoppedBecause } : {}),
+    };
+    const statement = statementOf(done, report.summary);
+    runs.saveResult(runId, { facts: done, summary: report.summary, statement, items: report.items });
+    if (state !== 'cancelled') state = 'completed';
+    phase = 'done';
+    deps.log.info('recon.run_ended', {
+      runId,
+      state,
+      items: report.items.length,
+      listing: listing.state,
+      lookups: todo.length,
+    });
+    emit();
+  }
+
+  const done = (async () => {
+    const stored = runs.get(runId);
+    if (!stored) throw new Error(`run ${runId} is not stored`);
+    if (state === 'running') await list(stored.facts);
+    if (suspended) return;
+    // Keys the period's list and the cache do not answer are looked up one by one.
+    const input = runs.readInput(runId);
+    const windows = runs.readWindows(runId);
+    const byList = listIndex(listedPayments(windows));
+    const cached = new Set(input.cached.map((c) => c.key));
+    const todo = ledgerKeys(input.rows)
+      .map(lookupKey)
+      .filter((k) => !byList.has(k) && !cached.has(k));
+    runs.setKeys(runId, todo);
+    await lookups(todo);
+    await finish(stored.facts, todo, input, windows);
+  })().catch((e: unknown) => {
+    deps.log.error('recon.run_failed', { runId, error: e instanceof Error ? e.message : String(e) });
+    throw e;
+  });
+
+  return {
+    done,
+    progress,
+    pause() {
+      if (state !== 'running') return;
+      if (runner && phase === 'lookups') runner.pause();
+      state = 'paused';
+      emit();
+    },
+    resume() {
+      if (state !== 'paused') return;
+      stoppedBecause = undefined;
+      state = 'running';
+      if (runner && phase === 'lookups') runner.resume();
+      release();
+      emit();
+    },
+    cancel() {
+      if (state === 'cancelled' || phase === 'matching' || phase === 'done') return;
+      state = 'cancelled';
+      abort.abort();
+      runner?.cancel();
+      release();
+      emit();
+    },
+    async suspend() {
+      if (phase === 'lookups') runner?.pause();
+      state = 'paused';
+      await appender?.close();
+      suspended = true;
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * Ledger amounts as spreadsheets write them, read with evidence rather than guessed. A file uses one
+ * decimal separator; it is decided from the file's own values before the run, shown to the person, and
+ * may be changed. A value that could be read either way ("1.400", "0,125") proves nothing by itself:
+ * when no other value in the file decides, the person is asked — never guessed.
+ */
+import { MoneyParseError, parseMinor } from '../domain/money';
+
+export type DecimalSeparator = '.' | ',';
+
+export interface DecimalEvidence {
+  /** What the values show; undefined when they do not decide (no evidence, or conflicting evidence). */
+  decimal?: DecimalSeparator;
+  /** Values that show a dot (resp. comma) is the decimal separator. */
+  dot: number;
+  comma: number;
+  /** Values with one separator followed by exactly three digits: readable either way. */
+  ambiguous: number;
+  /** One value of each kind, to show the person. */
+  examples: { dot?: string; comma?: string; ambiguous?: string };
+  /** True when the file has ambiguous values and nothing decides: the person must choose. */
+  needsChoice: boolean;
+}
+
+/** Spaces, no-break spaces and apostrophes are only ever thousands separators (1 234,50 · 1'234.50). */
+const GROUPING_ONLY = /[\s\u00a0\u202f']/g;
+
+/** Strips sign, parentheses and grouping-only characters; returns the bare digits-and-separators text. */
+function core(raw: string): { text: string; negative: boolean } {
+  let t = raw.trim().replace(GROUPING_ONLY, '');
+  let negative = false;
+  const paren = /^\((.*)\)$/.exec(t);
+  if (paren) {
+    negative = true;
+    t = paren[1] ?? '';
+  }
+  if (t.startsWith('-')) {
+    negative = !negative;
+    t = t.slice(1);
+  } else if (t.startsWith('+')) t = t.slice(1);
+  return { text: t, negative };
+}
+
+type Reading = DecimalSeparator | 'ambiguous' | 'none';
+
+/** What one value says about the decimal separator. */
+export function readingOf(raw: string): Reading {
+  const { text } = core(raw);
+  if (!/^[\d.,]+$/.test(text)) return 'none';
+  const dots = text.split('.').length - 1;
+  const commas = text.split(',').length - 1;
+  if (dots === 0 && commas === 0) return 'none';
+  if (dots > 0 && commas > 0) return text.lastIndexOf('.') > text.lastIndexOf(',') ? '.' : ',';
+  const sep = dots > 0 ? '.' : ',';
+  const other: DecimalSeparator = sep === '.' ? ',' : '.';
+  // Repeated, it can only group thousands: 1.234.567 says the decimal separator is the other one.
+  if (dots + commas > 1) return other;
+  const after = text.length - text.indexOf(sep) - 1;
+  return after === 3 ? 'ambiguous' : sep;
+}
+
+/** Decides the decimal separator of a file from its amount values. */
+export function detectDecimal(values: Iterable<string>): DecimalEvidence {
+  const ev: DecimalEvidence = { dot: 0, comma: 0, ambiguous: 0, examples: {}, needsChoice: false };
+  for (const v of values) {
+    const r = readingOf(v);
+    if (r === '.') {
+      ev.dot += 1;
+      ev.examples.dot ??= v.trim();
+    } else if (r === ',') {
+      ev.comma += 1;
+      ev.examples.comma ??= v.trim();
+    } else if (r === 'ambiguous') {
+      ev.ambiguous += 1;
+      ev.examples.ambiguous ??= v.trim();
+    }
+  }
+  if (ev.dot > 0 && ev.comma === 0) ev.decimal = '.';
+  else if (ev.comma > 0 && ev.dot === 0) ev.decimal = ',';
+  ev.needsChoice = ev.decimal === undefined && (ev.ambiguous > 0 || (ev.dot > 0 && ev.comma > 0));
+  return ev;
+}
+
+/** Plain words for a separator: "dot (1,234.56)" / "comma (1.234,56)". */
+export function decimalLabel(d: DecimalSeparator): string {
+  return d === '.' ? 'dot (1,234.56)' : 'comma (1.234,56)';
+}
+
+/**
+ * Parses a ledger amount in minor units of `currency`, with the file's decimal separator: the other
+ * separator may only group thousands in threes ("1.400" KRW is 1400 in a decimal-comma file). Throws
+ * MoneyParseError with a sentence a person can act on.
+ */
+export function parseLedgerAmount(raw: string, currency: string, decimal: DecimalSeparator): number {
+  const { text, negative } = core(raw);
+  if (text === '') throw new MoneyParseError('has no amount');
+  if (!/^[\d.,]+$/.test(text)) throw new MoneyParseError(`“${raw.trim().slice(0, 30)}” is not an amount`);
+  const thousands = decimal === '.' ? ',' : '.';
+  const parts = text.split(decimal);
+  if (parts.length > 2)
+    throw new MoneyParseError(`“${raw.trim()}” has more than one decimal separator (${decimal})`);
+  const [whole = '', frac] = parts;
+  if (whole.includes(thousands) && !new RegExp(`^\\d{1,3}(\\${thousands}\\d{3})+$`).test(whole))
+    throw new MoneyParseError(
+      `“${raw.trim()}” does not group thousands in threes with “${thousands}” (the file's decimal separator is “${decimal}”)`,
+    );
+  if (frac !== undefined && !/^\d*$/.test(frac))
+    throw new MoneyParseError(`“${raw.trim()}” has a thousands separator after the decimal separator`);
+  const plain = `${negative ? '-' : ''}${whole.replaceAll(thousands, '') || '0'}${frac ? `.${frac}` : ''}`;
+  return parseMinor(plain, currency, { allowExtraZeros: true });
+}

@@ -1,0 +1,100 @@
+/**
+ * Ledger dates as spreadsheets write them. Like the decimal separator, the order of day and month is
+ * decided per file from its values (a 13th or later proves which part is the day) and shown before the
+ * run; a file whose values all fit either order makes the person choose. A date is a calendar day: any
+ * time of day after it is read past, because the ledger's day is what is compared.
+ */
+export type DateOrder = 'ymd' | 'dmy' | 'mdy';
+
+export interface DateEvidence {
+  order?: DateOrder;
+  dmy: number;
+  mdy: number;
+  /** Day-first or month-first values whose parts are both ≤ 12. */
+  ambiguous: number;
+  examples: { dmy?: string; mdy?: string; ambiguous?: string };
+  needsChoice: boolean;
+}
+
+const ISO = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:$|[T ])/;
+const COMPACT = /^(\d{4})(\d{2})(\d{2})$/;
+const PARTS = /^(\d{1,2})([-/.])(\d{1,2})\2(\d{2}|\d{4})(?:$|[T ,])/;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function valid(y: number, m: number, d: number): string | undefined {
+  const ms = Date.UTC(y, m - 1, d);
+  const text = `${String(y).padStart(4, '0')}-${pad(m)}-${pad(d)}`;
+  return m >= 1 && m <= 12 && new Date(ms).toISOString().slice(0, 10) === text ? text : undefined;
+}
+
+/** Which orders a day-or-month-first value allows; dots are day-first by convention (31.12.2025). */
+function ordersOf(text: string): { dmy: boolean; mdy: boolean } | undefined {
+  const m = PARTS.exec(text.trim());
+  if (!m) return undefined;
+  const a = Number(m[1]);
+  const b = Number(m[3]);
+  if (m[2] === '.') return { dmy: true, mdy: false };
+  return { dmy: b <= 12 && a <= 31, mdy: a <= 12 && b <= 31 };
+}
+
+/** Decides day/month order from a file's date values. */
+export function detectDateOrder(values: Iterable<string>): DateEvidence {
+  const ev: DateEvidence = { dmy: 0, mdy: 0, ambiguous: 0, examples: {}, needsChoice: false };
+  let sawIso = false;
+  for (const v of values) {
+    const t = v.trim();
+    if (t === '') continue;
+    if (ISO.test(t) || COMPACT.test(t)) {
+      sawIso = true;
+      continue;
+    }
+    const o = ordersOf(t);
+    if (!o) continue;
+    if (o.dmy && o.mdy) {
+      ev.ambiguous += 1;
+      ev.examples.ambiguous ??= t;
+    } else if (o.dmy) {
+      ev.dmy += 1;
+      ev.examples.dmy ??= t;
+    } else if (o.mdy) {
+      ev.mdy += 1;
+      ev.examples.mdy ??= t;
+    }
+  }
+  if (ev.dmy > 0 && ev.mdy === 0) ev.order = 'dmy';
+  else if (ev.mdy > 0 && ev.dmy === 0) ev.order = 'mdy';
+  else if (ev.dmy === 0 && ev.mdy === 0 && ev.ambiguous === 0 && sawIso) ev.order = 'ymd';
+  ev.needsChoice = ev.order === undefined && (ev.ambiguous > 0 || (ev.dmy > 0 && ev.mdy > 0));
+  return ev;
+}
+
+export const DATE_ORDER_LABELS: Readonly<Record<DateOrder, string>> = {
+  ymd: 'year first (2025-04-30)',
+  dmy: 'day first (30/04/2025)',
+  mdy: 'month first (04/30/2025)',
+};
+
+/**
+ * A ledger date → "YYYY-MM-DD", or undefined when it is not a date. Year-first forms (ISO, 2025/04/30,
+ * 20250430) are read whatever the order; day/month forms use `order` (ymd there falls back to dmy only
+ * for dotted dates). Two-digit years are 20yy.
+ */
+export function parseLedgerDate(raw: string, order: DateOrder): string | undefined {
+  const t = raw.trim();
+  const iso = ISO.exec(t) ?? COMPACT.exec(t);
+  if (iso) return valid(Number(iso[1]), Number(iso[2]), Number(iso[3]));
+  const m = PARTS.exec(t);
+  if (!m) return undefined;
+  const a = Number(m[1]);
+  const b = Number(m[3]);
+  const y = m[4]!.length === 2 ? 2000 + Number(m[4]) : Number(m[4]);
+  const dayFirst = order === 'dmy' || (order === 'ymd' && m[2] === '.');
+  if (order === 'ymd' && m[2] !== '.') return undefined;
+  return dayFirst ? valid(y, b, a) : valid(y, a, b);
+}
+
+/** Whole days from calendar day `a` to `b` ("YYYY-MM-DD"). */
+export function daysBetween(a: string, b: string): number {
+  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+}

@@ -1,0 +1,89 @@
+/**
+ * A whole reconciliation report (pure), the same in the app and the CLI: every ledger data row once
+ * (read rows with their outcome, unusable rows as `unreadable`, in line order), then what the service
+ * has in the period that the ledger lacks. The run's facts (file, formats, period, where the service's
+ * data came from, whether it was offline) travel with it, and ./statement.ts says in words what was
+ * compared and how.
+ */
+import { formatMinor } from '../domain/money';
+import { matchLedger, type ReconItem, type ServiceAnswer } from './match';
+import type { LedgerRow, UnusableRow } from './ledger';
+import { periodRange, zoneLabel, zoneOf, type ReconOptions } from './period';
+import { summarise, type ReconSummary } from './summary';
+import { serviceOnlyItems, type ListedPayment } from './two-way';
+
+/** What happened to the period's list of payments. */
+export type ListingState = 'none' | 'complete' | 'unsupported' | 'incomplete';
+
+export interface ReportInput {
+  rows: readonly LedgerRow[];
+  unusable: readonly UnusableRow[];
+  /** What the service said for a ledger key (list, lookup or cache); undefined = not looked up. */
+  answer: (key: string) => ServiceAnswer | undefined;
+  /** The period's payments; used for the other direction only when `listing` is complete. */
+  listed: readonly ListedPayment[];
+  listing: ListingState;
+  options: ReconOptions;
+  fmt: (amountMinor: number, currency: string) => string;
+}
+
+export interface ReconReport {
+  items: ReconItem[];
+  summary: ReconSummary;
+}
+
+/** Amounts inside detail sentences, the same in the app and the CLI: "12.30 USD". */
+export const detailAmount = (amountMinor: number, currency: string) =>
+  `${formatMinor(amountMinor, currency)} ${currency}`;
+
+/** An unusable row as a report item. */
+function unreadableItem(u: UnusableRow): ReconItem {
+  return {
+    line: u.line,
+    outcome: 'unreadable',
+    unusable: u,
+    deltas: [],
+    detail: `Cannot be used: ${u.reason}.`,
+  };
+}
+
+/** Builds the items and summary. Deterministic: the same input gives the same report. */
+export function buildReport(input: ReportInput): ReconReport {
+  const { options } = input;
+  const dates = {
+    zone: zoneOf(options),
+    zoneLabel: zoneLabel(options),
+    toleranceDays: options.dateToleranceDays,
+  };
+  const matched = matchLedger(input.rows, input.answer, { fmt: input.fmt, dates });
+  const unreadable = input.unusable.map(unreadableItem);
+  // Merge by line: both lists are in line order.
+  const items: ReconItem[] = [];
+  let u = 0;
+  for (const item of matched) {
+    while (u < unreadable.length && (unreadable[u]!.line ?? 0) < (item.line ?? 0))
+      items.push(unreadable[u++]!);
+    items.push(item);
+  }
+  while (u < unreadable.length) items.push(unreadable[u++]!);
+  const range = periodRange(options);
+  if (range && input.listing === 'complete') {
+    const claimed = new Set<string>();
+    for (const i of matched) if (i.service) claimed.add(i.service.transactionNo);
+    const unreadableLineByTx = new Map<string, number>();
+    for (const r of input.unusable)
+      if (r.fields?.transactionNo && !unreadableLineByTx.has(r.fields.transactionNo))
+        unreadableLineByTx.set(r.fields.transactionNo, r.line);
+    items.push(
+      ...serviceOnlyItems({
+        listed: input.listed,
+        claimed,
+        range,
+        unreadableLineByTx,
+        fmt: input.fmt,
+        dates,
+      }),
+    );
+  }
+  return { items, summary: summarise(items) };
+}

@@ -1,0 +1,61 @@
+/**
+ * A reconciliation run as a record: what was compared (file, formats, mapping, period, options), where
+ * the service's data came from and when, and how the run ended. Stored with the report's items in the
+ * app database so re-opening a run shows — and exports — exactly what was shown the first time.
+ */
+import type { DateOrder } from './dates';
+import type { DecimalSeparator } from './amounts';
+import type { ColumnMapping } from './mapping';
+import type { ReconOptions } from './period';
+import type { ListingState } from './report';
+
+/** How a format was decided: from the file's values, by the person, or the default (no evidence needed). */
+export type FormatSource = 'detected' | 'chosen' | 'default';
+
+export interface LedgerFileInfo {
+  name: string;
+  encoding: string;
+  delimiter: string;
+  /** Data rows in the file (read + cannot be used). */
+  dataRows: number;
+  decimal: DecimalSeparator;
+  decimalSource: FormatSource;
+  dateOrder: DateOrder;
+  dateOrderSource: FormatSource;
+}
+
+export interface RunFacts {
+  runId: string;
+  label: string;
+  profileId: string;
+  profileName: string;
+  createdAt: string;
+  endedAt?: string;
+  endedAs?: 'completed' | 'cancelled';
+  file: LedgerFileInfo;
+  mapping: ColumnMapping;
+  options: ReconOptions;
+  listing: {
+    state: ListingState;
+    windows: number;
+    windowsDone: number;
+    payments: number;
+    /** Why the list is not complete (unsupported by the service, unreachable, cancelled). */
+    message?: string;
+    fetchedFrom?: string;
+    fetchedTo?: string;
+  };
+  /** Ledger rows (first of each key) by where their service data came from. */
+  sources: { list: number; lookup: number; cache: number; cacheOldest?: string };
+  lookups: { asked: number; failed: number; failedByCode: Record<string, number> };
+  /** The service could not be reached for part of the run. */
+  offline: boolean;
+  /** Some rows were compared with data from this app's cache (or an earlier run), not fetched now. */
+  usedCache: boolean;
+  stoppedBecause?: { code: string; message: string };
+  /** The run whose rows not checked this run re-checked. */
+  recheckOf?: string;
+}
+
+/** Failures that mean the service could not be reached (as opposed to refusing a key). */
+export const OFFLINE_CODES: ReadonlySet<string> = new Set(['network', 'timeout', 'unavailable']);

@@ -1,0 +1,95 @@
+/**
+ * The other direction (pure): what the service has in the period that the ledger lacks.
+ *
+ * - `missing_in_ledger`: a payment the service holds as paid (`success`), created in the period (the
+ *   service lists payments by creation time), that no ledger row matched. Its amount is part of the
+ *   service total, so it explains that much of the difference.
+ * - `refund_missing_in_ledger`: a refund (success or pending) created in the period, of a payment made
+ *   before the period (within the look-back) that no ledger row matched. Refunds of payments in the
+ *   period are shown with their payment (its row, or its missing_in_ledger item), not twice.
+ */
+import { dayInZone } from '../domain/zones';
+import type { Transaction } from '../domain/transaction';
+import {
+  paymentTime,
+  refundCounts,
+  serviceCounts,
+  serviceView,
+  type DateCheck,
+  type ReconItem,
+} from './match';
+
+/** One payment of the service's list, with when its window was fetched. */
+export interface ListedPayment {
+  transaction: Transaction;
+  fetchedAt: string;
+}
+
+export interface TwoWayInput {
+  listed: readonly ListedPayment[];
+  /** Service transaction numbers a ledger row matched. */
+  claimed: ReadonlySet<string>;
+  range: { startMs: number; endMs: number };
+  /** Lines of unreadable rows by the transaction number written in them, to point at the likely row. */
+  unreadableLineByTx: ReadonlyMap<string, number>;
+  fmt: (amountMinor: number, currency: string) => string;
+  dates: DateCheck;
+}
+
+const inRange = (iso: string | undefined, r: { startMs: number; endMs: number }) => {
+  if (!iso) return false;
+  const ms = Date.parse(iso);
+  return ms >= r.startMs && ms < r.endMs;
+};
+
+/** Service-side items, payments first, each group by time. */
+export function serviceOnlyItems(input: TwoWayInput): ReconItem[] {
+  const { range, fmt, dates } = input;
+  const payments: Array<{ at: string; item: ReconItem }> = [];
+  const refunds: Array<{ at: string; item: ReconItem }> = [];
+  const seen = new Set<string>();
+  for (const { transaction: tx, fetchedAt } of input.listed) {
+    if (seen.has(tx.transactionNo) || input.claimed.has(tx.transactionNo)) continue;
+    seen.add(tx.transactionNo);
+    const service = serviceView(tx, 'list', fetchedAt);
+    const createdInPeriod = inRange(tx.createdAt, range);
+    if (createdInPeriod) {
+      if (!serviceCounts(service)) continue;
+      const paid = paymentTime(service);
+      const unreadable = input.unreadableLineByTx.get(tx.transactionNo);
+      payments.push({
+        at: tx.createdAt ?? '',
+        item: {
+          outcome: 'missing_in_ledger',
+          service,
+          deltas: [{ currency: tx.currency, amountMinor: -tx.amountMinor }],
+          detail: `The service received ${fmt(tx.amountMinor, tx.currency)}${paid ? ` on ${dayInZone(Date.parse(paid), dates.zone)} (${dates.zoneLabel})` : ''}; no ledger row has it.${unreadable !== undefined ? ` Line ${unreadable} names this transaction but could not be read.` : ''}`,
+        },
+      });
+      continue;
+    }
+    if (tx.createdAt && Date.parse(tx.createdAt) >= range.startMs) continue;
+    for (const r of tx.refunds) {
+      if (!refundCounts(r.status) || !inRange(r.createdAt, range)) continue;
+      refunds.push({
+        at: r.createdAt ?? '',
+        item: {
+          outcome: 'refund_missing_in_ledger',
+          service,
+          refund: {
+            refundTransactionNo: r.refundTransactionNo,
+            ...(r.refundReference ? { refundReference: r.refundReference } : {}),
+            amountMinor: r.refundAmountMinor,
+            currency: r.currency,
+            status: r.status,
+            ...(r.createdAt ? { createdAt: r.createdAt } : {}),
+          },
+          deltas: [],
+          detail: `The service refunded ${fmt(r.refundAmountMinor, r.currency)}${r.status === 'pending' ? ' (pending)' : ''} on ${r.createdAt ? dayInZone(Date.parse(r.createdAt), dates.zone) : 'a day in the period'} (${dates.zoneLabel}) of payment ${tx.transactionNo} made before the period; no ledger row has it.`,
+        },
+      });
+    }
+  }
+  const byTime = (a: { at: string }, b: { at: string }) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0);
+  return [...payments.sort(byTime), ...refunds.sort(byTime)].map((x) => x.item);
+}
