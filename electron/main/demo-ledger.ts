@@ -13,7 +13,7 @@ import { formatMinor } from '../../shared/domain/money';
 import { refundCounts, type ReconOutcome } from '../../shared/recon/match';
 import { DEFAULT_REFUND_LOOKBACK_DAYS } from '../../shared/recon/period';
 import { emptyCounts } from '../../shared/recon/summary';
-import { DEMO_MERCHANT, generateSeed, seedAnchor, type PaymentRecord, type RunningSandbox } from './sandbox';
+import { DEMO_MERCHANT, generateSeed, seedAnchor, type PaymentRecord } from './sandbox';
 
 /** The Demo profile's sandbox: seed from compose.ts (DEMO_SEED), the sandbox's default 2000 payments. */
 export const DEMO_LEDGER_SEED = 20_240_601;
@@ -182,8 +182,13 @@ export function buildDemoLedger(anchorMs: number = DEMO_LEDGER_ANCHOR_MS): DemoL
   };
 }
 
+/** What is needed of a running sandbox: its payments by number. */
+export interface SeededSandbox {
+  state: { payment(transactionNo: string): Pick<PaymentRecord, 'createdAt' | 'channel'> | undefined };
+}
+
 /** The demo ledger for a running Demo sandbox (the committed file's when its data is not the Demo seed). */
-export function demoLedgerFor(sandbox: Pick<RunningSandbox, 'state'> | undefined): DemoLedger {
+export function demoLedgerFor(sandbox: SeededSandbox | undefined): DemoLedger {
   return buildDemoLedger((sandbox && demoSandboxAnchor(sandbox)) ?? DEMO_LEDGER_ANCHOR_MS);
 }
 
@@ -191,7 +196,7 @@ export function demoLedgerFor(sandbox: Pick<RunningSandbox, 'state'> | undefined
  * The anchor a running Demo sandbox was seeded with, found by where one seeded payment sits in time;
  * undefined when its data is not the Demo seed.
  */
-export function demoSandboxAnchor(sandbox: Pick<RunningSandbox, 'state'>): number | undefined {
+export function demoSandboxAnchor(sandbox: SeededSandbox): number | undefined {
   const reference = generateSeed(DEMO_LEDGER_SEED, DEMO_LEDGER_COUNT, DEMO_LEDGER_ANCHOR_MS).payments[0];
   if (!reference) return undefined;
   const live = sandbox.state.payment(reference.transactionNo);

@@ -96,6 +96,8 @@ export interface ReconItem {
   /** The row that could not be read (outcome unreadable). */
   unusable?: UnusableRow;
   service?: ServiceView;
+  /** The service's whole record of the payment as compared (kept with the report; not exported). */
+  transaction?: Transaction;
   /** The refund the ledger lacks (outcome refund_missing_in_ledger). */
   refund?: RefundView;
   /** Contribution to (ledger total − service total), per currency; zero entries left out. */
@@ -286,6 +288,8 @@ export function matchLedger(
     const result = lookup(key);
     const service =
       result?.kind === 'found' ? serviceView(result.transaction, result.source, result.fetchedAt) : undefined;
+    const transaction =
+      result?.kind === 'found' && result.source !== 'cache' ? result.transaction : undefined;
     const earlierTx = service ? firstLineByServiceTx.get(service.transactionNo) : undefined;
     if (earlier !== undefined || earlierTx !== undefined) {
       // The first row already accounts for the service's money; this one only adds ledger money.
@@ -324,6 +328,7 @@ export function matchLedger(
     finish({
       ...base,
       service,
+      ...(transaction ? { transaction } : {}),
       ...(dayOffset !== undefined ? { dayOffset } : {}),
       ...classify(row, service, fmt, dates, dayOffset),
     });

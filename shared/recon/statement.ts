@@ -39,7 +39,7 @@ export function statementOf(f: RunFacts, s: ReconSummary): string[] {
     );
   } else if (f.listing.state === 'complete') {
     out.push(
-      `Period ${p.from} to ${p.to} in ${daysLabel(f.options)}: payments the service holds as paid, created in the period, that no ledger row has are listed as “paid at service, not in ledger”; refunds made in the period of payments from up to ${plural(f.options.refundLookbackDays, 'day')} before it that no ledger row has, as “refund at service, not in ledger”. The service’s list was read in ${plural(f.listing.windows, 'window')} (${plural(f.listing.payments, 'payment')})${f.listing.fetchedFrom ? `, fetched ${day(f.listing.fetchedFrom)}${f.listing.fetchedTo && f.listing.fetchedTo !== f.listing.fetchedFrom ? ` to ${day(f.listing.fetchedTo)}` : ''} UTC` : ''}.`,
+      `Period ${p.from} to ${p.to} in ${daysLabel(f.options)}: payments the service holds as paid, created in the period, that no ledger row has are listed as “paid at service, not in ledger”; refunds made in the period of payments from up to ${plural(f.options.refundLookbackDays, 'day')} before it that no ledger row has, as “refund at service, not in ledger”. The service’s list was read in ${plural(f.listing.windows, 'window')} (${plural(f.listing.payments, 'payment')})${f.listing.fetchedFrom ? `, fetched ${day(f.listing.fetchedFrom)}${f.listing.fetchedTo && day(f.listing.fetchedTo) !== day(f.listing.fetchedFrom) ? ` to ${day(f.listing.fetchedTo)}` : ''} UTC` : ''}.`,
     );
   } else {
     out.push(

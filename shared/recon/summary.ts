@@ -23,6 +23,8 @@ export interface CurrencySummary {
   differenceMinor: number;
   explainedMinor: number;
   unexplainedMinor: number;
+  /** The explained part of the difference by outcome (non-zero entries only): where the money is. */
+  explainedByOutcome: Partial<Record<ReconOutcome, number>>;
 }
 
 export interface ReconSummary {
@@ -65,6 +67,7 @@ export function summarise(items: readonly ReconItem[]): ReconSummary {
         differenceMinor: 0,
         explainedMinor: 0,
         unexplainedMinor: 0,
+        explainedByOutcome: {},
       };
       by.set(currency, s);
     }
@@ -101,12 +104,18 @@ export function summarise(items: readonly ReconItem[]): ReconSummary {
       for (const d of item.deltas) {
         const c = get(d.currency);
         c.explainedMinor = sumMinor([c.explainedMinor, d.amountMinor]);
+        c.explainedByOutcome[item.outcome] = sumMinor([
+          c.explainedByOutcome[item.outcome] ?? 0,
+          d.amountMinor,
+        ]);
       }
     }
   }
   for (const s of by.values()) {
     s.differenceMinor = s.ledgerTotalMinor - s.serviceTotalMinor;
     s.unexplainedMinor = s.differenceMinor - s.explainedMinor;
+    for (const [o, m] of Object.entries(s.explainedByOutcome))
+      if (m === 0) delete s.explainedByOutcome[o as ReconOutcome];
   }
   // Sorted by code; rows with no usable currency ('') last.
   const currencies = [...by.values()].sort((a, b) =>

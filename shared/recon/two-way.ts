@@ -62,6 +62,7 @@ export function serviceOnlyItems(input: TwoWayInput): ReconItem[] {
         item: {
           outcome: 'missing_in_ledger',
           service,
+          transaction: tx,
           deltas: [{ currency: tx.currency, amountMinor: -tx.amountMinor }],
           detail: `The service received ${fmt(tx.amountMinor, tx.currency)}${paid ? ` on ${dayInZone(Date.parse(paid), dates.zone)} (${dates.zoneLabel})` : ''}; no ledger row has it.${unreadable !== undefined ? ` Line ${unreadable} names this transaction but could not be read.` : ''}`,
         },

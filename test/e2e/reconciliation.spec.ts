@@ -1,9 +1,29 @@
-import { resolve } from 'node:path';
-import { buildDemoLedger } from '../../electron/cli/tools/demo-ledger';
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { demoLedgerFor } from '../../electron/main/demo-ledger';
+import { DEMO_MERCHANT } from '../../electron/main/sandbox';
+import { parseCsvText } from '../../shared/csv/parser';
 import { OUTCOME_LABELS, RECON_OUTCOMES } from '../../shared/recon/match';
 import { expect, shotPath, test } from './fixtures';
 
-test('the demo ledger reconciles end to end in the UI with the expected counts per outcome', async ({
+/** Clicks an export button and returns the file's text. */
+async function exported(page: Page, button: string): Promise<string> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: button }).click(),
+  ]);
+  return readFileSync((await download.path()) ?? '', 'utf8');
+}
+
+/** A summary CSV without its generation time (the one column allowed to differ between exports). */
+function withoutGeneratedAt(csv: string): string {
+  const parsed = parseCsvText(csv);
+  const at = parsed.headers.indexOf('generatedAt');
+  expect(at).toBeGreaterThanOrEqual(0);
+  return JSON.stringify(parsed.rows.map((r) => r.cells.filter((_, i) => i !== at)));
+}
+
+test('the demo ledger: both directions, every row counted; exports of the run and of the run re-opened are the same', async ({
   page,
   app,
 }) => {
@@ -12,81 +32,196 @@ test('the demo ledger reconciles end to end in the UI with the expected counts p
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
-  const expected = buildDemoLedger().expected;
+  // The ledger main builds for this Demo sandbox (its dates follow the day the sandbox was seeded).
+  const demo = demoLedgerFor(app.core.demoSandbox());
   await page.goto(app.host.url);
   await page.getByRole('button', { name: 'Reconciliation', exact: true }).click();
   await page.getByRole('button', { name: 'Try with demo ledger' }).click();
 
-  // Mapping step: guessed from the headers; the two bad rows are listed with their line numbers.
+  // Mapping step: every data row accounted for; formats detected; the period from the ledger's dates.
   await expect(page.getByRole('heading', { name: /Match the columns of demo-ledger.csv/ })).toBeVisible();
   await expect(page.getByLabel('Transaction number')).toHaveValue('Transaction No');
-  await expect(page.getByTestId('recon-problems')).toContainText('Line 42: amount');
-  await expect(page.getByTestId('recon-problems')).toContainText('Line 122: has no currency');
-  await page.getByRole('button', { name: 'Check 200 rows against the service' }).click();
+  const read = demo.rows - demo.badLines.length;
+  await expect(page.getByTestId('recon-row-accounting')).toContainText(
+    `${demo.rows} data rows: ${read} read · 3 cannot be used`,
+  );
+  const problems = page.getByTestId('recon-problems');
+  await expect(problems).toContainText('Line 42: amount');
+  await expect(problems).toContainText('Line 122: has no currency');
+  await expect(problems).toContainText('Line 202: transaction number');
+  await expect(problems).toContainText('id shortened by a spreadsheet');
+  await expect(page.getByLabel('Decimal separator')).toHaveValue('.');
+  await expect(page.getByTestId('recon-formats')).toContainText('Detected from');
+  await expect(page.getByLabel('First day')).toHaveValue(demo.period.from);
+  await expect(page.getByLabel('Last day')).toHaveValue(demo.period.to);
+  await expect(page.getByLabel('Whose days')).toHaveValue('service');
+  await page.screenshot({ path: shotPath('reconciliation-mapping'), fullPage: true });
+  await page.getByRole('button', { name: `Check ${read} rows against the service` }).click();
 
-  // Report: counts per outcome.
+  // Report: counts per outcome, both directions.
   const counts = page.getByTestId('recon-counts');
   await expect(counts).toBeVisible({ timeout: 30_000 });
   for (const o of RECON_OUTCOMES) {
-    const n = expected[o];
+    const n = demo.expected[o];
     if (n === 0) await expect(counts.locator(`[data-outcome="${o}"]`)).toHaveCount(0);
     else await expect(counts.locator(`[data-outcome="${o}"]`)).toHaveText(`${n} ${OUTCOME_LABELS[o]}`);
   }
-  await expect(counts.locator('[data-outcome="unreadable"]')).toContainText(
-    '2 unreadable rows (lines 42, 122)',
+  await expect(page.getByTestId('recon-row-total')).toContainText(
+    `${demo.rows} ledger rows = ${read} read + 3 unreadable`,
   );
-  const exceptions = Object.entries(expected)
-    .filter(([o]) => o !== 'matched')
-    .reduce((a, [, n]) => a + n, 0);
-  await expect(page.getByTestId('recon-row-count')).toHaveText(`${exceptions} rows`);
-  await page.screenshot({ path: shotPath('reconciliation') });
+  await expect(page.getByTestId('recon-statement')).toContainText(
+    `Period ${demo.period.from} to ${demo.period.to} in the service's days (UTC+8)`,
+  );
+  await expect(page.getByTestId('recon-chart')).toContainText('Paid at service, not in ledger');
+  await page.screenshot({ path: shotPath('reconciliation'), fullPage: true });
+  await page.getByTestId('recon-chart').screenshot({ path: shotPath('reconciliation-chart') });
 
-  // Filters, and opening a row.
-  await page.getByLabel('Outcome').selectOption('missing_at_service');
-  await expect(page.getByTestId('recon-row-count')).toHaveText(`${expected.missing_at_service} rows`);
-  // Every row is reachable: the table is virtualised, so only a window of rows is in the DOM.
-  const total = Object.values(expected).reduce((a, n) => a + n, 0);
+  // Every row is reachable, unreadable ones included: the table is virtualised.
+  const total = Object.values(demo.expected).reduce((a, n) => a + n, 0);
   await page.getByLabel('Outcome').selectOption('all');
   await expect(page.getByTestId('recon-row-count')).toHaveText(`${total} rows`);
-  const dataRows = page.getByTestId('recon-items').locator('tbody tr:not(.spacer)');
-  expect(await dataRows.count()).toBeLessThan(total);
-  await page
-    .getByTestId('recon-items')
-    .evaluate((t) => t.parentElement!.scrollTo(0, t.parentElement!.scrollHeight));
-  await expect(dataRows.last()).toContainText(/Duplicate|Matched|differs|Missing|Refunded/);
-  const lastLine = Number(await dataRows.last().locator('td').first().innerText());
-  expect(lastLine).toBeGreaterThan(190);
-  await page.getByTestId('recon-items').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: shotPath('reconciliation-rows') });
-  await page.getByLabel('Outcome').selectOption('exceptions');
+  await page.getByRole('region', { name: 'Rows' }).screenshot({ path: shotPath('reconciliation-rows') });
+  await page.getByLabel('Outcome').selectOption('unreadable');
+  await expect(page.getByTestId('recon-row-count')).toHaveText('3 rows');
   await page.getByTestId('recon-items').locator('tbody tr:not(.spacer)').first().click();
-  await expect(page.getByTestId('recon-detail')).toBeVisible();
-  await expect(page.getByTestId('recon-detail')).toContainText('Ledger');
+  await expect(page.getByTestId('recon-detail')).toContainText('Line 42: Unreadable row');
+  await page.getByLabel('Outcome').selectOption('missing_in_ledger');
+  await page.getByTestId('recon-items').locator('tbody tr:not(.spacer)').first().click();
+  await expect(page.getByTestId('recon-detail-source')).toContainText('from the period’s list, fetched');
+  await page.getByTestId('recon-detail').getByRole('button', { name: 'Close' }).click();
 
-  // Export: the report goes through the shared writer.
-  const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export report CSV' }).click();
-  const file = await download;
-  const path = resolve(app.dataDir, 'report.csv');
-  await file.saveAs(path);
-  const { readFileSync } = await import('node:fs');
-  const text = readFileSync(path, 'utf8');
-  expect(text.startsWith('\uFEFFline,outcome,matchedBy,transactionNo')).toBe(true);
-  expect(text.split('\r\n').filter((l) => l.includes(',duplicate_in_ledger,'))).toHaveLength(
-    expected.duplicate_in_ledger,
-  );
+  const report1 = await exported(page, 'Export report CSV');
+  const summary1 = await exported(page, 'Export summary CSV');
+  expect(report1.startsWith('\uFEFFline,outcome,matchedBy,transactionNo')).toBe(true);
+  const rows1 = parseCsvText(report1);
+  expect(rows1.rows).toHaveLength(total);
+  const outcomeCol = rows1.headers.indexOf('outcome');
+  expect(rows1.rows.filter((r) => r.cells[outcomeCol] === 'unreadable')).toHaveLength(3);
+
+  // Re-open from the runs list: the same figures and the same exports.
+  await page.getByRole('button', { name: 'New reconciliation' }).click();
+  const runs = page.getByTestId('recon-runs');
+  await expect(runs).toContainText(`${demo.period.from} – ${demo.period.to} (UTC+8)`);
+  await expect(runs).toContainText(`${demo.expected.matched} matched`);
+  await page.screenshot({ path: shotPath('reconciliation-runs'), fullPage: true });
+  await runs.getByRole('button', { name: 'demo-ledger.csv' }).first().click();
+  await expect(page.getByTestId('recon-counts')).toBeVisible();
+  for (const o of RECON_OUTCOMES)
+    if (demo.expected[o] > 0)
+      await expect(page.getByTestId('recon-counts').locator(`[data-outcome="${o}"]`)).toHaveText(
+        `${demo.expected[o]} ${OUTCOME_LABELS[o]}`,
+      );
+  const report2 = await exported(page, 'Export report CSV');
+  const summary2 = await exported(page, 'Export summary CSV');
+  expect(report2).toBe(report1);
+  expect(withoutGeneratedAt(summary2)).toBe(withoutGeneratedAt(summary1));
+  expect(summary2).not.toBe(''); // the generation time is the only difference allowed
+
+  // Runs belong to their profile: after a switch the list is the other profile's (none here).
+  await page.getByRole('button', { name: 'New reconciliation' }).click();
+  await expect(page.getByTestId('recon-runs')).toBeVisible();
+  const other = await app.core.dispatch('profiles.save', {
+    name: 'Other store',
+    environment: 'custom',
+    baseUrl: 'http://127.0.0.1:9',
+    merchantNo: '200101',
+    storeNo: '300101',
+  });
+  if (!other.ok) throw new Error(other.error.message);
+  const demoId = (await app.core.profiles.profiles.list()).activeProfileId!;
+  await app.core.dispatch('profiles.activate', { id: (other.value as { id: string }).id });
+  await expect(page.getByTestId('recon-runs')).toHaveCount(0);
+  await app.core.dispatch('profiles.activate', { id: demoId });
+  await expect(page.getByTestId('recon-runs')).toContainText('demo-ledger.csv');
   expect(errors).toEqual([]);
 });
 
-test('the parse worker runs under the CSP (same-origin module worker)', async ({ page, app }) => {
+test('a run whose every row is already cached finishes with a report', async ({ page, app }) => {
+  const sandbox = app.core.demoSandbox()!;
+  const paid = sandbox.state
+    .snapshot()
+    .payments.filter(
+      (p) =>
+        p.merchantNo === DEMO_MERCHANT.merchantNo &&
+        p.storeNo === DEMO_MERCHANT.storeNo &&
+        p.status === 'success' &&
+        p.refunds.length === 0 &&
+        p.currency === 'USD',
+    )
+    .slice(0, 4);
+  const csv = [
+    'Transaction No,Amount,Currency',
+    ...paid.map((p) => `${p.transactionNo},${(p.amountMinor / 100).toFixed(2)},USD`),
+  ].join('\n');
+  const runOnce = async () => {
+    await page.getByRole('button', { name: 'Reconciliation', exact: true }).click();
+    await page.getByTestId('recon-file').setInputFiles({
+      name: 'cached.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv),
+    });
+    await expect(page.getByRole('heading', { name: /Match the columns of cached.csv/ })).toBeVisible();
+    // One direction: the ledger's rows only (with a period, the service's list would answer them).
+    await page.getByLabel('Also find what the service has that the ledger lacks, for a period').uncheck();
+    await page.getByRole('button', { name: 'Check 4 rows against the service' }).click();
+    await expect(page.getByTestId('recon-counts')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('recon-counts').locator('[data-outcome="matched"]')).toHaveText(
+      '4 Matched',
+    );
+  };
+  await page.goto(app.host.url);
+  // First run: looked up, and the answers go to this window's cache.
+  await runOnce();
+  await expect(page.getByTestId('recon-statement')).toContainText('4 looked up one by one');
+  await page.getByRole('button', { name: 'New reconciliation' }).click();
+  // Second run: every row is fresh in the cache, so main has nothing to ask — and the report still comes.
+  await runOnce();
+  await expect(page.getByTestId('recon-statement')).toContainText(
+    '4 from data fetched earlier (this app’s cache',
+  );
+  await expect(page.getByTestId('recon-source')).toContainText('compared with data fetched earlier');
+  await page.screenshot({ path: shotPath('reconciliation-cached'), fullPage: true });
+});
+
+test('files that are not a ledger are refused with what to do; formats are asked when undecided', async ({
+  page,
+  app,
+}) => {
   await page.goto(app.host.url);
   await page.getByRole('button', { name: 'Reconciliation', exact: true }).click();
-  await page.getByTestId('recon-file').setInputFiles({
-    name: 'ledger.csv',
-    mimeType: 'text/csv',
-    buffer: Buffer.from('reference;amount;currency\nINV-1;12,30;EUR\nINV-2;x;USD\n'),
-  });
-  await expect(page.getByRole('heading', { name: /Match the columns of ledger.csv/ })).toBeVisible();
+  const pick = (name: string, buffer: Buffer) =>
+    page.getByTestId('recon-file').setInputFiles({ name, mimeType: 'text/csv', buffer });
+  await pick('ledger.xlsx', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 6, 0, 8, 0, 0, 0, 0x21, 0]));
+  await expect(page.getByRole('alert')).toContainText('Excel workbook (.xlsx)');
+  let x = 7;
+  await pick(
+    'random.csv',
+    Buffer.from(Array.from({ length: 4096 }, () => (x = (x * 1103515245 + 12345) & 0x7fffffff) & 0xff)),
+  );
+  await expect(page.getByRole('alert')).toContainText('not a text (CSV) file');
+  await pick('header-only.csv', Buffer.from('Transaction No,Amount,Currency\r\n'));
+  await expect(page.getByRole('alert')).toContainText(
+    'has a header row (Transaction No, Amount, Currency) but no data rows',
+  );
+
+  // Semicolons, a decimal comma proven by 2.436,06, so 1.400 KRW is 1400; 0,125 alone would be asked.
+  await pick(
+    'eu.csv',
+    Buffer.from('Reference;Amount;Currency\r\nINV-1;2.436,06;CNY\nINV-2;1.400;KRW\rINV-3;x;USD\r\n'),
+  );
+  await expect(page.getByRole('heading', { name: /Match the columns of eu.csv/ })).toBeVisible();
   await expect(page.getByText('separator “;”')).toBeVisible();
-  await expect(page.getByTestId('recon-problems')).toContainText('Line 3: amount');
+  await expect(page.getByLabel('Decimal separator')).toHaveValue(',');
+  await expect(page.getByTestId('recon-row-accounting')).toContainText(
+    '3 data rows: 2 read · 1 cannot be used',
+  );
+  await expect(page.getByTestId('recon-problems')).toContainText('Line 4: amount');
+  await page.getByRole('button', { name: 'Choose another file' }).click();
+  await pick('ambiguous.csv', Buffer.from('Reference,Amount,Currency\nINV-1,"0,125",USD\n'));
+  await expect(page.getByTestId('recon-questions')).toContainText('Is “0,125” a decimal');
+  const run = page.getByRole('button', { name: /Check 1 rows against the service/ });
+  await expect(run).toBeDisabled();
+  await page.screenshot({ path: shotPath('reconciliation-ask-decimal'), fullPage: true });
+  await page.getByLabel('Decimal separator').selectOption('.');
+  await expect(run).toBeEnabled();
 });

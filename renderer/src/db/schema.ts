@@ -32,9 +32,10 @@ export interface MetaEntry {
 }
 
 /**
- * One reconciliation import (the ledger and its run, kept as one record): the mapped ledger
- * rows and problems, so a run interrupted by a restart can be resumed and matched again. The service's
- * answers live in main's job files and in `transactions`.
+ * One reconciliation import of earlier versions. No longer written or read: a run is now a record in
+ * main's database (ledger, service data, every item, summary), so re-opening it is exact and it belongs
+ * to its profile. The store stays declared so databases of every version keep opening; dropping it
+ * would take a schema version of its own.
  */
 export interface ReconRunRecord {
   jobId: string;

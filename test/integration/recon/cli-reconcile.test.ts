@@ -4,10 +4,11 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, runReconcile } from '../../../electron/cli/commands/reconcile';
 import {
+  DEMO_LEDGER_ANCHOR_MS,
   DEMO_LEDGER_COUNT,
   DEMO_LEDGER_SEED,
   buildDemoLedger,
-} from '../../../electron/cli/tools/demo-ledger';
+} from '../../../electron/main/demo-ledger';
 import { DEMO_MERCHANT, type RunningSandbox, startSandbox } from '../../../electron/main/sandbox';
 import { parseCsvText } from '../../../shared/csv/parser';
 import { formatMinor } from '../../../shared/domain/money';
@@ -18,8 +19,14 @@ describe('cli reconcile: the demo ledger against a started sandbox over real HTT
   let sb: RunningSandbox;
   let dir: string;
   beforeAll(async () => {
-    // Started "today": only times and references depend on the day, never what the ledger matches on.
-    sb = await startSandbox({ seed: DEMO_LEDGER_SEED, transactions: DEMO_LEDGER_COUNT, refundSettleMs: 20 });
+    // Its clock runs from the committed ledger's anchor, so the seeded dates are the ledger's dates.
+    const t0 = Date.now();
+    sb = await startSandbox({
+      seed: DEMO_LEDGER_SEED,
+      transactions: DEMO_LEDGER_COUNT,
+      refundSettleMs: 20,
+      now: () => DEMO_LEDGER_ANCHOR_MS + (Date.now() - t0),
+    });
     dir = mkdtempSync(join(tmpdir(), 'rd-recon-'));
   });
   afterAll(async () => {
@@ -45,21 +52,56 @@ describe('cli reconcile: the demo ledger against a started sandbox over real HTT
     DEMO_MERCHANT.storeNo,
   ];
 
-  it('finds exactly the planted discrepancies, writes report and summary, exits 1', async () => {
-    const expected = buildDemoLedger().expected;
-    const report = join(dir, 'report.csv');
-    const summary = join(dir, 'summary.csv');
-    const r = await run([LEDGER, ...base(), '--out', report, '--summary', summary, '--quiet']);
-    expect(r.code).toBe(EXIT.differences);
-    expect(r.err).toContain('line 42: amount');
-    expect(r.err).toContain('line 122: has no currency');
-    const parsed = parseCsvText(readFileSync(report, 'utf8'));
+  const countOutcomes = (path: string) => {
+    const parsed = parseCsvText(readFileSync(path, 'utf8'));
     const outcomeCol = parsed.headers.indexOf('outcome');
     const counts: Record<string, number> = {};
     for (const row of parsed.rows)
       counts[row.cells[outcomeCol] ?? ''] = (counts[row.cells[outcomeCol] ?? ''] ?? 0) + 1;
-    expect(counts).toEqual(Object.fromEntries(Object.entries(expected).filter(([, n]) => n > 0)));
-    expect(r.out).toContain('200 ledger rows reconciled (2 unreadable)');
+    return counts;
+  };
+  const nonZero = (o: Record<string, number>) =>
+    Object.fromEntries(Object.entries(o).filter(([, n]) => n > 0));
+
+  it('both ways for a period (--from/--to): exactly the planted discrepancies, report and summary, exit 1', async () => {
+    const demo = buildDemoLedger();
+    const report = join(dir, 'report.csv');
+    const summary = join(dir, 'summary.csv');
+    const r = await run([
+      LEDGER,
+      ...base(),
+      '--from',
+      demo.period.from,
+      '--to',
+      demo.period.to,
+      '--out',
+      report,
+      '--summary',
+      summary,
+      '--quiet',
+    ]);
+    expect(r.code).toBe(EXIT.differences);
+    expect(r.err).toContain('line 42: amount');
+    expect(r.err).toContain('line 122: has no currency');
+    expect(r.err).toContain('line 202: transaction number “');
+    expect(countOutcomes(report)).toEqual(nonZero(demo.expected));
+    expect(r.out).toContain(`${demo.rows} ledger rows: ${demo.rows - 3} read, 3 unreadable`);
+    const sum = parseCsvText(readFileSync(summary, 'utf8'));
+    const col = (h: string) => sum.headers.indexOf(h);
+    expect(sum.rows[0]?.cells[col('periodFrom')]).toBe(demo.period.from);
+    expect(sum.rows[0]?.cells[col('periodDays')]).toBe('service UTC+8');
+    expect(sum.rows[0]?.cells[col('dataSource')]).toBe('live');
+    expect(sum.rows[0]?.cells[col('comparedHow')]).toMatch(/Period 2025-06-01 to 2025-06-30/);
+    for (const row of sum.rows) expect(row.cells[col('unexplained')]).toMatch(/^0(\.00)?$/);
+  });
+
+  it('without a period: the ledger’s rows only, the existing flags unchanged', async () => {
+    const expected = buildDemoLedger().expectedOneWay;
+    const report = join(dir, 'report-one-way.csv');
+    const summary = join(dir, 'summary-one-way.csv');
+    const r = await run([LEDGER, ...base(), '--out', report, '--summary', summary, '--quiet']);
+    expect(r.code).toBe(EXIT.differences);
+    expect(countOutcomes(report)).toEqual(nonZero(expected));
     const sum = parseCsvText(readFileSync(summary, 'utf8'));
     const cur = sum.headers.indexOf('currency');
     const unexplained = sum.headers.indexOf('unexplained');
@@ -70,9 +112,10 @@ describe('cli reconcile: the demo ledger against a started sandbox over real HTT
 
   it('exits 0 when every row matches', async () => {
     const parsed = parseCsvText(readFileSync(LEDGER, 'utf8'));
-    const [no, amount, currency] = ['Transaction No', 'Amount', 'Currency'].map((h) =>
+    const [no, amount, currency, date] = ['Transaction No', 'Amount', 'Currency', 'Date'].map((h) =>
       parsed.headers.indexOf(h),
-    ) as [number, number, number];
+    ) as [number, number, number, number];
+    const utc8Day = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 10);
     // Rows the sandbox holds exactly as booked: a successful payment without refunds, same amount and currency.
     const clean = parsed.rows.filter((r) => {
       const p = sb.state.payment(r.cells[no] ?? '');
@@ -81,6 +124,7 @@ describe('cli reconcile: the demo ledger against a started sandbox over real HTT
         p.status === 'success' &&
         p.refunds.length === 0 &&
         p.currency === r.cells[currency] &&
+        r.cells[date] === utc8Day(p.createdAt) &&
         formatMinor(p.amountMinor, p.currency) === (r.cells[amount] ?? '').replace(/,/g, '')
       );
     });

@@ -36,10 +36,22 @@ describe('the app database', () => {
              amount_minor, currency, reason_code, reason_note) VALUES ('t', 'refused', 'o', 'p', 'P', 'demo', '', '1', 5, 'USD', 'x', '')`,
           ),
         );
+      if (from >= 2)
+        old.immediate(() => {
+          old.run(
+            `INSERT INTO recon_jobs (id, profile_id, label, created_at, keys) VALUES ('RC1', 'p', 'old.csv', 't', '["tx:1"]')`,
+          );
+          old.run(`INSERT INTO recon_results (job_id, key, data) VALUES ('RC1', 'tx:1', '{}')`);
+        });
       old.close();
       const db = openDatabase(path, MIGRATIONS);
       expect(db.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
       expect(db.all('SELECT amount_minor FROM audit')).toHaveLength(from >= 1 ? 1 : 0);
+      // Reconciliation jobs of earlier versions keep their answers; they have no record (no facts).
+      expect(db.all('SELECT id, facts, started FROM recon_jobs')).toEqual(
+        from >= 2 ? [{ id: 'RC1', facts: null, started: 1 }] : [],
+      );
+      expect(db.all('SELECT key FROM recon_results')).toHaveLength(from >= 2 ? 1 : 0);
       // Every table of the latest schema exists.
       const tables = db
         .all<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table'`)
@@ -52,6 +64,9 @@ describe('the app database', () => {
           'ipn_events',
           'recon_jobs',
           'recon_results',
+          'recon_inputs',
+          'recon_windows',
+          'recon_items',
           'import_problems',
           'meta',
         ]),

@@ -163,7 +163,10 @@ describe('every row counted, causes named (issue: rows vanish uncounted)', () =>
     expect(() => parseCsvBytes(utf8('%PDF-1.7\n...'))).toThrow(NotTextError);
     // Random bytes (deterministic): not UTF-8, decoded as Windows-1252, full of control characters.
     let x = 7;
-    const random = Uint8Array.from({ length: 4096 }, () => (x = (x * 1103515245 + 12345) & 0x7fffffff) & 0xff);
+    const random = Uint8Array.from(
+      { length: 4096 },
+      () => (x = (x * 1103515245 + 12345) & 0x7fffffff) & 0xff,
+    );
     expect(() => parseCsvBytes(random)).toThrow(/not a text \(CSV\) file/);
   });
   it('a header with no rows parses to zero data rows', () => {

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { ParsedCsv } from '../../../../shared/csv/parser';
 import { escapeUnsafeText } from '../../../../shared/domain/text';
-import demoLedgerText from '../../../../resources/demo-ledger.csv?raw';
+import { ledgerFileProblem } from '../../../../shared/recon/ledger';
+import { unwrap, useBridge } from '../../lib/bridge';
 import { parseInWorker } from './parse-client';
 
 interface Props {
@@ -9,8 +10,12 @@ interface Props {
   onParsed: (parsed: ParsedCsv, label: string) => void;
 }
 
-/** Step 1: choose a ledger file (or the demo ledger); parsing happens in a worker. */
+/**
+ * Step 1: choose a ledger file (or the demo ledger); parsing happens in a worker. A file that is not a
+ * CSV ledger (a workbook, binary data, a header without rows) is refused here with what to do.
+ */
 export function ImportStep({ isDemo, onParsed }: Props) {
+  const bridge = useBridge();
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -19,14 +24,25 @@ export function ImportStep({ isDemo, onParsed }: Props) {
     setError(null);
     try {
       const parsed = await parseInWorker(bytes);
-      if (parsed.headers.length === 0) throw new Error('The file is empty: it has no header row.');
+      const problem = ledgerFileProblem(parsed);
+      if (problem) throw new Error(problem);
       onParsed(parsed, label);
     } catch (e) {
       setError(
-        `${label} could not be read: ${e instanceof Error ? e.message : String(e)} Nothing was imported.`,
+        `${label} could not be used: ${e instanceof Error ? e.message : String(e)} Nothing was imported.`,
       );
     } finally {
       setBusy(null);
+    }
+  }
+
+  async function demo() {
+    try {
+      // Built by main for this installation's Demo sandbox, so its dates are the sandbox's dates.
+      const ledger = await unwrap(bridge['reconciliation.demoLedger']());
+      await parse(new TextEncoder().encode(ledger.text).buffer as ArrayBuffer, ledger.name);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'The demo ledger could not be made.');
     }
   }
 
@@ -56,14 +72,7 @@ export function ImportStep({ isDemo, onParsed }: Props) {
           />
         </label>
         {isDemo && (
-          <button
-            type="button"
-            className="button"
-            disabled={busy !== null}
-            onClick={() =>
-              void parse(new TextEncoder().encode(demoLedgerText).buffer as ArrayBuffer, 'demo-ledger.csv')
-            }
-          >
+          <button type="button" className="button" disabled={busy !== null} onClick={() => void demo()}>
             Try with demo ledger
           </button>
         )}

@@ -1,6 +1,13 @@
 import { useMemo, useState } from 'react';
 import type { ParsedCsv } from '../../../../shared/csv/parser';
-import { toLedgerRows } from '../../../../shared/recon/ledger';
+import { systemZoneName } from '../../../../shared/domain/zones';
+import {
+  detectFormats,
+  formatQuestions,
+  formatsFrom,
+  toLedgerRows,
+  type LedgerFormats,
+} from '../../../../shared/recon/ledger';
 import {
   FIELD_LABELS,
   MAPPING_FIELDS,
@@ -8,45 +15,114 @@ import {
   type ColumnMapping,
   type MappingField,
 } from '../../../../shared/recon/mapping';
+import {
+  DEFAULT_DATE_TOLERANCE_DAYS,
+  DEFAULT_REFUND_LOOKBACK_DAYS,
+  optionIssues,
+  type ReconOptions,
+} from '../../../../shared/recon/period';
+import { FormatChoices, PeriodChoices } from './RunOptions';
+import { UnusableList } from './UnusableList';
 import type { ImportedLedger } from './use-recon-run';
 
 interface Props {
   parsed: ParsedCsv;
   label: string;
+  profileId: string;
   initial: ColumnMapping;
   onBack: () => void;
   onRun: (ledger: ImportedLedger) => void;
 }
 
 const PREVIEW_ROWS = 5;
-const SHOWN_PROBLEMS = 200;
 
-/** Step 2: confirm which column holds what; see the rows that cannot be used, with line numbers. */
-export function MappingStep({ parsed, label, initial, onBack, onRun }: Props) {
+/** The period the ledger's own dates span, else the previous calendar month. */
+function defaultPeriod(days: readonly string[]): { from: string; to: string } {
+  if (days.length > 0) {
+    let from = days[0]!;
+    let to = from;
+    for (const d of days) {
+      if (d < from) from = d;
+      if (d > to) to = d;
+    }
+    return { from, to };
+  }
+  const now = new Date();
+  const first = new Date(now.getFullYear(), now.getMonth() - 1, 1);
+  const last = new Date(now.getFullYear(), now.getMonth(), 0);
+  const iso = (d: Date) =>
+    `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  return { from: iso(first), to: iso(last) };
+}
+
+/**
+ * Step 2: confirm which column holds what, how the file writes numbers and dates (detected from its
+ * values, changeable, asked when undecided) and what to compare (period, whose days, tolerance). Every
+ * data row is accounted for before the run: read, or listed with its line and reason.
+ */
+export function MappingStep({ parsed, label, profileId, initial, onBack, onRun }: Props) {
+  const localZone = useMemo(() => systemZoneName(), []);
   const [mapping, setMapping] = useState<ColumnMapping>(initial);
+  const [chosen, setChosen] = useState<Partial<LedgerFormats>>({});
   const issues = mappingIssues(mapping, parsed.headers);
+  const evidence = useMemo(() => detectFormats(parsed, mapping), [parsed, mapping]);
+  const questions = formatQuestions(evidence, chosen);
+  const formats = formatsFrom(evidence, chosen);
   const imported = useMemo(
-    () => (issues.length === 0 ? toLedgerRows(parsed, mapping) : null),
-    [parsed, mapping, issues.length],
+    () => (issues.length === 0 ? toLedgerRows(parsed, mapping, formats) : null),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- formats is derived from these
+    [parsed, mapping, issues.length, formats.decimal, formats.dateOrder],
   );
-  const problems = useMemo(
-    () => [...parsed.problems, ...(imported?.problems ?? [])].sort((a, b) => a.line - b.line),
-    [parsed.problems, imported],
-  );
+  const [options, setOptions] = useState<ReconOptions | null>(null);
+  const current: ReconOptions = options ?? {
+    period: defaultPeriod(imported?.rows.flatMap((r) => (r.day ? [r.day] : [])) ?? []),
+    days: 'service',
+    timeZone: localZone,
+    dateToleranceDays: DEFAULT_DATE_TOLERANCE_DAYS,
+    refundLookbackDays: DEFAULT_REFUND_LOOKBACK_DAYS,
+  };
+  const optionProblems = optionIssues(current);
+  const read = imported?.rows.length ?? 0;
+  const unusable = imported?.unusable ?? parsed.problems.map((p) => ({ line: p.line, reason: p.message }));
+  const canRun = imported !== null && questions.length === 0 && optionProblems.length === 0 && read > 0;
 
   const set = (field: MappingField, header: string) => {
     const next = { ...mapping };
     if (header) next[field] = header;
     else delete next[field];
     setMapping(next);
+    setChosen({});
   };
+
+  function run() {
+    if (!imported || !canRun) return;
+    onRun({
+      label,
+      profileId,
+      mapping,
+      options: current,
+      rows: imported.rows,
+      unusable: imported.unusable,
+      file: {
+        name: label,
+        encoding: parsed.encoding,
+        delimiter: parsed.delimiter,
+        dataRows: imported.dataRows,
+        decimal: formats.decimal,
+        decimalSource: chosen.decimal ? 'chosen' : evidence.decimal.decimal ? 'detected' : 'default',
+        dateOrder: formats.dateOrder,
+        dateOrderSource: chosen.dateOrder ? 'chosen' : evidence.dates.order ? 'detected' : 'default',
+      },
+    });
+  }
 
   return (
     <section className="recon-card" aria-labelledby="recon-map">
       <h2 id="recon-map">Match the columns of {label}</h2>
-      <p className="muted small">
-        {parsed.rows.length.toLocaleString()} rows read · {parsed.encoding.toUpperCase()} · separator “
-        {parsed.delimiter === '\t' ? 'tab' : parsed.delimiter}”. This choice is remembered for the profile.
+      <p className="muted small" data-testid="recon-row-accounting">
+        {parsed.dataRows.toLocaleString()} data rows: {read.toLocaleString()} read ·{' '}
+        {unusable.length.toLocaleString()} cannot be used · {parsed.encoding.toUpperCase()} · separator “
+        {parsed.delimiter === '\t' ? 'tab' : parsed.delimiter}”. The columns are remembered for the profile.
       </p>
       <div className="recon-mapping">
         {MAPPING_FIELDS.map((field) => (
@@ -96,33 +172,42 @@ export function MappingStep({ parsed, label, initial, onBack, onRun }: Props) {
           ))}
         </ul>
       )}
-      {problems.length > 0 && (
-        <details className="recon-problems" open data-testid="recon-problems">
-          <summary>
-            {problems.length.toLocaleString()} row{problems.length === 1 ? '' : 's'} cannot be used and will
-            be listed as unreadable; the other rows are kept.
-          </summary>
-          <ul>
-            {problems.slice(0, SHOWN_PROBLEMS).map((p) => (
-              <li key={`${p.line}-${p.message}`}>
-                Line {p.line}: {p.message}
-              </li>
-            ))}
-            {problems.length > SHOWN_PROBLEMS && <li>… and {problems.length - SHOWN_PROBLEMS} more.</li>}
-          </ul>
-        </details>
+      {issues.length === 0 && (
+        <div className="recon-choices">
+          <FormatChoices
+            evidence={evidence}
+            chosen={chosen}
+            hasDate={Boolean(mapping.date)}
+            onChange={setChosen}
+          />
+          <PeriodChoices
+            options={current}
+            hasDate={Boolean(mapping.date)}
+            localZone={localZone}
+            onChange={setOptions}
+          />
+        </div>
       )}
+      {[...questions, ...optionProblems].length > 0 && (
+        <ul className="recon-error" role="alert" data-testid="recon-questions">
+          {[...questions, ...optionProblems].map((q) => (
+            <li key={q}>{q}</li>
+          ))}
+        </ul>
+      )}
+      {imported && read === 0 && (
+        <p role="alert" className="recon-error">
+          None of the {parsed.dataRows.toLocaleString()} rows can be read with these columns and formats: see
+          the reasons below, fix the file or the choices, and try again.
+        </p>
+      )}
+      <UnusableList rows={unusable} />
       <div className="recon-actions">
         <button type="button" className="button" onClick={onBack}>
           Choose another file
         </button>
-        <button
-          type="button"
-          className="button primary"
-          disabled={!imported || imported.rows.length === 0}
-          onClick={() => imported && onRun({ label, mapping, rows: imported.rows, problems })}
-        >
-          Check {imported ? imported.rows.length.toLocaleString() : 0} rows against the service
+        <button type="button" className="button primary" disabled={!canRun} onClick={run}>
+          Check {read.toLocaleString()} rows against the service
         </button>
       </div>
     </section>

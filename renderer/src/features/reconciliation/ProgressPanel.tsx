@@ -4,15 +4,30 @@ import type { ReconProgress } from './use-recon-run';
 interface Props {
   label: string;
   progress: ReconProgress;
+  busy: string | null;
   onPause: () => void;
   onResume: () => void;
   onCancel: () => void;
 }
 
-/** Step 3: the batch query in main — progress bar, ETA, pause / resume / cancel. */
-export function ProgressPanel({ label, progress, onPause, onResume, onCancel }: Props) {
-  const pct = progress.total === 0 ? 100 : Math.floor((progress.done / progress.total) * 100);
+/** What the run is doing, in words. */
+function doing(p: ReconProgress): string {
+  if (p.phase === 'receiving') return 'Handing the ledger over';
+  if (p.phase === 'listing')
+    return `Reading the service’s list of the period: window ${Math.min(p.done + 1, p.total).toLocaleString()} of ${p.total.toLocaleString()}`;
+  if (p.phase === 'lookups')
+    return `${p.done.toLocaleString()} of ${p.total.toLocaleString()} looked up${p.failed > 0 ? `, ${p.failed.toLocaleString()} failed` : ''}`;
+  return 'Matching and writing the report';
+}
+
+/**
+ * Step 3: the run in main — reading the period's list, looking up the rest, matching — with progress,
+ * ETA, Pause, Resume and Cancel. Cancel always ends in the report of what was done.
+ */
+export function ProgressPanel({ label, progress, busy, onPause, onResume, onCancel }: Props) {
+  const pct = progress.total === 0 ? 0 : Math.floor((progress.done / progress.total) * 100);
   const running = progress.state === 'running';
+  const paused = progress.state === 'paused';
   return (
     <section className="recon-card" aria-labelledby="recon-run">
       <h2 id="recon-run">Checking {label} against the service</h2>
@@ -22,37 +37,42 @@ export function ProgressPanel({ label, progress, onPause, onResume, onCancel }: 
         aria-valuemin={0}
         aria-valuemax={progress.total}
         aria-valuenow={progress.done}
-        aria-label="Lookups done"
+        aria-label={progress.phase === 'listing' ? 'List windows read' : 'Lookups done'}
       >
         <div className="recon-progress-bar" style={{ width: `${pct}%` }} />
       </div>
       <p data-testid="recon-progress" role="status">
-        {progress.done.toLocaleString()} of {progress.total.toLocaleString()} looked up
-        {progress.failed > 0 && `, ${progress.failed.toLocaleString()} failed`}
-        {running ? ` · ${etaText(progress.etaMs)}` : progress.state === 'paused' ? ' · paused' : ''}
+        {busy ?? doing(progress)}
+        {running && progress.phase === 'lookups' ? ` · ${etaText(progress.etaMs)}` : ''}
+        {paused ? ' · paused' : ''}
+        {progress.state === 'cancelled' ? ' · cancelled, writing the report of what was done' : ''}
       </p>
       {progress.stoppedBecause && (
         <p role="alert" className="recon-error">
           Paused because the service kept failing: {progress.stoppedBecause.message} Nothing is lost — fix the
-          cause and resume.
+          cause and resume, or cancel to get the report of what was done.
         </p>
       )}
       <p className="muted small">
-        Answers are saved as they arrive: if the app closes, the run resumes where it stopped.
+        Everything is saved as it arrives: if the app closes, the run comes back paused and resumes where it
+        stopped.
       </p>
       <div className="recon-actions">
-        {running ? (
+        {running && (
           <button type="button" className="button" onClick={onPause}>
             Pause
           </button>
-        ) : (
+        )}
+        {paused && (
           <button type="button" className="button primary" onClick={onResume}>
             Resume
           </button>
         )}
-        <button type="button" className="button" onClick={onCancel}>
-          Cancel and show what is done
-        </button>
+        {(running || paused) && (
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel and show what is done
+          </button>
+        )}
       </div>
     </section>
   );

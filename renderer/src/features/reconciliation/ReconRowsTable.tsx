@@ -11,11 +11,11 @@ const COLUMNS = 7;
  */
 export function ReconRowsTable({
   rows,
-  selectedLine,
+  selected,
   onSelect,
 }: {
   rows: readonly ReconItem[];
-  selectedLine?: number;
+  selected?: ReconItem;
   onSelect: (row: ReconItem) => void;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -50,26 +50,39 @@ export function ReconRowsTable({
           )}
           {visible.map((v) => {
             const i = rows[v.index]!;
+            const id =
+              i.ledger?.transactionNo ??
+              i.unusable?.fields?.transactionNo ??
+              i.service?.transactionNo ??
+              i.ledger?.reference ??
+              i.unusable?.fields?.reference;
+            const amount = i.ledger
+              ? money(i.ledger.amountMinor, i.ledger.currency)
+              : (i.unusable?.fields?.amount ?? '—');
             return (
               <tr
-                key={i.line}
+                key={v.index}
                 ref={virtualizer.measureElement}
                 data-index={v.index}
                 aria-rowindex={v.index + 2}
-                className={selectedLine === i.line ? 'selected' : undefined}
+                className={selected === i ? 'selected' : undefined}
                 onClick={() => onSelect(i)}
                 tabIndex={0}
                 onKeyDown={(e) => e.key === 'Enter' && onSelect(i)}
               >
-                <td className="num">{i.line}</td>
+                <td className="num">{i.line ?? '—'}</td>
                 <td>
                   <span className={`outcome outcome-${i.outcome}`}>{OUTCOME_LABELS[i.outcome]}</span>
                 </td>
-                <td className="mono">
-                  {i.ledger.transactionNo ?? i.service?.transactionNo ?? i.ledger.reference}
+                <td className="mono">{id ?? '—'}</td>
+                <td className="num">{amount}</td>
+                <td className="num">
+                  {i.refund
+                    ? `refund ${money(i.refund.amountMinor, i.refund.currency)}`
+                    : i.service
+                      ? money(i.service.amountMinor, i.service.currency)
+                      : '—'}
                 </td>
-                <td className="num">{money(i.ledger.amountMinor, i.ledger.currency)}</td>
-                <td className="num">{i.service ? money(i.service.amountMinor, i.service.currency) : '—'}</td>
                 <td>{i.service?.status ?? '—'}</td>
                 <td className="detail">{i.detail}</td>
               </tr>

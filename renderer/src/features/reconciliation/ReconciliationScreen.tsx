@@ -1,46 +1,50 @@
 import './reconciliation.css';
-import { useQuery } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { ParsedCsv } from '../../../../shared/csv/parser';
 import { chooseMapping, columnMappingSchema, type ColumnMapping } from '../../../../shared/recon/mapping';
 import { useDb } from '../../db/context';
 import { createMetaRepo } from '../../db/meta-repo';
-import type { ReconRunRecord } from '../../db/schema';
-import { unwrap, useBridge } from '../../lib/bridge';
+import { useActiveProfile } from '../transactions/queries';
 import { ImportStep } from './ImportStep';
 import { MappingStep } from './MappingStep';
 import { ProgressPanel } from './ProgressPanel';
 import { ReportView } from './ReportView';
+import { runsKey } from './report-parts';
+import { RunsList } from './RunsList';
 import { type ImportedLedger, useReconRun } from './use-recon-run';
 
 const MAPPING_KEY = 'recon.mapping';
 
-/** The Reconciliation area: import → map columns → query (in main) → report. */
+/**
+ * The Reconciliation area: import → map columns, formats, period → run (in main) → report. Everything
+ * on it belongs to the active profile: a switch starts the area over for the new one.
+ */
 export function ReconciliationScreen() {
-  const bridge = useBridge();
+  const { profile } = useActiveProfile();
+  const activeId = profile?.id ?? null;
+  return (
+    <ProfileReconciliation
+      key={activeId ?? 'none'}
+      activeId={activeId}
+      isDemo={profile?.environment === 'demo'}
+    />
+  );
+}
+
+function ProfileReconciliation({ activeId, isDemo }: { activeId: string | null; isDemo: boolean }) {
   const db = useDb();
-  const profiles = useQuery({
-    queryKey: ['reconciliation', 'profiles'],
-    queryFn: () => unwrap(bridge['profiles.list']()),
-  });
-  const activeId = profiles.data?.activeProfileId ?? null;
-  const isDemo = profiles.data?.profiles.some((p) => p.id === activeId && p.environment === 'demo') ?? false;
+  const client = useQueryClient();
   const [parsed, setParsed] = useState<{ csv: ParsedCsv; label: string; mapping: ColumnMapping } | null>(
     null,
   );
-  const [earlier, setEarlier] = useState<ReconRunRecord[]>([]);
   const recon = useReconRun();
 
+  // A run that ended (or a new one) shows in the list of earlier runs.
+  const ended = recon.run?.progress.phase === 'done' ? recon.run.runId : null;
   useEffect(() => {
-    if (!activeId) return;
-    void db.reconRuns
-      .where('[profileId+createdAt]')
-      .between([activeId, ''], [activeId, '\uffff'])
-      .reverse()
-      .limit(5)
-      .toArray()
-      .then(setEarlier);
-  }, [db, activeId, recon.run]);
+    void client.invalidateQueries({ queryKey: runsKey(activeId) });
+  }, [client, activeId, ended]);
 
   async function onParsed(csv: ParsedCsv, label: string) {
     // The mapping is remembered per profile; a remembered one is reused only if it fits these headers.
@@ -55,7 +59,7 @@ export function ReconciliationScreen() {
   }
 
   async function onRun(ledger: ImportedLedger) {
-    if (activeId) await createMetaRepo(db).set(activeId, MAPPING_KEY, ledger.mapping);
+    await createMetaRepo(db).set(ledger.profileId, MAPPING_KEY, ledger.mapping);
     await recon.start(ledger);
   }
 
@@ -65,30 +69,33 @@ export function ReconciliationScreen() {
   };
 
   let body;
-  if (recon.run && recon.report) {
+  if (recon.report) {
     body = (
-      <ReportView
-        label={recon.run.label}
-        report={recon.report}
-        problems={recon.run.problems}
-        onStartOver={startOver}
-      />
+      <ReportView report={recon.report} onStartOver={startOver} onRecheck={() => void recon.recheck()} />
     );
-  } else if (recon.run && recon.progress) {
+  } else if (recon.run) {
     body = (
       <ProgressPanel
         label={recon.run.label}
-        progress={recon.progress}
+        progress={recon.run.progress}
+        busy={recon.busy}
         onPause={() => void recon.pause()}
         onResume={() => void recon.resume()}
         onCancel={() => void recon.cancel()}
       />
     );
-  } else if (parsed) {
+  } else if (recon.busy) {
+    body = (
+      <p role="status" className="recon-card">
+        {recon.busy}
+      </p>
+    );
+  } else if (parsed && activeId) {
     body = (
       <MappingStep
         parsed={parsed.csv}
         label={parsed.label}
+        profileId={activeId}
         initial={parsed.mapping}
         onBack={() => setParsed(null)}
         onRun={(l) => void onRun(l)}
@@ -98,23 +105,7 @@ export function ReconciliationScreen() {
     body = (
       <>
         <ImportStep isDemo={isDemo} onParsed={(csv, label) => void onParsed(csv, label)} />
-        {earlier.length > 0 && (
-          <section className="recon-card" aria-labelledby="recon-earlier">
-            <h2 id="recon-earlier">Earlier runs</h2>
-            <ul className="recon-earlier">
-              {earlier.map((r) => (
-                <li key={r.jobId}>
-                  <button type="button" className="link" onClick={() => void recon.reopen(r.jobId)}>
-                    {r.label}
-                  </button>{' '}
-                  <span className="muted small">
-                    {new Date(r.createdAt).toLocaleString()} · {r.rows.length.toLocaleString()} rows
-                  </span>
-                </li>
-              ))}
-            </ul>
-          </section>
-        )}
+        {activeId && <RunsList profileId={activeId} onOpen={(id) => void recon.reopen(id)} />}
       </>
     );
   }

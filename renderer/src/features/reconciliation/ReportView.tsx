@@ -1,52 +1,64 @@
-import { useContext, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { reportCsv, summaryCsv } from '../../../../shared/recon/export';
 import {
+  itemCurrency,
   OUTCOME_LABELS,
   RECON_OUTCOMES,
   type ReconItem,
   type ReconOutcome,
 } from '../../../../shared/recon/match';
-import { RefundDialogContext } from '../refunds/dialog-context';
+import { daysLabel } from '../../../../shared/recon/period';
+import { dataSourceLabel } from '../../../../shared/recon/statement';
 import { downloadText } from '../../lib/download';
 import { fileStamp, money } from './format';
 import { ReconRowsTable } from './ReconRowsTable';
+import { RowDetail } from './RowDetail';
 import { SummaryChart } from './SummaryChart';
 import type { ReconReport } from './use-recon-run';
 
 interface Props {
-  label: string;
   report: ReconReport;
-  problems: Array<{ line: number; message: string }>;
   onStartOver: () => void;
+  onRecheck: () => void;
 }
 
-/** Step 4: summary per currency, chart, exceptions table with filters, exports. */
-export function ReportView({ label, report, problems, onStartOver }: Props) {
+/**
+ * Step 4: the stored record of a run — what was compared, the summary per currency, where the money is,
+ * every row with filters, and the exports. The same screen for a run just finished and one re-opened.
+ */
+export function ReportView({ report, onStartOver, onRecheck }: Props) {
   const [outcome, setOutcome] = useState<ReconOutcome | 'exceptions' | 'all'>('exceptions');
   const [currency, setCurrency] = useState('');
   const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<ReconItem | null>(null);
-  const refundDialog = useContext(RefundDialogContext);
-  const { summary, items } = report;
+  const { header, items } = report;
+  const { summary, facts, statement, run } = header;
 
   const filtered = useMemo(() => {
     const q = search.trim().toLowerCase();
     return items.filter(
       (i) =>
         (outcome === 'all' || (outcome === 'exceptions' ? i.outcome !== 'matched' : i.outcome === outcome)) &&
-        (!currency || i.ledger.currency === currency) &&
+        (!currency || itemCurrency(i) === currency) &&
         (!q ||
-          [i.ledger.transactionNo, i.ledger.reference, i.service?.transactionNo, i.detail].some((t) =>
-            t?.toLowerCase().includes(q),
-          )),
+          [
+            i.ledger?.transactionNo,
+            i.ledger?.reference,
+            i.unusable?.fields?.transactionNo,
+            i.service?.transactionNo,
+            i.refund?.refundTransactionNo,
+            i.detail,
+          ].some((t) => t?.toLowerCase().includes(q))),
     );
   }, [items, outcome, currency, search]);
 
+  const period = facts.options.period;
+  const source = dataSourceLabel(facts);
   return (
     <div className="recon-report">
       <section className="recon-card" aria-labelledby="recon-summary">
         <div className="recon-head">
-          <h2 id="recon-summary">{label}</h2>
+          <h2 id="recon-summary">{run.label}</h2>
           <div className="recon-actions">
             <button
               type="button"
@@ -59,7 +71,10 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
               type="button"
               className="button"
               onClick={() =>
-                downloadText(fileStamp('summary'), summaryCsv(summary.currencies, new Date().toISOString()))
+                downloadText(
+                  fileStamp('summary'),
+                  summaryCsv(summary.currencies, new Date().toISOString(), { run: facts, statement }),
+                )
               }
             >
               Export summary CSV
@@ -69,6 +84,46 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
             </button>
           </div>
         </div>
+        <p className="recon-meta" data-testid="recon-meta">
+          {facts.profileName} ·{' '}
+          {period
+            ? `${period.from} to ${period.to}, ${daysLabel(facts.options)}`
+            : 'no period (ledger rows only)'}{' '}
+          · run {new Date(facts.createdAt).toLocaleString()}
+          {facts.endedAs === 'cancelled' ? ' · cancelled' : ''}
+          {facts.recheckOf ? ' · re-check of an earlier run' : ''}
+        </p>
+        {(facts.offline || facts.usedCache) && (
+          <p
+            className={facts.offline ? 'recon-banner bad' : 'recon-banner'}
+            role="note"
+            data-testid="recon-source"
+          >
+            {facts.offline
+              ? 'Made while the service could not be reached for part of it: rows it could not check are listed as not checked.'
+              : 'Some rows were compared with data fetched earlier (this app’s cache), not fetched now.'}{' '}
+            Data: {source}.
+          </p>
+        )}
+        {summary.counts.not_checked > 0 && (
+          <div className="recon-actions">
+            <button type="button" className="button primary" onClick={onRecheck}>
+              Re-check {summary.counts.not_checked.toLocaleString()} row
+              {summary.counts.not_checked === 1 ? '' : 's'} not checked
+            </button>
+            <span className="muted small">
+              A new run over the same ledger; every answer already fetched is reused.
+            </span>
+          </div>
+        )}
+        <details className="recon-statement" open>
+          <summary>What was compared, and how</summary>
+          <ul data-testid="recon-statement">
+            {statement.map((s) => (
+              <li key={s}>{s}</li>
+            ))}
+          </ul>
+        </details>
         <ul className="recon-counts" data-testid="recon-counts">
           {RECON_OUTCOMES.filter((o) => summary.counts[o] > 0).map((o) => (
             <li key={o} data-outcome={o} className={o === 'matched' ? 'ok' : 'bad'}>
@@ -77,51 +132,60 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
               </button>
             </li>
           ))}
-          {problems.length > 0 && (
-            <li className="bad" data-outcome="unreadable">
-              <strong>{problems.length}</strong> unreadable row{problems.length === 1 ? '' : 's'} (line
-              {problems.length === 1 ? '' : 's'}{' '}
-              {problems
-                .slice(0, 5)
-                .map((p) => p.line)
-                .join(', ')}
-              {problems.length > 5 ? ', …' : ''})
-            </li>
-          )}
         </ul>
-        <div className="recon-summary-grid">
-          <table className="recon-table recon-summary-table">
-            <thead>
-              <tr>
-                <th>Currency</th>
-                <th className="num">Rows</th>
-                <th className="num">Ledger total</th>
-                <th className="num">Service total</th>
-                <th className="num">Refunds</th>
-                <th className="num">Difference</th>
-                <th className="num">Unexplained</th>
+        <p className="muted small" data-testid="recon-row-total">
+          {summary.rows.toLocaleString()} ledger rows = {summary.read.toLocaleString()} read +{' '}
+          {summary.unusable.toLocaleString()} unreadable
+          {summary.serviceOnly > 0
+            ? `; ${summary.serviceOnly.toLocaleString()} more from the service side`
+            : ''}
+          .
+        </p>
+        <table className="recon-table recon-summary-table">
+          <thead>
+            <tr>
+              <th>Currency</th>
+              <th className="num">Ledger rows</th>
+              <th className="num">Ledger total</th>
+              <th className="num">Service total</th>
+              <th className="num">Refunds</th>
+              <th className="num">Difference</th>
+              <th className="num">Explained</th>
+              <th className="num">Unexplained</th>
+            </tr>
+          </thead>
+          <tbody>
+            {summary.currencies.map((c) => (
+              <tr key={c.currency || 'none'}>
+                <td>{c.currency || 'No readable currency'}</td>
+                <td className="num">{c.rows.toLocaleString()}</td>
+                {c.currency ? (
+                  <>
+                    <td className="num">{money(c.ledgerTotalMinor, c.currency)}</td>
+                    <td className="num">{money(c.serviceTotalMinor, c.currency)}</td>
+                    <td className="num">{money(c.serviceRefundsMinor, c.currency)}</td>
+                    <td className={c.differenceMinor === 0 ? 'num' : 'num bad'}>
+                      {money(c.differenceMinor, c.currency)}
+                    </td>
+                    <td className="num">{money(c.explainedMinor, c.currency)}</td>
+                    <td className={c.unexplainedMinor === 0 ? 'num' : 'num bad'}>
+                      {money(c.unexplainedMinor, c.currency)}
+                    </td>
+                  </>
+                ) : (
+                  <td colSpan={6} className="muted">
+                    unreadable rows only: no amounts to add up
+                  </td>
+                )}
               </tr>
-            </thead>
-            <tbody>
-              {summary.currencies.map((c) => (
-                <tr key={c.currency}>
-                  <td>{c.currency}</td>
-                  <td className="num">{c.rows}</td>
-                  <td className="num">{money(c.ledgerTotalMinor, c.currency)}</td>
-                  <td className="num">{money(c.serviceTotalMinor, c.currency)}</td>
-                  <td className="num">{money(c.serviceRefundsMinor, c.currency)}</td>
-                  <td className={c.differenceMinor === 0 ? 'num' : 'num bad'}>
-                    {money(c.differenceMinor, c.currency)}
-                  </td>
-                  <td className={c.unexplainedMinor === 0 ? 'num' : 'num bad'}>
-                    {money(c.unexplainedMinor, c.currency)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <SummaryChart currencies={summary.currencies} />
-        </div>
+            ))}
+          </tbody>
+        </table>
+      </section>
+
+      <section className="recon-card" aria-labelledby="recon-where">
+        <h2 id="recon-where">Where the difference is</h2>
+        <SummaryChart currencies={summary.currencies} />
       </section>
 
       <section className="recon-card" aria-labelledby="recon-exceptions">
@@ -142,9 +206,11 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
           </select>
           <select aria-label="Currency" value={currency} onChange={(e) => setCurrency(e.target.value)}>
             <option value="">All currencies</option>
-            {summary.currencies.map((c) => (
-              <option key={c.currency}>{c.currency}</option>
-            ))}
+            {summary.currencies
+              .filter((c) => c.currency)
+              .map((c) => (
+                <option key={c.currency}>{c.currency}</option>
+              ))}
           </select>
           <input
             type="search"
@@ -157,52 +223,10 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
             {filtered.length.toLocaleString()} row{filtered.length === 1 ? '' : 's'}
           </span>
         </div>
-        <ReconRowsTable
-          rows={filtered}
-          onSelect={setSelected}
-          {...(selected ? { selectedLine: selected.line } : {})}
-        />
+        <ReconRowsTable rows={filtered} onSelect={setSelected} {...(selected ? { selected } : {})} />
       </section>
 
-      {selected && (
-        <aside className="recon-card recon-detail" aria-label="Row detail" data-testid="recon-detail">
-          <div className="recon-head">
-            <h2>
-              Line {selected.line}: {OUTCOME_LABELS[selected.outcome]}
-            </h2>
-            <button type="button" className="button" onClick={() => setSelected(null)}>
-              Close
-            </button>
-          </div>
-          <p>{selected.detail || 'Ledger and service agree.'}</p>
-          <dl>
-            <dt>Ledger</dt>
-            <dd>
-              {selected.ledger.transactionNo ?? '—'} · {selected.ledger.reference ?? 'no reference'} ·{' '}
-              {money(selected.ledger.amountMinor, selected.ledger.currency)} ·{' '}
-              {selected.ledger.statusText ?? selected.ledger.status}
-              {selected.ledger.date ? ` · ${selected.ledger.date}` : ''}
-            </dd>
-            <dt>Service</dt>
-            <dd>
-              {selected.service
-                ? `${selected.service.transactionNo} · ${selected.service.reference ?? 'no reference'} · ${money(selected.service.amountMinor, selected.service.currency)} · ${selected.service.status} · refunded ${money(selected.service.refundedMinor, selected.service.currency)}${selected.service.paidAt ? ` · paid ${new Date(selected.service.paidAt).toLocaleString()}` : ''}`
-                : 'No record.'}
-            </dd>
-          </dl>
-          {refundDialog &&
-            selected.service?.status === 'success' &&
-            selected.service.refundedMinor < selected.service.amountMinor && (
-              <button
-                type="button"
-                className="button"
-                onClick={() => selected.service && refundDialog.open(selected.service.transactionNo)}
-              >
-                Refund…
-              </button>
-            )}
-        </aside>
-      )}
+      {selected && <RowDetail item={selected} onClose={() => setSelected(null)} />}
     </div>
   );
 }

@@ -1,57 +1,76 @@
 import type { CurrencySummary } from '../../../../shared/recon/summary';
 import { money } from './format';
+import { differenceParts } from './report-parts';
 
 /**
- * Ledger vs service total per currency as inline SVG bars (no chart library: CSP allows only our own
- * code). Each currency is scaled on its own, since amounts in different currencies do not compare.
+ * "Where is the money": per currency, the difference (ledger − service) broken down by outcome. It is
+ * a table first — every figure is text in a cell, readable without the bars — and each row carries a
+ * bar on one scale for the whole currency (the largest part is full width), growing right when the
+ * ledger has more and left when the service has more. Amounts in different currencies are never
+ * compared, so each currency has its own table.
  */
 export function SummaryChart({ currencies }: { currencies: readonly CurrencySummary[] }) {
-  const rowH = 30;
-  const labelW = 44;
-  const barW = 420;
-  const width = labelW + barW + 170;
-  const height = currencies.length * rowH + 24;
+  const shown = currencies.filter(
+    (c) => c.currency && (c.differenceMinor !== 0 || differenceParts(c).length > 0),
+  );
+  if (shown.length === 0)
+    return (
+      <p className="recon-chart-none" data-testid="recon-chart">
+        No differences: in every currency the ledger total equals the service total.
+      </p>
+    );
   return (
-    <figure className="recon-chart">
-      <svg
-        viewBox={`0 0 ${width} ${height}`}
-        width="100%"
-        role="img"
-        aria-label="Ledger total and service total per currency"
-      >
-        {currencies.map((c, i) => {
-          const max = Math.max(Math.abs(c.ledgerTotalMinor), Math.abs(c.serviceTotalMinor), 1);
-          const y = i * rowH + 4;
-          const lw = Math.round((Math.abs(c.ledgerTotalMinor) / max) * barW);
-          const sw = Math.round((Math.abs(c.serviceTotalMinor) / max) * barW);
-          return (
-            <g key={c.currency}>
-              <text x={0} y={y + 16} className="chart-label">
-                {c.currency}
-              </text>
-              <rect x={labelW} y={y} width={lw} height={10} className="bar-ledger" />
-              <rect x={labelW} y={y + 12} width={sw} height={10} className="bar-service" />
-              <text
-                x={labelW + barW + 8}
-                y={y + 16}
-                className={c.differenceMinor === 0 ? 'chart-diff' : 'chart-diff bad'}
-              >
-                {c.differenceMinor === 0 ? 'no difference' : `Δ ${money(c.differenceMinor, c.currency)}`}
-              </text>
-            </g>
-          );
-        })}
-        <g transform={`translate(${labelW}, ${height - 10})`}>
-          <rect width={10} height={8} className="bar-ledger" />
-          <text x={14} y={8} className="chart-legend">
-            ledger
-          </text>
-          <rect x={70} width={10} height={8} className="bar-service" />
-          <text x={84} y={8} className="chart-legend">
-            service
-          </text>
-        </g>
-      </svg>
-    </figure>
+    <div className="recon-breakdown" data-testid="recon-chart">
+      {shown.map((c) => {
+        const parts = differenceParts(c);
+        const max = Math.max(1, Math.abs(c.differenceMinor), ...parts.map((p) => Math.abs(p.amountMinor)));
+        const bar = (m: number) => (
+          <span className="bar-track" aria-hidden="true">
+            <span
+              className={m >= 0 ? 'bar ledger-more' : 'bar service-more'}
+              style={{ width: `${(Math.abs(m) / max) * 50}%`, [m >= 0 ? 'left' : 'right']: '50%' }}
+            />
+          </span>
+        );
+        return (
+          <table key={c.currency} className="recon-table recon-breakdown-table">
+            <caption>
+              {c.currency}: difference {money(c.differenceMinor, c.currency)}{' '}
+              <span className="muted">(ledger − service)</span>
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Where it comes from</th>
+                <th scope="col" className="num">
+                  Rows
+                </th>
+                <th scope="col" className="num">
+                  Amount
+                </th>
+                <th scope="col">
+                  <span className="visually-hidden">Bar: </span>← service has more · ledger has more →
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {parts.map((p) => (
+                <tr key={p.key} data-part={p.key}>
+                  <th scope="row">{p.label}</th>
+                  <td className="num">{p.rows ? p.rows.toLocaleString() : p.rows === 0 ? '—' : ''}</td>
+                  <td className="num">{money(p.amountMinor, c.currency)}</td>
+                  <td className="bar-cell">{bar(p.amountMinor)}</td>
+                </tr>
+              ))}
+              <tr className="total">
+                <th scope="row">Difference</th>
+                <td />
+                <td className="num">{money(c.differenceMinor, c.currency)}</td>
+                <td className="bar-cell">{bar(c.differenceMinor)}</td>
+              </tr>
+            </tbody>
+          </table>
+        );
+      })}
+    </div>
   );
 }

@@ -3,9 +3,6 @@ import { displayMoney } from '../../../../shared/domain/money';
 /** Money for tables and the chart: locale display with the currency's own exponent. */
 export const money = (amountMinor: number, currency: string) => displayMoney(amountMinor, currency);
 
-/** Amounts inside detail sentences (same wording as the CLI report). */
-export const detailAmount = (amountMinor: number, currency: string) => displayMoney(amountMinor, currency);
-
 /** "about 2 min left" from milliseconds. */
 export function etaText(ms: number | undefined): string {
   if (ms === undefined) return 'estimating…';

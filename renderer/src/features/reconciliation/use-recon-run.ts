@@ -1,193 +1,227 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Output } from '../../../../shared/ipc/contract';
-import {
-  lookupKey,
-  ledgerKeys,
-  matchLedger,
-  type ReconItem,
-  type ServiceLookup,
-} from '../../../../shared/recon/match';
-import { summarise, type ReconSummary } from '../../../../shared/recon/summary';
-import type { ColumnMapping } from '../../../../shared/recon/mapping';
-import type { LedgerRow } from '../../../../shared/recon/ledger';
+import type { Input, Output } from '../../../../shared/ipc/contract';
+import { RECON_INPUT_CHUNK } from '../../../../shared/ipc/contract/reconciliation';
+import type { Transaction } from '../../../../shared/domain/transaction';
+import type { LedgerRow, UnusableRow } from '../../../../shared/recon/ledger';
+import { ledgerKeys, lookupKey, type ReconItem } from '../../../../shared/recon/match';
 import { useDb } from '../../db/context';
+import type { RefundDeskDb } from '../../db/schema';
 import { createTransactionsRepo } from '../../db/transactions-repo';
-import type { ReconRunRecord } from '../../db/schema';
 import { unwrap, useBridge } from '../../lib/bridge';
-import { detailAmount } from './format';
 
-export type ReconProgress = Output<'reconciliation.start'>['progress'];
+export type ReconRun = Output<'reconciliation.get'>;
+export type ReconProgress = ReconRun['progress'];
+export type ReportHeader = Output<'reconciliation.report'>;
 
 /** A cached answer younger than this is used as is instead of asking the service again. */
 export const FRESH_MS = 15 * 60_000;
 const PAGE = 5000;
 
 export interface ReconReport {
+  header: ReportHeader;
   items: ReconItem[];
-  summary: ReconSummary;
 }
 
-export interface ImportedLedger {
+/** What the mapping step hands over: the whole ledger (read and unusable rows) and the run's options. */
+export interface ImportedLedger extends Omit<Input<'reconciliation.create'>, 'label'> {
   label: string;
-  mapping: ColumnMapping;
+  profileId: string;
   rows: LedgerRow[];
-  problems: Array<{ line: number; message: string }>;
+  unusable: UnusableRow[];
 }
+
+/** What the service said is cache material: the Transactions area shows it offline afterwards. */
+async function cacheAnswers(db: RefundDeskDb, profileId: string, items: readonly ReconItem[]) {
+  const byFetch = new Map<string, Transaction[]>();
+  for (const i of items) {
+    if (!i.transaction || !i.service) continue;
+    const list = byFetch.get(i.service.fetchedAt) ?? [];
+    list.push(i.transaction);
+    byFetch.set(i.service.fetchedAt, list);
+  }
+  const repo = createTransactionsRepo(db);
+  for (const [fetchedAt, list] of byFetch) await repo.bulkUpsert(profileId, list, fetchedAt);
+}
+
+const chunks = <T>(list: readonly T[]) =>
+  Array.from({ length: Math.ceil(list.length / RECON_INPUT_CHUNK) }, (_, i) =>
+    list.slice(i * RECON_INPUT_CHUNK, (i + 1) * RECON_INPUT_CHUNK),
+  );
 
 /**
- * One reconciliation run: fresh cache hits are used directly, every other key is queried by a job in
- * main (progress pushed as events), answers are written to the transactions cache in chunks, and the
- * ledger is matched when the job ends. Runs are kept in Dexie so an interrupted one can be resumed.
+ * One reconciliation run, kept in main: the ledger is handed over in chunks with the fresh cache hits,
+ * main does the rest and stores the result as a record, and the report is always read back from that
+ * record — the first time and every re-open alike, so the screen and its exports never differ.
+ * The screen listens for progress before the run starts and reads the run's state after, so a run that
+ * ends before anyone listened still shows its report.
  */
 export function useReconRun() {
   const bridge = useBridge();
   const db = useDb();
-  const [run, setRun] = useState<ReconRunRecord | null>(null);
-  const [progress, setProgress] = useState<ReconProgress | null>(null);
+  const [run, setRun] = useState<ReconRun | null>(null);
   const [report, setReport] = useState<ReconReport | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const cached = useRef(new Map<string, ServiceLookup>());
-  const finishing = useRef<string | null>(null);
+  const loading = useRef<string | null>(null);
+  /** Runs started in this window: their fresh answers go to the cache once (never a re-open's old ones). */
+  const fresh = useRef(new Set<string>());
 
-  const finish = useCallback(
-    async (rec: ReconRunRecord) => {
-      if (finishing.current === rec.jobId) return;
-      finishing.current = rec.jobId;
+  const loadReport = useCallback(
+    async (runId: string) => {
+      if (loading.current === runId) return;
+      loading.current = runId;
       try {
-        const answers = new Map(cached.current);
-        const repo = createTransactionsRepo(db);
-        const fetchedAt = new Date().toISOString();
-        if (!rec.jobId.startsWith('local-')) {
-          for (let offset: number | null = 0; offset !== null;) {
-            const page: Output<'reconciliation.results'> = await unwrap(
-              bridge['reconciliation.results']({ jobId: rec.jobId, offset, limit: PAGE }),
-            );
-            for (const r of page.items) answers.set(r.key, r.lookup);
-            // Results are cache material too: the Transactions area shows them offline afterwards.
-            const found = page.items.flatMap((r) =>
-              r.lookup.kind === 'found' ? [r.lookup.transaction] : [],
-            );
-            if (found.length > 0) await repo.bulkUpsert(rec.profileId, found, fetchedAt);
-            offset = page.nextOffset;
-          }
+        const header = await unwrap(bridge['reconciliation.report']({ runId }));
+        const items: ReconItem[] = [];
+        for (let offset: number | null = 0; offset !== null;) {
+          const page: Output<'reconciliation.items'> = await unwrap(
+            bridge['reconciliation.items']({ runId, offset, limit: PAGE }),
+          );
+          items.push(...page.items);
+          offset = page.nextOffset;
         }
-        const items = matchLedger(rec.rows, (k) => answers.get(k), detailAmount);
-        setReport({ items, summary: summarise(items) });
+        setRun(header.run);
+        setReport({ header, items });
+        if (fresh.current.delete(runId)) await cacheAnswers(db, header.run.profileId, items);
       } catch (e) {
-        setError(e instanceof Error ? e.message : 'The results could not be loaded.');
-        finishing.current = null;
+        setError(e instanceof Error ? e.message : 'The report could not be loaded.');
+        loading.current = null;
       }
     },
     [bridge, db],
   );
 
+  const onView = useCallback(
+    (view: ReconRun) => {
+      setRun(view);
+      if (view.progress.phase === 'done') void loadReport(view.runId);
+    },
+    [loadReport],
+  );
+
+  // Progress of the shown run. Subscribed for as long as a run is shown; `start` also reads the state
+  // after starting, and a re-open reads it, so no end is missed.
+  const runId = run?.runId;
   useEffect(() => {
-    if (!run) return;
+    if (!runId) return;
     return bridge.on['reconciliation.progress']((p) => {
-      if (p.jobId !== run.jobId) return;
-      setProgress(p);
-      if (p.state === 'completed' || p.state === 'cancelled') void finish(run);
+      if (p.runId !== runId) return;
+      const { runId: _id, ...progress } = p;
+      setRun((r) => (r && r.runId === runId ? { ...r, progress } : r));
+      if (progress.phase === 'done') void loadReport(runId);
     });
-  }, [bridge, run, finish]);
+  }, [bridge, runId, loadReport]);
 
   const start = useCallback(
     async (ledger: ImportedLedger) => {
       setError(null);
       setReport(null);
-      finishing.current = null;
+      loading.current = null;
       try {
-        const profiles = await unwrap(bridge['profiles.list']());
-        const profileId = profiles.activeProfileId;
-        if (!profileId) throw new Error('No merchant profile is active. Add or choose one in Settings.');
-        const keys = ledgerKeys(ledger.rows).map(lookupKey);
+        setBusy('Handing the ledger over…');
+        const { runId: id } = await unwrap(
+          bridge['reconciliation.create']({
+            label: ledger.label,
+            file: ledger.file,
+            mapping: ledger.mapping,
+            options: ledger.options,
+          }),
+        );
         // Fresh cache hits (by transaction number) need no query.
-        cached.current = new Map();
+        const byNo = ledgerKeys(ledger.rows)
+          .map(lookupKey)
+          .filter((k) => k.startsWith('tx:'));
         const now = Date.now();
-        const byNo = keys.filter((k) => k.startsWith('tx:'));
         const hits = await db.transactions
           .where('[profileId+transactionNo]')
-          .anyOf(byNo.map((k) => [profileId, k.slice(3)]))
+          .anyOf(byNo.map((k) => [ledger.profileId, k.slice(3)]))
           .toArray();
-        for (const hit of hits) {
-          if (now - Date.parse(hit.fetchedAt) < FRESH_MS)
-            cached.current.set(`tx:${hit.transactionNo}`, { kind: 'found', transaction: hit });
-        }
-        const todo = keys.filter((k) => !cached.current.has(k));
-        const createdAt = new Date().toISOString();
-        let jobId = `local-${now}`;
-        let first: ReconProgress = { state: 'completed', done: keys.length, total: keys.length, failed: 0 };
-        if (todo.length > 0) {
-          const job = await unwrap(bridge['reconciliation.start']({ keys: todo, label: ledger.label }));
-          jobId = job.jobId;
-          first = job.progress;
-        }
-        const rec: ReconRunRecord = {
-          jobId,
-          profileId,
-          label: ledger.label,
-          createdAt,
-          mapping: ledger.mapping,
-          rows: ledger.rows,
-          problems: ledger.problems,
-        };
-        await db.reconRuns.put(rec);
-        setRun(rec);
-        setProgress(first);
-        if (first.state === 'completed') await finish(rec);
+        const cached = hits
+          .filter((h) => now - Date.parse(h.fetchedAt) < FRESH_MS)
+          .map(({ profileId: _p, fetchedAt, ...transaction }) => ({
+            key: `tx:${transaction.transactionNo}`,
+            transaction,
+            fetchedAt,
+          }));
+        for (const rows of chunks(ledger.rows))
+          await unwrap(bridge['reconciliation.addInput']({ runId: id, rows }));
+        for (const unusable of chunks(ledger.unusable))
+          await unwrap(bridge['reconciliation.addInput']({ runId: id, unusable }));
+        for (const c of chunks(cached))
+          await unwrap(bridge['reconciliation.addInput']({ runId: id, cached: c }));
+        fresh.current.add(id);
+        // The run is shown (and its progress listened to) before it starts.
+        setRun(await unwrap(bridge['reconciliation.get']({ runId: id })));
+        onView(await unwrap(bridge['reconciliation.start']({ runId: id })));
+        // A run that ended while the listener attached is read once more.
+        onView(await unwrap(bridge['reconciliation.get']({ runId: id })));
       } catch (e) {
         setError(e instanceof Error ? e.message : 'The run could not start.');
+      } finally {
+        setBusy(null);
       }
     },
-    [bridge, db, finish],
+    [bridge, db, onView],
   );
 
-  /** Reopens an earlier run (after a restart): resumes it when unfinished, else shows its report. */
+  /** Opens an earlier run: its stored report, or its progress (resumable) when it has not ended. */
   const reopen = useCallback(
-    async (jobId: string) => {
+    async (id: string) => {
       setError(null);
       setReport(null);
-      finishing.current = null;
-      cached.current = new Map();
-      const rec = await db.reconRuns.get(jobId);
-      if (!rec) return setError('That run is no longer stored here. Import the ledger again.');
-      setRun(rec);
-      const jobs = await unwrap(bridge['reconciliation.list']());
-      const job = jobs.jobs.find((j) => j.jobId === jobId);
-      if (!job) return setError('Main no longer has the answers for that run. Import the ledger again.');
-      setProgress(job.progress);
-      if (job.progress.state === 'completed' || job.progress.state === 'cancelled') await finish(rec);
+      loading.current = null;
+      try {
+        onView(await unwrap(bridge['reconciliation.get']({ runId: id })));
+      } catch (e) {
+        setError(e instanceof Error ? e.message : 'That run could not be opened.');
+      }
     },
-    [bridge, db, finish],
+    [bridge, onView],
   );
 
   const control = useCallback(
     async (op: 'reconciliation.pause' | 'reconciliation.resume' | 'reconciliation.cancel') => {
-      if (!run || run.jobId.startsWith('local-')) return;
+      if (!run) return;
       try {
-        const job = await unwrap(bridge[op]({ jobId: run.jobId }));
-        setProgress(job.progress);
-        if (job.progress.state === 'cancelled') await finish(run);
+        onView(await unwrap(bridge[op]({ runId: run.runId })));
       } catch (e) {
         setError(e instanceof Error ? e.message : 'That did not work.');
       }
     },
-    [bridge, run, finish],
+    [bridge, run, onView],
   );
+
+  /** Re-checks the rows not checked: a new run reusing every answer of this one. */
+  const recheck = useCallback(async () => {
+    if (!run) return;
+    setError(null);
+    setReport(null);
+    loading.current = null;
+    try {
+      const view = await unwrap(bridge['reconciliation.recheck']({ runId: run.runId }));
+      fresh.current.add(view.runId);
+      onView(view);
+      onView(await unwrap(bridge['reconciliation.get']({ runId: view.runId })));
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'The re-check could not start.');
+    }
+  }, [bridge, run, onView]);
 
   const reset = useCallback(() => {
     setRun(null);
-    setProgress(null);
     setReport(null);
     setError(null);
+    loading.current = null;
   }, []);
 
   return {
     run,
-    progress,
     report,
+    busy,
     error,
     start,
     reopen,
+    recheck,
     reset,
     pause: () => control('reconciliation.pause'),
     resume: () => control('reconciliation.resume'),

@@ -1,0 +1,75 @@
+import { useQuery } from '@tanstack/react-query';
+import { RECON_OUTCOMES } from '../../../../shared/recon/match';
+import { unwrap, useBridge } from '../../lib/bridge';
+import { runsKey } from './report-parts';
+
+const STATES: Readonly<Record<string, string>> = {
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+  paused: 'Paused — open to resume',
+  running: 'Running',
+  draft: 'Being handed over',
+};
+
+/**
+ * Earlier runs of the active profile (stored in main, so they survive restarts and belong to their
+ * profile): period, status, outcome counts and whether cached data was used or the service was
+ * unreachable. Opening one shows its stored report.
+ */
+export function RunsList({ profileId, onOpen }: { profileId: string; onOpen: (runId: string) => void }) {
+  const bridge = useBridge();
+  const runs = useQuery({
+    queryKey: runsKey(profileId),
+    queryFn: () => unwrap(bridge['reconciliation.list']({ profileId })),
+  });
+  const list = runs.data?.runs.slice(0, 10) ?? [];
+  if (list.length === 0) return null;
+  return (
+    <section className="recon-card" aria-labelledby="recon-earlier">
+      <h2 id="recon-earlier">Earlier runs of {list[0]!.profileName}</h2>
+      <table className="recon-table recon-runs" data-testid="recon-runs">
+        <thead>
+          <tr>
+            <th>Ledger</th>
+            <th>Run</th>
+            <th>Period</th>
+            <th>Status</th>
+            <th>Outcomes</th>
+            <th>Data</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.map((r) => {
+            const counts = r.counts;
+            const exceptions = counts
+              ? RECON_OUTCOMES.filter((o) => o !== 'matched').reduce((a, o) => a + (counts[o] ?? 0), 0)
+              : 0;
+            const p = r.options.period;
+            return (
+              <tr key={r.runId} data-run={r.runId}>
+                <td>
+                  <button type="button" className="link" onClick={() => onOpen(r.runId)}>
+                    {r.label}
+                  </button>
+                </td>
+                <td>{new Date(r.createdAt).toLocaleString()}</td>
+                <td>
+                  {p
+                    ? `${p.from} – ${p.to} (${r.options.days === 'service' ? 'UTC+8' : r.options.timeZone})`
+                    : '—'}
+                </td>
+                <td>{STATES[r.progress.state] ?? r.progress.state}</td>
+                <td>
+                  {counts
+                    ? `${(counts.matched ?? 0).toLocaleString()} matched · ${exceptions.toLocaleString()} exceptions${counts.unreadable ? ` (${counts.unreadable} unreadable)` : ''}${counts.not_checked ? ` · ${counts.not_checked} not checked` : ''}`
+                    : `${r.dataRows.toLocaleString()} rows`}
+                </td>
+                <td>{r.offline ? 'offline' : r.usedCache ? 'includes cached data' : counts ? 'live' : ''}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,37 @@
+/** Plain helpers of the reconciliation screens (kept out of component files for fast refresh). */
+import { OUTCOME_LABELS, RECON_OUTCOMES, type ReconOutcome } from '../../../../shared/recon/match';
+import type { CurrencySummary } from '../../../../shared/recon/summary';
+
+/** Likely causes, named where recognisable (the reason sentence says what to do). */
+export const CAUSE_LABELS: Readonly<Record<string, string>> = {
+  thousands_separator: 'thousands separator without quotes',
+  decimal_comma: 'decimal comma in a comma-separated file',
+  scientific_id: 'id shortened by a spreadsheet',
+  broken_quoting: 'broken quoting',
+  field_count: 'wrong number of fields',
+};
+
+/** Query key of a profile's runs (invalidated when a run ends or the profile changes). */
+export const runsKey = (profileId: string | null) => ['reconciliation', 'runs', profileId] as const;
+
+export interface Part {
+  key: string;
+  label: string;
+  rows?: number;
+  amountMinor: number;
+}
+
+/** Where a currency's difference comes from: each explaining outcome, then what is left unexplained. */
+export function differenceParts(c: CurrencySummary): Part[] {
+  const parts: Part[] = RECON_OUTCOMES.filter((o) => (c.explainedByOutcome[o] ?? 0) !== 0).map(
+    (o: ReconOutcome) => ({
+      key: o,
+      label: OUTCOME_LABELS[o],
+      rows: c.counts[o],
+      amountMinor: c.explainedByOutcome[o] ?? 0,
+    }),
+  );
+  if (c.unexplainedMinor !== 0)
+    parts.push({ key: 'unexplained', label: 'Unexplained', amountMinor: c.unexplainedMinor });
+  return parts;
+}
