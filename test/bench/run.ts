@@ -1,7 +1,7 @@
 import { coreBench } from './core.bench';
 import { printTable, type Figure } from './harness';
 import { hostileBodyBench } from './hostile-body.bench';
-import { reconBench } from './recon.bench';
+import { reconBench, reconTwoWayBench } from './recon.bench';
 import { rendererBench } from './renderer.bench';
 import { serviceBench } from './service.bench';
 
@@ -13,6 +13,7 @@ const SUITES: Array<[string, () => Promise<Figure[]>]> = [
   ['core', coreBench],
   ['service', serviceBench],
   ['recon', reconBench],
+  ['recon-two-way', reconTwoWayBench],
   ['renderer', rendererBench],
   ['hostile', hostileBodyBench],
 ];
