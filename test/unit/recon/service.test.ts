@@ -400,6 +400,9 @@ describe('reconciliation runs (main)', () => {
     const { runId } = service.create({ label: 'x', file: file(3), mapping: {}, options: options() });
     service.addInput(runId, 'row', [row(2, '1')]);
     expect(() => service.start(runId)).toThrow(/1 of 3 data rows/);
+    expect(() => service.addInput(runId, 'row', [row(3, '2'), row(4, '3'), row(5, '4')])).toThrow(
+      /more were handed over/,
+    );
     expect(() =>
       service.create({
         label: 'x',

@@ -82,6 +82,7 @@ export function createSqliteRunStore(db: Database): RunStore {
         return counts(runId);
       });
     },
+    readInputCounts: counts,
     readInput(runId) {
       const input: RunInput = { rows: [], unusable: [], cached: [] };
       for (const r of db.all<{ kind: InputKind; data: string }>(

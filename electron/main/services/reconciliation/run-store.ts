@@ -47,6 +47,7 @@ export interface RunStore {
   /** Appends a chunk of the ledger; returns how many of each kind the run now holds. */
   addInput(runId: string, kind: InputKind, entries: readonly unknown[]): Record<InputKind, number>;
   readInput(runId: string): RunInput;
+  readInputCounts(runId: string): Record<InputKind, number>;
   /** Marks the ledger complete and records the keys to look up. */
   markStarted(runId: string, keys: readonly string[]): void;
   setKeys(runId: string, keys: readonly string[]): void;

@@ -187,6 +187,15 @@ export function createReconciliationService(deps: ReconciliationDeps) {
       const r = stored(runId);
       if (r.started)
         throw new AppError('conflict', 'That run has already started; its ledger cannot change.');
+      const have = runs.readInputCounts(runId);
+      // Never more than the file's data rows (rows and unusable together), nor more cached answers.
+      const rowsAfter = have.row + have.unusable + (kind === 'cached' ? 0 : entries.length);
+      const cachedAfter = have.cached + (kind === 'cached' ? entries.length : 0);
+      if (rowsAfter > r.facts.file.dataRows || cachedAfter > r.facts.file.dataRows)
+        throw new AppError(
+          'invalid_input',
+          `The ledger has ${r.facts.file.dataRows} data rows; more were handed over.`,
+        );
       return runs.addInput(runId, kind, entries);
     },
 
