@@ -116,24 +116,22 @@ export function PeriodChoices({ options, hasDate, localZone, onChange }: PeriodP
       </label>
       {twoWay && options.period && (
         <div className="recon-period">
-          <label>
-            <span>First day</span>
-            <input
-              type="date"
-              aria-label="First day"
-              value={options.period.from}
-              onChange={(e) => set({ period: { ...options.period!, from: e.target.value } })}
-            />
-          </label>
-          <label>
-            <span>Last day</span>
-            <input
-              type="date"
-              aria-label="Last day"
-              value={options.period.to}
-              onChange={(e) => set({ period: { ...options.period!, to: e.target.value } })}
-            />
-          </label>
+          {(
+            [
+              ['from', 'First day'],
+              ['to', 'Last day'],
+            ] as const
+          ).map(([end, name]) => (
+            <label key={end}>
+              <span>{name}</span>
+              <input
+                type="date"
+                aria-label={name}
+                value={options.period![end]}
+                onChange={(e) => set({ period: { ...options.period!, [end]: e.target.value } })}
+              />
+            </label>
+          ))}
           <label>
             <span>Whose days</span>
             <select
