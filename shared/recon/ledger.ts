@@ -6,6 +6,7 @@
  */
 import { isKnownCurrency } from '../domain/currencies';
 import { MoneyParseError } from '../domain/money';
+import { escapeUnsafeText } from '../domain/text';
 import type { CsvProblemCause, ParsedCsv } from '../csv/parser';
 import { detectDecimal, parseLedgerAmount, type DecimalEvidence, type DecimalSeparator } from './amounts';
 import { detectDateOrder, parseLedgerDate, type DateEvidence, type DateOrder } from './dates';
@@ -166,6 +167,9 @@ export function formatQuestions(evidence: FormatEvidence, chosen: Partial<Ledger
 const DIGITS = /^\d{1,32}$/;
 const SCIENTIFIC = /^[-+]?\d+(?:[.,]\d+)?E[+-]?\d+$/i;
 const RAW_MAX = 300;
+const REASON_MAX = 500;
+/** Longest reference the service takes as a lookup key. */
+const REFERENCE_MAX = 128;
 
 /** Applies a mapping (assumed valid, see mappingIssues) to a parsed file. */
 export function toLedgerRows(
@@ -188,10 +192,11 @@ export function toLedgerRows(
     line: p.line,
     reason: p.message,
     ...(p.cause ? { cause: p.cause } : {}),
-    ...(p.cells ? { raw: p.cells.join(parsed.delimiter).slice(0, RAW_MAX) } : {}),
+    ...(p.cells ? { raw: escapeUnsafeText(p.cells.join(parsed.delimiter)).slice(0, RAW_MAX) } : {}),
   }));
   for (const rec of parsed.rows) {
-    const get = (i: number) => (i < 0 ? '' : (rec.cells[i] ?? '').trim());
+    // What the file says is kept as it reads: control and text-direction characters become visible.
+    const get = (i: number) => (i < 0 ? '' : escapeUnsafeText((rec.cells[i] ?? '').trim()));
     const transactionNo = get(idx.transactionNo);
     const reference = get(idx.reference);
     const fail = (reason: string, cause: UnusableCause) => {
@@ -203,7 +208,7 @@ export function toLedgerRows(
       const c = fields.currency?.toUpperCase();
       unusable.push({
         line: rec.line,
-        reason,
+        reason: reason.slice(0, REASON_MAX),
         cause,
         fields,
         ...(c && isKnownCurrency(c) ? { currency: c } : {}),
@@ -211,6 +216,10 @@ export function toLedgerRows(
     };
     if (!transactionNo && !reference) {
       fail('has neither a transaction number nor a reference', 'no_key');
+      continue;
+    }
+    if (!transactionNo && reference.length > REFERENCE_MAX) {
+      fail(`reference “${reference.slice(0, 40)}…” is longer than ${REFERENCE_MAX} characters`, 'no_key');
       continue;
     }
     if (transactionNo && !DIGITS.test(transactionNo)) {
@@ -261,10 +270,10 @@ export function toLedgerRows(
       status: normaliseLedgerStatus(statusText),
     };
     if (transactionNo) row.transactionNo = transactionNo;
-    if (reference) row.reference = reference;
-    if (date) row.date = date;
+    if (reference) row.reference = reference.slice(0, REFERENCE_MAX);
+    if (date) row.date = date.slice(0, 60);
     if (day) row.day = day;
-    if (statusText) row.statusText = statusText;
+    if (statusText) row.statusText = statusText.slice(0, 100);
     if (refundedMinor !== undefined) row.refundedMinor = refundedMinor;
     rows.push(row);
   }

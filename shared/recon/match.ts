@@ -158,8 +158,9 @@ export const refundCounts = (status: string) => status === 'success' || status =
 
 /** The service's side of an item, from a transaction and where it came from. */
 export function serviceView(tx: Transaction, source: ServiceSource, fetchedAt: string): ServiceView {
+  // Refunds reported in another currency cannot be added to this one (see refundBlocker).
   const refundedMinor = tx.refunds
-    .filter((r) => refundCounts(r.status))
+    .filter((r) => refundCounts(r.status) && r.currency === tx.currency)
     .reduce((s, r) => s + r.refundAmountMinor, 0);
   const v: ServiceView = {
     transactionNo: tx.transactionNo,

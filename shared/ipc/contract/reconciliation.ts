@@ -33,13 +33,13 @@ export const ledgerRowSchema = z
       .string()
       .regex(/^\d{1,32}$/)
       .optional(),
-    reference: z.string().min(1).max(128).optional(),
+    reference: z.string().min(1).max(128).superRefine(refuseUnsafeText('reference')).optional(),
     amountMinor: minor,
     currency: z.string().regex(/^[A-Z]{3}$/),
-    date: z.string().max(60).optional(),
+    date: z.string().max(60).superRefine(refuseUnsafeText('date')).optional(),
     day: day.optional(),
     status: z.enum(['paid', 'refunded', 'unpaid', 'other']),
-    statusText: z.string().max(100).optional(),
+    statusText: z.string().max(100).superRefine(refuseUnsafeText('status')).optional(),
     refundedMinor: minor.optional(),
   })
   .strict()
@@ -58,22 +58,25 @@ const unusableCause = z.enum([
   'date',
 ]);
 
+/** A cell of an unusable row as written (escaped by the importer: nothing in it may hide). */
+const writtenCell = (what: string, max: number) => z.string().max(max).superRefine(refuseUnsafeText(what));
+
 export const unusableRowSchema = z
   .object({
     line: z.number().int().min(2),
-    reason: z.string().max(600),
+    reason: writtenCell('reason', 600),
     cause: unusableCause.optional(),
     fields: z
       .object({
-        transactionNo: z.string().max(60).optional(),
-        reference: z.string().max(60).optional(),
-        amount: z.string().max(60).optional(),
-        currency: z.string().max(60).optional(),
-        date: z.string().max(60).optional(),
+        transactionNo: writtenCell('transaction number', 60).optional(),
+        reference: writtenCell('reference', 60).optional(),
+        amount: writtenCell('amount', 60).optional(),
+        currency: writtenCell('currency', 60).optional(),
+        date: writtenCell('date', 60).optional(),
       })
       .strict()
       .optional(),
-    raw: z.string().max(300).optional(),
+    raw: writtenCell('row', 300).optional(),
     currency: z
       .string()
       .regex(/^[A-Z]{3}$/)
@@ -102,7 +105,7 @@ export const reconOptionsSchema = z
 
 export const ledgerFileInfoSchema = z
   .object({
-    name: z.string().max(200),
+    name: z.string().max(200).superRefine(refuseUnsafeText('file name')),
     encoding: z.string().max(20),
     delimiter: z.enum([',', ';', '\t']),
     dataRows: z.number().int().min(1).max(RECON_MAX_ROWS),
@@ -178,8 +181,12 @@ export const reconciliationGet = byRun;
 /** Re-checks the rows a run could not check: a new run over the same ledger, reusing every answer. */
 export const reconciliationRecheck = byRun;
 
+/** A profile's runs; the active profile's when none is named. */
 export const reconciliationList = {
-  input: z.object({ profileId: z.string().max(64) }).strict(),
+  input: z
+    .object({ profileId: z.string().max(64).optional() })
+    .strict()
+    .optional(),
   output: z.object({ runs: z.array(reconRunSchema) }),
 };
 

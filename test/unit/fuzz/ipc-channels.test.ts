@@ -27,7 +27,8 @@ const PER_CHANNEL = fuzzRuns(100);
 const CREATES_WHEN_VALID = new Set<InvokeChannel>([
   'profiles.save',
   'refunds.submit',
-  'reconciliation.start',
+  'reconciliation.create',
+  'reconciliation.recheck',
 ]);
 
 const envelopeSchema = z.union([
@@ -98,18 +99,29 @@ beforeAll(async () => {
     id: (other.value as { id: string }).id,
     token: 'tok-second-0001',
   });
-  const job = await core.dispatch('reconciliation.start', {
-    keys: [`tx:${payment.transactionNo}`, 'ref:no-such-reference'],
+  const created = await core.dispatch('reconciliation.create', {
+    ...(VALID_SAMPLES['reconciliation.create'] as object),
     label: 'baseline.csv',
+    file: { ...(VALID_SAMPLES['reconciliation.create'] as { file: object }).file, dataRows: 2 },
   });
+  if (!created.ok) throw new Error(created.error.message);
+  const runId = (created.value as { runId: string }).runId;
+  await core.dispatch('reconciliation.addInput', {
+    runId,
+    rows: [
+      { line: 2, transactionNo: payment.transactionNo, amountMinor: 100, currency: 'USD', status: 'paid' },
+    ],
+    unusable: [{ line: 3, reason: 'has no currency' }],
+  });
+  const job = await core.dispatch('reconciliation.start', { runId });
   expect(job.ok).toBe(true);
   // Let background work settle so nothing but the fuzz could change the state.
   await vi.waitFor(
     async () => {
       const refunds = (await read('refunds.list')) as { state: string }[];
-      const jobs = (await read('reconciliation.list')) as { jobs: { progress: { state: string } }[] };
+      const runs = (await read('reconciliation.list')) as { runs: { progress: { state: string } }[] };
       expect(refunds.map((r) => r.state)).toEqual(['succeeded']);
-      expect(jobs.jobs.map((j) => j.progress.state)).toEqual(['completed']);
+      expect(runs.runs.map((j) => j.progress.state)).toEqual(['completed']);
     },
     { timeout: 15_000, interval: 50 },
   );
@@ -167,7 +179,7 @@ describe('every IPC channel under random and hostile payloads', () => {
       ['profiles.save', 'name'],
       ['profiles.save', 'operatorName'],
       ['refunds.submit', 'reasonNote'],
-      ['reconciliation.start', 'label'],
+      ['reconciliation.create', 'label'],
     ];
     const before = await snapshot();
     await fc.assert(

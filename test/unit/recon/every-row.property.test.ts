@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCsvBytes } from '../../../shared/csv/parser';
+import { ledgerRowSchema, unusableRowSchema } from '../../../shared/ipc/contract/reconciliation';
 import type { Transaction } from '../../../shared/domain/transaction';
 import { detectFormats, formatsFrom, toLedgerRows } from '../../../shared/recon/ledger';
 import { guessMapping } from '../../../shared/recon/mapping';
@@ -52,6 +53,23 @@ const record = fc.oneof(
     { text: ',1.00,USD,2025-06-01,Paid', lines: 1 },
     { text: '123,1.00,USD,someday,Paid', lines: 1 },
   ),
+  // Text that hides, and cells far longer than anything the app keeps.
+  fc
+    .record({
+      id: no,
+      pad: fc.integer({ min: 100, max: 400 }),
+      c: fc.constantFrom('\u202e', '\u0007', '\u2066'),
+    })
+    .map(({ id, pad, c }) => ({
+      text: `${id},1.00,USD,2025-06-03 ${'x'.repeat(pad)},Paid${c}${'y'.repeat(pad)}`,
+      lines: 1,
+    })),
+  fc
+    .record({ pad: fc.integer({ min: 100, max: 400 }), c: fc.constantFrom('\u202e', '\u0000') })
+    .map(({ pad, c }) => ({
+      text: `,${'9'.repeat(pad)}${c},USD,2025-06-03,Paid`,
+      lines: 1,
+    })),
   // A quoted line break inside a cell: one record, two lines.
   no.map((id) => ({ text: `${id},1.00,USD,2025-06-02,"Paid\non time"`, lines: 2 })),
 );
@@ -92,6 +110,9 @@ describe('every row counted (property)', () => {
             formatsFrom(detectFormats(parsed, mapping), { decimal: '.' }),
           );
           expect(imported.rows.length + imported.unusable.length).toBe(parsed.dataRows);
+          // Whatever the file holds, main takes the hand-over: nothing hides, nothing is too long.
+          for (const r of imported.rows) expect(ledgerRowSchema.safeParse(r).error).toBeUndefined();
+          for (const u of imported.unusable) expect(unusableRowSchema.safeParse(u).error).toBeUndefined();
           expect(imported.dataRows).toBe(parsed.dataRows);
           const blankRecords = records.filter(([r]) =>
             r.text.split(',').every((c) => c.trim() === ''),

@@ -22,7 +22,7 @@ export function reconciliationHandlers(
     'reconciliation.resume': (input) => recon.resume(input.runId),
     'reconciliation.cancel': (input) => recon.cancel(input.runId),
     'reconciliation.get': (input) => recon.get(input.runId),
-    'reconciliation.list': (input) => ({ runs: recon.list(input.profileId) }),
+    'reconciliation.list': (input) => ({ runs: recon.list(input?.profileId) }),
     'reconciliation.report': (input) => recon.report(input.runId),
     'reconciliation.items': (input) => recon.items(input.runId, input.offset, input.limit),
     'reconciliation.recheck': (input) => recon.recheck(input.runId),

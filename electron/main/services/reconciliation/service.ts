@@ -244,11 +244,13 @@ export function createReconciliationService(deps: ReconciliationDeps) {
       return view(stored(runId));
     },
 
-    /** A profile's runs, newest first (drafts being handed over are left out). */
-    list(profileId: string): RunView[] {
+    /** A profile's runs (the active one's when none is named), newest first, drafts left out. */
+    list(profileId?: string): RunView[] {
       prune();
+      const id = profileId ?? deps.profile()?.id;
+      if (!id) return [];
       return runs
-        .list(profileId)
+        .list(id)
         .filter((r) => r.started)
         .map(view);
     },
