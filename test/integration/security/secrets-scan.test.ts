@@ -208,16 +208,45 @@ describe('secrets scan after the flows', () => {
     expect((await ipc('transactions.lookup', { query: a.transactionNo })).ok).toBe(false);
     await must('profiles.setToken', { id: profileId, token });
 
-    const job = await must<{ jobId: string }>('reconciliation.start', {
-      keys: [`tx:${a.transactionNo}`, `tx:${c.transactionNo}`, 'ref:missing-ref'],
+    // A reconciliation run, both ways for a period (the list windows and the lookups are signed too).
+    const today = new Date().toISOString().slice(0, 10);
+    const { runId } = await must<{ runId: string }>('reconciliation.create', {
       label: 'scan-ledger.csv',
+      file: {
+        name: 'scan-ledger.csv',
+        encoding: 'utf-8',
+        delimiter: ',',
+        dataRows: 3,
+        decimal: '.',
+        decimalSource: 'detected',
+        dateOrder: 'ymd',
+        dateOrderSource: 'default',
+      },
+      mapping: { transactionNo: 'No', reference: 'Ref', amount: 'Amount', currency: 'Currency' },
+      options: {
+        period: { from: today, to: today },
+        days: 'service',
+        timeZone: 'UTC',
+        dateToleranceDays: 1,
+        refundLookbackDays: 15,
+      },
     });
-    await until(async () =>
-      (
-        await must<{ jobs: { jobId: string; progress: { state: string } }[] }>('reconciliation.list')
-      ).jobs.some((j) => j.jobId === job.jobId && j.progress.state === 'completed'),
+    await must('reconciliation.addInput', {
+      runId,
+      rows: [
+        { line: 2, transactionNo: a.transactionNo, amountMinor: 100, currency: 'USD', status: 'paid' },
+        { line: 3, transactionNo: c.transactionNo, amountMinor: 100, currency: 'USD', status: 'paid' },
+        { line: 4, reference: 'missing-ref', amountMinor: 100, currency: 'USD', status: 'paid' },
+      ],
+    });
+    await must('reconciliation.start', { runId });
+    await until(
+      async () =>
+        (await must<{ progress: { phase: string } }>('reconciliation.get', { runId })).progress.phase ===
+        'done',
     );
-    await must('reconciliation.results', { jobId: job.jobId, offset: 0, limit: 100 });
+    await must('reconciliation.report', { runId });
+    await must('reconciliation.items', { runId, offset: 0, limit: 100 });
 
     await sandbox.ipnIdle();
     await core.profiles.ipnIdle();

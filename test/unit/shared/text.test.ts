@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { profileInputSchema } from '../../../shared/domain/profile';
 import { escapeUnsafeText, findUnsafeCharacter } from '../../../shared/domain/text';
-import { reconciliationStart } from '../../../shared/ipc/contract/reconciliation';
+import { reconciliationCreate } from '../../../shared/ipc/contract/reconciliation';
 import { refundsSubmit } from '../../../shared/ipc/contract/refunds';
 import { reasonProblem } from '../../../renderer/src/features/refunds/draft';
 import { HIDING_CHARACTERS } from '../fuzz/hostile';
@@ -65,11 +65,25 @@ describe('names and free text refuse control and bidi-override characters', () =
   });
 
   it('reconciliation labels refuse them; a file name is escaped visibly instead', () => {
-    const keys = ['tx:297553638300708562'];
-    expect(reconciliationStart.input.safeParse({ keys, label: 'ledger\u202evsc.csv' }).success).toBe(false);
+    const run = (label: string) => ({
+      label,
+      file: {
+        name: label,
+        encoding: 'utf-8',
+        delimiter: ',',
+        dataRows: 1,
+        decimal: '.',
+        decimalSource: 'detected',
+        dateOrder: 'ymd',
+        dateOrderSource: 'default',
+      },
+      mapping: {},
+      options: { days: 'service', timeZone: 'UTC', dateToleranceDays: 1, refundLookbackDays: 0 },
+    });
+    expect(reconciliationCreate.input.safeParse(run('ledger\u202evsc.csv')).success).toBe(false);
     const shown = escapeUnsafeText('ledger\u202evsc.csv\u0000');
     expect(shown).toBe('ledger⟨U+202E⟩vsc.csv⟨U+0000⟩');
-    expect(reconciliationStart.input.safeParse({ keys, label: shown }).success).toBe(true);
+    expect(reconciliationCreate.input.safeParse(run(shown)).success).toBe(true);
   });
 
   it('ordinary text in any script passes, including emoji joiners and RTL letters', () => {
