@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { demoLedgerFor } from '../../electron/main/demo-ledger';
-import { DEMO_MERCHANT } from '../../electron/main/sandbox';
 import { parseCsvText } from '../../shared/csv/parser';
 import { OUTCOME_LABELS, RECON_OUTCOMES } from '../../shared/recon/match';
+import { refundablePayment } from '../integration/gateway/helpers';
 import { expect, shotPath, test } from './fixtures';
 
 /** Clicks an export button and returns the file's text. */
@@ -138,17 +138,7 @@ test('the demo ledger: both directions, every row counted; exports of the run an
 
 test('a run whose every row is already cached finishes with a report', async ({ page, app }) => {
   const sandbox = app.core.demoSandbox()!;
-  const paid = sandbox.state
-    .snapshot()
-    .payments.filter(
-      (p) =>
-        p.merchantNo === DEMO_MERCHANT.merchantNo &&
-        p.storeNo === DEMO_MERCHANT.storeNo &&
-        p.status === 'success' &&
-        p.refunds.length === 0 &&
-        p.currency === 'USD',
-    )
-    .slice(0, 4);
+  const paid = [0, 1, 2, 3].map((i) => refundablePayment(sandbox, i));
   const csv = [
     'Transaction No,Amount,Currency',
     ...paid.map((p) => `${p.transactionNo},${(p.amountMinor / 100).toFixed(2)},USD`),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { profileInputSchema } from '../../../shared/domain/profile';
 import { escapeUnsafeText, findUnsafeCharacter } from '../../../shared/domain/text';
 import { reconciliationCreate } from '../../../shared/ipc/contract/reconciliation';
+import { VALID_SAMPLES } from '../fuzz/hostile';
 import { refundsSubmit } from '../../../shared/ipc/contract/refunds';
 import { reasonProblem } from '../../../renderer/src/features/refunds/draft';
 import { HIDING_CHARACTERS } from '../fuzz/hostile';
@@ -65,21 +66,8 @@ describe('names and free text refuse control and bidi-override characters', () =
   });
 
   it('reconciliation labels refuse them; a file name is escaped visibly instead', () => {
-    const run = (label: string) => ({
-      label,
-      file: {
-        name: label,
-        encoding: 'utf-8',
-        delimiter: ',',
-        dataRows: 1,
-        decimal: '.',
-        decimalSource: 'detected',
-        dateOrder: 'ymd',
-        dateOrderSource: 'default',
-      },
-      mapping: {},
-      options: { days: 'service', timeZone: 'UTC', dateToleranceDays: 1, refundLookbackDays: 0 },
-    });
+    const sample = VALID_SAMPLES['reconciliation.create'] as { file: object };
+    const run = (label: string) => ({ ...sample, label, file: { ...sample.file, name: label } });
     expect(reconciliationCreate.input.safeParse(run('ledger\u202evsc.csv')).success).toBe(false);
     const shown = escapeUnsafeText('ledger\u202evsc.csv\u0000');
     expect(shown).toBe('ledger⟨U+202E⟩vsc.csv⟨U+0000⟩');
