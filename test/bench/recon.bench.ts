@@ -131,7 +131,7 @@ function twoWayLedger(payments: readonly PaymentRecord[]) {
   };
 }
 
-/** The figures of a 100k-row two-way run against the sandbox (issue: "the closing note gives them"). */
+/** The figures of a 100k-row two-way run against the sandbox. */
 export async function reconTwoWayBench(): Promise<Figure[]> {
   const seeded = await time(() =>
     startSandbox({ seed: 7, transactions: 192_000, now: () => Date.UTC(2025, 6, 1) }),

@@ -217,7 +217,7 @@ describe('report and summary CSV', () => {
       'servicePaidAt',
       'timezone',
       'detail',
-      // Appended for the run record (issue: every row counted, both directions, data source).
+      // Appended for the run record: every row counted, both directions, data source.
       'cause',
       'ledgerRowAsWritten',
       'serviceCreatedAt',
