@@ -11,6 +11,8 @@ import { demoLedgerFor } from './demo-ledger';
 import { createReconciliationService } from './services/reconciliation/service';
 import { createRefundsRuntime } from './services/refunds/runtime';
 import { refundHandlers } from './ipc/handlers/refunds';
+import { paymentHandlers } from './ipc/handlers/payments';
+import { createPaymentsRuntime, type PaymentsRuntime } from './services/payments/runtime';
 import { DEMO_MERCHANT, type RunningSandbox, type SandboxOptions, startSandbox } from './sandbox';
 import { createAppService, type AppServiceDeps } from './services/app-service';
 import { createEventBus, type EventBus } from './services/event-bus';
@@ -96,7 +98,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
   let sandbox: RunningSandbox | undefined;
   // Opened right after the profiles (the one-time import asks them for service addresses); an IPN can
   // only arrive once the listener the profiles start is reachable, and is refused (so resent) until then.
-  const opened: { storage?: AppStorage } = {};
+  const opened: { storage?: AppStorage; payments?: PaymentsRuntime } = {};
   const profiles = await createProfilesRuntime({
     settings: adapters.settings,
     secrets: adapters.secrets,
@@ -113,6 +115,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
       return opened.storage.recordIpn(event, key);
     },
     ...(options.gateway ? { gateway: options.gateway } : {}),
+    onIpn: (e) => opened.payments?.hint(e),
   });
   const store = (opened.storage = openAppStorage({
     dataDir: adapters.dataDir,
@@ -168,6 +171,15 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     events,
     profiles,
   });
+  const payments = (opened.payments = createPaymentsRuntime({
+    store: store.payments,
+    untrusted: store.untrusted,
+    clock: adapters.clock,
+    log: adapters.log,
+    events,
+    profiles,
+    openExternal: adapters.openExternal,
+  }));
   const handlers: HandlerMap = {
     ...appHandlers(app),
     ...profileHandlers(profiles),
@@ -180,6 +192,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
       return { name: 'demo-ledger.csv', text: demo.csv };
     }),
     ...refundHandlers(refunds.service, refunds.describeActive, adapters.clock.now),
+    ...paymentHandlers(payments),
   };
   return {
     dispatch: createDispatcher(handlers, adapters.log),
@@ -189,6 +202,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     demoSandbox: () => sandbox,
     close: async () => {
       refunds.close();
+      payments.close();
       await reconciliation.close();
       await profiles.close();
       store.close();

@@ -35,6 +35,15 @@ export const INVOKE_CHANNELS = [
   'refunds.checkAgain',
   'refunds.closeNotSent',
   'audit.list',
+  'customers.list',
+  'customers.register',
+  'payments.list',
+  'payments.createCheckout',
+  'payments.captureCard',
+  'payments.chargeMethod',
+  'payments.checkAgain',
+  'payments.openPage',
+  'payments.audit',
 ] as const;
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
 
@@ -45,6 +54,8 @@ export const EVENT_CHANNELS = [
   'transactions.updated',
   'reconciliation.progress',
   'refunds.updated',
+  'payments.updated',
+  'customers.updated',
 ] as const;
 export type EventChannel = (typeof EVENT_CHANNELS)[number];
 

@@ -38,6 +38,18 @@ import {
   refundsPreview,
   refundsSubmit,
 } from './refunds';
+import {
+  customersList,
+  customersRegister,
+  paymentEvents,
+  paymentsAudit,
+  paymentsCaptureCard,
+  paymentsChargeMethod,
+  paymentsCheckAgain,
+  paymentsCreateCheckout,
+  paymentsList,
+  paymentsOpenPage,
+} from './payments';
 
 /**
  * The IPC contract: one entry per operation (`domain.verb`) with zod input and output schemas, plus
@@ -76,6 +88,15 @@ export const contract = {
   'refunds.checkAgain': refundsCheckAgain,
   'refunds.closeNotSent': refundsCloseNotSent,
   'audit.list': auditList,
+  'customers.list': customersList,
+  'customers.register': customersRegister,
+  'payments.list': paymentsList,
+  'payments.createCheckout': paymentsCreateCheckout,
+  'payments.captureCard': paymentsCaptureCard,
+  'payments.chargeMethod': paymentsChargeMethod,
+  'payments.checkAgain': paymentsCheckAgain,
+  'payments.openPage': paymentsOpenPage,
+  'payments.audit': paymentsAudit,
 } satisfies Record<InvokeChannel, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
@@ -84,6 +105,7 @@ export const events = {
   ...transactionEvents,
   ...reconciliationEvents,
   ...refundEvents,
+  ...paymentEvents,
 } satisfies Record<EventChannel, z.ZodType>;
 
 export type Contract = typeof contract;

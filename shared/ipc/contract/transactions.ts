@@ -70,10 +70,14 @@ export const transactionsRefresh = {
 };
 
 export const transactionEvents = {
-  /** A payment changed at the service (confirmed by a fresh tran-query after an IPN hint). */
+  /**
+   * A payment changed at the service (confirmed by a fresh tran-query after an IPN hint, or found by
+   * main following a payment it created), or a payment this desk just created.
+   */
   'transactions.updated': z.object({
     profileId: z.string(),
-    source: z.enum(['ipn', 'poll']),
+    /** ipn: confirmed IPN; poll: main followed a payment; created: a payment this desk just created. */
+    source: z.enum(['ipn', 'poll', 'created']),
     /** False when the fresh query did not (yet) show what the IPN claimed. */
     confirmed: z.boolean(),
     transaction: transactionSchema,

@@ -43,6 +43,13 @@ describe('the app database', () => {
           );
           old.run(`INSERT INTO recon_results (job_id, key, data) VALUES ('RC1', 'tx:1', '{}')`);
         });
+      if (from >= 4)
+        old.immediate(() =>
+          old.run(
+            `INSERT INTO payment_audit (at, operator, profile_id, profile_name, environment, action, outcome, subject_id)
+             VALUES ('t', 'o', 'p', 'P', 'demo', 'customer.register', 'registered', 'CU1')`,
+          ),
+        );
       old.close();
       const db = openDatabase(path, MIGRATIONS);
       expect(db.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
@@ -69,7 +76,20 @@ describe('the app database', () => {
           'recon_items',
           'import_problems',
           'meta',
+          'customers',
+          'payment_methods',
+          'payment_intents',
+          'payment_events',
+          'payment_audit',
         ]),
+      );
+      // Data written at an earlier version is still there, and the newest tables take rows.
+      if (from >= 4) expect(db.get<{ n: number }>('SELECT COUNT(*) AS n FROM payment_audit')!.n).toBe(1);
+      db.immediate(() =>
+        db.run(
+          `INSERT INTO payment_audit (at, operator, profile_id, profile_name, environment, action, outcome, subject_id)
+           VALUES ('t', 'o', 'p', 'P', 'demo', 'payment.link', 'created', 'PY1')`,
+        ),
       );
       db.close();
     },

@@ -7,6 +7,8 @@ import type { RefundStore } from '../../services/refunds/store';
 import { type Database, openDatabase } from './database';
 import { importLegacyFiles } from './legacy-import';
 import { createSqliteRunStore } from './recon-run-store';
+import type { PaymentStore } from '../../services/payments/store';
+import { createSqlitePaymentStore } from './payment-store';
 import { createSqliteJobStore } from './recon-store';
 import { createSqliteRefundStore } from './refund-store';
 import { MIGRATIONS } from './schema';
@@ -24,9 +26,11 @@ export interface AppStorage {
   jobs: JobStore;
   /** Reconciliation run records (facts, ledger, the period's list, report items). */
   runs: RunStore;
+  /** Back-office payments: customers, stored methods, payment-creation intents, their audit log. */
+  payments: PaymentStore;
   /** Records a verified IPN under its dedup key; 'duplicate' if that key was ever recorded. */
   recordIpn(event: IpnEvent, key: string): Promise<'recorded' | 'duplicate'>;
-  /** Set when the database cannot be trusted: refunds must be refused with this reason. */
+  /** Set when the database cannot be trusted: refunds and payments must be refused with this reason. */
   untrusted(): string | undefined;
   problems(): StorageProblem[];
   close(): void;
@@ -87,6 +91,7 @@ export function openAppStorage(opts: {
     refunds,
     jobs: createSqliteJobStore(db),
     runs: createSqliteRunStore(db),
+    payments: createSqlitePaymentStore(db),
     async recordIpn(event, key) {
       if (fatal) throw new Error('the database is unavailable');
       const r = db.immediate(() =>

@@ -12,6 +12,9 @@ import type { Migration } from './database';
  *   data sources) and summary on the job, the ledger handed over (in chunks), the service's list of the
  *   period (per window, with when it was fetched) and every item of the report. Jobs of earlier versions
  *   keep their answers and have no facts (their reports were never stored).
+ * - v4, back-office payments: customers registered from this desk, their stored methods (vaultId), the
+ *   payment-creation intents (journaled before the request leaves) with their history, and the payments
+ *   audit log. No card number, security code or expiry is ever a column: a card is kept as its last 4.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -152,6 +155,118 @@ CREATE TABLE recon_items (
   outcome TEXT NOT NULL,
   data TEXT NOT NULL,
   PRIMARY KEY (job_id, seq)
+)`,
+  },
+  {
+    version: 4,
+    sql: `
+CREATE TABLE customers (
+  id TEXT PRIMARY KEY,
+  profile_id TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  merchant_no TEXT NOT NULL,
+  store_no TEXT NOT NULL,
+  customer_no TEXT NOT NULL,
+  customer_code TEXT,
+  first_name TEXT NOT NULL,
+  last_name TEXT NOT NULL,
+  email TEXT NOT NULL,
+  country_code TEXT NOT NULL,
+  state TEXT,
+  operator TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX customers_profile ON customers (profile_id, created_at);
+CREATE UNIQUE INDEX customers_number ON customers (merchant_no, customer_no, profile_id);
+CREATE TABLE payment_methods (
+  id TEXT PRIMARY KEY,
+  customer_id TEXT NOT NULL REFERENCES customers (id),
+  vendor TEXT NOT NULL,
+  vault_id TEXT NOT NULL,
+  card_last4 TEXT CHECK (card_last4 IS NULL OR (length(card_last4) = 4 AND card_last4 NOT GLOB '*[^0-9]*')),
+  payment_id TEXT,
+  created_at TEXT NOT NULL,
+  UNIQUE (customer_id, vault_id)
+);
+CREATE TABLE payment_intents (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('link', 'whitelabel', 'card', 'charge')),
+  state TEXT NOT NULL CHECK (state IN
+    ('sending', 'open', 'succeeded', 'failed', 'closed', 'rejected', 'outcome_unknown', 'not_created')),
+  profile_id TEXT NOT NULL,
+  profile_name TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  merchant_no TEXT NOT NULL,
+  store_no TEXT NOT NULL,
+  operator TEXT NOT NULL,
+  reference TEXT NOT NULL,
+  amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
+  currency TEXT NOT NULL CHECK (length(currency) = 3),
+  settle_currency TEXT NOT NULL,
+  vendor TEXT NOT NULL,
+  terminal TEXT NOT NULL,
+  description TEXT,
+  note TEXT,
+  goods TEXT NOT NULL,
+  timeout_min INTEGER,
+  customer_id TEXT REFERENCES customers (id),
+  customer_no TEXT,
+  method_id TEXT REFERENCES payment_methods (id),
+  save_card INTEGER NOT NULL DEFAULT 0,
+  card_last4 TEXT CHECK (card_last4 IS NULL OR (length(card_last4) = 4 AND card_last4 NOT GLOB '*[^0-9]*')),
+  sender TEXT,
+  transaction_no TEXT,
+  payment_status TEXT,
+  cashier_url TEXT,
+  sdk_authorization TEXT,
+  auth_url TEXT,
+  saved_method_id TEXT REFERENCES payment_methods (id),
+  ret_code TEXT,
+  ret_msg TEXT,
+  detail TEXT,
+  last_check_at TEXT,
+  last_check_found INTEGER,
+  last_check_note TEXT,
+  checks INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  paid_at TEXT
+);
+CREATE UNIQUE INDEX payment_intents_reference ON payment_intents (merchant_no, reference);
+CREATE INDEX payment_intents_profile ON payment_intents (profile_id, created_at);
+CREATE INDEX payment_intents_transaction ON payment_intents (merchant_no, transaction_no);
+CREATE INDEX payment_intents_open ON payment_intents (state) WHERE state IN ('sending', 'open', 'outcome_unknown');
+CREATE TABLE payment_events (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  intent_id TEXT NOT NULL REFERENCES payment_intents (id),
+  at TEXT NOT NULL,
+  type TEXT NOT NULL,
+  from_state TEXT,
+  to_state TEXT NOT NULL,
+  data TEXT NOT NULL
+);
+CREATE INDEX payment_events_intent ON payment_events (intent_id);
+CREATE TABLE payment_audit (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  at TEXT NOT NULL,
+  operator TEXT NOT NULL,
+  profile_id TEXT NOT NULL,
+  profile_name TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  action TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  subject_id TEXT NOT NULL,
+  reference TEXT,
+  transaction_no TEXT,
+  customer_no TEXT,
+  amount_minor INTEGER,
+  currency TEXT,
+  vendor TEXT,
+  ret_code TEXT,
+  ret_msg TEXT,
+  detail TEXT
 )`,
   },
 ];

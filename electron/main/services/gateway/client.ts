@@ -33,6 +33,11 @@ export interface QueriedTransaction {
   transaction: Transaction;
   /** When the query was by refundTransactionNo: the payment the refund belongs to, if the service says. */
   originalTransactionNo?: string;
+  /**
+   * The stored method a vaulting payment created, when the service's query shows it (PROTOCOL.md says
+   * it is delivered by IPN; some servers also return it here). Main only: never sent to the renderer.
+   */
+  vaultId?: string;
 }
 
 export interface CallOptions {
@@ -125,10 +130,15 @@ export function createGatewayClient(deps: TransportDeps) {
   const t = createTransport(deps);
 
   function toQueried(raw: WireTranQueryResult): QueriedTransaction {
-    const original = (raw as Record<string, unknown>)['originalTransactionNo'];
+    const extra = raw as Record<string, unknown>;
+    const text = (key: string) =>
+      typeof extra[key] === 'string' && extra[key] ? (extra[key] as string) : undefined;
+    const original = text('originalTransactionNo');
+    const vaultId = text('vaultId');
     return {
       transaction: toTransaction(raw),
-      ...(typeof original === 'string' && original ? { originalTransactionNo: original } : {}),
+      ...(original ? { originalTransactionNo: original } : {}),
+      ...(vaultId ? { vaultId } : {}),
     };
   }
 

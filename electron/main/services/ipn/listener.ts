@@ -18,6 +18,8 @@ export interface IpnEvent {
   refundTransactionNo?: string;
   reference?: string;
   status: string;
+  /** A vaulting payment's stored method (capture IPNs carry it): kept in main, never sent to the renderer. */
+  vaultId?: string;
   receivedAt: string;
 }
 
@@ -198,6 +200,7 @@ export function createIpnListener(deps: IpnListenerDeps) {
       ...(fields['refundTransactionNo'] ? { refundTransactionNo: fields['refundTransactionNo'] } : {}),
       ...(fields['reference'] ? { reference: fields['reference'] } : {}),
       status,
+      ...(!isRefund && fields['vaultId'] ? { vaultId: fields['vaultId'] } : {}),
       receivedAt: new Date(deps.clock.now()).toISOString(),
     };
     const key = ipnDedupKey(event);

@@ -31,6 +31,8 @@ export interface ProfilesRuntimeDeps {
   /** Gateway tuning (tests); the defaults are the stated time budget in gateway/transport.ts. */
   gateway?: { timeoutMs?: number; readBudgetMs?: number; retry?: Partial<RetryPolicy> };
   random?: () => number;
+  /** Told of every recorded IPN before it is confirmed (payments follow theirs at once). Must not throw. */
+  onIpn?: (event: IpnEvent) => void;
 }
 
 /**
@@ -90,7 +92,14 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
       }
     },
     record: deps.recordIpn,
-    onEvent: (e) => confirmer.handle(e),
+    onEvent: (e) => {
+      try {
+        deps.onIpn?.(e);
+      } catch (err) {
+        deps.log.warn('ipn.hook_failed', { error: err instanceof Error ? err.message : String(err) });
+      }
+      confirmer.handle(e);
+    },
   });
 
   async function syncIpn(): Promise<void> {

@@ -1,0 +1,29 @@
+import type { PaymentsRuntime } from '../../services/payments/runtime';
+import type { HandlerMap } from '../dispatcher';
+
+type PaymentChannels =
+  | 'customers.list'
+  | 'customers.register'
+  | 'payments.list'
+  | 'payments.createCheckout'
+  | 'payments.captureCard'
+  | 'payments.chargeMethod'
+  | 'payments.checkAgain'
+  | 'payments.openPage'
+  | 'payments.audit';
+
+/** Thin: IPC shape → payments runtime call. Every check lives in the service. */
+export function paymentHandlers(payments: PaymentsRuntime): Pick<HandlerMap, PaymentChannels> {
+  const { service, views } = payments;
+  return {
+    'customers.list': (input) => payments.customers(input?.profileId),
+    'customers.register': ({ profileId, customer }) => payments.register(profileId, customer),
+    'payments.list': (input) => payments.payments(input?.profileId),
+    'payments.createCheckout': async (input) => views.payment(await service.createCheckout(input)),
+    'payments.captureCard': async (input) => views.payment(await service.captureCard(input)),
+    'payments.chargeMethod': async (input) => views.payment(await service.chargeMethod(input)),
+    'payments.checkAgain': async ({ id }) => views.payment(await service.checkAgain(id)),
+    'payments.openPage': ({ id, page }) => payments.openPage(id, page),
+    'payments.audit': () => service.audit(),
+  };
+}

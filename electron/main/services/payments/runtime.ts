@@ -1,0 +1,186 @@
+import { AppError } from '../../../../shared/domain/errors';
+import { newSortableId } from '../../../../shared/domain/ids';
+import type { EventBus } from '../event-bus';
+import type { IpnEvent } from '../ipn/listener';
+import type { Clock, Logger, OpenExternal } from '../ports';
+import type { ProfilesRuntime } from '../profiles/runtime';
+import { findAccountProfile } from '../refunds/accounts';
+import { osUser, senderAlive, THIS_SENDER } from '../refunds/runtime';
+import { isAllowedPaymentPage } from './checks';
+import { createCustomerRegistry } from './customers';
+import type { PaymentGateway } from './follow';
+import type { PaymentAccount } from './intent';
+import { createPaymentService, type PaymentContext } from './service';
+import type { PaymentStore } from './store';
+import { createViews } from './views';
+
+/**
+ * Wires back-office payments to the database, the active profile, the event bus (payments.updated,
+ * customers.updated, and transactions.updated so new payments reach the renderer's cache), IPN hints
+ * and a follower that checks every unfinished payment on a backoff schedule, from start-up on.
+ */
+export function createPaymentsRuntime(deps: {
+  store: PaymentStore;
+  untrusted: () => string | undefined;
+  clock: Clock;
+  log: Logger;
+  events: EventBus;
+  profiles: ProfilesRuntime;
+  openExternal: OpenExternal;
+  /** How often due payments are checked. */
+  tickMs?: number;
+  /** Waits between checks of one payment. */
+  scheduleMs?: readonly number[];
+}) {
+  const views = createViews(deps.store);
+  const context = (): PaymentContext => {
+    const p = deps.profiles.profiles.active();
+    if (!p)
+      throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
+    const ipnUrl = deps.profiles.ipnUrlFor(p.id);
+    const demo = p.environment === 'demo' ? deps.profiles.demoBaseUrl() : undefined;
+    return {
+      profileId: p.id,
+      profileName: p.name,
+      environment: p.environment,
+      baseUrl: deps.profiles.profiles.effectiveBaseUrl(p.id) ?? '',
+      merchantNo: p.merchantNo,
+      storeNo: p.storeNo,
+      operator: p.operatorName ?? osUser(),
+      guardrails: p.guardrails ?? { limits: [] },
+      ...(ipnUrl ? { ipnUrl } : {}),
+      ...(demo ? { defaultCallbackUrl: `${demo}/` } : {}),
+    };
+  };
+
+  // Follow-ups go to the payment's own account only (its profile, or one for exactly that service,
+  // merchant and store), with that profile's token — as for refunds.
+  const accountGateway = async (a: PaymentAccount) => {
+    const { profiles } = await deps.profiles.profiles.list();
+    return deps.profiles.gatewayFor(findAccountProfile(profiles, a).id);
+  };
+  const gatewayFor = (a: PaymentAccount): PaymentGateway => ({
+    createCustomer: async (input, o) => (await accountGateway(a)).createCustomer(input, o),
+    securePay: async (input, o) => (await accountGateway(a)).securePay(input, o),
+    capture: async (input, o) => (await accountGateway(a)).capture(input, o),
+    queryTransaction: async (key, o) => (await accountGateway(a)).queryTransaction(key, o),
+  });
+  const newId = (prefix: string) => newSortableId(prefix, deps.clock.now());
+  const emitCustomer = (id: string) => {
+    const c = deps.store.customers.get(id);
+    if (c) deps.events.emit('customers.updated', views.customer(c));
+  };
+
+  const service = createPaymentService({
+    gatewayFor,
+    store: deps.store,
+    clock: deps.clock,
+    log: deps.log,
+    newId,
+    sender: THIS_SENDER,
+    senderAlive,
+    context,
+    untrusted: deps.untrusted,
+    ...(deps.scheduleMs ? { scheduleMs: deps.scheduleMs } : {}),
+    onPayment: (i) => deps.events.emit('payments.updated', views.payment(i)),
+    onCustomer: emitCustomer,
+    onTransaction: (i, transaction, source) =>
+      deps.events.emit('transactions.updated', {
+        profileId: i.profileId,
+        source,
+        confirmed: true,
+        transaction,
+        fetchedAt: new Date(deps.clock.now()).toISOString(),
+      }),
+  });
+  const registry = createCustomerRegistry({
+    store: deps.store,
+    clock: deps.clock,
+    log: deps.log,
+    newId,
+    gatewayFor: (ctx) => deps.profiles.gatewayFor(ctx.profileId),
+    onCustomer: emitCustomer,
+  });
+
+  // A payment IPN, confirmed by main's own query (ipn/confirm.ts), settles a payment without asking again.
+  const unsubscribe = deps.events.subscribe((event, payload) => {
+    if (event !== 'transactions.updated') return;
+    const p = payload as {
+      profileId: string;
+      source: string;
+      confirmed: boolean;
+      transaction: { transactionNo: string };
+    };
+    if (p.source !== 'ipn' || !p.confirmed) return;
+    try {
+      const merchantNo = deps.profiles.profiles.get(p.profileId).merchantNo;
+      service.follower.applyConfirmed(p.profileId, merchantNo, payload as never);
+    } catch (e) {
+      deps.log.warn('payment.ipn_apply_failed', { error: e instanceof Error ? e.message : String(e) });
+    }
+  });
+
+  let ticking = false;
+  const timer = setInterval(() => {
+    if (ticking || deps.untrusted()) return;
+    ticking = true;
+    void service.follower
+      .tick()
+      .catch((e: unknown) =>
+        deps.log.warn('payment.tick_failed', { error: e instanceof Error ? e.message : '' }),
+      )
+      .finally(() => (ticking = false));
+  }, deps.tickMs ?? 1_000);
+  timer.unref?.();
+
+  const activeId = (profileId?: string) => profileId ?? deps.profiles.profiles.active()?.id;
+
+  return {
+    service,
+    views,
+    /** A verified IPN about a payment: follow it now (and keep a vaultId it carries for Save card). */
+    hint: (e: IpnEvent) => {
+      if (e.kind === 'payment') service.follower.hint(e);
+    },
+    customers(profileId?: string) {
+      const id = activeId(profileId);
+      return id ? deps.store.customers.list(id).map(views.customer) : [];
+    },
+    async register(profileId: string, fields: Parameters<typeof registry.register>[1]) {
+      const ctx = service.contextFor(profileId);
+      return views.customer(await registry.register(ctx, fields));
+    },
+    payments(profileId?: string) {
+      const id = activeId(profileId);
+      return id ? service.list(id).map(views.payment) : [];
+    },
+    /** Hands a payment's checkout or 3-D Secure page to the system browser, if its address is allowed. */
+    async openPage(id: string, page: 'checkout' | '3ds') {
+      const i = deps.store.get(id);
+      if (!i) throw new AppError('not_found', 'This desk has no payment with that id. Reload the list.');
+      const url = page === 'checkout' ? (i.cashierUrl ?? i.authUrl) : i.authUrl;
+      if (!url) throw new AppError('not_found', 'The service gave no page for this payment.');
+      let base: string | undefined = i.baseUrl;
+      try {
+        base = deps.profiles.profiles.effectiveBaseUrl(i.profileId) ?? i.baseUrl;
+      } catch {
+        // the profile is gone: only the address recorded with the payment counts
+      }
+      if (!isAllowedPaymentPage(url, base)) {
+        deps.log.warn('payment.page_refused', { intentId: id });
+        throw new AppError(
+          'forbidden',
+          'Refund Desk opens only pages of the payment service itself. Copy the link if you trust it.',
+        );
+      }
+      await deps.openExternal(url);
+      deps.log.info('payment.page_opened', { intentId: id, page });
+      return { opened: true, url };
+    },
+    close(): void {
+      clearInterval(timer);
+      unsubscribe();
+    },
+  };
+}
+export type PaymentsRuntime = ReturnType<typeof createPaymentsRuntime>;
