@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { AppInfoFooter } from '../features/shell/AppInfoFooter';
 import { ComingSoon } from '../features/shell/ComingSoon';
+import { PaymentsScreen } from '../features/payments/PaymentsScreen';
 import { HealthIndicator } from '../features/shell/HealthIndicator';
 import { ReconciliationScreen } from '../features/reconciliation/ReconciliationScreen';
 import { LiveCacheUpdates } from '../features/transactions/LiveCacheUpdates';
@@ -69,6 +70,8 @@ export function App() {
               <SettingsScreen />
             ) : area === 'reconciliation' ? (
               <ReconciliationScreen />
+            ) : area === 'payments' ? (
+              <PaymentsScreen />
             ) : (
               <ComingSoon title={current.label} description={current.coming} />
             )}

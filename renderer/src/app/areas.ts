@@ -23,7 +23,8 @@ export const AREAS = [
     id: 'payments',
     label: 'Payments',
     shortcut: '4',
-    coming: 'Create hosted-checkout and card payments (useful in the Demo profile).',
+    coming:
+      'Payment links, whitelabel and card payments, customers and their stored methods, with an audit log.',
   },
   {
     id: 'audit',

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../../../shared/domain/errors';
-import { limitReasons, type Guardrails } from '../../../../shared/domain/guardrails';
-import { parseMinor } from '../../../../shared/domain/money';
 import { isAcceptableBaseUrl } from '../../../../shared/domain/profile';
 import { isAllowedExternalUrl } from '../external-links';
+
+export { chargeConfirmation } from '../../../../shared/domain/charge';
 
 /**
  * The checks a payment create passes in main before anything is journaled or sent. The renderer makes
@@ -30,32 +30,6 @@ export function checkServiceUrl(url: string, what: string, field: string): strin
       },
     );
   return url;
-}
-
-/**
- * Extra confirmations a stored-method charge needs, as for refunds: a production profile or an amount
- * above the profile's single-amount limit for that currency must have the amount typed again.
- */
-export function chargeConfirmation(args: {
-  amountMinor: number;
-  currency: string;
-  environment: string;
-  guardrails: Guardrails;
-  typedAmount?: string | undefined;
-}): { missing: string[]; reasons: string[] } {
-  const reasons = limitReasons({ ...args, todayTotalMinor: 0 }).filter((r) => r.includes('single'));
-  const needsTyped = args.environment === 'production' || reasons.length > 0;
-  let typedOk = false;
-  try {
-    typedOk =
-      args.typedAmount !== undefined && parseMinor(args.typedAmount, args.currency) === args.amountMinor;
-  } catch {
-    typedOk = false;
-  }
-  return {
-    missing: needsTyped && !typedOk ? ['typed_amount'] : [],
-    reasons: [...(args.environment === 'production' ? ['this charges a real card'] : []), ...reasons],
-  };
 }
 
 /** Domains of the payment provider whose https pages (checkout, 3-D Secure) may be opened. */

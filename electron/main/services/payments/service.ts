@@ -6,11 +6,10 @@ import type { Input } from '../../../../shared/ipc/contract';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { normaliseTransactionStatus } from '../../../../shared/protocol/statuses';
 import { serviceTimeToIso } from '../../../../shared/protocol/time';
-import type { Clock, Logger } from '../ports';
 import { cardScrubber, chargeConfirmation, checkServiceUrl, refusal } from './checks';
 import { createPaymentFollower, type FollowerDeps, type PaymentGateway } from './follow';
 import { finalStateFor, type PaymentAccount, type PaymentDraft, type PaymentIntent } from './intent';
-import type { CustomerRecord, PaymentStore } from './store';
+import type { CustomerRecord } from './store';
 
 /** The active profile, as a payment is created for it. */
 export interface PaymentContext extends PaymentAccount {

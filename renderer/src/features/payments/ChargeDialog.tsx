@@ -1,0 +1,265 @@
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { chargeConfirmation } from '../../../../shared/domain/charge';
+import {
+  newPaymentReference,
+  REFERENCE_MESSAGE,
+  REFERENCE_PATTERN,
+} from '../../../../shared/domain/checkout';
+import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
+import type { ProfileView } from '../settings/queries';
+import { DialogFrame } from '../refunds/DialogFrame';
+import { environmentLabel } from '../refunds/format';
+import { parseAmountField } from './amount';
+import { Field } from './Field';
+import { described } from './field-props';
+import { amountText } from './format';
+import { errorOf, useChargeMethod } from './mutations';
+import { PaymentDetail } from './PaymentDetail';
+
+type Method = CustomerView['methods'][number];
+
+/**
+ * Charges a customer's stored method: amount and reference → a confirmation of exactly what will be
+ * charged (live-money banner on production; the amount typed again on production or above the profile's
+ * single-amount limit) → the outcome, followed live.
+ */
+export function ChargeDialog(props: {
+  profile: ProfileView;
+  customer: CustomerView;
+  method: Method;
+  /** The newest version of the created payment (pushed by main). */
+  live: (id: string) => PaymentView | undefined;
+  onClose: () => void;
+}) {
+  const titleId = useId();
+  const { profile, customer, method } = props;
+  const production = profile.environment === 'production';
+  const charge = useChargeMethod();
+  const [step, setStep] = useState<'amount' | 'confirm' | 'result'>('amount');
+  const [amount, setAmount] = useState('');
+  const [reference, setReference] = useState(newPaymentReference);
+  const [note, setNote] = useState('');
+  const [typed, setTyped] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [notice, setNotice] = useState<string>();
+  const inFlight = useRef(false);
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), [step]);
+
+  const parsed = parseAmountField(amount, 'USD');
+  const amountMinor = parsed.ok ? parsed.amountMinor : 0;
+  const need = chargeConfirmation({
+    amountMinor,
+    currency: 'USD',
+    environment: profile.environment,
+    guardrails: profile.guardrails ?? { limits: [] },
+    typedAmount: typed,
+  });
+  const typedNeeded = need.reasons.length > 0;
+
+  const toConfirm = (e: FormEvent) => {
+    e.preventDefault();
+    const found: Record<string, string> = {};
+    if (!parsed.ok) found['amount'] = parsed.message;
+    if (!REFERENCE_PATTERN.test(reference.trim())) found['reference'] = REFERENCE_MESSAGE;
+    setErrors(found);
+    if (Object.keys(found).length === 0) setStep('confirm');
+  };
+  const send = (e: FormEvent) => {
+    e.preventDefault();
+    if (inFlight.current || !parsed.ok || need.missing.length > 0) return;
+    inFlight.current = true;
+    setNotice(undefined);
+    charge.mutate(
+      {
+        profileId: profile.id,
+        methodId: method.id,
+        amountMinor,
+        currency: 'USD',
+        reference: reference.trim(),
+        ...(note.trim() ? { note: note.trim() } : {}),
+        confirmation: typedNeeded ? { typedAmount: typed } : {},
+      },
+      {
+        onSuccess: () => setStep('result'),
+        onError: (err) => setNotice(errorOf(err).message),
+        onSettled: () => {
+          inFlight.current = false;
+        },
+      },
+    );
+  };
+
+  const created = charge.data ? (props.live(charge.data.id) ?? charge.data) : undefined;
+  let body;
+  if (step === 'amount') {
+    body = (
+      <form className="rd-step" onSubmit={toConfirm} noValidate aria-label="Charge amount">
+        <dl className="rd-facts rd-facts-confirm">
+          <div>
+            <dt>Customer</dt>
+            <dd>
+              {customer.firstName} {customer.lastName} ({customer.customerNo})
+            </dd>
+          </div>
+          <div>
+            <dt>Stored method</dt>
+            <dd>
+              {method.label} <span className="mono">{method.vaultMasked}</span>
+            </dd>
+          </div>
+        </dl>
+        <Field id="pm-ch-amount" label="Amount (USD)" error={errors['amount']}>
+          <input
+            ref={first}
+            {...described('pm-ch-amount', errors['amount'])}
+            className="rd-amount-input num"
+            inputMode="decimal"
+            autoComplete="off"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+          />
+        </Field>
+        <Field id="pm-ch-reference" label="Reference" error={errors['reference']}>
+          <div className="pm-inline">
+            <input
+              {...described('pm-ch-reference', errors['reference'])}
+              className="mono"
+              value={reference}
+              onChange={(e) => setReference(e.target.value)}
+            />
+            <button type="button" onClick={() => setReference(newPaymentReference())}>
+              New
+            </button>
+          </div>
+        </Field>
+        <Field id="pm-ch-note" label="Note (optional)">
+          <input id="pm-ch-note" maxLength={100} value={note} onChange={(e) => setNote(e.target.value)} />
+        </Field>
+        <footer className="rd-actions">
+          <button type="button" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary">
+            Continue
+          </button>
+        </footer>
+      </form>
+    );
+  } else if (step === 'confirm') {
+    body = (
+      <form className="rd-step" onSubmit={send} noValidate aria-label="Confirm the charge">
+        {production ? (
+          <div className="rd-production-banner" role="alert" data-testid="production-banner">
+            PRODUCTION — this charges the customer’s real card.
+          </div>
+        ) : (
+          <p className="rd-env-note" data-testid="environment-note">
+            {environmentLabel(profile.environment)}: no real money moves.
+          </p>
+        )}
+        <p className="rd-lead">Refund Desk will charge:</p>
+        <div className="rd-big-amount num" data-testid="charge-amount">
+          {amountText(amountMinor, 'USD')}
+        </div>
+        <dl className="rd-facts rd-facts-confirm" data-testid="charge-summary">
+          <div>
+            <dt>Customer</dt>
+            <dd>
+              {customer.firstName} {customer.lastName} ({customer.customerNo})
+            </dd>
+          </div>
+          <div>
+            <dt>Stored method</dt>
+            <dd>
+              {method.label} <span className="mono">{method.vaultMasked}</span>
+            </dd>
+          </div>
+          <div>
+            <dt>Reference</dt>
+            <dd className="mono">{reference.trim()}</dd>
+          </div>
+          <div>
+            <dt>Profile</dt>
+            <dd>{profile.name}</dd>
+          </div>
+          <div>
+            <dt>Environment</dt>
+            <dd className={production ? 'rd-prod-text' : undefined}>
+              {environmentLabel(profile.environment)}
+            </dd>
+          </div>
+          <div>
+            <dt>Operator</dt>
+            <dd>
+              {profile.operatorName ?? (
+                <span className="muted">your computer account name (set your name in Settings)</span>
+              )}
+            </dd>
+          </div>
+        </dl>
+        {notice && (
+          <p className="rd-alert rd-alert-bad" role="alert">
+            {notice}
+          </p>
+        )}
+        {typedNeeded && (
+          <div className="rd-field rd-confirm-box">
+            <label htmlFor="pm-ch-typed">Type the amount again to confirm (USD)</label>
+            <input
+              id="pm-ch-typed"
+              ref={first}
+              className="rd-amount-input num"
+              inputMode="decimal"
+              autoComplete="off"
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+              onPaste={(e) => e.preventDefault()}
+            />
+            <p className="muted small">Needed because {need.reasons.join(' and ')}. Pasting is disabled.</p>
+          </div>
+        )}
+        <footer className="rd-actions">
+          <button type="button" onClick={() => setStep('amount')} disabled={charge.isPending}>
+            Back
+          </button>
+          <button
+            type="submit"
+            className={production ? 'danger' : 'primary'}
+            disabled={charge.isPending || need.missing.length > 0}
+            aria-busy={charge.isPending}
+          >
+            {charge.isPending ? 'Charging…' : `Charge ${amountText(amountMinor, 'USD')}`}
+          </button>
+        </footer>
+      </form>
+    );
+  } else if (created) {
+    body = (
+      <div className="rd-step">
+        <PaymentDetail payment={created} actions={false} />
+        <footer className="rd-actions">
+          <button type="button" className="primary" onClick={props.onClose}>
+            Close
+          </button>
+        </footer>
+      </div>
+    );
+  }
+  return (
+    <DialogFrame
+      titleId={titleId}
+      title={
+        step === 'result'
+          ? 'Charge result'
+          : step === 'confirm'
+            ? 'Confirm the charge'
+            : `Charge ${method.label}`
+      }
+      onClose={charge.isPending ? undefined : props.onClose}
+      tone={production ? 'production' : undefined}
+    >
+      {body}
+    </DialogFrame>
+  );
+}

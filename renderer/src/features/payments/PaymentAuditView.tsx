@@ -1,0 +1,104 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { paymentAuditCsv } from '../../../../shared/csv/exports/payments';
+import { useBridge } from '../../lib/bridge';
+import { downloadText } from '../../lib/download';
+import { paymentsFileName } from './filters';
+import { amountText, localTime } from './format';
+import { paymentAuditQuery } from './queries';
+
+const ACTION_LABELS: Record<string, string> = {
+  'customer.register': 'Register customer',
+  'payment.link': 'Payment link',
+  'payment.whitelabel': 'Whitelabel payment',
+  'payment.card': 'Card payment',
+  'payment.charge': 'Stored-method charge',
+  'payment.check': 'Check by reference',
+  'payment.final': 'Final status',
+  'method.saved': 'Card stored',
+};
+
+/** The read-only record of every payments action: who, what, when and the service's answer. */
+export function PaymentAuditView() {
+  const bridge = useBridge();
+  const audit = useQuery(paymentAuditQuery(bridge));
+  const [text, setText] = useState('');
+  const rows = useMemo(() => {
+    const n = text.trim().toLowerCase();
+    return (audit.data ?? []).filter(
+      (e) =>
+        n === '' ||
+        [e.reference, e.transactionNo, e.customerNo, e.operator, e.outcome, e.action, e.retMsg].some((h) =>
+          h?.toLowerCase().includes(n),
+        ),
+    );
+  }, [audit.data, text]);
+  return (
+    <div className="pm-list">
+      <div className="rd-toolbar" role="search" aria-label="Filter the payments audit log">
+        <label>
+          Search{' '}
+          <input
+            type="search"
+            value={text}
+            placeholder="Reference, transaction, operator, outcome"
+            onChange={(e) => setText(e.target.value)}
+          />
+        </label>
+        <span className="muted small">
+          {rows.length} of {audit.data?.length ?? 0}
+        </span>
+        <button
+          type="button"
+          className="rd-push-right"
+          disabled={rows.length === 0}
+          onClick={() => downloadText(paymentsFileName('payments-audit', new Date()), paymentAuditCsv(rows))}
+        >
+          Export CSV
+        </button>
+      </div>
+      {audit.isError && (
+        <p className="rd-alert rd-alert-bad" role="alert">
+          Could not load the audit log: {audit.error.message}
+        </p>
+      )}
+      <div className="rd-table-wrap">
+        <table className="rd-table" data-testid="payment-audit-table">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Operator</th>
+              <th scope="col">Action</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Reference / transaction</th>
+              <th scope="col" className="num">
+                Amount
+              </th>
+              <th scope="col">Service said</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((e, i) => (
+              <tr key={`${e.at}-${i}`}>
+                <td className="nowrap">{localTime(e.at)}</td>
+                <td>{e.operator}</td>
+                <td>{ACTION_LABELS[e.action] ?? e.action}</td>
+                <td>{e.outcome.replace(/_/g, ' ')}</td>
+                <td className="mono">
+                  {e.reference ?? e.customerNo ?? '—'}
+                  {e.transactionNo && <div className="small muted">{e.transactionNo}</div>}
+                </td>
+                <td className="num">
+                  {e.amountMinor !== undefined && e.currency ? amountText(e.amountMinor, e.currency) : '—'}
+                </td>
+                <td>{e.retMsg ? `${e.retMsg}${e.retCode ? ` (${e.retCode})` : ''}` : (e.detail ?? '—')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {audit.isSuccess && rows.length === 0 && <p className="rd-empty">Nothing recorded yet.</p>}
+      </div>
+      <p className="muted small">Times are shown in your local time; exports are in UTC and say so.</p>
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import './payments.css';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useBridge } from '../../lib/bridge';
+import { useActiveProfile } from '../transactions/queries';
+import { CustomersView } from './CustomersView';
+import { NewPayment } from './NewPayment';
+import { PaymentAuditView } from './PaymentAuditView';
+import { PaymentDetail } from './PaymentDetail';
+import { PaymentsList } from './PaymentsList';
+import { customersQuery, paymentsQuery, usePaymentEvents } from './queries';
+
+const TABS = [
+  { id: 'payments', label: 'Payments' },
+  { id: 'new', label: 'New payment' },
+  { id: 'customers', label: 'Customers' },
+  { id: 'audit', label: 'Audit' },
+] as const;
+type Tab = (typeof TABS)[number]['id'];
+
+/** The Payments area: payments this desk created, new ones, customers and their stored methods, audit. */
+export function PaymentsScreen() {
+  const { profile, isPending } = useActiveProfile();
+  if (isPending) return <p role="status">Loading…</p>;
+  if (!profile)
+    return (
+      <section className="empty-state">
+        <h2>No merchant profile is active</h2>
+        <p>Add or choose a profile in Settings to take payments.</p>
+      </section>
+    );
+  return <ForProfile key={profile.id} profile={profile} />;
+}
+
+function ForProfile({ profile }: { profile: NonNullable<ReturnType<typeof useActiveProfile>['profile']> }) {
+  const bridge = useBridge();
+  usePaymentEvents();
+  const payments = useQuery(paymentsQuery(bridge, profile.id));
+  const customers = useQuery(customersQuery(bridge, profile.id));
+  const [tab, setTab] = useState<Tab>('payments');
+  const [selected, setSelected] = useState<string>();
+  const list = payments.data ?? [];
+  const live = (id: string) => list.find((p) => p.id === id);
+  const current = selected ? live(selected) : undefined;
+  const openPayment = (id: string) => {
+    setSelected(id);
+    setTab('payments');
+  };
+
+  return (
+    <section className="rd-view pm-screen" aria-label="Payments">
+      <div className="pm-tabs" role="tablist" aria-label="Payments">
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            id={`pm-tab-${t.id}`}
+            aria-selected={t.id === tab}
+            aria-controls="pm-tabpanel"
+            className={t.id === tab ? 'pm-tab pm-tab-on' : 'pm-tab'}
+            onClick={() => setTab(t.id)}
+          >
+            {t.label}
+          </button>
+        ))}
+        {profile.environment === 'production' && (
+          <span className="rd-badge rd-badge-bad pm-live">PRODUCTION — real money</span>
+        )}
+      </div>
+      {(payments.isError || customers.isError) && (
+        <p className="rd-alert rd-alert-bad" role="alert">
+          Could not load {payments.isError ? 'payments' : 'customers'}:{' '}
+          {(payments.error ?? customers.error)?.message}
+        </p>
+      )}
+      <div id="pm-tabpanel" role="tabpanel" aria-labelledby={`pm-tab-${tab}`}>
+        {tab === 'payments' && (
+          <div className={current ? 'pm-split' : undefined}>
+            <PaymentsList
+              payments={list}
+              loading={payments.isPending}
+              selectedId={selected}
+              onSelect={setSelected}
+            />
+            {current && (
+              <div className="pm-side">
+                <PaymentDetail payment={current} onClose={() => setSelected(undefined)} />
+              </div>
+            )}
+          </div>
+        )}
+        {tab === 'new' && <NewPayment profile={profile} customers={customers.data ?? []} live={live} />}
+        {tab === 'customers' && (
+          <CustomersView
+            profile={profile}
+            customers={customers.data ?? []}
+            loading={customers.isPending}
+            payments={list}
+            onOpenPayment={openPayment}
+          />
+        )}
+        {tab === 'audit' && <PaymentAuditView />}
+      </div>
+    </section>
+  );
+}

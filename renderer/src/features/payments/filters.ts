@@ -1,0 +1,30 @@
+import type { PaymentKind, PaymentState, PaymentView } from '../../../../shared/ipc/contract/payments';
+
+export interface PaymentFilters {
+  kind: PaymentKind | 'all';
+  state: PaymentState | 'all' | 'waiting';
+  text: string;
+}
+
+const WAITING = new Set<PaymentState>(['sending', 'open', 'outcome_unknown']);
+
+/** Payments matching the list's filters, newest first. `waiting` = not final yet. */
+export function filterPayments(list: readonly PaymentView[], f: PaymentFilters): PaymentView[] {
+  const needle = f.text.trim().toLowerCase();
+  return list
+    .filter((p) => f.kind === 'all' || p.kind === f.kind)
+    .filter((p) => f.state === 'all' || (f.state === 'waiting' ? WAITING.has(p.state) : p.state === f.state))
+    .filter(
+      (p) =>
+        needle === '' ||
+        [p.reference, p.transactionNo, p.customerName, p.customerNo, p.description, p.id].some((h) =>
+          h?.toLowerCase().includes(needle),
+        ),
+    )
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/** "PAYMENTS-2026-11-22T10-20-30Z.csv": sorts by date, no characters Windows refuses. */
+export function paymentsFileName(kind: 'payments' | 'payments-audit', now: Date): string {
+  return `${kind}-${now.toISOString().slice(0, 19).replace(/:/g, '-')}Z.csv`;
+}

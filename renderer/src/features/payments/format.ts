@@ -1,0 +1,116 @@
+import { vendorLabel } from '../../../../shared/domain/checkout';
+import type { PaymentKind, PaymentState, PaymentView } from '../../../../shared/ipc/contract/payments';
+import { amountText, localTime } from '../refunds/format';
+
+export const KIND_LABELS: Record<PaymentKind, string> = {
+  link: 'Payment link',
+  whitelabel: 'Whitelabel',
+  card: 'Card',
+  charge: 'Stored-method charge',
+};
+
+export const STATE_LABELS: Record<PaymentState, string> = {
+  sending: 'Sending',
+  open: 'Open',
+  succeeded: 'Paid',
+  failed: 'Failed',
+  closed: 'Closed unpaid',
+  rejected: 'Rejected',
+  outcome_unknown: 'Outcome unknown',
+  not_created: 'Not created',
+};
+
+export const STATE_TONES: Record<PaymentState, 'ok' | 'bad' | 'warn' | 'info'> = {
+  sending: 'info',
+  open: 'info',
+  succeeded: 'ok',
+  failed: 'bad',
+  closed: 'bad',
+  rejected: 'bad',
+  outcome_unknown: 'warn',
+  not_created: 'bad',
+};
+
+/** What an open payment is waiting for, from its kind and the service's status. */
+export function waitingFor(p: PaymentView): string {
+  if (p.kind === 'card' && p.paymentStatus === 'pending')
+    return 'Waiting for the 3-D Secure check: the cardholder confirms the payment on the bank’s page.';
+  if (p.kind === 'link')
+    return `Waiting for the customer to pay through the link${p.expiresAt ? ` (it closes unpaid at ${localTime(p.expiresAt)})` : ''}.`;
+  if (p.kind === 'whitelabel')
+    return `Waiting for the payment on your own page with the ${vendorLabel(p.vendor)} SDK${p.expiresAt ? ` (until ${localTime(p.expiresAt)})` : ''}.`;
+  return 'Waiting for the service’s final status.';
+}
+
+export interface PaymentOutcome {
+  tone: 'ok' | 'bad' | 'warn' | 'info';
+  title: string;
+  moneyMoved: 'yes' | 'no' | 'unknown' | 'not yet';
+  body: string;
+}
+
+/** A payment's state in words: what happened, whether money moved, what to do next. */
+export function describePayment(p: PaymentView): PaymentOutcome {
+  const amount = amountText(p.amountMinor, p.currency);
+  const service = [p.retMsg, p.retCode ? `(code ${p.retCode})` : undefined].filter(Boolean).join(' ');
+  switch (p.state) {
+    case 'sending':
+      return {
+        tone: 'info',
+        title: 'Sending to the payment service…',
+        moneyMoved: 'not yet',
+        body: `${amount}, reference ${p.reference}.`,
+      };
+    case 'open':
+      return {
+        tone: 'info',
+        title: 'Created — not paid yet',
+        moneyMoved: 'not yet',
+        body: `${waitingFor(p)} This screen updates by itself.`,
+      };
+    case 'succeeded':
+      return {
+        tone: 'ok',
+        title: 'Paid',
+        moneyMoved: 'yes',
+        body: `${amount} was paid${p.paidAt ? ` at ${localTime(p.paidAt)}` : ''}${p.transactionNo ? ` as transaction ${p.transactionNo}` : ''}.${p.saveCard ? (p.methodSaved ? ` The card is stored on ${p.customerName ?? 'the customer'}.` : ' The stored card arrives with the service’s notification.') : ''}`,
+      };
+    case 'failed':
+      return {
+        tone: 'bad',
+        title: 'The payment failed',
+        moneyMoved: 'no',
+        body: `The service reports the payment as ${p.paymentStatus ?? 'failed'}. No money moved.`,
+      };
+    case 'closed':
+      return {
+        tone: 'bad',
+        title: 'Closed unpaid',
+        moneyMoved: 'no',
+        body: 'Nobody paid before it expired, so the service closed it. Create a new one if the customer still wants to pay.',
+      };
+    case 'rejected':
+      return {
+        tone: 'bad',
+        title: 'The service rejected it',
+        moneyMoved: 'no',
+        body: `${service || p.detail || 'The service gave no reason.'} Nothing was created.${p.retCode === '000022' ? ' If the reference was used before, generate a new one.' : ''}`,
+      };
+    case 'outcome_unknown':
+      return {
+        tone: 'warn',
+        title: 'Outcome unknown',
+        moneyMoved: 'unknown',
+        body: `The service’s answer was lost (${p.detail ?? 'no answer'}). Refund Desk looks for the payment by its reference ${p.reference} and never sends it again. Do not take this payment again until this is resolved.`,
+      };
+    case 'not_created':
+      return {
+        tone: 'bad',
+        title: 'Not created',
+        moneyMoved: 'no',
+        body: p.detail ?? 'The service has no payment with this reference.',
+      };
+  }
+}
+
+export { amountText, localTime, vendorLabel };

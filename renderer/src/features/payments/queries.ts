@@ -1,0 +1,73 @@
+import { queryOptions, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
+import type { Bridge } from '../../../../shared/ipc/contract';
+import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
+import { unwrap, useBridge } from '../../lib/bridge';
+
+/** Query-key factory: payments and customers per profile; the payments audit log. */
+export const paymentKeys = {
+  all: ['payments'] as const,
+  list: (profileId: string) => ['payments', profileId, 'list'] as const,
+  customers: (profileId: string) => ['payments', profileId, 'customers'] as const,
+  audit: ['payments', 'audit'] as const,
+};
+
+export const paymentsQuery = (bridge: Bridge, profileId: string) =>
+  queryOptions({
+    queryKey: paymentKeys.list(profileId),
+    queryFn: () => unwrap(bridge['payments.list']({ profileId })),
+  });
+
+export const customersQuery = (bridge: Bridge, profileId: string) =>
+  queryOptions({
+    queryKey: paymentKeys.customers(profileId),
+    queryFn: () => unwrap(bridge['customers.list']({ profileId })),
+  });
+
+export const paymentAuditQuery = (bridge: Bridge) =>
+  queryOptions({ queryKey: paymentKeys.audit, queryFn: () => unwrap(bridge['payments.audit']()) });
+
+/** Replaces (by id, never with an older version) or adds one item, newest first. */
+export function upsertById<T extends { id: string; createdAt: string; updatedAt?: string }>(
+  list: readonly T[] | undefined,
+  item: T,
+): T[] | undefined {
+  if (!list) return list;
+  const at = list.findIndex((x) => x.id === item.id);
+  if (at < 0) return [item, ...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const cur = list[at]!;
+  if (cur.updatedAt && item.updatedAt && item.updatedAt < cur.updatedAt) return [...list];
+  return list.map((x, i) => (i === at ? item : x));
+}
+
+/** Writes an answer or a pushed update into the cached lists (and refreshes the audit log). */
+export function useRememberPayment() {
+  const client = useQueryClient();
+  return useMemo(
+    () => ({
+      payment(p: PaymentView) {
+        client.setQueryData<PaymentView[]>(paymentKeys.list(p.profileId), (old) => upsertById(old, p));
+        void client.invalidateQueries({ queryKey: paymentKeys.audit });
+      },
+      customer(c: CustomerView) {
+        client.setQueryData<CustomerView[]>(paymentKeys.customers(c.profileId), (old) => upsertById(old, c));
+        void client.invalidateQueries({ queryKey: paymentKeys.audit });
+      },
+    }),
+    [client],
+  );
+}
+
+/** Keeps payments and customers live from main's pushes while the Payments area is open. */
+export function usePaymentEvents(): void {
+  const bridge = useBridge();
+  const remember = useRememberPayment();
+  useEffect(() => {
+    const off1 = bridge.on['payments.updated']((p) => remember.payment(p));
+    const off2 = bridge.on['customers.updated']((c) => remember.customer(c));
+    return () => {
+      off1();
+      off2();
+    };
+  }, [bridge, remember]);
+}

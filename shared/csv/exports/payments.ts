@@ -1,0 +1,65 @@
+import { formatMinor } from '../../domain/money';
+import type { PaymentAuditEntry, PaymentView } from '../../ipc/contract/payments';
+import { type CsvColumn, writeCsv } from '../writer';
+
+/**
+ * Column sets of the payments list and the payments audit log exports. They carry what a person may see
+ * of a payment — never card data (only the last four digits) and never a stored method's vaultId.
+ * Columns are only ever appended.
+ */
+const UTC = () => 'UTC';
+const money = (row: { amountMinor?: number | undefined; currency?: string | undefined }) =>
+  row.amountMinor !== undefined && row.currency ? formatMinor(row.amountMinor, row.currency) : undefined;
+
+export const PAYMENT_COLUMNS: readonly CsvColumn<PaymentView>[] = [
+  { header: 'createdAt', kind: 'timestamp', value: (p) => p.createdAt },
+  { header: 'updatedAt', kind: 'timestamp', value: (p) => p.updatedAt },
+  { header: 'timezone', kind: 'text', value: UTC },
+  { header: 'paymentId', kind: 'id', value: (p) => p.id },
+  { header: 'kind', kind: 'text', value: (p) => p.kind },
+  { header: 'state', kind: 'text', value: (p) => p.state },
+  { header: 'serviceStatus', kind: 'text', value: (p) => p.paymentStatus },
+  { header: 'reference', kind: 'id', value: (p) => p.reference },
+  { header: 'transactionNo', kind: 'id', value: (p) => p.transactionNo },
+  { header: 'amount', kind: 'amount', value: money },
+  { header: 'currency', kind: 'text', value: (p) => p.currency },
+  { header: 'settleCurrency', kind: 'text', value: (p) => p.settleCurrency },
+  { header: 'vendor', kind: 'text', value: (p) => p.vendor },
+  { header: 'cardLast4', kind: 'id', value: (p) => p.cardLast4 },
+  { header: 'customerNo', kind: 'id', value: (p) => p.customerNo },
+  { header: 'description', kind: 'text', value: (p) => p.description },
+  { header: 'note', kind: 'text', value: (p) => p.note },
+  { header: 'paidAt', kind: 'timestamp', value: (p) => p.paidAt },
+  { header: 'expiresAt', kind: 'timestamp', value: (p) => p.expiresAt },
+  { header: 'ret_code', kind: 'text', value: (p) => p.retCode },
+  { header: 'ret_msg', kind: 'text', value: (p) => p.retMsg },
+  { header: 'operator', kind: 'text', value: (p) => p.operator },
+  { header: 'profile', kind: 'text', value: (p) => p.profileName },
+  { header: 'environment', kind: 'text', value: (p) => p.environment },
+];
+
+export const PAYMENT_AUDIT_COLUMNS: readonly CsvColumn<PaymentAuditEntry>[] = [
+  { header: 'at', kind: 'timestamp', value: (e) => e.at },
+  { header: 'timezone', kind: 'text', value: UTC },
+  { header: 'operator', kind: 'text', value: (e) => e.operator },
+  { header: 'profile', kind: 'text', value: (e) => e.profileName },
+  { header: 'environment', kind: 'text', value: (e) => e.environment },
+  { header: 'action', kind: 'text', value: (e) => e.action },
+  { header: 'outcome', kind: 'text', value: (e) => e.outcome },
+  { header: 'reference', kind: 'id', value: (e) => e.reference },
+  { header: 'transactionNo', kind: 'id', value: (e) => e.transactionNo },
+  { header: 'customerNo', kind: 'id', value: (e) => e.customerNo },
+  { header: 'amount', kind: 'amount', value: money },
+  { header: 'currency', kind: 'text', value: (e) => e.currency },
+  { header: 'vendor', kind: 'text', value: (e) => e.vendor },
+  { header: 'ret_code', kind: 'text', value: (e) => e.retCode },
+  { header: 'ret_msg', kind: 'text', value: (e) => e.retMsg },
+  { header: 'detail', kind: 'text', value: (e) => e.detail },
+  { header: 'subjectId', kind: 'id', value: (e) => e.subjectId },
+];
+
+/** The payments list as CSV (shared writer: BOM for Excel, ids kept as text, formula guard). */
+export const paymentsCsv = (rows: readonly PaymentView[]) => writeCsv(PAYMENT_COLUMNS, rows, { bom: true });
+/** The payments audit log as CSV. */
+export const paymentAuditCsv = (rows: readonly PaymentAuditEntry[]) =>
+  writeCsv(PAYMENT_AUDIT_COLUMNS, rows, { bom: true });
