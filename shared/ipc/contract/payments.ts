@@ -166,7 +166,6 @@ export const PAYMENT_AUDIT_ACTIONS = [
   'payment.check',
   'payment.final',
   'method.saved',
-  'pci.acknowledged',
 ] as const;
 export const PAYMENT_AUDIT_OUTCOMES = [
   'refused',
@@ -180,7 +179,6 @@ export const PAYMENT_AUDIT_OUTCOMES = [
   'not_created',
   'found',
   'saved',
-  'acknowledged',
 ] as const;
 
 export const paymentAuditEntrySchema = z.object({

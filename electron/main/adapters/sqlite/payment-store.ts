@@ -175,22 +175,15 @@ export function createSqlitePaymentStore(db: Database): PaymentStore {
   return {
     insertSending(draft, sender, at) {
       return db.immediate(() => {
-        const existing = intents(
-          'SELECT * FROM payment_intents WHERE merchant_no = ? AND reference = ?',
-          draft.merchantNo,
-          draft.reference,
-        )[0];
+        const taken = `SELECT * FROM payment_intents WHERE merchant_no = ? AND reference = ? AND state <> 'rejected'`;
+        const existing = intents(taken, draft.merchantNo, draft.reference)[0];
         if (existing) return { ok: false as const, reason: 'reference_in_use' as const, existing };
         const intent: PaymentIntent = { ...draft, state: 'sending', sender, updatedAt: at, checks: 0 };
         try {
           insertRow(db, 'payment_intents', INTENT_COLUMNS, intent);
         } catch (e) {
           if (!isConstraint(e)) throw e;
-          const raced = intents(
-            'SELECT * FROM payment_intents WHERE merchant_no = ? AND reference = ?',
-            draft.merchantNo,
-            draft.reference,
-          )[0];
+          const raced = intents(taken, draft.merchantNo, draft.reference)[0];
           if (raced) return { ok: false as const, reason: 'reference_in_use' as const, existing: raced };
           throw e;
         }

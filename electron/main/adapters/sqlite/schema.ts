@@ -14,7 +14,8 @@ import type { Migration } from './database';
  *   keep their answers and have no facts (their reports were never stored).
  * - v4, back-office payments: customers registered from this desk, their stored methods (vaultId), the
  *   payment-creation intents (journaled before the request leaves) with their history, and the payments
- *   audit log. No card number, security code or expiry is ever a column: a card is kept as its last 4.
+ *   audit log. A reference is unique per merchant except among creates the service rejected (nothing was
+ *   created, so the same reference may be sent again). No card number, security code or expiry is ever a column: a card is kept as its last 4.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -234,7 +235,7 @@ CREATE TABLE payment_intents (
   updated_at TEXT NOT NULL,
   paid_at TEXT
 );
-CREATE UNIQUE INDEX payment_intents_reference ON payment_intents (merchant_no, reference);
+CREATE UNIQUE INDEX payment_intents_reference ON payment_intents (merchant_no, reference) WHERE state <> 'rejected';
 CREATE INDEX payment_intents_profile ON payment_intents (profile_id, created_at);
 CREATE INDEX payment_intents_transaction ON payment_intents (merchant_no, transaction_no);
 CREATE INDEX payment_intents_open ON payment_intents (state) WHERE state IN ('sending', 'open', 'outcome_unknown');

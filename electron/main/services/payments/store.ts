@@ -37,7 +37,10 @@ export type InsertResult =
  * the rules; the store owns atomicity across every process sharing the data directory.
  */
 export interface PaymentStore {
-  /** Inserts the intent as `sending` for `sender`, committed (fsync) before this returns. */
+  /**
+   * Inserts the intent as `sending` for `sender`, committed (fsync) before this returns — unless the
+   * merchant reference is already taken by an intent the service did not reject.
+   */
   insertSending(draft: PaymentDraft, sender: string, at: string): InsertResult;
   get(id: string): PaymentIntent | undefined;
   /** Newest first. */
