@@ -312,7 +312,7 @@ export function CheckoutForm(props: {
             error={errors['callbackUrl']}
             hint={
               isDemo
-                ? 'Demo: the sandbox’s own page when left empty.'
+                ? 'Demo: the sandbox’s address when left empty.'
                 : 'Your site’s https:// page; {status}, {reference}, {transactionNo} and {amount} are filled in.'
             }
             wide
