@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refuseUnsafeText } from './text';
 
 /**
  * A customer as the payment service registers one (PROTOCOL.md "Create customer"): names, email,
@@ -10,6 +11,7 @@ const text = (max: number, what: string) =>
     .string()
     .trim()
     .max(max, `Keep the ${what} under ${max} characters.`)
+    .superRefine(refuseUnsafeText(what))
     .optional()
     .transform((v) => (v ? v : undefined));
 
@@ -100,7 +102,8 @@ export const customerInputSchema = z
       .trim()
       .min(1, 'Type the email address.')
       .max(254, 'That email address is too long.')
-      .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Type an email address such as name@example.com.'),
+      .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Type an email address such as name@example.com.')
+      .superRefine(refuseUnsafeText('email address')),
     countryCode: z
       .string()
       .trim()

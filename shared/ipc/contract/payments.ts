@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { cardSchema } from '../../domain/card';
 import { REFERENCE_MESSAGE, REFERENCE_PATTERN, TIMEOUT_MIN, VENDOR_CODES } from '../../domain/checkout';
 import { customerInputSchema } from '../../domain/customer';
+import { refuseUnsafeText } from '../../domain/text';
 
 const minor = z.number().int().refine(Number.isSafeInteger, 'Amounts are whole minor units.');
 const positive = minor.refine((n) => n > 0, 'The amount must be greater than zero.');
@@ -9,7 +10,12 @@ const currency = z.string().regex(/^[A-Z]{3}$/, 'Use a three-letter currency cod
 const profileId = z.string().min(1).max(64);
 const reference = z.string().trim().regex(REFERENCE_PATTERN, REFERENCE_MESSAGE);
 const shortText = (what: string) =>
-  z.string().trim().max(100, `Keep the ${what} under 100 characters.`).optional();
+  z
+    .string()
+    .trim()
+    .max(100, `Keep the ${what} under 100 characters.`)
+    .superRefine(refuseUnsafeText(what))
+    .optional();
 const localId = z.string().min(1).max(64);
 
 /** How a payment was started from this desk. */
@@ -37,7 +43,12 @@ export type PaymentState = (typeof PAYMENT_STATES)[number];
 
 export const goodsLineSchema = z
   .object({
-    name: z.string().trim().min(1, 'Name the item.').max(100, 'Keep item names under 100 characters.'),
+    name: z
+      .string()
+      .trim()
+      .min(1, 'Name the item.')
+      .max(100, 'Keep item names under 100 characters.')
+      .superRefine(refuseUnsafeText('item name')),
     quantity: z.number().int().min(1, 'At least 1.').max(9999, 'At most 9999.'),
   })
   .strict();

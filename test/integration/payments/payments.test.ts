@@ -233,7 +233,7 @@ describe('back-office payments through the composed core and the Demo sandbox', 
     expect(intent.state).toBe('accepted');
   });
 
-  it('a declined card is rejected with the service’s message; nothing is kept but the last four', async () => {
+  it('a declined card (000080: the acquirer failed, not a refusal) is looked up and found failed; only the last four are kept', async () => {
     const p = await call<PaymentView>('payments.captureCard', {
       profileId,
       amountMinor: 300,
@@ -242,7 +242,13 @@ describe('back-office payments through the composed core and the Demo sandbox', 
       saveCard: false,
       card: card(CARD_DECLINED),
     });
-    expect(p).toMatchObject({ state: 'rejected', retCode: '000080', cardLast4: '0002' });
+    expect(p).toMatchObject({
+      state: 'failed',
+      paymentStatus: 'failed',
+      retCode: '000080',
+      cardLast4: '0002',
+    });
+    expect(p.retMsg).toMatch(/declined/);
     const ok = await call<PaymentView>('payments.captureCard', {
       profileId,
       amountMinor: 300,

@@ -29,6 +29,10 @@ const CREATES_WHEN_VALID = new Set<InvokeChannel>([
   'refunds.submit',
   'reconciliation.create',
   'reconciliation.recheck',
+  'customers.register',
+  'payments.createCheckout',
+  'payments.captureCard',
+  'payments.chargeMethod',
 ]);
 
 const envelopeSchema = z.union([
@@ -65,6 +69,9 @@ async function snapshot() {
     audit: await read('audit.list'),
     profiles: await read('profiles.list'),
     recon: await read('reconciliation.list'),
+    payments: await read('payments.list'),
+    customers: await read('customers.list'),
+    paymentAudit: await read('payments.audit'),
   });
 }
 
@@ -180,6 +187,9 @@ describe('every IPC channel under random and hostile payloads', () => {
       ['profiles.save', 'operatorName'],
       ['refunds.submit', 'reasonNote'],
       ['reconciliation.create', 'label'],
+      ['payments.createCheckout', 'description'],
+      ['payments.createCheckout', 'note'],
+      ['payments.chargeMethod', 'note'],
     ];
     const before = await snapshot();
     await fc.assert(

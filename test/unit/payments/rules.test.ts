@@ -98,15 +98,15 @@ describe('customer fields', () => {
 
 describe('stored-method charge confirmation', () => {
   const limits = { limits: [{ currency: 'USD', maxSingleMinor: 1000 }] };
-  it('asks for the amount typed again on production or above the single-amount limit', () => {
-    const at = (amountMinor: number, environment = 'demo', typedAmount?: string) =>
-      chargeConfirmation({ amountMinor, currency: 'USD', environment, guardrails: limits, typedAmount });
+  it('asks for the amount typed again with live money or above the single-amount limit', () => {
+    const at = (amountMinor: number, moneyMode: 'live' | 'test' | 'local' = 'local', typedAmount?: string) =>
+      chargeConfirmation({ amountMinor, currency: 'USD', moneyMode, guardrails: limits, typedAmount });
     expect(at(1000)).toEqual({ missing: [], reasons: [] });
     expect(at(1001).missing).toEqual(['typed_amount']);
-    expect(at(1001, 'demo', '10.01').missing).toEqual([]);
-    expect(at(1010, 'demo', '10.1').missing).toEqual([]);
-    expect(at(1001, 'demo', '10.02').missing).toEqual(['typed_amount']);
-    expect(at(5, 'production')).toMatchObject({
+    expect(at(1001, 'local', '10.01').missing).toEqual([]);
+    expect(at(1010, 'local', '10.1').missing).toEqual([]);
+    expect(at(1001, 'local', '10.02').missing).toEqual(['typed_amount']);
+    expect(at(5, 'live')).toMatchObject({
       missing: ['typed_amount'],
       reasons: ['this charges a real card'],
     });

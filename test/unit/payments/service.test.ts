@@ -19,6 +19,7 @@ const ctx = (over: Partial<PaymentContext> = {}): PaymentContext => ({
   profileName: 'Main',
   environment: 'vendor-sandbox',
   baseUrl: 'https://mapi.yuansferdev.com',
+  moneyMode: 'test',
   merchantNo: '200043',
   storeNo: '300014',
   operator: 'Ana',
@@ -145,6 +146,17 @@ describe('payment creation', () => {
     expect(sent).toBe(1);
   });
 
+  it('000000 / 000080 (the service failed, not refused) are looked up by reference like a lost answer', async () => {
+    const { service } = build({
+      securePay: async () => {
+        throw rejectionError('securePay', '000000', 'system error');
+      },
+      queryTransaction: async () => ({ transaction: tx({ status: 'init' }) }),
+    });
+    const p = await service.createCheckout(link());
+    expect(p).toMatchObject({ state: 'open', retCode: '000000', transactionNo: '300000000000000001' });
+  });
+
   it('a payment with our reference but another amount is not ours', async () => {
     const { service } = build({
       securePay: async () => {
@@ -241,8 +253,8 @@ describe('card capture', () => {
     expect(p.detail).not.toContain(CARD.number);
   });
 
-  it('production needs the PCI acknowledgement; Save card needs a customer; nothing is sent otherwise', async () => {
-    const { service } = build({}, ctx({ environment: 'production' }));
+  it('live money needs the PCI acknowledgement; Save card needs a customer; nothing is sent otherwise', async () => {
+    const { service } = build({}, ctx({ environment: 'production', moneyMode: 'live' }));
     await expect(service.captureCard(capture())).rejects.toMatchObject({
       code: 'invalid_input',
       details: { requires: ['pci_acknowledgement'] },

@@ -1,5 +1,6 @@
 import { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
+import { moneyModeOf } from '../../../../shared/domain/profile';
 import type { EventBus } from '../event-bus';
 import type { IpnEvent } from '../ipn/listener';
 import type { Clock, Logger, OpenExternal } from '../ports';
@@ -39,11 +40,13 @@ export function createPaymentsRuntime(deps: {
       throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
     const ipnUrl = deps.profiles.ipnUrlFor(p.id);
     const demo = p.environment === 'demo' ? deps.profiles.demoBaseUrl() : undefined;
+    const baseUrl = deps.profiles.profiles.effectiveBaseUrl(p.id) ?? '';
     return {
       profileId: p.id,
       profileName: p.name,
       environment: p.environment,
-      baseUrl: deps.profiles.profiles.effectiveBaseUrl(p.id) ?? '',
+      baseUrl,
+      moneyMode: moneyModeOf(p.environment, baseUrl || undefined),
       merchantNo: p.merchantNo,
       storeNo: p.storeNo,
       operator: p.operatorName ?? osUser(),

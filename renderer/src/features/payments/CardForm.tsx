@@ -6,7 +6,9 @@ import {
   REFERENCE_PATTERN,
 } from '../../../../shared/domain/checkout';
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
+import { moneyModeOf } from '../../../../shared/domain/profile';
 import { useBridge } from '../../lib/bridge';
+import type { ProfileView } from '../settings/queries';
 import { useRepos } from '../transactions/queries';
 import { parseAmountField } from './amount';
 import { Field } from './Field';
@@ -23,14 +25,17 @@ const MONTHS = Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(2, '0
  * before the answer arrives. Nothing here stores, logs or caches it.
  */
 export function CardForm(props: {
-  profile: { id: string; environment: string };
+  profile: Pick<ProfileView, 'id' | 'environment' | 'baseUrl' | 'effectiveBaseUrl'>;
   customers: readonly CustomerView[];
   onCreated: (p: PaymentView) => void;
 }) {
   const bridge = useBridge();
   const { meta } = useRepos();
-  const production = props.profile.environment === 'production';
-  const [acknowledged, setAcknowledged] = useState<boolean | undefined>(production ? undefined : true);
+  // Live money decides, from where the calls go (a custom address may be production too).
+  const live =
+    moneyModeOf(props.profile.environment, props.profile.effectiveBaseUrl ?? props.profile.baseUrl) ===
+    'live';
+  const [acknowledged, setAcknowledged] = useState<boolean | undefined>(live ? undefined : true);
   const [amount, setAmount] = useState('');
   const [reference, setReference] = useState(newPaymentReference);
   const [customerId, setCustomerId] = useState('');
@@ -41,9 +46,9 @@ export function CardForm(props: {
   const capture = useCaptureCard();
 
   useEffect(() => {
-    if (!production) return;
+    if (!live) return;
     void meta.get(props.profile.id, 'payments.pciAcknowledged').then((v) => setAcknowledged(v === true));
-  }, [meta, production, props.profile.id]);
+  }, [meta, live, props.profile.id]);
 
   if (acknowledged === undefined) return <p role="status">Loading…</p>;
   if (!acknowledged)
@@ -51,8 +56,8 @@ export function CardForm(props: {
       <div className="rd-confirm-box pm-pci" role="alert" data-testid="pci-warning">
         <h3>Before you type a card number: PCI DSS scope</h3>
         <p>
-          Typing card numbers into this computer on a production profile puts it — and your organisation — in
-          PCI DSS scope (SAQ D): the computer, its network and the people using it must meet the card
+          Typing card numbers into this computer with a live-money profile puts it — and your organisation —
+          in PCI DSS scope (SAQ D): the computer, its network and the people using it must meet the card
           industry’s security rules. Refund Desk sends the card straight to the payment service and never
           stores, logs or caches it, but the keyboard, screen and memory of this computer still see it.
         </p>
@@ -109,7 +114,7 @@ export function CardForm(props: {
         card: sent,
         ...(customerId ? { customerId } : {}),
         ...(note.trim() ? { note: note.trim() } : {}),
-        ...(production ? { pciAcknowledged: true } : {}),
+        ...(live ? { pciAcknowledged: true } : {}),
       },
       { answered, failed: (err) => setErrors(fieldErrorsOf(err, 'card.')) },
     );
@@ -123,8 +128,8 @@ export function CardForm(props: {
   return (
     <form className="pm-form" onSubmit={submit} noValidate aria-label="Card payment" autoComplete="off">
       <p className="muted small">
-        {production
-          ? 'Production: this charges a real card.'
+        {live
+          ? 'LIVE MONEY: this charges a real card.'
           : 'Card data goes straight to the payment service; Refund Desk keeps only the last four digits.'}{' '}
         Test cards in Demo: 4242 4242 4242 4242 (paid at once), 4000 0000 0000 3220 (3-D Secure), 4000 0000
         0000 0002 (declined).
@@ -240,7 +245,7 @@ export function CardForm(props: {
       <footer className="rd-actions pm-actions">
         <button
           type="submit"
-          className={production ? 'danger' : 'primary'}
+          className={live ? 'danger' : 'primary'}
           disabled={capture.pending}
           aria-busy={capture.pending}
         >

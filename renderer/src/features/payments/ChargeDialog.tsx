@@ -8,7 +8,9 @@ import {
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
 import type { ProfileView } from '../settings/queries';
 import { DialogFrame } from '../refunds/DialogFrame';
+import { DELIBERATE_MS } from '../refunds/ConfirmStep';
 import { environmentLabel } from '../refunds/format';
+import { moneyModeOf } from '../../../../shared/domain/profile';
 import { parseAmountField } from './amount';
 import { Field } from './Field';
 import { described } from './field-props';
@@ -18,9 +20,17 @@ import { PaymentDetail } from './PaymentDetail';
 
 type Method = CustomerView['methods'][number];
 
+const hostOf = (url: string | undefined) => {
+  try {
+    return url ? new URL(url).host : 'address not known';
+  } catch {
+    return url ?? 'address not known';
+  }
+};
+
 /**
  * Charges a customer's stored method: amount and reference → a confirmation of exactly what will be
- * charged (live-money banner on production; the amount typed again on production or above the profile's
+ * charged (a red banner with live money; the amount typed again with live money or above the profile's
  * single-amount limit) → the outcome, followed live.
  */
 export function ChargeDialog(props: {
@@ -33,7 +43,9 @@ export function ChargeDialog(props: {
 }) {
   const titleId = useId();
   const { profile, customer, method } = props;
-  const production = profile.environment === 'production';
+  const moneyMode = moneyModeOf(profile.environment, profile.effectiveBaseUrl ?? profile.baseUrl);
+  const live = moneyMode === 'live';
+  const host = hostOf(profile.effectiveBaseUrl ?? profile.baseUrl);
   const charge = useChargeMethod();
   const [step, setStep] = useState<'amount' | 'confirm' | 'result'>('amount');
   const [amount, setAmount] = useState('');
@@ -44,14 +56,27 @@ export function ChargeDialog(props: {
   const [notice, setNotice] = useState<string>();
   const inFlight = useRef(false);
   const first = useRef<HTMLInputElement>(null);
-  useEffect(() => first.current?.focus(), [step]);
+  const lead = useRef<HTMLParagraphElement>(null);
+  // Initial focus is never on the money-moving button: the first field, else the summary's lead line.
+  useEffect(() => (first.current ?? lead.current)?.focus(), [step]);
+  // The Charge button arms itself a moment after the confirmation appears, so a key press or double
+  // click that began on the previous step cannot land on it.
+  const [armed, setArmed] = useState(false);
+  useEffect(() => {
+    if (step !== 'confirm') return;
+    const t = setTimeout(() => setArmed(true), DELIBERATE_MS);
+    return () => {
+      clearTimeout(t);
+      setArmed(false);
+    };
+  }, [step]);
 
   const parsed = parseAmountField(amount, 'USD');
   const amountMinor = parsed.ok ? parsed.amountMinor : 0;
   const need = chargeConfirmation({
     amountMinor,
     currency: 'USD',
-    environment: profile.environment,
+    moneyMode,
     guardrails: profile.guardrails ?? { limits: [] },
     typedAmount: typed,
   });
@@ -67,7 +92,7 @@ export function ChargeDialog(props: {
   };
   const send = (e: FormEvent) => {
     e.preventDefault();
-    if (inFlight.current || !parsed.ok || need.missing.length > 0) return;
+    if (!armed || inFlight.current || !parsed.ok || need.missing.length > 0) return;
     inFlight.current = true;
     setNotice(undefined);
     charge.mutate(
@@ -149,16 +174,20 @@ export function ChargeDialog(props: {
   } else if (step === 'confirm') {
     body = (
       <form className="rd-step" onSubmit={send} noValidate aria-label="Confirm the charge">
-        {production ? (
+        {live ? (
           <div className="rd-production-banner" role="alert" data-testid="production-banner">
-            PRODUCTION — this charges the customer’s real card.
+            LIVE MONEY — this charges the customer’s real card ({host}).
           </div>
         ) : (
           <p className="rd-env-note" data-testid="environment-note">
-            {environmentLabel(profile.environment)}: no real money moves.
+            {moneyMode === 'local'
+              ? `${environmentLabel(profile.environment)}: no real money moves.`
+              : `${environmentLabel(profile.environment)}: the payment service’s test system (${host}).`}
           </p>
         )}
-        <p className="rd-lead">Refund Desk will charge:</p>
+        <p className="rd-lead" ref={lead} tabIndex={-1}>
+          Refund Desk will charge:
+        </p>
         <div className="rd-big-amount num" data-testid="charge-amount">
           {amountText(amountMinor, 'USD')}
         </div>
@@ -185,9 +214,7 @@ export function ChargeDialog(props: {
           </div>
           <div>
             <dt>Environment</dt>
-            <dd className={production ? 'rd-prod-text' : undefined}>
-              {environmentLabel(profile.environment)}
-            </dd>
+            <dd className={live ? 'rd-prod-text' : undefined}>{environmentLabel(profile.environment)}</dd>
           </div>
           <div>
             <dt>Operator</dt>
@@ -225,8 +252,8 @@ export function ChargeDialog(props: {
           </button>
           <button
             type="submit"
-            className={production ? 'danger' : 'primary'}
-            disabled={charge.isPending || need.missing.length > 0}
+            className={live ? 'danger' : 'primary'}
+            disabled={!armed || charge.isPending || need.missing.length > 0}
             aria-busy={charge.isPending}
           >
             {charge.isPending ? 'Charging…' : `Charge ${amountText(amountMinor, 'USD')}`}
@@ -257,7 +284,7 @@ export function ChargeDialog(props: {
             : `Charge ${method.label}`
       }
       onClose={charge.isPending ? undefined : props.onClose}
-      tone={production ? 'production' : undefined}
+      tone={live ? 'production' : undefined}
     >
       {body}
     </DialogFrame>

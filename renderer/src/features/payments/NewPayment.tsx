@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
+import type { ProfileView } from '../settings/queries';
 import { CardForm } from './CardForm';
 import { CheckoutForm } from './CheckoutForm';
 import { PaymentDetail } from './PaymentDetail';
@@ -21,7 +22,7 @@ type Kind = (typeof KINDS)[number]['id'];
 
 /** Choose what to create; the form on the left, what it created (followed live) on the right. */
 export function NewPayment(props: {
-  profile: { id: string; environment: string };
+  profile: ProfileView;
   customers: readonly CustomerView[];
   live: (id: string) => PaymentView | undefined;
 }) {

@@ -1,6 +1,7 @@
 import './payments.css';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { moneyModeOf } from '../../../../shared/domain/profile';
 import { useBridge } from '../../lib/bridge';
 import { useActiveProfile } from '../transactions/queries';
 import { CustomersView } from './CustomersView';
@@ -64,8 +65,8 @@ function ForProfile({ profile }: { profile: NonNullable<ReturnType<typeof useAct
             {t.label}
           </button>
         ))}
-        {profile.environment === 'production' && (
-          <span className="rd-badge rd-badge-bad pm-live">PRODUCTION — real money</span>
+        {moneyModeOf(profile.environment, profile.effectiveBaseUrl ?? profile.baseUrl) === 'live' && (
+          <span className="rd-badge rd-badge-bad pm-live">LIVE MONEY</span>
         )}
       </div>
       {(payments.isError || customers.isError) && (

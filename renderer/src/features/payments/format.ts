@@ -80,7 +80,7 @@ export function describePayment(p: PaymentView): PaymentOutcome {
         tone: 'bad',
         title: 'The payment failed',
         moneyMoved: 'no',
-        body: `The service reports the payment as ${p.paymentStatus ?? 'failed'}. No money moved.`,
+        body: `The service reports the payment as ${p.paymentStatus ?? 'failed'}${service ? `: ${service}` : ''}. No money moved.`,
       };
     case 'closed':
       return {
