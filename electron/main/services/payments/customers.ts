@@ -1,7 +1,7 @@
 import { AppError, isAppError } from '../../../../shared/domain/errors';
 import type { CustomerFields } from '../../../../shared/domain/customer';
-import type { PaymentAuditEntry } from '../../../../shared/ipc/contract/payments';
 import type { Clock, Logger } from '../ports';
+import { type AuditWhat, createPaymentAuditor } from './audit';
 import type { PaymentGateway } from './follow';
 import type { PaymentContext } from './service';
 import type { CustomerRecord, PaymentStore } from './store';
@@ -20,24 +20,9 @@ export function createCustomerRegistry(deps: {
   onCustomer?: (customerId: string) => void;
 }) {
   const iso = () => new Date(deps.clock.now()).toISOString();
-  const audit = (
-    ctx: PaymentContext,
-    e: Pick<PaymentAuditEntry, 'outcome' | 'subjectId'> & Partial<PaymentAuditEntry>,
-  ) => {
-    try {
-      deps.store.audit.record({
-        at: iso(),
-        operator: ctx.operator,
-        profileId: ctx.profileId,
-        profileName: ctx.profileName,
-        environment: ctx.environment,
-        action: 'customer.register',
-        ...e,
-      });
-    } catch (err) {
-      deps.log.error('payment.audit_failed', { error: err instanceof Error ? err.message : '' });
-    }
-  };
+  const record = createPaymentAuditor(deps);
+  const audit = (ctx: PaymentContext, e: Omit<AuditWhat, 'action'>) =>
+    record(ctx, { action: 'customer.register', ...e });
 
   return {
     async register(ctx: PaymentContext, f: CustomerFields): Promise<CustomerRecord> {

@@ -13,6 +13,7 @@ import {
   type PaymentPatch,
   type PaymentState,
 } from './intent';
+import { createPaymentAuditor } from './audit';
 import type { PaymentStore } from './store';
 
 export type PaymentGateway = Pick<
@@ -56,35 +57,27 @@ export function createPaymentFollower(deps: FollowerDeps) {
   const due = new Map<string, { at: number; step: number }>();
   const running = new Set<string>();
 
+  const record = createPaymentAuditor(deps);
   function audit(
     i: PaymentIntent,
     outcome: PaymentAuditEntry['outcome'],
     action: PaymentAuditEntry['action'],
     detail?: string,
   ) {
-    try {
-      deps.store.audit.record({
-        at: iso(),
-        operator: i.operator,
-        profileId: i.profileId,
-        profileName: i.profileName,
-        environment: i.environment,
-        action,
-        outcome,
-        subjectId: i.id,
-        reference: i.reference,
-        amountMinor: i.amountMinor,
-        currency: i.currency,
-        vendor: i.vendor,
-        ...(i.transactionNo ? { transactionNo: i.transactionNo } : {}),
-        ...(i.customerNo ? { customerNo: i.customerNo } : {}),
-        ...(i.retCode ? { retCode: i.retCode } : {}),
-        ...(i.retMsg ? { retMsg: i.retMsg } : {}),
-        ...(detail ? { detail } : {}),
-      });
-    } catch (e) {
-      deps.log.error('payment.audit_failed', { intentId: i.id, error: e instanceof Error ? e.message : '' });
-    }
+    record(i, {
+      action,
+      outcome,
+      subjectId: i.id,
+      reference: i.reference,
+      amountMinor: i.amountMinor,
+      currency: i.currency,
+      vendor: i.vendor,
+      ...(i.transactionNo ? { transactionNo: i.transactionNo } : {}),
+      ...(i.customerNo ? { customerNo: i.customerNo } : {}),
+      ...(i.retCode ? { retCode: i.retCode } : {}),
+      ...(i.retMsg ? { retMsg: i.retMsg } : {}),
+      ...(detail ? { detail } : {}),
+    });
   }
 
   /** Guarded transition; tells listeners; undefined when another process changed it first. */

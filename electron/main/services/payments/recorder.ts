@@ -8,6 +8,7 @@ import { serviceTimeToIso } from '../../../../shared/protocol/time';
 import { refusal } from './checks';
 import type { FollowerDeps, PaymentFollower, PaymentGateway } from './follow';
 import { finalStateFor, type PaymentAccount, type PaymentDraft, type PaymentIntent } from './intent';
+import { createPaymentAuditor } from './audit';
 import type { CustomerRecord } from './store';
 
 /** The active profile, as a payment is created for it. */
@@ -102,32 +103,24 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
     };
   }
 
+  const record = createPaymentAuditor(deps);
   function auditRefused(
     ctx: PaymentContext,
     draft: Partial<PaymentDraft>,
     action: 'payment.link' | 'payment.whitelabel' | 'payment.card' | 'payment.charge',
     e: AppError,
   ) {
-    try {
-      deps.store.audit.record({
-        at: iso(),
-        operator: ctx.operator,
-        profileId: ctx.profileId,
-        profileName: ctx.profileName,
-        environment: ctx.environment,
-        action,
-        outcome: 'refused',
-        subjectId: '',
-        ...(draft.reference ? { reference: draft.reference } : {}),
-        ...(draft.amountMinor ? { amountMinor: draft.amountMinor } : {}),
-        ...(draft.currency ? { currency: draft.currency } : {}),
-        ...(draft.vendor ? { vendor: draft.vendor } : {}),
-        ...(draft.customerNo ? { customerNo: draft.customerNo } : {}),
-        detail: e.message,
-      });
-    } catch (err) {
-      deps.log.error('payment.audit_failed', { error: err instanceof Error ? err.message : '' });
-    }
+    record(ctx, {
+      action,
+      outcome: 'refused',
+      subjectId: '',
+      ...(draft.reference ? { reference: draft.reference } : {}),
+      ...(draft.amountMinor ? { amountMinor: draft.amountMinor } : {}),
+      ...(draft.currency ? { currency: draft.currency } : {}),
+      ...(draft.vendor ? { vendor: draft.vendor } : {}),
+      ...(draft.customerNo ? { customerNo: draft.customerNo } : {}),
+      detail: e.message,
+    });
   }
 
   /** Runs the checks of one create; a refusal is audited (nothing recorded, nothing sent) and thrown. */

@@ -12,6 +12,13 @@ export { transactionOf } from './recorder';
 export type PaymentServiceDeps = RecorderDeps;
 
 type CheckoutInput = Input<'payments.createCheckout'>;
+/** What a refusal's audit entry says about the create. */
+const about = (i: { reference: string; amountMinor: number; currency: string }, vendor: string) => ({
+  reference: i.reference,
+  amountMinor: i.amountMinor,
+  currency: i.currency,
+  vendor,
+});
 type CaptureInput = Input<'payments.captureCard'>;
 type ChargeInput = Input<'payments.chargeMethod'>;
 
@@ -29,12 +36,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   async function createCheckout(input: CheckoutInput): Promise<PaymentIntent> {
     const ctx = contextFor(input.profileId);
     const whitelabel = input.kind === 'whitelabel';
-    const partial = {
-      reference: input.reference,
-      amountMinor: input.amountMinor,
-      currency: input.currency,
-      vendor: input.vendor,
-    };
+    const partial = about(input, input.vendor);
     const { customer, callbackUrl, ipnUrl } = checked(ctx, actionOf(input.kind), partial, () => {
       const problem = checkoutProblem({
         vendor: input.vendor,
@@ -102,12 +104,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
 
   async function captureCard(input: CaptureInput): Promise<PaymentIntent> {
     const ctx = contextFor(input.profileId);
-    const partial = {
-      reference: input.reference,
-      amountMinor: input.amountMinor,
-      currency: input.currency,
-      vendor: 'creditcard',
-    };
+    const partial = about(input, 'creditcard');
     const customer = checked(ctx, 'payment.card', partial, () => {
       if (ctx.moneyMode === 'live' && input.pciAcknowledged !== true)
         throw refusal(
@@ -177,12 +174,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
 
   async function chargeMethod(input: ChargeInput): Promise<PaymentIntent> {
     const ctx = contextFor(input.profileId);
-    const partial = {
-      reference: input.reference,
-      amountMinor: input.amountMinor,
-      currency: input.currency,
-      vendor: 'creditcard',
-    };
+    const partial = about(input, 'creditcard');
     const { method, customer } = checked(ctx, 'payment.charge', partial, () => {
       const m = deps.store.methods.get(input.methodId);
       const c = m ? customerOf(ctx, m.customerId) : undefined;

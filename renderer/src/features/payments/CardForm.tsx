@@ -14,6 +14,7 @@ import { parseAmountField } from './amount';
 import { Field } from './Field';
 import { described } from './field-props';
 import { useCaptureCard } from './mutations';
+import { AmountField, CustomerSelect, ReferenceField } from './OrderFields';
 import { fieldErrorsOf } from './server-errors';
 
 const NO_CARD = { number: '', expMonth: '', expYear: '', cvv: '' };
@@ -135,47 +136,27 @@ export function CardForm(props: {
         0000 0002 (declined).
       </p>
       <div className="pm-grid">
-        <Field id={id('amount')} label="Amount (USD)" error={errors['amount']}>
-          <input
-            {...described(id('amount'), errors['amount'])}
-            className="num pm-amount"
-            inputMode="decimal"
-            autoComplete="off"
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
-          />
-        </Field>
-        <Field id={id('reference')} label="Reference" error={errors['reference']}>
-          <div className="pm-inline">
-            <input
-              {...described(id('reference'), errors['reference'])}
-              className="mono"
-              value={reference}
-              onChange={(e) => setReference(e.target.value)}
-            />
-            <button type="button" onClick={() => setReference(newPaymentReference())}>
-              New
-            </button>
-          </div>
-        </Field>
-        <Field
+        <AmountField
+          id={id('amount')}
+          currency="USD"
+          value={amount}
+          error={errors['amount']}
+          onChange={setAmount}
+        />
+        <ReferenceField
+          id={id('reference')}
+          value={reference}
+          error={errors['reference']}
+          onChange={setReference}
+        />
+        <CustomerSelect
           id={id('customerId')}
           label="Customer (optional; enables 3-D Secure)"
+          customers={props.customers}
+          value={customerId}
           error={errors['customerId']}
-        >
-          <select
-            {...described(id('customerId'), errors['customerId'])}
-            value={customerId}
-            onChange={(e) => setCustomerId(e.target.value)}
-          >
-            <option value="">No customer</option>
-            {props.customers.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.firstName} {c.lastName} · {c.email}
-              </option>
-            ))}
-          </select>
-        </Field>
+          onChange={setCustomerId}
+        />
         <Field id={id('note')} label="Note (optional)">
           <input id={id('note')} maxLength={100} value={note} onChange={(e) => setNote(e.target.value)} />
         </Field>

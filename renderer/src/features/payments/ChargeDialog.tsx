@@ -13,9 +13,9 @@ import { environmentLabel } from '../refunds/format';
 import { moneyModeOf } from '../../../../shared/domain/profile';
 import { parseAmountField } from './amount';
 import { Field } from './Field';
-import { described } from './field-props';
 import { amountText } from './format';
 import { errorOf, useChargeMethod } from './mutations';
+import { AmountField, ReferenceField } from './OrderFields';
 import { PaymentDetail } from './PaymentDetail';
 
 type Method = CustomerView['methods'][number];
@@ -116,48 +116,43 @@ export function ChargeDialog(props: {
   };
 
   const created = charge.data ? (props.live(charge.data.id) ?? charge.data) : undefined;
+  // Who is charged and with what, on both steps.
+  const whoAndHow = (
+    <>
+      <div>
+        <dt>Customer</dt>
+        <dd>
+          {customer.firstName} {customer.lastName} ({customer.customerNo})
+        </dd>
+      </div>
+      <div>
+        <dt>Stored method</dt>
+        <dd>
+          {method.label} <span className="mono">{method.vaultMasked}</span>
+        </dd>
+      </div>
+    </>
+  );
   let body;
   if (step === 'amount') {
     body = (
       <form className="rd-step" onSubmit={toConfirm} noValidate aria-label="Charge amount">
-        <dl className="rd-facts rd-facts-confirm">
-          <div>
-            <dt>Customer</dt>
-            <dd>
-              {customer.firstName} {customer.lastName} ({customer.customerNo})
-            </dd>
-          </div>
-          <div>
-            <dt>Stored method</dt>
-            <dd>
-              {method.label} <span className="mono">{method.vaultMasked}</span>
-            </dd>
-          </div>
-        </dl>
-        <Field id="pm-ch-amount" label="Amount (USD)" error={errors['amount']}>
-          <input
-            ref={first}
-            {...described('pm-ch-amount', errors['amount'])}
-            className="rd-amount-input num"
-            inputMode="decimal"
-            autoComplete="off"
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
-          />
-        </Field>
-        <Field id="pm-ch-reference" label="Reference" error={errors['reference']}>
-          <div className="pm-inline">
-            <input
-              {...described('pm-ch-reference', errors['reference'])}
-              className="mono"
-              value={reference}
-              onChange={(e) => setReference(e.target.value)}
-            />
-            <button type="button" onClick={() => setReference(newPaymentReference())}>
-              New
-            </button>
-          </div>
-        </Field>
+        <dl className="rd-facts rd-facts-confirm">{whoAndHow}</dl>
+        <AmountField
+          id="pm-ch-amount"
+          currency="USD"
+          value={amount}
+          error={errors['amount']}
+          onChange={setAmount}
+          ref={first}
+          className="rd-amount-input num"
+        />
+        <ReferenceField
+          id="pm-ch-reference"
+          value={reference}
+          error={errors['reference']}
+          onChange={setReference}
+        />
         <Field id="pm-ch-note" label="Note (optional)">
           <input id="pm-ch-note" maxLength={100} value={note} onChange={(e) => setNote(e.target.value)} />
         </Field>
@@ -192,18 +187,7 @@ export function ChargeDialog(props: {
           {amountText(amountMinor, 'USD')}
         </div>
         <dl className="rd-facts rd-facts-confirm" data-testid="charge-summary">
-          <div>
-            <dt>Customer</dt>
-            <dd>
-              {customer.firstName} {customer.lastName} ({customer.customerNo})
-            </dd>
-          </div>
-          <div>
-            <dt>Stored method</dt>
-            <dd>
-              {method.label} <span className="mono">{method.vaultMasked}</span>
-            </dd>
-          </div>
+          {whoAndHow}
           <div>
             <dt>Reference</dt>
             <dd className="mono">{reference.trim()}</dd>

@@ -17,6 +17,7 @@ import { described } from './field-props';
 import { type GoodsDraft, parseGoods } from './goods';
 import { GoodsEditor } from './GoodsEditor';
 import { errorOf, useCreateCheckout } from './mutations';
+import { AmountField, CustomerSelect, ReferenceField } from './OrderFields';
 import { fieldErrorsOf } from './server-errors';
 
 const EXPIRY_CHOICES = [
@@ -220,48 +221,26 @@ export function CheckoutForm(props: {
             ))}
           </select>
         </Field>
-        <Field id={id('amount')} label={`Amount (${d.currency})`} error={errors['amount']}>
-          <input
-            {...described(id('amount'), errors['amount'])}
-            className="num pm-amount"
-            inputMode="decimal"
-            autoComplete="off"
-            value={d.amount}
-            onChange={(e) => set('amount', e.target.value)}
-          />
-        </Field>
-        <Field
+        <AmountField
+          id={id('amount')}
+          currency={d.currency}
+          value={d.amount}
+          error={errors['amount']}
+          onChange={(v) => set('amount', v)}
+        />
+        <ReferenceField
           id={id('reference')}
-          label="Reference"
+          value={d.reference}
           error={errors['reference']}
-          hint="Unique: the service refuses a reference used before."
-        >
-          <div className="pm-inline">
-            <input
-              {...described(id('reference'), errors['reference'])}
-              className="mono"
-              value={d.reference}
-              onChange={(e) => set('reference', e.target.value)}
-            />
-            <button type="button" onClick={() => set('reference', newPaymentReference())}>
-              New
-            </button>
-          </div>
-        </Field>
-        <Field id={id('customerId')} label="Customer (optional)">
-          <select
-            id={id('customerId')}
-            value={d.customerId}
-            onChange={(e) => set('customerId', e.target.value)}
-          >
-            <option value="">No customer</option>
-            {props.customers.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.firstName} {c.lastName} · {c.email}
-              </option>
-            ))}
-          </select>
-        </Field>
+          onChange={(v) => set('reference', v)}
+        />
+        <CustomerSelect
+          id={id('customerId')}
+          label="Customer (optional)"
+          customers={props.customers}
+          value={d.customerId}
+          onChange={(v) => set('customerId', v)}
+        />
         <Field
           id={id('description')}
           label="Description (optional)"

@@ -1,6 +1,6 @@
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
-import { amountText, KIND_LABELS, localTime } from './format';
-import { PaymentBadge } from './PaymentBadge';
+import { KIND_LABELS, localTime } from './format';
+import { PaymentCells, PaymentHeadCells } from './PaymentCells';
 
 /** One customer: who they are, their stored methods (masked) and their payments from this desk. */
 export function CustomerDetail(props: {
@@ -80,28 +80,17 @@ export function CustomerDetail(props: {
           <table className="rd-table">
             <thead>
               <tr>
-                <th scope="col">Payment</th>
-                <th scope="col" className="num">
-                  Amount
-                </th>
-                <th scope="col">State</th>
+                <PaymentHeadCells />
               </tr>
             </thead>
             <tbody>
               {mine.map((p) => (
                 <tr key={p.id}>
-                  <td>
-                    <button type="button" className="link mono" onClick={() => props.onOpenPayment(p.id)}>
-                      {p.reference}
-                    </button>
-                    <div className="small muted">
-                      {KIND_LABELS[p.kind]} · {localTime(p.createdAt)}
-                    </div>
-                  </td>
-                  <td className="num">{amountText(p.amountMinor, p.currency)}</td>
-                  <td>
-                    <PaymentBadge state={p.state} />
-                  </td>
+                  <PaymentCells
+                    payment={p}
+                    onOpen={props.onOpenPayment}
+                    about={`${KIND_LABELS[p.kind]} · ${localTime(p.createdAt)}`}
+                  />
                 </tr>
               ))}
             </tbody>

@@ -3,8 +3,10 @@ import { useMemo, useState } from 'react';
 import { paymentAuditCsv } from '../../../../shared/csv/exports/payments';
 import { useBridge } from '../../lib/bridge';
 import { downloadText } from '../../lib/download';
+import { ListToolbar } from '../refunds/ListToolbar';
 import { paymentsFileName } from './filters';
 import { amountText, localTime } from './format';
+import { OptionFilter } from './OrderFields';
 import { paymentAuditQuery } from './queries';
 
 const ACTION_LABELS: Record<string, string> = {
@@ -23,40 +25,46 @@ export function PaymentAuditView() {
   const bridge = useBridge();
   const audit = useQuery(paymentAuditQuery(bridge));
   const [text, setText] = useState('');
+  const [action, setAction] = useState('all');
+  const [currency, setCurrency] = useState('all');
+  const currencies = useMemo(
+    () => [...new Set((audit.data ?? []).flatMap((e) => (e.currency ? [e.currency] : [])))].sort(),
+    [audit.data],
+  );
   const rows = useMemo(() => {
     const n = text.trim().toLowerCase();
     return (audit.data ?? []).filter(
       (e) =>
-        n === '' ||
-        [e.reference, e.transactionNo, e.customerNo, e.operator, e.outcome, e.action, e.retMsg].some((h) =>
-          h?.toLowerCase().includes(n),
-        ),
+        (action === 'all' || e.action === action) &&
+        (currency === 'all' || e.currency === currency) &&
+        (n === '' ||
+          [e.reference, e.transactionNo, e.customerNo, e.operator, e.outcome, e.action, e.retMsg].some((h) =>
+            h?.toLowerCase().includes(n),
+          )),
     );
-  }, [audit.data, text]);
+  }, [audit.data, text, action, currency]);
   return (
     <div className="pm-list">
-      <div className="rd-toolbar" role="search" aria-label="Filter the payments audit log">
-        <label>
-          Search{' '}
-          <input
-            type="search"
-            value={text}
-            placeholder="Reference, transaction, operator, outcome"
-            onChange={(e) => setText(e.target.value)}
-          />
-        </label>
-        <span className="muted small">
-          {rows.length} of {audit.data?.length ?? 0}
-        </span>
-        <button
-          type="button"
-          className="rd-push-right"
-          disabled={rows.length === 0}
-          onClick={() => downloadText(paymentsFileName('payments-audit', new Date()), paymentAuditCsv(rows))}
-        >
-          Export CSV
-        </button>
-      </div>
+      <ListToolbar
+        label="Filter the payments audit log"
+        currencies={currencies}
+        currency={currency}
+        onCurrency={setCurrency}
+        text={text}
+        onText={setText}
+        placeholder="Reference, transaction, operator, outcome"
+        shown={rows.length}
+        total={audit.data?.length ?? 0}
+        onExport={() => downloadText(paymentsFileName('payments-audit', new Date()), paymentAuditCsv(rows))}
+      >
+        <OptionFilter
+          label="Action"
+          all="All actions"
+          value={action}
+          options={Object.entries(ACTION_LABELS).map(([code, label]) => [code, label] as const)}
+          onChange={setAction}
+        />
+      </ListToolbar>
       {audit.isError && (
         <p className="rd-alert rd-alert-bad" role="alert">
           Could not load the audit log: {audit.error.message}

@@ -3,6 +3,7 @@ import type { PaymentKind, PaymentState, PaymentView } from '../../../../shared/
 export interface PaymentFilters {
   kind: PaymentKind | 'all';
   state: PaymentState | 'all' | 'waiting';
+  currency: string | 'all';
   text: string;
 }
 
@@ -13,6 +14,7 @@ export function filterPayments(list: readonly PaymentView[], f: PaymentFilters):
   const needle = f.text.trim().toLowerCase();
   return list
     .filter((p) => f.kind === 'all' || p.kind === f.kind)
+    .filter((p) => f.currency === 'all' || p.currency === f.currency)
     .filter((p) => f.state === 'all' || (f.state === 'waiting' ? WAITING.has(p.state) : p.state === f.state))
     .filter(
       (p) =>

@@ -60,19 +60,19 @@ describe('payments view logic', () => {
         createdAt: '2026-11-22T09:00:00.000Z',
       }),
     ];
-    expect(filterPayments(list, { kind: 'all', state: 'all', text: '' }).map((p) => p.id)).toEqual([
-      'PY2',
-      'PY1',
-      'PY3',
-    ]);
-    expect(filterPayments(list, { kind: 'all', state: 'waiting', text: '' }).map((p) => p.id)).toEqual([
-      'PY1',
-      'PY3',
-    ]);
-    expect(filterPayments(list, { kind: 'card', state: 'all', text: '' }).map((p) => p.id)).toEqual(['PY2']);
-    expect(filterPayments(list, { kind: 'all', state: 'all', text: 'lima' }).map((p) => p.id)).toEqual([
-      'PY3',
-    ]);
+    expect(
+      filterPayments(list, { kind: 'all', state: 'all', currency: 'all', text: '' }).map((p) => p.id),
+    ).toEqual(['PY2', 'PY1', 'PY3']);
+    expect(
+      filterPayments(list, { kind: 'all', state: 'waiting', currency: 'all', text: '' }).map((p) => p.id),
+    ).toEqual(['PY1', 'PY3']);
+    expect(
+      filterPayments(list, { kind: 'card', state: 'all', currency: 'all', text: '' }).map((p) => p.id),
+    ).toEqual(['PY2']);
+    expect(filterPayments(list, { kind: 'all', state: 'all', currency: 'JPY', text: '' })).toEqual([]);
+    expect(
+      filterPayments(list, { kind: 'all', state: 'all', currency: 'all', text: 'lima' }).map((p) => p.id),
+    ).toEqual(['PY3']);
     expect(paymentsFileName('payments', new Date('2026-11-22T10:20:30Z'))).toBe(
       'payments-2026-11-22T10-20-30Z.csv',
     );
