@@ -260,3 +260,51 @@ test('back-office payments in the Demo: customer, link paid through the hosted p
   );
   expect(errors).toEqual([]);
 });
+
+test('live money: the card form shows the PCI DSS scope warning first, and main refuses a card payment without it', async ({
+  page,
+  app,
+}) => {
+  const live = await app.core.profiles.profiles.save({
+    name: 'Main store',
+    environment: 'production',
+    merchantNo: '200043',
+    storeNo: '300014',
+    ipnEnabled: false,
+    operatorName: 'Ana Lima',
+  });
+  await app.core.profiles.profiles.activate(live.id);
+  await page.goto(app.host.url);
+  await page.getByRole('button', { name: 'Payments', exact: true }).click();
+  await expect(page.getByText('LIVE MONEY', { exact: true })).toBeVisible();
+  await tab(page, 'New payment');
+  await page.getByRole('radio', { name: /Card \(virtual terminal\)/ }).check();
+  const warning = page.getByTestId('pci-warning');
+  await expect(warning).toContainText('PCI DSS scope');
+  await expect(page.getByLabel('Card number')).toHaveCount(0);
+  await shoot(page, 'pci-warning');
+  await warning.getByRole('button', { name: /I understand/ }).click();
+  const form = page.getByRole('form', { name: 'Card payment' });
+  await expect(form.getByLabel('Card number')).toBeVisible();
+  await expect(form.getByText('LIVE MONEY: this charges a real card.')).toBeVisible();
+  // Acknowledged once per profile on this computer: it is not asked again.
+  await tab(page, 'Payments');
+  await tab(page, 'New payment');
+  await page.getByRole('radio', { name: /Card \(virtual terminal\)/ }).check();
+  await expect(page.getByTestId('pci-warning')).toHaveCount(0);
+
+  // A renderer that skips the warning is refused by main before anything is recorded or sent.
+  const r = await app.core.dispatch('payments.captureCard', {
+    profileId: live.id,
+    amountMinor: 100,
+    currency: 'USD',
+    reference: 'LIVE-1',
+    saveCard: false,
+    card: { number: '4242424242424242', expMonth: '12', expYear: '2031', cvv: CVV },
+  });
+  expect(r).toMatchObject({
+    ok: false,
+    error: { code: 'invalid_input', details: { requires: ['pci_acknowledgement'] } },
+  });
+  expect(await app.core.dispatch('payments.list', undefined)).toMatchObject({ ok: true, value: [] });
+});

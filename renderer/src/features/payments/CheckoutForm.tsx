@@ -24,11 +24,11 @@ const EXPIRY_CHOICES = [
   { minutes: 15, label: '15 minutes' },
   { minutes: 30, label: '30 minutes' },
   { minutes: 60, label: '1 hour' },
-  { minutes: TIMEOUT_MIN.default, label: '2 hours (the service’s default)' },
+  { minutes: TIMEOUT_MIN.default, label: '2 hours (default)' },
   { minutes: 24 * 60, label: '1 day' },
   { minutes: 3 * 24 * 60, label: '3 days' },
   { minutes: 7 * 24 * 60, label: '7 days' },
-  { minutes: TIMEOUT_MIN.max, label: '30 days (the longest the service allows)' },
+  { minutes: TIMEOUT_MIN.max, label: '30 days (the longest)' },
 ];
 
 interface Draft {

@@ -83,7 +83,7 @@ export function PaymentsList(props: {
                   onOpen={props.onSelect}
                   about={[
                     KIND_LABELS[p.kind],
-                    p.cardLast4 ? `Card •••• ${p.cardLast4}` : vendorLabel(p.vendor),
+                    p.cardLast4 ? `•••• ${p.cardLast4}` : vendorLabel(p.vendor),
                     p.customerName,
                   ]
                     .filter(Boolean)
