@@ -86,7 +86,10 @@ export const paymentViewSchema = z.object({
   /** The service's own status of the payment (init, pending, success, failed, closed, …). */
   paymentStatus: z.string().optional(),
   cashierUrl: z.string().optional(),
-  /** Whitelabel: the vendor SDK's initialization data (`authorization`) for the merchant's own page. */
+  /**
+   * Whitelabel: the vendor SDK's initialization data (`authorization`) for the merchant's own page. Held
+   * in main's memory for the session that created the payment; never stored.
+   */
   sdkAuthorization: z.string().optional(),
   /** Card: the 3-D Secure page the cardholder must complete. */
   authUrl: z.string().optional(),

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -164,6 +164,14 @@ describe('back-office payments through the composed core and the Demo sandbox', 
       transactionNo: string;
     };
     expect(sdk.transactionNo).toBe(wl.transactionNo);
+    // It holds the vendor's client token: shown, never stored.
+    const db = ['refund-desk.db', 'refund-desk.db-wal']
+      .map((f) => join(dataDir, f))
+      .filter((f) => existsSync(f))
+      .map((f) => readFileSync(f).toString('latin1'))
+      .join('');
+    expect(db).toContain(wl.reference);
+    expect(db).not.toContain(wl.sdkAuthorization!);
     expect(sandbox().completePayment(wl.transactionNo!, 'success')).toBe(true);
     await until(async () => (await payment(wl.id))?.state === 'succeeded');
   });

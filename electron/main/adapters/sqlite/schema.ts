@@ -221,7 +221,6 @@ CREATE TABLE payment_intents (
   transaction_no TEXT,
   payment_status TEXT,
   cashier_url TEXT,
-  sdk_authorization TEXT,
   auth_url TEXT,
   saved_method_id TEXT REFERENCES payment_methods (id),
   ret_code TEXT,

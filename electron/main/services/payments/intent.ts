@@ -69,7 +69,6 @@ export interface PaymentIntent extends PaymentDraft {
   transactionNo?: string;
   paymentStatus?: string;
   cashierUrl?: string;
-  sdkAuthorization?: string;
   authUrl?: string;
   /** The stored method this payment created (Save card), once the service has vaulted it. */
   savedMethodId?: string;
@@ -88,7 +87,6 @@ export type PaymentPatch = {
       | 'transactionNo'
       | 'paymentStatus'
       | 'cashierUrl'
-      | 'sdkAuthorization'
       | 'authUrl'
       | 'retCode'
       | 'retMsg'

@@ -24,6 +24,8 @@ export interface PaymentContext extends PaymentAccount {
 }
 
 export interface RecorderDeps extends FollowerDeps {
+  /** Keeps a whitelabel payment's SDK initialization data (never in the database). */
+  keepSdkData?: (paymentId: string, data: string) => void;
   context: () => PaymentContext;
   /** `host:pid` of this process: recorded on every create it sends. */
   sender: string;
@@ -181,6 +183,8 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
   }
 
   function recordCreated(intent: PaymentIntent, a: Answer): PaymentIntent {
+    // The whitelabel SDK data holds the vendor's client token: kept in memory for this session only.
+    if (a.authorization) deps.keepSdkData?.(intent.id, a.authorization);
     const status = normaliseTransactionStatus(a.status ?? 'init');
     const to = finalStateFor(status) ?? 'open';
     const paidAt = to === 'succeeded' ? (serviceTimeToIso(a.paymentTime) ?? iso()) : undefined;
@@ -193,7 +197,6 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
           transactionNo: a.transactionNo,
           paymentStatus: status,
           ...(a.cashierUrl ? { cashierUrl: a.cashierUrl } : {}),
-          ...(a.authorization ? { sdkAuthorization: a.authorization } : {}),
           ...(a.authUrl ? { authUrl: a.authUrl } : {}),
           ...(paidAt ? { paidAt } : {}),
           detail: null,

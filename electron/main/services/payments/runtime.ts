@@ -33,7 +33,13 @@ export function createPaymentsRuntime(deps: {
   /** Waits between checks of one payment. */
   scheduleMs?: readonly number[];
 }) {
-  const views = createViews(deps.store);
+  // Whitelabel SDK data (it holds the vendor's client token) lives in memory only, for this session.
+  const sdkData = new Map<string, string>();
+  const keepSdkData = (id: string, data: string) => {
+    sdkData.set(id, data);
+    if (sdkData.size > 200) sdkData.delete(sdkData.keys().next().value as string);
+  };
+  const views = createViews(deps.store, (id) => sdkData.get(id));
   const context = (): PaymentContext => {
     const p = deps.profiles.profiles.active();
     if (!p)
@@ -83,6 +89,7 @@ export function createPaymentsRuntime(deps: {
     sender: THIS_SENDER,
     senderAlive,
     context,
+    keepSdkData,
     untrusted: deps.untrusted,
     ...(deps.scheduleMs ? { scheduleMs: deps.scheduleMs } : {}),
     onPayment: (i) => deps.events.emit('payments.updated', views.payment(i)),

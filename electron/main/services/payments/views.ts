@@ -5,9 +5,13 @@ import type { CustomerRecord, PaymentStore, StoredMethod } from './store';
 
 /**
  * What the renderer may see of payments and customers. Built field by field (events are not filtered by
- * the contract): no vaultId (only masked), no card data beyond the last four, no service address.
+ * the contract): no vaultId (only masked), no card data beyond the last four, no service address. A
+ * whitelabel payment's SDK data comes from memory (`sdkDataFor`): it is never stored.
  */
-export function createViews(store: PaymentStore) {
+export function createViews(
+  store: PaymentStore,
+  sdkDataFor: (paymentId: string) => string | undefined = () => undefined,
+) {
   const methodLabel = (m: StoredMethod) => `${cardLabel(m.cardLast4)} (${maskVaultId(m.vaultId)})`;
 
   function payment(i: PaymentIntent): PaymentView {
@@ -51,7 +55,7 @@ export function createViews(store: PaymentStore) {
       ...opt('transactionNo', i.transactionNo),
       ...opt('paymentStatus', i.paymentStatus),
       ...opt('cashierUrl', i.cashierUrl),
-      ...opt('sdkAuthorization', i.sdkAuthorization),
+      ...opt('sdkAuthorization', sdkDataFor(i.id)),
       ...opt('authUrl', i.authUrl),
       ...opt('retCode', i.retCode),
       ...opt('retMsg', i.retMsg),

@@ -89,6 +89,12 @@ export function PaymentDetail({
           multiline
         />
       )}
+      {p.kind === 'whitelabel' && !p.sdkAuthorization && isOpen && (
+        <p className="muted small">
+          The SDK data was shown in the session that created this payment. Refund Desk does not store it (it
+          holds the vendor’s client token): create a new whitelabel payment if it is needed again.
+        </p>
+      )}
       {isOpen && p.kind === 'card' && p.authUrl && (
         <div className="pm-handover">
           <p className="rd-alert rd-alert-warn" role="status">
