@@ -1,7 +1,7 @@
 import { newSortableId } from './ids';
 
 /**
- * What the payment service accepts when a payment is created (PROTOCOL.md "Secure-pay"): vendors, the
+ * What the payment service accepts when a payment is created (shared/protocol/README.md, "Secure-pay"): vendors, the
  * currencies each takes, the settlement currency, which vendors whitelabel checkout (`terminal=YIP`) and
  * vaulting allow. Shared by main (which checks every create before anything is sent) and the renderer
  * (which offers only valid choices). The service's own answer always decides; these rules only spare a
@@ -14,7 +14,7 @@ export interface VendorRule {
   /** Allowed with `terminal=YIP` (whitelabel: the merchant renders payment with the vendor's SDK). */
   whitelabel: boolean;
   /**
-   * Not stated by PROTOCOL.md for this vendor's currencies: our assumption, so a rejection from the
+   * Not stated by the protocol reference for this vendor's currencies: our assumption, so a rejection from the
    * service is the answer that counts.
    */
   assumed?: true;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { refuseUnsafeText } from './text';
 
 /**
- * A customer as the payment service registers one (PROTOCOL.md "Create customer"): names, email,
+ * A customer as the payment service registers one (shared/protocol/README.md, "Create customer"): names, email,
  * country (a state when US), optional address, phone, date of birth and the merchant's own customer
  * code. Shared by the form (messages beside each field) and main (which checks again before sending).
  */

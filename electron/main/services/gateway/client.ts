@@ -34,7 +34,7 @@ export interface QueriedTransaction {
   /** When the query was by refundTransactionNo: the payment the refund belongs to, if the service says. */
   originalTransactionNo?: string;
   /**
-   * The stored method a vaulting payment created, when the service's query shows it (PROTOCOL.md says
+   * The stored method a vaulting payment created, when the service’s query shows it (the protocol reference says
    * it is delivered by IPN; some servers also return it here). Main only: never sent to the renderer.
    */
   vaultId?: string;

@@ -25,7 +25,7 @@ export const FINAL_PAYMENT_STATES: ReadonlySet<PaymentState> = new Set([
   'not_created',
 ]);
 
-/** The service's payment statuses that end a payment's life (PROTOCOL.md "Statuses"). */
+/** The service's payment statuses that end a payment's life (shared/protocol/README.md "Statuses"). */
 export function finalStateFor(status: string): PaymentState | undefined {
   if (status === 'success') return 'succeeded';
   if (status === 'failed' || status === 'reversed') return 'failed';
