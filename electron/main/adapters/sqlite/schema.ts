@@ -15,7 +15,8 @@ import type { Migration } from './database';
  * - v4, back-office payments: customers registered from this desk, their stored methods (vaultId), the
  *   payment-creation intents (journaled before the request leaves) with their history, and the payments
  *   audit log. A reference is unique per merchant except among creates the service rejected (nothing was
- *   created, so the same reference may be sent again). No card number, security code or expiry is ever a column: a card is kept as its last 4.
+ *   created, so the same reference may be sent again). No card number, security code or expiry is ever a
+ *   column: a card is kept as its last 4.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
