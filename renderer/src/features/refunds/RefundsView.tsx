@@ -9,6 +9,7 @@ import { exportFileName, refundsCsv } from './exports';
 import { currenciesOf, filterIntents, type IntentFilters } from './filters';
 import { amountText, localTime, reasonLabel } from './format';
 import { useCheckAgain } from './mutations';
+import { CloseNotSent } from './CloseNotSent';
 import { STATE_LABELS } from './outcome';
 import { refundsListQuery } from './queries';
 import { StateBadge } from './StateBadge';
@@ -152,6 +153,7 @@ export function RefundsView() {
                       Check again
                     </button>
                   )}
+                  <CloseNotSent intent={i} />
                 </td>
               </tr>
             ))}

@@ -34,3 +34,21 @@ export function useCheckAgain() {
     },
   });
 }
+
+/**
+ * refunds.closeNotSent: closes an unknown refund the service never listed as not sent. Main decides
+ * (enough checks over enough time, one more query first) and says why when it refuses.
+ */
+export function useCloseNotSent() {
+  const bridge = useBridge();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: Input<'refunds.closeNotSent'>) => unwrap(bridge['refunds.closeNotSent'](input)),
+    onSuccess: (intent) =>
+      client.setQueryData<IntentView[]>(refundKeys.list, (old) => (old ? upsertIntent(old, intent) : old)),
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: refundKeys.list });
+      void client.invalidateQueries({ queryKey: refundKeys.audit });
+    },
+  });
+}
