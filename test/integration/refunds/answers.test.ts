@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../electron/main/sandbox/index';
+import type { RefundRecord } from '../../../shared/domain/transaction';
 import { buildRefunds, freshPayment, reason, startRefundSandbox } from './harness';
 
 let sb: RunningSandbox;
@@ -14,6 +15,20 @@ beforeAll(async () => {
   sb = await startRefundSandbox();
 });
 afterAll(() => sb.close());
+
+/** The real service's query answers, with their refundInfo rewritten at the gateway edge. */
+function doctorRefunds(
+  d: ReturnType<typeof buildRefunds>,
+  rewrite: (refunds: RefundRecord[]) => RefundRecord[],
+) {
+  const query = d.gateway.queryTransaction.bind(d.gateway);
+  Object.assign(d.gateway, {
+    queryTransaction: async (...args: Parameters<typeof query>) => {
+      const r = await query(...args);
+      return { ...r, transaction: { ...r.transaction, refunds: rewrite(r.transaction.refunds) } };
+    },
+  });
+}
 
 describe('a refund answer is checked against the request', () => {
   it.each([
@@ -93,19 +108,7 @@ describe('a refund answer is checked against the request', () => {
     // The service applies 1.00, then the connection drops; the app sent (so it believes) 1.00 … but the
     // query's answer is doctored at the edge to show 2.00 under the same reference.
     sb.setFaults({ endpoints: { refund: { dropAfterRate: 1 } } });
-    const query = d.gateway.queryTransaction.bind(d.gateway);
-    Object.assign(d.gateway, {
-      queryTransaction: async (...args: Parameters<typeof query>) => {
-        const r = await query(...args);
-        return {
-          ...r,
-          transaction: {
-            ...r.transaction,
-            refunds: r.transaction.refunds.map((x) => ({ ...x, refundAmountMinor: x.refundAmountMinor * 2 })),
-          },
-        };
-      },
-    });
+    doctorRefunds(d, (refunds) => refunds.map((x) => ({ ...x, refundAmountMinor: x.refundAmountMinor * 2 })));
     let intent;
     try {
       intent = await d.service.submit({
@@ -127,21 +130,9 @@ describe('a refund answer is checked against the request', () => {
   it('a payment with a refund in another currency, and a refund record, are refused with the reason', async () => {
     const d = buildRefunds(sb);
     const p = freshPayment(sb, used);
-    const query = d.gateway.queryTransaction.bind(d.gateway);
-    Object.assign(d.gateway, {
-      queryTransaction: async (...args: Parameters<typeof query>) => {
-        const r = await query(...args);
-        return {
-          ...r,
-          transaction: {
-            ...r.transaction,
-            refunds: [
-              { refundTransactionNo: '9', refundAmountMinor: 6000, currency: 'JPY', status: 'success' },
-            ],
-          },
-        };
-      },
-    });
+    doctorRefunds(d, () => [
+      { refundTransactionNo: '9', refundAmountMinor: 6000, currency: 'JPY', status: 'success' },
+    ]);
     const preview = await d.service.preview(p.transactionNo);
     expect(preview).toMatchObject({
       remainingMinor: 0,

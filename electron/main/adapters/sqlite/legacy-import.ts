@@ -72,17 +72,9 @@ const excerpt = (raw: string) => raw.slice(0, 160);
 /** Earlier versions' intent drafts: today's, without the service address (it was not recorded). */
 type LegacyDraft = Omit<IntentDraft, 'baseUrl'>;
 type LegacyState = 'created' | 'sent' | Exclude<IntentState, 'sending'>;
-interface Folded extends LegacyDraft {
+/** An intent as the old events fold it: today's intent, in the old states, with its history. */
+interface Folded extends LegacyDraft, Omit<Intent, keyof IntentDraft | 'state' | 'sender'> {
   state: LegacyState;
-  updatedAt: string;
-  refundTransactionNo?: string;
-  refundStatus?: string;
-  retCode?: string;
-  retMsg?: string;
-  detail?: string;
-  lastCheck?: { at: string; found: boolean; note: string };
-  checks: number;
-  attempts: number;
   events: { at: string; type: string; data: Record<string, unknown> }[];
 }
 
