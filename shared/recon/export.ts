@@ -1,18 +1,17 @@
 /**
- * The reconciliation report and summary CSV column sets. Stable and documented (README
- * "Reconciliation"): add columns only at the end, never rename or reorder, so finance's spreadsheets
- * and scripts keep working. Written only through the shared writer.
+ * The reconciliation report and summary column sets (CSV and Excel). Headers are words people read;
+ * the outcome's code has its own column for scripts. Written only through the shared writers.
+ * Timestamps are written in the zone given (UTC when none, e.g. from the CLI) and headers name it.
  */
 import { type CsvColumn, type CsvOptions, writeCsv } from '../csv/writer';
+import { transactionStatusLabel } from '../domain/labels';
 import { formatMinor } from '../domain/money';
-import type { ReconItem } from './match';
+import { UTC_ZONE } from '../domain/zones';
+import { OUTCOME_LABELS, type ReconItem } from './match';
 import type { CurrencySummary } from './summary';
 
 const amount = (minor: number | undefined, currency: string | undefined) =>
   minor === undefined || currency === undefined ? '' : formatMinor(minor, currency);
-
-/** Every timestamp we write is a UTC instant; the column says so explicitly. */
-export const EXPORT_TIMEZONE = 'UTC';
 
 /** The single currency of a row's difference, or the ledger's when the currencies differ. */
 function differenceOf(item: ReconItem): { amountMinor: number; currency: string } | undefined {
@@ -21,39 +20,49 @@ function differenceOf(item: ReconItem): { amountMinor: number; currency: string 
   return item.deltas.find((d) => d.currency === item.ledger.currency) ?? item.deltas[0];
 }
 
+const MATCHED_BY: Readonly<Record<string, string>> = {
+  transactionNo: 'Transaction no.',
+  reference: 'Reference',
+};
+
 /** Report: one line per ledger row, exceptions and matches alike. */
 export const REPORT_COLUMNS: readonly CsvColumn<ReconItem>[] = [
-  { header: 'line', kind: 'integer', value: (r) => r.line },
-  { header: 'outcome', kind: 'text', value: (r) => r.outcome },
-  { header: 'matchedBy', kind: 'text', value: (r) => r.matchedBy },
-  { header: 'transactionNo', kind: 'id', value: (r) => r.ledger.transactionNo ?? r.service?.transactionNo },
-  { header: 'reference', kind: 'id', value: (r) => r.ledger.reference ?? r.service?.reference },
-  { header: 'ledgerAmount', kind: 'amount', value: (r) => amount(r.ledger.amountMinor, r.ledger.currency) },
-  { header: 'ledgerCurrency', kind: 'text', value: (r) => r.ledger.currency },
-  { header: 'ledgerStatus', kind: 'text', value: (r) => r.ledger.statusText ?? r.ledger.status },
-  { header: 'ledgerDate', kind: 'text', value: (r) => r.ledger.date },
+  { header: 'Line', kind: 'integer', value: (r) => r.line },
+  { header: 'Outcome', kind: 'text', value: (r) => OUTCOME_LABELS[r.outcome] },
+  { header: 'Outcome code', kind: 'text', value: (r) => r.outcome },
+  { header: 'Matched by', kind: 'text', value: (r) => MATCHED_BY[r.matchedBy] ?? r.matchedBy },
+  { header: 'Transaction no.', kind: 'id', value: (r) => r.ledger.transactionNo ?? r.service?.transactionNo },
+  { header: 'Reference', kind: 'id', value: (r) => r.ledger.reference ?? r.service?.reference },
+  { header: 'Ledger amount', kind: 'amount', value: (r) => amount(r.ledger.amountMinor, r.ledger.currency) },
+  { header: 'Ledger currency', kind: 'text', value: (r) => r.ledger.currency },
+  { header: 'Ledger status', kind: 'text', value: (r) => r.ledger.statusText ?? r.ledger.status },
+  { header: 'Ledger date', kind: 'text', value: (r) => r.ledger.date },
   {
-    header: 'serviceAmount',
+    header: 'Service amount',
     kind: 'amount',
     value: (r) => amount(r.service?.amountMinor, r.service?.currency),
   },
-  { header: 'serviceCurrency', kind: 'text', value: (r) => r.service?.currency },
-  { header: 'serviceStatus', kind: 'text', value: (r) => r.service?.status },
+  { header: 'Service currency', kind: 'text', value: (r) => r.service?.currency },
   {
-    header: 'serviceRefunded',
+    header: 'Service status',
+    kind: 'text',
+    value: (r) => (r.service ? transactionStatusLabel(r.service.status) : undefined),
+  },
+  { header: 'Service status code', kind: 'text', value: (r) => r.service?.status },
+  {
+    header: 'Refunded at service',
     kind: 'amount',
     value: (r) => amount(r.service?.refundedMinor, r.service?.currency),
   },
   {
-    header: 'difference',
+    header: 'Difference',
     kind: 'amount',
     value: (r) => amount(differenceOf(r)?.amountMinor, differenceOf(r)?.currency),
   },
-  { header: 'differenceCurrency', kind: 'text', value: (r) => differenceOf(r)?.currency },
-  { header: 'duplicateOfLine', kind: 'integer', value: (r) => r.duplicateOfLine },
-  { header: 'servicePaidAt', kind: 'timestamp', value: (r) => r.service?.paidAt },
-  { header: 'timezone', kind: 'text', value: (r) => (r.service?.paidAt ? EXPORT_TIMEZONE : '') },
-  { header: 'detail', kind: 'text', value: (r) => r.detail },
+  { header: 'Difference currency', kind: 'text', value: (r) => differenceOf(r)?.currency },
+  { header: 'Duplicate of line', kind: 'integer', value: (r) => r.duplicateOfLine },
+  { header: 'Paid at service', kind: 'timestamp', value: (r) => r.service?.paidAt },
+  { header: 'Detail', kind: 'text', value: (r) => r.detail },
 ];
 
 export interface SummaryExportRow extends CurrencySummary {
@@ -62,29 +71,28 @@ export interface SummaryExportRow extends CurrencySummary {
 
 /** Summary: one line per currency. */
 export const SUMMARY_COLUMNS: readonly CsvColumn<SummaryExportRow>[] = [
-  { header: 'currency', kind: 'text', value: (r) => r.currency },
-  { header: 'ledgerRows', kind: 'integer', value: (r) => r.rows },
-  { header: 'matched', kind: 'integer', value: (r) => r.counts.matched },
-  { header: 'amountMismatch', kind: 'integer', value: (r) => r.counts.amount_mismatch },
-  { header: 'currencyMismatch', kind: 'integer', value: (r) => r.counts.currency_mismatch },
-  { header: 'statusMismatch', kind: 'integer', value: (r) => r.counts.status_mismatch },
-  { header: 'refundedNotInLedger', kind: 'integer', value: (r) => r.counts.refunded_not_in_ledger },
-  { header: 'missingAtService', kind: 'integer', value: (r) => r.counts.missing_at_service },
-  { header: 'duplicateInLedger', kind: 'integer', value: (r) => r.counts.duplicate_in_ledger },
-  { header: 'notChecked', kind: 'integer', value: (r) => r.counts.not_checked },
-  { header: 'ledgerTotal', kind: 'amount', value: (r) => formatMinor(r.ledgerTotalMinor, r.currency) },
-  { header: 'serviceTotal', kind: 'amount', value: (r) => formatMinor(r.serviceTotalMinor, r.currency) },
-  { header: 'serviceRefunds', kind: 'amount', value: (r) => formatMinor(r.serviceRefundsMinor, r.currency) },
-  { header: 'difference', kind: 'amount', value: (r) => formatMinor(r.differenceMinor, r.currency) },
-  { header: 'explained', kind: 'amount', value: (r) => formatMinor(r.explainedMinor, r.currency) },
-  { header: 'unexplained', kind: 'amount', value: (r) => formatMinor(r.unexplainedMinor, r.currency) },
-  { header: 'generatedAt', kind: 'timestamp', value: (r) => r.generatedAt },
-  { header: 'timezone', kind: 'text', value: () => EXPORT_TIMEZONE },
+  { header: 'Currency', kind: 'text', value: (r) => r.currency },
+  { header: 'Ledger rows', kind: 'integer', value: (r) => r.rows },
+  { header: 'Matched', kind: 'integer', value: (r) => r.counts.matched },
+  { header: 'Amount differs', kind: 'integer', value: (r) => r.counts.amount_mismatch },
+  { header: 'Currency differs', kind: 'integer', value: (r) => r.counts.currency_mismatch },
+  { header: 'Status differs', kind: 'integer', value: (r) => r.counts.status_mismatch },
+  { header: 'Refunded, not in ledger', kind: 'integer', value: (r) => r.counts.refunded_not_in_ledger },
+  { header: 'Missing at service', kind: 'integer', value: (r) => r.counts.missing_at_service },
+  { header: 'Duplicate in ledger', kind: 'integer', value: (r) => r.counts.duplicate_in_ledger },
+  { header: 'Not checked', kind: 'integer', value: (r) => r.counts.not_checked },
+  { header: 'Ledger total', kind: 'amount', value: (r) => formatMinor(r.ledgerTotalMinor, r.currency) },
+  { header: 'Service total', kind: 'amount', value: (r) => formatMinor(r.serviceTotalMinor, r.currency) },
+  { header: 'Service refunds', kind: 'amount', value: (r) => formatMinor(r.serviceRefundsMinor, r.currency) },
+  { header: 'Difference', kind: 'amount', value: (r) => formatMinor(r.differenceMinor, r.currency) },
+  { header: 'Explained', kind: 'amount', value: (r) => formatMinor(r.explainedMinor, r.currency) },
+  { header: 'Unexplained', kind: 'amount', value: (r) => formatMinor(r.unexplainedMinor, r.currency) },
+  { header: 'Generated', kind: 'timestamp', value: (r) => r.generatedAt },
 ];
 
 /** The report CSV text. */
 export function reportCsv(items: Iterable<ReconItem>, opts?: CsvOptions): string {
-  return writeCsv(REPORT_COLUMNS, items, opts);
+  return writeCsv(REPORT_COLUMNS, items, { zone: UTC_ZONE, ...opts });
 }
 
 /** The summary CSV text; `generatedAt` is a UTC ISO instant. */
@@ -96,6 +104,6 @@ export function summaryCsv(
   return writeCsv(
     SUMMARY_COLUMNS,
     currencies.map((c) => ({ ...c, generatedAt })),
-    opts,
+    { zone: UTC_ZONE, ...opts },
   );
 }

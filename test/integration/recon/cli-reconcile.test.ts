@@ -54,15 +54,15 @@ describe('cli reconcile: the demo ledger against a started sandbox over real HTT
     expect(r.err).toContain('line 42: amount');
     expect(r.err).toContain('line 122: has no currency');
     const parsed = parseCsvText(readFileSync(report, 'utf8'));
-    const outcomeCol = parsed.headers.indexOf('outcome');
+    const outcomeCol = parsed.headers.indexOf('Outcome code');
     const counts: Record<string, number> = {};
     for (const row of parsed.rows)
       counts[row.cells[outcomeCol] ?? ''] = (counts[row.cells[outcomeCol] ?? ''] ?? 0) + 1;
     expect(counts).toEqual(Object.fromEntries(Object.entries(expected).filter(([, n]) => n > 0)));
     expect(r.out).toContain('200 ledger rows reconciled (2 unreadable)');
     const sum = parseCsvText(readFileSync(summary, 'utf8'));
-    const cur = sum.headers.indexOf('currency');
-    const unexplained = sum.headers.indexOf('unexplained');
+    const cur = sum.headers.indexOf('Currency');
+    const unexplained = sum.headers.indexOf('Unexplained');
     expect(sum.rows.length).toBeGreaterThan(3);
     for (const row of sum.rows) expect(row.cells[unexplained]).toMatch(/^0(\.00)?$/);
     expect(sum.rows.map((x) => x.cells[cur])).toContain('USD');

@@ -1,0 +1,144 @@
+/**
+ * The time zones a person can read times in: their computer's own, UTC, or the payment service's
+ * UTC+8. Instants are stored as UTC ISO strings; these helpers only render them, in the screens and
+ * in exports, always naming the zone. Pure: Intl for named zones, arithmetic for fixed offsets.
+ */
+
+export const ZONE_CHOICES = ['local', 'utc', 'service'] as const;
+export type ZoneChoice = (typeof ZONE_CHOICES)[number];
+
+/** A zone ready to format with: its IANA name and the short name headers and notes show. */
+export interface Zone {
+  choice: ZoneChoice;
+  /** IANA name Intl understands ('UTC', 'Etc/GMT-8', 'Europe/Berlin'). */
+  iana: string;
+  /** What headers say: "UTC", "UTC+8", "Europe/Berlin". */
+  label: string;
+}
+
+/** The service's zone. Etc/GMT-8 is POSIX-inverted: it means UTC+8, with no daylight saving. */
+export const SERVICE_ZONE: Zone = { choice: 'service', iana: 'Etc/GMT-8', label: 'UTC+8' };
+export const UTC_ZONE: Zone = { choice: 'utc', iana: 'UTC', label: 'UTC' };
+
+/** The computer's own zone name ('UTC' where the runtime cannot tell). */
+export function systemZoneName(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** Resolves a choice to a zone. `local` reads the computer's zone unless one is given (tests). */
+export function zoneFor(choice: ZoneChoice, localIana: string = systemZoneName()): Zone {
+  if (choice === 'utc') return UTC_ZONE;
+  if (choice === 'service') return SERVICE_ZONE;
+  return { choice, iana: localIana, label: localIana };
+}
+
+/** Wall-clock fields of an instant in a zone, plus that zone's offset from UTC at that instant. */
+export interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  offsetMinutes: number;
+}
+
+const FIXED: Readonly<Record<string, number>> = { UTC: 0, 'Etc/UTC': 0, 'Etc/GMT-8': 480 };
+const partsFormats = new Map<string, Intl.DateTimeFormat>();
+
+function partsFormat(iana: string): Intl.DateTimeFormat {
+  let f = partsFormats.get(iana);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: iana,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    partsFormats.set(iana, f);
+  }
+  return f;
+}
+
+/** Wall clock of `ms` (epoch milliseconds) in `iana`. */
+export function wallClock(ms: number, iana: string): WallClock {
+  const fixed = FIXED[iana];
+  if (fixed !== undefined) {
+    const d = new Date(ms + fixed * 60_000);
+    return {
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth() + 1,
+      day: d.getUTCDate(),
+      hour: d.getUTCHours(),
+      minute: d.getUTCMinutes(),
+      second: d.getUTCSeconds(),
+      offsetMinutes: fixed,
+    };
+  }
+  const p: Record<string, number> = {};
+  for (const part of partsFormat(iana).formatToParts(ms))
+    if (part.type !== 'literal') p[part.type] = Number(part.value);
+  const w = {
+    year: p['year'] ?? 1970,
+    month: p['month'] ?? 1,
+    day: p['day'] ?? 1,
+    hour: p['hour'] ?? 0,
+    minute: p['minute'] ?? 0,
+    second: p['second'] ?? 0,
+  };
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  return { ...w, offsetMinutes: Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60_000) };
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** "UTC", "UTC+8", "UTC−3:30" (a real minus sign, as people write it). */
+export function offsetLabel(minutes: number): string {
+  if (minutes === 0) return 'UTC';
+  const sign = minutes > 0 ? '+' : '−';
+  const h = Math.floor(Math.abs(minutes) / 60);
+  const m = Math.abs(minutes) % 60;
+  return `UTC${sign}${h}${m ? `:${pad(m)}` : ''}`;
+}
+
+/**
+ * An instant as ISO-8601 in a zone, with its offset: "2025-03-01T14:05:06+08:00", or "…Z" in UTC.
+ * Machines read it unambiguously; people see the wall clock of the zone they chose.
+ */
+export function isoInZone(iso: string, iana: string): string {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  const w = wallClock(ms, iana);
+  const local = `${w.year}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
+  if (w.offsetMinutes === 0 && (iana === 'UTC' || iana === 'Etc/UTC')) return `${local}Z`;
+  const sign = w.offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(w.offsetMinutes);
+  return `${local}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+/** "YYYY-MM-DD" of an instant in a zone. */
+export function dayInZone(ms: number, iana: string): string {
+  const w = wallClock(ms, iana);
+  return `${w.year}-${pad(w.month)}-${pad(w.day)}`;
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * Epoch ms of 00:00 on a calendar day ("YYYY-MM-DD") in a zone, plus `days`; undefined when the text is
+ * not a real date. Two correction rounds settle daylight-saving edges.
+ */
+export function dayStartInZone(text: string, iana: string, days = 0): number | undefined {
+  const m = DAY.exec(text);
+  if (!m) return undefined;
+  const base = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  if (new Date(base).toISOString().slice(0, 10) !== text) return undefined;
+  const wanted = base + days * 86_400_000;
+  let guess = wanted;
+  for (let i = 0; i < 2; i += 1) guess = wanted - wallClock(guess, iana).offsetMinutes * 60_000;
+  return guess;
+}
