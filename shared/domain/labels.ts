@@ -1,3 +1,5 @@
+import { ENVIRONMENT_LABELS, type Environment } from './profile';
+
 /**
  * Words for people. The service speaks in codes (`cashapppay`, `dealing`); screens show names people
  * know, and keep the code in a tooltip and in its own export column, so nothing is lost.
@@ -33,7 +35,7 @@ export function vendorLabel(code: string | undefined): string | undefined {
 
 /** Payment statuses (PROTOCOL.md "Statuses") in the words a finance person uses. */
 export const TRANSACTION_STATUS_LABELS: Readonly<Record<string, string>> = {
-  init: 'Awaiting payment',
+  init: 'Not yet paid',
   dealing: 'Processing',
   pending: 'Pending',
   success: 'Successful',
@@ -88,17 +90,10 @@ export const AUDIT_OUTCOME_LABELS: Readonly<Record<string, string>> = {
   refused: 'Refused (not sent)',
   outcome_unknown: 'Outcome unknown',
   failed: 'Failed',
+  closed_not_sent: 'Closed as not sent',
 };
 
-/** Profile environments as people say them. */
+/** Profile environments as people say them (an unknown one as stored). */
 export function environmentLabel(env: string): string {
-  return env === 'production'
-    ? 'PRODUCTION'
-    : env === 'demo'
-      ? 'Demo (built-in sandbox)'
-      : env === 'sandbox' || env === 'vendor-sandbox'
-        ? 'Vendor sandbox'
-        : env === 'custom'
-          ? 'Custom address'
-          : env;
+  return ENVIRONMENT_LABELS[env as Environment] ?? env;
 }

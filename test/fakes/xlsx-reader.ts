@@ -25,7 +25,12 @@ const BUILTIN_FORMATS: Record<number, string> = {
 
 const attr = (tag: string, name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1];
 const unescape = (s: string) =>
-  s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 
 /**
  * Reads an .xlsx the way a test needs to: unzips it and parses the first sheet's XML (cells, their
@@ -40,7 +45,10 @@ export function readXlsx(bytes: Uint8Array) {
   );
   const styles = text('xl/styles.xml');
   const customFormats = new Map(
-    [...styles.matchAll(/<numFmt [^>]*>/g)].map((m) => [Number(attr(m[0], 'numFmtId')), unescape(attr(m[0], 'formatCode') ?? '')]),
+    [...styles.matchAll(/<numFmt [^>]*>/g)].map((m) => [
+      Number(attr(m[0], 'numFmtId')),
+      unescape(attr(m[0], 'formatCode') ?? ''),
+    ]),
   );
   const cellXfs = /<cellXfs[^>]*>([\s\S]*?)<\/cellXfs>/.exec(styles)?.[1] ?? '';
   const xfFormats = [...cellXfs.matchAll(/<xf [^>]*>/g)].map((m) => {

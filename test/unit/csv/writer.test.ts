@@ -58,7 +58,18 @@ describe('CSV writer', () => {
   });
 
   it('neutralises formula injection (full-width ＝＋－＠ too) but leaves negative amounts numeric', () => {
-    const evil = ['=HYPERLINK("http://x")', '+1+1', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd', '＝1+1', '＋1', '－1', '＠SUM(A1)'];
+    const evil = [
+      '=HYPERLINK("http://x")',
+      '+1+1',
+      '-2+3',
+      '@SUM(A1)',
+      '\tcmd',
+      '\rcmd',
+      '＝1+1',
+      '＋1',
+      '－1',
+      '＠SUM(A1)',
+    ];
     for (const e of evil) {
       const [, row] = parse(
         writeCsv(columns, [{ id: e, ref: e, amount: e, note: e, at: e }], { bom: false }),

@@ -259,7 +259,9 @@ describe('report and summary CSV', () => {
     const currencies = summarise(items).currencies;
     const csv = summaryCsv(currencies, '2024-06-01T00:00:00.000Z', { bom: false });
     expect(csv.split('\r\n')[0]?.endsWith(',Unexplained,Generated (UTC)')).toBe(true);
-    expect(csv.split('\r\n')[1]).toBe('USD,2,0,1,0,0,0,1,0,0,7.50,9.90,0.00,-2.40,-2.40,0.00,2024-06-01T00:00:00Z');
+    expect(csv.split('\r\n')[1]).toBe(
+      'USD,2,0,1,0,0,0,1,0,0,7.50,9.90,0.00,-2.40,-2.40,0.00,2024-06-01T00:00:00Z',
+    );
     const utc8 = summaryCsv(currencies, '2024-06-01T00:00:00.000Z', {
       bom: false,
       zone: { iana: 'Etc/GMT-8', label: 'UTC+8' },

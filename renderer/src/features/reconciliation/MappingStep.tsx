@@ -67,7 +67,7 @@ export function MappingStep({ parsed, label, initial, onBack, onRun }: Props) {
           </label>
         ))}
       </div>
-      <div className="recon-table-wrap">
+      <div className="recon-table-wrap" role="region" aria-label="First rows of the file" tabIndex={0}>
         <table className="recon-table">
           <thead>
             <tr>

@@ -7,6 +7,7 @@ import { useDb } from '../../db/context';
 import { createMetaRepo } from '../../db/meta-repo';
 import type { ReconRunRecord } from '../../db/schema';
 import { unwrap, useBridge } from '../../lib/bridge';
+import { useFormat } from '../preferences/use-prefs';
 import { ImportStep } from './ImportStep';
 import { MappingStep } from './MappingStep';
 import { ProgressPanel } from './ProgressPanel';
@@ -30,6 +31,7 @@ export function ReconciliationScreen() {
   );
   const [earlier, setEarlier] = useState<ReconRunRecord[]>([]);
   const recon = useReconRun();
+  const f = useFormat();
 
   useEffect(() => {
     if (!activeId) return;
@@ -72,6 +74,7 @@ export function ReconciliationScreen() {
         report={recon.report}
         problems={recon.run.problems}
         onStartOver={startOver}
+        profileName={profiles.data?.profiles.find((p) => p.id === activeId)?.name ?? 'profile'}
       />
     );
   } else if (recon.run && recon.progress) {
@@ -108,7 +111,7 @@ export function ReconciliationScreen() {
                     {r.label}
                   </button>{' '}
                   <span className="muted small">
-                    {new Date(r.createdAt).toLocaleString()} · {r.rows.length.toLocaleString()} rows
+                    {f.dateTime(r.createdAt)} ({f.zoneLabel}) · {f.count(r.rows.length)} rows
                   </span>
                 </li>
               ))}

@@ -1,14 +1,15 @@
-import { useContext, useMemo, useState } from 'react';
-import { reportCsv, summaryCsv } from '../../../../shared/recon/export';
+import { useMemo, useState } from 'react';
+import { REPORT_COLUMNS, SUMMARY_COLUMNS } from '../../../../shared/recon/export';
 import {
   OUTCOME_LABELS,
   RECON_OUTCOMES,
   type ReconItem,
   type ReconOutcome,
 } from '../../../../shared/recon/match';
-import { RefundDialogContext } from '../refunds/dialog-context';
-import { downloadText } from '../../lib/download';
-import { fileStamp, money } from './format';
+import { useCommands } from '../../app/nav';
+import { downloadExport } from '../../lib/download';
+import { useFormat } from '../preferences/use-prefs';
+import { ReconRowDetail } from './ReconRowDetail';
 import { ReconRowsTable } from './ReconRowsTable';
 import { SummaryChart } from './SummaryChart';
 import type { ReconReport } from './use-recon-run';
@@ -18,16 +19,77 @@ interface Props {
   report: ReconReport;
   problems: Array<{ line: number; message: string }>;
   onStartOver: () => void;
+  /** The active profile's name, for export file names. */
+  profileName: string;
 }
 
 /** Step 4: summary per currency, chart, exceptions table with filters, exports. */
-export function ReportView({ label, report, problems, onStartOver }: Props) {
+export function ReportView({ label, report, problems, onStartOver, profileName }: Props) {
   const [outcome, setOutcome] = useState<ReconOutcome | 'exceptions' | 'all'>('exceptions');
   const [currency, setCurrency] = useState('');
   const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<ReconItem | null>(null);
-  const refundDialog = useContext(RefundDialogContext);
   const { summary, items } = report;
+  const f = useFormat();
+  const exportReport = (kind: 'csv' | 'xlsx') =>
+    downloadExport(kind, {
+      area: 'reconciliation-report',
+      profileName,
+      sheetName: 'Reconciliation',
+      columns: REPORT_COLUMNS,
+      rows: items,
+      zone: f.zone,
+      excelDateFormat: f.excelDateFormat,
+    });
+  const exportSummary = (kind: 'csv' | 'xlsx') => {
+    const generatedAt = new Date().toISOString();
+    return downloadExport(kind, {
+      area: 'reconciliation-summary',
+      profileName,
+      sheetName: 'Summary',
+      columns: SUMMARY_COLUMNS,
+      rows: summary.currencies.map((c) => ({ ...c, generatedAt })),
+      zone: f.zone,
+      excelDateFormat: f.excelDateFormat,
+    });
+  };
+  useCommands('reconciliation', [
+    {
+      id: 'recon.report.csv',
+      title: 'Export the reconciliation report as CSV',
+      group: 'Reconciliation',
+      keywords: 'download csv',
+      run: () => void exportReport('csv'),
+    },
+    {
+      id: 'recon.report.xlsx',
+      title: 'Export the reconciliation report as Excel (.xlsx)',
+      group: 'Reconciliation',
+      keywords: 'download excel xlsx',
+      run: () => void exportReport('xlsx'),
+    },
+    {
+      id: 'recon.summary.csv',
+      title: 'Export the reconciliation summary as CSV',
+      group: 'Reconciliation',
+      keywords: 'download csv',
+      run: () => void exportSummary('csv'),
+    },
+    {
+      id: 'recon.summary.xlsx',
+      title: 'Export the reconciliation summary as Excel (.xlsx)',
+      group: 'Reconciliation',
+      keywords: 'download excel xlsx',
+      run: () => void exportSummary('xlsx'),
+    },
+    {
+      id: 'recon.new',
+      title: 'New reconciliation',
+      group: 'Reconciliation',
+      keywords: 'import ledger start over',
+      run: onStartOver,
+    },
+  ]);
 
   const filtered = useMemo(() => {
     const q = search.trim().toLowerCase();
@@ -48,22 +110,24 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
         <div className="recon-head">
           <h2 id="recon-summary">{label}</h2>
           <div className="recon-actions">
-            <button
-              type="button"
-              className="button"
-              onClick={() => downloadText(fileStamp('report'), reportCsv(items))}
-            >
-              Export report CSV
-            </button>
-            <button
-              type="button"
-              className="button"
-              onClick={() =>
-                downloadText(fileStamp('summary'), summaryCsv(summary.currencies, new Date().toISOString()))
-              }
-            >
-              Export summary CSV
-            </button>
+            <span className="recon-export-group" role="group" aria-label="Report (every row)">
+              <span className="small muted">Report</span>
+              <button type="button" className="button" onClick={() => void exportReport('csv')}>
+                Export report CSV
+              </button>
+              <button type="button" className="button" onClick={() => void exportReport('xlsx')}>
+                Excel
+              </button>
+            </span>
+            <span className="recon-export-group" role="group" aria-label="Summary (per currency)">
+              <span className="small muted">Summary</span>
+              <button type="button" className="button" onClick={() => void exportSummary('csv')}>
+                Export summary CSV
+              </button>
+              <button type="button" className="button" onClick={() => void exportSummary('xlsx')}>
+                Excel
+              </button>
+            </span>
             <button type="button" className="button" onClick={onStartOver}>
               New reconciliation
             </button>
@@ -73,7 +137,7 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
           {RECON_OUTCOMES.filter((o) => summary.counts[o] > 0).map((o) => (
             <li key={o} data-outcome={o} className={o === 'matched' ? 'ok' : 'bad'}>
               <button type="button" className="link" onClick={() => setOutcome(o)}>
-                <strong>{summary.counts[o].toLocaleString()}</strong> {OUTCOME_LABELS[o]}
+                <strong>{f.count(summary.counts[o])}</strong> {OUTCOME_LABELS[o]}
               </button>
             </li>
           ))}
@@ -90,7 +154,7 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
           )}
         </ul>
         <div className="recon-summary-grid">
-          <table className="recon-table recon-summary-table">
+          <table className="recon-table recon-summary-table" aria-label="Totals per currency">
             <thead>
               <tr>
                 <th>Currency</th>
@@ -107,14 +171,14 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
                 <tr key={c.currency}>
                   <td>{c.currency}</td>
                   <td className="num">{c.rows}</td>
-                  <td className="num">{money(c.ledgerTotalMinor, c.currency)}</td>
-                  <td className="num">{money(c.serviceTotalMinor, c.currency)}</td>
-                  <td className="num">{money(c.serviceRefundsMinor, c.currency)}</td>
+                  <td className="num">{f.money(c.ledgerTotalMinor, c.currency)}</td>
+                  <td className="num">{f.money(c.serviceTotalMinor, c.currency)}</td>
+                  <td className="num">{f.money(c.serviceRefundsMinor, c.currency)}</td>
                   <td className={c.differenceMinor === 0 ? 'num' : 'num bad'}>
-                    {money(c.differenceMinor, c.currency)}
+                    {f.money(c.differenceMinor, c.currency)}
                   </td>
                   <td className={c.unexplainedMinor === 0 ? 'num' : 'num bad'}>
-                    {money(c.unexplainedMinor, c.currency)}
+                    {f.money(c.unexplainedMinor, c.currency)}
                   </td>
                 </tr>
               ))}
@@ -154,7 +218,7 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
             onChange={(e) => setSearch(e.target.value)}
           />
           <span className="muted small" data-testid="recon-row-count">
-            {filtered.length.toLocaleString()} row{filtered.length === 1 ? '' : 's'}
+            {f.count(filtered.length)} row{filtered.length === 1 ? '' : 's'}
           </span>
         </div>
         <ReconRowsTable
@@ -164,45 +228,7 @@ export function ReportView({ label, report, problems, onStartOver }: Props) {
         />
       </section>
 
-      {selected && (
-        <aside className="recon-card recon-detail" aria-label="Row detail" data-testid="recon-detail">
-          <div className="recon-head">
-            <h2>
-              Line {selected.line}: {OUTCOME_LABELS[selected.outcome]}
-            </h2>
-            <button type="button" className="button" onClick={() => setSelected(null)}>
-              Close
-            </button>
-          </div>
-          <p>{selected.detail || 'Ledger and service agree.'}</p>
-          <dl>
-            <dt>Ledger</dt>
-            <dd>
-              {selected.ledger.transactionNo ?? '—'} · {selected.ledger.reference ?? 'no reference'} ·{' '}
-              {money(selected.ledger.amountMinor, selected.ledger.currency)} ·{' '}
-              {selected.ledger.statusText ?? selected.ledger.status}
-              {selected.ledger.date ? ` · ${selected.ledger.date}` : ''}
-            </dd>
-            <dt>Service</dt>
-            <dd>
-              {selected.service
-                ? `${selected.service.transactionNo} · ${selected.service.reference ?? 'no reference'} · ${money(selected.service.amountMinor, selected.service.currency)} · ${selected.service.status} · refunded ${money(selected.service.refundedMinor, selected.service.currency)}${selected.service.paidAt ? ` · paid ${new Date(selected.service.paidAt).toLocaleString()}` : ''}`
-                : 'No record.'}
-            </dd>
-          </dl>
-          {refundDialog &&
-            selected.service?.status === 'success' &&
-            selected.service.refundedMinor < selected.service.amountMinor && (
-              <button
-                type="button"
-                className="button"
-                onClick={() => selected.service && refundDialog.open(selected.service.transactionNo)}
-              >
-                Refund…
-              </button>
-            )}
-        </aside>
-      )}
+      {selected && <ReconRowDetail item={selected} onClose={() => setSelected(null)} />}
     </div>
   );
 }

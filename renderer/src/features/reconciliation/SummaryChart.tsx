@@ -1,11 +1,12 @@
 import type { CurrencySummary } from '../../../../shared/recon/summary';
-import { money } from './format';
+import { useFormat } from '../preferences/use-prefs';
 
 /**
  * Ledger vs service total per currency as inline SVG bars (no chart library: CSP allows only our own
  * code). Each currency is scaled on its own, since amounts in different currencies do not compare.
  */
 export function SummaryChart({ currencies }: { currencies: readonly CurrencySummary[] }) {
+  const f = useFormat();
   const rowH = 30;
   const labelW = 44;
   const barW = 420;
@@ -36,7 +37,7 @@ export function SummaryChart({ currencies }: { currencies: readonly CurrencySumm
                 y={y + 16}
                 className={c.differenceMinor === 0 ? 'chart-diff' : 'chart-diff bad'}
               >
-                {c.differenceMinor === 0 ? 'no difference' : `Δ ${money(c.differenceMinor, c.currency)}`}
+                {c.differenceMinor === 0 ? 'no difference' : `Δ ${f.money(c.differenceMinor, c.currency)}`}
               </text>
             </g>
           );

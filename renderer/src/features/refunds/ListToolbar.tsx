@@ -12,10 +12,10 @@ interface Props {
   placeholder: string;
   shown: number;
   total: number;
-  onExport: () => void;
+  onExport: (kind: 'csv' | 'xlsx') => void;
 }
 
-/** The filter bar shared by the Refunds and Audit views: a list filter, currency, search, count, export. */
+/** The filter bar shared by the Refunds and Audit views: a list filter, currency, search, count, exports. */
 export function ListToolbar(p: Props) {
   return (
     <div className="rd-toolbar" role="search" aria-label={p.label}>
@@ -43,9 +43,24 @@ export function ListToolbar(p: Props) {
       <span className="muted small">
         {p.shown} of {p.total}
       </span>
-      <button type="button" className="rd-push-right" disabled={p.shown === 0} onClick={p.onExport}>
-        Export CSV
-      </button>
+      <span className="rd-push-right rd-exports">
+        <button
+          type="button"
+          disabled={p.shown === 0}
+          onClick={() => p.onExport('csv')}
+          title="The rows shown — plain CSV for other programs"
+        >
+          Export CSV
+        </button>
+        <button
+          type="button"
+          disabled={p.shown === 0}
+          onClick={() => p.onExport('xlsx')}
+          title="The rows shown — an Excel workbook"
+        >
+          Export Excel
+        </button>
+      </span>
     </div>
   );
 }
