@@ -71,7 +71,8 @@ test('the demo ledger reconciles end to end in the UI with the expected counts p
   await file.saveAs(path);
   const { readFileSync } = await import('node:fs');
   const text = readFileSync(path, 'utf8');
-  expect(text.startsWith('\uFEFFline,outcome,matchedBy,transactionNo')).toBe(true);
+  expect(text.startsWith('\uFEFFLine,Outcome,Outcome code,Matched by,Transaction no.')).toBe(true);
+  expect(file.suggestedFilename()).toMatch(/^reconciliation-report-Demo-\d{8}-\d{4}\.csv$/);
   expect(text.split('\r\n').filter((l) => l.includes(',duplicate_in_ledger,'))).toHaveLength(
     expected.duplicate_in_ledger,
   );

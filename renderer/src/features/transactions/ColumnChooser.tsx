@@ -1,4 +1,3 @@
-import { useRef } from 'react';
 import { usePopover } from '../../lib/ui/use-popover';
 import { COLUMNS } from './columns';
 
@@ -14,8 +13,7 @@ export function ColumnChooser({
   hasCustomWidths: boolean;
   onResetWidths(): void;
 }) {
-  const ref = useRef<HTMLDetailsElement>(null);
-  usePopover(ref);
+  const ref = usePopover();
   const h = new Set(hidden);
   return (
     <details className="popover right" ref={ref} data-testid="column-chooser">

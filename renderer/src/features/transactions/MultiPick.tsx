@@ -1,4 +1,3 @@
-import { useRef } from 'react';
 import { usePopover } from '../../lib/ui/use-popover';
 
 export interface PickOption {
@@ -20,8 +19,7 @@ export function MultiPick({
   value: readonly string[];
   onChange(v: string[]): void;
 }) {
-  const ref = useRef<HTMLDetailsElement>(null);
-  usePopover(ref);
+  const ref = usePopover();
   const labelOf = (v: string) => options.find((o) => o.value === v)?.label ?? v;
   const summary =
     value.length === 0 ? 'any' : value.length <= 2 ? value.map(labelOf).join(', ') : `${value.length} chosen`;

@@ -1,4 +1,3 @@
-import { useRef } from 'react';
 import { usePopover } from '../../lib/ui/use-popover';
 import { useFormat } from '../preferences/use-prefs';
 import { type CurrencyTotal, TOTALS_BASES, TOTALS_BASIS_LABELS, type TotalsBasis } from './totals';
@@ -24,8 +23,7 @@ export function TotalsBar({
   onBasis(b: TotalsBasis): void;
 }) {
   const f = useFormat();
-  const more = useRef<HTMLDetailsElement>(null);
-  usePopover(more);
+  const more = usePopover();
   const counted = totals.reduce((n, t) => n + t.count, 0);
   return (
     <div className="tx-totals" data-testid="tx-totals" role="group" aria-label="Totals of the rows shown">

@@ -1,13 +1,13 @@
-import { type RefObject, useEffect } from 'react';
+import { type RefCallback, useCallback } from 'react';
 
 /**
  * Makes a <details> pop-over behave like one: Esc closes it and puts focus back on its summary,
  * a click elsewhere or Tab out of it closes it. (The Esc does not reach screen-level handlers, so
- * closing a filter never also closes the detail panel behind it.)
+ * closing a filter never also closes the detail panel behind it.) Returns the ref to put on the
+ * <details>; it works for pop-overs that mount later, too.
  */
-export function usePopover(ref: RefObject<HTMLDetailsElement | null>): void {
-  useEffect(() => {
-    const d = ref.current;
+export function usePopover(): RefCallback<HTMLDetailsElement> {
+  return useCallback((d: HTMLDetailsElement | null) => {
     if (!d) return;
     const onDown = (e: MouseEvent) => {
       if (d.open && !d.contains(e.target as Node)) d.open = false;
@@ -30,5 +30,5 @@ export function usePopover(ref: RefObject<HTMLDetailsElement | null>): void {
       d.removeEventListener('keydown', onKey);
       d.removeEventListener('focusout', onFocusOut);
     };
-  }, [ref]);
+  }, []);
 }
