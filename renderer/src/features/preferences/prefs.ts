@@ -14,10 +14,10 @@ export const DATE_FORMATS = ['iso', 'dmy', 'mdy', 'locale'] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 
 export const DATE_FORMAT_LABELS: Record<DateFormat, string> = {
-  iso: 'Year-month-day, 24-hour (2025-03-01 14:05)',
-  dmy: 'Day/month/year, 24-hour (01/03/2025 14:05)',
-  mdy: 'Month/day/year, 24-hour (03/01/2025 14:05)',
-  locale: 'As the language above writes dates',
+  iso: '2025-03-01 14:05 (year-month-day)',
+  dmy: '01/03/2025 14:05 (day/month/year)',
+  mdy: '03/01/2025 14:05 (month/day/year)',
+  locale: 'As the language above writes them',
 };
 
 /** Locales offered besides the computer's own (the service's markets and the usual desks). */

@@ -113,6 +113,8 @@ const Row = memo(function Row({
       className={`tx-row${isActive ? ' active' : ''}${index % 2 ? ' odd' : ''}`}
       style={{ transform: `translateY(${top}px)`, width: layout.width }}
       onClick={() => onActivate(row.transactionNo)}
+      // A double-click opens the detail; it should not also select a word of the row.
+      onMouseDown={(e) => e.detail > 1 && e.preventDefault()}
       onDoubleClick={() => onOpen(row.transactionNo)}
     >
       <div
