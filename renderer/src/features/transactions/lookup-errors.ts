@@ -59,9 +59,9 @@ export function describeLookupError(
     case 'network':
     case 'timeout':
     case 'unavailable':
+      // The offline banner quotes main's own words once; this box says what to do.
       return {
-        ...base,
-        supportCode: '',
+        ...plain,
         kind: 'offline',
         title:
           error.code === 'timeout'
