@@ -1,4 +1,3 @@
-import type { Page } from '@playwright/test';
 import { DEMO_MERCHANT } from '../../electron/main/sandbox';
 import { expectAccessible } from './axe';
 import { expect, type HostFixture, test } from './fixtures';
@@ -10,13 +9,6 @@ import { look } from './looks';
  * in both themes under test-results/screens/.
  */
 test.describe.configure({ timeout: 240_000 });
-
-async function loadDemo(page: Page, app: HostFixture) {
-  await page.goto(app.host.url);
-  await page.getByTestId('load-demo').click();
-  await expect(page.getByTestId('tx-job')).toHaveAttribute('data-status', 'finished', { timeout: 20_000 });
-  await expect(page.getByTestId('tx-row').first()).toBeVisible();
-}
 
 function freshUsdPayment(app: HostFixture) {
   const p = app.core

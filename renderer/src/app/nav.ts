@@ -75,3 +75,28 @@ export function matchCommands(commands: readonly Command[], query: string): Comm
     .filter((x): x is { c: Command; score: number } => x !== undefined);
   return scored.sort((a, b) => a.score - b.score).map((x) => x.c);
 }
+
+/**
+ * The pair of export commands every list offers: CSV for other programs, Excel for people. `empty`
+ * disables both with that reason.
+ */
+export function exportCommands(o: {
+  id: string;
+  what: string;
+  group: string;
+  empty?: string | undefined;
+  run(kind: 'csv' | 'xlsx'): unknown;
+}): Command[] {
+  const formats = [
+    { kind: 'csv', label: 'CSV', keywords: 'download csv machine' },
+    { kind: 'xlsx', label: 'Excel (.xlsx)', keywords: 'download excel xlsx spreadsheet' },
+  ] as const;
+  return formats.map((x) => ({
+    id: `${o.id}.${x.kind}`,
+    title: `Export ${o.what} as ${x.label}`,
+    group: o.group,
+    keywords: x.keywords,
+    ...(o.empty ? { disabledReason: o.empty } : {}),
+    run: () => void o.run(x.kind),
+  }));
+}

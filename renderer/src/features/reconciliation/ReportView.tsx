@@ -6,8 +6,10 @@ import {
   type ReconItem,
   type ReconOutcome,
 } from '../../../../shared/recon/match';
-import { useCommands } from '../../app/nav';
+import { exportCommands, useCommands } from '../../app/nav';
+import type { CsvColumn } from '../../../../shared/csv/writer';
 import { downloadExport } from '../../lib/download';
+import { ExportButtons } from '../../lib/ui/ExportButtons';
 import { useFormat } from '../preferences/use-prefs';
 import { ReconRowDetail } from './ReconRowDetail';
 import { ReconRowsTable } from './ReconRowsTable';
@@ -31,57 +33,42 @@ export function ReportView({ label, report, problems, onStartOver, profileName }
   const [selected, setSelected] = useState<ReconItem | null>(null);
   const { summary, items } = report;
   const f = useFormat();
-  const exportReport = (kind: 'csv' | 'xlsx') =>
+  const exportAs = <Row,>(
+    kind: 'csv' | 'xlsx',
+    what: 'report' | 'summary',
+    sheet: string,
+    columns: readonly CsvColumn<Row>[],
+    rows: readonly Row[],
+  ) =>
     downloadExport(kind, {
-      area: 'reconciliation-report',
+      area: `reconciliation-${what}`,
       profileName,
-      sheetName: 'Reconciliation',
-      columns: REPORT_COLUMNS,
-      rows: items,
+      sheetName: sheet,
+      columns,
+      rows,
       zone: f.zone,
       excelDateFormat: f.excelDateFormat,
     });
+  const exportReport = (kind: 'csv' | 'xlsx') =>
+    exportAs(kind, 'report', 'Reconciliation', REPORT_COLUMNS, items);
   const exportSummary = (kind: 'csv' | 'xlsx') => {
     const generatedAt = new Date().toISOString();
-    return downloadExport(kind, {
-      area: 'reconciliation-summary',
-      profileName,
-      sheetName: 'Summary',
-      columns: SUMMARY_COLUMNS,
-      rows: summary.currencies.map((c) => ({ ...c, generatedAt })),
-      zone: f.zone,
-      excelDateFormat: f.excelDateFormat,
-    });
+    const rows = summary.currencies.map((c) => ({ ...c, generatedAt }));
+    return exportAs(kind, 'summary', 'Summary', SUMMARY_COLUMNS, rows);
   };
   useCommands('reconciliation', [
-    {
-      id: 'recon.report.csv',
-      title: 'Export the reconciliation report as CSV',
+    ...exportCommands({
+      id: 'recon.report',
+      what: 'the reconciliation report',
       group: 'Reconciliation',
-      keywords: 'download csv',
-      run: () => void exportReport('csv'),
-    },
-    {
-      id: 'recon.report.xlsx',
-      title: 'Export the reconciliation report as Excel (.xlsx)',
+      run: exportReport,
+    }),
+    ...exportCommands({
+      id: 'recon.summary',
+      what: 'the reconciliation summary',
       group: 'Reconciliation',
-      keywords: 'download excel xlsx',
-      run: () => void exportReport('xlsx'),
-    },
-    {
-      id: 'recon.summary.csv',
-      title: 'Export the reconciliation summary as CSV',
-      group: 'Reconciliation',
-      keywords: 'download csv',
-      run: () => void exportSummary('csv'),
-    },
-    {
-      id: 'recon.summary.xlsx',
-      title: 'Export the reconciliation summary as Excel (.xlsx)',
-      group: 'Reconciliation',
-      keywords: 'download excel xlsx',
-      run: () => void exportSummary('xlsx'),
-    },
+      run: exportSummary,
+    }),
     {
       id: 'recon.new',
       title: 'New reconciliation',
@@ -110,24 +97,24 @@ export function ReportView({ label, report, problems, onStartOver, profileName }
         <div className="recon-head">
           <h2 id="recon-summary">{label}</h2>
           <div className="recon-actions">
-            <span className="recon-export-group" role="group" aria-label="Report (every row)">
-              <span className="small muted">Report</span>
-              <button type="button" className="button" onClick={() => void exportReport('csv')}>
-                Export report CSV
-              </button>
-              <button type="button" className="button" onClick={() => void exportReport('xlsx')}>
-                Excel
-              </button>
-            </span>
-            <span className="recon-export-group" role="group" aria-label="Summary (per currency)">
-              <span className="small muted">Summary</span>
-              <button type="button" className="button" onClick={() => void exportSummary('csv')}>
-                Export summary CSV
-              </button>
-              <button type="button" className="button" onClick={() => void exportSummary('xlsx')}>
-                Excel
-              </button>
-            </span>
+            {(
+              [
+                ['Report', 'Every row', 'Export report CSV', exportReport],
+                ['Summary', 'Totals per currency', 'Export summary CSV', exportSummary],
+              ] as const
+            ).map(([name, what, csvLabel, run]) => (
+              <span key={name} className="recon-export-group" role="group" aria-label={`${name}: ${what}`}>
+                <span className="small muted">{name}</span>
+                <ExportButtons
+                  className="recon-export-buttons"
+                  buttonClassName="button"
+                  what={what}
+                  csvLabel={csvLabel}
+                  xlsxLabel="Excel"
+                  onExport={(kind) => void run(kind)}
+                />
+              </span>
+            ))}
             <button type="button" className="button" onClick={onStartOver}>
               New reconciliation
             </button>

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { useBridge } from '../../lib/bridge';
 import { auditListQuery } from './queries';
 import { AUDIT_OUTCOME_LABELS } from '../../../../shared/domain/labels';
-import { useCommands } from '../../app/nav';
+import { exportCommands, useCommands } from '../../app/nav';
 import { useFormat } from '../preferences/use-prefs';
 import { ListToolbar } from './ListToolbar';
 import { exportAudit } from './exports';
@@ -32,24 +32,16 @@ export function AuditView() {
   const rows = useMemo(() => filterAudit(audit.data ?? [], filters), [audit.data, filters]);
   const currencies = useMemo(() => currenciesOf(audit.data ?? []), [audit.data]);
   const f = useFormat();
-  useCommands('audit', [
-    {
-      id: 'audit.export.csv',
-      title: 'Export the audit log as CSV',
+  useCommands(
+    'audit',
+    exportCommands({
+      id: 'audit.export',
+      what: 'the audit log',
       group: 'Audit',
-      keywords: 'download csv',
-      ...(rows.length === 0 ? { disabledReason: 'No entries shown' } : {}),
-      run: () => void exportAudit('csv', rows, f),
-    },
-    {
-      id: 'audit.export.xlsx',
-      title: 'Export the audit log as Excel (.xlsx)',
-      group: 'Audit',
-      keywords: 'download excel xlsx spreadsheet',
-      ...(rows.length === 0 ? { disabledReason: 'No entries shown' } : {}),
-      run: () => void exportAudit('xlsx', rows, f),
-    },
-  ]);
+      empty: rows.length === 0 ? 'No entries shown' : undefined,
+      run: (kind) => exportAudit(kind, rows, f),
+    }),
+  );
 
   return (
     <section className="rd-view" aria-label="Audit log">

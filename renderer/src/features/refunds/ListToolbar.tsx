@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ExportButtons } from '../../lib/ui/ExportButtons';
 
 interface Props {
   label: string;
@@ -43,24 +44,7 @@ export function ListToolbar(p: Props) {
       <span className="muted small">
         {p.shown} of {p.total}
       </span>
-      <span className="rd-push-right rd-exports">
-        <button
-          type="button"
-          disabled={p.shown === 0}
-          onClick={() => p.onExport('csv')}
-          title="The rows shown — plain CSV for other programs"
-        >
-          Export CSV
-        </button>
-        <button
-          type="button"
-          disabled={p.shown === 0}
-          onClick={() => p.onExport('xlsx')}
-          title="The rows shown — an Excel workbook"
-        >
-          Export Excel
-        </button>
-      </span>
+      <ExportButtons className="rd-push-right rd-exports" disabled={p.shown === 0} onExport={p.onExport} />
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { type FormEvent, useMemo, useState } from 'react';
 import { INTENT_STATES } from '../../../../shared/ipc/contract/refunds';
 import { useBridge } from '../../lib/bridge';
 import { useRefundDialog } from './dialog-context';
-import { useCommands } from '../../app/nav';
+import { exportCommands, useCommands } from '../../app/nav';
 import { useFormat } from '../preferences/use-prefs';
 import { ListToolbar } from './ListToolbar';
 import { exportRefunds } from './exports';
@@ -35,22 +35,13 @@ export function RefundsView() {
       keywords: 'new refund',
       run: () => document.getElementById('rd-new-tx')?.focus(),
     },
-    {
-      id: 'refunds.export.csv',
-      title: 'Export refunds as CSV',
+    ...exportCommands({
+      id: 'refunds.export',
+      what: 'refunds',
       group: 'Refunds',
-      keywords: 'download csv',
-      ...(rows.length === 0 ? { disabledReason: 'No refunds shown' } : {}),
-      run: () => void exportRefunds('csv', rows, f),
-    },
-    {
-      id: 'refunds.export.xlsx',
-      title: 'Export refunds as Excel (.xlsx)',
-      group: 'Refunds',
-      keywords: 'download excel xlsx spreadsheet',
-      ...(rows.length === 0 ? { disabledReason: 'No refunds shown' } : {}),
-      run: () => void exportRefunds('xlsx', rows, f),
-    },
+      empty: rows.length === 0 ? 'No refunds shown' : undefined,
+      run: (kind) => exportRefunds(kind, rows, f),
+    }),
   ]);
 
   const startRefund = (e: FormEvent) => {

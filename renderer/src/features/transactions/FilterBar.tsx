@@ -57,57 +57,47 @@ export function FilterBar({ filter, onChange, currencies, vendors }: Props) {
         value={filter.vendors}
         onChange={(v) => set('vendors', v)}
       />
-      <span className="tx-filter-group">
-        <label className="tx-filter-field" title={`Calendar days in ${format.zoneSentence}`}>
-          <span className="muted">Created ({format.zoneLabel})</span>
-          <input
-            type="date"
-            aria-label={`Created from (date in ${format.zoneLabel})`}
-            value={filter.fromDate}
-            onChange={(e) => set('fromDate', e.target.value)}
-          />
-        </label>
-        <label className="tx-filter-field">
-          <span className="muted">to</span>
-          <input
-            type="date"
-            aria-label={`Created to (date in ${format.zoneLabel})`}
-            value={filter.toDate}
-            onChange={(e) => set('toDate', e.target.value)}
-          />
-        </label>
+      <span className="tx-filter-group" title={`Calendar days in ${format.zoneSentence}`}>
+        {(['from', 'to'] as const).map((end) => {
+          const key = end === 'from' ? 'fromDate' : 'toDate';
+          return (
+            <label className="tx-filter-field" key={end}>
+              <span className="muted">{end === 'from' ? `Created (${format.zoneLabel})` : 'to'}</span>
+              <input
+                type="date"
+                aria-label={`Created ${end} (date in ${format.zoneLabel})`}
+                value={filter[key]}
+                onChange={(e) => set(key, e.target.value)}
+              />
+            </label>
+          );
+        })}
       </span>
       <span className="tx-filter-group">
-        <label className="tx-filter-field">
-          <span className="muted">Amount{amountIn ? ` (${amountIn})` : ''}</span>
-          <input
-            className="amount"
-            inputMode="decimal"
-            aria-label={
-              amountIn ? `Minimum amount in ${amountIn}` : 'Minimum amount (choose one currency first)'
-            }
-            aria-describedby={amountIn ? undefined : 'tx-amount-needs-currency'}
-            placeholder="min"
-            disabled={!amountIn && filter.minAmount === ''}
-            value={filter.minAmount}
-            onChange={(e) => set('minAmount', e.target.value)}
-          />
-        </label>
-        <label className="tx-filter-field">
-          <span className="muted">–</span>
-          <input
-            className="amount"
-            inputMode="decimal"
-            aria-label={
-              amountIn ? `Maximum amount in ${amountIn}` : 'Maximum amount (choose one currency first)'
-            }
-            aria-describedby={amountIn ? undefined : 'tx-amount-needs-currency'}
-            placeholder="max"
-            disabled={!amountIn && filter.maxAmount === ''}
-            value={filter.maxAmount}
-            onChange={(e) => set('maxAmount', e.target.value)}
-          />
-        </label>
+        {(['min', 'max'] as const).map((end) => {
+          const key = end === 'min' ? 'minAmount' : 'maxAmount';
+          const word = end === 'min' ? 'Minimum' : 'Maximum';
+          return (
+            <label className="tx-filter-field" key={end}>
+              <span className="muted">
+                {end === 'min' ? `Amount${amountIn ? ` (${amountIn})` : ''}` : '–'}
+              </span>
+              <input
+                className="amount"
+                inputMode="decimal"
+                aria-label={
+                  amountIn ? `${word} amount in ${amountIn}` : `${word} amount (choose one currency first)`
+                }
+                aria-describedby={amountIn ? undefined : 'tx-amount-needs-currency'}
+                placeholder={end}
+                // Enabled while a stored bound remains, so it can be cleared.
+                disabled={!amountIn && filter[key] === ''}
+                value={filter[key]}
+                onChange={(e) => set(key, e.target.value)}
+              />
+            </label>
+          );
+        })}
       </span>
       {!amountIn && (
         <span className="small muted" id="tx-amount-needs-currency">

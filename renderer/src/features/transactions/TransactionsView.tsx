@@ -1,8 +1,9 @@
 import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { environmentLabel } from '../../../../shared/domain/labels';
-import { useCommands } from '../../app/nav';
+import { exportCommands, useCommands } from '../../app/nav';
 import { downloadExport } from '../../lib/download';
 import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
+import { ExportButtons } from '../../lib/ui/ExportButtons';
 import { usePrefs } from '../preferences/use-prefs';
 import { ColumnChooser } from './ColumnChooser';
 import { COLUMNS, exportColumns, visibleColumns } from './columns';
@@ -158,22 +159,13 @@ export function TransactionsView({ profile, onRefund }: Props) {
           : {}),
       run: startRefresh,
     },
-    {
-      id: 'tx.export.csv',
-      title: 'Export the view as CSV',
+    ...exportCommands({
+      id: 'tx.export',
+      what: 'the view',
       group: 'Transactions',
-      keywords: 'download csv machine',
-      ...(shown.length === 0 ? { disabledReason: 'No rows shown' } : {}),
-      run: () => void exportView('csv'),
-    },
-    {
-      id: 'tx.export.xlsx',
-      title: 'Export the view as Excel (.xlsx)',
-      group: 'Transactions',
-      keywords: 'download excel spreadsheet xlsx',
-      ...(shown.length === 0 ? { disabledReason: 'No rows shown' } : {}),
-      run: () => void exportView('xlsx'),
-    },
+      empty: shown.length === 0 ? 'No rows shown' : undefined,
+      run: exportView,
+    }),
     {
       id: 'tx.clear',
       title: 'Clear filters',
@@ -225,24 +217,13 @@ export function TransactionsView({ profile, onRefund }: Props) {
           >
             {refreshLabel}
           </button>
-          <button
-            type="button"
-            onClick={() => void exportView('csv')}
+          <ExportButtons
+            className="export-buttons"
             disabled={shown.length === 0}
-            title="The rows shown, in this order, with the visible columns — plain CSV for other programs"
-            data-testid="export"
-          >
-            Export CSV
-          </button>
-          <button
-            type="button"
-            onClick={() => void exportView('xlsx')}
-            disabled={shown.length === 0}
-            title="The rows shown, in this order, with the visible columns — an Excel workbook"
-            data-testid="export-xlsx"
-          >
-            Export Excel
-          </button>
+            onExport={(kind) => void exportView(kind)}
+            what="The rows shown, in this order, with the visible columns"
+            testIds={{ csv: 'export', xlsx: 'export-xlsx' }}
+          />
           <ColumnChooser
             hidden={view.hiddenColumns}
             onChange={(h) => update((v) => ({ ...v, hiddenColumns: h }))}
