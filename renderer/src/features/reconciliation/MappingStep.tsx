@@ -1,3 +1,4 @@
+import { useFormat } from '../preferences/use-prefs';
 import { useMemo, useState } from 'react';
 import type { ParsedCsv } from '../../../../shared/csv/parser';
 import { toLedgerRows } from '../../../../shared/recon/ledger';
@@ -23,6 +24,7 @@ const SHOWN_PROBLEMS = 200;
 
 /** Step 2: confirm which column holds what; see the rows that cannot be used, with line numbers. */
 export function MappingStep({ parsed, label, initial, onBack, onRun }: Props) {
+  const f = useFormat();
   const [mapping, setMapping] = useState<ColumnMapping>(initial);
   const issues = mappingIssues(mapping, parsed.headers);
   const imported = useMemo(
@@ -45,7 +47,7 @@ export function MappingStep({ parsed, label, initial, onBack, onRun }: Props) {
     <section className="recon-card" aria-labelledby="recon-map">
       <h2 id="recon-map">Match the columns of {label}</h2>
       <p className="muted small">
-        {parsed.rows.length.toLocaleString()} rows read · {parsed.encoding.toUpperCase()} · separator “
+        {f.count(parsed.rows.length)} rows read · {parsed.encoding.toUpperCase()} · separator “
         {parsed.delimiter === '\t' ? 'tab' : parsed.delimiter}”. This choice is remembered for the profile.
       </p>
       <div className="recon-mapping">
@@ -99,8 +101,8 @@ export function MappingStep({ parsed, label, initial, onBack, onRun }: Props) {
       {problems.length > 0 && (
         <details className="recon-problems" open data-testid="recon-problems">
           <summary>
-            {problems.length.toLocaleString()} row{problems.length === 1 ? '' : 's'} cannot be used and will
-            be listed as unreadable; the other rows are kept.
+            {f.count(problems.length)} row{problems.length === 1 ? '' : 's'} cannot be used and will be listed
+            as unreadable; the other rows are kept.
           </summary>
           <ul>
             {problems.slice(0, SHOWN_PROBLEMS).map((p) => (
@@ -122,7 +124,7 @@ export function MappingStep({ parsed, label, initial, onBack, onRun }: Props) {
           disabled={!imported || imported.rows.length === 0}
           onClick={() => imported && onRun({ label, mapping, rows: imported.rows, problems })}
         >
-          Check {imported ? imported.rows.length.toLocaleString() : 0} rows against the service
+          Check {imported ? f.count(imported.rows.length) : 0} rows against the service
         </button>
       </div>
     </section>

@@ -1,3 +1,4 @@
+import { useFormat } from '../preferences/use-prefs';
 import { etaText } from './format';
 import type { ReconProgress } from './use-recon-run';
 
@@ -11,6 +12,7 @@ interface Props {
 
 /** Step 3: the batch query in main — progress bar, ETA, pause / resume / cancel. */
 export function ProgressPanel({ label, progress, onPause, onResume, onCancel }: Props) {
+  const f = useFormat();
   const pct = progress.total === 0 ? 100 : Math.floor((progress.done / progress.total) * 100);
   const running = progress.state === 'running';
   return (
@@ -27,8 +29,8 @@ export function ProgressPanel({ label, progress, onPause, onResume, onCancel }: 
         <div className="recon-progress-bar" style={{ width: `${pct}%` }} />
       </div>
       <p data-testid="recon-progress" role="status">
-        {progress.done.toLocaleString()} of {progress.total.toLocaleString()} looked up
-        {progress.failed > 0 && `, ${progress.failed.toLocaleString()} failed`}
+        {f.count(progress.done)} of {f.count(progress.total)} looked up
+        {progress.failed > 0 && `, ${f.count(progress.failed)} failed`}
         {running ? ` · ${etaText(progress.etaMs)}` : progress.state === 'paused' ? ' · paused' : ''}
       </p>
       {progress.stoppedBecause && (

@@ -5,6 +5,7 @@ import {
   vendorLabel,
   wasPaid,
 } from '../../../../shared/domain/labels';
+import { refundBlocker } from '../../../../shared/domain/transaction';
 import { toServiceDateTime } from '../../../../shared/protocol/time';
 import { useFormat } from '../preferences/use-prefs';
 import { useConnectivity, OFFLINE_REASON } from './connectivity';
@@ -63,9 +64,7 @@ export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }:
   const refundBlock =
     row.status !== 'success'
       ? `Only successful payments can be refunded; this one is ${status.toLowerCase()}.`
-      : row.remainingMinor <= 0
-        ? 'Nothing is left to refund.'
-        : undefined;
+      : (refundBlocker(row) ?? (row.remainingMinor <= 0 ? 'Nothing is left to refund.' : undefined));
   const refundReason = offline
     ? OFFLINE_REASON
     : (refundBlock ?? (onRefund ? undefined : 'Refunds arrive in a later version.'));
@@ -157,10 +156,12 @@ export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }:
         <dd className="num">{f.money(row.refundedMinor, row.currency)}</dd>
         <dt>Refundable</dt>
         <dd data-testid="detail-remaining">
-          {row.status === 'success' ? (
-            <strong className="num">{f.money(row.remainingMinor, row.currency)}</strong>
-          ) : (
+          {row.status !== 'success' ? (
             <None why="only successful payments can be refunded" />
+          ) : refundBlocker(row) ? (
+            <None why="cannot be computed safely; see above" />
+          ) : (
+            <strong className="num">{f.money(row.remainingMinor, row.currency)}</strong>
           )}
           <div className="small muted">
             From the service’s refunds (completed and pending) as of the time above.

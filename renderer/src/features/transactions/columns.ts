@@ -1,6 +1,7 @@
 import { formatMinor } from '../../../../shared/domain/money';
 import type { CsvColumn } from '../../../../shared/csv/writer';
 import { transactionStatusLabel, vendorLabel, wasPaid } from '../../../../shared/domain/labels';
+import { refundBlocker } from '../../../../shared/domain/transaction';
 import type { Formatters } from '../preferences/format';
 import type { ListRow } from './list-row';
 
@@ -100,6 +101,9 @@ const time = (
   widest: (_rows, f) => [f.dateTime(WIDE_TIME)],
   csv: [{ header, kind: 'timestamp', value: pick }],
 });
+
+/** A refundable amount exists: a successful payment whose refunds can all be counted in its currency. */
+const refundable = (r: ListRow) => r.status === 'success' && !refundBlocker(r);
 
 /** Paid time only for payments that were paid: a failed or closed payment has none, whatever the server sent. */
 const paidAt = (r: ListRow) => (wasPaid(r.status) ? r.paidAt : undefined);
@@ -212,14 +216,18 @@ export const COLUMNS: readonly ColumnSpec[] = [
     header: 'Refundable',
     align: 'right',
     pinned: 'right',
-    sortValue: (r) => (r.status === 'success' ? r.remainingMinor : undefined),
+    sortValue: (r) => (refundable(r) ? r.remainingMinor : undefined),
     sortGroup: (r) => r.currency,
     display: (r, f) =>
-      r.status === 'success'
+      refundable(r)
         ? { text: f.amount(r.remainingMinor, r.currency) }
-        : NONE('Only successful payments can be refunded'),
+        : NONE(
+            r.status === 'success'
+              ? 'Cannot be computed safely (a refund in another currency, or not a payment)'
+              : 'Only successful payments can be refunded',
+          ),
     widest: (rows, f) => widestAmounts(rows, f, (r) => r.remainingMinor),
-    csv: [amountCsv('Refundable', (r) => (r.status === 'success' ? r.remainingMinor : undefined))],
+    csv: [amountCsv('Refundable', (r) => (refundable(r) ? r.remainingMinor : undefined))],
   },
 ];
 
