@@ -82,7 +82,9 @@ test('the demo ledger: both directions, every row counted; exports of the run an
   const total = Object.values(demo.expected).reduce((a, n) => a + n, 0);
   await page.getByLabel('Outcome').selectOption('all');
   await expect(page.getByTestId('recon-row-count')).toHaveText(`${total} rows`);
-  await page.getByRole('region', { name: 'Rows' }).screenshot({ path: shotPath('reconciliation-rows') });
+  await page
+    .getByRole('region', { name: 'Rows', exact: true })
+    .screenshot({ path: shotPath('reconciliation-rows') });
   await page.getByLabel('Outcome').selectOption('unreadable');
   await expect(page.getByTestId('recon-row-count')).toHaveText('3 rows');
   await page.getByTestId('recon-items').locator('tbody tr:not(.spacer)').first().click();
