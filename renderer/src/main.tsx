@@ -6,6 +6,9 @@ import { ErrorBoundary } from './app/ErrorBoundary';
 import { BridgeContext, readGlobalBridge } from './lib/bridge';
 import { DbContext } from './db/context';
 import { openDb } from './db/schema';
+import { PrefsProvider } from './features/preferences/PrefsProvider';
+import { loadPrefs, resolveTheme } from './features/preferences/prefs';
+import { applyTheme, systemPrefersDark } from './features/preferences/theme';
 import './styles/app.css';
 
 const queryClient = new QueryClient({
@@ -15,6 +18,10 @@ const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+
+// Before the first paint, so a dark-theme user never sees a white flash.
+const prefs = loadPrefs();
+applyTheme(resolveTheme(prefs.theme, systemPrefersDark()));
 
 const root = document.getElementById('root');
 const bridge = readGlobalBridge();
@@ -26,7 +33,9 @@ if (root) {
           <BridgeContext.Provider value={bridge}>
             <DbContext.Provider value={openDb()}>
               <QueryClientProvider client={queryClient}>
-                <App />
+                <PrefsProvider initial={prefs}>
+                  <App />
+                </PrefsProvider>
               </QueryClientProvider>
             </DbContext.Provider>
           </BridgeContext.Provider>

@@ -4,16 +4,22 @@
  * CR or LF, quotes doubled. UTF-8, with an optional BOM so Excel detects the encoding.
  *
  * Column kinds decide how a value is written:
- * - `id`: service ids (18+ digits) and references. In `excel` style an all-digit id is written as the
- *   constant formula ="297553638300708562" so Excel keeps it as text instead of 2.97554E+17; `plain`
- *   style writes the digits bare for machine consumers. Our parser unwraps both.
+ * - `id`: service ids (18+ digits) and references. By default (`plain`) an all-digit id is written as
+ *   bare digits: a CSV is for machines (an ERP import, pandas, a database loader), and people who open
+ *   files in Excel get the .xlsx export, where ids are text cells. The legacy `excel` style wraps digits
+ *   as the constant formula ="297553638300708562"; only `cli export` still asks for it. Our parser
+ *   unwraps both.
  * - `amount`: a plain decimal string (from formatMinor) beside a currency column; a negative amount
  *   stays numeric ("-12.30") — the only cell allowed to start with '-'.
- * - `timestamp`: ISO-8601 UTC instants; exports carry an explicit timezone column.
+ * - `timestamp`: ISO-8601 instants. With `zone`, written in that zone with their offset
+ *   ("2025-03-01T14:05:06+08:00") and the header names the zone ("Created (UTC+8)").
  * - `text` / `integer`: as is, after the formula-injection guard.
- * Formula-injection guard: any text cell starting with =, +, -, @, TAB or CR is prefixed with an
- * apostrophe so a spreadsheet shows it as text instead of evaluating it.
+ * Formula-injection guard: any text cell starting with =, +, -, @ (or their full-width forms ＝＋－＠,
+ * which spreadsheets in East Asian locales also evaluate), TAB or CR is prefixed with an apostrophe so
+ * a spreadsheet shows it as text instead of evaluating it.
  */
+import { isoInZone } from '../domain/zones';
+
 export type CsvKind = 'id' | 'amount' | 'timestamp' | 'text' | 'integer';
 
 export interface CsvColumn<Row> {
@@ -25,13 +31,15 @@ export interface CsvColumn<Row> {
 export interface CsvOptions {
   /** Prepend a UTF-8 byte-order mark (Excel on Windows needs it to read UTF-8). Default true. */
   bom?: boolean;
-  /** `excel` wraps all-digit ids as ="…" so they survive Excel; `plain` writes them bare. Default excel. */
+  /** `plain` (default) writes all-digit ids bare; legacy `excel` wraps them as ="…". */
   idStyle?: 'excel' | 'plain';
+  /** Write timestamps in this zone (ISO-8601 with offset) and name it in their headers. */
+  zone?: { iana: string; label: string };
 }
 
 // Leading apostrophes count too, so a value that already starts with '= is escaped once more and
 // unwrapCell can restore every original exactly.
-const DANGEROUS_START = /^'*[=+\-@\t\r]/;
+const DANGEROUS_START = /^'*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
 const DIGITS = /^\d+$/;
 export const BOM = '\uFEFF';
@@ -46,7 +54,12 @@ export function guardFormula(text: string): string {
   return DANGEROUS_START.test(text) ? `'${text}` : text;
 }
 
-function cell(kind: CsvKind, raw: string | number | null | undefined, idStyle: 'excel' | 'plain'): string {
+function cell(
+  kind: CsvKind,
+  raw: string | number | null | undefined,
+  idStyle: 'excel' | 'plain',
+  zone: CsvOptions['zone'],
+): string {
   if (raw === null || raw === undefined) return '';
   const text = String(raw);
   switch (kind) {
@@ -58,20 +71,26 @@ function cell(kind: CsvKind, raw: string | number | null | undefined, idStyle: '
       if (DIGITS.test(text)) return idStyle === 'excel' ? `="${text}"` : text;
       return guardFormula(text);
     case 'timestamp':
+      return guardFormula(zone && text ? isoInZone(text, zone.iana) : text);
     case 'text':
       return guardFormula(text);
   }
 }
 
+/** A column's header as written: timestamp headers name the zone their values are in. */
+export function headerText(column: { header: string; kind: CsvKind }, zone: CsvOptions['zone']): string {
+  return column.kind === 'timestamp' && zone ? `${column.header} (${zone.label})` : column.header;
+}
+
 /** Renders one row (no line end) — for streaming writers. */
 export function csvRow<Row>(columns: readonly CsvColumn<Row>[], row: Row, opts: CsvOptions = {}): string {
-  const idStyle = opts.idStyle ?? 'excel';
-  return columns.map((c) => quote(cell(c.kind, c.value(row), idStyle))).join(',');
+  const idStyle = opts.idStyle ?? 'plain';
+  return columns.map((c) => quote(cell(c.kind, c.value(row), idStyle, opts.zone))).join(',');
 }
 
 /** The header line (no line end). */
-export function csvHeader<Row>(columns: readonly CsvColumn<Row>[]): string {
-  return columns.map((c) => quote(guardFormula(c.header))).join(',');
+export function csvHeader<Row>(columns: readonly CsvColumn<Row>[], opts: CsvOptions = {}): string {
+  return columns.map((c) => quote(guardFormula(headerText(c, opts.zone)))).join(',');
 }
 
 /** Writes a whole CSV document: optional BOM, header row, rows, CRLF after every line. */
@@ -80,7 +99,8 @@ export function writeCsv<Row>(
   rows: Iterable<Row>,
   opts: CsvOptions = {},
 ): string {
-  const parts: string[] = [(opts.bom ?? true) ? BOM + csvHeader(columns) : csvHeader(columns)];
+  const header = csvHeader(columns, opts);
+  const parts: string[] = [(opts.bom ?? true) ? BOM + header : header];
   for (const row of rows) parts.push(csvRow(columns, row, opts));
   return parts.join(EOL) + EOL;
 }

@@ -1,7 +1,8 @@
 /**
  * Transaction numbers are 18+ digit strings: never Number() them. These helpers only classify text.
  */
-export type IdKind = 'transactionNo' | 'refundTransactionNo' | 'reference';
+/** `refundReference`: the reference a refund was sent with (this desk's `RD…`, or another system's). */
+export type IdKind = 'transactionNo' | 'refundTransactionNo' | 'reference' | 'refundReference';
 
 const DIGITS = /^\d{12,32}$/;
 

@@ -1,20 +1,19 @@
 /**
- * The reconciliation report and summary CSV column sets. Stable and documented (README
- * "Reconciliation"): add columns only at the end, never rename or reorder, so finance's spreadsheets
- * and scripts keep working. Written only through the shared writer.
+ * The reconciliation report and summary column sets (CSV and Excel). Headers are words people read;
+ * the outcome's code has its own column for scripts. Written only through the shared writers.
+ * Timestamps are written in the zone given (UTC when none, e.g. from the CLI) and headers name it.
  */
 import { type CsvColumn, type CsvOptions, writeCsv } from '../csv/writer';
+import { transactionStatusLabel } from '../domain/labels';
 import { formatMinor } from '../domain/money';
-import { itemCurrency, type ReconItem } from './match';
+import { UTC_ZONE, type Zone } from '../domain/zones';
+import { OUTCOME_LABELS, itemCurrency, type ReconItem } from './match';
 import type { RunFacts } from './run';
 import { dataSourceLabel } from './statement';
 import type { CurrencySummary } from './summary';
 
 const amount = (minor: number | undefined, currency: string | undefined) =>
   minor === undefined || currency === undefined ? '' : formatMinor(minor, currency);
-
-/** Every timestamp we write is a UTC instant; the column says so explicitly. */
-export const EXPORT_TIMEZONE = 'UTC';
 
 /** The single currency of a row's difference, or the ledger's when the currencies differ. */
 function differenceOf(item: ReconItem): { amountMinor: number; currency: string } | undefined {
@@ -30,58 +29,89 @@ function differenceOf(item: ReconItem): { amountMinor: number; currency: string 
 const ledgerText = (r: ReconItem, f: 'transactionNo' | 'reference' | 'currency' | 'date') =>
   r.ledger ? r.ledger[f] : r.unusable?.fields?.[f];
 
-/** Report: one line per ledger row, exceptions and matches alike. */
-export const REPORT_COLUMNS: readonly CsvColumn<ReconItem>[] = [
-  { header: 'line', kind: 'integer', value: (r) => r.line },
-  { header: 'outcome', kind: 'text', value: (r) => r.outcome },
-  { header: 'matchedBy', kind: 'text', value: (r) => r.matchedBy },
-  {
-    header: 'transactionNo',
-    kind: 'id',
-    value: (r) => ledgerText(r, 'transactionNo') ?? r.service?.transactionNo,
-  },
-  { header: 'reference', kind: 'id', value: (r) => ledgerText(r, 'reference') ?? r.service?.reference },
-  { header: 'ledgerAmount', kind: 'amount', value: (r) => amount(r.ledger?.amountMinor, r.ledger?.currency) },
-  { header: 'ledgerCurrency', kind: 'text', value: (r) => ledgerText(r, 'currency') },
-  {
-    header: 'ledgerStatus',
-    kind: 'text',
-    value: (r) => r.ledger && (r.ledger.statusText ?? r.ledger.status),
-  },
-  { header: 'ledgerDate', kind: 'text', value: (r) => ledgerText(r, 'date') },
-  {
-    header: 'serviceAmount',
-    kind: 'amount',
-    value: (r) => amount(r.service?.amountMinor, r.service?.currency),
-  },
-  { header: 'serviceCurrency', kind: 'text', value: (r) => r.service?.currency },
-  { header: 'serviceStatus', kind: 'text', value: (r) => r.service?.status },
-  {
-    header: 'serviceRefunded',
-    kind: 'amount',
-    value: (r) => amount(r.service?.refundedMinor, r.service?.currency),
-  },
-  {
-    header: 'difference',
-    kind: 'amount',
-    value: (r) => amount(differenceOf(r)?.amountMinor, differenceOf(r)?.currency),
-  },
-  { header: 'differenceCurrency', kind: 'text', value: (r) => differenceOf(r)?.currency },
-  { header: 'duplicateOfLine', kind: 'integer', value: (r) => r.duplicateOfLine },
-  { header: 'servicePaidAt', kind: 'timestamp', value: (r) => r.service?.paidAt },
-  { header: 'timezone', kind: 'text', value: (r) => (r.service?.paidAt ? EXPORT_TIMEZONE : '') },
-  { header: 'detail', kind: 'text', value: (r) => r.detail },
-  { header: 'cause', kind: 'text', value: (r) => r.unusable?.cause },
-  { header: 'ledgerRowAsWritten', kind: 'text', value: (r) => r.unusable?.raw },
-  { header: 'serviceCreatedAt', kind: 'timestamp', value: (r) => r.service?.createdAt },
-  { header: 'serviceDataSource', kind: 'text', value: (r) => r.service?.source },
-  { header: 'serviceFetchedAt', kind: 'timestamp', value: (r) => r.service?.fetchedAt },
-  { header: 'dayOffset', kind: 'integer', value: (r) => r.dayOffset },
-  { header: 'refundTransactionNo', kind: 'id', value: (r) => r.refund?.refundTransactionNo },
-  { header: 'refundAmount', kind: 'amount', value: (r) => amount(r.refund?.amountMinor, r.refund?.currency) },
-  { header: 'refundStatus', kind: 'text', value: (r) => r.refund?.status },
-  { header: 'refundCreatedAt', kind: 'timestamp', value: (r) => r.refund?.createdAt },
-];
+const MATCHED_BY: Readonly<Record<string, string>> = {
+  transactionNo: 'Transaction no.',
+  reference: 'Reference',
+};
+
+/** The zone timestamps are written in, as the `Time zone` column and the timestamp headers name it. */
+type ExportZone = Pick<Zone, 'iana' | 'label'>;
+
+/**
+ * Report: one line per item, exceptions and matches alike. The set is append-only: columns are added at
+ * the end, none removed (`Time zone` stays beside the zoned times for scripts that read it).
+ */
+export function reportColumns(zone: ExportZone = UTC_ZONE): readonly CsvColumn<ReconItem>[] {
+  return [
+    { header: 'Line', kind: 'integer', value: (r) => r.line },
+    { header: 'Outcome', kind: 'text', value: (r) => OUTCOME_LABELS[r.outcome] },
+    { header: 'Outcome code', kind: 'text', value: (r) => r.outcome },
+    {
+      header: 'Matched by',
+      kind: 'text',
+      value: (r) => (r.matchedBy ? (MATCHED_BY[r.matchedBy] ?? r.matchedBy) : undefined),
+    },
+    {
+      header: 'Transaction no.',
+      kind: 'id',
+      value: (r) => ledgerText(r, 'transactionNo') ?? r.service?.transactionNo,
+    },
+    { header: 'Reference', kind: 'id', value: (r) => ledgerText(r, 'reference') ?? r.service?.reference },
+    {
+      header: 'Ledger amount',
+      kind: 'amount',
+      value: (r) => amount(r.ledger?.amountMinor, r.ledger?.currency),
+    },
+    { header: 'Ledger currency', kind: 'text', value: (r) => ledgerText(r, 'currency') },
+    {
+      header: 'Ledger status',
+      kind: 'text',
+      value: (r) => r.ledger && (r.ledger.statusText ?? r.ledger.status),
+    },
+    { header: 'Ledger date', kind: 'text', value: (r) => ledgerText(r, 'date') },
+    {
+      header: 'Service amount',
+      kind: 'amount',
+      value: (r) => amount(r.service?.amountMinor, r.service?.currency),
+    },
+    { header: 'Service currency', kind: 'text', value: (r) => r.service?.currency },
+    {
+      header: 'Service status',
+      kind: 'text',
+      value: (r) => (r.service ? transactionStatusLabel(r.service.status) : undefined),
+    },
+    { header: 'Service status code', kind: 'text', value: (r) => r.service?.status },
+    {
+      header: 'Refunded at service',
+      kind: 'amount',
+      value: (r) => amount(r.service?.refundedMinor, r.service?.currency),
+    },
+    {
+      header: 'Difference',
+      kind: 'amount',
+      value: (r) => amount(differenceOf(r)?.amountMinor, differenceOf(r)?.currency),
+    },
+    { header: 'Difference currency', kind: 'text', value: (r) => differenceOf(r)?.currency },
+    { header: 'Duplicate of line', kind: 'integer', value: (r) => r.duplicateOfLine },
+    { header: 'Paid at service', kind: 'timestamp', value: (r) => r.service?.paidAt },
+    { header: 'Time zone', kind: 'text', value: (r) => (r.service?.paidAt ? zone.label : '') },
+    { header: 'Detail', kind: 'text', value: (r) => r.detail },
+    { header: 'Cause', kind: 'text', value: (r) => r.unusable?.cause },
+    { header: 'Ledger row as written', kind: 'text', value: (r) => r.unusable?.raw },
+    { header: 'Created at service', kind: 'timestamp', value: (r) => r.service?.createdAt },
+    { header: 'Service data source', kind: 'text', value: (r) => r.service?.source },
+    { header: 'Fetched from service', kind: 'timestamp', value: (r) => r.service?.fetchedAt },
+    { header: 'Day offset', kind: 'integer', value: (r) => r.dayOffset },
+    { header: 'Refund transaction no.', kind: 'id', value: (r) => r.refund?.refundTransactionNo },
+    {
+      header: 'Refund amount',
+      kind: 'amount',
+      value: (r) => amount(r.refund?.amountMinor, r.refund?.currency),
+    },
+    { header: 'Refund status', kind: 'text', value: (r) => r.refund?.status },
+    { header: 'Refund created', kind: 'timestamp', value: (r) => r.refund?.createdAt },
+  ];
+}
 
 export interface SummaryExportRow extends CurrencySummary {
   generatedAt: string;
@@ -90,49 +120,60 @@ export interface SummaryExportRow extends CurrencySummary {
   statement?: string;
 }
 
-/** Summary: one line per currency. */
-export const SUMMARY_COLUMNS: readonly CsvColumn<SummaryExportRow>[] = [
-  { header: 'currency', kind: 'text', value: (r) => r.currency },
-  { header: 'ledgerRows', kind: 'integer', value: (r) => r.rows },
-  { header: 'matched', kind: 'integer', value: (r) => r.counts.matched },
-  { header: 'amountMismatch', kind: 'integer', value: (r) => r.counts.amount_mismatch },
-  { header: 'currencyMismatch', kind: 'integer', value: (r) => r.counts.currency_mismatch },
-  { header: 'statusMismatch', kind: 'integer', value: (r) => r.counts.status_mismatch },
-  { header: 'refundedNotInLedger', kind: 'integer', value: (r) => r.counts.refunded_not_in_ledger },
-  { header: 'missingAtService', kind: 'integer', value: (r) => r.counts.missing_at_service },
-  { header: 'duplicateInLedger', kind: 'integer', value: (r) => r.counts.duplicate_in_ledger },
-  { header: 'notChecked', kind: 'integer', value: (r) => r.counts.not_checked },
-  { header: 'ledgerTotal', kind: 'amount', value: (r) => formatMinor(r.ledgerTotalMinor, r.currency) },
-  { header: 'serviceTotal', kind: 'amount', value: (r) => formatMinor(r.serviceTotalMinor, r.currency) },
-  { header: 'serviceRefunds', kind: 'amount', value: (r) => formatMinor(r.serviceRefundsMinor, r.currency) },
-  { header: 'difference', kind: 'amount', value: (r) => formatMinor(r.differenceMinor, r.currency) },
-  { header: 'explained', kind: 'amount', value: (r) => formatMinor(r.explainedMinor, r.currency) },
-  { header: 'unexplained', kind: 'amount', value: (r) => formatMinor(r.unexplainedMinor, r.currency) },
-  { header: 'generatedAt', kind: 'timestamp', value: (r) => r.generatedAt },
-  { header: 'timezone', kind: 'text', value: () => EXPORT_TIMEZONE },
-  { header: 'dateMismatch', kind: 'integer', value: (r) => r.counts.date_mismatch },
-  { header: 'missingInLedger', kind: 'integer', value: (r) => r.counts.missing_in_ledger },
-  { header: 'refundMissingInLedger', kind: 'integer', value: (r) => r.counts.refund_missing_in_ledger },
-  { header: 'unreadable', kind: 'integer', value: (r) => r.counts.unreadable },
-  { header: 'runId', kind: 'text', value: (r) => r.run?.runId },
-  { header: 'profile', kind: 'text', value: (r) => r.run?.profileName },
-  { header: 'periodFrom', kind: 'text', value: (r) => r.run?.options.period?.from },
-  { header: 'periodTo', kind: 'text', value: (r) => r.run?.options.period?.to },
-  {
-    header: 'periodDays',
-    kind: 'text',
-    value: (r) =>
-      r.run && (r.run.options.days === 'service' ? 'service UTC+8' : `local ${r.run.options.timeZone}`),
-  },
-  { header: 'dateToleranceDays', kind: 'integer', value: (r) => r.run?.options.dateToleranceDays },
-  { header: 'dataSource', kind: 'text', value: (r) => r.run && dataSourceLabel(r.run) },
-  { header: 'runStatus', kind: 'text', value: (r) => r.run?.endedAs },
-  { header: 'comparedHow', kind: 'text', value: (r) => r.statement },
-];
+/** Summary: one line per currency (append-only, like the report). */
+export function summaryColumns(zone: ExportZone = UTC_ZONE): readonly CsvColumn<SummaryExportRow>[] {
+  return [
+    { header: 'Currency', kind: 'text', value: (r) => r.currency },
+    { header: 'Ledger rows', kind: 'integer', value: (r) => r.rows },
+    { header: 'Matched', kind: 'integer', value: (r) => r.counts.matched },
+    { header: 'Amount differs', kind: 'integer', value: (r) => r.counts.amount_mismatch },
+    { header: 'Currency differs', kind: 'integer', value: (r) => r.counts.currency_mismatch },
+    { header: 'Status differs', kind: 'integer', value: (r) => r.counts.status_mismatch },
+    { header: 'Refunded, not in ledger', kind: 'integer', value: (r) => r.counts.refunded_not_in_ledger },
+    { header: 'Missing at service', kind: 'integer', value: (r) => r.counts.missing_at_service },
+    { header: 'Duplicate in ledger', kind: 'integer', value: (r) => r.counts.duplicate_in_ledger },
+    { header: 'Not checked', kind: 'integer', value: (r) => r.counts.not_checked },
+    { header: 'Ledger total', kind: 'amount', value: (r) => formatMinor(r.ledgerTotalMinor, r.currency) },
+    { header: 'Service total', kind: 'amount', value: (r) => formatMinor(r.serviceTotalMinor, r.currency) },
+    {
+      header: 'Service refunds',
+      kind: 'amount',
+      value: (r) => formatMinor(r.serviceRefundsMinor, r.currency),
+    },
+    { header: 'Difference', kind: 'amount', value: (r) => formatMinor(r.differenceMinor, r.currency) },
+    { header: 'Explained', kind: 'amount', value: (r) => formatMinor(r.explainedMinor, r.currency) },
+    { header: 'Unexplained', kind: 'amount', value: (r) => formatMinor(r.unexplainedMinor, r.currency) },
+    { header: 'Generated', kind: 'timestamp', value: (r) => r.generatedAt },
+    { header: 'Time zone', kind: 'text', value: () => zone.label },
+    { header: 'Date differs', kind: 'integer', value: (r) => r.counts.date_mismatch },
+    { header: 'Missing in ledger', kind: 'integer', value: (r) => r.counts.missing_in_ledger },
+    { header: 'Refund missing in ledger', kind: 'integer', value: (r) => r.counts.refund_missing_in_ledger },
+    { header: 'Unreadable', kind: 'integer', value: (r) => r.counts.unreadable },
+    { header: 'Run id', kind: 'text', value: (r) => r.run?.runId },
+    { header: 'Profile', kind: 'text', value: (r) => r.run?.profileName },
+    { header: 'Period from', kind: 'text', value: (r) => r.run?.options.period?.from },
+    { header: 'Period to', kind: 'text', value: (r) => r.run?.options.period?.to },
+    {
+      header: 'Period days',
+      kind: 'text',
+      value: (r) =>
+        r.run && (r.run.options.days === 'service' ? 'service UTC+8' : `local ${r.run.options.timeZone}`),
+    },
+    { header: 'Date tolerance (days)', kind: 'integer', value: (r) => r.run?.options.dateToleranceDays },
+    { header: 'Data source', kind: 'text', value: (r) => r.run && dataSourceLabel(r.run) },
+    { header: 'Run status', kind: 'text', value: (r) => r.run?.endedAs },
+    { header: 'Compared how', kind: 'text', value: (r) => r.statement },
+  ];
+}
 
-/** The report CSV text. */
+/** The column sets with UTC times (the CLI's, and the documented layout). */
+export const REPORT_COLUMNS = reportColumns(UTC_ZONE);
+export const SUMMARY_COLUMNS = summaryColumns(UTC_ZONE);
+
+/** The report CSV text; times in `opts.zone`, UTC when none. */
 export function reportCsv(items: Iterable<ReconItem>, opts?: CsvOptions): string {
-  return writeCsv(REPORT_COLUMNS, items, opts);
+  const zone = opts?.zone ?? UTC_ZONE;
+  return writeCsv(reportColumns(zone), items, { ...opts, zone });
 }
 
 /**
@@ -149,9 +190,10 @@ export function summaryCsv(
     ...(run ? { run } : {}),
     ...(statement ? { statement: statement.join(' ') } : {}),
   };
+  const zone = csv.zone ?? UTC_ZONE;
   return writeCsv(
-    SUMMARY_COLUMNS,
+    summaryColumns(zone),
     currencies.map((c) => ({ ...c, generatedAt, ...extra })),
-    csv,
+    { ...csv, zone },
   );
 }

@@ -12,13 +12,15 @@ async function exported(page: Page, button: string): Promise<string> {
     page.waitForEvent('download'),
     page.getByRole('button', { name: button }).click(),
   ]);
+  // Named <area>-<profile>-<YYYYMMDD-HHmm> like every export.
+  expect(download.suggestedFilename()).toMatch(/^reconciliation-(report|summary)-Demo-\d{8}-\d{4}\.csv$/);
   return readFileSync((await download.path()) ?? '', 'utf8');
 }
 
 /** A summary CSV without its generation time (the one column allowed to differ between exports). */
 function withoutGeneratedAt(csv: string): string {
   const parsed = parseCsvText(csv);
-  const at = parsed.headers.indexOf('generatedAt');
+  const at = parsed.headers.findIndex((h) => h.startsWith('Generated ('));
   expect(at).toBeGreaterThanOrEqual(0);
   return JSON.stringify(parsed.rows.map((r) => r.cells.filter((_, i) => i !== at)));
 }
@@ -80,7 +82,9 @@ test('the demo ledger: both directions, every row counted; exports of the run an
   const total = Object.values(demo.expected).reduce((a, n) => a + n, 0);
   await page.getByLabel('Outcome').selectOption('all');
   await expect(page.getByTestId('recon-row-count')).toHaveText(`${total} rows`);
-  await page.getByRole('region', { name: 'Rows' }).screenshot({ path: shotPath('reconciliation-rows') });
+  await page
+    .getByRole('region', { name: 'Rows', exact: true })
+    .screenshot({ path: shotPath('reconciliation-rows') });
   await page.getByLabel('Outcome').selectOption('unreadable');
   await expect(page.getByTestId('recon-row-count')).toHaveText('3 rows');
   await page.getByTestId('recon-items').locator('tbody tr:not(.spacer)').first().click();
@@ -92,10 +96,10 @@ test('the demo ledger: both directions, every row counted; exports of the run an
 
   const report1 = await exported(page, 'Export report CSV');
   const summary1 = await exported(page, 'Export summary CSV');
-  expect(report1.startsWith('\uFEFFline,outcome,matchedBy,transactionNo')).toBe(true);
+  expect(report1.startsWith('\uFEFFLine,Outcome,Outcome code,Matched by,Transaction no.')).toBe(true);
   const rows1 = parseCsvText(report1);
   expect(rows1.rows).toHaveLength(total);
-  const outcomeCol = rows1.headers.indexOf('outcome');
+  const outcomeCol = rows1.headers.indexOf('Outcome code');
   expect(rows1.rows.filter((r) => r.cells[outcomeCol] === 'unreadable')).toHaveLength(3);
 
   // Re-open from the runs list: the same figures and the same exports.

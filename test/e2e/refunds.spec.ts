@@ -152,18 +152,19 @@ test('refund dialog: running remaining amount, strict parsing, reason, confirmat
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Export CSV' }).click(),
   ]);
-  expect(download.suggestedFilename()).toMatch(/^audit-.*\.csv$/);
+  expect(download.suggestedFilename()).toMatch(/^audit-Demo-\d{8}-\d{4}\.csv$/);
   const csv = readFileSync((await download.path()) ?? '', 'utf8');
-  expect(csv.split('\r\n')[0]).toBe(
-    '\uFEFFat,timezone,operator,profile,environment,transactionNo,amount,currency,reason,note,outcome,ret_code,ret_msg,refundTransactionNo,intentId',
+  expect(csv.split('\r\n')[0]).toMatch(
+    /^\uFEFFTime \([^)]+\),Operator,Profile,Environment,Transaction no\.,Amount,Currency,Reason,Reason code,Note,Outcome,Outcome code,Service code,Service message,Refund no\.,Refund Desk reference$/,
   );
   const line = csv.split('\r\n').find((l) => l.includes(pay.transactionNo) && l.includes(',accepted,'));
-  expect(line).toContain(',UTC,');
-  // Ids stay text for Excel (="…", quoted by RFC 4180); the amount is a plain decimal beside its currency.
+  // A time with its offset; ids as plain digits for machines; the amount a plain decimal beside its
+  // currency; the reason and outcome in words with their codes beside them.
+  expect(line).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2}),/);
   expect(line).toContain(
-    `,Ana Lima,Demo,demo,"=""${pay.transactionNo}""",2.50,USD,other,Customer returned one item,accepted,`,
+    `,Ana Lima,Demo,Demo (built-in sandbox),${pay.transactionNo},2.50,USD,Other,other,Customer returned one item,Accepted,accepted,`,
   );
-  expect(line).toContain(`"=""${refundNo}"""`);
+  expect(line).toContain(`,${refundNo},`);
   expect(errors).toEqual([]);
 });
 

@@ -128,7 +128,7 @@ test('Settings: switching the active profile switches the app mode', async ({ pa
   await page.getByLabel('Store number').fill('654321');
   await page.getByRole('button', { name: 'Add profile' }).last().click();
   await expect(settings.getByTestId('profile-item')).toHaveCount(2);
-  await settings.getByRole('button', { name: 'Make Live shop the active profile' }).click();
+  await settings.getByRole('button', { name: 'Make active: Live shop' }).click();
   await expect(page.getByTestId('app-info')).toContainText(/production/i);
   const info = await page.evaluate(async () =>
     (window as unknown as { refundDesk: Record<string, BridgeFn> }).refundDesk['app.info']!(),

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { readXlsx, serialToIso } from '../fakes/xlsx-reader';
 import { DEMO_MERCHANT } from '../../electron/main/sandbox';
 import { expect, type HostFixture, shotPath, test } from './fixtures';
 
@@ -42,15 +43,22 @@ test('empty state, one-click demo data, list with totals, sorting, filters and c
 
   // Status filter: every visible row says success, and the count drops.
   await page.getByTestId('filter-status').locator('summary').click();
-  await page.getByRole('group', { name: 'Status' }).getByLabel('success').check();
+  await page.getByRole('group', { name: 'Status' }).getByLabel('Successful').check();
+  // Esc closes the pop-over and puts focus back on its button.
   await page.keyboard.press('Escape');
-  await page.mouse.click(5, 700);
+  await expect(page.getByTestId('filter-status')).not.toHaveAttribute('open');
+  await expect(page.getByTestId('filter-status').locator('summary')).toBeFocused();
   const shownCount = async () =>
     Number((await page.getByTestId('tx-count').textContent())?.replace(/\D/g, ''));
   // The list filters a deferred copy of the filter (typing stays responsive), so wait for it.
   await expect.poll(shownCount).toBeLessThan(count);
   for (const cell of await page.locator('[data-testid="tx-row"] .tx-cell.status').allTextContents())
-    expect(cell).toBe('success');
+    expect(cell).toBe('Successful');
+  // The totals say what they add up: by default successful payments, net of refunds.
+  await expect(page.getByTestId('totals-basis')).toHaveValue('net');
+  await expect(page.getByTestId('totals-basis').locator('option:checked')).toHaveText(
+    'Successful payments, net of refunds',
+  );
 
   // Currency filter narrows totals to that currency only.
   await page.getByTestId('filter-currency').locator('summary').click();
@@ -66,12 +74,41 @@ test('empty state, one-click demo data, list with totals, sorting, filters and c
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await expect(page.getByTestId('tx-count')).toHaveText(count.toLocaleString('en-US'));
 
-  // Sorting by amount (descending first), remembered after a reload together with hidden columns.
+  // "+N currencies" opens every currency's totals.
+  await page.getByTestId('totals-more').locator('summary').click();
+  const allTotals = page.getByTestId('totals-table');
+  await expect(allTotals).toBeVisible();
+  expect(await allTotals.locator('tbody tr').count()).toBeGreaterThan(3);
+  await page.keyboard.press('Escape');
+  await expect(allTotals).toBeHidden();
+
+  // Sorting by amount (descending first) works within each currency: one currency's rows, largest
+  // first, never IDR above USD by face value. Remembered after a reload with hidden columns.
   await page
     .getByRole('columnheader', { name: /Amount/ })
     .getByRole('button')
     .click();
   await expect(page.getByRole('columnheader', { name: /Amount/ })).toHaveAttribute('aria-sort', 'descending');
+  const amountRows = await page
+    .getByTestId('tx-row')
+    .evaluateAll((rows) =>
+      rows.map((r) => (r.querySelector('[data-column="amount"]')?.textContent ?? '').trim()),
+    );
+  const currencyOrder = amountRows.map((t) => t.slice(-3));
+  expect(currencyOrder).toEqual([...currencyOrder].sort());
+  const first = amountRows
+    .filter((t) => t.endsWith(currencyOrder[0] ?? ''))
+    .map((t) => Number(t.slice(0, -4).replace(/,/g, '')));
+  expect(first).toEqual([...first].sort((a, b) => b - a));
+  await expect(page.getByTestId('tx-legend')).toContainText('within each currency');
+
+  // Columns size to their content and can be resized from the keyboard (remembered too).
+  const amountHeader = page.getByRole('columnheader', { name: /Amount/ });
+  const before = (await amountHeader.boundingBox())?.width ?? 0;
+  await amountHeader.getByRole('separator').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(async () => (await amountHeader.boundingBox())?.width ?? 0).toBeGreaterThan(before + 15);
   await page.getByTestId('column-chooser').locator('summary').click();
   await page.getByRole('group', { name: 'Visible columns' }).getByLabel('Vendor').uncheck();
   await page.mouse.click(5, 700);
@@ -81,6 +118,14 @@ test('empty state, one-click demo data, list with totals, sorting, filters and c
   await expect(page.getByTestId('tx-row').first()).toBeVisible();
   await expect(page.getByRole('columnheader', { name: /Amount/ })).toHaveAttribute('aria-sort', 'descending');
   await expect(page.getByRole('columnheader', { name: /Vendor/ })).toHaveCount(0);
+  expect((await page.getByRole('columnheader', { name: /Amount/ }).boundingBox())?.width).toBeGreaterThan(
+    before + 15,
+  );
+  // Nothing money-related is cut off: every amount cell shows all of its text.
+  const clipped = await page
+    .locator('[data-testid="tx-row"] .tx-cell.num')
+    .evaluateAll((cells) => cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent));
+  expect(clipped).toEqual([]);
   expect(errors).toEqual([]);
 });
 
@@ -99,7 +144,8 @@ test('lookup by transaction number, reference and refund number; each failure re
   const outcome = page.getByTestId('tx-outcome');
   await expect(page.getByTestId('tx-empty')).toBeVisible();
 
-  await page.keyboard.press('Control+k');
+  // "/" puts the cursor in the Look up box (Ctrl/Cmd+K opens the command palette).
+  await page.keyboard.press('/');
   await expect(search).toBeFocused();
   await search.fill(plain.transactionNo);
   await expect(page.getByTestId('tx-search-hint')).toContainText('transaction or refund number');
@@ -125,12 +171,33 @@ test('lookup by transaction number, reference and refund number; each failure re
   await expect(detail.getByRole('button', { name: 'Refresh' })).toBeEnabled();
   await page.screenshot({ path: shotPath('transactions-detail') });
 
-  // Not found: its own wording and next step.
+  // A refund's own reference is found too (the service cannot be asked for it; the cached payment it
+  // belongs to is checked against the service's refund records).
+  const mine = new Set(payments.map((p) => p.transactionNo));
+  const withRef = refunds.find(
+    (r) => r.refundReference && mine.has(r.transactionNo) && r.transactionNo !== refunded.transactionNo,
+  );
+  if (!withRef?.refundReference) throw new Error('seed lacks a refund with its own reference');
+  await search.fill(withRef.transactionNo);
+  await search.press('Enter');
+  await expect(outcome).toContainText('Found by transaction number');
+  await search.fill(withRef.refundReference);
+  await expect(outcome).toHaveCount(0); // the message was about the earlier text
+  await search.press('Enter');
+  await expect(outcome).toContainText('Found by refund reference');
+  await expect(page.getByTestId('detail-transaction-no')).toHaveText(withRef.transactionNo);
+
+  // Not found: one message in its own words, with its next step; no code to quote.
   await search.fill('999999999999999999');
   await search.press('Enter');
   await expect(outcome).toHaveAttribute('data-kind', 'not_found');
-  await expect(outcome).toContainText('Nothing matches');
+  await expect(outcome).toContainText('No payment or refund matches');
   await expect(outcome).toContainText('switch to the profile');
+  await expect(outcome).not.toContainText('Reference C');
+  await expect(outcome).not.toContainText('Support code');
+  // Typing clears it.
+  await search.press('Backspace');
+  await expect(outcome).toHaveCount(0);
   // Rejected by the service (injected upstream error): different words.
   app.core.demoSandbox()?.setFaults({ endpoints: { 'tran-query': { upstreamErrorRate: 1 } } });
   await search.fill(plain.transactionNo);
@@ -150,8 +217,25 @@ test('lookup by transaction number, reference and refund number; each failure re
   await expect(page.getByTestId('tx-detail')).toBeVisible();
   const second = await page.getByTestId('tx-row').nth(1).getAttribute('data-transaction-no');
   await expect(page.getByTestId('detail-transaction-no')).toHaveText(second ?? '');
+  // The grid names its active row for screen readers.
+  await expect(page.getByTestId('tx-grid')).toHaveAttribute('aria-activedescendant', `tx-row-${second}`);
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('tx-detail')).toHaveCount(0);
+  // Focus goes back where it was (the list), not to <body>.
+  await expect(page.getByTestId('tx-grid')).toBeFocused();
+
+  // The command palette goes to a payment by any id.
+  await page.keyboard.press('Control+k');
+  const palette = page.getByTestId('command-palette');
+  await expect(palette).toBeVisible();
+  await page.keyboard.type(refunded.reference);
+  await expect(palette.getByRole('option', { selected: true })).toContainText(
+    `Go to payment “${refunded.reference}”`,
+  );
+  await page.keyboard.press('Enter');
+  await expect(palette).toHaveCount(0);
+  await expect(outcome).toContainText('Found by merchant reference');
+  await expect(page.getByTestId('detail-transaction-no')).toHaveText(refunded.transactionNo);
 });
 
 test('offline: sandbox stopped → banner with data age, cache browsable, searchable and exportable, network actions disabled', async ({
@@ -183,7 +267,8 @@ test('offline: sandbox stopped → banner with data age, cache browsable, search
   await expect(page.getByTestId('tx-detail')).toContainText('cannot be reached');
   await page.screenshot({ path: shotPath('transactions-offline') });
 
-  // Export the filtered, sorted view: BOM, header of the visible columns, ids as ="…", timezone column.
+  // Export the filtered, sorted view as CSV for machines: header of the visible columns in words, the
+  // service's codes beside labels, ids as plain digits, times with their offset, zone in the header.
   await page.getByLabel('Filter by id or reference').fill(firstNo);
   await expect(page.getByTestId('tx-count')).toHaveText('1');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export').click()]);
@@ -191,12 +276,29 @@ test('offline: sandbox stopped → banner with data age, cache browsable, search
   const csv = readFileSync((await download.path()) ?? '', 'utf8');
   expect(csv.charCodeAt(0)).toBe(0xfeff);
   const lines = csv.slice(1).split('\r\n');
-  expect(lines[0]).toBe(
-    'transactionNo,reference,createdAt,status,vendor,amount,currency,refunded,remaining,timezone'
-      .replace('refunded', 'refundedAmount')
-      .replace('remaining', 'remainingRefundable'),
+  expect(lines[0]).toMatch(
+    /^Transaction no\.,Reference,Created \([^)]+\),Status,Status code,Vendor,Vendor code,Amount,Currency,Refunded,Refundable$/,
   );
-  expect(lines[1]?.startsWith(`"=""${firstNo}"""`)).toBe(true);
-  expect(lines[1]?.endsWith(',UTC')).toBe(true);
+  expect(lines[1]?.startsWith(`${firstNo},`)).toBe(true);
+  expect(lines[1]).toMatch(/,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2}),/);
   expect(lines).toHaveLength(3);
+
+  // The same view as Excel, offline too: a real workbook whose XML holds the id as text, the amount as
+  // a number with its currency's decimals, the time as a real date; header frozen and filtered.
+  const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-xlsx').click()]);
+  expect(xlsx.suggestedFilename()).toMatch(/^transactions-Demo-\d{8}-\d{4}\.xlsx$/);
+  const book = readXlsx(readFileSync((await xlsx.path()) ?? ''));
+  const headers = book.cells.filter((c) => /^[A-Z]+1$/.test(c.ref)).map((c) => c.value);
+  const col = (h: string) => String.fromCharCode(65 + headers.findIndex((x) => x.startsWith(h)));
+  expect(book.cell(`${col('Transaction no.')}2`)).toMatchObject({ type: 's', value: firstNo, numFmt: '@' });
+  expect(firstNo).toMatch(/^\d{18}$/);
+  const amount = book.cell(`${col('Amount')}2`);
+  expect(amount?.type).toBe('n');
+  expect(amount?.numFmt).toMatch(/^#,##0(\.0+)?$/);
+  const created = book.cell(`${col('Created')}2`);
+  expect(created?.type).toBe('n');
+  expect(created?.numFmt).toBe('yyyy-mm-dd hh:mm:ss');
+  expect(serialToIso(Number(created?.value))).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  expect(book.pane).toContain('state="frozen"');
+  expect(book.autoFilter).toContain('ref="A1:');
 });

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AppInfoFooter } from '../features/shell/AppInfoFooter';
 import { ComingSoon } from '../features/shell/ComingSoon';
 import { PaymentsScreen } from '../features/payments/PaymentsScreen';
 import { HealthIndicator } from '../features/shell/HealthIndicator';
+import { usePrefs } from '../features/preferences/use-prefs';
 import { ReconciliationScreen } from '../features/reconciliation/ReconciliationScreen';
 import { LiveCacheUpdates } from '../features/transactions/LiveCacheUpdates';
 import { TransactionsWorkspace } from '../features/transactions/TransactionsWorkspace';
@@ -11,73 +12,205 @@ import { RefundDialogHost } from '../features/refunds/RefundDialogHost';
 import { RefundsView } from '../features/refunds/RefundsView';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { AREAS, type AreaId } from './areas';
+import { CommandPalette } from './CommandPalette';
+import { type AppNav, AppNavContext, type Command, isTyping, modKey, useCommands } from './nav';
+import { ShortcutHelp } from './ShortcutHelp';
 
-/** The app shell: navigation rail, header with the health indicator, and the active area. */
+/** The shell's own commands: areas, look up, theme, display settings, help. */
+function useShellCommands(nav: AppNav, openHelp: () => void): void {
+  const { prefs, setPrefs, theme } = usePrefs();
+  const commands: Command[] = [
+    ...AREAS.map((a) => ({
+      id: `area.${a.id}`,
+      title: `Go to ${a.label}`,
+      group: 'Go to',
+      shortcut: modKey(a.shortcut),
+      keywords: a.coming,
+      run: () => nav.goTo(a.id),
+    })),
+    {
+      id: 'lookup.focus',
+      title: 'Look up a payment…',
+      group: 'Go to',
+      shortcut: '/',
+      keywords: 'search find transaction reference refund number',
+      run: nav.focusLookup,
+    },
+    {
+      id: 'theme.toggle',
+      title: theme === 'dark' ? 'Use the light theme' : 'Use the dark theme',
+      group: 'View',
+      keywords: 'theme dark light mode colours',
+      run: () => setPrefs({ theme: theme === 'dark' ? 'light' : 'dark' }),
+    },
+    ...(prefs.theme !== 'system'
+      ? [
+          {
+            id: 'theme.system',
+            title: 'Theme: follow the system',
+            group: 'View',
+            keywords: 'theme dark light mode os',
+            run: () => setPrefs({ theme: 'system' }),
+          },
+        ]
+      : []),
+    {
+      id: 'display.settings',
+      title: 'Display settings (language, time zone, date format)…',
+      group: 'View',
+      keywords: 'locale timezone utc date format numbers',
+      run: () => {
+        nav.goTo('settings');
+        requestAnimationFrame(() =>
+          document.querySelector<HTMLElement>('[data-testid="display-settings"] select')?.focus(),
+        );
+      },
+    },
+    { id: 'help', title: 'Keyboard shortcuts', group: 'View', shortcut: '?', run: openHelp },
+  ];
+  useCommands('shell', commands);
+}
+
+function Shell({ nav, onPalette, onHelp }: { nav: AppNav; onPalette(): void; onHelp(): void }) {
+  useShellCommands(nav, onHelp);
+  const current = AREAS.find((a) => a.id === nav.area) ?? AREAS[0];
+  return (
+    <div className="shell">
+      <nav className="rail" aria-label="Main">
+        <div className="brand">Refund Desk</div>
+        <ul>
+          {AREAS.map((a) => (
+            <li key={a.id}>
+              <button
+                type="button"
+                className={a.id === nav.area ? 'nav-item active' : 'nav-item'}
+                aria-current={a.id === nav.area ? 'page' : undefined}
+                onClick={() => nav.goTo(a.id)}
+                title={`${a.label} (${modKey(a.shortcut)})`}
+              >
+                {a.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <div className="rail-tools">
+          <button type="button" onClick={onPalette} data-testid="open-palette">
+            Commands <kbd>{modKey('K')}</kbd>
+          </button>
+          <button type="button" onClick={onHelp}>
+            Shortcuts <kbd>?</kbd>
+          </button>
+        </div>
+        <AppInfoFooter />
+      </nav>
+      <div className="workspace">
+        <header className="topbar">
+          <h1>{current.label}</h1>
+          <HealthIndicator />
+        </header>
+        <main className="content">
+          {nav.area === 'transactions' ? (
+            <TransactionsWorkspace />
+          ) : nav.area === 'refunds' ? (
+            <RefundsView />
+          ) : nav.area === 'audit' ? (
+            <AuditView />
+          ) : nav.area === 'settings' ? (
+            <SettingsScreen />
+          ) : nav.area === 'reconciliation' ? (
+            <ReconciliationScreen />
+          ) : nav.area === 'payments' ? (
+            <PaymentsScreen />
+          ) : (
+            <ComingSoon title={current.label} description={current.coming} />
+          )}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+/** The app shell: navigation rail, header with the health indicator, the active area, palette and help. */
 export function App() {
   const [area, setArea] = useState<AreaId>('transactions');
-  const current = AREAS.find((a) => a.id === area) ?? AREAS[0];
+  const [request, setRequest] = useState<AppNav['request']>(null);
+  const [overlay, setOverlay] = useState<'palette' | 'help' | null>(null);
+  // The palette lists what is registered at the moment it opens.
+  const [paletteCommands, setPaletteCommands] = useState<Command[]>([]);
+  const registry = useRef(new Map<string, readonly Command[]>());
+  const nonce = useRef(0);
 
+  const nav = useMemo<AppNav>(
+    () => ({
+      area,
+      goTo: setArea,
+      lookup: (query) => {
+        setArea('transactions');
+        setRequest({ kind: 'lookup', query, nonce: (nonce.current += 1) });
+      },
+      focusLookup: () => {
+        setArea('transactions');
+        setRequest({ kind: 'focus', nonce: (nonce.current += 1) });
+      },
+      request,
+      register: (source, commands) => {
+        registry.current.set(source, commands);
+        return () => {
+          if (registry.current.get(source) === commands) registry.current.delete(source);
+        };
+      },
+      commands: () => [...registry.current.values()].flat(),
+    }),
+    [area, request],
+  );
+
+  const closeOverlay = useCallback(() => setOverlay(null), []);
+  const openPalette = useCallback(() => {
+    setPaletteCommands([...registry.current.values()].flat());
+    setOverlay('palette');
+  }, []);
   useEffect(() => {
-    // Ctrl/Cmd+1…6 switch areas, as in most desktop tools.
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
-      const hit = AREAS.find((a) => a.shortcut === e.key);
-      if (hit) {
+      // A modal (refund dialog, palette, help) owns the keyboard while it is open.
+      if (document.querySelector('[aria-modal="true"]')) return;
+      const mod = (e.ctrlKey || e.metaKey) && !e.altKey;
+      if (mod && e.key.toLowerCase() === 'k') {
         e.preventDefault();
-        setArea(hit.id);
+        openPalette();
+        return;
+      }
+      if (mod) {
+        // Ctrl/Cmd+1…6 switch areas, as in most desktop tools.
+        const hit = AREAS.find((a) => a.shortcut === e.key);
+        if (hit) {
+          e.preventDefault();
+          setArea(hit.id);
+        }
+        return;
+      }
+      if (e.altKey || isTyping(e.target)) return;
+      if (e.key === '?') {
+        e.preventDefault();
+        setOverlay('help');
+      } else if (e.key === '/') {
+        e.preventDefault();
+        nav.focusLookup();
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [nav, openPalette]);
 
   return (
-    <RefundDialogHost>
-      <LiveCacheUpdates />
-      <div className="shell">
-        <nav className="rail" aria-label="Main">
-          <div className="brand">Refund Desk</div>
-          <ul>
-            {AREAS.map((a) => (
-              <li key={a.id}>
-                <button
-                  type="button"
-                  className={a.id === area ? 'nav-item active' : 'nav-item'}
-                  aria-current={a.id === area ? 'page' : undefined}
-                  onClick={() => setArea(a.id)}
-                  title={`${a.label} (Ctrl+${a.shortcut})`}
-                >
-                  {a.label}
-                </button>
-              </li>
-            ))}
-          </ul>
-          <AppInfoFooter />
-        </nav>
-        <div className="workspace">
-          <header className="topbar">
-            <h1>{current.label}</h1>
-            <HealthIndicator />
-          </header>
-          <main className="content">
-            {area === 'transactions' ? (
-              <TransactionsWorkspace />
-            ) : area === 'refunds' ? (
-              <RefundsView />
-            ) : area === 'audit' ? (
-              <AuditView />
-            ) : area === 'settings' ? (
-              <SettingsScreen />
-            ) : area === 'reconciliation' ? (
-              <ReconciliationScreen />
-            ) : area === 'payments' ? (
-              <PaymentsScreen />
-            ) : (
-              <ComingSoon title={current.label} description={current.coming} />
-            )}
-          </main>
-        </div>
-      </div>
-    </RefundDialogHost>
+    <AppNavContext.Provider value={nav}>
+      <RefundDialogHost>
+        <LiveCacheUpdates />
+        <Shell nav={nav} onPalette={openPalette} onHelp={() => setOverlay('help')} />
+        {overlay === 'palette' && (
+          <CommandPalette commands={paletteCommands} onLookup={nav.lookup} onClose={closeOverlay} />
+        )}
+        {overlay === 'help' && <ShortcutHelp onClose={closeOverlay} />}
+      </RefundDialogHost>
+    </AppNavContext.Provider>
   );
 }

@@ -9,7 +9,8 @@ export const DEFAULT_CHUNK = 2_000;
 export type LocalHit =
   | { kind: 'transactionNo'; transaction: CachedTransaction }
   | { kind: 'reference'; transaction: CachedTransaction }
-  | { kind: 'refundTransactionNo'; transaction: CachedTransaction; refundTransactionNo: string };
+  | { kind: 'refundTransactionNo'; transaction: CachedTransaction; refundTransactionNo: string }
+  | { kind: 'refundReference'; transaction: CachedTransaction; refundTransactionNo: string };
 
 function toRows(
   profileId: string,
@@ -117,6 +118,19 @@ export function createTransactionsRepo(db: RefundDeskDb) {
       if (refund) {
         const parent = await db.transactions.get([profileId, refund.transactionNo]);
         if (parent) return { kind: 'refundTransactionNo', transaction: parent, refundTransactionNo: q };
+      }
+      const byRefundRef = await db.refunds
+        .where('[profileId+refundReference]')
+        .equals([profileId, q])
+        .first();
+      if (byRefundRef) {
+        const parent = await db.transactions.get([profileId, byRefundRef.transactionNo]);
+        if (parent)
+          return {
+            kind: 'refundReference',
+            transaction: parent,
+            refundTransactionNo: byRefundRef.refundTransactionNo,
+          };
       }
       return undefined;
     },

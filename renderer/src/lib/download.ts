@@ -1,10 +1,14 @@
+import { writeCsv, type CsvColumn } from '../../../shared/csv/writer';
+import { writeXlsx, XLSX_MIME } from '../../../shared/csv/xlsx';
+import { wallClock, type Zone } from '../../../shared/domain/zones';
+
 /**
- * Saves text as a file through a blob: URL and an anchor with `download`. The renderer has no file
- * system access and needs none: the browser (or Electron's download handling) asks where to save.
+ * Saves bytes or text as a file through a blob: URL and an anchor with `download`. The renderer has no
+ * file system access and needs none: the browser (or Electron's download handling) asks where to save.
  * Blob URLs are same-origin and never touch the network, so the CSP does not get in the way.
  */
-export function downloadText(fileName: string, text: string, mime = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type: mime }));
+export function downloadBlob(fileName: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
   a.download = fileName;
@@ -14,4 +18,63 @@ export function downloadText(fileName: string, text: string, mime = 'text/csv;ch
   a.remove();
   // Chromium starts the download asynchronously after click(): release the URL only later.
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+export function downloadText(fileName: string, text: string, mime = 'text/csv;charset=utf-8'): void {
+  downloadBlob(fileName, new Blob([text], { type: mime }));
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * The one file-name pattern of every export: area, profile, date and time in the chosen zone —
+ * "transactions-Demo-20250301-1405.csv". Sortable, and safe on every file system.
+ */
+export function exportFileName(
+  area: string,
+  profileName: string,
+  ext: 'csv' | 'xlsx',
+  now: Date,
+  zoneIana: string,
+): string {
+  const safe =
+    profileName
+      .replace(/[^A-Za-z0-9_-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 'profile';
+  const w = wallClock(now.getTime(), zoneIana);
+  return `${area}-${safe}-${w.year}${pad(w.month)}${pad(w.day)}-${pad(w.hour)}${pad(w.minute)}.${ext}`;
+}
+
+export interface ExportRequest<Row> {
+  /** File name's first part: transactions, refunds, audit, reconciliation-report… */
+  area: string;
+  /** The profile the data belongs to ("all-profiles" when it spans several). */
+  profileName: string;
+  /** The Excel sheet's name. */
+  sheetName: string;
+  columns: readonly CsvColumn<Row>[];
+  rows: readonly Row[];
+  zone: Zone;
+  /** Excel number format for date-times. */
+  excelDateFormat: string;
+}
+
+/**
+ * Writes and downloads an export. CSV: plain RFC 4180 for machines (ids as digits, ISO times with their
+ * offset). Excel: text ids, numeric amounts, real dates, frozen filtered header.
+ */
+export async function downloadExport<Row>(kind: 'csv' | 'xlsx', req: ExportRequest<Row>): Promise<void> {
+  const zone = { iana: req.zone.iana, label: req.zone.label };
+  const name = exportFileName(req.area, req.profileName, kind, new Date(), req.zone.iana);
+  if (kind === 'csv') {
+    downloadText(name, writeCsv(req.columns, req.rows, { zone }));
+    return;
+  }
+  const bytes = await writeXlsx(req.columns, req.rows, {
+    sheetName: req.sheetName,
+    zone,
+    dateFormat: req.excelDateFormat,
+  });
+  downloadBlob(name, new Blob([bytes.slice().buffer], { type: XLSX_MIME }));
 }

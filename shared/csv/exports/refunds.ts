@@ -1,16 +1,67 @@
+import { AUDIT_OUTCOME_LABELS, environmentLabel, INTENT_STATE_LABELS } from '../../domain/labels';
 import { formatMinor } from '../../domain/money';
-import type { AuditEntryView, IntentView } from '../../ipc/contract/refunds';
+import { type AuditEntryView, type IntentView, REFUND_REASONS } from '../../ipc/contract/refunds';
 import { type CsvColumn, writeCsv } from '../writer';
 
 /**
- * Column sets of the refunds and audit-log exports, shared by the app (renderer download) and
- * `cli export`, so both write the same stable, documented files. Columns are only ever appended.
+ * Column sets of the refunds and audit-log exports (CSV and Excel). Headers are words people read;
+ * where a code matters to someone (a state, a reason, the service's ret_code) it has its own column
+ * beside the label. Timestamps are written in the zone the person chose and their headers name it.
  */
-// Every instant we hold is a UTC ISO string, so the zone column says so explicitly (every export names
-// its zone) rather than converting to the exporter's local time.
-const UTC = () => 'UTC';
-
 const amount = (row: { amountMinor: number; currency: string }) => formatMinor(row.amountMinor, row.currency);
+
+/** A reason code as the dialog offered it ("Duplicate payment"); unknown codes are shown as stored. */
+export function reasonLabel(code: string): string {
+  return REFUND_REASONS.find((r) => r.code === code)?.label.replace(/ \(explain in the note\)$/, '') ?? code;
+}
+
+export const AUDIT_EXPORT_COLUMNS: readonly CsvColumn<AuditEntryView>[] = [
+  { header: 'Time', kind: 'timestamp', value: (e) => e.at },
+  { header: 'Operator', kind: 'text', value: (e) => e.operator },
+  { header: 'Profile', kind: 'text', value: (e) => e.profileName },
+  { header: 'Environment', kind: 'text', value: (e) => environmentLabel(e.environment) },
+  { header: 'Transaction no.', kind: 'id', value: (e) => e.transactionNo },
+  { header: 'Amount', kind: 'amount', value: amount },
+  { header: 'Currency', kind: 'text', value: (e) => e.currency },
+  { header: 'Reason', kind: 'text', value: (e) => reasonLabel(e.reasonCode) },
+  { header: 'Reason code', kind: 'text', value: (e) => e.reasonCode },
+  { header: 'Note', kind: 'text', value: (e) => e.reasonNote },
+  { header: 'Outcome', kind: 'text', value: (e) => AUDIT_OUTCOME_LABELS[e.outcome] ?? e.outcome },
+  { header: 'Outcome code', kind: 'text', value: (e) => e.outcome },
+  { header: 'Service code', kind: 'text', value: (e) => e.retCode },
+  { header: 'Service message', kind: 'text', value: (e) => e.retMsg },
+  { header: 'Refund no.', kind: 'id', value: (e) => e.refundTransactionNo },
+  { header: 'Refund Desk reference', kind: 'id', value: (e) => e.intentId },
+];
+
+export const REFUND_EXPORT_COLUMNS: readonly CsvColumn<IntentView>[] = [
+  { header: 'Created', kind: 'timestamp', value: (i) => i.createdAt },
+  { header: 'Updated', kind: 'timestamp', value: (i) => i.updatedAt },
+  { header: 'Transaction no.', kind: 'id', value: (i) => i.transactionNo },
+  { header: 'Reference', kind: 'id', value: (i) => i.reference },
+  { header: 'Amount', kind: 'amount', value: amount },
+  { header: 'Currency', kind: 'text', value: (i) => i.currency },
+  { header: 'State', kind: 'text', value: (i) => INTENT_STATE_LABELS[i.state] ?? i.state },
+  { header: 'State code', kind: 'text', value: (i) => i.state },
+  { header: 'Refund no.', kind: 'id', value: (i) => i.refundTransactionNo },
+  { header: 'Refund status at the service', kind: 'text', value: (i) => i.refundStatus },
+  { header: 'Service code', kind: 'text', value: (i) => i.retCode },
+  { header: 'Service message', kind: 'text', value: (i) => i.retMsg },
+  { header: 'Detail', kind: 'text', value: (i) => i.detail },
+  { header: 'Operator', kind: 'text', value: (i) => i.operator },
+  { header: 'Profile', kind: 'text', value: (i) => i.profileName },
+  { header: 'Environment', kind: 'text', value: (i) => environmentLabel(i.environment) },
+  { header: 'Reason', kind: 'text', value: (i) => reasonLabel(i.reasonCode) },
+  { header: 'Reason code', kind: 'text', value: (i) => i.reasonCode },
+  { header: 'Note', kind: 'text', value: (i) => i.reasonNote },
+  { header: 'Refund Desk reference', kind: 'id', value: (i) => i.id },
+];
+
+// ——— Legacy layout of `cli export` ———
+// The CLI's export still writes its first, machine-named layout (UTC instants beside a timezone
+// column, ids as ="…"): its integration test pins that layout and belongs to the refund-journal work,
+// which moves it to the columns above. Nothing in the app writes these any more.
+const UTC = () => 'UTC';
 
 export const AUDIT_COLUMNS: readonly CsvColumn<AuditEntryView>[] = [
   { header: 'at', kind: 'timestamp', value: (e) => e.at },
@@ -52,7 +103,9 @@ export const REFUND_COLUMNS: readonly CsvColumn<IntentView>[] = [
   { header: 'note', kind: 'text', value: (i) => i.reasonNote },
 ];
 
-/** The audit log as CSV (shared writer: BOM for Excel, ids kept as text, formula guard). */
-export const auditCsv = (rows: readonly AuditEntryView[]) => writeCsv(AUDIT_COLUMNS, rows, { bom: true });
-/** The refunds list as CSV. */
-export const refundsCsv = (rows: readonly IntentView[]) => writeCsv(REFUND_COLUMNS, rows, { bom: true });
+/** The audit log in the CLI's legacy layout (see above). */
+export const auditCsv = (rows: readonly AuditEntryView[]) =>
+  writeCsv(AUDIT_COLUMNS, rows, { bom: true, idStyle: 'excel' });
+/** The refunds in the CLI's legacy layout (see above). */
+export const refundsCsv = (rows: readonly IntentView[]) =>
+  writeCsv(REFUND_COLUMNS, rows, { bom: true, idStyle: 'excel' });

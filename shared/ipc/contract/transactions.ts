@@ -32,11 +32,16 @@ export const transactionsLookup = {
   input: z
     .object({
       query: z.string().trim().min(1, 'Type a transaction number, refund number or reference.').max(128),
+      /** Payments the caller believes a refund reference belongs to; main verifies each with a fresh query. */
+      candidates: z
+        .array(z.string().regex(/^\d{1,32}$/))
+        .max(5)
+        .optional(),
     })
     .strict(),
   output: z.object({
     profileId: z.string(),
-    kind: z.enum(['transactionNo', 'refundTransactionNo', 'reference']),
+    kind: z.enum(['transactionNo', 'refundTransactionNo', 'reference', 'refundReference']),
     transaction: transactionSchema,
     matchedRefundTransactionNo: z.string().optional(),
     remainingRefundableMinor: minor,

@@ -54,7 +54,7 @@ describe('cli reconcile: the demo ledger against a started sandbox over real HTT
 
   const countOutcomes = (path: string) => {
     const parsed = parseCsvText(readFileSync(path, 'utf8'));
-    const outcomeCol = parsed.headers.indexOf('outcome');
+    const outcomeCol = parsed.headers.indexOf('Outcome code');
     const counts: Record<string, number> = {};
     for (const row of parsed.rows)
       counts[row.cells[outcomeCol] ?? ''] = (counts[row.cells[outcomeCol] ?? ''] ?? 0) + 1;
@@ -88,11 +88,14 @@ describe('cli reconcile: the demo ledger against a started sandbox over real HTT
     expect(r.out).toContain(`${demo.rows} ledger rows: ${demo.rows - 3} read, 3 unreadable`);
     const sum = parseCsvText(readFileSync(summary, 'utf8'));
     const col = (h: string) => sum.headers.indexOf(h);
-    expect(sum.rows[0]?.cells[col('periodFrom')]).toBe(demo.period.from);
-    expect(sum.rows[0]?.cells[col('periodDays')]).toBe('service UTC+8');
-    expect(sum.rows[0]?.cells[col('dataSource')]).toBe('live');
-    expect(sum.rows[0]?.cells[col('comparedHow')]).toMatch(/Period 2025-06-01 to 2025-06-30/);
-    for (const row of sum.rows) expect(row.cells[col('unexplained')]).toMatch(/^0(\.00)?$/);
+    expect(sum.rows[0]?.cells[col('Period from')]).toBe(demo.period.from);
+    expect(sum.rows[0]?.cells[col('Period days')]).toBe('service UTC+8');
+    expect(sum.rows[0]?.cells[col('Data source')]).toBe('live');
+    expect(sum.rows[0]?.cells[col('Compared how')]).toMatch(/Period 2025-06-01 to 2025-06-30/);
+    for (const row of sum.rows) expect(row.cells[col('Unexplained')]).toMatch(/^0(\.00)?$/);
+    // The CLI writes UTC: the header names the zone, and the Time zone column says it for scripts.
+    expect(col('Generated (UTC)')).toBeGreaterThanOrEqual(0);
+    for (const row of sum.rows) expect(row.cells[col('Time zone')]).toBe('UTC');
   });
 
   it('without a period: the ledger’s rows only, the existing flags unchanged', async () => {
@@ -103,8 +106,8 @@ describe('cli reconcile: the demo ledger against a started sandbox over real HTT
     expect(r.code).toBe(EXIT.differences);
     expect(countOutcomes(report)).toEqual(nonZero(expected));
     const sum = parseCsvText(readFileSync(summary, 'utf8'));
-    const cur = sum.headers.indexOf('currency');
-    const unexplained = sum.headers.indexOf('unexplained');
+    const cur = sum.headers.indexOf('Currency');
+    const unexplained = sum.headers.indexOf('Unexplained');
     expect(sum.rows.length).toBeGreaterThan(3);
     for (const row of sum.rows) expect(row.cells[unexplained]).toMatch(/^0(\.00)?$/);
     expect(sum.rows.map((x) => x.cells[cur])).toContain('USD');

@@ -33,21 +33,43 @@ describe('CSV writer', () => {
     ]);
     expect(out.startsWith(BOM)).toBe(true);
     expect(out).toBe(
-      `${BOM}transactionNo,reference,amount,note,createdAt\r\n"=""297553638300708562""","A,1",10.00,"say ""hi""\nbye",2026-01-02T03:04:05.000Z\r\n`,
+      `${BOM}transactionNo,reference,amount,note,createdAt\r\n297553638300708562,"A,1",10.00,"say ""hi""\nbye",2026-01-02T03:04:05.000Z\r\n`,
     );
   });
 
-  it('keeps 18- and 20-digit ids as text for Excel, or bare in plain style', () => {
+  it('writes 18- and 20-digit ids as plain digits (the legacy ="…" only on request)', () => {
     const rows = [{ id: '29755363830070856212', ref: '000123', amount: '1.00', note: '', at: '' }];
-    expect(parse(writeCsv(columns, rows))[1]![0]).toBe('="29755363830070856212"');
-    expect(parse(writeCsv(columns, rows))[1]![1]).toBe('="000123"');
-    expect(parse(writeCsv(columns, rows, { idStyle: 'plain', bom: false }))[1]![0]).toBe(
-      '29755363830070856212',
+    expect(parse(writeCsv(columns, rows))[1]![0]).toBe('29755363830070856212');
+    expect(parse(writeCsv(columns, rows))[1]![1]).toBe('000123');
+    expect(parse(writeCsv(columns, rows, { idStyle: 'excel', bom: false }))[1]![0]).toBe(
+      '="29755363830070856212"',
     );
   });
 
-  it('neutralises formula injection but leaves negative amounts numeric', () => {
-    const evil = ['=HYPERLINK("http://x")', '+1+1', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd'];
+  it('writes timestamps in the chosen zone with their offset and names the zone in the header', () => {
+    const rows = [{ id: '1', ref: 'r', amount: '1.00', note: '', at: '2025-03-01T16:30:00.000Z' }];
+    const zone = { iana: 'Etc/GMT-8', label: 'UTC+8' };
+    const utc8 = parse(writeCsv(columns, rows, { bom: false, zone }));
+    expect(utc8[0]![4]).toBe('createdAt (UTC+8)');
+    expect(utc8[1]![4]).toBe('2025-03-02T00:30:00+08:00');
+    const utc = parse(writeCsv(columns, rows, { bom: false, zone: { iana: 'UTC', label: 'UTC' } }));
+    expect(utc[1]![4]).toBe('2025-03-01T16:30:00Z');
+    expect(Date.parse(utc8[1]![4]!)).toBe(Date.parse(utc[1]![4]!));
+  });
+
+  it('neutralises formula injection (full-width ＝＋－＠ too) but leaves negative amounts numeric', () => {
+    const evil = [
+      '=HYPERLINK("http://x")',
+      '+1+1',
+      '-2+3',
+      '@SUM(A1)',
+      '\tcmd',
+      '\rcmd',
+      '＝1+1',
+      '＋1',
+      '－1',
+      '＠SUM(A1)',
+    ];
     for (const e of evil) {
       const [, row] = parse(
         writeCsv(columns, [{ id: e, ref: e, amount: e, note: e, at: e }], { bom: false }),

@@ -196,98 +196,111 @@ describe('report and summary CSV', () => {
     { fmt },
   );
 
-  it('has the documented, stable column sets', () => {
+  it('has the documented column sets, with words for headers and the outcome code beside its label', () => {
     expect(REPORT_COLUMNS.map((c) => c.header)).toEqual([
-      'line',
-      'outcome',
-      'matchedBy',
-      'transactionNo',
-      'reference',
-      'ledgerAmount',
-      'ledgerCurrency',
-      'ledgerStatus',
-      'ledgerDate',
-      'serviceAmount',
-      'serviceCurrency',
-      'serviceStatus',
-      'serviceRefunded',
-      'difference',
-      'differenceCurrency',
-      'duplicateOfLine',
-      'servicePaidAt',
-      'timezone',
-      'detail',
+      'Line',
+      'Outcome',
+      'Outcome code',
+      'Matched by',
+      'Transaction no.',
+      'Reference',
+      'Ledger amount',
+      'Ledger currency',
+      'Ledger status',
+      'Ledger date',
+      'Service amount',
+      'Service currency',
+      'Service status',
+      'Service status code',
+      'Refunded at service',
+      'Difference',
+      'Difference currency',
+      'Duplicate of line',
+      'Paid at service',
+      'Time zone',
+      'Detail',
       // Appended for the run record: every row counted, both directions, data source.
-      'cause',
-      'ledgerRowAsWritten',
-      'serviceCreatedAt',
-      'serviceDataSource',
-      'serviceFetchedAt',
-      'dayOffset',
-      'refundTransactionNo',
-      'refundAmount',
-      'refundStatus',
-      'refundCreatedAt',
+      'Cause',
+      'Ledger row as written',
+      'Created at service',
+      'Service data source',
+      'Fetched from service',
+      'Day offset',
+      'Refund transaction no.',
+      'Refund amount',
+      'Refund status',
+      'Refund created',
     ]);
     expect(SUMMARY_COLUMNS.map((c) => c.header)).toEqual([
-      'currency',
-      'ledgerRows',
-      'matched',
-      'amountMismatch',
-      'currencyMismatch',
-      'statusMismatch',
-      'refundedNotInLedger',
-      'missingAtService',
-      'duplicateInLedger',
-      'notChecked',
-      'ledgerTotal',
-      'serviceTotal',
-      'serviceRefunds',
-      'difference',
-      'explained',
-      'unexplained',
-      'generatedAt',
-      'timezone',
-      'dateMismatch',
-      'missingInLedger',
-      'refundMissingInLedger',
-      'unreadable',
-      'runId',
-      'profile',
-      'periodFrom',
-      'periodTo',
-      'periodDays',
-      'dateToleranceDays',
-      'dataSource',
-      'runStatus',
-      'comparedHow',
+      'Currency',
+      'Ledger rows',
+      'Matched',
+      'Amount differs',
+      'Currency differs',
+      'Status differs',
+      'Refunded, not in ledger',
+      'Missing at service',
+      'Duplicate in ledger',
+      'Not checked',
+      'Ledger total',
+      'Service total',
+      'Service refunds',
+      'Difference',
+      'Explained',
+      'Unexplained',
+      'Generated',
+      'Time zone',
+      // Appended for the run record.
+      'Date differs',
+      'Missing in ledger',
+      'Refund missing in ledger',
+      'Unreadable',
+      'Run id',
+      'Profile',
+      'Period from',
+      'Period to',
+      'Period days',
+      'Date tolerance (days)',
+      'Data source',
+      'Run status',
+      'Compared how',
     ]);
   });
 
-  it('writes Excel-safe ids, guarded text and plain numeric amounts, and reads back', () => {
+  it('writes plain-digit ids, guarded text, plain numeric amounts and zoned times, and reads back', () => {
     const csv = reportCsv(items);
-    expect(csv.startsWith('\uFEFFline,outcome,')).toBe(true);
+    expect(csv.startsWith('\uFEFFLine,Outcome,Outcome code,')).toBe(true);
+    expect(csv.split('\r\n')[0]).toContain(',Paid at service (UTC),Time zone,Detail,Cause,');
     const lines = csv.split('\r\n');
-    // RFC 4180 quoting of ="…": Excel reads the cell as the text formula and keeps all digits.
-    expect(lines[1]).toContain('"=""297553638300708562"""');
+    // For machines: the id is its digits, not a formula.
+    expect(lines[1]).toContain(',297553638300708562,');
     expect(lines[1]).toContain("'=cmd");
     expect(lines[1]).toContain(',10.00,USD,');
-    expect(lines[1]).toContain(',2024-05-01T02:03:04.000Z,UTC,');
+    expect(lines[1]).toContain(',2024-05-01T02:03:04Z,UTC,');
     expect(lines[2]).toContain(',-2.50,USD,');
     const back = parseCsvText(csv);
     expect(back.problems).toEqual([]);
     const get = (r: number, h: string) => back.rows[r]?.cells[back.headers.indexOf(h)];
-    expect(get(0, 'transactionNo')).toBe('297553638300708562');
-    expect(get(0, 'reference')).toBe('=cmd');
-    expect(get(0, 'difference')).toBe('0.10');
-    expect(get(1, 'outcome')).toBe('missing_at_service');
-    expect(get(1, 'difference')).toBe('-2.50');
+    expect(get(0, 'Transaction no.')).toBe('297553638300708562');
+    expect(get(0, 'Reference')).toBe('=cmd');
+    expect(get(0, 'Difference')).toBe('0.10');
+    expect(get(1, 'Outcome code')).toBe('missing_at_service');
+    expect(get(1, 'Outcome')).toBe('Missing at service');
+    expect(get(1, 'Difference')).toBe('-2.50');
   });
 
-  it('summary lines carry amounts per currency and the generation time with its zone', () => {
-    const csv = summaryCsv(summarise(items).currencies, '2024-06-01T00:00:00.000Z', { bom: false });
+  it('summary lines carry amounts per currency and the generation time in the zone asked for', () => {
+    const currencies = summarise(items).currencies;
+    const csv = summaryCsv(currencies, '2024-06-01T00:00:00.000Z', { bom: false });
+    expect(csv.split('\r\n')[0]).toContain(',Unexplained,Generated (UTC),Time zone,Date differs,');
     expect(csv.split('\r\n')[1]).toBe(
-      'USD,2,0,1,0,0,0,1,0,0,7.50,9.90,0.00,-2.40,-2.40,0.00,2024-06-01T00:00:00.000Z,UTC,0,0,0,0,,,,,,,,,',
+      'USD,2,0,1,0,0,0,1,0,0,7.50,9.90,0.00,-2.40,-2.40,0.00,2024-06-01T00:00:00Z,UTC,0,0,0,0,,,,,,,,,',
     );
+    const utc8 = summaryCsv(currencies, '2024-06-01T00:00:00.000Z', {
+      bom: false,
+      zone: { iana: 'Etc/GMT-8', label: 'UTC+8' },
+    });
+    expect(utc8.split('\r\n')[0]).toContain(',Generated (UTC+8),Time zone,');
+    expect(utc8.split('\r\n')[1]).toContain(',0.00,2024-06-01T08:00:00+08:00,UTC+8,0,0,0,0,');
   });
 });

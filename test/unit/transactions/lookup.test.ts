@@ -95,6 +95,33 @@ describe('transactions.lookup', () => {
     expect(none.calls).toHaveLength(3);
   });
 
+  it('finds a refund by its own reference through candidate payments, verified at the service', async () => {
+    const withRef: Transaction = {
+      ...PAY,
+      refunds: [{ ...PAY.refunds[0]!, refundReference: 'RF-0101-1' }],
+    };
+    const other = { ...PAY, transactionNo: '297553638300708999' };
+    const gw = fakeGateway({
+      [`transactionNo:${other.transactionNo}`]: { transaction: other },
+      [`transactionNo:${PAY.transactionNo}`]: { transaction: withRef },
+    });
+    const r = await lookupWith(gw).lookup('RF-0101-1', [other.transactionNo, PAY.transactionNo]);
+    expect(r).toMatchObject({
+      kind: 'refundReference',
+      matchedRefundTransactionNo: '397553638300708563',
+      transaction: { transactionNo: PAY.transactionNo },
+    });
+    // The service is asked for the reference first; a candidate counts only when its refundInfo carries it.
+    expect(gw.calls).toEqual([
+      'reference:RF-0101-1',
+      `transactionNo:${other.transactionNo}`,
+      `transactionNo:${PAY.transactionNo}`,
+    ]);
+    await expect(lookupWith(gw).lookup('RF-NOPE', [PAY.transactionNo])).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+
   it('a network failure is never reported as "not found"', async () => {
     const gw = fakeGateway({ [`transactionNo:${PAY.transactionNo}`]: new AppError('network', 'down') });
     await expect(lookupWith(gw).lookup(PAY.transactionNo)).rejects.toMatchObject({ code: 'network' });

@@ -4,19 +4,22 @@ import { queryMany } from '../gateway/batch';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock } from '../ports';
 
-export type LookupKind = 'transactionNo' | 'refundTransactionNo' | 'reference';
+export type LookupKind = 'transactionNo' | 'refundTransactionNo' | 'reference' | 'refundReference';
 
 export interface LookupResult {
   profileId: string;
   /** Which kind of id matched. */
   kind: LookupKind;
-  /** The payment (for a refund number: the payment that refund belongs to, when the service says). */
+  /** The payment (for a refund number or reference: the payment that refund belongs to). */
   transaction: Transaction;
   matchedRefundTransactionNo?: string;
   /** From the service's refundInfo only; the refund dialog subtracts this desk's pending intents too. */
   remainingRefundableMinor: number;
   fetchedAt: string;
 }
+
+/** Payments tried for a refund reference (each is one signed query). */
+export const MAX_CANDIDATES = 5;
 
 /** Service numbers are 18+ digits; shorter digit strings are treated as merchant references. */
 const SERVICE_NO = /^\d{18,32}$/;
@@ -30,6 +33,11 @@ export function detectKind(query: string): 'transactionNo' | 'reference' {
  * transactionNo, then as a refundTransactionNo, then (merchants do use numeric references) as a
  * reference; anything else is a reference. Only `not_found` moves on to the next kind: a network or
  * credential failure stops at once, so "not found" is never claimed when the truth is "could not ask".
+ *
+ * A refund's own reference (this desk's `RD…`, or `RF-…` from another system) cannot be queried: the
+ * service has no such key. The caller may name `candidates` — payments it believes the reference
+ * belongs to (the renderer's cache, this desk's refund list). Each is queried fresh and accepted only
+ * when the service's own refundInfo carries that refundReference: the renderer is never taken on trust.
  */
 export function createTransactionLookup(deps: {
   gateway: () => Promise<{ profileId: string; client: Pick<GatewayClient, 'queryTransaction'> }>;
@@ -45,7 +53,7 @@ export function createTransactionLookup(deps: {
   };
 
   return {
-    async lookup(rawQuery: string): Promise<LookupResult> {
+    async lookup(rawQuery: string, candidates: readonly string[] = []): Promise<LookupResult> {
       const query = rawQuery.trim();
       if (!query)
         throw new AppError(
@@ -82,6 +90,11 @@ export function createTransactionLookup(deps: {
       }
       const asReference = await tryQuery(() => client.queryTransaction({ reference: query }));
       if (asReference) return done('reference', asReference.transaction);
+      for (const transactionNo of candidates.slice(0, MAX_CANDIDATES)) {
+        const hit = await tryQuery(() => client.queryTransaction({ transactionNo }));
+        const refund = hit?.transaction.refunds.find((r) => r.refundReference === query);
+        if (hit && refund) return done('refundReference', hit.transaction, refund.refundTransactionNo);
+      }
       throw new AppError(
         'not_found',
         `No payment or refund matches “${query.slice(0, 64)}” in this profile. Check the number, or switch profile if it belongs to another store.`,

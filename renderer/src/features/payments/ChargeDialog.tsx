@@ -7,7 +7,7 @@ import {
 } from '../../../../shared/domain/checkout';
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
 import type { ProfileView } from '../settings/queries';
-import { DialogFrame } from '../refunds/DialogFrame';
+import { Dialog } from '../../lib/ui/Dialog';
 import { DELIBERATE_MS } from '../refunds/ConfirmStep';
 import { environmentLabel } from '../refunds/format';
 import { moneyModeOf } from '../../../../shared/domain/profile';
@@ -258,7 +258,7 @@ export function ChargeDialog(props: {
     );
   }
   return (
-    <DialogFrame
+    <Dialog
       titleId={titleId}
       title={
         step === 'result'
@@ -269,8 +269,9 @@ export function ChargeDialog(props: {
       }
       onClose={charge.isPending ? undefined : props.onClose}
       tone={live ? 'production' : undefined}
+      testId="charge-dialog"
     >
       {body}
-    </DialogFrame>
+    </Dialog>
   );
 }

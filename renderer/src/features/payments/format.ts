@@ -1,6 +1,26 @@
 import { vendorLabel } from '../../../../shared/domain/checkout';
 import type { PaymentKind, PaymentState, PaymentView } from '../../../../shared/ipc/contract/payments';
-import { amountText, localTime } from '../refunds/format';
+import { amountText } from '../refunds/format';
+
+const dateTime = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
+});
+
+/**
+ * A stored UTC instant in the computer's local time (refunds/format.ts dropped this helper when the
+ * other screens moved to the display preferences; the Payments screen has not moved yet).
+ */
+export function localTime(iso: string | undefined): string {
+  if (!iso) return '—';
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : dateTime.format(ms);
+}
 
 export const KIND_LABELS: Record<PaymentKind, string> = {
   link: 'Payment link',
@@ -113,4 +133,4 @@ export function describePayment(p: PaymentView): PaymentOutcome {
   }
 }
 
-export { amountText, localTime, vendorLabel };
+export { amountText, vendorLabel };

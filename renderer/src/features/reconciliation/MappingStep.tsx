@@ -1,3 +1,4 @@
+import { useFormat } from '../preferences/use-prefs';
 import { useMemo, useState } from 'react';
 import type { ParsedCsv } from '../../../../shared/csv/parser';
 import { systemZoneName } from '../../../../shared/domain/zones';
@@ -62,6 +63,7 @@ function defaultPeriod(days: readonly string[]): { from: string; to: string } {
  */
 export function MappingStep({ parsed, label, profileId, initial, onBack, onRun }: Props) {
   const localZone = useMemo(() => systemZoneName(), []);
+  const f = useFormat();
   const [mapping, setMapping] = useState<ColumnMapping>(initial);
   const [chosen, setChosen] = useState<Partial<LedgerFormats>>({});
   const issues = mappingIssues(mapping, parsed.headers);
@@ -120,9 +122,9 @@ export function MappingStep({ parsed, label, profileId, initial, onBack, onRun }
     <section className="recon-card" aria-labelledby="recon-map">
       <h2 id="recon-map">Match the columns of {label}</h2>
       <p className="muted small" data-testid="recon-row-accounting">
-        {parsed.dataRows.toLocaleString()} data rows: {read.toLocaleString()} read ·{' '}
-        {unusable.length.toLocaleString()} cannot be used · {parsed.encoding.toUpperCase()} · separator “
-        {parsed.delimiter === '\t' ? 'tab' : parsed.delimiter}”. The columns are remembered for the profile.
+        {f.count(parsed.dataRows)} data rows: {f.count(read)} read · {f.count(unusable.length)} cannot be used
+        · {parsed.encoding.toUpperCase()} · separator “{parsed.delimiter === '\t' ? 'tab' : parsed.delimiter}
+        ”. The columns are remembered for the profile.
       </p>
       <div className="recon-mapping">
         {MAPPING_FIELDS.map((field) => (
@@ -143,7 +145,7 @@ export function MappingStep({ parsed, label, profileId, initial, onBack, onRun }
           </label>
         ))}
       </div>
-      <div className="recon-table-wrap">
+      <div className="recon-table-wrap" role="region" aria-label="First rows of the file" tabIndex={0}>
         <table className="recon-table">
           <thead>
             <tr>
@@ -197,8 +199,8 @@ export function MappingStep({ parsed, label, profileId, initial, onBack, onRun }
       )}
       {imported && read === 0 && (
         <p role="alert" className="recon-error">
-          None of the {parsed.dataRows.toLocaleString()} rows can be read with these columns and formats: see
-          the reasons below, fix the file or the choices, and try again.
+          None of the {f.count(parsed.dataRows)} rows can be read with these columns and formats: see the
+          reasons below, fix the file or the choices, and try again.
         </p>
       )}
       <UnusableList rows={unusable} />
@@ -207,7 +209,7 @@ export function MappingStep({ parsed, label, profileId, initial, onBack, onRun }
           Choose another file
         </button>
         <button type="button" className="button primary" disabled={!canRun} onClick={run}>
-          Check {read.toLocaleString()} rows against the service
+          Check {f.count(read)} rows against the service
         </button>
       </div>
     </section>

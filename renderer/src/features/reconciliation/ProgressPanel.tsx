@@ -1,3 +1,5 @@
+import type { Formatters } from '../preferences/format';
+import { useFormat } from '../preferences/use-prefs';
 import { etaText } from './format';
 import type { ReconProgress } from './use-recon-run';
 
@@ -11,12 +13,12 @@ interface Props {
 }
 
 /** What the run is doing, in words. */
-function doing(p: ReconProgress): string {
+function doing(p: ReconProgress, f: Formatters): string {
   if (p.phase === 'receiving') return 'Handing the ledger over';
   if (p.phase === 'listing')
-    return `Reading the service’s list of the period: window ${Math.min(p.done + 1, p.total).toLocaleString()} of ${p.total.toLocaleString()}`;
+    return `Reading the service’s list of the period: window ${f.count(Math.min(p.done + 1, p.total))} of ${f.count(p.total)}`;
   if (p.phase === 'lookups')
-    return `${p.done.toLocaleString()} of ${p.total.toLocaleString()} looked up${p.failed > 0 ? `, ${p.failed.toLocaleString()} failed` : ''}`;
+    return `${f.count(p.done)} of ${f.count(p.total)} looked up${p.failed > 0 ? `, ${f.count(p.failed)} failed` : ''}`;
   return 'Matching and writing the report';
 }
 
@@ -25,6 +27,7 @@ function doing(p: ReconProgress): string {
  * ETA, Pause, Resume and Cancel. Cancel always ends in the report of what was done.
  */
 export function ProgressPanel({ label, progress, busy, onPause, onResume, onCancel }: Props) {
+  const f = useFormat();
   const pct = progress.total === 0 ? 0 : Math.floor((progress.done / progress.total) * 100);
   const running = progress.state === 'running';
   const paused = progress.state === 'paused';
@@ -42,7 +45,7 @@ export function ProgressPanel({ label, progress, busy, onPause, onResume, onCanc
         <div className="recon-progress-bar" style={{ width: `${pct}%` }} />
       </div>
       <p data-testid="recon-progress" role="status">
-        {busy ?? doing(progress)}
+        {busy ?? doing(progress, f)}
         {running && progress.phase === 'lookups' ? ` · ${etaText(progress.etaMs)}` : ''}
         {paused ? ' · paused' : ''}
         {progress.state === 'cancelled' ? ' · cancelled, writing the report of what was done' : ''}

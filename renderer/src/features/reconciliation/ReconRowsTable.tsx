@@ -1,7 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
 import { OUTCOME_LABELS, type ReconItem } from '../../../../shared/recon/match';
-import { money } from './format';
+import { transactionStatusLabel } from '../../../../shared/domain/labels';
+import { useFormat } from '../preferences/use-prefs';
 
 const COLUMNS = 7;
 
@@ -18,6 +19,7 @@ export function ReconRowsTable({
   selected?: ReconItem;
   onSelect: (row: ReconItem) => void;
 }) {
+  const f = useFormat();
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -29,7 +31,7 @@ export function ReconRowsTable({
   const top = visible[0]?.start ?? 0;
   const bottom = virtualizer.getTotalSize() - (visible.at(-1)?.end ?? 0);
   return (
-    <div className="recon-table-wrap" ref={scrollRef}>
+    <div className="recon-table-wrap" ref={scrollRef} role="region" aria-label="Ledger rows" tabIndex={0}>
       <table className="recon-table" data-testid="recon-items" aria-rowcount={rows.length + 1}>
         <thead>
           <tr>
@@ -57,7 +59,7 @@ export function ReconRowsTable({
               i.ledger?.reference ??
               i.unusable?.fields?.reference;
             const amount = i.ledger
-              ? money(i.ledger.amountMinor, i.ledger.currency)
+              ? f.money(i.ledger.amountMinor, i.ledger.currency)
               : (i.unusable?.fields?.amount ?? '—');
             return (
               <tr
@@ -78,12 +80,14 @@ export function ReconRowsTable({
                 <td className="num">{amount}</td>
                 <td className="num">
                   {i.refund
-                    ? `refund ${money(i.refund.amountMinor, i.refund.currency)}`
+                    ? `refund ${f.money(i.refund.amountMinor, i.refund.currency)}`
                     : i.service
-                      ? money(i.service.amountMinor, i.service.currency)
+                      ? f.money(i.service.amountMinor, i.service.currency)
                       : '—'}
                 </td>
-                <td>{i.service?.status ?? '—'}</td>
+                <td title={i.service ? `Service status: ${i.service.status}` : undefined}>
+                  {i.service ? transactionStatusLabel(i.service.status) : '—'}
+                </td>
                 <td className="detail">{i.detail}</td>
               </tr>
             );

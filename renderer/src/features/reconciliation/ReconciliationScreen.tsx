@@ -28,11 +28,20 @@ export function ReconciliationScreen() {
       key={activeId ?? 'none'}
       activeId={activeId}
       isDemo={profile?.environment === 'demo'}
+      profileName={profile?.name ?? 'profile'}
     />
   );
 }
 
-function ProfileReconciliation({ activeId, isDemo }: { activeId: string | null; isDemo: boolean }) {
+function ProfileReconciliation({
+  activeId,
+  isDemo,
+  profileName,
+}: {
+  activeId: string | null;
+  isDemo: boolean;
+  profileName: string;
+}) {
   const db = useDb();
   const client = useQueryClient();
   const [parsed, setParsed] = useState<{ csv: ParsedCsv; label: string; mapping: ColumnMapping } | null>(
@@ -71,7 +80,12 @@ function ProfileReconciliation({ activeId, isDemo }: { activeId: string | null; 
   let body;
   if (recon.report) {
     body = (
-      <ReportView report={recon.report} onStartOver={startOver} onRecheck={() => void recon.recheck()} />
+      <ReportView
+        report={recon.report}
+        onStartOver={startOver}
+        onRecheck={() => void recon.recheck()}
+        profileName={profileName}
+      />
     );
   } else if (recon.run) {
     body = (

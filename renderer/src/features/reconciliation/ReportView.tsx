@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { reportCsv, summaryCsv } from '../../../../shared/recon/export';
+import { reportColumns, summaryColumns } from '../../../../shared/recon/export';
 import {
   itemCurrency,
   OUTCOME_LABELS,
@@ -9,8 +9,11 @@ import {
 } from '../../../../shared/recon/match';
 import { daysLabel } from '../../../../shared/recon/period';
 import { dataSourceLabel } from '../../../../shared/recon/statement';
-import { downloadText } from '../../lib/download';
-import { fileStamp, money } from './format';
+import type { CsvColumn } from '../../../../shared/csv/writer';
+import { exportCommands, useCommands } from '../../app/nav';
+import { downloadExport } from '../../lib/download';
+import { ExportButtons } from '../../lib/ui/ExportButtons';
+import { useFormat } from '../preferences/use-prefs';
 import { ReconRowsTable } from './ReconRowsTable';
 import { RowDetail } from './RowDetail';
 import { SummaryChart } from './SummaryChart';
@@ -20,19 +23,68 @@ interface Props {
   report: ReconReport;
   onStartOver: () => void;
   onRecheck: () => void;
+  /** The active profile's name, for export file names. */
+  profileName: string;
 }
 
 /**
  * Step 4: the stored record of a run — what was compared, the summary per currency, where the money is,
- * every row with filters, and the exports. The same screen for a run just finished and one re-opened.
+ * every row with filters, and the exports (CSV and Excel). The same screen for a run just finished and
+ * one re-opened.
  */
-export function ReportView({ report, onStartOver, onRecheck }: Props) {
+export function ReportView({ report, onStartOver, onRecheck, profileName }: Props) {
   const [outcome, setOutcome] = useState<ReconOutcome | 'exceptions' | 'all'>('exceptions');
   const [currency, setCurrency] = useState('');
   const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<ReconItem | null>(null);
   const { header, items } = report;
   const { summary, facts, statement, run } = header;
+  const f = useFormat();
+  const exportAs = <Row,>(
+    kind: 'csv' | 'xlsx',
+    what: 'report' | 'summary',
+    sheet: string,
+    columns: readonly CsvColumn<Row>[],
+    rows: readonly Row[],
+  ) =>
+    downloadExport(kind, {
+      area: `reconciliation-${what}`,
+      profileName,
+      sheetName: sheet,
+      columns,
+      rows,
+      zone: f.zone,
+      excelDateFormat: f.excelDateFormat,
+    });
+  const exportReport = (kind: 'csv' | 'xlsx') =>
+    exportAs(kind, 'report', 'Reconciliation', reportColumns(f.zone), items);
+  const exportSummary = (kind: 'csv' | 'xlsx') => {
+    const generatedAt = new Date().toISOString();
+    const said = statement.join(' ');
+    const rows = summary.currencies.map((c) => ({ ...c, generatedAt, run: facts, statement: said }));
+    return exportAs(kind, 'summary', 'Summary', summaryColumns(f.zone), rows);
+  };
+  useCommands('reconciliation', [
+    ...exportCommands({
+      id: 'recon.report',
+      what: 'the reconciliation report',
+      group: 'Reconciliation',
+      run: exportReport,
+    }),
+    ...exportCommands({
+      id: 'recon.summary',
+      what: 'the reconciliation summary',
+      group: 'Reconciliation',
+      run: exportSummary,
+    }),
+    {
+      id: 'recon.new',
+      title: 'New reconciliation',
+      group: 'Reconciliation',
+      keywords: 'import ledger start over',
+      run: onStartOver,
+    },
+  ]);
 
   const filtered = useMemo(() => {
     const q = search.trim().toLowerCase();
@@ -60,25 +112,24 @@ export function ReportView({ report, onStartOver, onRecheck }: Props) {
         <div className="recon-head">
           <h2 id="recon-summary">{run.label}</h2>
           <div className="recon-actions">
-            <button
-              type="button"
-              className="button"
-              onClick={() => downloadText(fileStamp('report'), reportCsv(items))}
-            >
-              Export report CSV
-            </button>
-            <button
-              type="button"
-              className="button"
-              onClick={() =>
-                downloadText(
-                  fileStamp('summary'),
-                  summaryCsv(summary.currencies, new Date().toISOString(), { run: facts, statement }),
-                )
-              }
-            >
-              Export summary CSV
-            </button>
+            {(
+              [
+                ['Report', 'Every row', 'Export report CSV', exportReport],
+                ['Summary', 'Totals per currency', 'Export summary CSV', exportSummary],
+              ] as const
+            ).map(([name, what, csvLabel, runExport]) => (
+              <span key={name} className="recon-export-group" role="group" aria-label={`${name}: ${what}`}>
+                <span className="small muted">{name}</span>
+                <ExportButtons
+                  className="recon-export-buttons"
+                  buttonClassName="button"
+                  what={what}
+                  csvLabel={csvLabel}
+                  xlsxLabel="Excel"
+                  onExport={(kind) => void runExport(kind)}
+                />
+              </span>
+            ))}
             <button type="button" className="button" onClick={onStartOver}>
               New reconciliation
             </button>
@@ -89,7 +140,7 @@ export function ReportView({ report, onStartOver, onRecheck }: Props) {
           {period
             ? `${period.from} to ${period.to}, ${daysLabel(facts.options)}`
             : 'no period (ledger rows only)'}{' '}
-          · run {new Date(facts.createdAt).toLocaleString()}
+          · run {f.dateTime(facts.createdAt)} ({f.zoneLabel})
           {facts.endedAs === 'cancelled' ? ' · cancelled' : ''}
           {facts.recheckOf ? ' · re-check of an earlier run' : ''}
         </p>
@@ -108,7 +159,7 @@ export function ReportView({ report, onStartOver, onRecheck }: Props) {
         {summary.counts.not_checked > 0 && (
           <div className="recon-actions">
             <button type="button" className="button primary" onClick={onRecheck}>
-              Re-check {summary.counts.not_checked.toLocaleString()} row
+              Re-check {f.count(summary.counts.not_checked)} row
               {summary.counts.not_checked === 1 ? '' : 's'} not checked
             </button>
             <span className="muted small">
@@ -128,20 +179,17 @@ export function ReportView({ report, onStartOver, onRecheck }: Props) {
           {RECON_OUTCOMES.filter((o) => summary.counts[o] > 0).map((o) => (
             <li key={o} data-outcome={o} className={o === 'matched' ? 'ok' : 'bad'}>
               <button type="button" className="link" onClick={() => setOutcome(o)}>
-                <strong>{summary.counts[o].toLocaleString()}</strong> {OUTCOME_LABELS[o]}
+                <strong>{f.count(summary.counts[o])}</strong> {OUTCOME_LABELS[o]}
               </button>
             </li>
           ))}
         </ul>
         <p className="muted small" data-testid="recon-row-total">
-          {summary.rows.toLocaleString()} ledger rows = {summary.read.toLocaleString()} read +{' '}
-          {summary.unusable.toLocaleString()} unreadable
-          {summary.serviceOnly > 0
-            ? `; ${summary.serviceOnly.toLocaleString()} more from the service side`
-            : ''}
-          .
+          {f.count(summary.rows)} ledger rows = {f.count(summary.read)} read + {f.count(summary.unusable)}{' '}
+          unreadable
+          {summary.serviceOnly > 0 ? `; ${f.count(summary.serviceOnly)} more from the service side` : ''}.
         </p>
-        <table className="recon-table recon-summary-table">
+        <table className="recon-table recon-summary-table" aria-label="Totals per currency">
           <thead>
             <tr>
               <th>Currency</th>
@@ -158,18 +206,18 @@ export function ReportView({ report, onStartOver, onRecheck }: Props) {
             {summary.currencies.map((c) => (
               <tr key={c.currency || 'none'}>
                 <td>{c.currency || 'No readable currency'}</td>
-                <td className="num">{c.rows.toLocaleString()}</td>
+                <td className="num">{f.count(c.rows)}</td>
                 {c.currency ? (
                   <>
-                    <td className="num">{money(c.ledgerTotalMinor, c.currency)}</td>
-                    <td className="num">{money(c.serviceTotalMinor, c.currency)}</td>
-                    <td className="num">{money(c.serviceRefundsMinor, c.currency)}</td>
+                    <td className="num">{f.money(c.ledgerTotalMinor, c.currency)}</td>
+                    <td className="num">{f.money(c.serviceTotalMinor, c.currency)}</td>
+                    <td className="num">{f.money(c.serviceRefundsMinor, c.currency)}</td>
                     <td className={c.differenceMinor === 0 ? 'num' : 'num bad'}>
-                      {money(c.differenceMinor, c.currency)}
+                      {f.money(c.differenceMinor, c.currency)}
                     </td>
-                    <td className="num">{money(c.explainedMinor, c.currency)}</td>
+                    <td className="num">{f.money(c.explainedMinor, c.currency)}</td>
                     <td className={c.unexplainedMinor === 0 ? 'num' : 'num bad'}>
-                      {money(c.unexplainedMinor, c.currency)}
+                      {f.money(c.unexplainedMinor, c.currency)}
                     </td>
                   </>
                 ) : (
@@ -220,7 +268,7 @@ export function ReportView({ report, onStartOver, onRecheck }: Props) {
             onChange={(e) => setSearch(e.target.value)}
           />
           <span className="muted small" data-testid="recon-row-count">
-            {filtered.length.toLocaleString()} row{filtered.length === 1 ? '' : 's'}
+            {f.count(filtered.length)} row{filtered.length === 1 ? '' : 's'}
           </span>
         </div>
         <ReconRowsTable rows={filtered} onSelect={setSelected} {...(selected ? { selected } : {})} />

@@ -1,7 +1,8 @@
-import { useContext } from 'react';
+import { useContext, useEffect, useRef } from 'react';
+import { transactionStatusLabel, wasPaid } from '../../../../shared/domain/labels';
 import { OUTCOME_LABELS, type ReconItem } from '../../../../shared/recon/match';
+import { useFormat } from '../preferences/use-prefs';
 import { RefundDialogContext } from '../refunds/dialog-context';
-import { money } from './format';
 import { CAUSE_LABELS } from './report-parts';
 
 const SOURCE_LABELS = {
@@ -12,13 +13,22 @@ const SOURCE_LABELS = {
 
 /** One report row in full: the ledger's side, the service's (and when it was fetched), what to do. */
 export function RowDetail({ item, onClose }: { item: ReconItem; onClose: () => void }) {
+  const f = useFormat();
   const refundDialog = useContext(RefundDialogContext);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [item]);
   const s = item.service;
   const l = item.ledger;
+  const at = (iso: string) => `${f.dateTime(iso)} (${f.zoneLabel})`;
   return (
-    <aside className="recon-card recon-detail" aria-label="Row detail" data-testid="recon-detail">
+    <aside
+      className="recon-card recon-detail"
+      aria-labelledby="recon-detail-title"
+      data-testid="recon-detail"
+      onKeyDown={(e) => e.key === 'Escape' && onClose()}
+    >
       <div className="recon-head">
-        <h2>
+        <h2 id="recon-detail-title" ref={heading} tabIndex={-1}>
           {item.line !== undefined ? `Line ${item.line}: ` : ''}
           {OUTCOME_LABELS[item.outcome]}
         </h2>
@@ -31,7 +41,7 @@ export function RowDetail({ item, onClose }: { item: ReconItem; onClose: () => v
         <dt>Ledger</dt>
         <dd>
           {l
-            ? `${l.transactionNo ?? '—'} · ${l.reference ?? 'no reference'} · ${money(l.amountMinor, l.currency)} · ${l.statusText ?? l.status}${l.date ? ` · ${l.date}` : ''}`
+            ? `${l.transactionNo ?? '—'} · ${l.reference ?? 'no reference'} · ${f.money(l.amountMinor, l.currency)} · ${l.statusText ?? l.status}${l.date ? ` · ${l.date}` : ''}`
             : item.unusable
               ? `As written: ${item.unusable.raw ?? Object.values(item.unusable.fields ?? {}).join(' · ')}${item.unusable.cause && CAUSE_LABELS[item.unusable.cause] ? ` (likely cause: ${CAUSE_LABELS[item.unusable.cause]})` : ''}`
               : 'No row.'}
@@ -39,16 +49,23 @@ export function RowDetail({ item, onClose }: { item: ReconItem; onClose: () => v
         <dt>Service</dt>
         <dd>
           {s
-            ? `${s.transactionNo} · ${s.reference ?? 'no reference'} · ${money(s.amountMinor, s.currency)} · ${s.status} · refunded ${money(s.refundedMinor, s.currency)}${s.paidAt ? ` · paid ${new Date(s.paidAt).toLocaleString()}` : ''}`
+            ? [
+                s.transactionNo,
+                s.reference ?? 'no reference',
+                f.money(s.amountMinor, s.currency),
+                transactionStatusLabel(s.status),
+                `refunded ${f.money(s.refundedMinor, s.currency)}`,
+                ...(s.paidAt && wasPaid(s.status) ? [`paid ${at(s.paidAt)}`] : []),
+              ].join(' · ')
             : 'No record.'}
         </dd>
         {item.refund && (
           <>
             <dt>Refund</dt>
             <dd>
-              {item.refund.refundTransactionNo} · {money(item.refund.amountMinor, item.refund.currency)} ·{' '}
+              {item.refund.refundTransactionNo} · {f.money(item.refund.amountMinor, item.refund.currency)} ·{' '}
               {item.refund.status}
-              {item.refund.createdAt ? ` · ${new Date(item.refund.createdAt).toLocaleString()}` : ''}
+              {item.refund.createdAt ? ` · ${at(item.refund.createdAt)}` : ''}
             </dd>
           </>
         )}
@@ -56,7 +73,7 @@ export function RowDetail({ item, onClose }: { item: ReconItem; onClose: () => v
           <>
             <dt>Data</dt>
             <dd data-testid="recon-detail-source">
-              {SOURCE_LABELS[s.source]}, fetched {new Date(s.fetchedAt).toLocaleString()}
+              {SOURCE_LABELS[s.source]}, fetched {at(s.fetchedAt)}
             </dd>
           </>
         )}

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { RECON_OUTCOMES } from '../../../../shared/recon/match';
 import { unwrap, useBridge } from '../../lib/bridge';
+import { useFormat } from '../preferences/use-prefs';
 import { runsKey } from './report-parts';
 
 const STATES: Readonly<Record<string, string>> = {
@@ -18,6 +19,7 @@ const STATES: Readonly<Record<string, string>> = {
  */
 export function RunsList({ profileId, onOpen }: { profileId: string; onOpen: (runId: string) => void }) {
   const bridge = useBridge();
+  const f = useFormat();
   const runs = useQuery({
     queryKey: runsKey(profileId),
     queryFn: () => unwrap(bridge['reconciliation.list']({ profileId })),
@@ -52,7 +54,9 @@ export function RunsList({ profileId, onOpen }: { profileId: string; onOpen: (ru
                     {r.label}
                   </button>
                 </td>
-                <td>{new Date(r.createdAt).toLocaleString()}</td>
+                <td>
+                  {f.dateTime(r.createdAt)} ({f.zoneLabel})
+                </td>
                 <td>
                   {p
                     ? `${p.from} – ${p.to} (${r.options.days === 'service' ? 'UTC+8' : r.options.timeZone})`
@@ -61,8 +65,8 @@ export function RunsList({ profileId, onOpen }: { profileId: string; onOpen: (ru
                 <td>{STATES[r.progress.state] ?? r.progress.state}</td>
                 <td>
                   {counts
-                    ? `${(counts.matched ?? 0).toLocaleString()} matched · ${exceptions.toLocaleString()} exceptions${counts.unreadable ? ` (${counts.unreadable} unreadable)` : ''}${counts.not_checked ? ` · ${counts.not_checked} not checked` : ''}`
-                    : `${r.dataRows.toLocaleString()} rows`}
+                    ? `${f.count(counts.matched ?? 0)} matched · ${f.count(exceptions)} exceptions${counts.unreadable ? ` (${f.count(counts.unreadable)} unreadable)` : ''}${counts.not_checked ? ` · ${f.count(counts.not_checked)} not checked` : ''}`
+                    : `${f.count(r.dataRows)} rows`}
                 </td>
                 <td>{r.offline ? 'offline' : r.usedCache ? 'includes cached data' : counts ? 'live' : ''}</td>
               </tr>

@@ -1,5 +1,5 @@
 import type { CurrencySummary } from '../../../../shared/recon/summary';
-import { money } from './format';
+import { useFormat } from '../preferences/use-prefs';
 import { differenceParts } from './report-parts';
 
 /**
@@ -10,6 +10,7 @@ import { differenceParts } from './report-parts';
  * compared, so each currency has its own table.
  */
 export function SummaryChart({ currencies }: { currencies: readonly CurrencySummary[] }) {
+  const f = useFormat();
   const shown = currencies.filter(
     (c) => c.currency && (c.differenceMinor !== 0 || differenceParts(c).length > 0),
   );
@@ -35,7 +36,7 @@ export function SummaryChart({ currencies }: { currencies: readonly CurrencySumm
         return (
           <table key={c.currency} className="recon-table recon-breakdown-table">
             <caption>
-              {c.currency}: difference {money(c.differenceMinor, c.currency)}{' '}
+              {c.currency}: difference {f.money(c.differenceMinor, c.currency)}{' '}
               <span className="muted">(ledger − service)</span>
             </caption>
             <thead>
@@ -56,15 +57,15 @@ export function SummaryChart({ currencies }: { currencies: readonly CurrencySumm
               {parts.map((p) => (
                 <tr key={p.key} data-part={p.key}>
                   <th scope="row">{p.label}</th>
-                  <td className="num">{p.rows ? p.rows.toLocaleString() : p.rows === 0 ? '—' : ''}</td>
-                  <td className="num">{money(p.amountMinor, c.currency)}</td>
+                  <td className="num">{p.rows ? f.count(p.rows) : p.rows === 0 ? '—' : ''}</td>
+                  <td className="num">{f.money(p.amountMinor, c.currency)}</td>
                   <td className="bar-cell">{bar(p.amountMinor)}</td>
                 </tr>
               ))}
               <tr className="total">
                 <th scope="row">Difference</th>
                 <td />
-                <td className="num">{money(c.differenceMinor, c.currency)}</td>
+                <td className="num">{f.money(c.differenceMinor, c.currency)}</td>
                 <td className="bar-cell">{bar(c.differenceMinor)}</td>
               </tr>
             </tbody>

@@ -2,6 +2,7 @@ import { type FormEvent, type KeyboardEvent, useEffect, useRef } from 'react';
 import { REFUND_REASONS } from '../../../../shared/ipc/contract/refunds';
 import { checkRefundAmount, defaultAmountText, refundBreakdown, remainingAfter } from './amount';
 import { type Draft, type Preview, reasonProblem } from './draft';
+import { transactionStatusLabel } from '../../../../shared/domain/labels';
 import { amountText, environmentLabel } from './format';
 
 /** Step 1: how much and why, with the remaining amount updated as the person types. */
@@ -26,7 +27,7 @@ export function AmountStep(props: {
   const blocked = preview.blockedReason
     ? preview.blockedReason
     : tx.status !== 'success'
-      ? `This payment's status is “${tx.status}”: only successful payments can be refunded.`
+      ? `This payment is ${transactionStatusLabel(tx.status).toLowerCase()} (service status “${tx.status}”): only successful payments can be refunded.`
       : b.remainingMinor <= 0
         ? 'Nothing remains refundable on this payment.'
         : undefined;
@@ -68,7 +69,12 @@ export function AmountStep(props: {
         <div>
           <dt>Status</dt>
           <dd>
-            <span className={`rd-badge rd-badge-${tx.status === 'success' ? 'ok' : 'bad'}`}>{tx.status}</span>
+            <span
+              className={`rd-badge rd-badge-${tx.status === 'success' ? 'ok' : 'bad'}`}
+              title={`Service status: ${tx.status}`}
+            >
+              {transactionStatusLabel(tx.status)}
+            </span>
           </dd>
         </div>
         <div>

@@ -2,11 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useBridge } from '../../lib/bridge';
 import { auditListQuery } from './queries';
-import { downloadText } from '../../lib/download';
+import { AUDIT_OUTCOME_LABELS } from '../../../../shared/domain/labels';
+import { exportCommands, useCommands } from '../../app/nav';
+import { useFormat } from '../preferences/use-prefs';
 import { ListToolbar } from './ListToolbar';
-import { auditCsv, exportFileName } from './exports';
+import { exportAudit } from './exports';
 import { type AuditEntry, type AuditFilters, currenciesOf, filterAudit } from './filters';
-import { amountText, environmentLabel, localTime, reasonLabel } from './format';
+import { amountText, environmentLabel, reasonLabel } from './format';
 import { StateBadge } from './StateBadge';
 
 const OUTCOMES: ReadonlyArray<AuditEntry['outcome']> = [
@@ -20,15 +22,7 @@ const OUTCOMES: ReadonlyArray<AuditEntry['outcome']> = [
 ];
 
 // An audit entry records one moment, so "accepted" is not "accepted · settling" as in the live list.
-const AUDIT_LABELS: Record<AuditEntry['outcome'], string> = {
-  accepted: 'Accepted',
-  succeeded: 'Refunded',
-  rejected: 'Rejected',
-  refused: 'Refused (not sent)',
-  outcome_unknown: 'Outcome unknown',
-  failed: 'Failed',
-  closed_not_sent: 'Closed as not sent',
-};
+const AUDIT_LABELS = AUDIT_OUTCOME_LABELS as Readonly<Record<AuditEntry['outcome'], string>>;
 
 /** The audit log, read-only: main owns it; the renderer can only list, filter and export it. */
 export function AuditView() {
@@ -37,6 +31,17 @@ export function AuditView() {
   const [filters, setFilters] = useState<AuditFilters>({ outcome: 'all', currency: 'all', text: '' });
   const rows = useMemo(() => filterAudit(audit.data ?? [], filters), [audit.data, filters]);
   const currencies = useMemo(() => currenciesOf(audit.data ?? []), [audit.data]);
+  const f = useFormat();
+  useCommands(
+    'audit',
+    exportCommands({
+      id: 'audit.export',
+      what: 'the audit log',
+      group: 'Audit',
+      empty: rows.length === 0 ? 'No entries shown' : undefined,
+      run: (kind) => exportAudit(kind, rows, f),
+    }),
+  );
 
   return (
     <section className="rd-view" aria-label="Audit log">
@@ -50,7 +55,7 @@ export function AuditView() {
         placeholder="Transaction, refund no., operator, code"
         shown={rows.length}
         total={audit.data?.length ?? 0}
-        onExport={() => downloadText(exportFileName('audit', new Date()), auditCsv(rows))}
+        onExport={(kind) => void exportAudit(kind, rows, f)}
       >
         <label>
           Outcome{' '}
@@ -61,7 +66,7 @@ export function AuditView() {
             <option value="all">All outcomes</option>
             {OUTCOMES.map((o) => (
               <option key={o} value={o}>
-                {o.replace('_', ' ')}
+                {AUDIT_LABELS[o]}
               </option>
             ))}
           </select>
@@ -72,11 +77,11 @@ export function AuditView() {
           Could not load the audit log: {audit.error.message}
         </p>
       )}
-      <div className="rd-table-wrap">
+      <div className="rd-table-wrap" role="region" aria-label="Audit log entries" tabIndex={0}>
         <table className="rd-table" data-testid="audit-table">
           <thead>
             <tr>
-              <th scope="col">Time</th>
+              <th scope="col">Time ({f.zoneLabel})</th>
               <th scope="col">Operator</th>
               <th scope="col">Profile</th>
               <th scope="col">Transaction</th>
@@ -95,7 +100,7 @@ export function AuditView() {
                 key={`${e.at}-${e.intentId}-${e.outcome}-${n}`}
                 className={e.outcome === 'outcome_unknown' ? 'rd-row-unknown' : undefined}
               >
-                <td className="nowrap">{localTime(e.at)}</td>
+                <td className="nowrap">{f.dateTimeSeconds(e.at)}</td>
                 <td>{e.operator || '—'}</td>
                 <td>
                   {e.profileName}
@@ -133,7 +138,7 @@ export function AuditView() {
         )}
       </div>
       <p className="muted small">
-        Read-only. Times are shown in your local time; the CSV export is in UTC and has a timezone column.
+        Read-only. Times are in {f.zoneSentence}; exports use the same zone and name it.
       </p>
     </section>
   );

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ExportButtons } from '../../lib/ui/ExportButtons';
 
 interface Props {
   label: string;
@@ -12,10 +13,10 @@ interface Props {
   placeholder: string;
   shown: number;
   total: number;
-  onExport: () => void;
+  onExport: (kind: 'csv' | 'xlsx') => void;
 }
 
-/** The filter bar shared by the Refunds and Audit views: a list filter, currency, search, count, export. */
+/** The filter bar shared by the Refunds and Audit views: a list filter, currency, search, count, exports. */
 export function ListToolbar(p: Props) {
   return (
     <div className="rd-toolbar" role="search" aria-label={p.label}>
@@ -43,9 +44,7 @@ export function ListToolbar(p: Props) {
       <span className="muted small">
         {p.shown} of {p.total}
       </span>
-      <button type="button" className="rd-push-right" disabled={p.shown === 0} onClick={p.onExport}>
-        Export CSV
-      </button>
+      <ExportButtons className="rd-push-right rd-exports" disabled={p.shown === 0} onExport={p.onExport} />
     </div>
   );
 }

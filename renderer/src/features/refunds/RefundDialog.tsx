@@ -3,11 +3,11 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { AppErrorShape } from '../../../../shared/domain/errors';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import { BridgeError, useBridge } from '../../lib/bridge';
+import { Dialog } from '../../lib/ui/Dialog';
 import { checkRefundAmount, defaultAmountText, remainingAfter } from './amount';
 import { AmountStep } from './AmountStep';
 import { ConfirmStep } from './ConfirmStep';
 import { type Confirmations, confirmationPayload, type Draft, reasonProblem } from './draft';
-import { DialogFrame } from './DialogFrame';
 import { useCheckAgain, useSubmitRefund } from './mutations';
 import { describeIntent, describeSubmitError } from './outcome';
 import { refundPreviewQuery } from './queries';
@@ -231,13 +231,14 @@ export function RefundDialog({ transactionNo, onClose }: { transactionNo: string
   }
 
   return (
-    <DialogFrame
+    <Dialog
       titleId={titleId}
       title={title}
       onClose={close}
       tone={p?.moneyMode === 'live' ? 'production' : undefined}
+      testId="refund-dialog"
     >
       {body}
-    </DialogFrame>
+    </Dialog>
   );
 }

@@ -3,11 +3,12 @@ import { type FormEvent, useMemo, useState } from 'react';
 import { INTENT_STATES } from '../../../../shared/ipc/contract/refunds';
 import { useBridge } from '../../lib/bridge';
 import { useRefundDialog } from './dialog-context';
-import { downloadText } from '../../lib/download';
+import { exportCommands, useCommands } from '../../app/nav';
+import { useFormat } from '../preferences/use-prefs';
 import { ListToolbar } from './ListToolbar';
-import { exportFileName, refundsCsv } from './exports';
+import { exportRefunds } from './exports';
 import { currenciesOf, filterIntents, type IntentFilters } from './filters';
-import { amountText, localTime, reasonLabel } from './format';
+import { amountText, reasonLabel } from './format';
 import { useCheckAgain } from './mutations';
 import { CloseNotSent } from './CloseNotSent';
 import { STATE_LABELS } from './outcome';
@@ -26,6 +27,23 @@ export function RefundsView() {
   const currencies = useMemo(() => currenciesOf(list.data ?? []), [list.data]);
   const unknown = (list.data ?? []).filter((i) => i.state === 'outcome_unknown').length;
   const newTxValid = /^\d{1,32}$/.test(newTx.trim());
+  const f = useFormat();
+  useCommands('refunds', [
+    {
+      id: 'refunds.new',
+      title: 'Refund a payment by transaction number…',
+      group: 'Refunds',
+      keywords: 'new refund',
+      run: () => document.getElementById('rd-new-tx')?.focus(),
+    },
+    ...exportCommands({
+      id: 'refunds.export',
+      what: 'refunds',
+      group: 'Refunds',
+      empty: rows.length === 0 ? 'No refunds shown' : undefined,
+      run: (kind) => exportRefunds(kind, rows, f),
+    }),
+  ]);
 
   const startRefund = (e: FormEvent) => {
     e.preventDefault();
@@ -66,7 +84,7 @@ export function RefundsView() {
         placeholder="Transaction, refund no., reference, id"
         shown={rows.length}
         total={list.data?.length ?? 0}
-        onExport={() => downloadText(exportFileName('refunds', new Date()), refundsCsv(rows))}
+        onExport={(kind) => void exportRefunds(kind, rows, f)}
       >
         <label>
           State{' '}
@@ -94,11 +112,11 @@ export function RefundsView() {
           Check again failed: {checkAgain.error.message} Nothing was sent.
         </p>
       )}
-      <div className="rd-table-wrap">
+      <div className="rd-table-wrap" role="region" aria-label="Refunds list" tabIndex={0}>
         <table className="rd-table" data-testid="refunds-table">
           <thead>
             <tr>
-              <th scope="col">Created</th>
+              <th scope="col">Created ({f.zoneLabel})</th>
               <th scope="col">Transaction</th>
               <th scope="col" className="num">
                 Amount
@@ -119,7 +137,7 @@ export function RefundsView() {
                 className={i.state === 'outcome_unknown' ? 'rd-row-unknown' : undefined}
                 data-intent-id={i.id}
               >
-                <td className="nowrap">{localTime(i.createdAt)}</td>
+                <td className="nowrap">{f.dateTimeSeconds(i.createdAt)}</td>
                 <td className="mono">{i.transactionNo}</td>
                 <td className="num">{amountText(i.amountMinor, i.currency)}</td>
                 <td>
@@ -133,7 +151,9 @@ export function RefundsView() {
                   {/* Why an open refund is still open: the last check's evidence, or why it cannot be checked. */}
                   {(i.state === 'outcome_unknown' || i.state === 'sending') && (i.lastCheck || i.detail) && (
                     <div className="small muted" data-testid="intent-evidence">
-                      {i.lastCheck ? `Checked ${localTime(i.lastCheck.at)}: ${i.lastCheck.note}` : i.detail}
+                      {i.lastCheck
+                        ? `Checked ${f.dateTimeSeconds(i.lastCheck.at)}: ${i.lastCheck.note}`
+                        : i.detail}
                     </div>
                   )}
                 </td>
@@ -172,7 +192,9 @@ export function RefundsView() {
           </p>
         )}
       </div>
-      <p className="muted small">Times are shown in your local time; exports are in UTC and say so.</p>
+      <p className="muted small">
+        Times are in {f.zoneSentence}; exports use the same zone and name it. Change it in Settings → Display.
+      </p>
     </section>
   );
 }

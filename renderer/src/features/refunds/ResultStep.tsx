@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
-import { amountText, localTime } from './format';
+import { useFormat } from '../preferences/use-prefs';
+import { amountText } from './format';
 import { MONEY_MOVED_TEXT, type OutcomeText } from './outcome';
 
 /** Step 3: what happened, whether money moved, and what to do next. */
@@ -14,6 +15,7 @@ export function ResultStep(props: {
   onClose(): void;
 }) {
   const { outcome: o, intent } = props;
+  const f = useFormat();
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
   return (
@@ -64,7 +66,7 @@ export function ResultStep(props: {
             <div>
               <dt>Last check</dt>
               <dd>
-                {localTime(intent.lastCheck.at)}:{' '}
+                {f.dateTimeSeconds(intent.lastCheck.at)} ({f.zoneLabel}):{' '}
                 {intent.lastCheck.found ? 'found at the service' : 'not found at the service'} —{' '}
                 {intent.lastCheck.note}
               </dd>

@@ -1,7 +1,31 @@
-/** Renderer side of the refunds/audit exports: the column sets are shared with `cli export`. */
-export { AUDIT_COLUMNS, auditCsv, REFUND_COLUMNS, refundsCsv } from '../../../../shared/csv/exports/refunds';
+import { AUDIT_EXPORT_COLUMNS, REFUND_EXPORT_COLUMNS } from '../../../../shared/csv/exports/refunds';
+import type { AuditEntryView, IntentView } from '../../../../shared/ipc/contract/refunds';
+import { downloadExport } from '../../lib/download';
+import type { Formatters } from '../preferences/format';
+import { profilePart } from './filters';
 
-/** A file name that sorts by date and never contains characters Windows refuses ("audit-2024-06-01T10-20-30Z.csv"). */
-export function exportFileName(kind: 'audit' | 'refunds', now: Date): string {
-  return `${kind}-${now.toISOString().slice(0, 19).replace(/:/g, '-')}Z.csv`;
+/** Downloads the refunds shown (CSV for machines, Excel for people), in the chosen zone. */
+export function exportRefunds(kind: 'csv' | 'xlsx', rows: readonly IntentView[], f: Formatters) {
+  return downloadExport(kind, {
+    area: 'refunds',
+    profileName: profilePart(rows),
+    sheetName: 'Refunds',
+    columns: REFUND_EXPORT_COLUMNS,
+    rows,
+    zone: f.zone,
+    excelDateFormat: f.excelDateFormat,
+  });
+}
+
+/** Downloads the audit entries shown. */
+export function exportAudit(kind: 'csv' | 'xlsx', rows: readonly AuditEntryView[], f: Formatters) {
+  return downloadExport(kind, {
+    area: 'audit',
+    profileName: profilePart(rows),
+    sheetName: 'Audit log',
+    columns: AUDIT_EXPORT_COLUMNS,
+    rows,
+    zone: f.zone,
+    excelDateFormat: f.excelDateFormat,
+  });
 }

@@ -68,3 +68,13 @@ export function upsertIntent(list: readonly IntentView[] | undefined, intent: In
   const rest = (list ?? []).filter((i) => i.id !== intent.id);
   return [intent, ...rest];
 }
+
+/**
+ * The profile part of a refunds/audit export's file name: these lists span every profile this desk has
+ * used, so the name says so unless every row is one profile's.
+ */
+export function profilePart(rows: ReadonlyArray<{ profileName: string }>): string {
+  const names = new Set(rows.map((r) => r.profileName));
+  const only = [...names][0];
+  return names.size === 1 && only ? only : 'all-profiles';
+}

@@ -1,6 +1,7 @@
 import type { AppErrorShape } from '../../../../shared/domain/errors';
 import { formatMinor } from '../../../../shared/domain/money';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
+import { INTENT_STATE_LABELS } from '../../../../shared/domain/labels';
 
 export type MoneyMoved = 'yes' | 'no' | 'unknown';
 
@@ -13,15 +14,8 @@ export interface OutcomeText {
   next: string;
 }
 
-export const STATE_LABELS: Record<IntentView['state'], string> = {
-  sending: 'Sending',
-  accepted: 'Accepted · settling',
-  rejected: 'Rejected',
-  refused: 'Refused',
-  outcome_unknown: 'Outcome unknown',
-  succeeded: 'Refunded',
-  failed: 'Failed',
-};
+/** The words for each state (shared with the exports, so the file says what the screen says). */
+export const STATE_LABELS = INTENT_STATE_LABELS as Readonly<Record<IntentView['state'], string>>;
 
 export const MONEY_MOVED_TEXT: Record<MoneyMoved, string> = {
   yes: 'Money moved: yes',

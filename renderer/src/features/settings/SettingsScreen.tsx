@@ -7,6 +7,7 @@ import { CredentialsPanel } from './CredentialsPanel';
 import { useActivateProfile, useDeleteProfile } from './mutations';
 import { ProfileForm } from './ProfileForm';
 import { profilesQuery, type ProfileView } from './queries';
+import { DisplaySettings } from '../preferences/DisplaySettings';
 import './settings.css';
 
 type Editing = { mode: 'none' } | { mode: 'new' } | { mode: 'edit'; id: string };
@@ -58,74 +59,79 @@ export function SettingsScreen() {
           {n.message}
         </p>
       ))}
-      <section className="st-list" aria-label="Merchant profiles">
-        <div className="st-list-head">
-          <h2>Merchant profiles</h2>
-          <button type="button" className="st-primary" onClick={() => setEditing({ mode: 'new' })}>
-            Add profile
-          </button>
-        </div>
-        {profiles.length === 0 && (
-          <p className="muted">No profiles yet. Add the merchant and store numbers your provider gave you.</p>
-        )}
-        <ul>
-          {profiles.map((p) => {
-            const isActive = p.id === activeProfileId;
-            const isSelected = p.id === current?.id;
-            return (
-              <li
-                key={p.id}
-                className={isSelected ? 'st-item st-item-selected' : 'st-item'}
-                data-testid="profile-item"
-              >
-                <button
-                  type="button"
-                  className="st-item-main"
-                  onClick={() => {
-                    setSelected(p.id);
-                    setEditing({ mode: 'none' });
-                  }}
-                  aria-pressed={isSelected}
+      <div className="st-side">
+        <section className="st-list" aria-label="Merchant profiles">
+          <div className="st-list-head">
+            <h2>Merchant profiles</h2>
+            <button type="button" className="st-primary" onClick={() => setEditing({ mode: 'new' })}>
+              Add profile
+            </button>
+          </div>
+          {profiles.length === 0 && (
+            <p className="muted">
+              No profiles yet. Add the merchant and store numbers your provider gave you.
+            </p>
+          )}
+          <ul>
+            {profiles.map((p) => {
+              const isActive = p.id === activeProfileId;
+              const isSelected = p.id === current?.id;
+              return (
+                <li
+                  key={p.id}
+                  className={isSelected ? 'st-item st-item-selected' : 'st-item'}
+                  data-testid="profile-item"
                 >
-                  <span className="st-item-name">{p.name}</span>
-                  <span className={`st-env st-env-${p.environment}`}>
-                    {ENVIRONMENT_LABELS[p.environment]}
-                  </span>
-                  <span className="st-item-meta">
-                    Merchant {p.merchantNo} · Store {p.storeNo} ·{' '}
-                    {p.environment === 'demo'
-                      ? 'built-in credentials'
-                      : p.hasToken
-                        ? 'token set'
-                        : 'no token'}
-                  </span>
-                </button>
-                {isActive ? (
-                  <span className="st-active-badge">Active</span>
-                ) : (
                   <button
                     type="button"
-                    className="st-small"
-                    onClick={() => activate.mutate(p.id)}
-                    disabled={activate.isPending}
-                    aria-label={`Make ${p.name} the active profile`}
+                    className="st-item-main"
+                    onClick={() => {
+                      setSelected(p.id);
+                      setEditing({ mode: 'none' });
+                    }}
+                    aria-pressed={isSelected}
                   >
-                    Make active
+                    <span className="st-item-name">{p.name}</span>
+                    <span className={`st-env st-env-${p.environment}`}>
+                      {ENVIRONMENT_LABELS[p.environment]}
+                    </span>
+                    <span className="st-item-meta">
+                      Merchant {p.merchantNo} · Store {p.storeNo} ·{' '}
+                      {p.environment === 'demo'
+                        ? 'built-in credentials'
+                        : p.hasToken
+                          ? 'token set'
+                          : 'no token'}
+                    </span>
                   </button>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-        {(activate.error ?? del.error) && (
-          <p className="st-alert st-alert-bad" role="alert">
-            {(() => {
-              const e = activate.error ?? del.error;
-              return e instanceof BridgeError ? e.error.message : 'That did not work.';
-            })()}
-          </p>
-        )}
-      </section>
+                  {isActive ? (
+                    <span className="st-active-badge">Active</span>
+                  ) : (
+                    <button
+                      type="button"
+                      className="st-small"
+                      onClick={() => activate.mutate(p.id)}
+                      disabled={activate.isPending}
+                      aria-label={`Make active: ${p.name}`}
+                    >
+                      Make active
+                    </button>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+          {(activate.error ?? del.error) && (
+            <p className="st-alert st-alert-bad" role="alert">
+              {(() => {
+                const e = activate.error ?? del.error;
+                return e instanceof BridgeError ? e.error.message : 'That did not work.';
+              })()}
+            </p>
+          )}
+        </section>
+        <DisplaySettings />
+      </div>
       <div className="st-detail">
         {editing.mode === 'new' && (
           <ProfileForm

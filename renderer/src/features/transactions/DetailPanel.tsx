@@ -1,20 +1,38 @@
 import { useEffect, useRef } from 'react';
+import {
+  refundStatusLabel,
+  transactionStatusLabel,
+  vendorLabel,
+  wasPaid,
+} from '../../../../shared/domain/labels';
+import { refundBlocker } from '../../../../shared/domain/transaction';
 import { toServiceDateTime } from '../../../../shared/protocol/time';
+import { useFormat } from '../preferences/use-prefs';
 import { useConnectivity, OFFLINE_REASON } from './connectivity';
-import { formatAge, formatLocal, localZoneLabel, money } from './format';
+import { formatAge } from './format';
 import type { ListRow } from './list-row';
 import { useNow } from './use-now';
 
-function Time({ iso }: { iso: string | undefined }) {
-  if (!iso) return <span className="muted">—</span>;
+/** "—" with "none" for screen readers: the one way an absent value is shown. */
+function None({ why }: { why: string }) {
+  return (
+    <span className="muted" title={why}>
+      <span aria-hidden="true">—</span>
+      <span className="sr-only">none</span> <span className="small">({why})</span>
+    </span>
+  );
+}
+
+function Time({ iso, none }: { iso: string | undefined; none: string }) {
+  const f = useFormat();
+  if (!iso) return <None why={none} />;
   const ms = Date.parse(iso);
   return (
     <span>
-      {formatLocal(iso)}
-      <span className="small muted">
-        {' '}
-        · service time {Number.isNaN(ms) ? '?' : toServiceDateTime(ms)} (UTC+8)
-      </span>
+      {f.dateTimeSeconds(iso)}
+      {f.zone.choice !== 'service' && !Number.isNaN(ms) && (
+        <span className="small muted"> · service time {toServiceDateTime(ms)} (UTC+8)</span>
+      )}
     </span>
   );
 }
@@ -29,11 +47,12 @@ interface Props {
 }
 
 /**
- * Everything known about one payment: every field, amounts in its currency, times in local time with
- * the service's own UTC+8 time beside them, refund history, the remaining refundable amount and how
- * fresh all of it is. Esc closes it.
+ * Everything known about one payment: every field, amounts in its currency, times in the chosen zone
+ * (with the service's own UTC+8 time beside them), refund history, the remaining refundable amount and
+ * how fresh all of it is. Esc closes it and focus goes back where it came from.
  */
 export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }: Props) {
+  const f = useFormat();
   const conn = useConnectivity();
   const now = useNow();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -41,34 +60,40 @@ export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }:
     heading.current?.focus();
   }, [row.transactionNo]);
   const offline = conn.state === 'offline';
+  const status = transactionStatusLabel(row.status);
   const refundBlock =
     row.status !== 'success'
-      ? `Only successful payments can be refunded; this one is ${row.status}.`
-      : row.remainingMinor <= 0
-        ? 'Nothing is left to refund.'
-        : undefined;
+      ? `Only successful payments can be refunded; this one is ${status.toLowerCase()}.`
+      : (refundBlocker(row) ?? (row.remainingMinor <= 0 ? 'Nothing is left to refund.' : undefined));
   const refundReason = offline
     ? OFFLINE_REASON
     : (refundBlock ?? (onRefund ? undefined : 'Refunds arrive in a later version.'));
+  const paid = wasPaid(row.status);
   return (
     <aside
       className="tx-detail"
       aria-labelledby="tx-detail-title"
       data-testid="tx-detail"
-      onKeyDown={(e) => e.key === 'Escape' && onClose()}
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape') return;
+        e.stopPropagation();
+        onClose();
+      }}
     >
-      <header>
+      <div className="tx-detail-head">
         <h2 id="tx-detail-title" tabIndex={-1} ref={heading}>
-          {money(row.amountMinor, row.currency)}{' '}
-          <span className={`status status-${row.status}`}>{row.status}</span>
+          {f.money(row.amountMinor, row.currency)}{' '}
+          <span className={`status status-${row.status}`} title={`Service status: ${row.status}`}>
+            {status}
+          </span>
         </h2>
         <button type="button" className="link close" onClick={onClose} aria-label="Close details (Esc)">
           ×
         </button>
-      </header>
+      </div>
       <p className="small muted" data-testid="tx-as-of">
-        As of {formatLocal(row.fetchedAt)} ({formatAge(row.fetchedAt, now)}). Times are local (
-        {localZoneLabel()}); the service’s own time is UTC+8.
+        As of {f.dateTime(row.fetchedAt)} ({formatAge(row.fetchedAt, now)}). Times are in {f.zoneSentence}
+        {f.zone.choice !== 'service' ? '; the service’s own time is UTC+8' : ''}.
       </p>
       <div className="tx-detail-actions">
         <button
@@ -100,34 +125,46 @@ export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }:
           {row.transactionNo}
         </dd>
         <dt>Reference</dt>
-        <dd className="mono">{row.reference ?? '—'}</dd>
+        <dd className="mono">{row.reference ?? <None why="no merchant reference" />}</dd>
         <dt>Type</dt>
-        <dd>{row.transactionType}</dd>
+        <dd>{row.transactionType === 'payment' ? 'Payment' : 'Refund'}</dd>
         <dt>Status</dt>
-        <dd>{row.status}</dd>
-        <dt>Vendor</dt>
-        <dd>{row.vendor ?? '—'}</dd>
-        <dt>Amount</dt>
         <dd>
-          {money(row.amountMinor, row.currency)} <span className="muted small">{row.currency}</span>
+          {status} <span className="small muted">(service code {row.status})</span>
         </dd>
+        <dt>Vendor</dt>
+        <dd>
+          {row.vendor ? (
+            <>
+              {vendorLabel(row.vendor)} <span className="small muted">(service code {row.vendor})</span>
+            </>
+          ) : (
+            <None why="the service did not say" />
+          )}
+        </dd>
+        <dt>Amount</dt>
+        <dd className="num">{f.money(row.amountMinor, row.currency)}</dd>
         <dt>Settles in</dt>
-        <dd>{row.settleCurrency ?? '—'}</dd>
+        <dd>{row.settleCurrency ?? <None why="the service did not say" />}</dd>
         <dt>Created</dt>
         <dd>
-          <Time iso={row.createdAt} />
+          <Time iso={row.createdAt} none="the service gave no time" />
         </dd>
         <dt>Paid</dt>
-        <dd>
-          <Time iso={row.paidAt} />
-        </dd>
+        <dd>{paid ? <Time iso={row.paidAt} none="the service gave no time" /> : <None why="not paid" />}</dd>
         <dt>Refunded</dt>
-        <dd>{money(row.refundedMinor, row.currency)}</dd>
+        <dd className="num">{f.money(row.refundedMinor, row.currency)}</dd>
         <dt>Refundable</dt>
         <dd data-testid="detail-remaining">
-          <strong>{row.status === 'success' ? money(row.remainingMinor, row.currency) : '—'}</strong>
+          {row.status !== 'success' ? (
+            <None why="only successful payments can be refunded" />
+          ) : refundBlocker(row) ? (
+            <None why="cannot be computed safely; see above" />
+          ) : (
+            <strong className="num">{f.money(row.remainingMinor, row.currency)}</strong>
+          )}
           <div className="small muted">
-            From the service’s refunds (success and pending) as of the time above.
+            From the service’s refunds (completed and pending) as of the time above.
           </div>
         </dd>
       </dl>
@@ -135,28 +172,24 @@ export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }:
       {row.refunds.length === 0 ? (
         <p className="muted small">No refunds at the service.</p>
       ) : (
-        <table className="tx-refunds" data-testid="detail-refunds">
-          <thead>
-            <tr>
-              <th>Refund no.</th>
-              <th>Reference</th>
-              <th className="num">Amount</th>
-              <th>Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {row.refunds.map((r) => (
-              <tr key={r.refundTransactionNo}>
-                <td className="mono">{r.refundTransactionNo}</td>
-                <td className="mono">{r.refundReference ?? '—'}</td>
-                <td className="num">{money(r.refundAmountMinor, r.currency)}</td>
-                <td>
-                  <span className={`status status-${r.status}`}>{r.status}</span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ul className="tx-refunds" data-testid="detail-refunds" aria-label="Refunds at the service">
+          {row.refunds.map((r) => (
+            <li key={r.refundTransactionNo}>
+              <div className="tx-refund-line">
+                <strong className="num">{f.money(r.refundAmountMinor, r.currency)}</strong>
+                <span className={`status status-refund-${r.status}`} title={`Service status: ${r.status}`}>
+                  {refundStatusLabel(r.status)}
+                </span>
+              </div>
+              <dl className="tx-refund-ids">
+                <dt>Refund no.</dt>
+                <dd className="mono">{r.refundTransactionNo}</dd>
+                <dt>Reference</dt>
+                <dd className="mono">{r.refundReference ?? <None why="none given" />}</dd>
+              </dl>
+            </li>
+          ))}
+        </ul>
       )}
     </aside>
   );

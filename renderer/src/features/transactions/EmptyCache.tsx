@@ -1,3 +1,4 @@
+import { modKey } from '../../app/nav';
 import { OFFLINE_REASON } from './connectivity';
 
 interface Props {
@@ -15,8 +16,8 @@ export function EmptyCache({ isDemo, isOffline, isBusy, onLoadDemo, onSync }: Pr
       <h2>No transactions cached yet</h2>
       <p>
         The payment service has no search, so this list holds what Refund Desk has fetched. Look a payment up
-        by its transaction number, your reference or a refund number in the box above (<kbd>Ctrl</kbd>+
-        <kbd>K</kbd>), or sync a date range.
+        by its transaction number, your reference or a refund number in the box above (press <kbd>/</kbd>, or{' '}
+        <kbd>{modKey('K')}</kbd> for every command), or sync a date range.
       </p>
       <div className="empty-actions">
         {isDemo && (

@@ -1,5 +1,13 @@
 import { TRANSACTION_STATUSES } from '../../../../shared/protocol/statuses';
-import { EMPTY_FILTER, filterProblems, isFilterActive, type TransactionFilter } from './filters';
+import { transactionStatusLabel, vendorLabel } from '../../../../shared/domain/labels';
+import { useFormat } from '../preferences/use-prefs';
+import {
+  amountCurrency,
+  EMPTY_FILTER,
+  filterProblems,
+  isFilterActive,
+  type TransactionFilter,
+} from './filters';
 import { MultiPick } from './MultiPick';
 
 interface Props {
@@ -11,9 +19,12 @@ interface Props {
 
 /** Filters over the cached list: status, currency, vendor, created date, amount and id text. */
 export function FilterBar({ filter, onChange, currencies, vendors }: Props) {
+  const format = useFormat();
   const set = <K extends keyof TransactionFilter>(k: K, v: TransactionFilter[K]) =>
     onChange({ ...filter, [k]: v });
-  const problems = filterProblems(filter);
+  const ctx = { cachedCurrencies: currencies };
+  const problems = filterProblems(filter, ctx);
+  const amountIn = amountCurrency(filter, ctx);
   return (
     <div className="tx-filters" role="group" aria-label="Filters">
       <input
@@ -26,62 +37,73 @@ export function FilterBar({ filter, onChange, currencies, vendors }: Props) {
       />
       <MultiPick
         label="Status"
-        options={[...TRANSACTION_STATUSES, 'unknown']}
+        options={[...TRANSACTION_STATUSES, 'unknown'].map((s) => ({
+          value: s,
+          label: transactionStatusLabel(s),
+          title: `Service status: ${s}`,
+        }))}
         value={filter.statuses}
         onChange={(v) => set('statuses', v)}
       />
       <MultiPick
         label="Currency"
-        options={currencies}
+        options={currencies.map((c) => ({ value: c, label: c }))}
         value={filter.currencies}
         onChange={(v) => set('currencies', v)}
       />
       <MultiPick
         label="Vendor"
-        options={vendors}
+        options={vendors.map((v) => ({ value: v, label: vendorLabel(v) ?? v, title: `Service code: ${v}` }))}
         value={filter.vendors}
         onChange={(v) => set('vendors', v)}
       />
-      <label className="tx-filter-field">
-        <span className="muted">From</span>
-        <input
-          type="date"
-          aria-label="Created from (local date)"
-          value={filter.fromDate}
-          onChange={(e) => set('fromDate', e.target.value)}
-        />
-      </label>
-      <label className="tx-filter-field">
-        <span className="muted">to</span>
-        <input
-          type="date"
-          aria-label="Created to (local date)"
-          value={filter.toDate}
-          onChange={(e) => set('toDate', e.target.value)}
-        />
-      </label>
-      <label className="tx-filter-field">
-        <span className="muted">Amount</span>
-        <input
-          className="amount"
-          inputMode="decimal"
-          aria-label="Minimum amount"
-          placeholder="min"
-          value={filter.minAmount}
-          onChange={(e) => set('minAmount', e.target.value)}
-        />
-      </label>
-      <label className="tx-filter-field">
-        <span className="muted">–</span>
-        <input
-          className="amount"
-          inputMode="decimal"
-          aria-label="Maximum amount"
-          placeholder="max"
-          value={filter.maxAmount}
-          onChange={(e) => set('maxAmount', e.target.value)}
-        />
-      </label>
+      <span className="tx-filter-group" title={`Calendar days in ${format.zoneSentence}`}>
+        {(['from', 'to'] as const).map((end) => {
+          const key = end === 'from' ? 'fromDate' : 'toDate';
+          return (
+            <label className="tx-filter-field" key={end}>
+              <span className="muted">{end === 'from' ? `Created (${format.zoneLabel})` : 'to'}</span>
+              <input
+                type="date"
+                aria-label={`Created ${end} (date in ${format.zoneLabel})`}
+                value={filter[key]}
+                onChange={(e) => set(key, e.target.value)}
+              />
+            </label>
+          );
+        })}
+      </span>
+      <span className="tx-filter-group">
+        {(['min', 'max'] as const).map((end) => {
+          const key = end === 'min' ? 'minAmount' : 'maxAmount';
+          const word = end === 'min' ? 'Minimum' : 'Maximum';
+          return (
+            <label className="tx-filter-field" key={end}>
+              <span className="muted">
+                {end === 'min' ? `Amount${amountIn ? ` (${amountIn})` : ''}` : '–'}
+              </span>
+              <input
+                className="amount"
+                inputMode="decimal"
+                aria-label={
+                  amountIn ? `${word} amount in ${amountIn}` : `${word} amount (choose one currency first)`
+                }
+                aria-describedby={amountIn ? undefined : 'tx-amount-needs-currency'}
+                placeholder={end}
+                // Enabled while a stored bound remains, so it can be cleared.
+                disabled={!amountIn && filter[key] === ''}
+                value={filter[key]}
+                onChange={(e) => set(key, e.target.value)}
+              />
+            </label>
+          );
+        })}
+      </span>
+      {!amountIn && (
+        <span className="small muted" id="tx-amount-needs-currency">
+          Amounts: pick one currency first.
+        </span>
+      )}
       {isFilterActive(filter) && (
         <button type="button" className="link" onClick={() => onChange(EMPTY_FILTER)}>
           Clear filters

@@ -1,6 +1,13 @@
-import { useEffect, useRef } from 'react';
+import { usePopover } from '../../lib/ui/use-popover';
 
-/** A compact multi-choice filter: a button showing the choice, opening a list of checkboxes. */
+export interface PickOption {
+  value: string;
+  label: string;
+  /** Tooltip, e.g. the service's code behind the label. */
+  title?: string;
+}
+
+/** A compact multi-choice filter: a button showing the choice, opening a list of checkboxes. Esc closes. */
 export function MultiPick({
   label,
   options,
@@ -8,37 +15,32 @@ export function MultiPick({
   onChange,
 }: {
   label: string;
-  options: readonly string[];
+  options: readonly PickOption[];
   value: readonly string[];
   onChange(v: string[]): void;
 }) {
-  const ref = useRef<HTMLDetailsElement>(null);
-  useEffect(() => {
-    // Close when clicking elsewhere, like a native select.
-    const onDown = (e: MouseEvent) => {
-      if (ref.current?.open && !ref.current.contains(e.target as Node)) ref.current.open = false;
-    };
-    document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
-  }, []);
+  const ref = usePopover();
+  const labelOf = (v: string) => options.find((o) => o.value === v)?.label ?? v;
   const summary =
-    value.length === 0 ? 'any' : value.length <= 2 ? value.join(', ') : `${value.length} chosen`;
+    value.length === 0 ? 'any' : value.length <= 2 ? value.map(labelOf).join(', ') : `${value.length} chosen`;
   const set = new Set(value);
   return (
-    <details className="multipick" ref={ref} data-testid={`filter-${label.toLowerCase()}`}>
+    <details className="popover multipick" ref={ref} data-testid={`filter-${label.toLowerCase()}`}>
       <summary aria-label={`${label}: ${summary}`}>
         <span className="muted">{label}:</span> {summary}
       </summary>
-      <div className="multipick-list" role="group" aria-label={label}>
+      <div className="popover-panel multipick-list" role="group" aria-label={label}>
         {options.length === 0 && <div className="muted small">Nothing cached yet</div>}
         {options.map((o) => (
-          <label key={o}>
+          <label key={o.value} title={o.title}>
             <input
               type="checkbox"
-              checked={set.has(o)}
-              onChange={() => onChange(set.has(o) ? value.filter((v) => v !== o) : [...value, o])}
+              checked={set.has(o.value)}
+              onChange={() =>
+                onChange(set.has(o.value) ? value.filter((v) => v !== o.value) : [...value, o.value])
+              }
             />
-            {o}
+            {o.label}
           </label>
         ))}
         {value.length > 0 && (

@@ -1,4 +1,5 @@
-import { formatAge, formatLocal } from './format';
+import { useFormat } from '../preferences/use-prefs';
+import { formatAge } from './format';
 import type { Connectivity } from './connectivity';
 import { useNow } from './use-now';
 
@@ -11,16 +12,17 @@ export function OfflineBanner({
   newestFetch: string | null | undefined;
 }) {
   const now = useNow();
+  const f = useFormat();
   if (conn.state !== 'offline') return null;
   return (
     <div className="tx-offline" role="alert" data-testid="offline-banner">
       <div className="tx-offline-text">
         <strong>Offline — the payment service cannot be reached.</strong>{' '}
         {newestFetch
-          ? `You are browsing cached data, last fetched ${formatAge(newestFetch, now)} (${formatLocal(newestFetch)}).`
+          ? `You are browsing cached data, last fetched ${formatAge(newestFetch, now)} (${f.dateTime(newestFetch)}, ${f.zoneLabel}).`
           : 'Nothing is cached for this profile yet.'}{' '}
         Search, filters and export still work; lookups, refresh and sync wait for the connection.
-        {conn.reason && <div className="small muted">{conn.reason}</div>}
+        {conn.reason && <div className="small">{conn.reason}</div>}
       </div>
       <button type="button" onClick={conn.recheck} disabled={conn.isChecking}>
         {conn.isChecking ? 'Checking…' : 'Try again'}

@@ -1,10 +1,11 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { SYNC_MAX_SPAN_DAYS } from '../../../../shared/ipc/contract/transactions-batch';
-import { defaultSyncRange, splitSyncWindows } from './sync-windows';
+import { defaultSyncRange, serviceToday, splitSyncWindows } from './sync-windows';
 
 /**
- * Sync by date range: service calendar days (UTC+8), walked in windows of at most 15 days, because
- * the service's transaction list allows no more per call.
+ * Sync by date range: service calendar days (UTC+8) — the service's transaction list counts days in
+ * its own zone, whatever zone the screens show — walked in windows of at most 15 days, because the
+ * service allows no more per call. A range cannot end after today.
  */
 export function SyncPanel({
   onStart,
@@ -13,8 +14,10 @@ export function SyncPanel({
   onStart(from: string, to: string): void;
   onClose(): void;
 }) {
+  const uid = useId();
   const [range, setRange] = useState(() => defaultSyncRange(Date.now()));
-  const split = splitSyncWindows(range.from, range.to);
+  const [today] = useState(() => serviceToday(Date.now()));
+  const split = splitSyncWindows(range.from, range.to, today);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if ('error' in split) return;
@@ -27,15 +30,22 @@ export function SyncPanel({
       onSubmit={submit}
       aria-label="Sync by date range"
       data-testid="sync-panel"
-      onKeyDown={(e) => e.key === 'Escape' && onClose()}
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape') return;
+        e.stopPropagation();
+        onClose();
+      }}
     >
+      <strong>Service days (UTC+8)</strong>
       <label>
         From{' '}
         <input
           type="date"
           value={range.from}
+          max={today}
           onChange={(e) => setRange({ ...range, from: e.target.value })}
-          aria-label="Sync from"
+          aria-label="Sync from (service day, UTC+8)"
+          aria-describedby={`${uid}-note`}
         />
       </label>
       <label>
@@ -43,14 +53,21 @@ export function SyncPanel({
         <input
           type="date"
           value={range.to}
+          max={today}
           onChange={(e) => setRange({ ...range, to: e.target.value })}
-          aria-label="Sync to"
+          aria-label="Sync to (service day, UTC+8)"
+          aria-describedby={`${uid}-note`}
         />
       </label>
-      <span className="small muted">
+      <span
+        id={`${uid}-note`}
+        className={`small ${'error' in split ? 'tx-sync-error' : 'muted'}`}
+        role={'error' in split ? 'alert' : undefined}
+        data-testid="sync-note"
+      >
         {'error' in split
           ? split.error
-          : `Service calendar days (UTC+8) · ${split.windows.length} request${split.windows.length === 1 ? '' : 's'} of ≤ ${SYNC_MAX_SPAN_DAYS} days`}
+          : `${split.windows.length} request${split.windows.length === 1 ? '' : 's'} of ≤ ${SYNC_MAX_SPAN_DAYS} days. The service counts days in UTC+8.`}
       </span>
       <button type="submit" className="primary" disabled={'error' in split}>
         Start sync

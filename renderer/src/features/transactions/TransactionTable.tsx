@@ -1,30 +1,85 @@
-import { type ColumnDef, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import {
+  type ColumnDef,
+  type ColumnSizingState,
+  getCoreRowModel,
+  useReactTable,
+} from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, memo, useEffect, useMemo, useRef } from 'react';
-import type { ColumnSpec } from './columns';
+import {
+  type CSSProperties,
+  type KeyboardEvent,
+  memo,
+  type RefObject,
+  useEffect,
+  useMemo,
+  useRef,
+} from 'react';
+import { useFormat } from '../preferences/use-prefs';
+import type { Formatters } from '../preferences/format';
+import { type ColumnSpec, columnHeader } from './columns';
+import { contentWidths, MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH } from './column-widths';
 import type { ListRow } from './list-row';
 import type { Sorting } from './sorting';
 
 const ROW_HEIGHT = 32;
 const CHECK_WIDTH = 36;
+const FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+const FONTS = {
+  cell: `12.5px ${FONT_FAMILY}`,
+  bold: `600 12px ${FONT_FAMILY}`,
+  header: `600 12px ${FONT_FAMILY}`,
+};
 
 interface Props {
   rows: readonly ListRow[];
   columns: readonly ColumnSpec[];
   sorting: Sorting;
   onSort(id: string): void;
+  /** Widths a person dragged (the others follow their content). */
+  widths: Readonly<Record<string, number>>;
+  onWidths(widths: Record<string, number>): void;
   activeNo: string | null;
   onActivate(transactionNo: string): void;
   onOpen(transactionNo: string): void;
   selected: ReadonlySet<string>;
   onToggle(transactionNo: string): void;
   onToggleAll(): void;
+  gridRef?: RefObject<HTMLDivElement | null>;
 }
+
+/** Sticky offsets: the left-pinned columns after the checkbox, the right-pinned ones from the right edge. */
+interface Layout {
+  width: number;
+  sizes: Record<string, number>;
+  sticky: Record<string, CSSProperties>;
+}
+
+function layoutOf(columns: readonly ColumnSpec[], sizes: Record<string, number>): Layout {
+  const sticky: Record<string, CSSProperties> = {};
+  let left = CHECK_WIDTH;
+  for (const c of columns) {
+    if (c.pinned !== 'left') continue;
+    sticky[c.id] = { position: 'sticky', left };
+    left += sizes[c.id] ?? 0;
+  }
+  let right = 0;
+  for (const c of [...columns].reverse()) {
+    if (c.pinned !== 'right') continue;
+    sticky[c.id] = { position: 'sticky', right };
+    right += sizes[c.id] ?? 0;
+  }
+  const width = CHECK_WIDTH + columns.reduce((s, c) => s + (sizes[c.id] ?? 0), 0);
+  return { width, sizes, sticky };
+}
+
+const rowDomId = (transactionNo: string) => `tx-row-${transactionNo}`;
 
 interface RowProps {
   row: ListRow;
   index: number;
   columns: readonly ColumnSpec[];
+  layout: Layout;
+  format: Formatters;
   isActive: boolean;
   isSelected: boolean;
   top: number;
@@ -38,6 +93,8 @@ const Row = memo(function Row({
   row,
   index,
   columns,
+  layout,
+  format,
   isActive,
   isSelected,
   top,
@@ -48,16 +105,23 @@ const Row = memo(function Row({
   return (
     <div
       role="row"
+      id={rowDomId(row.transactionNo)}
       aria-rowindex={index + 2}
-      aria-selected={isActive}
+      aria-selected={isSelected}
       data-testid="tx-row"
       data-transaction-no={row.transactionNo}
       className={`tx-row${isActive ? ' active' : ''}${index % 2 ? ' odd' : ''}`}
-      style={{ transform: `translateY(${top}px)` }}
+      style={{ transform: `translateY(${top}px)`, width: layout.width }}
       onClick={() => onActivate(row.transactionNo)}
+      // A double-click opens the detail; it should not also select a word of the row.
+      onMouseDown={(e) => e.detail > 1 && e.preventDefault()}
       onDoubleClick={() => onOpen(row.transactionNo)}
     >
-      <div role="gridcell" className="tx-cell tx-check" style={{ width: CHECK_WIDTH }}>
+      <div
+        role="gridcell"
+        className="tx-cell tx-check pinned-left"
+        style={{ width: CHECK_WIDTH, position: 'sticky', left: 0 }}
+      >
         <input
           type="checkbox"
           tabIndex={-1}
@@ -67,49 +131,78 @@ const Row = memo(function Row({
           onClick={(e) => e.stopPropagation()}
         />
       </div>
-      {columns.map((c) => (
-        <div
-          key={c.id}
-          role="gridcell"
-          className={`tx-cell${c.align === 'right' ? ' num' : ''}${c.id === 'status' ? ` status status-${row.status}` : ''}`}
-          style={{ width: c.width }}
-        >
-          {c.display(row)}
-        </div>
-      ))}
+      {columns.map((c) => {
+        const cell = c.display(row, format);
+        return (
+          <div
+            key={c.id}
+            role="gridcell"
+            data-column={c.id}
+            className={`tx-cell${c.align === 'right' ? ' num' : ''}${c.pinned ? ` pinned-${c.pinned}` : ''}${c.id === 'status' ? ` status status-${row.status}` : ''}${cell.none ? ' none' : ''}`}
+            style={{ width: layout.sizes[c.id], ...layout.sticky[c.id] }}
+            title={cell.title}
+          >
+            {cell.none ? (
+              <>
+                <span aria-hidden="true">—</span>
+                <span className="sr-only">none</span>
+              </>
+            ) : cell.unit ? (
+              <>
+                {cell.text}
+                <span className="unit"> {cell.unit}</span>
+              </>
+            ) : (
+              cell.text
+            )}
+          </div>
+        );
+      })}
     </div>
   );
 });
 
 /**
- * The virtualised list: @tanstack/react-table owns the column model (headers, visibility, sort state)
- * while sorting and filtering happen beforehand over plain arrays (the same code the export uses);
- * @tanstack/react-virtual renders only the rows in view, so 100k rows scroll smoothly.
- * Keyboard: ↑/↓/PageUp/PageDown/Home/End move the selection, Enter opens the detail, Space ticks.
+ * The virtualised list: @tanstack/react-table owns the column model (headers, sizes, resizing, sort
+ * state) while sorting and filtering happen beforehand over plain arrays (the same code the exports
+ * use); @tanstack/react-virtual renders only the rows in view, so 100k rows scroll smoothly.
+ * Columns size to their content and can be dragged (or resized from the keyboard on their edge);
+ * the transaction number stays on the left and the money columns on the right while it scrolls sideways.
+ * Keyboard: ↑/↓/PageUp/PageDown/Home/End move the active row (announced through aria-activedescendant),
+ * Enter opens the detail, Space ticks.
  */
 export function TransactionTable({
   rows,
   columns,
   sorting,
   onSort,
+  widths,
+  onWidths,
   activeNo,
   onActivate,
   onOpen,
   selected,
   onToggle,
   onToggleAll,
+  gridRef,
 }: Props) {
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const format = useFormat();
+  const ownRef = useRef<HTMLDivElement>(null);
+  const scrollRef = gridRef ?? ownRef;
+  const auto = useMemo(() => contentWidths(rows, columns, format, FONTS), [rows, columns, format]);
   const defs = useMemo<ColumnDef<ListRow>[]>(
     () =>
       columns.map((c) => ({
         id: c.id,
-        header: c.header,
-        size: c.width,
+        header: columnHeader(c, format),
+        size: auto[c.id] ?? MIN_COLUMN_WIDTH,
+        minSize: MIN_COLUMN_WIDTH,
+        maxSize: MAX_COLUMN_WIDTH,
         accessorFn: (r: ListRow) => c.sortValue(r),
       })),
-    [columns],
+    [columns, auto, format],
   );
+  const sizing = useMemo<ColumnSizingState>(() => ({ ...widths }), [widths]);
   const table = useReactTable({
     data: rows as ListRow[],
     columns: defs,
@@ -117,8 +210,25 @@ export function TransactionTable({
     getRowId: (r) => r.transactionNo,
     manualSorting: true,
     manualFiltering: true,
-    state: { sorting: [...sorting] },
+    enableColumnResizing: true,
+    columnResizeMode: 'onChange',
+    state: { sorting: [...sorting], columnSizing: sizing },
+    onColumnSizingChange: (updater) => onWidths(typeof updater === 'function' ? updater(sizing) : updater),
   });
+  const headers = table.getHeaderGroups()[0]?.headers ?? [];
+  const sizesKey = headers.map((h) => `${h.column.id}:${h.getSize()}`).join(',');
+  // Stable while sizes are unchanged, so memoised rows do not re-render on every keystroke elsewhere.
+  const layout = useMemo(
+    () =>
+      layoutOf(
+        columns,
+        Object.fromEntries(
+          sizesKey.split(',').map((kv) => [kv.split(':')[0] ?? '', Number(kv.split(':')[1])]),
+        ),
+      ),
+    [columns, sizesKey],
+  );
+  const sizes = layout.sizes;
   const virtual = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -129,14 +239,13 @@ export function TransactionTable({
     () => (activeNo ? rows.findIndex((r) => r.transactionNo === activeNo) : -1),
     [rows, activeNo],
   );
-  const totalWidth = CHECK_WIDTH + columns.reduce((s, c) => s + c.width, 0);
 
   useEffect(() => {
     if (activeIndex >= 0) virtual.scrollToIndex(activeIndex, { align: 'auto' });
   }, [activeIndex, virtual]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (rows.length === 0) return;
+    if (e.target !== e.currentTarget || rows.length === 0) return;
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 320) / ROW_HEIGHT) - 1);
     const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page };
     let next: number | undefined;
@@ -163,6 +272,26 @@ export function TransactionTable({
     }
   };
 
+  const resizeByKey = (id: string, e: KeyboardEvent<HTMLDivElement>) => {
+    const step = e.shiftKey ? 40 : 10;
+    const delta = e.key === 'ArrowLeft' ? -step : e.key === 'ArrowRight' ? step : 0;
+    if (e.key === 'Enter' || e.key === 'Delete') {
+      // Back to fitting its content.
+      e.preventDefault();
+      const { [id]: _gone, ...rest } = widths;
+      onWidths(rest);
+      return;
+    }
+    if (!delta) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const now = sizes[id] ?? MIN_COLUMN_WIDTH;
+    onWidths({ ...widths, [id]: Math.min(MAX_COLUMN_WIDTH, Math.max(MIN_COLUMN_WIDTH, now + delta)) });
+  };
+
+  const items = virtual.getVirtualItems();
+  // Only point at the active row while it is rendered: a dangling id would mislead a screen reader.
+  const activeRendered = activeIndex >= 0 && items.some((v) => v.index === activeIndex);
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.transactionNo));
   return (
     <div
@@ -170,14 +299,20 @@ export function TransactionTable({
       role="grid"
       aria-label="Cached transactions"
       aria-rowcount={rows.length + 1}
+      aria-colcount={columns.length + 1}
       aria-multiselectable="true"
+      aria-activedescendant={activeRendered && activeNo ? rowDomId(activeNo) : undefined}
       tabIndex={0}
       ref={scrollRef}
       onKeyDown={onKeyDown}
       data-testid="tx-grid"
     >
-      <div className="tx-head" role="row" aria-rowindex={1} style={{ width: totalWidth }}>
-        <div role="columnheader" className="tx-cell tx-check" style={{ width: CHECK_WIDTH }}>
+      <div className="tx-head" role="row" aria-rowindex={1} style={{ width: layout.width }}>
+        <div
+          role="columnheader"
+          className="tx-cell tx-check pinned-left"
+          style={{ width: CHECK_WIDTH, position: 'sticky', left: 0 }}
+        >
           <input
             type="checkbox"
             tabIndex={-1}
@@ -186,34 +321,54 @@ export function TransactionTable({
             onChange={onToggleAll}
           />
         </div>
-        {table.getHeaderGroups()[0]?.headers.map((h) => {
+        {headers.map((h) => {
           const spec = columns.find((c) => c.id === h.column.id);
           const s = sorting.find((x) => x.id === h.column.id);
+          const label = String(h.column.columnDef.header);
           return (
             <div
               key={h.id}
               role="columnheader"
               aria-sort={s ? (s.desc ? 'descending' : 'ascending') : 'none'}
-              className={`tx-cell${spec?.align === 'right' ? ' num' : ''}`}
-              style={{ width: h.getSize() }}
+              data-column={h.column.id}
+              className={`tx-cell${spec?.align === 'right' ? ' num' : ''}${spec?.pinned ? ` pinned-${spec.pinned}` : ''}`}
+              style={{ width: h.getSize(), ...layout.sticky[h.column.id] }}
             >
               <button
                 type="button"
                 className="sort"
                 onClick={() => onSort(h.column.id)}
-                title="Sort by this column"
+                title={spec?.sortGroup ? `Sort by ${label}, within each currency` : `Sort by ${label}`}
               >
-                {String(h.column.columnDef.header)}
+                {label}
                 <span aria-hidden="true" className="sort-mark">
                   {s ? (s.desc ? '▼' : '▲') : ''}
                 </span>
               </button>
+              <div
+                role="separator"
+                aria-orientation="vertical"
+                aria-label={`Width of ${label}`}
+                aria-valuenow={Math.round(h.getSize())}
+                aria-valuemin={MIN_COLUMN_WIDTH}
+                aria-valuemax={MAX_COLUMN_WIDTH}
+                tabIndex={0}
+                title="Drag to resize; double-click to fit the content"
+                className={`tx-resize${h.column.getIsResizing() ? ' resizing' : ''}`}
+                onMouseDown={h.getResizeHandler()}
+                onTouchStart={h.getResizeHandler()}
+                onDoubleClick={() => {
+                  const { [h.column.id]: _gone, ...rest } = widths;
+                  onWidths(rest);
+                }}
+                onKeyDown={(e) => resizeByKey(h.column.id, e)}
+              />
             </div>
           );
         })}
       </div>
-      <div className="tx-body" style={{ height: virtual.getTotalSize(), width: totalWidth }}>
-        {virtual.getVirtualItems().map((v) => {
+      <div className="tx-body" style={{ height: virtual.getTotalSize(), width: layout.width }}>
+        {items.map((v) => {
           const row = rows[v.index];
           if (!row) return null;
           return (
@@ -222,6 +377,8 @@ export function TransactionTable({
               row={row}
               index={v.index}
               columns={columns}
+              layout={layout}
+              format={format}
               isActive={row.transactionNo === activeNo}
               isSelected={selected.has(row.transactionNo)}
               top={v.start}

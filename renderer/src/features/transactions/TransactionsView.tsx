@@ -1,14 +1,17 @@
-import { useCallback, useDeferredValue, useMemo, useState } from 'react';
-import { writeCsv } from '../../../../shared/csv/writer';
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { environmentLabel } from '../../../../shared/domain/labels';
+import { exportCommands, useCommands } from '../../app/nav';
+import { downloadExport } from '../../lib/download';
+import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
+import { ExportButtons } from '../../lib/ui/ExportButtons';
+import { usePrefs } from '../preferences/use-prefs';
 import { ColumnChooser } from './ColumnChooser';
 import { COLUMNS, exportColumns, visibleColumns } from './columns';
 import { OFFLINE_REASON, useConnectivity } from './connectivity';
 import { DetailPanel } from './DetailPanel';
-import { downloadText } from '../../lib/download';
-import { exportFileName } from './download';
 import { EmptyCache } from './EmptyCache';
 import { FilterBar } from './FilterBar';
-import { applyFilter, distinctValues } from './filters';
+import { applyFilter, distinctValues, EMPTY_FILTER } from './filters';
 import { JobBar } from './JobBar';
 import { useTransactionJobs } from './mutations';
 import { OfflineBanner } from './OfflineBanner';
@@ -24,15 +27,18 @@ import { useViewState } from './use-view-state';
 
 /** Most rows one bulk refresh sends (each is a signed query; stay polite with the service). */
 export const MAX_BULK_REFRESH = 2_000;
+/** Above this many rows, a refresh against a real service asks first. */
+export const CONFIRM_REFRESH_ABOVE = 200;
 
 interface Props {
   profile: { id: string; name: string; environment: string };
   onRefund?: (transactionNo: string) => void;
 }
 
-/** The transactions workspace for one profile: search, list, filters, totals, detail, jobs, export. */
+/** The transactions workspace for one profile: search, list, filters, totals, detail, jobs, exports. */
 export function TransactionsView({ profile, onRefund }: Props) {
   const conn = useConnectivity();
+  const { format } = usePrefs();
   const rowsQ = useCachedRows(profile.id);
   const newest = useNewestFetch(profile.id);
   const { view, update } = useViewState(profile.id);
@@ -41,34 +47,50 @@ export function TransactionsView({ profile, onRefund }: Props) {
   const [detailNo, setDetailNo] = useState<string | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [syncOpen, setSyncOpen] = useState(false);
+  const [confirmRefresh, setConfirmRefresh] = useState<string[] | null>(null);
+  const gridRef = useRef<HTMLDivElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  // Where focus was when the detail opened: it goes back there when the detail closes.
+  const detailOpener = useRef<HTMLElement | null>(null);
 
   const all = useMemo(() => rowsQ.data ?? [], [rowsQ.data]);
   // Sort everything once per sort change; filtering keeps that order, so typing a filter never re-sorts.
   const sortedAll = useMemo(() => sortRows(all, view.sorting, COLUMNS), [all, view.sorting]);
   const filter = useDeferredValue(view.filter);
-  const shown = useMemo(() => applyFilter(sortedAll, filter), [sortedAll, filter]);
-  const totals = useMemo(() => totalsByCurrency(shown), [shown]);
   const currencies = useMemo(() => distinctValues(all, (r) => r.currency), [all]);
   const vendors = useMemo(() => distinctValues(all, (r) => r.vendor), [all]);
+  const shown = useMemo(
+    () => applyFilter(sortedAll, filter, { zone: format.zone.iana, cachedCurrencies: currencies }),
+    [sortedAll, filter, format.zone.iana, currencies],
+  );
+  const totals = useMemo(() => totalsByCurrency(shown, view.totalsBasis), [shown, view.totalsBasis]);
   const columns = useMemo(() => visibleColumns(view.hiddenColumns), [view.hiddenColumns]);
   const detail = detailNo ? all.find((r) => r.transactionNo === detailNo) : undefined;
   const offline = conn.state === 'offline';
   const busy = jobs.isRunning;
+  const sortSpec = COLUMNS.find((c) => c.id === view.sorting[0]?.id);
+  const shownCurrencies = useMemo(() => new Set(shown.map((r) => r.currency)).size, [shown]);
 
   const onSort = useCallback(
     (id: string) =>
       update((v) => {
         const cur = v.sorting[0];
-        return {
-          ...v,
-          sorting: [{ id, desc: cur?.id === id ? !cur.desc : id === 'createdAt' || id === 'amount' }],
-        };
+        const newestFirst = id === 'createdAt' || id === 'paidAt' || id === 'fetchedAt';
+        const biggestFirst = id === 'amount' || id === 'refunded' || id === 'remaining';
+        return { ...v, sorting: [{ id, desc: cur?.id === id ? !cur.desc : newestFirst || biggestFirst }] };
       }),
     [update],
   );
   const open = useCallback((no: string) => {
+    if (document.activeElement instanceof HTMLElement && !document.activeElement.closest('.tx-detail'))
+      detailOpener.current = document.activeElement;
     setActiveNo(no);
     setDetailNo(no);
+  }, []);
+  const closeDetail = useCallback(() => {
+    setDetailNo(null);
+    const back = detailOpener.current?.isConnected ? detailOpener.current : gridRef.current;
+    requestAnimationFrame(() => back?.focus());
   }, []);
   const toggle = useCallback(
     (no: string) =>
@@ -91,63 +113,154 @@ export function TransactionsView({ profile, onRefund }: Props) {
   );
 
   const refreshTargets = selected.size > 0 ? [...selected] : shown.map((r) => r.transactionNo);
-  const exportView = () =>
-    downloadText(exportFileName(profile.name), writeCsv(exportColumns(columns), shown));
+  const isLive = profile.environment !== 'demo';
+  const startRefresh = () => {
+    const targets = refreshTargets.slice(0, MAX_BULK_REFRESH);
+    if (isLive && targets.length > CONFIRM_REFRESH_ABOVE) setConfirmRefresh(targets);
+    else void jobs.refresh(targets);
+  };
+  const exportView = (kind: 'csv' | 'xlsx') =>
+    downloadExport(kind, {
+      area: 'transactions',
+      profileName: profile.name,
+      sheetName: 'Transactions',
+      columns: exportColumns(columns),
+      rows: shown,
+      zone: format.zone,
+      excelDateFormat: format.excelDateFormat,
+    });
   const loadDemo = () => {
     const r = defaultSyncRange(Date.now());
     jobs.sync(r.from, r.to);
   };
+  const refreshLabel =
+    selected.size > 0
+      ? `Refresh selected (${format.count(selected.size)})`
+      : `Refresh shown (${format.count(shown.length)})`;
+
+  useCommands('transactions', [
+    {
+      id: 'tx.sync',
+      title: 'Sync by date…',
+      group: 'Transactions',
+      keywords: 'fetch range days download',
+      ...(offline ? { disabledReason: OFFLINE_REASON } : busy ? { disabledReason: 'A job is running' } : {}),
+      run: () => setSyncOpen(true),
+    },
+    {
+      id: 'tx.refresh',
+      title: refreshLabel,
+      group: 'Transactions',
+      keywords: 'refresh update bulk',
+      ...(offline
+        ? { disabledReason: OFFLINE_REASON }
+        : refreshTargets.length === 0
+          ? { disabledReason: 'No rows shown' }
+          : {}),
+      run: startRefresh,
+    },
+    ...exportCommands({
+      id: 'tx.export',
+      what: 'the view',
+      group: 'Transactions',
+      empty: shown.length === 0 ? 'No rows shown' : undefined,
+      run: exportView,
+    }),
+    {
+      id: 'tx.clear',
+      title: 'Clear filters',
+      group: 'Transactions',
+      keywords: 'reset filter',
+      run: () => update((v) => ({ ...v, filter: EMPTY_FILTER })),
+    },
+    {
+      id: 'tx.list',
+      title: 'Go to the list (keyboard)',
+      group: 'Transactions',
+      keywords: 'grid rows focus',
+      run: () => gridRef.current?.focus(),
+    },
+  ]);
 
   return (
     <div
       className="tx-workspace"
       data-testid="transactions"
-      onKeyDown={(e) => e.key === 'Escape' && detailNo && setDetailNo(null)}
+      onKeyDown={(e) => {
+        // Esc from the list (or anywhere on the screen outside a pop-over) closes the detail panel.
+        if (e.key === 'Escape' && detailNo) closeDetail();
+      }}
     >
       <div className="tx-toolbar">
-        <SearchBox profileId={profile.id} onFound={open} />
+        <SearchBox profileId={profile.id} onFound={open} inputRef={searchRef} />
         <div className="tx-actions">
           <button
             type="button"
             onClick={() => setSyncOpen((o) => !o)}
             disabled={offline || busy}
-            title={offline ? OFFLINE_REASON : 'Fetch every payment in a date range'}
+            title={offline ? OFFLINE_REASON : 'Fetch every payment in a range of service days (UTC+8)'}
           >
             Sync by date…
           </button>
           <button
             type="button"
-            onClick={() => void jobs.refresh(refreshTargets.slice(0, MAX_BULK_REFRESH))}
+            onClick={startRefresh}
             disabled={offline || busy || refreshTargets.length === 0}
             title={
               offline
                 ? OFFLINE_REASON
                 : refreshTargets.length > MAX_BULK_REFRESH
-                  ? `Refreshes the first ${MAX_BULK_REFRESH}`
+                  ? `Refreshes the first ${format.count(MAX_BULK_REFRESH)}`
                   : 'Ask the service for the current state of these rows'
             }
             data-testid="bulk-refresh"
           >
-            {selected.size > 0 ? `Refresh selected (${selected.size})` : `Refresh shown (${shown.length})`}
+            {refreshLabel}
           </button>
-          <button
-            type="button"
-            onClick={exportView}
+          <ExportButtons
+            className="export-buttons"
             disabled={shown.length === 0}
-            title="Export the rows shown, in this order, with the visible columns"
-            data-testid="export"
-          >
-            Export CSV
-          </button>
+            onExport={(kind) => void exportView(kind)}
+            what="The rows shown, in this order, with the visible columns"
+            testIds={{ csv: 'export', xlsx: 'export-xlsx' }}
+          />
           <ColumnChooser
             hidden={view.hiddenColumns}
             onChange={(h) => update((v) => ({ ...v, hiddenColumns: h }))}
+            hasCustomWidths={Object.keys(view.columnWidths).length > 0}
+            onResetWidths={() => update((v) => ({ ...v, columnWidths: {} }))}
           />
         </div>
       </div>
       <OfflineBanner conn={conn} newestFetch={newest.data} />
       {syncOpen && <SyncPanel onStart={(f, t) => jobs.sync(f, t)} onClose={() => setSyncOpen(false)} />}
       {jobs.job && <JobBar job={jobs.job} onCancel={jobs.cancel} onDismiss={jobs.dismiss} />}
+      {confirmRefresh && (
+        <ConfirmDialog
+          title={`Refresh ${format.count(confirmRefresh.length)} payments?`}
+          confirmLabel={`Send ${format.count(confirmRefresh.length)} queries`}
+          testId="confirm-refresh"
+          onCancel={() => setConfirmRefresh(null)}
+          onConfirm={() => {
+            const targets = confirmRefresh;
+            setConfirmRefresh(null);
+            void jobs.refresh(targets);
+          }}
+        >
+          <p>
+            Refund Desk will send {format.count(confirmRefresh.length)} signed queries to the payment service
+            for <strong>{profile.name}</strong> ({environmentLabel(profile.environment)}), a few at a time.
+            Nothing changes at the service; you can cancel while it runs.
+          </p>
+          {refreshTargets.length > confirmRefresh.length && (
+            <p>
+              Only the first {format.count(confirmRefresh.length)} of the{' '}
+              {format.count(refreshTargets.length)} rows are refreshed at once. Narrow the filters or tick
+              rows to choose others.
+            </p>
+          )}
+        </ConfirmDialog>
+      )}
       {rowsQ.isPending ? (
         <p className="muted" role="status">
           Reading the local cache…
@@ -173,7 +286,13 @@ export function TransactionsView({ profile, onRefund }: Props) {
             currencies={currencies}
             vendors={vendors}
           />
-          <TotalsBar shown={shown.length} cached={all.length} totals={totals} />
+          <TotalsBar
+            shown={shown.length}
+            cached={all.length}
+            totals={totals}
+            basis={view.totalsBasis}
+            onBasis={(b) => update((v) => ({ ...v, totalsBasis: b }))}
+          />
           <div className={`tx-main${detail ? ' with-detail' : ''}`}>
             {shown.length === 0 ? (
               <div className="empty-state small" data-testid="tx-no-match">
@@ -184,23 +303,35 @@ export function TransactionsView({ profile, onRefund }: Props) {
                 </p>
               </div>
             ) : (
-              <TransactionTable
-                rows={shown}
-                columns={columns}
-                sorting={view.sorting}
-                onSort={onSort}
-                activeNo={activeNo}
-                onActivate={setActiveNo}
-                onOpen={open}
-                selected={selected}
-                onToggle={toggle}
-                onToggleAll={toggleAll}
-              />
+              <div className="tx-list">
+                <TransactionTable
+                  rows={shown}
+                  columns={columns}
+                  sorting={view.sorting}
+                  onSort={onSort}
+                  widths={view.columnWidths}
+                  onWidths={(w) => update((v) => ({ ...v, columnWidths: w }))}
+                  activeNo={activeNo}
+                  onActivate={setActiveNo}
+                  onOpen={open}
+                  selected={selected}
+                  onToggle={toggle}
+                  onToggleAll={toggleAll}
+                  gridRef={gridRef}
+                />
+                <p className="tx-legend small muted" data-testid="tx-legend">
+                  Amounts are in each row’s currency. — means none (not paid, not refundable, or not given by
+                  the service). Times are in {format.zoneSentence}.
+                  {sortSpec?.sortGroup && shownCurrencies > 1
+                    ? ` Sorted by ${sortSpec.header.toLowerCase()} within each currency (currencies A–Z).`
+                    : ''}
+                </p>
+              </div>
             )}
             {detail && (
               <DetailPanel
                 row={detail}
-                onClose={() => setDetailNo(null)}
+                onClose={closeDetail}
                 onRefresh={() => void jobs.refresh([detail.transactionNo])}
                 isRefreshing={busy}
                 {...(onRefund ? { onRefund: () => onRefund(detail.transactionNo) } : {})}

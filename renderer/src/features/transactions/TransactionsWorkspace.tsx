@@ -1,4 +1,5 @@
 import { useContext } from 'react';
+import { modKey } from '../../app/nav';
 import { RefundDialogContext } from '../refunds/dialog-context';
 import { ConnectivityContext } from './connectivity';
 import { useActiveProfile } from './queries';
@@ -29,8 +30,8 @@ export function TransactionsWorkspace({ onRefund: given }: { onRefund?: (transac
       <section className="empty-state" data-testid="tx-no-profile">
         <h2>No merchant profile is active</h2>
         <p>
-          Transactions belong to a merchant profile. Add or choose one in Settings (Ctrl+6), then come back
-          here.
+          Transactions belong to a merchant profile. Add or choose one in Settings ({modKey('6')}), then come
+          back here.
         </p>
         {error && <p className="small muted">{error.message}</p>}
       </section>

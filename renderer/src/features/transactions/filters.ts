@@ -1,14 +1,16 @@
-import { COMMON_SCALE, type ListRow } from './list-row';
+import { MoneyParseError, parseMinor } from '../../../../shared/domain/money';
+import { dayStartInZone } from '../../../../shared/domain/zones';
+import type { ListRow } from './list-row';
 
 /** What the person filters the list by. Empty arrays and empty strings mean "any". */
 export interface TransactionFilter {
   statuses: string[];
   currencies: string[];
   vendors: string[];
-  /** Local calendar dates, YYYY-MM-DD, both inclusive (created time). */
+  /** Calendar dates, YYYY-MM-DD, both inclusive (created time), in the chosen time zone. */
   fromDate: string;
   toDate: string;
-  /** Plain decimals in each row's own currency, both inclusive. */
+  /** Plain decimals in the one chosen currency, both inclusive. */
   minAmount: string;
   maxAmount: string;
   /** Substring of transactionNo, reference, refund numbers or refund references. */
@@ -26,42 +28,57 @@ export const EMPTY_FILTER: TransactionFilter = {
   text: '',
 };
 
-const DECIMAL = /^\d+(?:\.(\d{1,4}))?$/;
-
-/**
- * Parses an amount bound to the common 10^-4 scale without floating point ("12.3" → 123000).
- * Returns undefined for empty text, null for text that is not a plain non-negative decimal.
- */
-export function parseAmountBound(text: string): number | undefined | null {
-  const t = text.trim();
-  if (t === '') return undefined;
-  const m = DECIMAL.exec(t);
-  if (!m) return null;
-  const [whole = '0', frac = ''] = t.split('.');
-  const digits = `${whole}${frac.padEnd(COMMON_SCALE, '0')}`;
-  const n = Number.parseInt(digits, 10);
-  return Number.isSafeInteger(n) ? n : null;
+/** What the filter is read against: the zone its dates are in, and the currencies cached. */
+export interface FilterContext {
+  /** IANA zone of the dates (the person's chosen zone). */
+  zone: string;
+  /** Every currency in the cache: with only one, amounts can be filtered without choosing it. */
+  cachedCurrencies: readonly string[];
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/**
+ * The one currency amount bounds are in: the currency filter's single choice, or the only currency
+ * cached. Amounts in different currencies do not compare (10 means ten dollars or ten rupiah), so with
+ * several currencies and none chosen there is none, and the amount filter says it needs one.
+ */
+export function amountCurrency(f: TransactionFilter, ctx: Pick<FilterContext, 'cachedCurrencies'>) {
+  if (f.currencies.length === 1) return f.currencies[0];
+  if (f.currencies.length === 0 && ctx.cachedCurrencies.length === 1) return ctx.cachedCurrencies[0];
+  return undefined;
+}
 
-/** Local calendar date → UTC ISO instant of its local midnight (plus `days`). Undefined when invalid. */
-export function localDateToIso(text: string, days = 0): string | undefined {
-  const m = DATE.exec(text);
-  if (!m) return undefined;
-  const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + days);
-  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+/**
+ * Parses an amount bound exactly in the currency's minor units (no floats). Undefined for empty text,
+ * null for text that is not a plain non-negative amount in that currency.
+ */
+export function parseAmountBound(text: string, currency: string): number | undefined | null {
+  const t = text.trim();
+  if (t === '') return undefined;
+  if (t.startsWith('-')) return null;
+  try {
+    return parseMinor(t, currency);
+  } catch (e) {
+    if (e instanceof MoneyParseError) return null;
+    throw e;
+  }
 }
 
 /** Problems with the filter a person should see (the list then ignores the bad part). */
-export function filterProblems(f: TransactionFilter): string[] {
+export function filterProblems(f: TransactionFilter, ctx: Pick<FilterContext, 'cachedCurrencies'>): string[] {
   const out: string[] = [];
-  const min = parseAmountBound(f.minAmount);
-  const max = parseAmountBound(f.maxAmount);
-  if (min === null) out.push('The minimum amount must be a plain number such as 10 or 10.50.');
-  if (max === null) out.push('The maximum amount must be a plain number such as 10 or 10.50.');
-  if (typeof min === 'number' && typeof max === 'number' && min > max)
-    out.push('The minimum amount is above the maximum.');
+  const hasBounds = f.minAmount.trim() !== '' || f.maxAmount.trim() !== '';
+  const currency = amountCurrency(f, ctx);
+  if (hasBounds && !currency) {
+    out.push('Choose one currency to filter by amount: amounts in different currencies do not compare.');
+  } else if (currency) {
+    const min = parseAmountBound(f.minAmount, currency);
+    const max = parseAmountBound(f.maxAmount, currency);
+    const example = currency === 'JPY' || currency === 'KRW' || currency === 'IDR' ? '1000' : '10.50';
+    if (min === null) out.push(`The minimum must be a plain ${currency} amount such as ${example}.`);
+    if (max === null) out.push(`The maximum must be a plain ${currency} amount such as ${example}.`);
+    if (typeof min === 'number' && typeof max === 'number' && min > max)
+      out.push('The minimum amount is above the maximum.');
+  }
   if (f.fromDate && f.toDate && f.fromDate > f.toDate) out.push('The start date is after the end date.');
   return out;
 }
@@ -75,17 +92,20 @@ export function isFilterActive(f: TransactionFilter): boolean {
 }
 
 /**
- * Compiles a filter into one predicate (sets and bounds prepared once, not per row). Unparseable
- * bounds are ignored rather than hiding everything; filterProblems reports them.
+ * Compiles a filter into one predicate (sets and bounds prepared once, not per row). Unusable bounds
+ * are ignored rather than hiding everything; filterProblems reports them.
  */
-export function compileFilter(f: TransactionFilter): (row: ListRow) => boolean {
+export function compileFilter(f: TransactionFilter, ctx: FilterContext): (row: ListRow) => boolean {
   const statuses = f.statuses.length ? new Set(f.statuses) : undefined;
   const currencies = f.currencies.length ? new Set(f.currencies) : undefined;
   const vendors = f.vendors.length ? new Set(f.vendors) : undefined;
-  const from = f.fromDate ? localDateToIso(f.fromDate) : undefined;
-  const toExclusive = f.toDate ? localDateToIso(f.toDate, 1) : undefined;
-  const min = parseAmountBound(f.minAmount) ?? undefined;
-  const max = parseAmountBound(f.maxAmount) ?? undefined;
+  const fromMs = f.fromDate ? dayStartInZone(f.fromDate, ctx.zone) : undefined;
+  const toMs = f.toDate ? dayStartInZone(f.toDate, ctx.zone, 1) : undefined;
+  const from = fromMs === undefined ? undefined : new Date(fromMs).toISOString();
+  const toExclusive = toMs === undefined ? undefined : new Date(toMs).toISOString();
+  const currency = amountCurrency(f, ctx);
+  const min = currency ? (parseAmountBound(f.minAmount, currency) ?? undefined) : undefined;
+  const max = currency ? (parseAmountBound(f.maxAmount, currency) ?? undefined) : undefined;
   const text = f.text.trim().toLowerCase();
   return (row) => {
     if (statuses && !statuses.has(row.status)) return false;
@@ -94,17 +114,18 @@ export function compileFilter(f: TransactionFilter): (row: ListRow) => boolean {
     // ISO instants of the same format compare correctly as strings.
     if (from && !(row.createdAt && row.createdAt >= from)) return false;
     if (toExclusive && !(row.createdAt && row.createdAt < toExclusive)) return false;
-    if (min !== undefined && row.amountScaled < min) return false;
-    if (max !== undefined && row.amountScaled > max) return false;
+    if ((min !== undefined || max !== undefined) && row.currency !== currency) return false;
+    if (min !== undefined && row.amountMinor < min) return false;
+    if (max !== undefined && row.amountMinor > max) return false;
     if (text && !row.haystack.includes(text)) return false;
     return true;
   };
 }
 
 /** The rows that pass the filter, in their original order. */
-export function applyFilter(rows: readonly ListRow[], f: TransactionFilter): ListRow[] {
+export function applyFilter(rows: readonly ListRow[], f: TransactionFilter, ctx: FilterContext): ListRow[] {
   if (!isFilterActive(f)) return rows.slice();
-  return rows.filter(compileFilter(f));
+  return rows.filter(compileFilter(f, ctx));
 }
 
 /** Distinct values of a field, sorted, for the filter's choices. */

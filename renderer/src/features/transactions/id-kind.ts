@@ -51,6 +51,7 @@ const KIND_LABELS: Record<IdKind, string> = {
   transactionNo: 'transaction number',
   reference: 'merchant reference',
   refundTransactionNo: 'refund number',
+  refundReference: 'refund reference',
 };
 
 /** "Found by refund number" etc., once the cache or the service said which id it was. */

@@ -1,4 +1,3 @@
-import { currencyExponent } from '../../../../shared/domain/currencies';
 import { refundBlocker, remainingRefundableMinor } from '../../../../shared/domain/transaction';
 import type { CachedTransaction } from '../../db/schema';
 
@@ -9,19 +8,10 @@ import type { CachedTransaction } from '../../db/schema';
 export interface ListRow extends CachedTransaction {
   /** Σ refunds in success or pending, in the transaction's minor units. */
   refundedMinor: number;
+  /** What can still be refunded (0 unless the payment is successful). */
   remainingMinor: number;
-  /** Amount on a common scale of 10^-4 units, so amounts in different currencies compare as numbers. */
-  amountScaled: number;
   /** Lower-cased ids and references the text filter searches. */
   haystack: string;
-}
-
-/** Scale amounts to 4 decimals: enough for every ISO exponent the service uses (0 or 2). */
-export const COMMON_SCALE = 4;
-
-/** minor units of `currency` → integer units of 10^-4 (exact: integer multiplication only). */
-export function toCommonScale(amountMinor: number, currency: string): number {
-  return amountMinor * 10 ** (COMMON_SCALE - currencyExponent(currency));
 }
 
 /** Builds the list row for one cached transaction. */
@@ -31,11 +21,5 @@ export function toListRow(tx: CachedTransaction): ListRow {
   const refundedMinor = tx.amountMinor - remainingRefundableMinor(tx);
   const ids = [tx.transactionNo, tx.reference ?? ''];
   for (const r of tx.refunds) ids.push(r.refundTransactionNo, r.refundReference ?? '');
-  return {
-    ...tx,
-    refundedMinor,
-    remainingMinor,
-    amountScaled: toCommonScale(tx.amountMinor, tx.currency),
-    haystack: ids.join(' ').toLowerCase(),
-  };
+  return { ...tx, refundedMinor, remainingMinor, haystack: ids.join(' ').toLowerCase() };
 }

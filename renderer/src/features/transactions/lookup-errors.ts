@@ -6,10 +6,13 @@ export interface LookupProblem {
   title: string;
   /** The next step, in the imperative. */
   action: string;
-  /** The service's or main's own words, kept for evidence. */
+  /** The service's or main's own words, when they add something the title does not say. */
   detail: string;
-  /** Quote this when reporting a problem. */
-  reference: string;
+  /**
+   * The support code to quote when reporting a problem (main's correlation id). Empty for outcomes a
+   * person resolves alone (not found, offline, a typo), so no stray code competes with the message.
+   */
+  supportCode: string;
 }
 
 /**
@@ -22,14 +25,17 @@ export function describeLookupError(
   query: string,
 ): LookupProblem {
   const q = query.length > 40 ? `${query.slice(0, 40)}…` : query;
-  const base = { detail: error.message, reference: error.correlationId };
+  const base = { detail: error.message, supportCode: error.correlationId };
+  // Main's own sentence says the same as the titles below for these, so it is not repeated.
+  const plain = { detail: '', supportCode: '' };
   switch (error.code) {
     case 'not_found':
       return {
-        ...base,
+        ...plain,
         kind: 'not_found',
-        title: `Nothing matches “${q}” in this profile`,
-        action: 'Check the number for typos, or switch to the profile of the store that took the payment.',
+        title: `No payment or refund matches “${q}” in this profile`,
+        action:
+          'Check it for typos (a transaction or refund number has 18 digits; a reference is yours or the refund’s), or switch to the profile of the store that took the payment.',
       };
     case 'upstream_rejected': {
       const ret =
@@ -39,7 +45,7 @@ export function describeLookupError(
         kind: 'rejected',
         title: `The payment service rejected the lookup${ret}`,
         action:
-          'Check what you typed. If it looks right and this keeps happening, contact the payment provider with the reference below.',
+          'Check what you typed. If it looks right and this keeps happening, contact the payment provider and quote the support code below.',
       };
     }
     case 'unauthorized':
@@ -53,8 +59,9 @@ export function describeLookupError(
     case 'network':
     case 'timeout':
     case 'unavailable':
+      // The offline banner quotes main's own words once; this box says what to do.
       return {
-        ...base,
+        ...plain,
         kind: 'offline',
         title:
           error.code === 'timeout'
@@ -64,7 +71,7 @@ export function describeLookupError(
       };
     case 'invalid_input':
       return {
-        ...base,
+        ...plain,
         kind: 'input',
         title: 'That cannot be looked up',
         action: 'Enter an 18-digit transaction or refund number, or your reference.',
@@ -74,7 +81,7 @@ export function describeLookupError(
         ...base,
         kind: 'other',
         title: 'The lookup failed',
-        action: 'Try again. If it keeps failing, report it with the reference below.',
+        action: 'Try again. If it keeps failing, report it with the support code below.',
       };
   }
 }

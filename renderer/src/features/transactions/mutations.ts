@@ -6,7 +6,7 @@ import { OFFLINE_CODES, useConnectivity } from './connectivity';
 import { classifyQuery } from './id-kind';
 import { toListRow } from './list-row';
 import { mergeRows, transactionKeys, useRepos } from './queries';
-import { splitSyncWindows } from './sync-windows';
+import { serviceToday, splitSyncWindows } from './sync-windows';
 import { useBatchJob } from './use-batch-job';
 
 /** Ids per transactions.refresh call: small, so progress moves and Cancel is prompt. */
@@ -42,8 +42,11 @@ export function useLookup(profileId: string) {
   const conn = useConnectivity();
   const store = useStore(profileId);
   return useMutation({
-    mutationFn: async (query: string) => {
-      const r = await bridge['transactions.lookup']({ query });
+    mutationFn: async ({ query, candidates }: { query: string; candidates?: string[] }) => {
+      const r = await bridge['transactions.lookup']({
+        query,
+        ...(candidates && candidates.length > 0 ? { candidates } : {}),
+      });
       conn.report(r.ok ? { ok: true } : { ok: false, error: r.error });
       const shape = classifyQuery(query);
       await repos.lookups.add({
@@ -103,11 +106,11 @@ export function useTransactionJobs(profileId: string) {
 
   const sync = useCallback(
     (from: string, to: string) => {
-      const split = splitSyncWindows(from, to);
+      const split = splitSyncWindows(from, to, serviceToday(Date.now()));
       if ('error' in split) return Promise.resolve(split.error);
       let fetched = 0;
       void run(
-        `Sync ${from} – ${to}`,
+        `Sync ${from} – ${to} (service days, UTC+8)`,
         split.windows.length,
         split.windows,
         async (w) => {

@@ -15,8 +15,9 @@ function compare(a: string | number | undefined, b: string | number | undefined)
 
 /**
  * Sorts rows by the given columns (first wins), leaving missing values at the end in both directions.
- * Ties keep the input order (Array.prototype.sort is stable), then fall back to transactionNo so the
- * order — and therefore the export — is deterministic.
+ * A column with a `sortGroup` (money columns: the currency) sorts within each group, groups A–Z, so
+ * IDR 6,700,000 is never ranked above $90. Ties keep the input order (sort is stable), then fall back
+ * to transactionNo so the order — and therefore the export — is deterministic.
  */
 export function sortRows(
   rows: readonly ListRow[],
@@ -30,6 +31,10 @@ export function sortRows(
   if (keys.length === 0) return out;
   return out.sort((x, y) => {
     for (const { spec, desc } of keys) {
+      if (spec.sortGroup) {
+        const g = compare(spec.sortGroup(x), spec.sortGroup(y));
+        if (g !== 0) return g;
+      }
       const a = spec.sortValue(x);
       const b = spec.sortValue(y);
       if (a === undefined || b === undefined) {

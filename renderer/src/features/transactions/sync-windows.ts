@@ -21,11 +21,15 @@ const compact = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceA
 export function splitSyncWindows(
   from: string,
   to: string,
+  /** Today as a service calendar day: a range may not end after it (there is nothing to fetch yet). */
+  today?: string,
 ): { windows: { startDate: string; endDate: string }[] } | { error: string } {
   const a = dayMs(from);
   const b = dayMs(to);
   if (a === undefined || b === undefined) return { error: 'Choose a start and an end date.' };
   if (b < a) return { error: 'The end date is before the start date.' };
+  if (today && to > today)
+    return { error: `The range cannot end in the future: today is ${today} in service time (UTC+8).` };
   if ((b - a) / DAY_MS + 1 > SYNC_MAX_RANGE_DAYS)
     return { error: `Sync at most ${SYNC_MAX_RANGE_DAYS} days at a time.` };
   const windows: { startDate: string; endDate: string }[] = [];
@@ -37,9 +41,14 @@ export function splitSyncWindows(
   return { windows };
 }
 
+const serviceDay = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 10);
+
+/** Today as a service (UTC+8) calendar day, "YYYY-MM-DD". */
+export function serviceToday(nowMs: number): string {
+  return serviceDay(nowMs);
+}
+
 /** Today and 14 days before, as service (UTC+8) calendar days "YYYY-MM-DD": the default sync range. */
 export function defaultSyncRange(nowMs: number): { from: string; to: string } {
-  const utc8 = nowMs + 8 * 3_600_000;
-  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-  return { from: day(utc8 - (SYNC_MAX_SPAN_DAYS - 1) * DAY_MS), to: day(utc8) };
+  return { from: serviceDay(nowMs - (SYNC_MAX_SPAN_DAYS - 1) * DAY_MS), to: serviceDay(nowMs) };
 }

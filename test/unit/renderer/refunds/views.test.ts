@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { unwrapCell } from '../../../../shared/csv/writer';
+import { unwrapCell, writeCsv } from '../../../../shared/csv/writer';
+import { AUDIT_EXPORT_COLUMNS, REFUND_EXPORT_COLUMNS } from '../../../../shared/csv/exports/refunds';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
-import { auditCsv, exportFileName, refundsCsv } from '../../../../renderer/src/features/refunds/exports';
 import {
   type AuditEntry,
   currenciesOf,
   filterAudit,
   filterIntents,
+  profilePart,
   upsertIntent,
 } from '../../../../renderer/src/features/refunds/filters';
 import { describeIntent, describeSubmitError } from '../../../../renderer/src/features/refunds/outcome';
@@ -91,31 +92,32 @@ describe('filters', () => {
   });
 });
 
-describe('CSV exports (shared writer)', () => {
-  it('writes the audit columns with a timezone column, plain decimal amounts and ids kept as text', () => {
-    const csv = auditCsv([entry()]);
+describe('exports (shared writer)', () => {
+  const utc8 = { iana: 'Etc/GMT-8', label: 'UTC+8' };
+  it('writes the audit with words for headers, codes beside labels, zoned times and plain-digit ids', () => {
+    const csv = writeCsv(AUDIT_EXPORT_COLUMNS, [entry()], { zone: utc8 });
     expect(csv.startsWith('\uFEFF')).toBe(true);
     const [header, row] = csv.slice(1).split('\r\n');
     expect(header).toBe(
-      'at,timezone,operator,profile,environment,transactionNo,amount,currency,reason,note,outcome,ret_code,ret_msg,refundTransactionNo,intentId',
+      'Time (UTC+8),Operator,Profile,Environment,Transaction no.,Amount,Currency,Reason,Reason code,Note,Outcome,Outcome code,Service code,Service message,Refund no.,Refund Desk reference',
     );
     expect(row).toContain(
-      '2024-06-01T10:00:01.000Z,UTC,Ana,Demo,demo,"=""297553638300708562""",12.34,USD,other,',
+      '2024-06-01T18:00:01+08:00,Ana,Demo,Demo (built-in sandbox),297553638300708562,12.34,USD,Other,other,',
     );
     // The formula-injection guard neutralised the note.
     expect(row).toContain(`"'=HYPERLINK(""x"")"`);
   });
-  it('writes JPY amounts without decimals and the refunds list with its states', () => {
-    const csv = refundsCsv([intent({ currency: 'JPY', amountMinor: 1200, state: 'outcome_unknown' })]);
-    expect(csv).toContain(',1200,JPY,');
-    expect(csv).toContain('outcome_unknown');
-    expect(exportFileName('audit', new Date('2024-06-01T10:20:30.456Z'))).toBe(
-      'audit-2024-06-01T10-20-30Z.csv',
-    );
+  it('writes JPY amounts without decimals and the refunds with their state in words and code', () => {
+    const csv = writeCsv(REFUND_EXPORT_COLUMNS, [
+      intent({ currency: 'JPY', amountMinor: 1200, state: 'outcome_unknown' }),
+    ]);
+    expect(csv).toContain(',1200,JPY,Outcome unknown,outcome_unknown,');
+    expect(profilePart([intent(), intent({ profileName: 'Main' })])).toBe('all-profiles');
+    expect(profilePart([intent()])).toBe('Demo');
   });
-  it('keeps the 18-digit transaction number exact for our own readers', () => {
+  it('keeps the 18-digit transaction number exact', () => {
     expect(unwrapCell('="297553638300708562"')).toBe('297553638300708562');
-    expect(auditCsv([entry()])).not.toMatch(/2\.97\d*E\+17/i);
+    expect(writeCsv(AUDIT_EXPORT_COLUMNS, [entry()])).not.toMatch(/2\.97\d*E\+17/i);
   });
 });
 

@@ -34,7 +34,10 @@ describe('lookup failures read differently and say what to do', () => {
     expect(un.action).toContain('Settings');
     expect(off[0]?.action).toContain('Cached transactions stay available');
     expect(new Set([nf.title, rj.title, un.title, off[0]?.title]).size).toBe(4);
-    expect(nf.reference).toBe('C1');
+    // Not found is resolved by the person alone: no support code competes with the message.
+    expect(nf.supportCode).toBe('');
+    expect(nf.detail).toBe('');
+    expect(rj.supportCode).toBe('C1');
   });
 });
 

@@ -9,6 +9,7 @@ import {
   EMPTY_FILTER,
   applyFilter,
   filterProblems,
+  amountCurrency,
   isFilterActive,
   parseAmountBound,
 } from '../../../../renderer/src/features/transactions/filters';
@@ -18,6 +19,7 @@ import { sortRows } from '../../../../renderer/src/features/transactions/sorting
 import { totalsByCurrency } from '../../../../renderer/src/features/transactions/totals';
 import { DEFAULT_VIEW, parseViewState } from '../../../../renderer/src/features/transactions/view-state';
 import { writeCsv } from '../../../../shared/csv/writer';
+import { createFormatters } from '../../../../renderer/src/features/preferences/format';
 import { makeTx } from '../db/helpers';
 
 const row = (over: Parameters<typeof makeTx>[0] = {}) =>
@@ -68,101 +70,128 @@ describe('filters', () => {
       createdAt: '2025-03-05T12:00:00.000Z',
     }),
   ];
-  it('filters by status, currency, vendor, text and amounts in each row’s own currency', () => {
-    expect(applyFilter(rows, { ...EMPTY_FILTER, statuses: ['success'] })).toHaveLength(2);
-    expect(applyFilter(rows, { ...EMPTY_FILTER, currencies: ['JPY'], vendors: ['paypay'] })).toHaveLength(2);
-    expect(applyFilter(rows, { ...EMPTY_FILTER, text: 'b-2' }).map((r) => r.reference)).toEqual(['B-2']);
-    // 10.50 USD and 1000 JPY ≥ 10; 12 JPY ≥ 10 too; ≤ 11 keeps 10.50 USD only (1000 JPY is 1000).
+  const ctx = { zone: 'UTC', cachedCurrencies: ['JPY', 'USD'] };
+  it('filters by status, currency, vendor and text', () => {
+    expect(applyFilter(rows, { ...EMPTY_FILTER, statuses: ['success'] }, ctx)).toHaveLength(2);
     expect(
-      applyFilter(rows, { ...EMPTY_FILTER, minAmount: '10', maxAmount: '11' }).map((r) => r.reference),
-    ).toEqual(['A-1']);
-    expect(applyFilter(rows, { ...EMPTY_FILTER, minAmount: '1000' }).map((r) => r.reference)).toEqual([
-      'B-2',
-    ]);
+      applyFilter(rows, { ...EMPTY_FILTER, currencies: ['JPY'], vendors: ['paypay'] }, ctx),
+    ).toHaveLength(2);
+    expect(applyFilter(rows, { ...EMPTY_FILTER, text: 'b-2' }, ctx).map((r) => r.reference)).toEqual(['B-2']);
   });
-  it('filters by local date range, inclusive of both days', () => {
-    const local = (iso: string) => {
-      const d = new Date(iso);
-      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-    };
-    const f = {
-      ...EMPTY_FILTER,
-      fromDate: local('2025-03-03T12:00:00.000Z'),
-      toDate: local('2025-03-05T12:00:00.000Z'),
-    };
-    expect(applyFilter(rows, f).map((r) => r.reference)).toEqual(['B-2', 'C-3']);
+  it('filters amounts only within one currency, in that currency’s units', () => {
+    // Several currencies and none chosen: amounts do not compare, so the bounds are not applied.
+    expect(applyFilter(rows, { ...EMPTY_FILTER, minAmount: '10' }, ctx)).toHaveLength(3);
+    expect(filterProblems({ ...EMPTY_FILTER, minAmount: '10' }, ctx)[0]).toContain('Choose one currency');
+    const jpy = { ...EMPTY_FILTER, currencies: ['JPY'] };
+    expect(applyFilter(rows, { ...jpy, minAmount: '100' }, ctx).map((r) => r.reference)).toEqual(['B-2']);
+    expect(applyFilter(rows, { ...jpy, maxAmount: '12' }, ctx).map((r) => r.reference)).toEqual(['C-3']);
+    const usd = { ...EMPTY_FILTER, currencies: ['USD'] };
+    expect(applyFilter(rows, { ...usd, minAmount: '10.5', maxAmount: '10.50' }, ctx)).toHaveLength(1);
+    expect(applyFilter(rows, { ...usd, minAmount: '10.51' }, ctx)).toHaveLength(0);
+    // With one currency cached, no choice is needed.
+    expect(amountCurrency(EMPTY_FILTER, { cachedCurrencies: ['USD'] })).toBe('USD');
   });
-  it('parses amount bounds exactly and reports bad input', () => {
-    expect(parseAmountBound('12.3')).toBe(123000);
-    expect(parseAmountBound('')).toBeUndefined();
-    expect(parseAmountBound('1e3')).toBeNull();
-    expect(filterProblems({ ...EMPTY_FILTER, minAmount: 'x' })).toHaveLength(1);
-    expect(filterProblems({ ...EMPTY_FILTER, minAmount: '5', maxAmount: '1' })).toEqual([
+  it('filters by calendar days in the chosen zone, inclusive of both days', () => {
+    const f = { ...EMPTY_FILTER, fromDate: '2025-03-03', toDate: '2025-03-05' };
+    expect(applyFilter(rows, f, ctx).map((r) => r.reference)).toEqual(['B-2', 'C-3']);
+    // The same days read in other zones: 12:00 UTC is still the same day in UTC−12, the next in UTC+14.
+    const days = { ...EMPTY_FILTER, fromDate: '2025-03-04', toDate: '2025-03-05' };
+    expect(applyFilter(rows, days, { ...ctx, zone: 'Etc/GMT+12' }).map((r) => r.reference)).toEqual(['C-3']);
+    expect(applyFilter(rows, days, { ...ctx, zone: 'Etc/GMT-14' }).map((r) => r.reference)).toEqual(['B-2']);
+  });
+  it('parses amount bounds exactly in the currency and reports bad input', () => {
+    expect(parseAmountBound('12.3', 'USD')).toBe(1230);
+    expect(parseAmountBound('1000', 'JPY')).toBe(1000);
+    expect(parseAmountBound('10.5', 'JPY')).toBeNull();
+    expect(parseAmountBound('', 'USD')).toBeUndefined();
+    expect(parseAmountBound('1e3', 'USD')).toBeNull();
+    const usd = { ...EMPTY_FILTER, currencies: ['USD'] };
+    expect(filterProblems({ ...usd, minAmount: 'x' }, ctx)).toHaveLength(1);
+    expect(filterProblems({ ...usd, minAmount: '5', maxAmount: '1' }, ctx)).toEqual([
       'The minimum amount is above the maximum.',
     ]);
     expect(isFilterActive(EMPTY_FILTER)).toBe(false);
     // A bad bound is ignored rather than hiding every row.
-    expect(applyFilter(rows, { ...EMPTY_FILTER, minAmount: 'abc' })).toHaveLength(3);
+    expect(applyFilter(rows, { ...usd, minAmount: 'abc' }, ctx)).toHaveLength(1);
   });
 });
 
 describe('totals', () => {
-  it('sums per currency in minor units, never across currencies', () => {
-    const rows = [
-      row({ currency: 'USD', amountMinor: 10 }),
-      row({
-        currency: 'USD',
-        amountMinor: 20,
-        refunds: [
-          { refundTransactionNo: '1'.repeat(18), refundAmountMinor: 5, currency: 'USD', status: 'success' },
-        ],
-      }),
-      row({ currency: 'KRW', amountMinor: 1400 }),
-    ];
+  const rows = [
+    row({ currency: 'USD', amountMinor: 10, status: 'success' }),
+    row({
+      currency: 'USD',
+      amountMinor: 20,
+      status: 'success',
+      refunds: [
+        { refundTransactionNo: '1'.repeat(18), refundAmountMinor: 5, currency: 'USD', status: 'success' },
+        { refundTransactionNo: '2'.repeat(18), refundAmountMinor: 3, currency: 'USD', status: 'pending' },
+        { refundTransactionNo: '3'.repeat(18), refundAmountMinor: 9, currency: 'USD', status: 'failed' },
+      ],
+    }),
+    row({ currency: 'USD', amountMinor: 1000, status: 'failed' }),
+    row({ currency: 'KRW', amountMinor: 1400, status: 'closed' }),
+  ];
+  it('by default adds up successful payments net of refunds, per currency', () => {
     expect(totalsByCurrency(rows)).toEqual([
-      { currency: 'USD', count: 2, amountMinor: 30, refundedMinor: 5 },
-      { currency: 'KRW', count: 1, amountMinor: 1400, refundedMinor: 0 },
+      { currency: 'USD', count: 2, grossMinor: 30, refundedMinor: 8, netMinor: 22, shownMinor: 22 },
+    ]);
+  });
+  it('can add up successful payments gross, or every status', () => {
+    expect(totalsByCurrency(rows, 'gross')[0]).toMatchObject({ count: 2, shownMinor: 30 });
+    expect(totalsByCurrency(rows, 'all')).toEqual([
+      { currency: 'USD', count: 3, grossMinor: 1030, refundedMinor: 8, netMinor: 1022, shownMinor: 1030 },
+      { currency: 'KRW', count: 1, grossMinor: 1400, refundedMinor: 0, netMinor: 1400, shownMinor: 1400 },
     ]);
   });
 });
 
 describe('sorting and export', () => {
-  it('sorts by amount across currencies by value, missing values last, ties by transactionNo', () => {
+  it('sorts amounts within each currency (never IDR above USD by face value), missing values last', () => {
     const a = row({ currency: 'USD', amountMinor: 1000, reference: 'a' }); // 10.00
-    const b = row({ currency: 'JPY', amountMinor: 500, reference: 'b' }); // 500
-    const c = row({ currency: 'USD', amountMinor: 1, reference: 'c', createdAt: undefined });
-    expect(sortRows([a, b, c], [{ id: 'amount', desc: true }], COLUMNS).map((r) => r.reference)).toEqual([
+    const b = row({ currency: 'IDR', amountMinor: 6_700_000, reference: 'b' });
+    const c = row({ currency: 'USD', amountMinor: 9000, reference: 'c', createdAt: undefined });
+    const d = row({ currency: 'IDR', amountMinor: 50_000, reference: 'd' });
+    expect(sortRows([a, b, c, d], [{ id: 'amount', desc: true }], COLUMNS).map((r) => r.reference)).toEqual([
       'b',
-      'a',
+      'd',
       'c',
+      'a',
     ]);
     expect(sortRows([a, b, c], [{ id: 'createdAt', desc: true }], COLUMNS).at(-1)?.reference).toBe('c');
     expect(sortRows([a, b, c], [{ id: 'createdAt', desc: false }], COLUMNS).at(-1)?.reference).toBe('c');
   });
-  it('exports visible columns with ids as ="…", plain decimals, a currency and a timezone column', () => {
+  it('exports visible columns with plain-digit ids, plain decimals, codes beside labels and zoned times', () => {
     const r = row({
       transactionNo: '297553638300708562',
       reference: '=cmd',
       currency: 'JPY',
       amountMinor: 1500,
+      status: 'dealing',
+      vendor: 'tng',
+      createdAt: '2025-03-01T16:30:00.000Z',
     });
     const cols = exportColumns(
-      visibleColumns([
-        'currency',
-        'vendor',
-        'paidAt',
-        'fetchedAt',
-        'settleCurrency',
-        'createdAt',
-        'refunded',
-        'remaining',
-        'status',
-      ]),
+      visibleColumns(['paidAt', 'fetchedAt', 'settleCurrency', 'refunded', 'remaining']),
     );
-    const csv = writeCsv(cols, [r]);
-    expect(csv.startsWith('\uFEFFtransactionNo,reference,amount,currency,timezone\r\n')).toBe(true);
-    // RFC 4180 quoting of the ="…" wrapper: the cell reads ="297553638300708562" once parsed.
-    expect(csv).toContain('"=""297553638300708562""",\'=cmd,1500,JPY,UTC\r\n');
+    const csv = writeCsv(cols, [r], { zone: { iana: 'Etc/GMT-8', label: 'UTC+8' } });
+    expect(csv.split('\r\n')[0]).toBe(
+      '\uFEFFTransaction no.,Reference,Created (UTC+8),Status,Status code,Vendor,Vendor code,Amount,Currency',
+    );
+    expect(csv.split('\r\n')[1]).toBe(
+      "297553638300708562,'=cmd,2025-03-02T00:30:00+08:00,Processing,dealing,Touch ’n Go,tng,1500,JPY",
+    );
+  });
+  it('shows no paid time and no refundable amount for a payment that was not paid', () => {
+    const failed = row({ status: 'failed', paidAt: '2025-03-01T00:00:00.000Z' });
+    const paid = COLUMNS.find((c) => c.id === 'paidAt')!;
+    const remaining = COLUMNS.find((c) => c.id === 'remaining')!;
+    const f = createFormatters({ theme: 'light', locale: 'en-US', zone: 'utc', dateFormat: 'iso' });
+    expect(paid.display(failed, f)).toMatchObject({ none: true, title: 'Not paid' });
+    expect(remaining.display(failed, f)).toMatchObject({ none: true });
+    expect(paid.csv[0]!.value(failed)).toBeUndefined();
+    const ok = row({ status: 'success', paidAt: '2025-03-01T00:00:00.000Z' });
+    expect(paid.display(ok, f)).toEqual({ text: '2025-03-01 00:00' });
   });
 });
 

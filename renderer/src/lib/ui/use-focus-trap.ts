@@ -1,4 +1,4 @@
-import { type RefObject, useEffect } from 'react';
+import { type RefObject, useEffect, useState } from 'react';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -8,10 +8,17 @@ const FOCUSABLE =
  * back to whatever had it when the modal opened, so keyboard users land where they were.
  */
 export function useFocusTrap(ref: RefObject<HTMLElement | null>, onEscape: (() => void) | undefined): void {
-  useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    return () => previous?.focus();
-  }, []);
+  // Read during the first render, before anything inside (autoFocus, a step's own focus) moves focus.
+  const [previous] = useState(() =>
+    document.activeElement instanceof HTMLElement ? document.activeElement : null,
+  );
+  useEffect(
+    () => () => {
+      // Back where the person was; if that element is gone (the list re-rendered), leave focus alone.
+      if (previous?.isConnected) previous.focus();
+    },
+    [previous],
+  );
 
   useEffect(() => {
     const root = ref.current;
@@ -22,8 +29,8 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, onEscape: (() =
         if (onEscape) onEscape();
         return;
       }
-      // App-wide shortcuts (Ctrl+1…6 switch areas) must not change the screen behind a modal.
-      if ((e.ctrlKey || e.metaKey) && /^\d$/.test(e.key)) {
+      // App-wide shortcuts (Ctrl+1…6 switch areas, Ctrl+K) must not change the screen behind a modal.
+      if ((e.ctrlKey || e.metaKey) && /^(\d|k|K)$/.test(e.key)) {
         e.stopPropagation();
         e.preventDefault();
         return;
