@@ -1,5 +1,6 @@
+import { useFormat } from '../preferences/use-prefs';
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
-import { KIND_LABELS, localTime } from './format';
+import { KIND_LABELS } from './format';
 import { PaymentCells, PaymentHeadCells } from './PaymentCells';
 
 /** One customer: who they are, their stored methods (masked) and their payments from this desk. */
@@ -9,6 +10,8 @@ export function CustomerDetail(props: {
   onCharge: (methodId: string) => void;
   onOpenPayment: (id: string) => void;
 }) {
+  // Times in the person's chosen zone and format, like every other screen.
+  const localTime = useFormat().dateTimeSeconds;
   const c = props.customer;
   const mine = props.payments.filter((p) => p.customerId === c.id);
   return (

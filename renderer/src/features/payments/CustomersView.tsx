@@ -1,10 +1,10 @@
+import { useFormat } from '../preferences/use-prefs';
 import { useMemo, useState } from 'react';
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
 import type { ProfileView } from '../settings/queries';
 import { ChargeDialog } from './ChargeDialog';
 import { CustomerDetail } from './CustomerDetail';
 import { CustomerForm } from './CustomerForm';
-import { localTime } from './format';
 
 /** The profile's customers: searchable list, registration, and one customer's page. */
 export function CustomersView(props: {
@@ -14,6 +14,8 @@ export function CustomersView(props: {
   payments: readonly PaymentView[];
   onOpenPayment: (id: string) => void;
 }) {
+  // Times in the person's chosen zone and format, like every other screen.
+  const localTime = useFormat().dateTimeSeconds;
   const [text, setText] = useState('');
   const [selected, setSelected] = useState<string>();
   const [registering, setRegistering] = useState(false);

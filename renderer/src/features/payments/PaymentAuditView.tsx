@@ -1,3 +1,4 @@
+import { useFormat } from '../preferences/use-prefs';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { paymentAuditCsv } from '../../../../shared/csv/exports/payments';
@@ -5,7 +6,7 @@ import { useBridge } from '../../lib/bridge';
 import { downloadText } from '../../lib/download';
 import { ListToolbar } from '../refunds/ListToolbar';
 import { paymentsFileName } from './filters';
-import { amountText, localTime } from './format';
+import { amountText } from './format';
 import { OptionFilter } from './OrderFields';
 import { paymentAuditQuery } from './queries';
 
@@ -22,6 +23,8 @@ const ACTION_LABELS: Record<string, string> = {
 
 /** The read-only record of every payments action: who, what, when and the service's answer. */
 export function PaymentAuditView() {
+  // Times in the person's chosen zone and format, like every other screen.
+  const localTime = useFormat().dateTimeSeconds;
   const bridge = useBridge();
   const audit = useQuery(paymentAuditQuery(bridge));
   const [text, setText] = useState('');

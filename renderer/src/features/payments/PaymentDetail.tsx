@@ -1,10 +1,11 @@
+import { useFormat } from '../preferences/use-prefs';
 import { QRCodeSVG } from 'qrcode.react';
 import type { PaymentView } from '../../../../shared/ipc/contract/payments';
 import { cardLabel } from '../../../../shared/domain/card';
 import { useRefundDialog } from '../refunds/dialog-context';
 import { environmentLabel } from '../refunds/format';
 import { CopyField } from './Field';
-import { amountText, describePayment, KIND_LABELS, localTime, vendorLabel } from './format';
+import { amountText, describePayment, KIND_LABELS, vendorLabel } from './format';
 import { errorOf, useCheckPayment, useOpenPage } from './mutations';
 import { PaymentBadge } from './PaymentBadge';
 
@@ -26,7 +27,9 @@ export function PaymentDetail({
   /** false inside another dialog: no Refund… (one modal at a time). */
   actions?: boolean;
 }) {
-  const outcome = describePayment(p);
+  // Times in the person's chosen zone and format, like every other screen.
+  const localTime = useFormat().dateTimeSeconds;
+  const outcome = describePayment(p, localTime);
   const check = useCheckPayment();
   const open = useOpenPage();
   const refund = useRefundDialog();

@@ -1,10 +1,11 @@
+import { useFormat } from '../preferences/use-prefs';
 import { useMemo, useState } from 'react';
 import { PAYMENT_KINDS, PAYMENT_STATES, type PaymentView } from '../../../../shared/ipc/contract/payments';
 import { paymentsCsv } from '../../../../shared/csv/exports/payments';
 import { downloadText } from '../../lib/download';
 import { ListToolbar } from '../refunds/ListToolbar';
 import { filterPayments, type PaymentFilters, paymentsFileName } from './filters';
-import { KIND_LABELS, localTime, STATE_LABELS, vendorLabel } from './format';
+import { KIND_LABELS, STATE_LABELS, vendorLabel } from './format';
 import { OptionFilter } from './OrderFields';
 import { PaymentCells, PaymentHeadCells } from './PaymentCells';
 
@@ -15,6 +16,8 @@ export function PaymentsList(props: {
   selectedId: string | undefined;
   onSelect: (id: string) => void;
 }) {
+  // Times in the person's chosen zone and format, like every other screen.
+  const localTime = useFormat().dateTimeSeconds;
   const [f, setF] = useState<PaymentFilters>({ kind: 'all', state: 'all', currency: 'all', text: '' });
   const rows = useMemo(() => filterPayments(props.payments, f), [props.payments, f]);
   const currencies = useMemo(

@@ -2,26 +2,6 @@ import { vendorLabel } from '../../../../shared/domain/checkout';
 import type { PaymentKind, PaymentState, PaymentView } from '../../../../shared/ipc/contract/payments';
 import { amountText } from '../refunds/format';
 
-const dateTime = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hour12: false,
-});
-
-/**
- * A stored UTC instant in the computer's local time (refunds/format.ts dropped this helper when the
- * other screens moved to the display preferences; the Payments screen has not moved yet).
- */
-export function localTime(iso: string | undefined): string {
-  if (!iso) return '—';
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? iso : dateTime.format(ms);
-}
-
 export const KIND_LABELS: Record<PaymentKind, string> = {
   link: 'Payment link',
   whitelabel: 'Whitelabel',
@@ -51,8 +31,12 @@ export const STATE_TONES: Record<PaymentState, 'ok' | 'bad' | 'warn' | 'info'> =
   not_created: 'bad',
 };
 
+/** How a stored instant is written (the display preferences' formatter; ISO when none is given). */
+type TimeText = (iso: string) => string;
+const asIs: TimeText = (iso) => iso;
+
 /** What an open payment is waiting for, from its kind and the service's status. */
-export function waitingFor(p: PaymentView): string {
+export function waitingFor(p: PaymentView, localTime: TimeText = asIs): string {
   if (p.kind === 'card' && p.paymentStatus === 'pending')
     return 'Waiting for the 3-D Secure check: the cardholder confirms the payment on the bank’s page.';
   if (p.kind === 'link')
@@ -70,7 +54,7 @@ export interface PaymentOutcome {
 }
 
 /** A payment's state in words: what happened, whether money moved, what to do next. */
-export function describePayment(p: PaymentView): PaymentOutcome {
+export function describePayment(p: PaymentView, localTime: TimeText = asIs): PaymentOutcome {
   const amount = amountText(p.amountMinor, p.currency);
   const service = [p.retMsg, p.retCode ? `(code ${p.retCode})` : undefined].filter(Boolean).join(' ');
   switch (p.state) {
@@ -86,7 +70,7 @@ export function describePayment(p: PaymentView): PaymentOutcome {
         tone: 'info',
         title: 'Created — not paid yet',
         moneyMoved: 'not yet',
-        body: `${waitingFor(p)} This screen updates by itself.`,
+        body: `${waitingFor(p, localTime)} This screen updates by itself.`,
       };
     case 'succeeded':
       return {
