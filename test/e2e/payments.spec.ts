@@ -109,7 +109,7 @@ test('back-office payments in the Demo: customer, link paid through the hosted p
   await page.getByRole('button', { name: 'Transactions', exact: true }).click();
   const txRow = page.locator(`[data-testid="tx-row"][data-transaction-no="${linkTx}"]`);
   await expect(txRow).toBeVisible();
-  await expect(txRow).toContainText('success');
+  await expect(txRow).toContainText('Successful');
   await page.getByRole('button', { name: 'Payments', exact: true }).click();
 
   // 3. Whitelabel: SDK initialization data to copy, followed to its final status like a link.
