@@ -167,7 +167,7 @@ test('a large bulk refresh on a live profile asks first', async ({ page, app }) 
   await app.core.profiles.profiles.setToken(saved.id, DEMO_MERCHANT.token, { allowPlainText: false });
   await app.core.profiles.profiles.activate(saved.id);
   await page.goto(app.host.url);
-  await page.getByRole('button', { name: 'Sync by date…' }).click();
+  await page.getByRole('button', { name: 'Sync by date…' }).first().click();
   const today = await page.getByLabel('Sync to (service day, UTC+8)').inputValue();
   const from = new Date(Date.parse(`${today}T00:00:00Z`) - 59 * 86_400_000).toISOString().slice(0, 10);
   await page.getByLabel('Sync from (service day, UTC+8)').fill(from);
