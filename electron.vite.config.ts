@@ -9,14 +9,14 @@ export default defineConfig({
   main: {
     build: {
       externalizeDeps: { exclude: ['electron-store', 'conf'] },
-      rollupOptions: { input: { index: resolve('electron/main/index.ts') } },
+      rollupOptions: { input: { index: resolve('electron/app/main.ts') } },
     },
   },
   preload: {
     build: {
       externalizeDeps: false,
       rollupOptions: {
-        input: { index: resolve('electron/preload/index.ts') },
+        input: { index: resolve('electron/app/preload/index.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs', inlineDynamicImports: true },
       },
     },

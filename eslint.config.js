@@ -6,9 +6,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const noElectron = {
-  paths: [
-    { name: 'electron', message: 'Only electron/main/{index,window,ipc,adapters} may touch Electron.' },
-  ],
+  paths: [{ name: 'electron', message: 'Only the Electron glue in electron/app/ may touch Electron.' }],
   patterns: [{ group: ['electron/*'], message: 'Only the Electron glue may touch Electron.' }],
 };
 
@@ -28,12 +26,11 @@ export default tseslint.config(
   // Node (browser host, CLI, tests) and in a plain browser.
   {
     files: [
-      'electron/main/services/**',
-      'electron/main/sandbox/**',
+      'electron/core/**',
+      'electron/sandbox/**',
       'shared/**',
       'renderer/**',
-      'electron/host/**',
-      'electron/cli/**',
+      'electron/hosts/**',
       'electron/launcher/**',
     ],
     rules: { 'no-restricted-imports': ['error', noElectron] },

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeCsv, type CsvColumn } from '../../shared/csv/writer';
 import { computeVerifySign } from '../../shared/protocol/signing';
-import { openDatabase } from '../../electron/main/adapters/sqlite/database';
-import { createSqliteRefundStore } from '../../electron/main/adapters/sqlite/refund-store';
-import { MIGRATIONS } from '../../electron/main/adapters/sqlite/schema';
-import { generateSeed } from '../../electron/main/sandbox/index';
+import { openDatabase } from '../../electron/core/adapters/sqlite/database';
+import { createSqliteRefundStore } from '../../electron/core/adapters/sqlite/refund-store';
+import { MIGRATIONS } from '../../electron/core/adapters/sqlite/schema';
+import { generateSeed } from '../../electron/sandbox/index';
 import { type Figure, ms, perSec, time } from './harness';
 
 /** CPU-bound core figures: signing, seeding, CSV writing, durable journal appends. */

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { createFetchHttpClient } from '../../electron/main/adapters/http-fetch';
-import { createLogger } from '../../electron/main/adapters/logger';
-import { createGatewayClient } from '../../electron/main/services/gateway/client';
+import { createFetchHttpClient } from '../../electron/core/adapters/http-fetch';
+import { createLogger } from '../../electron/core/adapters/logger';
+import { createGatewayClient } from '../../electron/core/services/gateway/client';
 import { isAppError } from '../../shared/domain/errors';
 import type { Figure } from './harness';
 

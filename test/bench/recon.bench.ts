@@ -8,11 +8,11 @@
  *   and the record written (in-memory SQLite).
  * Run alone: `npx tsx test/bench/recon.bench.ts [pure|two-way]`.
  */
-import { reconcileInMemory } from '../../electron/cli/recon-run';
-import { createFetchHttpClient } from '../../electron/main/adapters/http-fetch';
-import { createGatewayClient } from '../../electron/main/services/gateway/client';
-import { prepareLedger } from '../../electron/main/services/reconciliation/pipeline';
-import { DEMO_MERCHANT, startSandbox, type PaymentRecord } from '../../electron/main/sandbox/index';
+import { reconcileInMemory } from '../../electron/hosts/cli/recon-run';
+import { createFetchHttpClient } from '../../electron/core/adapters/http-fetch';
+import { createGatewayClient } from '../../electron/core/services/gateway/client';
+import { prepareLedger } from '../../electron/core/services/reconciliation/pipeline';
+import { DEMO_MERCHANT, startSandbox, type PaymentRecord } from '../../electron/sandbox/index';
 import { parseCsvBytes } from '../../shared/csv/parser';
 import { formatMinor } from '../../shared/domain/money';
 import type { Transaction } from '../../shared/domain/transaction';

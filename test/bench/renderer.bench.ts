@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
-import { createNodeCore } from '../../electron/host/node-core';
-import { startBrowserHost } from '../../electron/host/web/server';
+import { createNodeCore } from '../../electron/hosts/node-core';
+import { startBrowserHost } from '../../electron/hosts/web/server';
 import { type Figure, ms } from './harness';
 
 const ROWS = 100_000;

@@ -1,8 +1,8 @@
 import pLimit from 'p-limit';
-import { createFetchHttpClient } from '../../electron/main/adapters/http-fetch';
-import { createGatewayClient } from '../../electron/main/services/gateway/client';
-import { DEMO_MERCHANT, startSandbox } from '../../electron/main/sandbox/index';
-import { createLogger } from '../../electron/main/adapters/logger';
+import { createFetchHttpClient } from '../../electron/core/adapters/http-fetch';
+import { createGatewayClient } from '../../electron/core/services/gateway/client';
+import { DEMO_MERCHANT, startSandbox } from '../../electron/sandbox/index';
+import { createLogger } from '../../electron/core/adapters/logger';
 import { type Figure, ms, pct, perSec, sample, time } from './harness';
 
 /** Round trips over real loopback HTTP to the sandbox: query latency and batch throughput. */

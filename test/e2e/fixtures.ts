@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test as base } from '@playwright/test';
-import { type BrowserHost, startBrowserHost } from '../../electron/host/web/server';
-import { createNodeCore } from '../../electron/host/node-core';
-import type { AppCore } from '../../electron/main/compose';
+import { type BrowserHost, startBrowserHost } from '../../electron/hosts/web/server';
+import { createNodeCore } from '../../electron/hosts/node-core';
+import type { AppCore } from '../../electron/core/compose';
 
 export interface HostFixture {
   host: BrowserHost;

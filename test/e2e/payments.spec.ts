@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Download, Page } from '@playwright/test';
-import { CARD_3DS } from '../../electron/main/sandbox';
+import { CARD_3DS } from '../../electron/sandbox';
 import { filesUnder, scanForCard } from '../integration/payments/card-scan';
 import { expect, shotPath, test } from './fixtures';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { demoLedgerFor } from '../../electron/main/demo-ledger';
+import { demoLedgerFor } from '../../electron/core/demo-ledger';
 import { parseCsvText } from '../../shared/csv/parser';
 import { OUTCOME_LABELS, RECON_OUTCOMES } from '../../shared/recon/match';
 import { refundablePayment } from '../integration/gateway/helpers';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { formatMinor } from '../../shared/domain/money';
-import { DEMO_MERCHANT } from '../../electron/main/sandbox';
+import { DEMO_MERCHANT } from '../../electron/sandbox';
 import { expect, type HostFixture, shotPath, test } from './fixtures';
 
 /** A successful Demo payment with nothing refunded yet, straight from the embedded sandbox's state. */

@@ -1,4 +1,4 @@
-import { DEMO_MERCHANT } from '../../electron/main/sandbox';
+import { DEMO_MERCHANT } from '../../electron/sandbox';
 import { expectAccessible } from './axe';
 import { expect, type HostFixture, test } from './fixtures';
 import { look } from './looks';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { readXlsx, serialToIso } from '../fakes/xlsx-reader';
-import { DEMO_MERCHANT } from '../../electron/main/sandbox';
+import { DEMO_MERCHANT } from '../../electron/sandbox';
 import { expect, type HostFixture, shotPath, test } from './fixtures';
 
 /** The Demo store's seeded payments, straight from the embedded sandbox's state. */

@@ -1,4 +1,4 @@
-import type { Clock } from '../../electron/main/services/ports';
+import type { Clock } from '../../electron/core/services/ports';
 
 /** A clock tests move by hand. */
 export function createFakeClock(

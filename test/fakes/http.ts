@@ -1,4 +1,4 @@
-import type { HttpClient, HttpRequest, HttpResponse } from '../../electron/main/services/gateway/http-port';
+import type { HttpClient, HttpRequest, HttpResponse } from '../../electron/core/services/gateway/http-port';
 
 export type FakeReply =
   HttpResponse | Error | 'hang' | ((req: HttpRequest) => HttpResponse | Promise<HttpResponse>);

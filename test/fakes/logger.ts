@@ -1,4 +1,4 @@
-import type { Logger } from '../../electron/main/services/ports';
+import type { Logger } from '../../electron/core/services/ports';
 
 /** Collects log calls so tests can assert on events (and on the absence of secrets). */
 export function createFakeLogger(): Logger & {

@@ -3,7 +3,7 @@ import {
   type SecretStore,
   type SecretStoreInfo,
   type SettingsStore,
-} from '../../electron/main/services/profiles/ports';
+} from '../../electron/core/services/profiles/ports';
 
 /** In-memory settings document; `corrupt` makes the next read fail like an unparseable file. */
 export function createFakeSettingsStore(initial: Record<string, unknown> = {}): SettingsStore & {

@@ -23,7 +23,7 @@ export const PAYMENT_KINDS = ['link', 'whitelabel', 'card', 'charge'] as const;
 export type PaymentKind = (typeof PAYMENT_KINDS)[number];
 
 /**
- * A payment creation's lifecycle in main (electron/main/services/payments/intent.ts): journaled as
+ * A payment creation's lifecycle in main (electron/core/services/payments/intent.ts): journaled as
  * `sending` before the request leaves; `open` once the service created it and until its status is
  * final; `rejected` when the service said no (nothing created); `outcome_unknown` when the answer was
  * lost, resolved by querying the reference (never by sending again); `not_created` when that query still

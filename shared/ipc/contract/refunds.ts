@@ -5,7 +5,7 @@ import { transactionSchema } from './transactions';
 
 const minor = z.number().int().refine(Number.isSafeInteger, 'Amounts are whole minor units.');
 
-/** Refund intent states (the state machine: electron/main/services/refunds/intent.ts). */
+/** Refund intent states (the state machine: electron/core/services/refunds/intent.ts). */
 export const INTENT_STATES = [
   'sending',
   'accepted',

@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../electron/cli/main';
-import type { CliIo } from '../../../electron/cli/io';
-import { DEMO_MERCHANT, type RunningSandbox, startSandbox } from '../../../electron/main/sandbox';
+import { runCli } from '../../../electron/hosts/cli/main';
+import type { CliIo } from '../../../electron/hosts/cli/io';
+import { DEMO_MERCHANT, type RunningSandbox, startSandbox } from '../../../electron/sandbox';
 import { refundablePayment } from './helpers';
 
 const TOKEN = DEMO_MERCHANT.token;

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../../electron/main/sandbox';
+import { type RunningSandbox, startSandbox } from '../../../electron/sandbox';
 import { countingHttp, gatewayFor, refundablePayment } from './helpers';
 import { caughtAppError as caught } from '../../fakes/app-error';
 

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signingString, signParams } from '../../../shared/protocol/signing';
-import { createNodeCore } from '../../../electron/host/node-core';
-import { createFetchHttpClient } from '../../../electron/main/adapters/http-fetch';
-import { createLogger } from '../../../electron/main/adapters/logger';
-import type { AppCore } from '../../../electron/main/compose';
-import type { HttpClient } from '../../../electron/main/services/gateway/http-port';
-import { CARD_SUCCESS, DEMO_MERCHANT } from '../../../electron/main/sandbox';
+import { createNodeCore } from '../../../electron/hosts/node-core';
+import { createFetchHttpClient } from '../../../electron/core/adapters/http-fetch';
+import { createLogger } from '../../../electron/core/adapters/logger';
+import type { AppCore } from '../../../electron/core/compose';
+import type { HttpClient } from '../../../electron/core/services/gateway/http-port';
+import { CARD_SUCCESS, DEMO_MERCHANT } from '../../../electron/sandbox';
 import type { EventPayload } from '../../../shared/ipc/contract';
 
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CARD_3DS, CARD_SUCCESS, type RunningSandbox, startSandbox } from '../../../electron/main/sandbox';
+import { CARD_3DS, CARD_SUCCESS, type RunningSandbox, startSandbox } from '../../../electron/sandbox';
 import { gatewayFor, refundablePayment } from './helpers';
 
 let sb: RunningSandbox;

@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createNodeCore } from '../../../electron/host/node-core';
-import type { AppCore } from '../../../electron/main/compose';
+import { createNodeCore } from '../../../electron/hosts/node-core';
+import type { AppCore } from '../../../electron/core/compose';
 import { createFakeLogger } from '../../fakes/logger';
 
 /** Health from the app's own traffic: degraded on the first failing call, back on the next answer. */

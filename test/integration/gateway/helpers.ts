@@ -1,8 +1,8 @@
-import { createFetchHttpClient } from '../../../electron/main/adapters/http-fetch';
-import { createGatewayClient, type GatewayConfig } from '../../../electron/main/services/gateway/client';
-import type { HttpClient } from '../../../electron/main/services/gateway/http-port';
-import type { Logger } from '../../../electron/main/services/ports';
-import { DEMO_MERCHANT, type RunningSandbox } from '../../../electron/main/sandbox';
+import { createFetchHttpClient } from '../../../electron/core/adapters/http-fetch';
+import { createGatewayClient, type GatewayConfig } from '../../../electron/core/services/gateway/client';
+import type { HttpClient } from '../../../electron/core/services/gateway/http-port';
+import type { Logger } from '../../../electron/core/services/ports';
+import { DEMO_MERCHANT, type RunningSandbox } from '../../../electron/sandbox';
 import { createFakeLogger } from '../../fakes/logger';
 
 /** The real fetch adapter, counting attempts per path (retry counts are asserted on this). */

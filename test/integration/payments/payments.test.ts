@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeCore } from '../../../electron/host/node-core';
-import { createLogger } from '../../../electron/main/adapters/logger';
-import type { AppCore } from '../../../electron/main/compose';
-import { CARD_3DS, CARD_DECLINED, CARD_SUCCESS } from '../../../electron/main/sandbox/cards';
+import { createNodeCore } from '../../../electron/hosts/node-core';
+import { createLogger } from '../../../electron/core/adapters/logger';
+import type { AppCore } from '../../../electron/core/compose';
+import { CARD_3DS, CARD_DECLINED, CARD_SUCCESS } from '../../../electron/sandbox/cards';
 import type { CustomerView, PaymentView } from '../../../shared/ipc/contract/payments';
 import { filesUnder, scanForCard } from './card-scan';
 

@@ -2,14 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT, runReconcile } from '../../../electron/cli/commands/reconcile';
+import { EXIT, runReconcile } from '../../../electron/hosts/cli/commands/reconcile';
 import {
   DEMO_LEDGER_ANCHOR_MS,
   DEMO_LEDGER_COUNT,
   DEMO_LEDGER_SEED,
   buildDemoLedger,
-} from '../../../electron/main/demo-ledger';
-import { DEMO_MERCHANT, type RunningSandbox, startSandbox } from '../../../electron/main/sandbox';
+} from '../../../electron/core/demo-ledger';
+import { DEMO_MERCHANT, type RunningSandbox, startSandbox } from '../../../electron/sandbox';
 import { parseCsvText } from '../../../shared/csv/parser';
 import { formatMinor } from '../../../shared/domain/money';
 

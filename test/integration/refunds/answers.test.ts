@@ -5,7 +5,7 @@
  * query goes to the real sandbox over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../electron/main/sandbox/index';
+import type { RunningSandbox } from '../../../electron/sandbox/index';
 import type { RefundRecord } from '../../../shared/domain/transaction';
 import { buildRefunds, freshPayment, reason, startRefundSandbox } from './harness';
 

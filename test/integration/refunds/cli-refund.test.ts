@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../electron/cli/main';
-import { openAppStorage } from '../../../electron/main/adapters/sqlite/app-storage';
-import type { CliIo } from '../../../electron/cli/io';
-import { DEMO_MERCHANT, type RunningSandbox } from '../../../electron/main/sandbox/index';
+import { runCli } from '../../../electron/hosts/cli/main';
+import { openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
+import type { CliIo } from '../../../electron/hosts/cli/io';
+import { DEMO_MERCHANT, type RunningSandbox } from '../../../electron/sandbox/index';
 import { freshPayment, startRefundSandbox } from './harness';
 
 let sb: RunningSandbox;

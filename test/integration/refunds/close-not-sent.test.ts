@@ -4,7 +4,7 @@
  * evidence — and the payment is refundable again. Never when the reference appears.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../electron/main/sandbox/index';
+import type { RunningSandbox } from '../../../electron/sandbox/index';
 import { buildRefunds, freshPayment, reason, startRefundSandbox } from './harness';
 
 let sb: RunningSandbox;

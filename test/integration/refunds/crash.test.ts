@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../electron/main/sandbox/index';
+import type { RunningSandbox } from '../../../electron/sandbox/index';
 import { buildRefunds, freshPayment, startRefundSandbox } from './harness';
 
 let sandbox: RunningSandbox;

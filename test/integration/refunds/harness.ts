@@ -2,16 +2,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newSortableId } from '../../../shared/domain/ids';
-import { createFetchHttpClient } from '../../../electron/main/adapters/http-fetch';
-import { openAppStorage } from '../../../electron/main/adapters/sqlite/app-storage';
-import { createGatewayClient } from '../../../electron/main/services/gateway/client';
-import { senderAlive, THIS_SENDER } from '../../../electron/main/services/refunds/runtime';
+import { createFetchHttpClient } from '../../../electron/core/adapters/http-fetch';
+import { openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
+import { createGatewayClient } from '../../../electron/core/services/gateway/client';
+import { senderAlive, THIS_SENDER } from '../../../electron/core/services/refunds/runtime';
 import {
   createRefundService,
   type RefundContext,
   type RefundServiceDeps,
-} from '../../../electron/main/services/refunds/service';
-import { DEMO_MERCHANT, type RunningSandbox, startSandbox } from '../../../electron/main/sandbox/index';
+} from '../../../electron/core/services/refunds/service';
+import { DEMO_MERCHANT, type RunningSandbox, startSandbox } from '../../../electron/sandbox/index';
 import { createFakeLogger } from '../../fakes/logger';
 
 export const DEMO_CONTEXT: RefundContext = {

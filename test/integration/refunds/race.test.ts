@@ -11,8 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openAppStorage } from '../../../electron/main/adapters/sqlite/app-storage';
-import { DEMO_MERCHANT, type RunningSandbox, startSandbox } from '../../../electron/main/sandbox/index';
+import { openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
+import { DEMO_MERCHANT, type RunningSandbox, startSandbox } from '../../../electron/sandbox/index';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const HOSTS = 4;
@@ -84,7 +84,7 @@ interface Host {
 function startHost(dataDir: string): Promise<Host> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'electron/host/web/cli.ts', '--data-dir', dataDir],
+    ['--import', 'tsx', 'electron/hosts/web/cli.ts', '--data-dir', dataDir],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -205,7 +205,7 @@ it('8 processes racing refunds with kill -9: no two refunds of a payment in flig
         [
           '--import',
           'tsx',
-          'electron/cli/index.ts',
+          'electron/hosts/cli/index.ts',
           'refund',
           '--profile',
           PROFILE,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { RunningSandbox } from '../../../electron/main/sandbox/index';
-import { rejectionError } from '../../../electron/main/services/gateway/errors';
+import type { RunningSandbox } from '../../../electron/sandbox/index';
+import { rejectionError } from '../../../electron/core/services/gateway/errors';
 import { buildRefunds, freshPayment, reason, startRefundSandbox } from './harness';
 
 let sandbox: RunningSandbox;

@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../electron/main/sandbox/index';
-import { rejectionError } from '../../../electron/main/services/gateway/errors';
-import { openDatabase, translate } from '../../../electron/main/adapters/sqlite/database';
-import { createSqliteRefundStore } from '../../../electron/main/adapters/sqlite/refund-store';
-import { MIGRATIONS } from '../../../electron/main/adapters/sqlite/schema';
+import type { RunningSandbox } from '../../../electron/sandbox/index';
+import { rejectionError } from '../../../electron/core/services/gateway/errors';
+import { openDatabase, translate } from '../../../electron/core/adapters/sqlite/database';
+import { createSqliteRefundStore } from '../../../electron/core/adapters/sqlite/refund-store';
+import { MIGRATIONS } from '../../../electron/core/adapters/sqlite/schema';
 import { buildRefunds, freshPayment, reason, startRefundSandbox } from './harness';
 
 let sb: RunningSandbox;

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditCsv, refundsCsv } from '../../../shared/csv/exports/refunds';
 import type { AuditEntryView, IntentView } from '../../../shared/ipc/contract/refunds';
 import { signingString } from '../../../shared/protocol/signing';
-import { createNodeCore } from '../../../electron/host/node-core';
-import type { AppCore } from '../../../electron/main/compose';
-import { type BrowserHost, startBrowserHost } from '../../../electron/host/web/server';
-import { type RunningSandbox, startSandbox } from '../../../electron/main/sandbox';
+import { createNodeCore } from '../../../electron/hosts/node-core';
+import type { AppCore } from '../../../electron/core/compose';
+import { type BrowserHost, startBrowserHost } from '../../../electron/hosts/web/server';
+import { type RunningSandbox, startSandbox } from '../../../electron/sandbox';
 import { reportFigures } from '../../unit/fuzz/figures';
 
 /**

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFetchHttpClient } from '../../../electron/main/adapters/http-fetch';
-import { DEMO_MERCHANT, startSandbox, type RunningSandbox } from '../../../electron/main/sandbox/index';
-import { createGatewayClient } from '../../../electron/main/services/gateway/client';
-import { createTransactionSync } from '../../../electron/main/services/transactions/sync';
+import { createFetchHttpClient } from '../../../electron/core/adapters/http-fetch';
+import { DEMO_MERCHANT, startSandbox, type RunningSandbox } from '../../../electron/sandbox/index';
+import { createGatewayClient } from '../../../electron/core/services/gateway/client';
+import { createTransactionSync } from '../../../electron/core/services/transactions/sync';
 import { toServiceDate } from '../../../shared/protocol/time';
 import { createFakeLogger } from '../../fakes/logger';
 

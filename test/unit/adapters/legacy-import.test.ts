@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openAppStorage } from '../../../electron/main/adapters/sqlite/app-storage';
+import { openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
 import { createFakeLogger } from '../../fakes/logger';
 
 /** A line as earlier versions wrote it: `{"c":"<sha256(d), 16 hex>","d":<json>}`. */

@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openAppStorage } from '../../../electron/main/adapters/sqlite/app-storage';
-import type { PaymentDraft } from '../../../electron/main/services/payments/intent';
+import { openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
+import type { PaymentDraft } from '../../../electron/core/services/payments/intent';
 import { createFakeLogger } from '../../fakes/logger';
 
 const open = (dir: string) =>

@@ -3,10 +3,10 @@ import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DATABASE_FILE, openAppStorage } from '../../../electron/main/adapters/sqlite/app-storage';
-import { openDatabase, StorageError } from '../../../electron/main/adapters/sqlite/database';
-import { MIGRATIONS } from '../../../electron/main/adapters/sqlite/schema';
-import { createRefundService } from '../../../electron/main/services/refunds/service';
+import { DATABASE_FILE, openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
+import { openDatabase, StorageError } from '../../../electron/core/adapters/sqlite/database';
+import { MIGRATIONS } from '../../../electron/core/adapters/sqlite/schema';
+import { createRefundService } from '../../../electron/core/services/refunds/service';
 import { createFakeLogger } from '../../fakes/logger';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'rd-sqlite-'));
@@ -197,7 +197,7 @@ describe('the app database', () => {
 
 describe('trouble reaches the person', () => {
   it('a damaged database turns health Degraded with the reason, through the app core', async () => {
-    const { createNodeCore } = await import('../../../electron/host/node-core');
+    const { createNodeCore } = await import('../../../electron/hosts/node-core');
     const d = dir();
     writeFileSync(join(d, DATABASE_FILE), Buffer.from('not a database at all'.padEnd(8192, '#')));
     const core = await createNodeCore({ host: 'browser', dataDir: d, demo: false, log: createFakeLogger() });

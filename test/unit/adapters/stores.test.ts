@@ -3,16 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Conf from 'conf';
 import { describe, expect, it } from 'vitest';
-import { createConfSettingsStore } from '../../../electron/main/adapters/conf-settings-store';
+import { createConfSettingsStore } from '../../../electron/core/adapters/conf-settings-store';
 import {
   createEnvSecretStore,
   createMemorySecretStore,
-} from '../../../electron/main/adapters/node-secret-stores';
+} from '../../../electron/core/adapters/node-secret-stores';
 import {
   createSafeStorageSecretStore,
   type SafeStorageLike,
-} from '../../../electron/main/adapters/safe-storage-secret-store';
-import { SettingsCorruptError } from '../../../electron/main/services/profiles/ports';
+} from '../../../electron/app/adapters/safe-storage-secret-store';
+import { SettingsCorruptError } from '../../../electron/core/services/profiles/ports';
 import { createFakeLogger } from '../../fakes/logger';
 
 const confStore = (dir: string) =>

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVOKE_CHANNELS } from '../../../shared/ipc/channels';
-import { createNodeCore } from '../../../electron/host/node-core';
-import type { AppCore } from '../../../electron/main/compose';
-import { type BrowserHost, startBrowserHost } from '../../../electron/host/web/server';
+import { createNodeCore } from '../../../electron/hosts/node-core';
+import type { AppCore } from '../../../electron/core/compose';
+import { type BrowserHost, startBrowserHost } from '../../../electron/hosts/web/server';
 import { createFakeLogger } from '../../fakes/logger';
 import { createTally, FUZZ_SEED, fuzzRuns, reportFigures } from './figures';
 

@@ -4,9 +4,9 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, ERROR_CODES } from '../../../shared/domain/errors';
-import { createFetchHttpClient, MAX_RESPONSE_BYTES } from '../../../electron/main/adapters/http-fetch';
-import { TOO_LARGE } from '../../../electron/main/services/gateway/http-port';
-import { createGatewayClient } from '../../../electron/main/services/gateway/client';
+import { createFetchHttpClient, MAX_RESPONSE_BYTES } from '../../../electron/core/adapters/http-fetch';
+import { TOO_LARGE } from '../../../electron/core/services/gateway/http-port';
+import { createGatewayClient } from '../../../electron/core/services/gateway/client';
 import { createFakeLogger } from '../../fakes/logger';
 import { createTally, FUZZ_SEED, fuzzRuns, reportFigures } from './figures';
 

@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createFetchHttpClient } from '../../../electron/main/adapters/http-fetch';
-import { createGatewayClient } from '../../../electron/main/services/gateway/client';
+import { createFetchHttpClient } from '../../../electron/core/adapters/http-fetch';
+import { createGatewayClient } from '../../../electron/core/services/gateway/client';
 import { createFakeLogger } from '../../fakes/logger';
 
 /** Answers every request with a 3 MB body (gzip when asked), shaped like a valid envelope. */

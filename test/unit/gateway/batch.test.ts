@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/domain/errors';
-import { queryMany } from '../../../electron/main/services/gateway/batch';
-import type { QueriedTransaction, QueryKey } from '../../../electron/main/services/gateway/client';
+import { queryMany } from '../../../electron/core/services/gateway/batch';
+import type { QueriedTransaction, QueryKey } from '../../../electron/core/services/gateway/client';
 
 const tx = (transactionNo: string): QueriedTransaction => ({
   transaction: {

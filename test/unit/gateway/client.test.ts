@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { verifySignature } from '../../../shared/protocol/signing';
-import { createGatewayClient } from '../../../electron/main/services/gateway/client';
-import { TransportError } from '../../../electron/main/services/gateway/http-port';
-import { backoffDelay, DEFAULT_RETRY } from '../../../electron/main/services/gateway/transport';
+import { createGatewayClient } from '../../../electron/core/services/gateway/client';
+import { TransportError } from '../../../electron/core/services/gateway/http-port';
+import { backoffDelay, DEFAULT_RETRY } from '../../../electron/core/services/gateway/transport';
 import { createFakeClock } from '../../fakes/clock';
 import { createFakeHttp, envelope, type FakeReply, success } from '../../fakes/http';
 import { createFakeLogger } from '../../fakes/logger';

@@ -2,12 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../../shared/domain/errors';
-import { createFetchHttpClient } from '../../../electron/main/adapters/http-fetch';
-import { createGatewayClient } from '../../../electron/main/services/gateway/client';
+import { createFetchHttpClient } from '../../../electron/core/adapters/http-fetch';
+import { createGatewayClient } from '../../../electron/core/services/gateway/client';
 import {
   DEFAULT_READ_BUDGET_MS,
   DEFAULT_TIMEOUT_MS,
-} from '../../../electron/main/services/gateway/transport';
+} from '../../../electron/core/services/gateway/transport';
 import { caughtAppError } from '../../fakes/app-error';
 import { createFakeHttp } from '../../fakes/http';
 import { createFakeLogger } from '../../fakes/logger';

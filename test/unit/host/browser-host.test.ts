@@ -3,8 +3,8 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeCore } from '../../../electron/host/node-core';
-import { type BrowserHost, startBrowserHost } from '../../../electron/host/web/server';
+import { createNodeCore } from '../../../electron/hosts/node-core';
+import { type BrowserHost, startBrowserHost } from '../../../electron/hosts/web/server';
 import { createFakeLogger } from '../../fakes/logger';
 
 let host: BrowserHost;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { signParams } from '../../../shared/protocol/signing';
-import { createIpnListener, type IpnEvent } from '../../../electron/main/services/ipn/listener';
+import { createIpnListener, type IpnEvent } from '../../../electron/core/services/ipn/listener';
 import { createFakeClock } from '../../fakes/clock';
 import { createFakeLogger } from '../../fakes/logger';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/domain/errors';
 import { INVOKE_CHANNELS, EVENT_CHANNELS } from '../../../shared/ipc/channels';
 import { contract, events } from '../../../shared/ipc/contract';
-import { createDispatcher, type HandlerMap } from '../../../electron/main/ipc/dispatcher';
+import { createDispatcher, type HandlerMap } from '../../../electron/core/ipc/dispatcher';
 import { createFakeLogger } from '../../fakes/logger';
 
 function handlersWith(overrides: Partial<HandlerMap>): HandlerMap {

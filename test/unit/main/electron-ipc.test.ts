@@ -9,7 +9,7 @@ vi.mock('electron', () => ({
   shell: {},
 }));
 
-const { registerIpc } = await import('../../../electron/main/ipc/electron-ipc');
+const { registerIpc } = await import('../../../electron/app/ipc');
 const { createFakeLogger } = await import('../../fakes/logger');
 
 describe('ipcMain registration', () => {

@@ -109,7 +109,7 @@ describe('Electron fuses at packaging', () => {
 
   it('nothing in main needs RunAsNode: no child process is forked from the app', () => {
     // process.fork relies on ELECTRON_RUN_AS_NODE, which the fuse disables (the sandbox runs in-process).
-    const mainSources = ['electron/main/index.ts', 'electron/main/compose.ts', 'electron/main/window.ts'];
+    const mainSources = ['electron/app/main.ts', 'electron/core/compose.ts', 'electron/app/window.ts'];
     for (const f of mainSources) {
       expect(readFileSync(join(root, f), 'utf8'), f).not.toMatch(/child_process|\bfork\(|utilityProcess/);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { missingConfirmations } from '../../../electron/main/services/refunds/guardrails';
+import { missingConfirmations } from '../../../electron/core/services/refunds/guardrails';
 import { moneyModeOf } from '../../../shared/domain/profile';
 
 const base = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isAppUrl, isTrustedSender } from '../../../electron/main/security/guards';
-import { isAllowedExternalUrl } from '../../../electron/main/services/external-links';
-import { RENDERER_CSP } from '../../../electron/main/security/csp';
+import { isAppUrl, isTrustedSender } from '../../../electron/app/security/guards';
+import { isAllowedExternalUrl } from '../../../electron/core/services/external-links';
+import { RENDERER_CSP } from '../../../electron/app/security/csp';
 
 describe('trusted IPC sender', () => {
   const top = { url: 'app://renderer/index.html', parent: null };

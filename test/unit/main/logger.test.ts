@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../electron/main/adapters/logger';
+import { createLogger } from '../../../electron/core/adapters/logger';
 
 describe('redacting logger', () => {
   it('never writes secret-bearing keys, however deeply nested', () => {

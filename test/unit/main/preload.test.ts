@@ -22,7 +22,7 @@ vi.mock('electron', () => ({
   ipcRenderer,
 }));
 
-await import('../../../electron/preload/index');
+await import('../../../electron/app/preload/index');
 const bridge = exposed.get(BRIDGE_GLOBAL) as Record<string, unknown> & {
   on: Record<string, (l: (p: unknown) => void) => () => void>;
 };

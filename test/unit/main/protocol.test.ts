@@ -13,8 +13,8 @@ vi.mock('electron', () => ({
   },
 }));
 
-const { serveRenderer } = await import('../../../electron/main/protocol');
-const { RENDERER_CSP } = await import('../../../electron/main/security/csp');
+const { serveRenderer } = await import('../../../electron/app/protocol');
+const { RENDERER_CSP } = await import('../../../electron/app/security/csp');
 
 const get = (url: string) => handler!(new Request(url));
 

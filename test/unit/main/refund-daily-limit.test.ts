@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAppStorage } from '../../../electron/main/adapters/sqlite/app-storage';
-import { createRefundService } from '../../../electron/main/services/refunds/service';
+import { openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
+import { createRefundService } from '../../../electron/core/services/refunds/service';
 import type { Transaction } from '../../../shared/domain/transaction';
 import { createFakeLogger } from '../../fakes/logger';
 

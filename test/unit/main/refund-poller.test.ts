@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRefundPoller } from '../../../electron/main/services/refunds/poller';
-import type { RefundService } from '../../../electron/main/services/refunds/service';
+import { createRefundPoller } from '../../../electron/core/services/refunds/poller';
+import type { RefundService } from '../../../electron/core/services/refunds/service';
 import { createFakeLogger } from '../../fakes/logger';
 
 /** A manual timer: tests step time explicitly, so the backoff schedule is observable and deterministic. */

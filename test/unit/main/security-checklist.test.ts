@@ -4,15 +4,15 @@ import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { INVOKE_CHANNELS } from '../../../shared/ipc/channels';
-import { RENDERER_CSP } from '../../../electron/main/security/csp';
+import { RENDERER_CSP } from '../../../electron/app/security/csp';
 import {
   EXTERNAL_HOST_ALLOWLIST,
   isAllowedExternalUrl,
-} from '../../../electron/main/services/external-links';
+} from '../../../electron/core/services/external-links';
 
 /**
  * Electron's security checklist (https://www.electronjs.org/docs/latest/tutorial/security), item by
- * item, against the configuration the app really produces: the composition root (electron/main/index.ts)
+ * item, against the configuration the app really produces: the composition root (electron/app/main.ts)
  * is booted with Electron mocked at the edge, and every window, session, protocol and IPC setting it
  * makes is captured and checked. Item 19 (fuses) is checked in fuses.test.ts, item 20 (the preload) in
  * preload.test.ts. Numbers follow the checklist.
@@ -119,7 +119,7 @@ const quiet = vi.spyOn(process.stderr, 'write').mockImplementation(() => true); 
 
 beforeAll(async () => {
   delete process.env['ELECTRON_RENDERER_URL'];
-  await import('../../../electron/main/index');
+  await import('../../../electron/app/main');
   await vi.waitFor(() => expect(windows).toHaveLength(1), { timeout: 15_000 });
 }, 20_000);
 

@@ -35,7 +35,7 @@ const fakeApp = { isPackaged: true };
 
 vi.mock('electron', () => ({ app: fakeApp, BrowserWindow: FakeWindow, shell: { openExternal } }));
 
-const { createMainWindow, devServerUrl, lockDownSession } = await import('../../../electron/main/window');
+const { createMainWindow, devServerUrl, lockDownSession } = await import('../../../electron/app/window');
 
 describe('main window security guards', () => {
   beforeEach(() => {

@@ -9,7 +9,7 @@ import {
   settleCurrenciesFor,
 } from '../../../shared/domain/checkout';
 import { customerInputSchema } from '../../../shared/domain/customer';
-import { cardScrubber, isAllowedPaymentPage } from '../../../electron/main/services/payments/checks';
+import { cardScrubber, isAllowedPaymentPage } from '../../../electron/core/services/payments/checks';
 
 const NOW = Date.UTC(2026, 10, 22);
 

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/domain/errors';
 import type { Transaction } from '../../../shared/domain/transaction';
-import { openAppStorage } from '../../../electron/main/adapters/sqlite/app-storage';
-import { outcomeUnknown, rejectionError } from '../../../electron/main/services/gateway/errors';
-import type { PaymentGateway } from '../../../electron/main/services/payments/follow';
-import type { PaymentIntent } from '../../../electron/main/services/payments/intent';
-import { createPaymentService, type PaymentContext } from '../../../electron/main/services/payments/service';
+import { openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
+import { outcomeUnknown, rejectionError } from '../../../electron/core/services/gateway/errors';
+import type { PaymentGateway } from '../../../electron/core/services/payments/follow';
+import type { PaymentIntent } from '../../../electron/core/services/payments/intent';
+import { createPaymentService, type PaymentContext } from '../../../electron/core/services/payments/service';
 import { createFakeClock } from '../../fakes/clock';
 import { createFakeLogger } from '../../fakes/logger';
 

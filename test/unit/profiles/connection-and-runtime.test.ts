@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/domain/errors';
-import { createEventBus } from '../../../electron/main/services/event-bus';
-import { probeTransactionNo, testConnection } from '../../../electron/main/services/profiles/connection-test';
-import { createProfilesRuntime } from '../../../electron/main/services/profiles/runtime';
+import { createEventBus } from '../../../electron/core/services/event-bus';
+import { probeTransactionNo, testConnection } from '../../../electron/core/services/profiles/connection-test';
+import { createProfilesRuntime } from '../../../electron/core/services/profiles/runtime';
 import { createFakeClock } from '../../fakes/clock';
 import { createFakeHttp, envelope } from '../../fakes/http';
 import { createFakeLogger } from '../../fakes/logger';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProfilesService, type DemoRuntime } from '../../../electron/main/services/profiles/service';
+import { createProfilesService, type DemoRuntime } from '../../../electron/core/services/profiles/service';
 import { createFakeClock } from '../../fakes/clock';
 import { createFakeLogger } from '../../fakes/logger';
 import { createFakeSecretStore, createFakeSettingsStore } from '../../fakes/stores';

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNodeCore } from '../../../electron/host/node-core';
-import type { AppCore } from '../../../electron/main/compose';
+import { createNodeCore } from '../../../electron/hosts/node-core';
+import type { AppCore } from '../../../electron/core/compose';
 import { createFakeLogger } from '../../fakes/logger';
 
 /**

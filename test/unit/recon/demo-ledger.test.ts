@@ -8,9 +8,9 @@ import {
   DEMO_LEDGER_SEED,
   demoLedgerFor,
   demoSandboxAnchor,
-} from '../../../electron/main/demo-ledger';
-import { DEMO_SEED } from '../../../electron/main/compose';
-import { generateSeed, seedAnchor } from '../../../electron/main/sandbox';
+} from '../../../electron/core/demo-ledger';
+import { DEMO_SEED } from '../../../electron/core/compose';
+import { generateSeed, seedAnchor } from '../../../electron/sandbox';
 import { parseCsvText } from '../../../shared/csv/parser';
 import { toLedgerRows } from '../../../shared/recon/ledger';
 import { guessMapping } from '../../../shared/recon/mapping';
@@ -19,7 +19,7 @@ describe('resources/demo-ledger.csv', () => {
   const committed = readFileSync(resolve(import.meta.dirname, '../../../resources/demo-ledger.csv'), 'utf8');
   const built = buildDemoLedger();
 
-  it('is exactly what the generator produces (regenerate with electron/cli/tools/make-demo-ledger.ts)', () => {
+  it('is exactly what the generator produces (regenerate with electron/hosts/cli/tools/make-demo-ledger.ts)', () => {
     expect(committed).toBe(built.csv);
   });
   it('uses the Demo profile’s sandbox seed', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/domain/errors';
-import { type RunProgress, startRunner } from '../../../electron/main/services/reconciliation/runner';
-import type { QueryKey } from '../../../electron/main/services/gateway/client';
+import { type RunProgress, startRunner } from '../../../electron/core/services/reconciliation/runner';
+import type { QueryKey } from '../../../electron/core/services/gateway/client';
 import { tx } from './fixtures';
 
 /** A gateway whose answers the test controls; `gate` holds queries until released. */

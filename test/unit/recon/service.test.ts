@@ -8,12 +8,12 @@ import { reportCsv } from '../../../shared/recon/export';
 import type { LedgerRow, UnusableRow } from '../../../shared/recon/ledger';
 import type { ReconOptions } from '../../../shared/recon/period';
 import type { LedgerFileInfo } from '../../../shared/recon/run';
-import { openAppStorage } from '../../../electron/main/adapters/sqlite/app-storage';
-import type { QueryKey } from '../../../electron/main/services/gateway/client';
+import { openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
+import type { QueryKey } from '../../../electron/core/services/gateway/client';
 import {
   createReconciliationService,
   type ViewProgress,
-} from '../../../electron/main/services/reconciliation/service';
+} from '../../../electron/core/services/reconciliation/service';
 import { tx } from './fixtures';
 
 const log = { info() {}, warn() {}, error() {} };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/domain/errors';
 import type { Transaction } from '../../../shared/domain/transaction';
-import type { QueriedTransaction, QueryKey } from '../../../electron/main/services/gateway/client';
-import { createTransactionLookup, detectKind } from '../../../electron/main/services/transactions/lookup';
+import type { QueriedTransaction, QueryKey } from '../../../electron/core/services/gateway/client';
+import { createTransactionLookup, detectKind } from '../../../electron/core/services/transactions/lookup';
 import { createFakeClock } from '../../fakes/clock';
 
 const PAY: Transaction = {

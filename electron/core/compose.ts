@@ -1,0 +1,211 @@
+import { join } from 'node:path';
+import { createFetchHttpClient } from './adapters/http-fetch';
+import { type AppStorage, openAppStorage } from './adapters/sqlite/app-storage';
+import { createDispatcher, type Dispatch, type HandlerMap } from './ipc/dispatcher';
+import { appHandlers } from './ipc/handlers/app';
+import { profileHandlers } from './ipc/handlers/profiles';
+import { transactionHandlers } from './ipc/handlers/transactions';
+import { transactionSyncHandlers } from './ipc/handlers/transactions-sync';
+import { reconciliationHandlers } from './ipc/handlers/reconciliation';
+import { demoLedgerFor } from './demo-ledger';
+import { createReconciliationService } from './services/reconciliation/service';
+import { createRefundsRuntime } from './services/refunds/runtime';
+import { refundHandlers } from './ipc/handlers/refunds';
+import { paymentHandlers } from './ipc/handlers/payments';
+import { createPaymentsRuntime, type PaymentsRuntime } from './services/payments/runtime';
+import { DEMO_MERCHANT, type RunningSandbox, type SandboxOptions, startSandbox } from '../sandbox';
+import { createAppService, type AppServiceDeps } from './services/app-service';
+import { createEventBus, type EventBus } from './services/event-bus';
+import type { HttpClient } from './services/gateway/http-port';
+import type { RetryPolicy } from './services/gateway/transport';
+import type { Clock, Logger, OpenExternal } from './services/ports';
+import type { SecretStore, SettingsStore } from './services/profiles/ports';
+import { createProfilesRuntime, type DemoHandle, type ProfilesRuntime } from './services/profiles/runtime';
+import { createTransactionLookup } from './services/transactions/lookup';
+import { createTransactionSync } from './services/transactions/sync';
+
+/** Adapters a host provides. Electron passes its own; the browser host and CLI pass plain-Node ones. */
+export interface HostAdapters {
+  host: AppServiceDeps['host'];
+  name: string;
+  version: string;
+  dataDir: string;
+  platform: string;
+  clock: Clock;
+  log: Logger;
+  openExternal: OpenExternal;
+  /** Non-secret settings (electron-store in Electron, conf elsewhere). */
+  settings: SettingsStore;
+  /** API tokens (safeStorage in Electron, memory/env elsewhere). */
+  secrets: SecretStore;
+  /** Defaults to the plain-Node fetch adapter. */
+  http?: HttpClient;
+}
+
+/** Knobs for tests and the browser host; the Electron app uses the defaults. */
+export interface CoreOptions {
+  /** false: never start the embedded sandbox (no Demo profile is created). Otherwise extra sandbox options. */
+  demo?: false | Partial<SandboxOptions>;
+  gateway?: { timeoutMs?: number; readBudgetMs?: number; retry?: Partial<RetryPolicy> };
+}
+
+export interface AppCore {
+  dispatch: Dispatch;
+  events: EventBus;
+  handlers: HandlerMap;
+  /** Profiles, gateway, Demo sandbox and IPN listener (for hosts and tests; the renderer goes through IPC). */
+  profiles: ProfilesRuntime;
+  /** The embedded sandbox when it runs (tests inject faults through it; the app never needs it). */
+  demoSandbox(): RunningSandbox | undefined;
+  /** Stops background work (sandbox, listeners, pollers) so the process can exit cleanly. */
+  close(): Promise<void>;
+}
+
+/** Fixed so every new user's Demo shows the same seeded data; persisted so it survives restarts. */
+export const DEMO_SEED = 20_240_601;
+
+function demoStarter(
+  dataDir: string,
+  log: Logger,
+  extra: Partial<SandboxOptions>,
+  started: (s: RunningSandbox) => void,
+): () => Promise<DemoHandle> {
+  return async () => {
+    const sandbox = await startSandbox({
+      port: 0,
+      seed: DEMO_SEED,
+      dataFile: join(dataDir, 'demo-sandbox.json'),
+      ...extra,
+    });
+    started(sandbox);
+    log.info('demo.sandbox', { port: sandbox.port });
+    return {
+      baseUrl: sandbox.baseUrl,
+      merchantNo: DEMO_MERCHANT.merchantNo,
+      storeNo: DEMO_MERCHANT.storeNo,
+      token: DEMO_MERCHANT.token,
+      close: () => sandbox.close(),
+    };
+  };
+}
+
+/**
+ * Builds every service and the IPC handler map from the host's adapters. Both the Electron composition
+ * root and the browser host call this, so the renderer talks to exactly the same code in both.
+ */
+export async function createAppCore(adapters: HostAdapters, options: CoreOptions = {}): Promise<AppCore> {
+  const events = createEventBus();
+  let sandbox: RunningSandbox | undefined;
+  // Opened right after the profiles (the one-time import asks them for service addresses); an IPN can
+  // only arrive once the listener the profiles start is reachable, and is refused (so resent) until then.
+  const opened: { storage?: AppStorage; payments?: PaymentsRuntime } = {};
+  const profiles = await createProfilesRuntime({
+    settings: adapters.settings,
+    secrets: adapters.secrets,
+    http: adapters.http ?? createFetchHttpClient(),
+    clock: adapters.clock,
+    log: adapters.log,
+    events,
+    ...(options.demo === false
+      ? {}
+      : { startDemo: demoStarter(adapters.dataDir, adapters.log, options.demo ?? {}, (s) => (sandbox = s)) }),
+    // Verified IPNs are committed (fsync) with their dedup key before the listener answers `success`.
+    recordIpn: async (event, key) => {
+      if (!opened.storage) throw new Error('storage is not open yet');
+      return opened.storage.recordIpn(event, key);
+    },
+    ...(options.gateway ? { gateway: options.gateway } : {}),
+    onIpn: (e) => opened.payments?.hint(e),
+  });
+  const store = (opened.storage = openAppStorage({
+    dataDir: adapters.dataDir,
+    now: adapters.clock.now,
+    log: adapters.log,
+    baseUrlFor: (id) => {
+      try {
+        return profiles.profiles.get(id).environment === 'demo'
+          ? undefined
+          : profiles.profiles.effectiveBaseUrl(id);
+      } catch {
+        return undefined;
+      }
+    },
+  }));
+  const app = createAppService({
+    name: adapters.name,
+    version: adapters.version,
+    dataDir: adapters.dataDir,
+    host: adapters.host,
+    platform: adapters.platform,
+    clock: adapters.clock,
+    log: adapters.log,
+    openExternal: adapters.openExternal,
+    mode: () => profiles.profiles.mode(),
+    healthChecks: async () => [
+      ...(await profiles.healthChecks()),
+      ...store.problems().map((p) => ({ name: p.name, ok: false, detail: p.detail })),
+    ],
+  });
+  const lookup = createTransactionLookup({ gateway: () => profiles.activeGateway(), clock: adapters.clock });
+  const reconciliation = createReconciliationService({
+    runs: store.runs,
+    jobs: store.jobs,
+    clock: adapters.clock,
+    log: adapters.log,
+    gatewayFor: (profileId) => profiles.gatewayFor(profileId),
+    profile: (id) => {
+      try {
+        const p = id ? profiles.profiles.get(id) : profiles.profiles.active();
+        return p ? { id: p.id, name: p.name } : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    onProgress: (runId, p) => events.emit('reconciliation.progress', { runId, ...p }),
+  });
+  const refunds = createRefundsRuntime({
+    store: store.refunds,
+    untrusted: store.untrusted,
+    clock: adapters.clock,
+    log: adapters.log,
+    events,
+    profiles,
+  });
+  const payments = (opened.payments = createPaymentsRuntime({
+    store: store.payments,
+    untrusted: store.untrusted,
+    clock: adapters.clock,
+    log: adapters.log,
+    events,
+    profiles,
+    openExternal: adapters.openExternal,
+  }));
+  const handlers: HandlerMap = {
+    ...appHandlers(app),
+    ...profileHandlers(profiles),
+    ...transactionHandlers(lookup),
+    ...transactionSyncHandlers(
+      createTransactionSync({ gateway: () => profiles.activeGateway(), clock: adapters.clock }),
+    ),
+    ...reconciliationHandlers(reconciliation, () => {
+      const demo = demoLedgerFor(sandbox);
+      return { name: 'demo-ledger.csv', text: demo.csv };
+    }),
+    ...refundHandlers(refunds.service, refunds.describeActive, adapters.clock.now),
+    ...paymentHandlers(payments),
+  };
+  return {
+    dispatch: createDispatcher(handlers, adapters.log),
+    events,
+    handlers,
+    profiles,
+    demoSandbox: () => sandbox,
+    close: async () => {
+      refunds.close();
+      payments.close();
+      await reconciliation.close();
+      await profiles.close();
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { writeFileSync } from 'node:fs';
+import { auditCsv, refundsCsv } from '../../../../shared/csv/exports/refunds';
+import { defaultAppDataDir } from '../connection';
+import { openCliStorage } from '../desk';
+import { type Command, EXIT, UsageError, parseCliArgs } from '../io';
+
+const KINDS = ['audit', 'refunds'] as const;
+type Kind = (typeof KINDS)[number];
+
+/**
+ * `export`: writes main-owned data — the audit log or the refunds — as CSV from the app's database through
+ * the same writer and column sets as the app's Export buttons. Offline: no network.
+ * (Ledger reconciliation reports are written by `reconcile --out`; the renderer's transaction cache
+ * lives in the app's IndexedDB and is exported from the Transactions screen.)
+ */
+export const exportCommand: Command = {
+  name: 'export',
+  summary: 'export the audit log or the refunds to CSV (offline)',
+  usage:
+    'export (audit | refunds) --out <file.csv> [--data-dir <dir>] [--no-bom]  (exit 0 written, 2 bad usage)',
+  async run(args, io) {
+    const parsed = parseCliArgs(
+      args,
+      {
+        out: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'no-bom': { type: 'boolean', default: false },
+      },
+      true,
+    );
+    const [kind, ...extra] = parsed.positionals;
+    if (!kind || !KINDS.includes(kind as Kind) || extra.length > 0)
+      throw new UsageError(`Say what to export: ${KINDS.join(' or ')}.`);
+    if (!parsed.values.out) throw new UsageError('--out <file.csv> is required.');
+    const dataDir = parsed.values['data-dir'] ?? defaultAppDataDir(io.env);
+    const bom = !parsed.values['no-bom'];
+    const storage = openCliStorage(dataDir);
+    let csv: string;
+    let count: number;
+    try {
+      if (kind === 'audit') {
+        const rows = storage.refunds.audit.list();
+        csv = auditCsv(rows);
+        count = rows.length;
+      } else {
+        const intents = storage.refunds.list();
+        csv = refundsCsv(intents);
+        count = intents.length;
+      }
+      for (const p of storage.problems()) io.err(`Warning: ${p.detail}`);
+    } finally {
+      storage.close();
+    }
+    writeFileSync(parsed.values.out, bom ? csv : csv.replace(/^\uFEFF/, ''));
+    io.err(`Wrote ${count} ${kind === 'audit' ? 'audit entries' : 'refunds'} to ${parsed.values.out}.`);
+    return EXIT.OK;
+  },
+};

@@ -1,0 +1,224 @@
+/**
+ * `cli reconcile <ledger.csv> --base-url <url> --merchant <no> --store <no> [--mapping <json>]
+ *  --out <report.csv> [--summary <summary.csv>] [--concurrency <n>]
+ *  [--from YYYY-MM-DD --to YYYY-MM-DD [--days service|local] [--time-zone <IANA>] [--refund-lookback <days>]]
+ *  [--date-tolerance <days>] [--decimal dot|comma] [--date-order ymd|dmy|mdy]`
+ *
+ * The same report as the screen for the same ledger and period: the app's reconciliation service runs
+ * it (over an in-memory database), so the outcomes, summary and statement are the app's.
+ * Token from REFUND_DESK_API_TOKEN (never an argument: argv is visible to other users of the machine).
+ * Exit: 0 all matched, 1 differences found (exceptions or unreadable rows), 2 bad input (file, mapping,
+ * formats that need a choice, arguments, credentials rejected), 5 network (some of the service could
+ * not be reached; the report is still written, those rows as not_checked).
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { cliGateway, CONNECTION_OPTIONS, type Connection, connectionFrom } from '../connection';
+import { type CliIo, type Command, UsageError } from '../io';
+import { reconcileInMemory } from '../recon-run';
+import { LedgerInputError, prepareLedger } from '../../../core/services/reconciliation/pipeline';
+import type { DateOrder } from '../../../../shared/recon/dates';
+import { columnMappingSchema, type ColumnMapping } from '../../../../shared/recon/mapping';
+import { OUTCOME_LABELS, RECON_OUTCOMES } from '../../../../shared/recon/match';
+import { reportCsv, summaryCsv } from '../../../../shared/recon/export';
+import {
+  DEFAULT_DATE_TOLERANCE_DAYS,
+  DEFAULT_REFUND_LOOKBACK_DAYS,
+  optionIssues,
+  type ReconOptions,
+} from '../../../../shared/recon/period';
+import { OFFLINE_CODES } from '../../../../shared/recon/run';
+import { formatMinor } from '../../../../shared/domain/money';
+import { systemZoneName } from '../../../../shared/domain/zones';
+
+export const EXIT = { ok: 0, differences: 1, badInput: 2, network: 5 } as const;
+
+/** The CLI's io, plus a clock tests may pin. */
+export type ReconcileIo = CliIo & { now?: () => number };
+
+/** Registered in ../main.ts. */
+export const reconcileCommand: Command = {
+  name: 'reconcile',
+  summary:
+    'Reconcile a ledger CSV against the service (both ways for a period); write the report (and summary) CSV.',
+  usage:
+    'reconcile <ledger.csv> --base-url <url> --merchant <no> --store <no> [--mapping <json|file>] --out <report.csv> [--summary <summary.csv>] [--concurrency <n>] [--from YYYY-MM-DD --to YYYY-MM-DD [--days service|local] [--time-zone <IANA>] [--refund-lookback <days>]] [--date-tolerance <days>] [--decimal dot|comma] [--date-order ymd|dmy|mdy] [--quiet]  (token: REFUND_DESK_API_TOKEN; exit 0 all matched, 1 differences, 2 bad input, 5 network)',
+  run: (args, io) => runReconcile(args, io),
+};
+
+const CREDENTIAL_CODES = new Set(['unauthorized', 'forbidden', 'upstream_rejected']);
+
+async function readMapping(arg: string | undefined): Promise<ColumnMapping | undefined> {
+  if (!arg) return undefined;
+  // Inline JSON or a path to a JSON file.
+  const text = arg.trim().startsWith('{') ? arg : await readFile(arg, 'utf8');
+  const parsed = columnMappingSchema.safeParse(JSON.parse(text));
+  if (!parsed.success)
+    throw new LedgerInputError(
+      `--mapping is not a valid mapping: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  return parsed.data;
+}
+
+const whole = (flag: string, v: string | undefined, fallback: number) => {
+  if (v === undefined) return fallback;
+  if (!/^\d{1,3}$/.test(v)) throw new UsageError(`${flag} must be a whole number of days.`);
+  return Number(v);
+};
+
+type Values = Record<string, string | boolean | undefined>;
+
+/** The run's options from the flags (the screen's defaults where a flag is absent). */
+function optionsFrom(v: Values): ReconOptions {
+  const str = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
+  const from = str('from');
+  const to = str('to');
+  if ((from === undefined) !== (to === undefined))
+    throw new UsageError('Give both --from and --to, or neither.');
+  const days = str('days') ?? 'service';
+  if (days !== 'service' && days !== 'local')
+    throw new UsageError('--days must be service (UTC+8) or local.');
+  const options: ReconOptions = {
+    ...(from && to ? { period: { from, to } } : {}),
+    days,
+    timeZone: str('time-zone') ?? systemZoneName(),
+    dateToleranceDays: whole('--date-tolerance', str('date-tolerance'), DEFAULT_DATE_TOLERANCE_DAYS),
+    refundLookbackDays: whole('--refund-lookback', str('refund-lookback'), DEFAULT_REFUND_LOOKBACK_DAYS),
+  };
+  const issues = optionIssues(options);
+  if (issues.length > 0) throw new UsageError(issues.join(' '));
+  return options;
+}
+
+function formatFlags(v: Values) {
+  const decimal = v['decimal'];
+  const order = v['date-order'];
+  if (decimal !== undefined && decimal !== 'dot' && decimal !== 'comma')
+    throw new UsageError('--decimal must be dot or comma.');
+  if (order !== undefined && order !== 'ymd' && order !== 'dmy' && order !== 'mdy')
+    throw new UsageError('--date-order must be ymd, dmy or mdy.');
+  return {
+    ...(decimal ? { decimal: decimal === 'dot' ? ('.' as const) : (',' as const) } : {}),
+    ...(order ? { dateOrder: order as DateOrder } : {}),
+  };
+}
+
+/** Runs the command; resolves to the exit code. Never throws for expected failures. */
+export async function runReconcile(argv: string[], io: ReconcileIo): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        ...CONNECTION_OPTIONS,
+        mapping: { type: 'string' },
+        out: { type: 'string' },
+        summary: { type: 'string' },
+        concurrency: { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        days: { type: 'string' },
+        'time-zone': { type: 'string' },
+        'date-tolerance': { type: 'string' },
+        'refund-lookback': { type: 'string' },
+        decimal: { type: 'string' },
+        'date-order': { type: 'string' },
+        quiet: { type: 'boolean' },
+      },
+    });
+  } catch (e) {
+    io.err(`reconcile: ${e instanceof Error ? e.message : String(e)}`);
+    return EXIT.badInput;
+  }
+  const v = args.values;
+  const ledgerPath = args.positionals[0];
+  const missing = [!ledgerPath && '<ledger.csv>', !v.out && '--out'].filter(Boolean);
+  if (missing.length > 0 || !ledgerPath || !v.out) {
+    io.err(`reconcile: missing ${missing.join(', ')}.\nUsage: ${reconcileCommand.usage}`);
+    return EXIT.badInput;
+  }
+  let conn: Connection;
+  let options: ReconOptions;
+  let formats: ReturnType<typeof formatFlags>;
+  try {
+    conn = connectionFrom(v, io);
+    options = optionsFrom(v);
+    formats = formatFlags(v);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.err(`reconcile: ${e.message}`);
+    return EXIT.badInput;
+  }
+  const now = io.now ?? Date.now;
+  let prepared;
+  try {
+    const bytes = new Uint8Array(await readFile(ledgerPath));
+    prepared = prepareLedger(bytes, ledgerPath.split(/[\\/]/).at(-1) ?? ledgerPath, {
+      ...formats,
+      ...(v.mapping ? { mapping: await readMapping(v.mapping) } : {}),
+    });
+  } catch (e) {
+    io.err(
+      `reconcile: ${e instanceof LedgerInputError || e instanceof SyntaxError ? e.message : `cannot read ${ledgerPath}: ${e instanceof Error ? e.message : String(e)}`}`,
+    );
+    return EXIT.badInput;
+  }
+  const unusable = prepared.imported.unusable;
+  for (const p of unusable.slice(0, 20)) io.err(`line ${p.line}: ${p.reason}`);
+  if (unusable.length > 20) io.err(`… and ${unusable.length - 20} more rows that cannot be used`);
+
+  let lastPrinted = 0;
+  const result = await reconcileInMemory(prepared, {
+    gateway: cliGateway(conn, io),
+    clock: { now },
+    options,
+    profileName: `${conn.merchantNo}/${conn.storeNo} at ${conn.baseUrl}`,
+    ...(v.concurrency ? { concurrency: Number.parseInt(v.concurrency, 10) || undefined } : {}),
+    onProgress: (p) => {
+      if (v.quiet || now() - lastPrinted < 1000) return;
+      lastPrinted = now();
+      io.err(
+        `${p.phase === 'listing' ? 'listed windows' : 'queried'} ${p.done}/${p.total}${p.failed ? `, ${p.failed} failed` : ''}${'etaMs' in p && p.etaMs !== undefined ? `, about ${Math.ceil(p.etaMs / 1000)} s left` : ''}`,
+      );
+    },
+  });
+  const generatedAt = new Date(now()).toISOString();
+  await writeFile(v.out, reportCsv(result.items));
+  if (v.summary)
+    await writeFile(
+      v.summary,
+      summaryCsv(result.summary.currencies, generatedAt, { run: result.facts, statement: result.statement }),
+    );
+
+  const s = result.summary;
+  io.out(`${s.rows} ledger rows: ${s.read} read, ${s.unusable} unreadable`);
+  for (const o of RECON_OUTCOMES) if (s.counts[o]) io.out(`  ${OUTCOME_LABELS[o]}: ${s.counts[o]}`);
+  for (const c of s.currencies) {
+    io.out(
+      `  ${c.currency || '(no currency)'}: ledger ${formatMinor(c.ledgerTotalMinor, c.currency)}, service ${formatMinor(c.serviceTotalMinor, c.currency)}, refunds ${formatMinor(c.serviceRefundsMinor, c.currency)}, difference ${formatMinor(c.differenceMinor, c.currency)}, unexplained ${formatMinor(c.unexplainedMinor, c.currency)}`,
+    );
+  }
+  if (!v.quiet) for (const line of result.statement) io.out(line);
+  io.out(`report: ${v.out}${v.summary ? `, summary: ${v.summary}` : ''}`);
+
+  const f = result.facts;
+  const failedCodes = Object.keys(f.lookups.failedByCode);
+  const answered = f.sources.list + f.sources.lookup + f.sources.cache;
+  const refused =
+    (answered === 0 && failedCodes.length > 0 && failedCodes.every((c) => CREDENTIAL_CODES.has(c))) ||
+    (f.stoppedBecause !== undefined && CREDENTIAL_CODES.has(f.stoppedBecause.code));
+  if (refused) {
+    io.err(
+      'reconcile: the service refused every lookup — check --merchant, --store and REFUND_DESK_API_TOKEN.',
+    );
+    return EXIT.badInput;
+  }
+  if (f.offline || failedCodes.some((c) => OFFLINE_CODES.has(c))) {
+    io.err(
+      `reconcile: ${s.counts.not_checked} rows could not be checked because the service could not be reached${f.stoppedBecause ? ` (stopped early: ${f.stoppedBecause.message})` : ''}; run again to retry them.`,
+    );
+    return EXIT.network;
+  }
+  return s.exceptions > 0 ? EXIT.differences : EXIT.ok;
+}

@@ -1,0 +1,128 @@
+import { AppError, isAppError } from '../../../../shared/domain/errors';
+import { formatMinor, MoneyParseError, parseMinor } from '../../../../shared/domain/money';
+import { findUnsafeCharacter, unsafeTextMessage } from '../../../../shared/domain/text';
+import { cliGateway, defaultAppDataDir } from '../connection';
+import { ACCOUNT_OPTIONS, cliAccount, openCliRefunds } from '../desk';
+import { type Command, EXIT, UsageError, parseCliArgs } from '../io';
+
+/** Refund-specific exit codes: 0 accepted, 4 rejected or refused, 6 outcome unknown. */
+const OUTCOME_UNKNOWN = 6;
+
+/**
+ * `refund`: the app's own refund service and database, from a script. The same checks run (fresh query,
+ * status, remaining including every intent of this account and payment, one in flight per payment),
+ * decided in the same database transaction as the app's, committed before the request leaves; an
+ * ambiguous failure is resolved by query, never resent. `--yes` is the explicit confirmation; in
+ * production the typed --amount counts as the re-typed amount.
+ */
+export const refundCommand: Command = {
+  name: 'refund',
+  summary: 'refund a payment (full or partial) through the app’s refund service and database',
+  usage:
+    'refund (--profile <name> | --base-url <url> --merchant <no> --store <no>) (--transaction-no <n> | --reference <r>) --amount <decimal> --currency <ccy> --reason <text> --yes [--data-dir <dir>] [--operator <name>] [--json]  (token: REFUND_DESK_API_TOKEN; exit 0 accepted, 4 rejected, 5 network, 6 outcome unknown)',
+  async run(args, io) {
+    const { values } = parseCliArgs(
+      args,
+      {
+        ...ACCOUNT_OPTIONS,
+        'transaction-no': { type: 'string' },
+        reference: { type: 'string' },
+        amount: { type: 'string' },
+        currency: { type: 'string' },
+        reason: { type: 'string' },
+        yes: { type: 'boolean', default: false },
+        'data-dir': { type: 'string' },
+        operator: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+      false,
+    );
+    if (Boolean(values['transaction-no']) === Boolean(values.reference))
+      throw new UsageError('Give exactly one of --transaction-no, --reference.');
+    const currency = values.currency?.toUpperCase();
+    if (!currency || !/^[A-Z]{3}$/.test(currency))
+      throw new UsageError('--currency must be a three-letter code such as USD.');
+    if (!values.amount)
+      throw new UsageError('--amount is required (a decimal in the payment currency, e.g. 12.50).');
+    let amountMinor: number;
+    try {
+      amountMinor = parseMinor(values.amount, currency);
+    } catch (e) {
+      throw new UsageError(`--amount: ${e instanceof MoneyParseError ? e.message : 'not a decimal amount'}.`);
+    }
+    if (amountMinor <= 0) throw new UsageError('--amount must be greater than zero.');
+    if (!values.reason?.trim())
+      throw new UsageError(
+        '--reason is required: the service has no reason field, so the desk keeps it in its audit log.',
+      );
+    const unsafeReason = findUnsafeCharacter(values.reason, { multiline: true });
+    if (unsafeReason) throw new UsageError(unsafeTextMessage('--reason', unsafeReason));
+    const unsafeOperator = values.operator ? findUnsafeCharacter(values.operator) : undefined;
+    if (unsafeOperator) throw new UsageError(unsafeTextMessage('--operator', unsafeOperator));
+    if (!values.yes)
+      throw new UsageError(
+        `Nothing was sent. Add --yes to confirm refunding ${formatMinor(amountMinor, currency)} ${currency}.`,
+      );
+    const dataDir = values['data-dir'] ?? defaultAppDataDir(io.env);
+    const { account, conn } = cliAccount(values, io, dataDir);
+    const gateway = cliGateway(conn, io);
+    const { service, close } = openCliRefunds({
+      dataDir,
+      account,
+      conn,
+      io,
+      gateway,
+      operator: values.operator ?? io.env['USER'] ?? io.env['USERNAME'] ?? 'cli',
+    });
+    const report = (fields: Record<string, unknown>) => {
+      if (values.json) io.out(JSON.stringify(fields, null, 2));
+      else
+        for (const [k, v] of Object.entries(fields))
+          if (v !== undefined) io.out(`${k.padEnd(20)}${String(v)}`);
+    };
+    try {
+      let transactionNo = values['transaction-no'];
+      if (!transactionNo)
+        transactionNo = (await gateway.queryTransaction({ reference: values.reference! })).transaction
+          .transactionNo;
+      const intent = await service.submit({
+        transactionNo,
+        amountMinor,
+        currency,
+        reasonCode: 'other',
+        reasonNote: values.reason.trim(),
+        confirmation: { overLimit: true, typedAmount: values.amount },
+      });
+      report({
+        intentId: intent.id,
+        outcome: intent.state,
+        transactionNo: intent.transactionNo,
+        amount: `${formatMinor(intent.amountMinor, intent.currency)} ${intent.currency}`,
+        refundTransactionNo: intent.refundTransactionNo,
+        refundStatus: intent.refundStatus,
+        retCode: intent.retCode,
+        retMsg: intent.retMsg,
+        detail:
+          intent.state === 'outcome_unknown'
+            ? `${intent.detail ?? ''} ${intent.lastCheck?.note ?? ''}`.trim()
+            : intent.detail,
+      });
+      if (intent.state === 'accepted' || intent.state === 'succeeded') return EXIT.OK;
+      if (intent.state === 'outcome_unknown') {
+        io.err(
+          'The outcome is unknown: do NOT refund again. Check the payment with `cli query` or in the app (Refunds → Check again).',
+        );
+        return OUTCOME_UNKNOWN;
+      }
+      return EXIT.REJECTED;
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      report({ outcome: 'refused', code: e.code, message: e.message });
+      if (e.code === 'network' || e.code === 'timeout' || e.code === 'unavailable') return EXIT.NETWORK;
+      if (e.code === 'not_found') return EXIT.NOT_FOUND;
+      return e instanceof AppError && e.code === 'invalid_input' ? EXIT.USAGE : EXIT.REJECTED;
+    } finally {
+      close();
+    }
+  },
+};

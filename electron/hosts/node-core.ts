@@ -1,0 +1,79 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Conf from 'conf';
+import { createConfSettingsStore } from '../core/adapters/conf-settings-store';
+import { createLogger } from '../core/adapters/logger';
+import { createEnvSecretStore, createMemorySecretStore } from '../core/adapters/node-secret-stores';
+import { type AppCore, type CoreOptions, createAppCore } from '../core/compose';
+import type { HttpClient } from '../core/services/gateway/http-port';
+import type { Logger } from '../core/services/ports';
+import type { SecretStore } from '../core/services/profiles/ports';
+
+export interface NodeCoreOptions {
+  host: 'browser' | 'cli';
+  dataDir: string;
+  log?: Logger;
+  now?: () => number;
+  /** Embedded Demo sandbox: false disables it (fast, network-free tests); otherwise sandbox options. */
+  demo?: CoreOptions['demo'];
+  gateway?: CoreOptions['gateway'];
+  /** Default: session memory (browser host) or REFUND_DESK_API_TOKEN (CLI). */
+  secrets?: SecretStore;
+  http?: HttpClient;
+}
+
+/** Version from package.json, read once (there is no Electron app.getVersion() here). */
+export function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as {
+      version?: string;
+    };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/**
+ * Builds the app core with plain-Node adapters, for the browser host and the CLI. The Electron host
+ * builds the same core with Electron adapters in electron/app/main.ts.
+ */
+export async function createNodeCore(opts: NodeCoreOptions): Promise<AppCore> {
+  const dataDir = resolve(opts.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const now = opts.now ?? Date.now;
+  const log =
+    opts.log ?? createLogger({ file: join(dataDir, 'logs', `${opts.host}.jsonl`), sink: () => {}, now });
+  const settingsFile = join(dataDir, 'settings.json');
+  return createAppCore(
+    {
+      host: opts.host,
+      name: 'Refund Desk',
+      version: packageVersion(),
+      dataDir,
+      platform: process.platform,
+      clock: { now },
+      log,
+      // No system browser to hand links to from here: record the request and do nothing.
+      openExternal: async (url) => log.info('external.open_skipped', { host: new URL(url).host }),
+      // conf has the same API and file format as electron-store, which only loads inside Electron.
+      settings: createConfSettingsStore({
+        open: () =>
+          new Conf<Record<string, unknown>>({
+            cwd: dataDir,
+            configName: 'settings',
+            projectName: 'refund-desk',
+          }),
+        filePath: settingsFile,
+        now,
+      }),
+      // The browser host keeps tokens in memory only (never on disk); the CLI reads the environment.
+      secrets: opts.secrets ?? (opts.host === 'cli' ? createEnvSecretStore() : createMemorySecretStore()),
+      ...(opts.http ? { http: opts.http } : {}),
+    },
+    {
+      ...(opts.demo !== undefined ? { demo: opts.demo } : {}),
+      ...(opts.gateway ? { gateway: opts.gateway } : {}),
+    },
+  );
+}
