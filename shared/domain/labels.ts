@@ -69,9 +69,27 @@ export function wasPaid(status: string): boolean {
 }
 
 /** Refund intents (this desk's refunds) by state, as the Refunds list and its exports say them. */
+/** Words for the derived refund state of a payment (shown beside the service's own status). */
+export const REFUNDED_STATE_LABELS: Readonly<Record<string, string>> = {
+  not_refunded: 'Not refunded',
+  partially_refunded: 'Partially refunded',
+  refunded: 'Refunded',
+  unclear: 'Refunds in another currency',
+};
+
+/**
+ * The service's status with the derived refund state beside it ("Successful · Partially refunded"):
+ * the service keeps a refunded payment "success", so both are said.
+ */
+export function statusWithRefunds(statusLabel: string, refunded: string | undefined): string {
+  return refunded && refunded !== 'not_refunded'
+    ? `${statusLabel} · ${REFUNDED_STATE_LABELS[refunded] ?? refunded}`
+    : statusLabel;
+}
+
 export const INTENT_STATE_LABELS: Readonly<Record<string, string>> = {
   sending: 'Sending',
-  accepted: 'Accepted · settling',
+  accepted: 'Accepted · not final yet',
   rejected: 'Rejected',
   refused: 'Refused',
   outcome_unknown: 'Outcome unknown',

@@ -24,6 +24,8 @@ export interface Transaction {
   transactionType: 'payment' | 'refund';
   createdAt?: string;
   paidAt?: string;
+  /** Last four digits of the card, when the service reports a card payment's (never more of the number). */
+  cardLast4?: string;
   refunds: RefundRecord[];
 }
 
@@ -71,4 +73,32 @@ export function refundBlocker(
   if (foreign.length > 0)
     return `The service reports ${foreign.length} refund(s) of this ${tx.currency} payment in another currency (${[...new Set(foreign.map((r) => r.currency))].join(', ')}), so what remains refundable cannot be computed safely. Check this payment with the payment service before refunding it.`;
   return undefined;
+}
+
+/**
+ * How much of a payment has been refunded, derived from the service's own refund entries (success or
+ * pending, in the payment's currency). It sits beside the service's status, never replaces it: a
+ * payment stays "success" at the service after a refund. `unclear` when the service reports a refund in
+ * another currency, because nothing honest can be said about "how much" then.
+ */
+export type RefundedState = 'not_refunded' | 'partially_refunded' | 'refunded' | 'unclear';
+
+export const REFUNDED_STATES: readonly RefundedState[] = [
+  'not_refunded',
+  'partially_refunded',
+  'refunded',
+  'unclear',
+];
+
+/** The derived refund state of a payment; undefined for a record that is itself a refund. */
+export function refundedState(
+  tx: Pick<Transaction, 'transactionType' | 'amountMinor' | 'currency' | 'refunds'>,
+): RefundedState | undefined {
+  if (tx.transactionType !== 'payment') return undefined;
+  if (foreignCurrencyRefunds(tx).length > 0) return 'unclear';
+  const refunded = tx.refunds
+    .filter((r) => counting(r) && r.currency === tx.currency)
+    .reduce((sum, r) => sum + r.refundAmountMinor, 0);
+  if (refunded <= 0) return 'not_refunded';
+  return refunded >= tx.amountMinor ? 'refunded' : 'partially_refunded';
 }

@@ -48,10 +48,26 @@ export const tranQueryResultSchema = z
     vendor: optStr,
     createTime: optStr,
     paymentTime: optStr,
+    // Informational only, so any shape is accepted here and anything odd is dropped below, rather
+    // than failing a lookup over a display field.
+    cardLast4: z.unknown().optional(),
+    cardNumber: z.unknown().optional(),
     refundInfo: z.array(refundInfoSchema).optional().nullable(),
   })
   .passthrough();
 export type WireTranQueryResult = z.infer<typeof tranQueryResultSchema>;
+
+/**
+ * The card's last four digits from whichever field the service sends: `cardLast4`, or a masked
+ * `cardNumber` ("411111******1111"). Anything that is not exactly four digits at the end is dropped, and
+ * nothing more of a number is ever kept.
+ */
+function cardLast4Of(r: Pick<WireTranQueryResult, 'cardLast4' | 'cardNumber'>): string | undefined {
+  const last4 = typeof r.cardLast4 === 'number' ? String(r.cardLast4).padStart(4, '0') : r.cardLast4;
+  if (typeof last4 === 'string' && /^\d{4}$/.test(last4)) return last4;
+  if (typeof r.cardNumber !== 'string') return undefined;
+  return r.cardNumber.match(/[*xX•]+[\s-]*(\d{4})$/)?.[1];
+}
 
 /** Maps a validated tran-query (or trans-list) result to the domain Transaction. Throws on bad money. */
 export function toTransaction(r: WireTranQueryResult): Transaction {
@@ -74,6 +90,7 @@ export function toTransaction(r: WireTranQueryResult): Transaction {
   });
   const createdAt = serviceTimeToIso(r.createTime);
   const paidAt = serviceTimeToIso(r.paymentTime);
+  const last4 = cardLast4Of(r);
   return {
     transactionNo,
     ...(r.reference ? { reference: r.reference } : {}),
@@ -85,6 +102,7 @@ export function toTransaction(r: WireTranQueryResult): Transaction {
     transactionType: r.transactionType === 'refund' ? 'refund' : 'payment',
     ...(createdAt ? { createdAt } : {}),
     ...(paidAt ? { paidAt } : {}),
+    ...(last4 ? { cardLast4: last4 } : {}),
     refunds,
   };
 }

@@ -194,7 +194,9 @@ test('back-office payments in the Demo: customer, link paid through the hosted p
   await refund.getByLabel('Reason', { exact: true }).selectOption('customer_request');
   await refund.getByRole('button', { name: 'Continue' }).click();
   await refund.getByRole('button', { name: 'Refund 5.00 USD' }).click();
-  await expect(refund.getByText('Refund accepted').or(refund.getByText('Refund completed'))).toBeVisible();
+  await expect(
+    refund.getByText('Accepted — not final yet').or(refund.getByText('Refund completed')),
+  ).toBeVisible();
   await refund.getByRole('button', { name: 'Close' }).first().click();
   await shoot(page, 'list');
 

@@ -123,9 +123,10 @@ test('refund dialog: running remaining amount, strict parsing, reason, confirmat
   await dialog.getByRole('button', { name: 'Refund 2.50 USD' }).dblclick();
   const result = dialog.getByTestId('refund-result');
   await expect(result).toBeVisible();
-  await expect(result).toContainText('Refund accepted');
-  await expect(result).toContainText('Money moved: yes');
-  await expect(result).toContainText('settling');
+  // Accepted is not final: the service may still fail it, so money moved is "pending", never "yes".
+  await expect(result).toContainText('Accepted — not final yet');
+  await expect(result).toContainText('Money moved: pending');
+  await expect(result).not.toContainText('Money moved: yes');
   const refundNo = (await dialog.getByTestId('refund-transaction-no').textContent()) ?? '';
   expect(refundNo).toMatch(/^\d{10,}$/);
   await page.screenshot({ path: shotPath('refund-dialog-result') });
@@ -206,7 +207,7 @@ test('production and over-limit refunds need the extra confirmations before Subm
   await expect(submit).toBeEnabled();
   await page.screenshot({ path: shotPath('refund-dialog-production') });
   await typed.press('Enter');
-  await expect(dialog.getByTestId('refund-result')).toContainText('Refund accepted');
+  await expect(dialog.getByTestId('refund-result')).toContainText('Accepted — not final yet');
 });
 
 test('an unknown outcome is shown as such, with the evidence and a Check again action; Esc, Tab and focus stay in the dialog', async ({
@@ -322,6 +323,6 @@ test('a real over-limit refund (profile guardrails, enforced by main) needs the 
   await expect(submit).toBeDisabled();
   await dialog.getByLabel('I confirm this refund above the limit.').check();
   await submit.click();
-  await expect(dialog.getByTestId('refund-result')).toContainText('Refund accepted');
+  await expect(dialog.getByTestId('refund-result')).toContainText('Accepted — not final yet');
   expect(app.core.demoSandbox()?.state.payment(pay.transactionNo)?.refunds).toHaveLength(1);
 });

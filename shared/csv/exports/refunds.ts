@@ -1,6 +1,7 @@
 import { AUDIT_OUTCOME_LABELS, environmentLabel, INTENT_STATE_LABELS } from '../../domain/labels';
 import { formatMinor } from '../../domain/money';
 import { type AuditEntryView, type IntentView, REFUND_REASONS } from '../../ipc/contract/refunds';
+import { RECORD_STATUS_LABELS, recordStatus, type RefundRecordRow } from '../../domain/refund-record';
 import { type CsvColumn, writeCsv } from '../writer';
 
 /**
@@ -55,6 +56,26 @@ export const REFUND_EXPORT_COLUMNS: readonly CsvColumn<IntentView>[] = [
   { header: 'Reason code', kind: 'text', value: (i) => i.reasonCode },
   { header: 'Note', kind: 'text', value: (i) => i.reasonNote },
   { header: 'Refund Desk reference', kind: 'id', value: (i) => i.id },
+];
+
+/**
+ * The Refunds area's whole record: refunds made here and elsewhere. The intent's own columns (operator,
+ * reason, Refund Desk reference) are empty for a refund made elsewhere: the service does not know them.
+ */
+export const REFUND_RECORD_COLUMNS: readonly CsvColumn<RefundRecordRow>[] = [
+  { header: 'Made', kind: 'timestamp', value: (r) => r.at },
+  { header: 'Made here', kind: 'text', value: (r) => (r.madeHere ? 'yes' : 'no') },
+  { header: 'Transaction no.', kind: 'id', value: (r) => r.transactionNo },
+  { header: 'Amount', kind: 'amount', value: amount },
+  { header: 'Currency', kind: 'text', value: (r) => r.currency },
+  { header: 'Status', kind: 'text', value: (r) => RECORD_STATUS_LABELS[recordStatus(r)] },
+  { header: 'Status at the service', kind: 'text', value: (r) => r.serviceStatus },
+  { header: 'State here', kind: 'text', value: (r) => r.intent?.state },
+  { header: 'Refund no.', kind: 'id', value: (r) => r.refundTransactionNo },
+  { header: 'Refund reference', kind: 'id', value: (r) => r.refundReference },
+  { header: 'Operator', kind: 'text', value: (r) => r.intent?.operator },
+  { header: 'Reason', kind: 'text', value: (r) => (r.intent ? reasonLabel(r.intent.reasonCode) : undefined) },
+  { header: 'Note', kind: 'text', value: (r) => r.intent?.reasonNote },
 ];
 
 // ——— Legacy layout of `cli export` ———

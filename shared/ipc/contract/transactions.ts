@@ -25,6 +25,10 @@ export const transactionSchema = z.object({
   transactionType: z.enum(['payment', 'refund']),
   createdAt: z.string().optional(),
   paidAt: z.string().optional(),
+  cardLast4: z
+    .string()
+    .regex(/^\d{4}$/)
+    .optional(),
   refunds: z.array(refundRecordSchema),
 });
 

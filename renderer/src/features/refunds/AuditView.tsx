@@ -21,7 +21,7 @@ const OUTCOMES: ReadonlyArray<AuditEntry['outcome']> = [
   'closed_not_sent',
 ];
 
-// An audit entry records one moment, so "accepted" is not "accepted · settling" as in the live list.
+// An audit entry records one moment, so "accepted" is not "accepted · not final yet" as in the live list.
 const AUDIT_LABELS = AUDIT_OUTCOME_LABELS as Readonly<Record<AuditEntry['outcome'], string>>;
 
 /** The audit log, read-only: main owns it; the renderer can only list, filter and export it. */

@@ -1,33 +1,89 @@
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useMemo, useState } from 'react';
-import { INTENT_STATES } from '../../../../shared/ipc/contract/refunds';
+import { type FormEvent, useCallback, useMemo, useState } from 'react';
+import {
+  filterRecord,
+  mergeRefundRecord,
+  RECORD_STATUS_LABELS,
+  type RecordFilters,
+  type RecordSort,
+  type RecordStatus,
+} from '../../../../shared/domain/refund-record';
+import { dayStartInZone } from '../../../../shared/domain/zones';
+import { exportCommands, useAppNav, useCommands } from '../../app/nav';
 import { useBridge } from '../../lib/bridge';
-import { useRefundDialog } from './dialog-context';
-import { exportCommands, useCommands } from '../../app/nav';
 import { useFormat } from '../preferences/use-prefs';
+import { useActiveProfile, useCachedRows } from '../transactions/queries';
+import { useRefundDialog } from './dialog-context';
+import { exportRecord } from './exports';
+import { currenciesOf } from './filters';
 import { ListToolbar } from './ListToolbar';
-import { exportRefunds } from './exports';
-import { currenciesOf, filterIntents, type IntentFilters } from './filters';
-import { amountText, reasonLabel } from './format';
 import { useCheckAgain } from './mutations';
-import { CloseNotSent } from './CloseNotSent';
-import { STATE_LABELS } from './outcome';
 import { refundsListQuery } from './queries';
-import { StateBadge } from './StateBadge';
+import { RecordDetail } from './RecordDetail';
+import { RecordTable } from './RecordTable';
 
-/** Every refund this desk knows, live (refunds.updated), with filters, Check again and CSV export. */
+const STATUSES = Object.keys(RECORD_STATUS_LABELS) as RecordStatus[];
+
+type Draft = Omit<RecordFilters, 'fromIso' | 'toIso'> & { fromDate: string; toDate: string };
+
+/**
+ * The whole refund record of the active profile: refunds made here (main's journal, live through
+ * refunds.updated) and refunds the service lists for cached payments (made anywhere), shown once each,
+ * with filters, sort, details and exports.
+ */
 export function RefundsView() {
+  const { profile } = useActiveProfile();
+  if (!profile)
+    return (
+      <section className="rd-view" aria-label="Refunds">
+        <p className="rd-empty">Choose or add a merchant profile in Settings to see its refunds.</p>
+      </section>
+    );
+  return <ProfileRefunds profileId={profile.id} profileName={profile.name} />;
+}
+
+function ProfileRefunds({ profileId, profileName }: { profileId: string; profileName: string }) {
   const bridge = useBridge();
+  const nav = useAppNav();
   const list = useQuery(refundsListQuery(bridge));
+  const cached = useCachedRows(profileId);
   const dialog = useRefundDialog();
   const checkAgain = useCheckAgain();
-  const [filters, setFilters] = useState<IntentFilters>({ state: 'all', currency: 'all', text: '' });
-  const [newTx, setNewTx] = useState('');
-  const rows = useMemo(() => filterIntents(list.data ?? [], filters), [list.data, filters]);
-  const currencies = useMemo(() => currenciesOf(list.data ?? []), [list.data]);
-  const unknown = (list.data ?? []).filter((i) => i.state === 'outcome_unknown').length;
-  const newTxValid = /^\d{1,32}$/.test(newTx.trim());
   const f = useFormat();
+  const [draft, setDraft] = useState<Draft>({
+    status: 'all',
+    currency: 'all',
+    origin: 'all',
+    fromDate: '',
+    toDate: '',
+    text: '',
+  });
+  const [sort, setSort] = useState<RecordSort>({ by: 'at', dir: 'desc' });
+  const [selectedKey, setSelectedKey] = useState<string>();
+  const [newTx, setNewTx] = useState('');
+
+  const record = useMemo(
+    () => mergeRefundRecord(list.data ?? [], cached.data ?? [], profileId),
+    [list.data, cached.data, profileId],
+  );
+  const filters: RecordFilters = useMemo(() => {
+    const from = draft.fromDate ? dayStartInZone(draft.fromDate, f.zone.iana) : undefined;
+    const to = draft.toDate ? dayStartInZone(draft.toDate, f.zone.iana, 1) : undefined;
+    return {
+      ...draft,
+      fromIso: from === undefined ? '' : new Date(from).toISOString(),
+      toIso: to === undefined ? '' : new Date(to - 1).toISOString(),
+    };
+  }, [draft, f.zone.iana]);
+  const rows = useMemo(() => filterRecord(record, filters, sort), [record, filters, sort]);
+  const currencies = useMemo(() => currenciesOf(record), [record]);
+  const unknown = record.filter((r) => r.intent?.state === 'outcome_unknown').length;
+  const selected = record.find((r) => r.key === selectedKey);
+  const fetchedAt = cached.data?.find((t) => t.transactionNo === selected?.transactionNo)?.fetchedAt;
+  const newTxValid = /^\d{1,32}$/.test(newTx.trim());
+  const openPayment = useCallback((transactionNo: string) => nav?.lookup(transactionNo), [nav]);
+  const runCheck = useCallback((id: string) => checkAgain.mutate(id), [checkAgain]);
+
   useCommands('refunds', [
     {
       id: 'refunds.new',
@@ -41,7 +97,7 @@ export function RefundsView() {
       what: 'refunds',
       group: 'Refunds',
       empty: rows.length === 0 ? 'No refunds shown' : undefined,
-      run: (kind) => exportRefunds(kind, rows, f),
+      run: (kind) => exportRecord(kind, rows, profileName, f),
     }),
   ]);
 
@@ -77,34 +133,63 @@ export function RefundsView() {
       <ListToolbar
         label="Filter refunds"
         currencies={currencies}
-        currency={filters.currency}
-        onCurrency={(currency) => setFilters({ ...filters, currency })}
-        text={filters.text}
-        onText={(text) => setFilters({ ...filters, text })}
-        placeholder="Transaction, refund no., reference, id"
+        currency={draft.currency}
+        onCurrency={(currency) => setDraft({ ...draft, currency })}
+        text={draft.text}
+        onText={(text) => setDraft({ ...draft, text })}
+        placeholder="Transaction, refund no., reference"
         shown={rows.length}
-        total={list.data?.length ?? 0}
-        onExport={(kind) => void exportRefunds(kind, rows, f)}
+        total={record.length}
+        onExport={(kind) => void exportRecord(kind, rows, profileName, f)}
       >
         <label>
-          State{' '}
+          Status{' '}
           <select
-            value={filters.state}
-            onChange={(e) => setFilters({ ...filters, state: e.target.value as IntentFilters['state'] })}
+            aria-label="Refund status"
+            value={draft.status}
+            onChange={(e) => setDraft({ ...draft, status: e.target.value as Draft['status'] })}
           >
-            <option value="all">All states</option>
-            {INTENT_STATES.map((s) => (
+            <option value="all">All statuses</option>
+            {STATUSES.map((s) => (
               <option key={s} value={s}>
-                {STATE_LABELS[s]}
+                {RECORD_STATUS_LABELS[s]}
               </option>
             ))}
           </select>
+        </label>
+        <label>
+          Made{' '}
+          <select
+            aria-label="Where the refund was made"
+            value={draft.origin}
+            onChange={(e) => setDraft({ ...draft, origin: e.target.value as Draft['origin'] })}
+          >
+            <option value="all">Here and elsewhere</option>
+            <option value="here">Here</option>
+            <option value="elsewhere">Elsewhere</option>
+          </select>
+        </label>
+        <label>
+          From{' '}
+          <input
+            type="date"
+            value={draft.fromDate}
+            onChange={(e) => setDraft({ ...draft, fromDate: e.target.value })}
+          />
+        </label>
+        <label>
+          To{' '}
+          <input
+            type="date"
+            value={draft.toDate}
+            onChange={(e) => setDraft({ ...draft, toDate: e.target.value })}
+          />
         </label>
       </ListToolbar>
 
       {list.isError && (
         <p className="rd-alert rd-alert-bad" role="alert">
-          Could not load refunds: {list.error.message}
+          Could not load this desk’s refunds: {list.error.message}
         </p>
       )}
       {checkAgain.isError && (
@@ -112,88 +197,46 @@ export function RefundsView() {
           Check again failed: {checkAgain.error.message} Nothing was sent.
         </p>
       )}
+      {selected && (
+        <RecordDetail
+          row={selected}
+          f={f}
+          fetchedAt={fetchedAt}
+          checking={checkAgain.isPending}
+          onCheckAgain={runCheck}
+          onOpenPayment={openPayment}
+          onClose={() => setSelectedKey(undefined)}
+        />
+      )}
       <div className="rd-table-wrap" role="region" aria-label="Refunds list" tabIndex={0}>
-        <table className="rd-table" data-testid="refunds-table">
-          <thead>
-            <tr>
-              <th scope="col">Created ({f.zoneLabel})</th>
-              <th scope="col">Transaction</th>
-              <th scope="col" className="num">
-                Amount
-              </th>
-              <th scope="col">State</th>
-              <th scope="col">Refund no.</th>
-              <th scope="col">Operator</th>
-              <th scope="col">Reason</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((i) => (
-              <tr
-                key={i.id}
-                className={i.state === 'outcome_unknown' ? 'rd-row-unknown' : undefined}
-                data-intent-id={i.id}
-              >
-                <td className="nowrap">{f.dateTimeSeconds(i.createdAt)}</td>
-                <td className="mono">{i.transactionNo}</td>
-                <td className="num">{amountText(i.amountMinor, i.currency)}</td>
-                <td>
-                  <StateBadge state={i.state} />
-                  {i.retMsg && (
-                    <div className="small muted">
-                      {i.retMsg}
-                      {i.retCode ? ` (${i.retCode})` : ''}
-                    </div>
-                  )}
-                  {/* Why an open refund is still open: the last check's evidence, or why it cannot be checked. */}
-                  {(i.state === 'outcome_unknown' || i.state === 'sending') && (i.lastCheck || i.detail) && (
-                    <div className="small muted" data-testid="intent-evidence">
-                      {i.lastCheck
-                        ? `Checked ${f.dateTimeSeconds(i.lastCheck.at)}: ${i.lastCheck.note}`
-                        : i.detail}
-                    </div>
-                  )}
-                </td>
-                <td className="mono">{i.refundTransactionNo ?? '—'}</td>
-                <td>{i.operator || '—'}</td>
-                <td>
-                  {reasonLabel(i.reasonCode)}
-                  {i.reasonNote ? <div className="small muted">{i.reasonNote}</div> : null}
-                </td>
-                <td>
-                  {i.state === 'outcome_unknown' && (
-                    <button
-                      type="button"
-                      onClick={() => checkAgain.mutate(i.id)}
-                      disabled={checkAgain.isPending && checkAgain.variables === i.id}
-                    >
-                      Check again
-                    </button>
-                  )}
-                  <CloseNotSent intent={i} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <RecordTable
+          rows={rows}
+          f={f}
+          sort={sort}
+          onSort={setSort}
+          selectedKey={selectedKey}
+          checkingId={checkAgain.isPending ? checkAgain.variables : undefined}
+          onSelect={setSelectedKey}
+          onOpenPayment={openPayment}
+          onCheckAgain={runCheck}
+        />
         {list.isSuccess && rows.length === 0 && (
           <p className="rd-empty">
-            {list.data.length === 0
-              ? 'No refunds yet. Refund a payment from Transactions or by its number above.'
+            {record.length === 0
+              ? 'No refunds yet. Refund a payment from Transactions or by its number above; refunds made elsewhere appear here once their payment is in the cache.'
               : 'No refunds match these filters.'}
           </p>
         )}
-        {list.isPending && (
+        {(list.isPending || cached.isPending) && (
           <p className="rd-empty" role="status">
             Loading refunds…
           </p>
         )}
       </div>
       <p className="muted small">
-        Times are in {f.zoneSentence}; exports use the same zone and name it. Change it in Settings → Display.
+        {profileName}’s refunds: made at this desk, and those the service lists for payments in this
+        computer’s cache (look a payment up or sync to add its refunds). Times are in {f.zoneSentence};
+        exports use the same zone and name it.
       </p>
     </section>
   );

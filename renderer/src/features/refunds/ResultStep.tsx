@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import { useFormat } from '../preferences/use-prefs';
 import { amountText } from './format';
-import { MONEY_MOVED_TEXT, type OutcomeText } from './outcome';
+import { checkedWords, MONEY_MOVED_TEXT, type OutcomeText } from './outcome';
 
 /** Step 3: what happened, whether money moved, and what to do next. */
 export function ResultStep(props: {
@@ -26,6 +26,11 @@ export function ResultStep(props: {
         </h3>
         <p className={`rd-moved rd-moved-${o.moneyMoved}`}>{MONEY_MOVED_TEXT[o.moneyMoved]}</p>
         <p>{o.body}</p>
+        {intent && (
+          <p className="small muted" data-testid="outcome-checked">
+            {checkedWords(intent, f.dateTimeSeconds)} ({f.zoneLabel})
+          </p>
+        )}
         <p className="muted">{o.next}</p>
       </section>
       {intent && (

@@ -3,7 +3,7 @@ import { STATE_LABELS } from './outcome';
 
 const TONE: Record<IntentView['state'], string> = {
   sending: 'info',
-  accepted: 'ok',
+  accepted: 'info',
   succeeded: 'ok',
   rejected: 'bad',
   refused: 'bad',

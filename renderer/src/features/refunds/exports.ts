@@ -1,16 +1,22 @@
-import { AUDIT_EXPORT_COLUMNS, REFUND_EXPORT_COLUMNS } from '../../../../shared/csv/exports/refunds';
-import type { AuditEntryView, IntentView } from '../../../../shared/ipc/contract/refunds';
+import { AUDIT_EXPORT_COLUMNS, REFUND_RECORD_COLUMNS } from '../../../../shared/csv/exports/refunds';
+import type { RefundRecordRow } from '../../../../shared/domain/refund-record';
+import type { AuditEntryView } from '../../../../shared/ipc/contract/refunds';
 import { downloadExport } from '../../lib/download';
 import type { Formatters } from '../preferences/format';
 import { profilePart } from './filters';
 
-/** Downloads the refunds shown (CSV for machines, Excel for people), in the chosen zone. */
-export function exportRefunds(kind: 'csv' | 'xlsx', rows: readonly IntentView[], f: Formatters) {
+/** Downloads the refund record shown (CSV for machines, Excel for people), in the chosen zone. */
+export function exportRecord(
+  kind: 'csv' | 'xlsx',
+  rows: readonly RefundRecordRow[],
+  profileName: string,
+  f: Formatters,
+) {
   return downloadExport(kind, {
     area: 'refunds',
-    profileName: profilePart(rows),
+    profileName,
     sheetName: 'Refunds',
-    columns: REFUND_EXPORT_COLUMNS,
+    columns: REFUND_RECORD_COLUMNS,
     rows,
     zone: f.zone,
     excelDateFormat: f.excelDateFormat,

@@ -3,7 +3,11 @@ import { formatMinor } from '../../../../shared/domain/money';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import { INTENT_STATE_LABELS } from '../../../../shared/domain/labels';
 
-export type MoneyMoved = 'yes' | 'no' | 'unknown';
+/**
+ * `pending`: the service accepted the refund but has not reported it final; it can still fail, so
+ * "yes" would be a promise the desk cannot keep.
+ */
+export type MoneyMoved = 'yes' | 'no' | 'unknown' | 'pending';
 
 /** What happened to a refund, in words: whether money moved (yes / no / unknown) and what to do next. */
 export interface OutcomeText {
@@ -21,6 +25,7 @@ export const MONEY_MOVED_TEXT: Record<MoneyMoved, string> = {
   yes: 'Money moved: yes',
   no: 'Money moved: no',
   unknown: 'Money moved: unknown',
+  pending: 'Money moved: pending — not final yet',
 };
 
 /** Describes an intent returned by refunds.submit / checkAgain or pushed by refunds.updated. */
@@ -32,11 +37,11 @@ export function describeIntent(intent: IntentView): OutcomeText {
   switch (intent.state) {
     case 'accepted':
       return {
-        tone: 'ok',
-        title: 'Refund accepted',
-        moneyMoved: 'yes',
-        body: `The service accepted the refund of ${amount} as ${intent.refundTransactionNo ?? '(no number yet)'}. It is settling now.`,
-        next: 'Nothing to do: Refund Desk follows it to its final status (see Refunds).',
+        tone: 'info',
+        title: 'Accepted — not final yet',
+        moneyMoved: 'pending',
+        body: `The service accepted the refund of ${amount} as ${intent.refundTransactionNo ?? '(no number yet)'}, but has not reported it final: it can still fail.`,
+        next: 'Nothing to do now: Refund Desk follows it until the service reports it completed or failed (see Refunds). Do not refund this payment again meanwhile.',
       };
     case 'succeeded':
       return {
@@ -90,6 +95,17 @@ export function describeIntent(intent: IntentView): OutcomeText {
         next: 'Wait for the answer; do not close Refund Desk.',
       };
   }
+}
+
+/**
+ * When this intent's status was last established, in words: the last check at the service and what it
+ * found, else the desk's last change to it. `at` formats an instant in the person's zone.
+ */
+export function checkedWords(intent: IntentView, at: (iso: string) => string): string {
+  const c = intent.lastCheck;
+  if (c)
+    return `Last checked ${at(c.at)}: ${c.found ? 'found at the service' : 'not found at the service'} — ${c.note}`;
+  return `Status as of ${at(intent.updatedAt)}.`;
 }
 
 /** Describes a submit that main refused (envelope error): why, and that nothing was sent. */

@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
 import {
+  REFUNDED_STATE_LABELS,
   refundStatusLabel,
+  statusWithRefunds,
   transactionStatusLabel,
   vendorLabel,
   wasPaid,
@@ -84,7 +86,7 @@ export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }:
         <h2 id="tx-detail-title" tabIndex={-1} ref={heading}>
           {f.money(row.amountMinor, row.currency)}{' '}
           <span className={`status status-${row.status}`} title={`Service status: ${row.status}`}>
-            {status}
+            {statusWithRefunds(status, row.refunded)}
           </span>
         </h2>
         <button type="button" className="link close" onClick={onClose} aria-label="Close details (Esc)">
@@ -129,8 +131,14 @@ export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }:
         <dt>Type</dt>
         <dd>{row.transactionType === 'payment' ? 'Payment' : 'Refund'}</dd>
         <dt>Status</dt>
-        <dd>
+        <dd data-testid="detail-status">
           {status} <span className="small muted">(service code {row.status})</span>
+          {row.refunded && row.refunded !== 'not_refunded' && (
+            <div data-testid="detail-refunded">
+              {REFUNDED_STATE_LABELS[row.refunded]}{' '}
+              <span className="small muted">(from the refunds the service lists)</span>
+            </div>
+          )}
         </dd>
         <dt>Vendor</dt>
         <dd>
@@ -138,6 +146,19 @@ export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }:
             <>
               {vendorLabel(row.vendor)} <span className="small muted">(service code {row.vendor})</span>
             </>
+          ) : (
+            <None why="the service did not say" />
+          )}
+        </dd>
+        <dt>Payment method</dt>
+        <dd data-testid="detail-payment-method">
+          {row.cardLast4 ? (
+            <>
+              Card ending {row.cardLast4}
+              {row.vendor ? <span className="small muted"> ({vendorLabel(row.vendor)})</span> : null}
+            </>
+          ) : row.vendor ? (
+            vendorLabel(row.vendor)
           ) : (
             <None why="the service did not say" />
           )}
@@ -182,6 +203,14 @@ export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }:
                 </span>
               </div>
               <dl className="tx-refund-ids">
+                <dt>Made</dt>
+                <dd>
+                  <Time iso={r.createdAt} none="the service gave no time" />
+                </dd>
+                <dt>Status</dt>
+                <dd>
+                  {refundStatusLabel(r.status)} <span className="small muted">(service code {r.status})</span>
+                </dd>
                 <dt>Refund no.</dt>
                 <dd className="mono">{r.refundTransactionNo}</dd>
                 <dt>Reference</dt>

@@ -1,5 +1,6 @@
+import { REFUNDED_STATES } from '../../../../shared/domain/transaction';
 import { TRANSACTION_STATUSES } from '../../../../shared/protocol/statuses';
-import { transactionStatusLabel, vendorLabel } from '../../../../shared/domain/labels';
+import { REFUNDED_STATE_LABELS, transactionStatusLabel, vendorLabel } from '../../../../shared/domain/labels';
 import { useFormat } from '../preferences/use-prefs';
 import {
   amountCurrency,
@@ -44,6 +45,16 @@ export function FilterBar({ filter, onChange, currencies, vendors }: Props) {
         }))}
         value={filter.statuses}
         onChange={(v) => set('statuses', v)}
+      />
+      <MultiPick
+        label="Refunded"
+        options={REFUNDED_STATES.map((s) => ({
+          value: s,
+          label: REFUNDED_STATE_LABELS[s] ?? s,
+          title: 'Derived from the refunds the service lists (the service’s own status stays as it is)',
+        }))}
+        value={filter.refunded}
+        onChange={(v) => set('refunded', v)}
       />
       <MultiPick
         label="Currency"

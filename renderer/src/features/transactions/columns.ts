@@ -1,6 +1,12 @@
 import { formatMinor } from '../../../../shared/domain/money';
 import type { CsvColumn } from '../../../../shared/csv/writer';
-import { transactionStatusLabel, vendorLabel, wasPaid } from '../../../../shared/domain/labels';
+import {
+  REFUNDED_STATE_LABELS,
+  statusWithRefunds,
+  transactionStatusLabel,
+  vendorLabel,
+  wasPaid,
+} from '../../../../shared/domain/labels';
 import { refundBlocker } from '../../../../shared/domain/transaction';
 import type { Formatters } from '../preferences/format';
 import type { ListRow } from './list-row';
@@ -140,12 +146,21 @@ export const COLUMNS: readonly ColumnSpec[] = [
     id: 'status',
     header: 'Status',
     bold: true,
-    sortValue: (r) => r.status,
-    display: (r) => ({ text: transactionStatusLabel(r.status), title: `Service status: ${r.status}` }),
-    widest: (rows) => distinctLabels(rows, (r) => transactionStatusLabel(r.status)),
+    sortValue: (r) => `${r.status} ${r.refunded ?? ''}`,
+    display: (r) => ({
+      text: statusWithRefunds(transactionStatusLabel(r.status), r.refunded),
+      title: `Service status: ${r.status}${r.refunded && r.refunded !== 'not_refunded' ? ` · derived from its refunds: ${REFUNDED_STATE_LABELS[r.refunded]}` : ''}`,
+    }),
+    widest: (rows) =>
+      distinctLabels(rows, (r) => statusWithRefunds(transactionStatusLabel(r.status), r.refunded)),
     csv: [
       { header: 'Status', kind: 'text', value: (r) => transactionStatusLabel(r.status) },
       { header: 'Status code', kind: 'text', value: (r) => r.status },
+      {
+        header: 'Refund state',
+        kind: 'text',
+        value: (r) => (r.refunded ? REFUNDED_STATE_LABELS[r.refunded] : undefined),
+      },
     ],
   },
   {

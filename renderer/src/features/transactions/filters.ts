@@ -5,6 +5,8 @@ import type { ListRow } from './list-row';
 /** What the person filters the list by. Empty arrays and empty strings mean "any". */
 export interface TransactionFilter {
   statuses: string[];
+  /** Derived refund states (RefundedState); a refund record, which has none, never matches. */
+  refunded: string[];
   currencies: string[];
   vendors: string[];
   /** Calendar dates, YYYY-MM-DD, both inclusive (created time), in the chosen time zone. */
@@ -19,6 +21,7 @@ export interface TransactionFilter {
 
 export const EMPTY_FILTER: TransactionFilter = {
   statuses: [],
+  refunded: [],
   currencies: [],
   vendors: [],
   fromDate: '',
@@ -86,7 +89,7 @@ export function filterProblems(f: TransactionFilter, ctx: Pick<FilterContext, 'c
 /** True when any criterion is set. */
 export function isFilterActive(f: TransactionFilter): boolean {
   return (
-    f.statuses.length + f.currencies.length + f.vendors.length > 0 ||
+    f.statuses.length + f.refunded.length + f.currencies.length + f.vendors.length > 0 ||
     [f.fromDate, f.toDate, f.minAmount, f.maxAmount, f.text].some((s) => s.trim() !== '')
   );
 }
@@ -97,6 +100,7 @@ export function isFilterActive(f: TransactionFilter): boolean {
  */
 export function compileFilter(f: TransactionFilter, ctx: FilterContext): (row: ListRow) => boolean {
   const statuses = f.statuses.length ? new Set(f.statuses) : undefined;
+  const refunded = f.refunded.length ? new Set(f.refunded) : undefined;
   const currencies = f.currencies.length ? new Set(f.currencies) : undefined;
   const vendors = f.vendors.length ? new Set(f.vendors) : undefined;
   const fromMs = f.fromDate ? dayStartInZone(f.fromDate, ctx.zone) : undefined;
@@ -109,6 +113,7 @@ export function compileFilter(f: TransactionFilter, ctx: FilterContext): (row: L
   const text = f.text.trim().toLowerCase();
   return (row) => {
     if (statuses && !statuses.has(row.status)) return false;
+    if (refunded && !(row.refunded && refunded.has(row.refunded))) return false;
     if (currencies && !currencies.has(row.currency)) return false;
     if (vendors && !vendors.has(row.vendor ?? '')) return false;
     // ISO instants of the same format compare correctly as strings.

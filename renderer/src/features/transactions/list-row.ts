@@ -1,4 +1,9 @@
-import { refundBlocker, remainingRefundableMinor } from '../../../../shared/domain/transaction';
+import {
+  refundBlocker,
+  refundedState,
+  type RefundedState,
+  remainingRefundableMinor,
+} from '../../../../shared/domain/transaction';
 import type { CachedTransaction } from '../../db/schema';
 
 /**
@@ -12,6 +17,8 @@ export interface ListRow extends CachedTransaction {
   remainingMinor: number;
   /** Lower-cased ids and references the text filter searches. */
   haystack: string;
+  /** How much of the payment was refunded, derived beside the service's status (none for a refund record). */
+  refunded?: RefundedState;
 }
 
 /** Builds the list row for one cached transaction. */
@@ -21,5 +28,12 @@ export function toListRow(tx: CachedTransaction): ListRow {
   const refundedMinor = tx.amountMinor - remainingRefundableMinor(tx);
   const ids = [tx.transactionNo, tx.reference ?? ''];
   for (const r of tx.refunds) ids.push(r.refundTransactionNo, r.refundReference ?? '');
-  return { ...tx, refundedMinor, remainingMinor, haystack: ids.join(' ').toLowerCase() };
+  const refunded = refundedState(tx);
+  return {
+    ...tx,
+    refundedMinor,
+    remainingMinor,
+    haystack: ids.join(' ').toLowerCase(),
+    ...(refunded ? { refunded } : {}),
+  };
 }

@@ -30,6 +30,7 @@ const schema = z
     filter: z
       .object({
         statuses: strList,
+        refunded: strList,
         currencies: strList,
         vendors: strList,
         fromDate: str,

@@ -123,9 +123,13 @@ describe('exports (shared writer)', () => {
 
 describe('outcome words', () => {
   it('says whether money moved for every state', () => {
-    expect(describeIntent(intent()).moneyMoved).toBe('yes');
+    // Accepted can still fail at the service: pending, never "yes" until it reports success.
+    expect(describeIntent(intent()).moneyMoved).toBe('pending');
+    expect(describeIntent(intent()).title).toBe('Accepted — not final yet');
     expect(describeIntent(intent()).body).toContain('300000000000000001');
-    expect(describeIntent(intent()).body).toContain('settling');
+    expect(describeIntent(intent()).body).toContain('can still fail');
+    expect(describeIntent(intent({ state: 'succeeded' })).moneyMoved).toBe('yes');
+    expect(describeIntent(intent({ state: 'failed' })).moneyMoved).toBe('no');
     const rejected = describeIntent(
       intent({ state: 'rejected', retCode: 'R0042', retMsg: 'refund window closed' }),
     );

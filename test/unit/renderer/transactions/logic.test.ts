@@ -176,10 +176,10 @@ describe('sorting and export', () => {
     );
     const csv = writeCsv(cols, [r], { zone: { iana: 'Etc/GMT-8', label: 'UTC+8' } });
     expect(csv.split('\r\n')[0]).toBe(
-      '\uFEFFTransaction no.,Reference,Created (UTC+8),Status,Status code,Vendor,Vendor code,Amount,Currency',
+      '\uFEFFTransaction no.,Reference,Created (UTC+8),Status,Status code,Refund state,Vendor,Vendor code,Amount,Currency',
     );
     expect(csv.split('\r\n')[1]).toBe(
-      "297553638300708562,'=cmd,2025-03-02T00:30:00+08:00,Processing,dealing,Touch ’n Go,tng,1500,JPY",
+      "297553638300708562,'=cmd,2025-03-02T00:30:00+08:00,Processing,dealing,Not refunded,Touch ’n Go,tng,1500,JPY",
     );
   });
   it('shows no paid time and no refundable amount for a payment that was not paid', () => {

@@ -1,0 +1,175 @@
+import { memo } from 'react';
+import {
+  RECORD_STATUS_LABELS,
+  recordStatus,
+  type RecordSort,
+  type RefundRecordRow,
+} from '../../../../shared/domain/refund-record';
+import type { Formatters } from '../preferences/format';
+import { CloseNotSent } from './CloseNotSent';
+import { amountText, reasonLabel } from './format';
+import { StateBadge } from './StateBadge';
+
+const TONE = { completed: 'ok', pending: 'info', failed: 'bad', unknown: 'warn', not_sent: 'bad' } as const;
+
+/** The status cell: one word for every refund, the desk's own state and the evidence where it has them. */
+function StatusCell({ row, f }: { row: RefundRecordRow; f: Formatters }) {
+  const status = recordStatus(row);
+  const i = row.intent;
+  return (
+    <>
+      {i ? (
+        <StateBadge state={i.state} />
+      ) : (
+        <span className={`rd-badge rd-badge-${TONE[status]}`} data-status={status}>
+          {RECORD_STATUS_LABELS[status]}
+        </span>
+      )}
+      {row.serviceStatus && i && <div className="small muted">At the service: {row.serviceStatus}</div>}
+      {i?.retMsg && (
+        <div className="small muted">
+          {i.retMsg}
+          {i.retCode ? ` (${i.retCode})` : ''}
+        </div>
+      )}
+      {/* Why an open refund is still open: the last check's evidence, or why it cannot be checked. */}
+      {i && (i.state === 'outcome_unknown' || i.state === 'sending') && (i.lastCheck || i.detail) && (
+        <div className="small muted" data-testid="intent-evidence">
+          {i.lastCheck ? `Checked ${f.dateTimeSeconds(i.lastCheck.at)}: ${i.lastCheck.note}` : i.detail}
+        </div>
+      )}
+    </>
+  );
+}
+
+const Row = memo(function Row(p: {
+  row: RefundRecordRow;
+  f: Formatters;
+  selected: boolean;
+  checking: boolean;
+  onSelect(key: string): void;
+  onOpenPayment(transactionNo: string): void;
+  onCheckAgain(id: string): void;
+}) {
+  const { row, f } = p;
+  const i = row.intent;
+  return (
+    <tr
+      className={i?.state === 'outcome_unknown' ? 'rd-row-unknown' : undefined}
+      data-intent-id={i?.id}
+      data-refund-key={row.key}
+      data-made-here={row.madeHere ? 'yes' : 'no'}
+      aria-selected={p.selected}
+      onClick={() => p.onSelect(row.key)}
+    >
+      <td className="nowrap">{row.at ? f.dateTimeSeconds(row.at) : '—'}</td>
+      <td className="mono">
+        <button
+          type="button"
+          className="link mono"
+          title="Open this payment in Transactions"
+          onClick={(e) => {
+            e.stopPropagation();
+            p.onOpenPayment(row.transactionNo);
+          }}
+        >
+          {row.transactionNo}
+        </button>
+      </td>
+      <td className="num">{amountText(row.amountMinor, row.currency)}</td>
+      <td>
+        <StatusCell row={row} f={f} />
+      </td>
+      <td className="mono">{row.refundTransactionNo ?? '—'}</td>
+      <td>{row.madeHere ? <span className="rd-badge rd-badge-info">Made here</span> : 'Elsewhere'}</td>
+      <td>{i?.operator || '—'}</td>
+      <td>
+        {i ? reasonLabel(i.reasonCode) : '—'}
+        {i?.reasonNote ? <div className="small muted">{i.reasonNote}</div> : null}
+      </td>
+      {/* Actions do not select the row: a click in a confirmation form must not re-render it away. */}
+      <td onClick={(e) => e.stopPropagation()}>
+        <button type="button" onClick={() => p.onSelect(row.key)} aria-label={`Details of refund ${row.key}`}>
+          Details
+        </button>
+        {i?.state === 'outcome_unknown' && (
+          <button type="button" onClick={() => p.onCheckAgain(i.id)} disabled={p.checking}>
+            Check again
+          </button>
+        )}
+        {i && <CloseNotSent intent={i} />}
+      </td>
+    </tr>
+  );
+});
+
+function SortHeader(p: {
+  label: string;
+  by: RecordSort['by'];
+  sort: RecordSort;
+  onSort(s: RecordSort): void;
+  className?: string;
+}) {
+  const active = p.sort.by === p.by;
+  const next: RecordSort = { by: p.by, dir: active && p.sort.dir === 'desc' ? 'asc' : 'desc' };
+  return (
+    <th
+      scope="col"
+      className={p.className}
+      aria-sort={active ? (p.sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+    >
+      <button type="button" className="rd-sort" onClick={() => p.onSort(next)}>
+        {p.label}
+        <span aria-hidden="true">{active ? (p.sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}</span>
+      </button>
+    </th>
+  );
+}
+
+/** Every refund of the profile's cached payments, made here or elsewhere, sortable. */
+export function RecordTable(p: {
+  rows: readonly RefundRecordRow[];
+  f: Formatters;
+  sort: RecordSort;
+  onSort(s: RecordSort): void;
+  selectedKey: string | undefined;
+  /** The intent id a Check again is running for, if any. */
+  checkingId: string | undefined;
+  onSelect(key: string): void;
+  onOpenPayment(transactionNo: string): void;
+  onCheckAgain(id: string): void;
+}) {
+  return (
+    <table className="rd-table" data-testid="refunds-table">
+      <thead>
+        <tr>
+          <SortHeader label={`Made (${p.f.zoneLabel})`} by="at" sort={p.sort} onSort={p.onSort} />
+          <th scope="col">Payment</th>
+          <SortHeader label="Amount" by="amount" sort={p.sort} onSort={p.onSort} className="num" />
+          <SortHeader label="Status" by="status" sort={p.sort} onSort={p.onSort} />
+          <th scope="col">Refund no.</th>
+          <th scope="col">Where</th>
+          <th scope="col">Operator</th>
+          <th scope="col">Reason</th>
+          <th scope="col">
+            <span className="sr-only">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {p.rows.map((row) => (
+          <Row
+            key={row.key}
+            row={row}
+            f={p.f}
+            selected={row.key === p.selectedKey}
+            checking={row.intent !== undefined && row.intent.id === p.checkingId}
+            onSelect={p.onSelect}
+            onOpenPayment={p.onOpenPayment}
+            onCheckAgain={p.onCheckAgain}
+          />
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,173 @@
+import type { IntentView } from '../ipc/contract/refunds';
+import type { RefundStatus } from '../protocol/statuses';
+import type { RefundRecord, Transaction } from './transaction';
+
+/**
+ * One refund in the whole record of a profile's refunds: made here (a refund intent in main's journal),
+ * made elsewhere (only in a cached payment's `refundInfo`), or both (this desk's refund as the service
+ * lists it), shown once.
+ */
+export interface RefundRecordRow {
+  /** Stable across refreshes: the intent id when made here, else the service's refund number. */
+  key: string;
+  profileId: string;
+  transactionNo: string;
+  refundTransactionNo?: string;
+  refundReference?: string;
+  amountMinor: number;
+  currency: string;
+  /** When it was made: the intent's creation time, else the service's createTime (may be absent). */
+  at?: string;
+  /** The service's own status of this refund, when a cached payment lists it. */
+  serviceStatus?: RefundStatus;
+  /** This desk's intent, when the refund was made here. */
+  intent?: IntentView;
+  madeHere: boolean;
+}
+
+/** What a person filters the status by: one word per outcome, whoever made the refund. */
+export type RecordStatus = 'completed' | 'pending' | 'failed' | 'unknown' | 'not_sent';
+
+export const RECORD_STATUS_LABELS: Readonly<Record<RecordStatus, string>> = {
+  completed: 'Refunded',
+  pending: 'Pending · not final yet',
+  failed: 'Failed or rejected',
+  unknown: 'Outcome unknown',
+  not_sent: 'Refused · never sent',
+};
+
+/**
+ * The status of a row in those words. The service's status decides where it has one and the intent
+ * has nothing firmer: an intent still `accepted` whose refund the service already lists as `success`
+ * is completed.
+ */
+export function recordStatus(row: Pick<RefundRecordRow, 'intent' | 'serviceStatus'>): RecordStatus {
+  const state = row.intent?.state;
+  if (state === 'outcome_unknown' || state === 'sending') return 'unknown';
+  if (state === 'refused') return 'not_sent';
+  if (state === 'rejected' || state === 'failed') return 'failed';
+  if (state === 'succeeded') return 'completed';
+  const s = row.serviceStatus;
+  if (s === 'success') return 'completed';
+  if (s === 'failed') return 'failed';
+  return 'pending';
+}
+
+type CachedPayment = Pick<Transaction, 'transactionNo' | 'refunds'> & { profileId: string };
+
+const sameRefund = (i: IntentView, r: RefundRecord) =>
+  (r.refundReference !== undefined && r.refundReference === i.id) ||
+  (i.refundTransactionNo !== undefined && r.refundTransactionNo === i.refundTransactionNo);
+
+/**
+ * Merges this desk's intents with the refunds the service lists for cached payments, for one profile.
+ * A refund the service lists that matches an intent (by our refundReference, or by the refund number the
+ * intent was accepted with) is one row, marked made here; amounts stay in their own currency.
+ */
+export function mergeRefundRecord(
+  intents: readonly IntentView[],
+  payments: readonly CachedPayment[],
+  profileId: string,
+): RefundRecordRow[] {
+  const mine = intents.filter((i) => i.profileId === profileId);
+  const byTx = new Map<string, IntentView[]>();
+  for (const i of mine) byTx.set(i.transactionNo, [...(byTx.get(i.transactionNo) ?? []), i]);
+  const matched = new Set<string>();
+  const rows: RefundRecordRow[] = [];
+  for (const p of payments) {
+    if (p.profileId !== profileId) continue;
+    for (const r of p.refunds) {
+      const intent = (byTx.get(p.transactionNo) ?? []).find((i) => !matched.has(i.id) && sameRefund(i, r));
+      if (intent) matched.add(intent.id);
+      rows.push({
+        key: intent?.id ?? `service:${r.refundTransactionNo}`,
+        profileId,
+        transactionNo: p.transactionNo,
+        refundTransactionNo: r.refundTransactionNo,
+        ...(r.refundReference ? { refundReference: r.refundReference } : {}),
+        amountMinor: r.refundAmountMinor,
+        currency: r.currency,
+        ...((intent?.createdAt ?? r.createdAt) ? { at: intent?.createdAt ?? r.createdAt } : {}),
+        serviceStatus: r.status,
+        ...(intent ? { intent } : {}),
+        madeHere: intent !== undefined,
+      });
+    }
+  }
+  for (const i of mine) {
+    if (matched.has(i.id)) continue;
+    rows.push({
+      key: i.id,
+      profileId,
+      transactionNo: i.transactionNo,
+      ...(i.refundTransactionNo ? { refundTransactionNo: i.refundTransactionNo } : {}),
+      refundReference: i.id,
+      amountMinor: i.amountMinor,
+      currency: i.currency,
+      at: i.createdAt,
+      intent: i,
+      madeHere: true,
+    });
+  }
+  return rows;
+}
+
+export interface RecordFilters {
+  status: RecordStatus | 'all';
+  currency: string | 'all';
+  /** 'here': only refunds made at this desk; 'elsewhere': only those made elsewhere. */
+  origin: 'all' | 'here' | 'elsewhere';
+  /** Inclusive instants (UTC ISO) or '' for no bound; rows without a date are kept only without bounds. */
+  fromIso: string;
+  toIso: string;
+  text: string;
+}
+
+export type RecordSort = { by: 'at' | 'amount' | 'status'; dir: 'asc' | 'desc' };
+
+const STATUS_ORDER: Record<RecordStatus, number> = {
+  unknown: 0,
+  pending: 1,
+  completed: 2,
+  failed: 3,
+  not_sent: 4,
+};
+
+/**
+ * Filters and sorts the record. Amounts of different currencies do not compare, so an amount sort
+ * groups by currency first (then the amount within it).
+ */
+export function filterRecord(
+  rows: readonly RefundRecordRow[],
+  f: RecordFilters,
+  sort: RecordSort,
+): RefundRecordRow[] {
+  const needle = f.text.trim().toLowerCase();
+  const kept = rows.filter((r) => {
+    if (f.status !== 'all' && recordStatus(r) !== f.status) return false;
+    if (f.currency !== 'all' && r.currency !== f.currency) return false;
+    if (f.origin === 'here' && !r.madeHere) return false;
+    if (f.origin === 'elsewhere' && r.madeHere) return false;
+    if ((f.fromIso || f.toIso) && r.at === undefined) return false;
+    if (f.fromIso && r.at !== undefined && r.at < f.fromIso) return false;
+    if (f.toIso && r.at !== undefined && r.at > f.toIso) return false;
+    if (!needle) return true;
+    return [
+      r.transactionNo,
+      r.refundTransactionNo,
+      r.refundReference,
+      r.intent?.operator,
+      r.intent?.reference,
+    ]
+      .filter((x): x is string => Boolean(x))
+      .some((x) => x.toLowerCase().includes(needle));
+  });
+  const sign = sort.dir === 'asc' ? 1 : -1;
+  const cmp = (a: RefundRecordRow, b: RefundRecordRow): number => {
+    if (sort.by === 'amount')
+      return a.currency === b.currency ? a.amountMinor - b.amountMinor : a.currency.localeCompare(b.currency);
+    if (sort.by === 'status') return STATUS_ORDER[recordStatus(a)] - STATUS_ORDER[recordStatus(b)];
+    return (a.at ?? '').localeCompare(b.at ?? '');
+  };
+  return [...kept].sort((a, b) => sign * cmp(a, b) || a.key.localeCompare(b.key));
+}
