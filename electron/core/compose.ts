@@ -146,7 +146,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
       ...store.problems().map((p) => ({ name: p.name, ok: false, detail: p.detail })),
     ],
   });
-  const lookup = createTransactionLookup({ gateway: () => profiles.activeGateway(), clock: adapters.clock });
+  const lookup = createTransactionLookup({ gateway: (id) => profiles.gatewayOf(id), clock: adapters.clock });
   const reconciliation = createReconciliationService({
     runs: store.runs,
     jobs: store.jobs,
@@ -155,8 +155,8 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     gatewayFor: (profileId) => profiles.gatewayFor(profileId),
     profile: (id) => {
       try {
-        const p = id ? profiles.profiles.get(id) : profiles.profiles.active();
-        return p ? { id: p.id, name: p.name } : undefined;
+        const p = profiles.profiles.get(id);
+        return { id: p.id, name: p.name };
       } catch {
         return undefined;
       }
@@ -185,13 +185,13 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     ...profileHandlers(profiles),
     ...transactionHandlers(lookup),
     ...transactionSyncHandlers(
-      createTransactionSync({ gateway: () => profiles.activeGateway(), clock: adapters.clock }),
+      createTransactionSync({ gateway: (id) => profiles.gatewayOf(id), clock: adapters.clock }),
     ),
     ...reconciliationHandlers(reconciliation, () => {
       const demo = demoLedgerFor(sandbox);
       return { name: 'demo-ledger.csv', text: demo.csv };
     }),
-    ...refundHandlers(refunds.service, refunds.describeActive, adapters.clock.now),
+    ...refundHandlers(refunds.service, adapters.clock.now),
     ...paymentHandlers(payments),
   };
   return {

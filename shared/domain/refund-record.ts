@@ -60,7 +60,8 @@ const sameRefund = (i: IntentView, r: RefundRecord) =>
   (i.refundTransactionNo !== undefined && r.refundTransactionNo === i.refundTransactionNo);
 
 /**
- * Merges this desk's intents with the refunds the service lists for cached payments, for one profile.
+ * Merges this desk's intents (main's list for this profile: sent with it, or to its account from the
+ * CLI) with the refunds the service lists for cached payments, for one profile.
  * A refund the service lists that matches an intent (by our refundReference, or by the refund number the
  * intent was accepted with) is one row, marked made here; amounts stay in their own currency.
  */
@@ -69,7 +70,7 @@ export function mergeRefundRecord(
   payments: readonly CachedPayment[],
   profileId: string,
 ): RefundRecordRow[] {
-  const mine = intents.filter((i) => i.profileId === profileId);
+  const mine = intents;
   const byTx = new Map<string, IntentView[]>();
   for (const i of mine) byTx.set(i.transactionNo, [...(byTx.get(i.transactionNo) ?? []), i]);
   const matched = new Set<string>();

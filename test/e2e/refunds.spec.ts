@@ -182,7 +182,8 @@ test('production and over-limit refunds need the extra confirmations before Subm
     if (body.ok && body.value) {
       body.value['environment'] = 'production';
       body.value['moneyMode'] = 'live';
-      body.value['baseUrl'] = 'https://mapi.yuansfer.com';
+      // The address stays the real one: submit names the account it confirmed, and main refuses a
+      // refund confirmed for another address than the profile's.
       body.value['profileName'] = 'Main store';
       body.value['guardrails'] = { limits: [{ currency: 'USD', maxSingleMinor: 100 }] };
     }

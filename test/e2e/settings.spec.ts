@@ -176,11 +176,13 @@ test('Settings: per-currency refund limits are edited in the form, validated, an
       (x) =>
         x.merchantNo === '200043' && x.status === 'success' && x.currency === 'USD' && x.refunds.length === 0,
     )!;
+  const profileId = app.core.profiles.profiles.active()!.id;
   const result = (await page.evaluate(
-    (txNo) =>
+    ({ txNo, profileId }) =>
       (window as unknown as { refundDesk: Record<string, (i: unknown) => Promise<unknown>> }).refundDesk[
         'refunds.submit'
       ]!({
+        profileId,
         transactionNo: txNo,
         amountMinor: 101,
         currency: 'USD',
@@ -188,7 +190,7 @@ test('Settings: per-currency refund limits are edited in the form, validated, an
         reasonNote: '',
         confirmation: {},
       }),
-    p.transactionNo,
+    { txNo: p.transactionNo, profileId },
   )) as { ok: boolean; error?: { code: string; details?: { requires?: string[] } } };
   expect(result.ok).toBe(false);
   expect(result.error?.details?.requires).toEqual(['limit_confirmation']);

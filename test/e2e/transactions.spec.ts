@@ -52,8 +52,9 @@ test('empty state, one-click demo data, list with totals, sorting, filters and c
     Number((await page.getByTestId('tx-count').textContent())?.replace(/\D/g, ''));
   // The list filters a deferred copy of the filter (typing stays responsive), so wait for it.
   await expect.poll(shownCount).toBeLessThan(count);
+  // The service's status, with the refund state derived beside it where there is one.
   for (const cell of await page.locator('[data-testid="tx-row"] .tx-cell.status').allTextContents())
-    expect(cell).toBe('Successful');
+    expect(cell).toMatch(/^Successful( · (Partially refunded|Refunded|Refunds in another currency))?$/);
   // The totals say what they add up: by default successful payments, net of refunds.
   await expect(page.getByTestId('totals-basis')).toHaveValue('net');
   await expect(page.getByTestId('totals-basis').locator('option:checked')).toHaveText(
@@ -277,7 +278,7 @@ test('offline: sandbox stopped → banner with data age, cache browsable, search
   expect(csv.charCodeAt(0)).toBe(0xfeff);
   const lines = csv.slice(1).split('\r\n');
   expect(lines[0]).toMatch(
-    /^Transaction no\.,Reference,Created \([^)]+\),Status,Status code,Vendor,Vendor code,Amount,Currency,Refunded,Refundable$/,
+    /^Transaction no\.,Reference,Created \([^)]+\),Status,Status code,Refund state,Vendor,Vendor code,Amount,Currency,Refunded,Refundable$/,
   );
   expect(lines[1]?.startsWith(`${firstNo},`)).toBe(true);
   expect(lines[1]).toMatch(/,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2}),/);

@@ -154,6 +154,8 @@ export function openCliRefunds(opts: {
     clock: { now: Date.now },
     log: SILENT,
     context,
+    // The CLI acts for one account; gatewayFor above refuses another account's refund with its own words.
+    belongsTo: () => true,
     newId: () => newSortableId('RD'),
     sender: THIS_SENDER,
     senderAlive,

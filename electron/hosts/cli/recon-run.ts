@@ -68,6 +68,7 @@ export async function reconcileInMemory(
       },
     });
     runId = service.create({
+      profileId: 'cli',
       label: deps.label ?? prepared.file.name,
       file: prepared.file,
       mapping: prepared.mapping,

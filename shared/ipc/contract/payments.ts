@@ -3,11 +3,12 @@ import { cardSchema } from '../../domain/card';
 import { REFERENCE_MESSAGE, REFERENCE_PATTERN, TIMEOUT_MIN, VENDOR_CODES } from '../../domain/checkout';
 import { customerInputSchema } from '../../domain/customer';
 import { refuseUnsafeText } from '../../domain/text';
+import { listScopeSchema, profileIdSchema } from './scope';
 
 const minor = z.number().int().refine(Number.isSafeInteger, 'Amounts are whole minor units.');
 const positive = minor.refine((n) => n > 0, 'The amount must be greater than zero.');
 const currency = z.string().regex(/^[A-Z]{3}$/, 'Use a three-letter currency code such as USD.');
-const profileId = z.string().min(1).max(64);
+const profileId = profileIdSchema;
 const reference = z.string().trim().regex(REFERENCE_PATTERN, REFERENCE_MESSAGE);
 const shortText = (what: string) =>
   z
@@ -103,7 +104,7 @@ export const paymentViewSchema = z.object({
 });
 export type PaymentView = z.infer<typeof paymentViewSchema>;
 
-const listInput = z.undefined().or(z.object({ profileId: profileId.optional() }).strict());
+const listInput = listScopeSchema;
 
 export const paymentsList = { input: listInput, output: z.array(paymentViewSchema) };
 
@@ -164,10 +165,13 @@ export const paymentsChargeMethod = {
   output: paymentViewSchema,
 };
 
-export const paymentsCheckAgain = { input: z.object({ id: localId }).strict(), output: paymentViewSchema };
+export const paymentsCheckAgain = {
+  input: z.object({ profileId, id: localId }).strict(),
+  output: paymentViewSchema,
+};
 
 export const paymentsOpenPage = {
-  input: z.object({ id: localId, page: z.enum(['checkout', '3ds']) }).strict(),
+  input: z.object({ profileId, id: localId, page: z.enum(['checkout', '3ds']) }).strict(),
   output: z.object({ opened: z.boolean(), url: z.string() }),
 };
 
@@ -218,7 +222,7 @@ export const paymentAuditEntrySchema = z.object({
 export type PaymentAuditEntry = z.infer<typeof paymentAuditEntrySchema>;
 
 export const paymentsAudit = {
-  input: z.undefined().or(z.object({}).strict()),
+  input: listScopeSchema,
   output: z.array(paymentAuditEntrySchema),
 };
 

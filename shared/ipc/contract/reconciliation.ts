@@ -4,6 +4,7 @@ import { RECON_OUTCOMES, type ReconItem } from '../../recon/match';
 import type { RunFacts } from '../../recon/run';
 import type { ReconSummary } from '../../recon/summary';
 import { columnMappingSchema } from '../../recon/mapping';
+import { listScopeSchema, scoped } from './scope';
 import { transactionSchema } from './transactions';
 
 /**
@@ -151,6 +152,7 @@ export const reconRunSchema = z.object({
 export const reconciliationCreate = {
   input: z
     .object({
+      ...scoped,
       label: z.string().max(200).superRefine(refuseUnsafeText('label')),
       file: ledgerFileInfoSchema,
       mapping: columnMappingSchema,
@@ -163,6 +165,7 @@ export const reconciliationCreate = {
 export const reconciliationAddInput = {
   input: z
     .object({
+      ...scoped,
       runId,
       rows: z.array(ledgerRowSchema).max(RECON_INPUT_CHUNK).optional(),
       unusable: z.array(unusableRowSchema).max(RECON_INPUT_CHUNK).optional(),
@@ -172,7 +175,7 @@ export const reconciliationAddInput = {
   output: z.object({ rows: z.number().int(), unusable: z.number().int(), cached: z.number().int() }),
 };
 
-const byRun = { input: z.object({ runId }).strict(), output: reconRunSchema };
+const byRun = { input: z.object({ ...scoped, runId }).strict(), output: reconRunSchema };
 export const reconciliationStart = byRun;
 export const reconciliationPause = byRun;
 export const reconciliationResume = byRun;
@@ -183,10 +186,7 @@ export const reconciliationRecheck = byRun;
 
 /** A profile's runs; the active profile's when none is named. */
 export const reconciliationList = {
-  input: z
-    .object({ profileId: z.string().max(64).optional() })
-    .strict()
-    .optional(),
+  input: listScopeSchema,
   output: z.object({ runs: z.array(reconRunSchema) }),
 };
 
@@ -201,7 +201,7 @@ const itemSchema = z.custom<ReconItem>(isObject);
 
 /** The stored record's header: facts, summary and statement (items come in pages). */
 export const reconciliationReport = {
-  input: z.object({ runId }).strict(),
+  input: z.object({ ...scoped, runId }).strict(),
   output: z.object({
     run: reconRunSchema,
     facts: factsSchema,
@@ -213,7 +213,12 @@ export const reconciliationReport = {
 
 export const reconciliationItems = {
   input: z
-    .object({ runId, offset: z.number().int().nonnegative(), limit: z.number().int().min(1).max(5000) })
+    .object({
+      ...scoped,
+      runId,
+      offset: z.number().int().nonnegative(),
+      limit: z.number().int().min(1).max(5000),
+    })
     .strict(),
   output: z.object({
     items: z.array(itemSchema),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { guardrailsSchema } from '../../domain/profile';
 import { refuseUnsafeText } from '../../domain/text';
+import { listScopeSchema, scoped } from './scope';
 import { transactionSchema } from './transactions';
 
 const minor = z.number().int().refine(Number.isSafeInteger, 'Amounts are whole minor units.');
@@ -63,7 +64,10 @@ export type AuditEntryView = z.infer<typeof auditEntrySchema>;
 
 export const refundsPreview = {
   input: z
-    .object({ transactionNo: z.string().regex(/^\d{1,32}$/, 'A transaction number is digits only.') })
+    .object({
+      ...scoped,
+      transactionNo: z.string().regex(/^\d{1,32}$/, 'A transaction number is digits only.'),
+    })
     .strict(),
   output: z.object({
     transaction: transactionSchema,
@@ -101,8 +105,16 @@ export const refundsSubmit = {
       confirmation: z
         .object({ overLimit: z.boolean().optional(), typedAmount: z.string().max(32).optional() })
         .strict(),
-      /** The profile the confirmation screen showed: refused if the active profile changed since. */
-      profileId: z.string().max(64).optional(),
+      /** The profile the confirmation screen showed: the refund goes to this profile's account only. */
+      ...scoped,
+      /**
+       * The account the confirmation showed (from the preview): refused with `conflict` if the profile
+       * now points at another address or merchant.
+       */
+      account: z
+        .object({ baseUrl: z.string().max(2048), merchantNo: z.string().max(64) })
+        .strict()
+        .optional(),
     })
     .strict()
     .refine((v) => v.reasonCode !== 'other' || v.reasonNote.length > 0, {
@@ -112,9 +124,9 @@ export const refundsSubmit = {
   output: intentSchema,
 };
 
-export const refundsList = { input: z.undefined().or(z.object({}).strict()), output: z.array(intentSchema) };
+export const refundsList = { input: listScopeSchema, output: z.array(intentSchema) };
 export const refundsCheckAgain = {
-  input: z.object({ id: z.string().min(1).max(64) }).strict(),
+  input: z.object({ ...scoped, id: z.string().min(1).max(64) }).strict(),
   output: intentSchema,
 };
 
@@ -122,6 +134,7 @@ export const refundsCheckAgain = {
 export const refundsCloseNotSent = {
   input: z
     .object({
+      ...scoped,
       id: z.string().min(1).max(64),
       confirmation: z.string().max(32),
     })
@@ -156,7 +169,7 @@ export const auditEntrySchema = z.object({
   detail: z.string().optional(),
 });
 export const auditList = {
-  input: z.undefined().or(z.object({}).strict()),
+  input: listScopeSchema,
   output: z.array(auditEntrySchema),
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { scoped } from './scope';
 import { transactionSchema } from './transactions';
 
 /** Longest span trans-list accepts: endDate − startDate ≤ 15 days (shared/protocol/README.md). */
@@ -13,7 +14,7 @@ const serviceDate = z.string().regex(/^\d{8}$/, 'Dates are YYYYMMDD.');
  * is `supported: false` with a message rather than an error, so the screen can degrade calmly.
  */
 export const transactionsSync = {
-  input: z.object({ startDate: serviceDate, endDate: serviceDate }).strict(),
+  input: z.object({ ...scoped, startDate: serviceDate, endDate: serviceDate }).strict(),
   output: z.discriminatedUnion('supported', [
     z.object({
       supported: z.literal(true),

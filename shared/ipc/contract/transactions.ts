@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { REFUND_STATUSES, TRANSACTION_STATUSES } from '../../protocol/statuses';
+import { scoped } from './scope';
 
 const minor = z.number().int().refine(Number.isSafeInteger);
 
@@ -35,6 +36,7 @@ export const transactionSchema = z.object({
 export const transactionsLookup = {
   input: z
     .object({
+      ...scoped,
       query: z.string().trim().min(1, 'Type a transaction number, refund number or reference.').max(128),
       /** Payments the caller believes a refund reference belongs to; main verifies each with a fresh query. */
       candidates: z
@@ -56,6 +58,7 @@ export const transactionsLookup = {
 export const transactionsRefresh = {
   input: z
     .object({
+      ...scoped,
       transactionNos: z
         .array(z.string().regex(/^\d{1,32}$/))
         .min(1)

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { withProfile } from '../../fakes/scope';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,8 +51,10 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** Calls are for the active profile, as the renderer's are. */
+const activeId = () => core.profiles.profiles.active()?.id ?? 'none';
 async function call<T>(channel: string, input?: unknown): Promise<T> {
-  const r = await core.dispatch(channel, input);
+  const r = await core.dispatch(channel, withProfile(channel, input, activeId()));
   if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
   return r.value as T;
 }
@@ -122,7 +125,10 @@ describe('a full run through the composed core (Demo boot, gateway, IPN listener
       matchedRefundTransactionNo: refund.refundTransactionNo,
       transaction: { transactionNo: seeded.transactionNo },
     });
-    const missing = await core.dispatch('transactions.lookup', { query: '123456789012345678' });
+    const missing = await core.dispatch(
+      'transactions.lookup',
+      withProfile('transactions.lookup', { query: '123456789012345678' }, activeId()),
+    );
     expect(missing.ok ? '' : missing.error.code).toBe('not_found');
 
     const pay = await gw.securePay({

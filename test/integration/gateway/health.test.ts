@@ -23,7 +23,11 @@ type Health = {
   value: { status: string; checks: { name: string; ok: boolean; detail?: string }[] };
 };
 const health = async () => (await core.dispatch('app.health', undefined)) as Health;
-const lookup = () => core.dispatch('transactions.lookup', { query: '297553638300708562' });
+const lookup = () =>
+  core.dispatch('transactions.lookup', {
+    profileId: core.profiles.profiles.active()?.id,
+    query: '297553638300708562',
+  });
 
 it('every tran-query answering HTTP 503 turns health Degraded with the failure and the last answer; the next answer clears it', async () => {
   await lookup(); // an answer (not found is an answer): the service is up

@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { withProfile } from '../../fakes/scope';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,13 +33,15 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** Calls are for the active profile, as the renderer's are. */
+const activeId = () => core.profiles.profiles.active()?.id ?? 'none';
 async function call<T>(channel: string, input?: unknown): Promise<T> {
-  const r = await core.dispatch(channel, input);
+  const r = await core.dispatch(channel, withProfile(channel, input, activeId()));
   if (!r.ok) throw Object.assign(new Error(`${channel}: ${r.error.code} ${r.error.message}`), r.error);
   return r.value as T;
 }
 async function fail(channel: string, input?: unknown) {
-  const r = await core.dispatch(channel, input);
+  const r = await core.dispatch(channel, withProfile(channel, input, activeId()));
   if (r.ok) throw new Error(`${channel} unexpectedly succeeded`);
   return r.error;
 }
@@ -133,8 +136,9 @@ describe('back-office payments through the composed core and the Demo sandbox', 
     });
     const e2 = await fail('payments.createCheckout', checkout({ kind: 'whitelabel', vendor: 'alipay' }));
     expect(e2.message).toMatch(/Whitelabel checkout is offered only for/);
+    // A call names its profile; one that does not exist is refused before anything is recorded.
     const e3 = await fail('payments.createCheckout', checkout({ profileId: 'another' }));
-    expect(e3.code).toBe('conflict');
+    expect(e3.code).toBe('not_found');
     expect(sandbox().state.counts().payments).toBe(before);
   });
 

@@ -133,7 +133,7 @@ describe('a refund answer is checked against the request', () => {
     doctorRefunds(d, () => [
       { refundTransactionNo: '9', refundAmountMinor: 6000, currency: 'JPY', status: 'success' },
     ]);
-    const preview = await d.service.preview(p.transactionNo);
+    const preview = await d.service.preview('demo', p.transactionNo);
     expect(preview).toMatchObject({
       remainingMinor: 0,
       blockedReason: expect.stringMatching(/another currency \(JPY\)/),

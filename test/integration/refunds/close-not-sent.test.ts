@@ -38,8 +38,10 @@ async function unknownRefund() {
 describe('close as not sent', () => {
   it('is refused before enough checks over enough time, and without the typed confirmation', async () => {
     const { d, intent } = await unknownRefund();
-    await expect(d.service.closeNotSent(intent.id, 'yes')).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(d.service.closeNotSent(intent.id, 'NOT SENT')).rejects.toMatchObject({
+    await expect(d.service.closeNotSent('demo', intent.id, 'yes')).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await expect(d.service.closeNotSent('demo', intent.id, 'NOT SENT')).rejects.toMatchObject({
       code: 'conflict',
       message: expect.stringMatching(
         /at least 3 time\(s\) over 30 minute\(s\).*1 check\(s\) reached the service so far, 0 minute/,
@@ -52,10 +54,10 @@ describe('close as not sent', () => {
     const { d, p, intent, clock } = await unknownRefund();
     for (let i = 0; i < 2; i += 1) {
       clock.ms += 16 * 60_000;
-      const again = await d.service.checkAgain(intent.id);
+      const again = await d.service.checkAgain('demo', intent.id);
       expect(again.lastCheck).toMatchObject({ found: false });
     }
-    const closed = await d.service.closeNotSent(intent.id, 'not sent');
+    const closed = await d.service.closeNotSent('demo', intent.id, 'not sent');
     expect(closed.state).toBe('refused');
     expect(closed.detail).toMatch(
       /^Closed as not sent by test operator at .* after 4 checks over 32 minute\(s\)/,
@@ -75,7 +77,7 @@ describe('close as not sent', () => {
     const { d, p, intent, clock } = await unknownRefund();
     for (let i = 0; i < 2; i += 1) {
       clock.ms += 16 * 60_000;
-      await d.service.checkAgain(intent.id);
+      await d.service.checkAgain('demo', intent.id);
     }
     // Meanwhile the service did apply a refund with this reference (a request that arrived late).
     const query = await d.gateway.queryTransaction({ transactionNo: p.transactionNo });
@@ -89,7 +91,7 @@ describe('close as not sent', () => {
     Object.assign(d.gateway, {
       queryTransaction: async () => ({ ...query, transaction: { ...query.transaction, refunds: [late] } }),
     });
-    await expect(d.service.closeNotSent(intent.id, 'NOT SENT')).rejects.toMatchObject({
+    await expect(d.service.closeNotSent('demo', intent.id, 'NOT SENT')).rejects.toMatchObject({
       code: 'conflict',
       message: expect.stringMatching(
         /lists this refund now \(as 900000000000000777\): it was sent, so it was not closed/,
@@ -97,6 +99,8 @@ describe('close as not sent', () => {
     });
     expect(d.service.get(intent.id)!.state).toMatch(/accepted|succeeded/);
     // A refund the service has listed is never closeable this way.
-    await expect(d.service.closeNotSent(intent.id, 'NOT SENT')).rejects.toMatchObject({ code: 'conflict' });
+    await expect(d.service.closeNotSent('demo', intent.id, 'NOT SENT')).rejects.toMatchObject({
+      code: 'conflict',
+    });
   });
 });

@@ -61,6 +61,8 @@ export function buildRefunds(
     clock: { now: Date.now },
     log,
     context: () => ({ ...DEMO_CONTEXT, baseUrl: sandbox.baseUrl, ...ctx }),
+    // Every desk built here is for the same merchant account: like the app's profiles for one account.
+    belongsTo: (i) => i.merchantNo === DEMO_CONTEXT.merchantNo && i.storeNo === DEMO_CONTEXT.storeNo,
     newId: () => newSortableId('RD'),
     sender: THIS_SENDER,
     senderAlive,
@@ -88,4 +90,10 @@ export function freshPayment(sandbox: RunningSandbox, used: Set<string>, currenc
   return p;
 }
 
-export const reason = { reasonCode: 'customer_request', reasonNote: 'test', confirmation: {} };
+/** What every test submit carries besides the payment: the profile (the harness has one), a reason. */
+export const reason = {
+  profileId: DEMO_CONTEXT.profileId,
+  reasonCode: 'customer_request',
+  reasonNote: 'test',
+  confirmation: {},
+};

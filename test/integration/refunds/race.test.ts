@@ -276,6 +276,7 @@ it('8 processes racing refunds with kill -9: no two refunds of a payment in flig
           if (i === killHost) setTimeout(() => h.child.kill('SIGKILL'), 20 + Math.floor(random() * 400));
           try {
             const r = await ipc(h, 'refunds.submit', {
+              profileId: 'P-race',
               transactionNo: p.transactionNo,
               amountMinor,
               currency: 'USD',
@@ -309,10 +310,10 @@ it('8 processes racing refunds with kill -9: no two refunds of a payment in flig
     await new Promise((r) => setTimeout(r, 200));
   await new Promise((r) => setTimeout(r, 500)); // refunds still at the service's door arrive
   for (const i of storage.refunds.unfinished().filter((x) => x.state === 'outcome_unknown'))
-    await ipc(hosts[0]!, 'refunds.checkAgain', { id: i.id });
+    await ipc(hosts[0]!, 'refunds.checkAgain', { profileId: 'P-race', id: i.id });
   await new Promise((r) => setTimeout(r, 300));
   for (const i of storage.refunds.unfinished().filter((x) => x.state === 'accepted'))
-    await ipc(hosts[0]!, 'refunds.checkAgain', { id: i.id });
+    await ipc(hosts[0]!, 'refunds.checkAgain', { profileId: 'P-race', id: i.id });
 
   const intents = storage.refunds.list();
   const byId = new Map(intents.map((i) => [i.id, i]));

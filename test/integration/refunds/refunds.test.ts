@@ -1,3 +1,4 @@
+import { DEMO_MERCHANT } from '../../../electron/sandbox/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { RunningSandbox } from '../../../electron/sandbox/index';
@@ -52,7 +53,7 @@ describe('refunds against the sandbox', () => {
       service.submit({ transactionNo: p.transactionNo, amountMinor: 1, currency: p.currency, ...reason }),
     ).rejects.toMatchObject({ code: 'conflict' });
     expect(serviceRefunds(p.transactionNo)).toHaveLength(before);
-    expect((await service.preview(p.transactionNo)).remainingMinor).toBe(0);
+    expect((await service.preview('demo', p.transactionNo)).remainingMinor).toBe(0);
   });
 
   it('refuses an over-refund before anything is sent', async () => {
@@ -74,7 +75,7 @@ describe('refunds against the sandbox', () => {
     expect(service.audit()[0]).toMatchObject({ outcome: 'refused', transactionNo: p.transactionNo });
   });
 
-  it('refuses a submit confirmed against another profile than the active one', async () => {
+  it('refuses a submit confirmed against another account than the one the profile now points at', async () => {
     const { service } = buildRefunds(sandbox);
     const p = freshPayment(sandbox, used);
     await expect(
@@ -83,7 +84,7 @@ describe('refunds against the sandbox', () => {
         amountMinor: 100,
         currency: p.currency,
         ...reason,
-        profileId: 'P-some-other',
+        account: { baseUrl: 'https://pay.example.com', merchantNo: DEMO_MERCHANT.merchantNo },
       }),
     ).rejects.toMatchObject({ code: 'conflict', details: { moneyMoved: 'no' } });
     expect(serviceRefunds(p.transactionNo)).toHaveLength(0);
@@ -94,7 +95,7 @@ describe('refunds against the sandbox', () => {
           amountMinor: 100,
           currency: p.currency,
           ...reason,
-          profileId: 'demo',
+          account: { baseUrl: sandbox.baseUrl, merchantNo: DEMO_MERCHANT.merchantNo },
         })
       ).state,
     ).toBe('accepted');
@@ -182,7 +183,7 @@ describe('refunds against the sandbox', () => {
     await expect(
       service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason }),
     ).rejects.toMatchObject({ code: 'conflict' });
-    const again = await service.checkAgain(id);
+    const again = await service.checkAgain('demo', id);
     expect(again.state).toBe('outcome_unknown');
     expect(serviceRefunds(p.transactionNo)).toHaveLength(0);
   });

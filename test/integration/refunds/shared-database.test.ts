@@ -108,7 +108,7 @@ describe('one transaction decides, guarded transitions settle', () => {
       expect(inFlight!.state).toBe('sending');
       // Another window's start-up resume and a Check again while the sender is still waiting.
       await resolver.service.resumeAll();
-      expect((await resolver.service.checkAgain(inFlight!.id)).state).toBe('sending');
+      expect((await resolver.service.checkAgain('demo', inFlight!.id)).state).toBe('sending');
       expect((await sending).state).toBe('rejected');
     } finally {
       sb.resetFaults();
@@ -127,7 +127,7 @@ describe('one transaction decides, guarded transitions settle', () => {
       const sending = submit(sender, p, 100);
       await new Promise((r) => setTimeout(r, 150));
       const [inFlight] = resolver.service.list();
-      const checked = await resolver.service.checkAgain(inFlight!.id);
+      const checked = await resolver.service.checkAgain('demo', inFlight!.id);
       expect(checked.state).toBe('outcome_unknown');
       expect(checked.lastCheck?.found).toBe(false);
       expect((await sending).state).toMatch(/accepted|succeeded/);
@@ -167,8 +167,8 @@ describe('one transaction decides, guarded transitions settle', () => {
     await Promise.all([
       d.service.track(),
       other.service.track(),
-      d.service.checkAgain(intent.id),
-      other.service.checkAgain(intent.id),
+      d.service.checkAgain('demo', intent.id),
+      other.service.checkAgain('demo', intent.id),
       d.service.track(),
     ]);
     expect(d.service.get(intent.id)?.state).toBe('succeeded');

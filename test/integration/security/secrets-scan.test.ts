@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { withProfile } from '../../fakes/scope';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,14 +56,25 @@ globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestIni
   return realFetch(input, init);
 }) as typeof fetch;
 
+/** The active profile as the renderer learns it: through profiles.list. */
+async function activeProfileId(): Promise<string> {
+  const res = await realFetch(`${host.origin}/ipc/profiles.list`, {
+    method: 'POST',
+    headers: { 'x-refund-desk-secret': host.secret, 'content-type': 'application/json' },
+    body: JSON.stringify({ input: null }),
+  });
+  const r = JSON.parse(await res.text()) as { value?: { activeProfileId: string | null } };
+  return r.value?.activeProfileId ?? 'none';
+}
 async function ipc<T>(
   channel: string,
   input?: unknown,
 ): Promise<{ ok: boolean; value?: T; error?: { code: string } }> {
+  const scoped = channel === 'profiles.list' ? input : withProfile(channel, input, await activeProfileId());
   const res = await realFetch(`${host.origin}/ipc/${channel}`, {
     method: 'POST',
     headers: { 'x-refund-desk-secret': host.secret, 'content-type': 'application/json' },
-    body: JSON.stringify({ input: input ?? null }),
+    body: JSON.stringify({ input: scoped ?? null }),
   });
   const text = await res.text();
   replies.push(text);

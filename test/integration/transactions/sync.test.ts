@@ -36,7 +36,7 @@ describe('transactions.sync against the sandbox', () => {
 
   it('returns the store’s payments of one ≤ 15-day window', async () => {
     const now = Date.now();
-    const r = await syncWith(sb.baseUrl).syncWindow(toServiceDate(now - 14 * DAY), toServiceDate(now));
+    const r = await syncWith(sb.baseUrl).syncWindow('P1', toServiceDate(now - 14 * DAY), toServiceDate(now));
     expect(r.supported).toBe(true);
     if (!r.supported) return;
     expect(r.transactions.length).toBeGreaterThan(0);
@@ -49,13 +49,13 @@ describe('transactions.sync against the sandbox', () => {
   it('refuses windows longer than 15 days before any network call', async () => {
     const now = Date.now();
     await expect(
-      syncWith('http://127.0.0.1:1').syncWindow(toServiceDate(now - 20 * DAY), toServiceDate(now)),
+      syncWith('http://127.0.0.1:1').syncWindow('P1', toServiceDate(now - 20 * DAY), toServiceDate(now)),
     ).rejects.toMatchObject({ code: 'invalid_input' });
   });
 
   it('degrades with a message where the service does not offer trans-list', async () => {
     // The sandbox answers an unknown path version with 000010, as a server without trans-list would.
-    const r = await syncWith(`${sb.baseUrl}/__no_such_prefix`).syncWindow('20250101', '20250105');
+    const r = await syncWith(`${sb.baseUrl}/__no_such_prefix`).syncWindow('P1', '20250101', '20250105');
     expect(r).toMatchObject({ supported: false });
   });
 
@@ -63,6 +63,8 @@ describe('transactions.sync against the sandbox', () => {
     const down = await startSandbox({ seed: 3, transactions: 10 });
     const url = down.baseUrl;
     await down.close();
-    await expect(syncWith(url).syncWindow('20250101', '20250105')).rejects.toMatchObject({ code: 'network' });
+    await expect(syncWith(url).syncWindow('P1', '20250101', '20250105')).rejects.toMatchObject({
+      code: 'network',
+    });
   });
 });

@@ -158,6 +158,7 @@ describe('the app database', () => {
     });
     await expect(
       service.submit({
+        profileId: 'p',
         transactionNo: '1',
         amountMinor: 1,
         currency: 'USD',

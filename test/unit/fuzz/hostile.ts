@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { withProfile } from '../../fakes/scope';
 import type { InvokeChannel } from '../../../shared/ipc/channels';
 
 /**
@@ -10,7 +11,7 @@ import type { InvokeChannel } from '../../../shared/ipc/channels';
 const TX = '297553638300708562';
 
 /** One well-formed input per channel: mutated one field at a time into hostile variants. */
-export const VALID_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
+const RAW_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
   'app.info': undefined,
   'app.health': undefined,
   'app.openExternal': { url: 'https://docs.pockyt.io/' },
@@ -114,6 +115,17 @@ export const VALID_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
   'payments.openPage': { id: 'PY0000000000', page: 'checkout' },
   'payments.audit': undefined,
 };
+
+/** A profile id of the right shape: account-scoped samples name it (they are refused: no such profile). */
+export const SAMPLE_PROFILE = 'P0000000000000000';
+
+/** One valid input per channel; account-scoped ones name a profile, as every such call must. */
+export const VALID_SAMPLES = Object.fromEntries(
+  Object.entries(RAW_SAMPLES).map(([channel, input]) => [
+    channel,
+    withProfile(channel, input, SAMPLE_PROFILE),
+  ]),
+) as Readonly<Record<InvokeChannel, unknown>>;
 
 /** Every character stored text refuses (shared/domain/text.ts): controls, Bidi_Control, U+2028/2029. */
 export const HIDING_CHARACTERS = [

@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { LIST_CHANNELS } from '../../fakes/scope';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -58,7 +59,8 @@ const tally = createTally();
 const skippedValid: Record<string, number> = {};
 
 async function read(channel: InvokeChannel): Promise<unknown> {
-  const r = await core.dispatch(channel, undefined);
+  // Lists are read across every profile: nothing of any profile may change.
+  const r = await core.dispatch(channel, LIST_CHANNELS.has(channel) ? { allProfiles: true } : undefined);
   if (!r.ok) throw new Error(`${channel} failed: ${r.error.message}`);
   return r.value;
 }
@@ -85,7 +87,9 @@ beforeAll(async () => {
     gateway: { timeoutMs: 2_000, retry: { retries: 0 } },
   });
   const payment = refundablePayment(core.demoSandbox()!);
+  const profileId = core.profiles.profiles.active()!.id;
   const submitted = await core.dispatch('refunds.submit', {
+    profileId,
     transactionNo: payment.transactionNo,
     amountMinor: 100,
     currency: payment.currency,
@@ -108,19 +112,21 @@ beforeAll(async () => {
   });
   const created = await core.dispatch('reconciliation.create', {
     ...(VALID_SAMPLES['reconciliation.create'] as object),
+    profileId,
     label: 'baseline.csv',
     file: { ...(VALID_SAMPLES['reconciliation.create'] as { file: object }).file, dataRows: 2 },
   });
   if (!created.ok) throw new Error(created.error.message);
   const runId = (created.value as { runId: string }).runId;
   await core.dispatch('reconciliation.addInput', {
+    profileId,
     runId,
     rows: [
       { line: 2, transactionNo: payment.transactionNo, amountMinor: 100, currency: 'USD', status: 'paid' },
     ],
     unusable: [{ line: 3, reason: 'has no currency' }],
   });
-  const job = await core.dispatch('reconciliation.start', { runId });
+  const job = await core.dispatch('reconciliation.start', { profileId, runId });
   expect(job.ok).toBe(true);
   // Let background work settle so nothing but the fuzz could change the state.
   await vi.waitFor(

@@ -58,6 +58,7 @@ describe('daily refund limit', () => {
     const now = { ms: Date.parse('2026-11-20T23:30:00Z') }; // 15:30 in Los Angeles
     const service = setup(now);
     const base = {
+      profileId: 'p',
       transactionNo: '100000000000000001',
       currency: 'USD',
       reasonCode: 'other',

@@ -66,7 +66,10 @@ function build(gw: Partial<PaymentGateway>, context = ctx()) {
     newId: (prefix) => `${prefix}${(n += 1)}`,
     sender: 'host:1',
     senderAlive: () => true,
-    context: () => context,
+    context: (id) => {
+      if (id !== context.profileId) throw new AppError('not_found', 'That profile no longer exists.');
+      return context;
+    },
     onPayment: (i) => changes.push(i),
     onTransaction: (_i, t, source) => txs.push({ source, tx: t }),
   });
@@ -124,7 +127,7 @@ describe('payment creation', () => {
       note: expect.stringMatching(/No payment with reference R1/),
     });
     clock.advance(11 * 60_000);
-    const later = await service.checkAgain(p.id);
+    const later = await service.checkAgain(p.profileId, p.id);
     expect(later.state).toBe('not_created');
     expect(sent).toBe(1);
     expect(storage.payments.audit.list().map((a) => a.outcome)).toEqual(
@@ -188,10 +191,10 @@ describe('payment creation', () => {
     expect(calls).toBe(2);
   });
 
-  it('refuses before anything is recorded: other profile, wrong currency, no notification address', async () => {
+  it('refuses before anything is recorded: unknown profile, wrong currency, no notification address', async () => {
     const { service, storage } = build({}, ctx({ ipnUrl: undefined }));
     await expect(service.createCheckout(link({ profileId: 'p2' }))).rejects.toMatchObject({
-      code: 'conflict',
+      code: 'not_found',
     });
     await expect(service.createCheckout(link({ vendor: 'paypal', currency: 'CNY' }))).rejects.toMatchObject({
       code: 'invalid_input',

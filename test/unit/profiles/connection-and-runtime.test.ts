@@ -157,7 +157,8 @@ describe('profiles runtime', () => {
     });
     expect((await rt.profiles.list()).profiles).toEqual([]);
     expect(rt.profiles.mode()).toBe('none');
-    await expect(rt.activeGateway()).rejects.toMatchObject({ code: 'invalid_input' });
+    // A call must name its profile: an unknown one is not_found, before any network.
+    await expect(rt.gatewayOf('P-gone')).rejects.toMatchObject({ code: 'not_found' });
     await rt.close();
   });
 

@@ -136,7 +136,7 @@ describe('reconciliation runs (main)', () => {
       file: file(rows.length + unusable.length),
       mapping: { transactionNo: 'No', amount: 'Amount', currency: 'Ccy', date: 'Date' },
       options: more.options ?? options(),
-      ...(more.profileId ? { profileId: more.profileId } : {}),
+      profileId: more.profileId ?? 'p1',
     });
     if (rows.length) service.addInput(runId, 'row', rows);
     if (unusable.length) service.addInput(runId, 'unusable', unusable);
@@ -397,7 +397,13 @@ describe('reconciliation runs (main)', () => {
       expect.objectContaining({ runId: theirs.runId, profileName: 'Second' }),
     ]);
 
-    const { runId } = service.create({ label: 'x', file: file(3), mapping: {}, options: options() });
+    const { runId } = service.create({
+      profileId: 'p1',
+      label: 'x',
+      file: file(3),
+      mapping: {},
+      options: options(),
+    });
     service.addInput(runId, 'row', [row(2, '1')]);
     expect(() => service.start(runId)).toThrow(/1 of 3 data rows/);
     expect(() => service.addInput(runId, 'row', [row(3, '2'), row(4, '3'), row(5, '4')])).toThrow(
@@ -405,6 +411,7 @@ describe('reconciliation runs (main)', () => {
     );
     expect(() =>
       service.create({
+        profileId: 'p1',
         label: 'x',
         file: file(1),
         mapping: {},
@@ -413,6 +420,6 @@ describe('reconciliation runs (main)', () => {
     ).toThrow(/ends before it starts/);
     expect(() =>
       service.create({ label: 'x', profileId: 'gone', file: file(1), mapping: {}, options: options() }),
-    ).toThrow(/No merchant profile/);
+    ).toThrow(/profile no longer exists/);
   });
 });

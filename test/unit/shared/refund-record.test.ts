@@ -104,9 +104,9 @@ describe('the whole refund record', () => {
     expect(recordStatus(rows[0]!)).toBe('unknown');
   });
 
-  it("shows only the profile's own records", () => {
+  it("shows only the profile's own cached payments (main already scoped the intents)", () => {
     const rows = mergeRefundRecord(
-      [intent({ profileId: 'p2' })],
+      [],
       [
         payment([refund()], { profileId: 'p2' } as Partial<Transaction>),
         payment([refund({ refundTransactionNo: '7' })]),

@@ -17,6 +17,7 @@ const profile = (over: Record<string, unknown>) => ({
   ...over,
 });
 const refund = (reasonNote: string) => ({
+  profileId: 'P1',
   transactionNo: '297553638300708562',
   amountMinor: 100,
   currency: 'USD',

@@ -57,7 +57,7 @@ describe('transactions.lookup', () => {
 
   it('finds a payment by transactionNo with the remaining refundable amount', async () => {
     const gw = fakeGateway({ [`transactionNo:${PAY.transactionNo}`]: { transaction: PAY } });
-    const r = await lookupWith(gw).lookup(`  ${PAY.transactionNo} `);
+    const r = await lookupWith(gw).lookup('P1', `  ${PAY.transactionNo} `);
     expect(r).toMatchObject({
       profileId: 'P1',
       kind: 'transactionNo',
@@ -74,7 +74,7 @@ describe('transactions.lookup', () => {
       },
       [`transactionNo:${PAY.transactionNo}`]: { transaction: PAY },
     });
-    const r = await lookupWith(gw).lookup(REFUND.transactionNo);
+    const r = await lookupWith(gw).lookup('P1', REFUND.transactionNo);
     expect(r).toMatchObject({
       kind: 'refundTransactionNo',
       matchedRefundTransactionNo: REFUND.transactionNo,
@@ -89,9 +89,11 @@ describe('transactions.lookup', () => {
 
   it('tries a numeric reference last, then says not found', async () => {
     const gw = fakeGateway({ 'reference:123456789012345678': { transaction: PAY } });
-    expect((await lookupWith(gw).lookup('123456789012345678')).kind).toBe('reference');
+    expect((await lookupWith(gw).lookup('P1', '123456789012345678')).kind).toBe('reference');
     const none = fakeGateway({});
-    await expect(lookupWith(none).lookup('999999999999999999')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(lookupWith(none).lookup('P1', '999999999999999999')).rejects.toMatchObject({
+      code: 'not_found',
+    });
     expect(none.calls).toHaveLength(3);
   });
 
@@ -105,7 +107,7 @@ describe('transactions.lookup', () => {
       [`transactionNo:${other.transactionNo}`]: { transaction: other },
       [`transactionNo:${PAY.transactionNo}`]: { transaction: withRef },
     });
-    const r = await lookupWith(gw).lookup('RF-0101-1', [other.transactionNo, PAY.transactionNo]);
+    const r = await lookupWith(gw).lookup('P1', 'RF-0101-1', [other.transactionNo, PAY.transactionNo]);
     expect(r).toMatchObject({
       kind: 'refundReference',
       matchedRefundTransactionNo: '397553638300708563',
@@ -117,20 +119,20 @@ describe('transactions.lookup', () => {
       `transactionNo:${other.transactionNo}`,
       `transactionNo:${PAY.transactionNo}`,
     ]);
-    await expect(lookupWith(gw).lookup('RF-NOPE', [PAY.transactionNo])).rejects.toMatchObject({
+    await expect(lookupWith(gw).lookup('P1', 'RF-NOPE', [PAY.transactionNo])).rejects.toMatchObject({
       code: 'not_found',
     });
   });
 
   it('a network failure is never reported as "not found"', async () => {
     const gw = fakeGateway({ [`transactionNo:${PAY.transactionNo}`]: new AppError('network', 'down') });
-    await expect(lookupWith(gw).lookup(PAY.transactionNo)).rejects.toMatchObject({ code: 'network' });
+    await expect(lookupWith(gw).lookup('P1', PAY.transactionNo)).rejects.toMatchObject({ code: 'network' });
     expect(gw.calls).toHaveLength(1);
   });
 
   it('refresh keeps order and isolates failures', async () => {
     const gw = fakeGateway({ [`transactionNo:${PAY.transactionNo}`]: { transaction: PAY } });
-    const r = await lookupWith(gw).refresh([PAY.transactionNo, '100000000000000001']);
+    const r = await lookupWith(gw).refresh('P1', [PAY.transactionNo, '100000000000000001']);
     expect(r.items.map((i) => i.ok)).toEqual([true, false]);
     expect(r.items[1]).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });

@@ -191,10 +191,12 @@ export function createSqlitePaymentStore(db: Database): PaymentStore {
     },
     get: one,
     list: (profileId) =>
-      intents(
-        'SELECT * FROM payment_intents WHERE profile_id = ? ORDER BY created_at DESC, id DESC',
-        profileId,
-      ),
+      profileId === undefined
+        ? intents('SELECT * FROM payment_intents ORDER BY created_at DESC, id DESC')
+        : intents(
+            'SELECT * FROM payment_intents WHERE profile_id = ? ORDER BY created_at DESC, id DESC',
+            profileId,
+          ),
     unfinished: () =>
       intents(
         `SELECT * FROM payment_intents WHERE state IN ('sending', 'open', 'outcome_unknown') ORDER BY created_at`,
@@ -282,9 +284,13 @@ export function createSqlitePaymentStore(db: Database): PaymentStore {
       get: (id) =>
         db.all('SELECT * FROM customers WHERE id = ?', id).map((r) => fromRow(CUSTOMER_COLUMNS, r))[0],
       list: (profileId) =>
-        db
-          .all('SELECT * FROM customers WHERE profile_id = ? ORDER BY created_at DESC, id DESC', profileId)
-          .map((r) => fromRow(CUSTOMER_COLUMNS, r)),
+        (profileId === undefined
+          ? db.all('SELECT * FROM customers ORDER BY created_at DESC, id DESC')
+          : db.all(
+              'SELECT * FROM customers WHERE profile_id = ? ORDER BY created_at DESC, id DESC',
+              profileId,
+            )
+        ).map((r) => fromRow(CUSTOMER_COLUMNS, r)),
     },
     methods: {
       get: method,

@@ -156,12 +156,14 @@ export function createSqliteRunStore(db: Database): RunStore {
       return r ? storedRun(r) : undefined;
     },
     list(profileId) {
-      return db
-        .all(
-          `${SELECT_RUN} WHERE j.profile_id = ? AND j.facts IS NOT NULL ORDER BY j.created_at DESC`,
-          profileId,
-        )
-        .map(storedRun);
+      return (
+        profileId === undefined
+          ? db.all(`${SELECT_RUN} WHERE j.facts IS NOT NULL ORDER BY j.created_at DESC`)
+          : db.all(
+              `${SELECT_RUN} WHERE j.profile_id = ? AND j.facts IS NOT NULL ORDER BY j.created_at DESC`,
+              profileId,
+            )
+      ).map(storedRun);
     },
     readItems(runId, offset, limit) {
       return db

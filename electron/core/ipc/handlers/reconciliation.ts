@@ -1,4 +1,6 @@
+import { scopeProfileId } from '../../../../shared/ipc/contract/scope';
 import type { ReconciliationService } from '../../services/reconciliation/service';
+import { refuseOtherProfile } from '../../services/scope';
 import type { HandlerMap } from '../dispatcher';
 
 type ReconChannels = Extract<keyof HandlerMap, `reconciliation.${string}`>;
@@ -8,24 +10,30 @@ export function reconciliationHandlers(
   recon: ReconciliationService,
   demoLedger: () => { name: string; text: string },
 ): Pick<HandlerMap, ReconChannels> {
+  // Every operation on a run names the profile the screen shows; a run of another profile is refused.
+  const own = (input: { profileId: string; runId: string }) => {
+    refuseOtherProfile('reconciliation run', recon.get(input.runId), input.profileId);
+    return input.runId;
+  };
   return {
     'reconciliation.create': (input) => recon.create(input),
     'reconciliation.addInput': (input) => {
+      own(input);
       let counts = { row: 0, unusable: 0, cached: 0 };
       if (input.rows?.length) counts = recon.addInput(input.runId, 'row', input.rows);
       if (input.unusable?.length) counts = recon.addInput(input.runId, 'unusable', input.unusable);
       if (input.cached?.length) counts = recon.addInput(input.runId, 'cached', input.cached);
       return { rows: counts.row, unusable: counts.unusable, cached: counts.cached };
     },
-    'reconciliation.start': (input) => recon.start(input.runId),
-    'reconciliation.pause': (input) => recon.pause(input.runId),
-    'reconciliation.resume': (input) => recon.resume(input.runId),
-    'reconciliation.cancel': (input) => recon.cancel(input.runId),
-    'reconciliation.get': (input) => recon.get(input.runId),
-    'reconciliation.list': (input) => ({ runs: recon.list(input?.profileId) }),
-    'reconciliation.report': (input) => recon.report(input.runId),
-    'reconciliation.items': (input) => recon.items(input.runId, input.offset, input.limit),
-    'reconciliation.recheck': (input) => recon.recheck(input.runId),
+    'reconciliation.start': (input) => recon.start(own(input)),
+    'reconciliation.pause': (input) => recon.pause(own(input)),
+    'reconciliation.resume': (input) => recon.resume(own(input)),
+    'reconciliation.cancel': (input) => recon.cancel(own(input)),
+    'reconciliation.get': (input) => recon.get(own(input)),
+    'reconciliation.list': (input) => ({ runs: recon.list(scopeProfileId(input)) }),
+    'reconciliation.report': (input) => recon.report(own(input)),
+    'reconciliation.items': (input) => recon.items(own(input), input.offset, input.limit),
+    'reconciliation.recheck': (input) => recon.recheck(own(input)),
     'reconciliation.demoLedger': () => demoLedger(),
   };
 }

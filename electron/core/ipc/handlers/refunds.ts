@@ -1,3 +1,4 @@
+import { scopeProfileId } from '../../../../shared/ipc/contract/scope';
 import type { RefundService } from '../../services/refunds/service';
 import type { HandlerMap } from '../dispatcher';
 
@@ -10,27 +11,18 @@ type RefundChannels =
   | 'audit.list';
 
 /** Thin: IPC shape → refund service call. All checks live in the service. */
-export function refundHandlers(
-  refunds: RefundService,
-  ctx: () => { profileId: string; profileName: string; operator: string },
-  now: () => number,
-): Pick<HandlerMap, RefundChannels> {
+export function refundHandlers(refunds: RefundService, now: () => number): Pick<HandlerMap, RefundChannels> {
   return {
-    'refunds.preview': async ({ transactionNo }) => {
-      const p = await refunds.preview(transactionNo);
-      const c = ctx();
-      return {
-        ...p,
-        profileId: c.profileId,
-        profileName: c.profileName,
-        operator: c.operator,
-        fetchedAt: new Date(now()).toISOString(),
-      };
-    },
+    // The preview names the profile every figure was computed for (resolved once, in the service).
+    'refunds.preview': async ({ profileId, transactionNo }) => ({
+      ...(await refunds.preview(profileId, transactionNo)),
+      fetchedAt: new Date(now()).toISOString(),
+    }),
     'refunds.submit': (input) => refunds.submit(input),
-    'refunds.list': () => refunds.list(),
-    'refunds.checkAgain': ({ id }) => refunds.checkAgain(id),
-    'refunds.closeNotSent': ({ id, confirmation }) => refunds.closeNotSent(id, confirmation),
-    'audit.list': () => refunds.audit(),
+    'refunds.list': (input) => refunds.list(scopeProfileId(input)),
+    'refunds.checkAgain': ({ profileId, id }) => refunds.checkAgain(profileId, id),
+    'refunds.closeNotSent': ({ profileId, id, confirmation }) =>
+      refunds.closeNotSent(profileId, id, confirmation),
+    'audit.list': (input) => refunds.audit(scopeProfileId(input)),
   };
 }

@@ -6,7 +6,7 @@ export function transactionHandlers(
   lookup: TransactionLookup,
 ): Pick<HandlerMap, 'transactions.lookup' | 'transactions.refresh'> {
   return {
-    'transactions.lookup': (input) => lookup.lookup(input.query, input.candidates),
-    'transactions.refresh': (input) => lookup.refresh(input.transactionNos),
+    'transactions.lookup': (input) => lookup.lookup(input.profileId, input.query, input.candidates),
+    'transactions.refresh': (input) => lookup.refresh(input.profileId, input.transactionNos),
   };
 }

@@ -26,7 +26,8 @@ export interface PaymentContext extends PaymentAccount {
 export interface RecorderDeps extends FollowerDeps {
   /** Keeps a whitelabel payment's SDK initialization data (never in the database). */
   keepSdkData?: (paymentId: string, data: string) => void;
-  context: () => PaymentContext;
+  /** The named profile's account, operator and limits (`not_found` for a profile that no longer exists). */
+  context: (profileId: string) => PaymentContext;
   /** `host:pid` of this process: recorded on every create it sends. */
   sender: string;
   /** Set when the database cannot be trusted: every create is refused with this reason. */
@@ -67,13 +68,7 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
     const untrusted = deps.untrusted?.();
     if (untrusted)
       throw refusal('unavailable', `Payments are paused: ${untrusted}`, { storage: 'untrusted' });
-    const ctx = deps.context();
-    if (profileId !== ctx.profileId)
-      throw refusal(
-        'conflict',
-        `The active profile changed to “${ctx.profileName}” after this form was opened. Check the form and send it again.`,
-      );
-    return ctx;
+    return deps.context(profileId);
   }
 
   function customerOf(ctx: PaymentContext, customerId: string | undefined): CustomerRecord | undefined {

@@ -1,3 +1,4 @@
+import { refuseOtherProfile } from '../scope';
 import { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
 import { moneyModeOf } from '../../../../shared/domain/profile';
@@ -40,10 +41,8 @@ export function createPaymentsRuntime(deps: {
     if (sdkData.size > 200) sdkData.delete(sdkData.keys().next().value as string);
   };
   const views = createViews(deps.store, (id) => sdkData.get(id));
-  const context = (): PaymentContext => {
-    const p = deps.profiles.profiles.active();
-    if (!p)
-      throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
+  const context = (profileId: string): PaymentContext => {
+    const p = deps.profiles.profiles.get(profileId);
     const ipnUrl = deps.profiles.ipnUrlFor(p.id);
     const demo = p.environment === 'demo' ? deps.profiles.demoBaseUrl() : undefined;
     const baseUrl = deps.profiles.profiles.effectiveBaseUrl(p.id) ?? '';
@@ -143,8 +142,6 @@ export function createPaymentsRuntime(deps: {
   }, deps.tickMs ?? 1_000);
   timer.unref?.();
 
-  const activeId = (profileId?: string) => profileId ?? deps.profiles.profiles.active()?.id;
-
   return {
     service,
     views,
@@ -152,22 +149,23 @@ export function createPaymentsRuntime(deps: {
     hint: (e: IpnEvent) => {
       if (e.kind === 'payment') service.follower.hint(e);
     },
+    /** One profile's customers, or every profile's. */
     customers(profileId?: string) {
-      const id = activeId(profileId);
-      return id ? deps.store.customers.list(id).map(views.customer) : [];
+      return deps.store.customers.list(profileId).map(views.customer);
     },
     async register(profileId: string, fields: Parameters<typeof registry.register>[1]) {
       const ctx = service.contextFor(profileId);
       return views.customer(await registry.register(ctx, fields));
     },
+    /** One profile's payments, or every profile's. */
     payments(profileId?: string) {
-      const id = activeId(profileId);
-      return id ? service.list(id).map(views.payment) : [];
+      return service.list(profileId).map(views.payment);
     },
     /** Hands a payment's checkout or 3-D Secure page to the system browser, if its address is allowed. */
-    async openPage(id: string, page: 'checkout' | '3ds') {
+    async openPage(profileId: string, id: string, page: 'checkout' | '3ds') {
       const i = deps.store.get(id);
       if (!i) throw new AppError('not_found', 'This desk has no payment with that id. Reload the list.');
+      refuseOtherProfile('payment', i, profileId);
       const url = page === 'checkout' ? (i.cashierUrl ?? i.authUrl) : i.authUrl;
       if (!url) throw new AppError('not_found', 'The service gave no page for this payment.');
       let base: string | undefined = i.baseUrl;

@@ -1,5 +1,6 @@
 import { cardExpired, type CardInput } from '../../../../shared/domain/card';
 import { checkoutProblem, goodsInfoText } from '../../../../shared/domain/checkout';
+import { refuseOtherProfile } from '../scope';
 import { AppError } from '../../../../shared/domain/errors';
 import type { Input } from '../../../../shared/ipc/contract';
 import { cardScrubber, chargeConfirmation, checkServiceUrl, refusal } from './checks';
@@ -240,21 +241,26 @@ export function createPaymentService(deps: PaymentServiceDeps) {
 
   return {
     follower,
-    /** The active profile, checked against the one the caller named; refused when storage is untrusted. */
+    /** The named profile's context; refused when storage is untrusted. */
     contextFor,
     createCheckout,
     captureCard,
     chargeMethod,
     /** Asks the service about one payment now; never sends anything that creates one. */
-    async checkAgain(id: string): Promise<PaymentIntent> {
+    async checkAgain(profileId: string, id: string): Promise<PaymentIntent> {
       const i = deps.store.get(id);
       if (!i) throw new AppError('not_found', 'This desk has no payment with that id. Reload the list.');
+      refuseOtherProfile('payment', i, profileId);
       const after = (await follower.check(id)) ?? i;
       follower.kick(id);
       return after;
     },
-    list: (profileId: string) => deps.store.list(profileId),
-    audit: () => deps.store.audit.list(),
+    list: (profileId?: string) => deps.store.list(profileId),
+    /** One profile's audit entries, or every profile's. */
+    audit: (profileId?: string) => {
+      const all = deps.store.audit.list();
+      return profileId === undefined ? all : all.filter((e) => e.profileId === profileId);
+    },
   };
 }
 export type PaymentService = ReturnType<typeof createPaymentService>;

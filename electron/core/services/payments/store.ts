@@ -44,7 +44,8 @@ export interface PaymentStore {
   insertSending(draft: PaymentDraft, sender: string, at: string): InsertResult;
   get(id: string): PaymentIntent | undefined;
   /** Newest first. */
-  list(profileId: string): PaymentIntent[];
+  /** One profile's payment intents, or every profile's when none is named. */
+  list(profileId?: string): PaymentIntent[];
   /** Every intent whose creation or payment is not final yet (resume, follower). */
   unfinished(): PaymentIntent[];
   byTransaction(merchantNo: string, transactionNo: string): PaymentIntent | undefined;
@@ -67,7 +68,7 @@ export interface PaymentStore {
     insert(c: CustomerRecord): CustomerRecord;
     get(id: string): CustomerRecord | undefined;
     /** Newest first. */
-    list(profileId: string): CustomerRecord[];
+    list(profileId?: string): CustomerRecord[];
   };
   methods: {
     get(id: string): StoredMethod | undefined;

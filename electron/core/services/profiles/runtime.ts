@@ -1,4 +1,3 @@
-import { AppError } from '../../../../shared/domain/errors';
 import { isLoopbackUrl } from '../../../../shared/domain/profile';
 import type { Output } from '../../../../shared/ipc/contract';
 import type { EventBus } from '../event-bus';
@@ -138,12 +137,12 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
   return {
     profiles,
     gatewayFor,
-    /** The active profile's gateway, or a person-readable error when none is active. */
-    async activeGateway(): Promise<{ profileId: string; client: GatewayClient }> {
-      const p = profiles.active();
-      if (!p) {
-        throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
-      }
+    /**
+     * The gateway of the profile a call names (never "whichever is active now"): `not_found` for a
+     * profile that no longer exists, before any network.
+     */
+    async gatewayOf(profileId: string): Promise<{ profileId: string; client: GatewayClient }> {
+      const p = profiles.get(profileId);
       return { profileId: p.id, client: gatewayFor(p.id) };
     },
     testConnection: (profileId: string) => {

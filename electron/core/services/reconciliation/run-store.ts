@@ -60,7 +60,8 @@ export interface RunStore {
   ): void;
   get(runId: string): StoredRun | undefined;
   /** Runs of a profile, newest first (runs of earlier versions, which have no facts, are left out). */
-  list(profileId: string): StoredRun[];
+  /** One profile's runs, or every profile's when none is named. */
+  list(profileId?: string): StoredRun[];
   readItems(runId: string, offset: number, limit: number): ReconItem[];
   /** Copies a run's list windows to another run (a re-check reuses what was already fetched). */
   copyWindows(fromRunId: string, toRunId: string): void;

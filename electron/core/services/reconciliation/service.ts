@@ -24,8 +24,8 @@ export interface ReconciliationDeps {
   clock: Clock;
   log: Logger;
   gatewayFor: (profileId: string) => Pick<GatewayClient, 'queryTransaction' | 'listTransactions'>;
-  /** A profile's id and name; the active profile when no id is given; undefined when there is none. */
-  profile: (profileId?: string) => { id: string; name: string } | undefined;
+  /** A profile's id and name; undefined when there is no such profile. */
+  profile: (profileId: string) => { id: string; name: string } | undefined;
   onProgress: (runId: string, p: ViewProgress) => void;
   concurrency?: number;
 }
@@ -167,7 +167,7 @@ export function createReconciliationService(deps: ReconciliationDeps) {
     /** Creates a run; its ledger is handed over with addInput, then `start`. */
     create(input: {
       label: string;
-      profileId?: string;
+      profileId: string;
       file: LedgerFileInfo;
       mapping: ColumnMapping;
       options: ReconOptions;
@@ -175,7 +175,7 @@ export function createReconciliationService(deps: ReconciliationDeps) {
       prune();
       const profile = deps.profile(input.profileId);
       if (!profile)
-        throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
+        throw new AppError('not_found', 'That profile no longer exists. Choose a profile and start again.');
       const issues = optionIssues(input.options);
       if (issues.length > 0) throw new AppError('invalid_input', issues.join(' '));
       const runId = newSortableId('RC', deps.clock.now());
@@ -244,13 +244,11 @@ export function createReconciliationService(deps: ReconciliationDeps) {
       return view(stored(runId));
     },
 
-    /** A profile's runs (the active one's when none is named), newest first, drafts left out. */
+    /** One profile's runs (every profile's when none is named), newest first, drafts left out. */
     list(profileId?: string): RunView[] {
       prune();
-      const id = profileId ?? deps.profile()?.id;
-      if (!id) return [];
       return runs
-        .list(id)
+        .list(profileId)
         .filter((r) => r.started)
         .map(view);
     },

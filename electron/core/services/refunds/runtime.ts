@@ -1,5 +1,4 @@
 import { hostname, userInfo } from 'node:os';
-import { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
 import type { EventBus } from '../event-bus';
 import type { Clock, Logger } from '../ports';
@@ -57,10 +56,8 @@ export function createRefundsRuntime(deps: {
   /** How often other processes' changes are looked for. */
   watchMs?: number;
 }) {
-  const context = (): RefundContext => {
-    const p = deps.profiles.profiles.active();
-    if (!p)
-      throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
+  const context = (profileId: string): RefundContext => {
+    const p = deps.profiles.profiles.get(profileId);
     const ipnUrl = deps.profiles.ipnUrlFor(p.id);
     return {
       profileId: p.id,
@@ -92,6 +89,22 @@ export function createRefundsRuntime(deps: {
     clock: deps.clock,
     log: deps.log,
     context,
+    belongsTo: (intent, profileId) => {
+      // A CLI intent records its own profile id: it is this profile's when it went to exactly its account.
+      try {
+        const p = deps.profiles.profiles.get(profileId);
+        const baseUrl = deps.profiles.profiles.effectiveBaseUrl(profileId) ?? '';
+        return (
+          intent.merchantNo === p.merchantNo &&
+          intent.storeNo === p.storeNo &&
+          (p.environment === 'demo'
+            ? intent.environment === 'demo'
+            : intent.baseUrl !== '' && intent.baseUrl === baseUrl)
+        );
+      } catch {
+        return false;
+      }
+    },
     newId: () => newSortableId('RD', deps.clock.now()),
     sender: THIS_SENDER,
     senderAlive,
@@ -158,10 +171,7 @@ export function createRefundsRuntime(deps: {
 
   return {
     service,
-    describeActive: () => {
-      const c = context();
-      return { profileId: c.profileId, profileName: c.profileName, operator: c.operator };
-    },
+
     describeAccount,
     close(): void {
       clearInterval(watch);

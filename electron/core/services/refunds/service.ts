@@ -1,3 +1,4 @@
+import { refuseOtherProfile } from '../scope';
 import { AppError, isAppError } from '../../../../shared/domain/errors';
 import { formatMinor } from '../../../../shared/domain/money';
 import { DEFAULT_UNKNOWN_CLOSE, type MoneyMode, moneyModeOf } from '../../../../shared/domain/profile';
@@ -35,7 +36,10 @@ export interface RefundServiceDeps {
   store: RefundStore;
   clock: Clock;
   log: Logger;
-  context: () => RefundContext;
+  /** The named profile's account, operator and limits (`not_found` for a profile that no longer exists). */
+  context: (profileId: string) => RefundContext;
+  /** Whether an intent belongs to a profile: sent with it, or sent to exactly its account (the CLI). */
+  belongsTo?: (intent: Intent, profileId: string) => boolean;
   newId: () => string;
   /** `host:pid` of this process: recorded on every intent it sends. */
   sender: string;
@@ -59,8 +63,10 @@ export interface SubmitInput {
   reasonCode: string;
   reasonNote: string;
   confirmation: Confirmation;
-  /** The profile the person confirmed against; the refund is refused if another one is active now. */
-  profileId?: string;
+  /** The profile the person confirmed against: the refund goes to this profile's account only. */
+  profileId: string;
+  /** The account the confirmation showed; refused if the profile now points elsewhere. */
+  account?: { baseUrl: string; merchantNo: string };
 }
 
 export interface Preview {
@@ -77,6 +83,10 @@ export interface Preview {
   /** The service address it goes to, and as which merchant. */
   baseUrl: string;
   merchantNo: string;
+  /** The one profile every figure above was computed for. */
+  profileId: string;
+  profileName: string;
+  operator: string;
 }
 
 /** A decision not to send, thrown inside the deciding transaction and audited once it rolled back. */
@@ -157,6 +167,14 @@ export function createRefundService(deps: RefundServiceDeps) {
   const lock = createKeyedLock();
   const iso = () => new Date(deps.clock.now()).toISOString();
   const resolver = createResolver(deps);
+  const belongs = (i: Intent, profileId: string) =>
+    i.profileId === profileId || (deps.belongsTo?.(i, profileId) ?? false);
+  /** The intent, if the named profile may act on it; `conflict` when it is another profile's. */
+  const ownIntent = (profileId: string, id: string): Intent | undefined => {
+    const intent = deps.store.get(id);
+    if (intent && !belongs(intent, profileId)) refuseOtherProfile('refund', intent, profileId);
+    return intent;
+  };
   const audit = (entry: Omit<AuditEntry, 'at' | 'outcome'>, outcome: AuditEntry['outcome']) => {
     try {
       deps.store.audit.record({ ...entry, at: iso(), outcome });
@@ -179,8 +197,9 @@ export function createRefundService(deps: RefundServiceDeps) {
       });
   }
 
-  async function preview(transactionNo: string): Promise<Preview> {
-    const ctx = deps.context();
+  async function preview(profileId: string, transactionNo: string): Promise<Preview> {
+    // Resolved once: every figure and every name in the answer is this one profile's.
+    const ctx = deps.context(profileId);
     const { transaction } = await deps.gatewayFor(ctx).queryTransaction({ transactionNo });
     const intents = deps.store.forPayment(ctx.merchantNo, ctx.storeNo, transaction.transactionNo);
     const blockedReason = refundBlocker(transaction);
@@ -195,11 +214,14 @@ export function createRefundService(deps: RefundServiceDeps) {
       moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl),
       baseUrl: ctx.baseUrl,
       merchantNo: ctx.merchantNo,
+      profileId: ctx.profileId,
+      profileName: ctx.profileName,
+      operator: ctx.operator,
     };
   }
 
   async function submit(input: SubmitInput): Promise<Intent> {
-    const ctx = deps.context();
+    const ctx = deps.context(input.profileId);
     // In this process, a second click on the same payment fails fast, before any network.
     const key = `${ctx.merchantNo}:${ctx.storeNo}:${input.transactionNo}`;
     return lock.tryRun(
@@ -253,10 +275,14 @@ export function createRefundService(deps: RefundServiceDeps) {
     };
 
     refuseIfUntrusted();
-    if (input.profileId && input.profileId !== ctx.profileId)
+    if (
+      input.account &&
+      (input.account.baseUrl !== ctx.baseUrl || input.account.merchantNo !== ctx.merchantNo)
+    )
       refuse(
         'conflict',
-        `The active profile changed to “${ctx.profileName}” after you opened this refund. Close it and start again from the payment.`,
+        `The profile “${ctx.profileName}” now points at ${ctx.baseUrl || 'another address'} as merchant ${ctx.merchantNo}, not the account you confirmed (${input.account.baseUrl || 'unknown address'}, merchant ${input.account.merchantNo}). Close this refund and start again from the payment.`,
+        { ownerProfileId: ctx.profileId },
       );
     if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0)
       refuse('invalid_input', 'The refund amount must be greater than zero.');
@@ -407,13 +433,19 @@ export function createRefundService(deps: RefundServiceDeps) {
     /** Fresh numbers for the dialog: status, remaining (service + this account's intents), limits. */
     preview,
     submit,
-    /** Re-queries the service for an intent whose outcome is unknown (or follows an accepted one). */
-    checkAgain: (id: string) => resolver.resolve(id),
+    /**
+     * Re-queries the service for an intent whose outcome is unknown (or follows an accepted one), for
+     * the profile the screen shows: another profile's refund is refused.
+     */
+    checkAgain: (profileId: string, id: string) => {
+      ownIntent(profileId, id);
+      return resolver.resolve(id);
+    },
     /**
      * Closes an unknown refund the service never listed, as not sent — typed confirmation, enough checks
      * over enough time (the intent's profile's policy), and one more query first.
      */
-    closeNotSent(id: string, confirmation: string): Promise<Intent> {
+    closeNotSent(profileId: string, id: string, confirmation: string): Promise<Intent> {
       if (confirmation.trim().toUpperCase() !== CLOSE_CONFIRMATION)
         return Promise.reject(
           new AppError(
@@ -424,14 +456,21 @@ export function createRefundService(deps: RefundServiceDeps) {
             },
           ),
         );
-      const intent = deps.store.get(id);
+      const intent = ownIntent(profileId, id);
       const policy = (intent && deps.closePolicy?.(intent)) ?? DEFAULT_UNKNOWN_CLOSE;
-      return resolver.closeNotSent(id, { operator: deps.context().operator, policy });
+      return resolver.closeNotSent(id, { operator: deps.context(profileId).operator, policy });
     },
-    list: () => deps.store.list(),
+    /** One profile's intents (sent with it or to its account), or every profile's. */
+    list: (profileId?: string) => {
+      const all = deps.store.list();
+      return profileId === undefined ? all : all.filter((i) => belongs(i, profileId));
+    },
     unfinished: () => deps.store.unfinished(),
     get: (id: string) => deps.store.get(id),
-    audit: () => deps.store.audit.list(),
+    audit: (profileId?: string) => {
+      const all = deps.store.audit.list();
+      return profileId === undefined ? all : all.filter((e) => e.profileId === profileId);
+    },
     /** On start: every intent not final resumes where it was, by query — never by assumption. */
     resumeAll: () => resolver.resumeAll(),
     /** Resolves by query the intents whose sending process stopped before recording an answer. */

@@ -40,7 +40,10 @@ export function detectKind(query: string): 'transactionNo' | 'reference' {
  * when the service's own refundInfo carries that refundReference: the renderer is never taken on trust.
  */
 export function createTransactionLookup(deps: {
-  gateway: () => Promise<{ profileId: string; client: Pick<GatewayClient, 'queryTransaction'> }>;
+  /** The named profile's gateway (`not_found` when the profile no longer exists). */
+  gateway: (
+    profileId: string,
+  ) => Promise<{ profileId: string; client: Pick<GatewayClient, 'queryTransaction'> }>;
   clock: Clock;
 }) {
   const tryQuery = async <T>(run: () => Promise<T>): Promise<T | undefined> => {
@@ -53,14 +56,18 @@ export function createTransactionLookup(deps: {
   };
 
   return {
-    async lookup(rawQuery: string, candidates: readonly string[] = []): Promise<LookupResult> {
+    async lookup(
+      forProfile: string,
+      rawQuery: string,
+      candidates: readonly string[] = [],
+    ): Promise<LookupResult> {
       const query = rawQuery.trim();
       if (!query)
         throw new AppError(
           'invalid_input',
           'Type a transaction number, refund number or reference to look up.',
         );
-      const { profileId, client } = await deps.gateway();
+      const { profileId, client } = await deps.gateway(forProfile);
       const done = (
         kind: LookupKind,
         transaction: Transaction,
@@ -106,10 +113,11 @@ export function createTransactionLookup(deps: {
 
     /** Re-queries known payments with bounded concurrency; one failure never hides the others. */
     async refresh(
+      forProfile: string,
       transactionNos: readonly string[],
       opts: { signal?: AbortSignal; concurrency?: number } = {},
     ) {
-      const { profileId, client } = await deps.gateway();
+      const { profileId, client } = await deps.gateway(forProfile);
       const items = await queryMany(
         client,
         transactionNos.map((transactionNo) => ({ transactionNo })),

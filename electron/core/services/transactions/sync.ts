@@ -54,13 +54,16 @@ function windowOf(startDate: string, endDate: string): { startMs: number; endMs:
 
 /** Sync by date range through the optional trans-list endpoint, one ≤ 15-day window per call. */
 export function createTransactionSync(deps: {
-  gateway: () => Promise<{ profileId: string; client: Pick<GatewayClient, 'listTransactions'> }>;
+  /** The named profile's gateway (`not_found` when the profile no longer exists). */
+  gateway: (
+    profileId: string,
+  ) => Promise<{ profileId: string; client: Pick<GatewayClient, 'listTransactions'> }>;
   clock: Clock;
 }) {
   return {
-    async syncWindow(startDate: string, endDate: string): Promise<SyncResult> {
+    async syncWindow(forProfile: string, startDate: string, endDate: string): Promise<SyncResult> {
       const range = windowOf(startDate, endDate);
-      const { profileId, client } = await deps.gateway();
+      const { profileId, client } = await deps.gateway(forProfile);
       try {
         const transactions = await client.listTransactions(range);
         return {

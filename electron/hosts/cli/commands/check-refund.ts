@@ -29,7 +29,7 @@ export const checkRefundCommand: Command = {
     const { account, conn } = cliAccount(parsed.values, io, dataDir);
     const { service, close } = openCliRefunds({ dataDir, account, conn, io, operator: 'cli' });
     try {
-      const i = await service.checkAgain(intentId);
+      const i = await service.checkAgain(account.profileId, intentId);
       const fields = {
         intentId: i.id,
         outcome: i.state,

@@ -86,6 +86,7 @@ export const refundCommand: Command = {
         transactionNo = (await gateway.queryTransaction({ reference: values.reference! })).transaction
           .transactionNo;
       const intent = await service.submit({
+        profileId: account.profileId,
         transactionNo,
         amountMinor,
         currency,

@@ -80,7 +80,7 @@ export function CardForm(props: {
   const answered = (result: PaymentView) => {
     props.onCreated(result);
     if (result.state === 'open' && result.authUrl)
-      void bridge['payments.openPage']({ id: result.id, page: '3ds' });
+      void bridge['payments.openPage']({ profileId: props.profile.id, id: result.id, page: '3ds' });
     if (result.state === 'rejected') return; // keep the order details to correct them (not the card)
     setAmount('');
     setNote('');

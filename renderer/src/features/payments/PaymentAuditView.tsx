@@ -22,11 +22,11 @@ const ACTION_LABELS: Record<string, string> = {
 };
 
 /** The read-only record of every payments action: who, what, when and the service's answer. */
-export function PaymentAuditView() {
+export function PaymentAuditView({ profileId }: { profileId: string }) {
   // Times in the person's chosen zone and format, like every other screen.
   const localTime = useFormat().dateTimeSeconds;
   const bridge = useBridge();
-  const audit = useQuery(paymentAuditQuery(bridge));
+  const audit = useQuery(paymentAuditQuery(bridge, profileId));
   const [text, setText] = useState('');
   const [action, setAction] = useState('all');
   const [currency, setCurrency] = useState('all');

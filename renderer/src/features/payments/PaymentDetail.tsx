@@ -79,7 +79,10 @@ export function PaymentDetail({
             <QRCodeSVG value={p.cashierUrl} size={152} marginSize={2} title="QR code of the payment link" />
             <figcaption className="muted small">The customer scans this to open the link.</figcaption>
           </figure>
-          <button type="button" onClick={() => open.mutate({ id: p.id, page: 'checkout' })}>
+          <button
+            type="button"
+            onClick={() => open.mutate({ profileId: p.profileId, id: p.id, page: 'checkout' })}
+          >
             Open in browser
           </button>
         </div>
@@ -104,7 +107,11 @@ export function PaymentDetail({
             The bank asks for a 3-D Secure check. Open the page, let the cardholder confirm, and this screen
             updates by itself.
           </p>
-          <button type="button" className="primary" onClick={() => open.mutate({ id: p.id, page: '3ds' })}>
+          <button
+            type="button"
+            className="primary"
+            onClick={() => open.mutate({ profileId: p.profileId, id: p.id, page: '3ds' })}
+          >
             Open the 3-D Secure page
           </button>
           <CopyField id={`pm-3ds-${p.id}`} label="3-D Secure page" value={p.authUrl} />
@@ -152,7 +159,11 @@ export function PaymentDetail({
 
       <footer className="rd-actions">
         {(p.state === 'open' || p.state === 'outcome_unknown' || p.state === 'sending') && (
-          <button type="button" onClick={() => check.mutate(p.id)} disabled={check.isPending}>
+          <button
+            type="button"
+            onClick={() => check.mutate({ profileId: p.profileId, id: p.id })}
+            disabled={check.isPending}
+          >
             {check.isPending ? 'Checking…' : 'Check again'}
           </button>
         )}

@@ -101,7 +101,7 @@ function ForProfile({ profile }: { profile: NonNullable<ReturnType<typeof useAct
             onOpenPayment={openPayment}
           />
         )}
-        {tab === 'audit' && <PaymentAuditView />}
+        {tab === 'audit' && <PaymentAuditView profileId={profile.id} />}
       </div>
     </section>
   );

@@ -48,7 +48,7 @@ export function useCheckPayment() {
   const bridge = useBridge();
   const remember = useRememberPayment();
   return useMutation({
-    mutationFn: (id: string) => unwrap(bridge['payments.checkAgain']({ id })),
+    mutationFn: (input: Input<'payments.checkAgain'>) => unwrap(bridge['payments.checkAgain'](input)),
     onSuccess: (p) => remember.payment(p),
   });
 }

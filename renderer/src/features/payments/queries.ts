@@ -9,7 +9,7 @@ export const paymentKeys = {
   all: ['payments'] as const,
   list: (profileId: string) => ['payments', profileId, 'list'] as const,
   customers: (profileId: string) => ['payments', profileId, 'customers'] as const,
-  audit: ['payments', 'audit'] as const,
+  audit: (profileId: string) => ['payments', 'audit', profileId] as const,
 };
 
 export const paymentsQuery = (bridge: Bridge, profileId: string) =>
@@ -24,8 +24,11 @@ export const customersQuery = (bridge: Bridge, profileId: string) =>
     queryFn: () => unwrap(bridge['customers.list']({ profileId })),
   });
 
-export const paymentAuditQuery = (bridge: Bridge) =>
-  queryOptions({ queryKey: paymentKeys.audit, queryFn: () => unwrap(bridge['payments.audit']()) });
+export const paymentAuditQuery = (bridge: Bridge, profileId: string) =>
+  queryOptions({
+    queryKey: paymentKeys.audit(profileId),
+    queryFn: () => unwrap(bridge['payments.audit']({ profileId })),
+  });
 
 /** Replaces (by id, never with an older version) or adds one item, newest first. */
 export function upsertById<T extends { id: string; createdAt: string; updatedAt?: string }>(
@@ -47,11 +50,11 @@ export function useRememberPayment() {
     () => ({
       payment(p: PaymentView) {
         client.setQueryData<PaymentView[]>(paymentKeys.list(p.profileId), (old) => upsertById(old, p));
-        void client.invalidateQueries({ queryKey: paymentKeys.audit });
+        void client.invalidateQueries({ queryKey: ['payments', 'audit'] });
       },
       customer(c: CustomerView) {
         client.setQueryData<CustomerView[]>(paymentKeys.customers(c.profileId), (old) => upsertById(old, c));
-        void client.invalidateQueries({ queryKey: paymentKeys.audit });
+        void client.invalidateQueries({ queryKey: ['payments', 'audit'] });
       },
     }),
     [client],

@@ -47,7 +47,8 @@ function ProfileReconciliation({
   const [parsed, setParsed] = useState<{ csv: ParsedCsv; label: string; mapping: ColumnMapping } | null>(
     null,
   );
-  const recon = useReconRun();
+  // Every call of the run names this profile; without one, nothing can be started.
+  const recon = useReconRun(activeId ?? '');
 
   // A run that ended (or a new one) shows in the list of earlier runs.
   const ended = recon.run?.progress.phase === 'done' ? recon.run.runId : null;

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Input, Output } from '../../../../shared/ipc/contract';
 import { RECON_INPUT_CHUNK } from '../../../../shared/ipc/contract/reconciliation';
@@ -8,6 +9,7 @@ import { useDb } from '../../db/context';
 import type { RefundDeskDb } from '../../db/schema';
 import { createTransactionsRepo } from '../../db/transactions-repo';
 import { unwrap, useBridge } from '../../lib/bridge';
+import { transactionKeys } from '../transactions/queries';
 
 export type ReconRun = Output<'reconciliation.get'>;
 export type ReconProgress = ReconRun['progress'];
@@ -55,9 +57,10 @@ const chunks = <T>(list: readonly T[]) =>
  * The screen listens for progress before the run starts and reads the run's state after, so a run that
  * ends before anyone listened still shows its report.
  */
-export function useReconRun() {
+export function useReconRun(profileId: string) {
   const bridge = useBridge();
   const db = useDb();
+  const client = useQueryClient();
   const [run, setRun] = useState<ReconRun | null>(null);
   const [report, setReport] = useState<ReconReport | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -71,24 +74,28 @@ export function useReconRun() {
       if (loading.current === runId) return;
       loading.current = runId;
       try {
-        const header = await unwrap(bridge['reconciliation.report']({ runId }));
+        const header = await unwrap(bridge['reconciliation.report']({ profileId, runId }));
         const items: ReconItem[] = [];
         for (let offset: number | null = 0; offset !== null;) {
           const page: Output<'reconciliation.items'> = await unwrap(
-            bridge['reconciliation.items']({ runId, offset, limit: PAGE }),
+            bridge['reconciliation.items']({ profileId, runId, offset, limit: PAGE }),
           );
           items.push(...page.items);
           offset = page.nextOffset;
         }
         setRun(header.run);
         setReport({ header, items });
-        if (fresh.current.delete(runId)) await cacheAnswers(db, header.run.profileId, items);
+        if (fresh.current.delete(runId) && header.run.profileId === profileId) {
+          await cacheAnswers(db, profileId, items);
+          // The Transactions list shows what reconciliation fetched: re-read when it is next shown.
+          void client.invalidateQueries({ queryKey: transactionKeys.profile(profileId) });
+        }
       } catch (e) {
         setError(e instanceof Error ? e.message : 'The report could not be loaded.');
         loading.current = null;
       }
     },
-    [bridge, db],
+    [bridge, db, profileId, client],
   );
 
   const onView = useCallback(
@@ -121,6 +128,7 @@ export function useReconRun() {
         setBusy('Handing the ledger over…');
         const { runId: id } = await unwrap(
           bridge['reconciliation.create']({
+            profileId,
             label: ledger.label,
             file: ledger.file,
             mapping: ledger.mapping,
@@ -144,24 +152,24 @@ export function useReconRun() {
             fetchedAt,
           }));
         for (const rows of chunks(ledger.rows))
-          await unwrap(bridge['reconciliation.addInput']({ runId: id, rows }));
+          await unwrap(bridge['reconciliation.addInput']({ profileId, runId: id, rows }));
         for (const unusable of chunks(ledger.unusable))
-          await unwrap(bridge['reconciliation.addInput']({ runId: id, unusable }));
+          await unwrap(bridge['reconciliation.addInput']({ profileId, runId: id, unusable }));
         for (const c of chunks(cached))
-          await unwrap(bridge['reconciliation.addInput']({ runId: id, cached: c }));
+          await unwrap(bridge['reconciliation.addInput']({ profileId, runId: id, cached: c }));
         fresh.current.add(id);
         // The run is shown (and its progress listened to) before it starts.
-        setRun(await unwrap(bridge['reconciliation.get']({ runId: id })));
-        onView(await unwrap(bridge['reconciliation.start']({ runId: id })));
+        setRun(await unwrap(bridge['reconciliation.get']({ profileId, runId: id })));
+        onView(await unwrap(bridge['reconciliation.start']({ profileId, runId: id })));
         // A run that ended while the listener attached is read once more.
-        onView(await unwrap(bridge['reconciliation.get']({ runId: id })));
+        onView(await unwrap(bridge['reconciliation.get']({ profileId, runId: id })));
       } catch (e) {
         setError(e instanceof Error ? e.message : 'The run could not start.');
       } finally {
         setBusy(null);
       }
     },
-    [bridge, db, onView],
+    [bridge, db, onView, profileId],
   );
 
   /** Opens an earlier run: its stored report, or its progress (resumable) when it has not ended. */
@@ -171,24 +179,24 @@ export function useReconRun() {
       setReport(null);
       loading.current = null;
       try {
-        onView(await unwrap(bridge['reconciliation.get']({ runId: id })));
+        onView(await unwrap(bridge['reconciliation.get']({ profileId, runId: id })));
       } catch (e) {
         setError(e instanceof Error ? e.message : 'That run could not be opened.');
       }
     },
-    [bridge, onView],
+    [bridge, onView, profileId],
   );
 
   const control = useCallback(
     async (op: 'reconciliation.pause' | 'reconciliation.resume' | 'reconciliation.cancel') => {
       if (!run) return;
       try {
-        onView(await unwrap(bridge[op]({ runId: run.runId })));
+        onView(await unwrap(bridge[op]({ profileId, runId: run.runId })));
       } catch (e) {
         setError(e instanceof Error ? e.message : 'That did not work.');
       }
     },
-    [bridge, run, onView],
+    [bridge, run, onView, profileId],
   );
 
   /** Re-checks the rows not checked: a new run reusing every answer of this one. */
@@ -198,14 +206,14 @@ export function useReconRun() {
     setReport(null);
     loading.current = null;
     try {
-      const view = await unwrap(bridge['reconciliation.recheck']({ runId: run.runId }));
+      const view = await unwrap(bridge['reconciliation.recheck']({ profileId, runId: run.runId }));
       fresh.current.add(view.runId);
       onView(view);
-      onView(await unwrap(bridge['reconciliation.get']({ runId: view.runId })));
+      onView(await unwrap(bridge['reconciliation.get']({ profileId, runId: view.runId })));
     } catch (e) {
       setError(e instanceof Error ? e.message : 'The re-check could not start.');
     }
-  }, [bridge, run, onView]);
+  }, [bridge, run, onView, profileId]);
 
   const reset = useCallback(() => {
     setRun(null);

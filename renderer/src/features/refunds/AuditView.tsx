@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useBridge } from '../../lib/bridge';
+import { useActiveProfile } from '../transactions/queries';
 import { auditListQuery } from './queries';
 import { AUDIT_OUTCOME_LABELS } from '../../../../shared/domain/labels';
 import { exportCommands, useCommands } from '../../app/nav';
@@ -24,10 +25,17 @@ const OUTCOMES: ReadonlyArray<AuditEntry['outcome']> = [
 // An audit entry records one moment, so "accepted" is not "accepted · not final yet" as in the live list.
 const AUDIT_LABELS = AUDIT_OUTCOME_LABELS as Readonly<Record<AuditEntry['outcome'], string>>;
 
-/** The audit log, read-only: main owns it; the renderer can only list, filter and export it. */
+/**
+ * The audit log, read-only: main owns it; the renderer can only list, filter and export it. The active
+ * profile's entries by default; "All profiles" shows every profile's, with the Profile column to tell
+ * them apart.
+ */
 export function AuditView() {
   const bridge = useBridge();
-  const audit = useQuery(auditListQuery(bridge));
+  const { profile } = useActiveProfile();
+  const [allProfiles, setAllProfiles] = useState(false);
+  const scope = allProfiles || !profile ? { allProfiles: true as const } : { profileId: profile.id };
+  const audit = useQuery(auditListQuery(bridge, scope));
   const [filters, setFilters] = useState<AuditFilters>({ outcome: 'all', currency: 'all', text: '' });
   const rows = useMemo(() => filterAudit(audit.data ?? [], filters), [audit.data, filters]);
   const currencies = useMemo(() => currenciesOf(audit.data ?? []), [audit.data]);
@@ -70,6 +78,15 @@ export function AuditView() {
               </option>
             ))}
           </select>
+        </label>
+        <label>
+          <input
+            type="checkbox"
+            checked={allProfiles || !profile}
+            disabled={!profile}
+            onChange={(e) => setAllProfiles(e.target.checked)}
+          />{' '}
+          All profiles{profile && !allProfiles ? ` (showing ${profile.name})` : ''}
         </label>
       </ListToolbar>
       {audit.isError && (

@@ -9,7 +9,7 @@ const WORDS = 'NOT SENT';
  * refuses it until the refund was checked enough times over enough time, asks the service once more
  * right before closing, and records who closed it with the evidence in the audit log.
  */
-export function CloseNotSent({ intent }: { intent: IntentView }) {
+export function CloseNotSent({ intent, profileId }: { intent: IntentView; profileId: string }) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const close = useCloseNotSent();
@@ -18,7 +18,7 @@ export function CloseNotSent({ intent }: { intent: IntentView }) {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    close.mutate({ id: intent.id, confirmation: typed });
+    close.mutate({ profileId, id: intent.id, confirmation: typed });
   };
   if (!open)
     return (

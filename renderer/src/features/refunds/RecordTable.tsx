@@ -97,7 +97,7 @@ const Row = memo(function Row(p: {
             Check again
           </button>
         )}
-        {i && <CloseNotSent intent={i} />}
+        {i && <CloseNotSent intent={i} profileId={row.profileId} />}
       </td>
     </tr>
   );

@@ -36,10 +36,19 @@ const errorOf = (e: unknown): AppErrorShape =>
  * The refund dialog: amount and reason → confirmation of exactly what will be sent → outcome in words.
  * Self-contained: give it a transaction number; it fetches a fresh preview from main when it opens.
  */
-export function RefundDialog({ transactionNo, onClose }: { transactionNo: string; onClose(): void }) {
+export function RefundDialog({
+  profileId,
+  transactionNo,
+  onClose,
+}: {
+  /** The profile the dialog was opened for: every call of this dialog names it. */
+  profileId: string;
+  transactionNo: string;
+  onClose(): void;
+}) {
   const bridge = useBridge();
   const titleId = useId();
-  const preview = useQuery(refundPreviewQuery(bridge, transactionNo));
+  const preview = useQuery(refundPreviewQuery(bridge, profileId, transactionNo));
   const submit = useSubmitRefund();
   const checkAgain = useCheckAgain();
   const [step, setStep] = useState<Step>('amount');
@@ -113,7 +122,9 @@ export function RefundDialog({ transactionNo, onClose }: { transactionNo: string
         reasonCode: current.reasonCode,
         reasonNote: current.reasonNote.trim(),
         confirmation,
-        ...(p ? { profileId: p.profileId } : {}),
+        profileId,
+        // Refused by main if the profile now points at another account than the one confirmed.
+        ...(p ? { account: { baseUrl: p.baseUrl, merchantNo: p.merchantNo } } : {}),
       },
       {
         onSuccess: (intent) => {
@@ -215,7 +226,7 @@ export function RefundDialog({ transactionNo, onClose }: { transactionNo: string
         intent={shownIntent}
         checking={checkAgain.isPending}
         checkError={checkAgain.isError ? errorOf(checkAgain.error).message : undefined}
-        onCheckAgain={() => shownIntent && checkAgain.mutate(shownIntent.id)}
+        onCheckAgain={() => shownIntent && checkAgain.mutate({ profileId, id: shownIntent.id })}
         onBack={
           refusedForAmount
             ? () => {

@@ -1,5 +1,6 @@
 import './refunds.css';
 import { type ReactNode, useMemo, useState } from 'react';
+import { useActiveProfile } from '../transactions/queries';
 import { RefundDialogContext } from './dialog-context';
 import { RefundDialog } from './RefundDialog';
 import { useRefundEvents } from './queries';
@@ -9,24 +10,36 @@ import { useRefundEvents } from './queries';
  * keeps the refunds list live from `refunds.updated` pushes.
  */
 export function RefundDialogHost({ children }: { children: ReactNode }) {
-  const [transactionNo, setTransactionNo] = useState<string | null>(null);
+  // The profile is captured when the dialog opens: every call of that dialog is for that profile.
+  const [target, setTarget] = useState<{ profileId: string; transactionNo: string } | null>(null);
   // A new key per opening, so a reopened dialog never shows the previous attempt's state.
   const [opening, setOpening] = useState(0);
+  const { profile } = useActiveProfile();
+  const activeId = profile?.id;
   useRefundEvents();
   const api = useMemo(
     () => ({
       open: (no: string) => {
+        if (!activeId) return;
         setOpening((n) => n + 1);
-        setTransactionNo(no);
+        setTarget({ profileId: activeId, transactionNo: no });
       },
     }),
-    [],
+    [activeId],
   );
+  // Another profile became active: this dialog's merchant is no longer the one on screen, so it is not
+  // shown (and its state is dropped with it).
+  const shown = target && target.profileId === activeId ? target : null;
   return (
     <RefundDialogContext.Provider value={api}>
       {children}
-      {transactionNo !== null && (
-        <RefundDialog key={opening} transactionNo={transactionNo} onClose={() => setTransactionNo(null)} />
+      {shown !== null && (
+        <RefundDialog
+          key={opening}
+          profileId={shown.profileId}
+          transactionNo={shown.transactionNo}
+          onClose={() => setTarget(null)}
+        />
       )}
     </RefundDialogContext.Provider>
   );

@@ -45,7 +45,7 @@ export function RefundsView() {
 function ProfileRefunds({ profileId, profileName }: { profileId: string; profileName: string }) {
   const bridge = useBridge();
   const nav = useAppNav();
-  const list = useQuery(refundsListQuery(bridge));
+  const list = useQuery(refundsListQuery(bridge, { profileId }));
   const cached = useCachedRows(profileId);
   const dialog = useRefundDialog();
   const checkAgain = useCheckAgain();
@@ -82,7 +82,7 @@ function ProfileRefunds({ profileId, profileName }: { profileId: string; profile
   const fetchedAt = cached.data?.find((t) => t.transactionNo === selected?.transactionNo)?.fetchedAt;
   const newTxValid = /^\d{1,32}$/.test(newTx.trim());
   const openPayment = useCallback((transactionNo: string) => nav?.lookup(transactionNo), [nav]);
-  const runCheck = useCallback((id: string) => checkAgain.mutate(id), [checkAgain]);
+  const runCheck = useCallback((id: string) => checkAgain.mutate({ profileId, id }), [checkAgain, profileId]);
 
   useCommands('refunds', [
     {
@@ -215,7 +215,7 @@ function ProfileRefunds({ profileId, profileName }: { profileId: string; profile
           sort={sort}
           onSort={setSort}
           selectedKey={selectedKey}
-          checkingId={checkAgain.isPending ? checkAgain.variables : undefined}
+          checkingId={checkAgain.isPending ? checkAgain.variables.id : undefined}
           onSelect={setSelectedKey}
           onOpenPayment={openPayment}
           onCheckAgain={runCheck}

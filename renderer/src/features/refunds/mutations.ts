@@ -1,9 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Input } from '../../../../shared/ipc/contract';
-import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import { unwrap, useBridge } from '../../lib/bridge';
-import { upsertIntent } from './filters';
-import { refundKeys } from './queries';
+import { applyIntent, refundKeys } from './queries';
 
 /** refunds.submit. Main holds the per-transaction lock; the dialog also disables Submit while pending. */
 export function useSubmitRefund() {
@@ -11,11 +9,10 @@ export function useSubmitRefund() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: Input<'refunds.submit'>) => unwrap(bridge['refunds.submit'](input)),
-    onSuccess: (intent) =>
-      client.setQueryData<IntentView[]>(refundKeys.list, (old) => (old ? upsertIntent(old, intent) : old)),
+    onSuccess: (intent) => applyIntent(client, intent),
     onSettled: () => {
-      void client.invalidateQueries({ queryKey: refundKeys.list });
-      void client.invalidateQueries({ queryKey: refundKeys.audit });
+      void client.invalidateQueries({ queryKey: refundKeys.lists });
+      void client.invalidateQueries({ queryKey: refundKeys.audits });
     },
   });
 }
@@ -25,12 +22,11 @@ export function useCheckAgain() {
   const bridge = useBridge();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => unwrap(bridge['refunds.checkAgain']({ id })),
-    onSuccess: (intent) =>
-      client.setQueryData<IntentView[]>(refundKeys.list, (old) => (old ? upsertIntent(old, intent) : old)),
+    mutationFn: (input: Input<'refunds.checkAgain'>) => unwrap(bridge['refunds.checkAgain'](input)),
+    onSuccess: (intent) => applyIntent(client, intent),
     onSettled: () => {
-      void client.invalidateQueries({ queryKey: refundKeys.list });
-      void client.invalidateQueries({ queryKey: refundKeys.audit });
+      void client.invalidateQueries({ queryKey: refundKeys.lists });
+      void client.invalidateQueries({ queryKey: refundKeys.audits });
     },
   });
 }
@@ -44,11 +40,10 @@ export function useCloseNotSent() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: Input<'refunds.closeNotSent'>) => unwrap(bridge['refunds.closeNotSent'](input)),
-    onSuccess: (intent) =>
-      client.setQueryData<IntentView[]>(refundKeys.list, (old) => (old ? upsertIntent(old, intent) : old)),
+    onSuccess: (intent) => applyIntent(client, intent),
     onSettled: () => {
-      void client.invalidateQueries({ queryKey: refundKeys.list });
-      void client.invalidateQueries({ queryKey: refundKeys.audit });
+      void client.invalidateQueries({ queryKey: refundKeys.lists });
+      void client.invalidateQueries({ queryKey: refundKeys.audits });
     },
   });
 }

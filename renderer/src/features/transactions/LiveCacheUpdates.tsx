@@ -21,8 +21,8 @@ function useLiveUpdates(profileId: string): void {
     });
     const offRefund = bridge.on['refunds.updated']((intent) => {
       if (intent.profileId !== profileId || !CHANGED_AT_SERVICE.has(intent.state)) return;
-      void bridge['transactions.refresh']({ transactionNos: [intent.transactionNo] }).then((r) => {
-        if (!r.ok) return; // offline: the cache keeps what it had, and the banner says so
+      void bridge['transactions.refresh']({ profileId, transactionNos: [intent.transactionNo] }).then((r) => {
+        if (!r.ok || r.value.profileId !== profileId) return; // offline: the cache keeps what it had
         const fresh = r.value.items.flatMap((i) => (i.ok ? [i.transaction] : []));
         return store(fresh, r.value.fetchedAt);
       });

@@ -59,7 +59,7 @@ export function SearchBox({
     const out = new Set<string>();
     const hit = await repos.transactions.findLocal(profileId, q);
     if (hit?.kind === 'refundReference') out.add(hit.transaction.transactionNo);
-    const intents = await bridge['refunds.list']();
+    const intents = await bridge['refunds.list']({ profileId });
     // This desk sends its refund-intent id as the refund's reference (RD…).
     if (intents.ok) for (const i of intents.value) if (i.id === q) out.add(i.transactionNo);
     return [...out].slice(0, 5);

@@ -9,6 +9,21 @@ import { mergeRows, transactionKeys, useRepos } from './queries';
 import { serviceToday, splitSyncWindows } from './sync-windows';
 import { useBatchJob } from './use-batch-job';
 
+/** True when a reply is for the profile that asked; main names the profile it answered for. */
+export function forProfile(reply: { profileId: string }, profileId: string): boolean {
+  return reply.profileId === profileId;
+}
+
+/** A reply for another profile than the one asked for: never written, said as a conflict. */
+function staleReply(): BridgeError {
+  return new BridgeError({
+    code: 'conflict',
+    message: 'The answer was for another profile than the one shown. Nothing was stored; look it up again.',
+    retryable: true,
+    correlationId: 'renderer',
+  });
+}
+
 /** Ids per transactions.refresh call: small, so progress moves and Cancel is prompt. */
 export const REFRESH_CHUNK = 20;
 
@@ -21,11 +36,13 @@ export function useStore(profileId: string) {
       if (txs.length === 0) return;
       await repos.transactions.bulkUpsert(profileId, txs, fetchedAt);
       const rows = txs.map((t) => toListRow({ ...t, profileId, fetchedAt }));
+      // Merged only into a list already loaded: creating it from these rows alone would show a partial
+      // list (with staleTime Infinity, until a reload). An absent list reads the whole cache when opened.
       client.setQueryData(transactionKeys.rows(profileId), (cur: ReturnType<typeof mergeRows> | undefined) =>
-        mergeRows(cur, rows),
+        cur === undefined ? undefined : mergeRows(cur, rows),
       );
       client.setQueryData(transactionKeys.newestFetch(profileId), (cur: string | null | undefined) =>
-        cur && cur > fetchedAt ? cur : fetchedAt,
+        cur === undefined ? undefined : cur && cur > fetchedAt ? cur : fetchedAt,
       );
     },
     [repos, client, profileId],
@@ -44,6 +61,7 @@ export function useLookup(profileId: string) {
   return useMutation({
     mutationFn: async ({ query, candidates }: { query: string; candidates?: string[] }) => {
       const r = await bridge['transactions.lookup']({
+        profileId,
         query,
         ...(candidates && candidates.length > 0 ? { candidates } : {}),
       });
@@ -57,6 +75,7 @@ export function useLookup(profileId: string) {
         outcome: r.ok ? 'found' : r.error.code,
       });
       if (!r.ok) throw new BridgeError(r.error);
+      if (!forProfile(r.value, profileId)) throw staleReply();
       await store([r.value.transaction], r.value.fetchedAt);
       return r.value;
     },
@@ -80,8 +99,11 @@ export function useTransactionJobs(profileId: string) {
         `Refresh of ${transactionNos.length} transaction${transactionNos.length === 1 ? '' : 's'}`,
         transactionNos.length,
         chunks,
-        async (ids) => {
-          const r = await bridge['transactions.refresh']({ transactionNos: ids });
+        async (ids, stale) => {
+          const r = await bridge['transactions.refresh']({ profileId, transactionNos: ids });
+          // The screen moved on (another profile, another area): nothing of this reply is written.
+          if (stale() || (r.ok && !forProfile(r.value, profileId)))
+            return { done: 0, failed: 0, stop: 'Stopped: the profile changed.' };
           if (!r.ok) {
             conn.report({ ok: false, error: r.error });
             return { done: 0, failed: 0, stop: `Stopped: ${r.error.message}` };
@@ -101,7 +123,7 @@ export function useTransactionJobs(profileId: string) {
             : `Refreshed ${j.done} transactions.`,
       );
     },
-    [bridge, conn, run, store],
+    [bridge, conn, run, store, profileId],
   );
 
   const sync = useCallback(
@@ -113,8 +135,10 @@ export function useTransactionJobs(profileId: string) {
         `Sync ${from} – ${to} (service days, UTC+8)`,
         split.windows.length,
         split.windows,
-        async (w) => {
-          const r = await bridge['transactions.sync'](w);
+        async (w, stale) => {
+          const r = await bridge['transactions.sync']({ profileId, ...w });
+          if (stale() || (r.ok && !forProfile(r.value, profileId)))
+            return { done: 0, failed: 0, stop: 'Stopped: the profile changed.' };
           if (!r.ok) {
             conn.report({ ok: false, error: r.error });
             return { done: 0, failed: 1, stop: `Stopped: ${r.error.message}` };
@@ -130,7 +154,7 @@ export function useTransactionJobs(profileId: string) {
       );
       return Promise.resolve(undefined);
     },
-    [bridge, conn, run, store],
+    [bridge, conn, run, store, profileId],
   );
 
   return { ...jobs, refresh, sync };

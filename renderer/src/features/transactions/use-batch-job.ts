@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 /** Progress of a long job the screen shows (bulk refresh, sync). */
 export interface JobState {
@@ -23,18 +23,30 @@ export interface StepOutcome {
  * Runs a job as a sequence of steps (chunks of ids, sync windows), one at a time, so progress moves
  * after every step and Cancel takes effect before the next one. Concurrency inside a step is bounded
  * in main (gateway batch), which keeps the service load polite.
+ *
+ * A job belongs to the screen that started it: it is cancelled when that screen unmounts (navigation,
+ * or a profile switch, which remounts the screen for the new profile). A step is told `stale()` and
+ * must not write what arrives once its screen is gone.
  */
 export function useBatchJob() {
   const [job, setJob] = useState<JobState | null>(null);
   const cancelled = useRef(false);
   const running = useRef(false);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      cancelled.current = true;
+    };
+  }, []);
 
   const run = useCallback(
     async <T>(
       label: string,
       total: number,
       steps: readonly T[],
-      step: (s: T) => Promise<StepOutcome>,
+      step: (s: T, stale: () => boolean) => Promise<StepOutcome>,
       summary?: (j: JobState) => string,
     ) => {
       if (running.current) return;
@@ -52,14 +64,20 @@ export function useBatchJob() {
             };
             break;
           }
-          const r = await step(s);
+          const r = await step(s, () => !mounted.current);
           state = { ...state, done: state.done + r.done, failed: state.failed + r.failed };
           if (r.stop) {
             state = { ...state, status: 'stopped', message: r.stop };
             break;
           }
-          setJob(state);
+          if (mounted.current) setJob(state);
         }
+        if (state.status === 'running' && cancelled.current)
+          state = {
+            ...state,
+            status: 'cancelled',
+            message: `Cancelled after ${state.done} of ${state.total}. What was already fetched is kept.`,
+          };
         if (state.status === 'running')
           state = { ...state, status: 'finished', ...(summary ? { message: summary(state) } : {}) };
       } catch (e) {
@@ -70,7 +88,7 @@ export function useBatchJob() {
         };
       } finally {
         running.current = false;
-        setJob(state);
+        if (mounted.current) setJob(state);
       }
     },
     [],
