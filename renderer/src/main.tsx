@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { CacheGuard } from './app/CacheGuard';
 import { ErrorBoundary } from './app/ErrorBoundary';
 import { BridgeContext, readGlobalBridge } from './lib/bridge';
 import { DbContext } from './db/context';
@@ -34,7 +35,9 @@ if (root) {
             <DbContext.Provider value={openDb()}>
               <QueryClientProvider client={queryClient}>
                 <PrefsProvider initial={prefs}>
-                  <App />
+                  <CacheGuard>
+                    <App />
+                  </CacheGuard>
                 </PrefsProvider>
               </QueryClientProvider>
             </DbContext.Provider>

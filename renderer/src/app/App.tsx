@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AppInfoFooter } from '../features/shell/AppInfoFooter';
 import { ComingSoon } from '../features/shell/ComingSoon';
 import { PaymentsScreen } from '../features/payments/PaymentsScreen';
+import { ProfileSwitcher } from '../features/shell/ProfileSwitcher';
 import { HealthIndicator } from '../features/shell/HealthIndicator';
 import { usePrefs } from '../features/preferences/use-prefs';
 import { ReconciliationScreen } from '../features/reconciliation/ReconciliationScreen';
@@ -106,6 +107,7 @@ function Shell({ nav, onPalette, onHelp }: { nav: AppNav; onPalette(): void; onH
       <div className="workspace">
         <header className="topbar">
           <h1>{current.label}</h1>
+          <ProfileSwitcher />
           <HealthIndicator />
         </header>
         <main className="content">

@@ -8,7 +8,7 @@ import {
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
 import { moneyModeOf } from '../../../../shared/domain/profile';
 import { useBridge } from '../../lib/bridge';
-import type { ProfileView } from '../settings/queries';
+import type { ProfileView } from '../profiles/queries';
 import { useRepos } from '../transactions/queries';
 import { parseAmountField } from './amount';
 import { Field } from './Field';

@@ -6,7 +6,7 @@ import {
   REFERENCE_PATTERN,
 } from '../../../../shared/domain/checkout';
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
-import type { ProfileView } from '../settings/queries';
+import type { ProfileView } from '../profiles/queries';
 import { Dialog } from '../../lib/ui/Dialog';
 import { DELIBERATE_MS } from '../refunds/ConfirmStep';
 import { environmentLabel } from '../refunds/format';

@@ -1,7 +1,7 @@
 import { useFormat } from '../preferences/use-prefs';
 import { useMemo, useState } from 'react';
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
-import type { ProfileView } from '../settings/queries';
+import type { ProfileView } from '../profiles/queries';
 import { ChargeDialog } from './ChargeDialog';
 import { CustomerDetail } from './CustomerDetail';
 import { CustomerForm } from './CustomerForm';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
-import type { ProfileView } from '../settings/queries';
+import type { ProfileView } from '../profiles/queries';
 import { CardForm } from './CardForm';
 import { CheckoutForm } from './CheckoutForm';
 import { PaymentDetail } from './PaymentDetail';

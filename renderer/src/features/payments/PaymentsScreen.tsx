@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { moneyModeOf } from '../../../../shared/domain/profile';
 import { useBridge } from '../../lib/bridge';
-import { useActiveProfile } from '../transactions/queries';
+import { useActiveProfile } from '../profiles/queries';
 import { CustomersView } from './CustomersView';
 import { NewPayment } from './NewPayment';
 import { PaymentAuditView } from './PaymentAuditView';

@@ -5,7 +5,7 @@ import type { ParsedCsv } from '../../../../shared/csv/parser';
 import { chooseMapping, columnMappingSchema, type ColumnMapping } from '../../../../shared/recon/mapping';
 import { useDb } from '../../db/context';
 import { createMetaRepo } from '../../db/meta-repo';
-import { useActiveProfile } from '../transactions/queries';
+import { useActiveProfile } from '../profiles/queries';
 import { ImportStep } from './ImportStep';
 import { MappingStep } from './MappingStep';
 import { ProgressPanel } from './ProgressPanel';

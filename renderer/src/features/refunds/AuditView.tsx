@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useBridge } from '../../lib/bridge';
-import { useActiveProfile } from '../transactions/queries';
+import { useActiveProfile } from '../profiles/queries';
 import { auditListQuery } from './queries';
 import { AUDIT_OUTCOME_LABELS } from '../../../../shared/domain/labels';
 import { exportCommands, useCommands } from '../../app/nav';

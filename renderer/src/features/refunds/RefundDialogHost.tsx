@@ -1,6 +1,6 @@
 import './refunds.css';
 import { type ReactNode, useMemo, useState } from 'react';
-import { useActiveProfile } from '../transactions/queries';
+import { useActiveProfile } from '../profiles/queries';
 import { RefundDialogContext } from './dialog-context';
 import { RefundDialog } from './RefundDialog';
 import { useRefundEvents } from './queries';

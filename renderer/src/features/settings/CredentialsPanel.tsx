@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import type { Output } from '../../../../shared/ipc/contract';
 import { BridgeError } from '../../lib/bridge';
 import { useClearToken, useSetToken, useTestConnection } from './mutations';
-import type { ProfilesList, ProfileView } from './queries';
+import type { ProfilesList, ProfileView } from '../profiles/queries';
 
 type Verdict = Output<'profiles.testConnection'>['verdict'];
 

@@ -13,7 +13,7 @@ import { BridgeError } from '../../lib/bridge';
 import { draftsToLimits, type LimitDraft, limitsToDrafts } from './limits';
 import { LimitsEditor } from './LimitsEditor';
 import { useSaveProfile } from './mutations';
-import type { ProfileView } from './queries';
+import type { ProfileView } from '../profiles/queries';
 
 interface Draft {
   name: string;

@@ -6,8 +6,9 @@ import { BridgeError, useBridge } from '../../lib/bridge';
 import { CredentialsPanel } from './CredentialsPanel';
 import { useActivateProfile, useDeleteProfile } from './mutations';
 import { ProfileForm } from './ProfileForm';
-import { profilesQuery, type ProfileView } from './queries';
+import { profilesQuery, type ProfileView } from '../profiles/queries';
 import { DisplaySettings } from '../preferences/DisplaySettings';
+import { ResetCache } from './ResetCache';
 import './settings.css';
 
 type Editing = { mode: 'none' } | { mode: 'new' } | { mode: 'edit'; id: string };
@@ -131,6 +132,10 @@ export function SettingsScreen() {
           )}
         </section>
         <DisplaySettings />
+        <div className="st-card">
+          <h2>Local cache</h2>
+          <ResetCache />
+        </div>
       </div>
       <div className="st-detail">
         {editing.mode === 'new' && (

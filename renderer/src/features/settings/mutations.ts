@@ -1,15 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Input } from '../../../../shared/ipc/contract';
+import { createCacheAdmin } from '../../db/cache';
+import { useDb } from '../../db/context';
 import { unwrap, useBridge } from '../../lib/bridge';
 import { appKeys } from '../shell/queries';
-import { settingsKeys } from './queries';
+import { profileKeys } from '../profiles/queries';
 
 /** After any profile change: the list, the app mode (footer) and health all may differ. */
 function useInvalidate() {
   const qc = useQueryClient();
   return () =>
     Promise.all([
-      qc.invalidateQueries({ queryKey: settingsKeys.profiles }),
+      qc.invalidateQueries({ queryKey: profileKeys.list }),
       qc.invalidateQueries({ queryKey: appKeys.info }),
       qc.invalidateQueries({ queryKey: appKeys.health }),
     ]);
@@ -24,11 +26,19 @@ export function useSaveProfile() {
   });
 }
 
+/** Deletes a profile and what this computer cached for it (only copies of the service's data). */
 export function useDeleteProfile() {
   const bridge = useBridge();
+  const db = useDb();
+  const client = useQueryClient();
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (id: string) => unwrap(bridge['profiles.delete']({ id })),
+    mutationFn: async (id: string) => {
+      const r = await unwrap(bridge['profiles.delete']({ id }));
+      await createCacheAdmin(db).clearProfile(id);
+      client.removeQueries({ queryKey: ['transactions', id] });
+      return r;
+    },
     onSuccess: invalidate,
   });
 }

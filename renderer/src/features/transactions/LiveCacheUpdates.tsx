@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useBridge } from '../../lib/bridge';
 import { useStore } from './mutations';
-import { useActiveProfile } from './queries';
+import { useActiveProfile } from '../profiles/queries';
 
 /** Refund states after which the payment's refundInfo at the service has changed. */
 const CHANGED_AT_SERVICE = new Set(['accepted', 'succeeded', 'failed']);

@@ -13,6 +13,7 @@ import { EmptyCache } from './EmptyCache';
 import { FilterBar } from './FilterBar';
 import { applyFilter, distinctValues, EMPTY_FILTER } from './filters';
 import { JobBar } from './JobBar';
+import { ResetCache } from '../settings/ResetCache';
 import { useTransactionJobs } from './mutations';
 import { OfflineBanner } from './OfflineBanner';
 import { useCachedRows, useNewestFetch } from './queries';
@@ -267,8 +268,9 @@ export function TransactionsView({ profile, onRefund }: Props) {
         </p>
       ) : rowsQ.isError ? (
         <div className="tx-outcome problem" role="alert">
-          The local cache cannot be read ({rowsQ.error.message}). It holds only copies of service data; reload
-          the app, and if this persists reset the cache.
+          <ResetCache
+            reason={`The local cache cannot be read (${rowsQ.error.message}). It holds only copies of the service’s data: reload the app, and if this persists, reset it.`}
+          />
         </div>
       ) : all.length === 0 ? (
         <EmptyCache

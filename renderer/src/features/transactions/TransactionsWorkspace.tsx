@@ -2,7 +2,7 @@ import { useContext } from 'react';
 import { modKey } from '../../app/nav';
 import { RefundDialogContext } from '../refunds/dialog-context';
 import { ConnectivityContext } from './connectivity';
-import { useActiveProfile } from './queries';
+import { useActiveProfile } from '../profiles/queries';
 import { TransactionsView } from './TransactionsView';
 import { useConnectivityState } from './use-connectivity-state';
 import './transactions.css';

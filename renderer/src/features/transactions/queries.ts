@@ -1,12 +1,10 @@
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
-import type { Bridge } from '../../../../shared/ipc/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { createLookupsRepo } from '../../db/lookups-repo';
 import { createMetaRepo } from '../../db/meta-repo';
 import type { RefundDeskDb } from '../../db/schema';
 import { createTransactionsRepo } from '../../db/transactions-repo';
 import { useDb } from '../../db/context';
-import { unwrap, useBridge } from '../../lib/bridge';
 import { toListRow, type ListRow } from './list-row';
 
 /** Query-key factory: everything cached per profile lives under ['transactions', profileId]. */
@@ -15,7 +13,6 @@ export const transactionKeys = {
   profile: (profileId: string) => ['transactions', profileId] as const,
   rows: (profileId: string) => ['transactions', profileId, 'rows'] as const,
   newestFetch: (profileId: string) => ['transactions', profileId, 'newest-fetch'] as const,
-  profiles: ['profiles', 'list'] as const,
 };
 
 /** The repositories over the app's one database. */
@@ -33,26 +30,6 @@ export function reposFor(db: RefundDeskDb) {
   };
 }
 export type Repos = ReturnType<typeof reposFor>;
-
-/** Profiles as main knows them; kept live by the `profiles.changed` push. */
-export const profilesQuery = (bridge: Bridge) =>
-  queryOptions({ queryKey: transactionKeys.profiles, queryFn: () => unwrap(bridge['profiles.list']()) });
-
-/** The active profile (or null when none), refreshed when main says profiles changed. */
-export function useActiveProfile() {
-  const bridge = useBridge();
-  const client = useQueryClient();
-  const q = useQuery(profilesQuery(bridge));
-  useEffect(
-    () =>
-      bridge.on['profiles.changed'](
-        () => void client.invalidateQueries({ queryKey: transactionKeys.profiles }),
-      ),
-    [bridge, client],
-  );
-  const active = q.data?.profiles.find((p) => p.id === q.data?.activeProfileId) ?? null;
-  return { profile: active, isPending: q.isPending, error: q.error };
-}
 
 /**
  * Every cached row of the profile, decorated once for sorting/filtering/totals. Read with one indexed

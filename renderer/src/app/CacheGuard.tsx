@@ -1,0 +1,32 @@
+import { type ReactNode, useEffect, useState } from 'react';
+import { cacheOpenProblem } from '../db/cache';
+import { useDb } from '../db/context';
+import { ResetCache } from '../features/settings/ResetCache';
+
+/**
+ * Opens the cache before the app uses it. When it cannot be opened (damaged, blocked, or a newer
+ * schema), the app says so and offers the reset instead of failing screen by screen.
+ */
+export function CacheGuard({ children }: { children: ReactNode }) {
+  const db = useDb();
+  const [state, setState] = useState<{ ok: true } | { ok: false; problem: string } | null>(null);
+  useEffect(() => {
+    let live = true;
+    db.open().then(
+      () => live && setState({ ok: true }),
+      (e: unknown) => live && setState({ ok: false, problem: cacheOpenProblem(e) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [db]);
+  if (state === null) return null;
+  if (!state.ok)
+    return (
+      <div className="fatal" role="alert" data-testid="cache-problem">
+        <h1>Refund Desk cannot read its local cache</h1>
+        <ResetCache reason={state.problem} />
+      </div>
+    );
+  return <>{children}</>;
+}

@@ -1,0 +1,51 @@
+import Dexie from 'dexie';
+import { DB_NAME, openDb, type RefundDeskDb } from './schema';
+
+/**
+ * The cache as a whole: what it holds for one profile, and the way out when it cannot be used. Only
+ * copies of the service's data live here (payments, their refunds, lookups, list views), so clearing it
+ * never loses anything a person did: the refund journal and the audit log are kept by main.
+ */
+export function createCacheAdmin(db: RefundDeskDb) {
+  return {
+    /** Removes everything cached for one profile (its deletion); other profiles are untouched. */
+    async clearProfile(profileId: string): Promise<void> {
+      await db.transaction('rw', ['transactions', 'refunds', 'lookups', 'meta', 'reconRuns'], async () => {
+        await db.transactions.where('profileId').equals(profileId).delete();
+        await db.refunds.where('profileId').equals(profileId).delete();
+        await db.lookups.where('profileId').equals(profileId).delete();
+        await db.reconRuns
+          .where('[profileId+createdAt]')
+          .between([profileId, Dexie.minKey], [profileId, Dexie.maxKey])
+          .delete();
+        // Meta keys end with ":<profileId>" (meta-repo).
+        await db.meta.filter((m) => m.key.endsWith(`:${profileId}`)).delete();
+      });
+    },
+  };
+}
+
+/** What "Reset local cache" deletes and keeps, in the words every place that offers it uses. */
+export const RESET_CACHE_WORDS =
+  'This deletes the payments, refunds, lookups and list settings cached on this computer, for every profile. Refund Desk’s refund journal and audit log are kept by the app itself and are not touched; the cached data can be fetched again from the payment service.';
+
+/**
+ * Deletes the whole cache database, even one this version cannot open (damaged, or written by a newer
+ * version), so the app can start with an empty one.
+ */
+export async function resetLocalCache(db: RefundDeskDb, name: string = DB_NAME): Promise<void> {
+  db.close();
+  await Dexie.delete(name);
+  // Opening a fresh one proves the reset worked before the app reloads onto it.
+  const fresh = openDb(name);
+  await fresh.open();
+  fresh.close();
+}
+
+/** Why the cache cannot be used, in words a person can act on. */
+export function cacheOpenProblem(e: unknown): string {
+  const name = e instanceof Error ? e.name : '';
+  if (name === 'VersionError')
+    return 'The local cache on this computer was written by a newer version of Refund Desk, so this version cannot read it. Update Refund Desk, or reset the cache.';
+  return `The local cache on this computer cannot be opened (${e instanceof Error ? e.message : 'unknown reason'}). Reload the app; if this persists, reset the cache.`;
+}
