@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/sandbox/**/*.test.ts'],
+    include: [
+      'test/unit/**/*.test.ts',
+      'test/unit/**/*.test.tsx',
+      'test/integration/**/*.test.ts',
+      'test/sandbox/**/*.test.ts',
+    ],
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 20_000,

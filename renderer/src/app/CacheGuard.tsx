@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useState } from 'react';
-import { cacheOpenProblem } from '../db/cache';
+import { openCache } from '../db/cache';
 import { useDb } from '../db/context';
 import { ResetCache } from '../features/settings/ResetCache';
 
@@ -12,10 +12,7 @@ export function CacheGuard({ children }: { children: ReactNode }) {
   const [state, setState] = useState<{ ok: true } | { ok: false; problem: string } | null>(null);
   useEffect(() => {
     let live = true;
-    db.open().then(
-      () => live && setState({ ok: true }),
-      (e: unknown) => live && setState({ ok: false, problem: cacheOpenProblem(e) }),
-    );
+    void openCache(db).then((problem) => live && setState(problem ? { ok: false, problem } : { ok: true }));
     return () => {
       live = false;
     };

@@ -1,5 +1,5 @@
 import Dexie from 'dexie';
-import { DB_NAME, openDb, type RefundDeskDb } from './schema';
+import { DB_VERSION, type RefundDeskDb } from './schema';
 
 /**
  * The cache as a whole: what it holds for one profile, and the way out when it cannot be used. Only
@@ -31,15 +31,11 @@ export const RESET_CACHE_WORDS =
 
 /**
  * Deletes the whole cache database, even one this version cannot open (damaged, or written by a newer
- * version), so the app can start with an empty one.
+ * version), and opens it anew, empty, at this version.
  */
-export async function resetLocalCache(db: RefundDeskDb, name: string = DB_NAME): Promise<void> {
-  db.close();
-  await Dexie.delete(name);
-  // Opening a fresh one proves the reset worked before the app reloads onto it.
-  const fresh = openDb(name);
-  await fresh.open();
-  fresh.close();
+export async function resetLocalCache(db: RefundDeskDb): Promise<void> {
+  await db.delete();
+  await db.open();
 }
 
 /** Why the cache cannot be used, in words a person can act on. */
@@ -48,4 +44,24 @@ export function cacheOpenProblem(e: unknown): string {
   if (name === 'VersionError')
     return 'The local cache on this computer was written by a newer version of Refund Desk, so this version cannot read it. Update Refund Desk, or reset the cache.';
   return `The local cache on this computer cannot be opened (${e instanceof Error ? e.message : 'unknown reason'}). Reload the app; if this persists, reset the cache.`;
+}
+
+/**
+ * Opens the cache and says why it cannot be used, or undefined when it can. Dexie opens a database
+ * written by a newer version when its stores happen to fit, so the version is checked too: this version
+ * must not read (or write) a shape it does not know.
+ */
+export async function openCache(db: RefundDeskDb): Promise<string | undefined> {
+  try {
+    await db.open();
+  } catch (e) {
+    return cacheOpenProblem(e);
+  }
+  // Dexie stores version × 10 in IndexedDB.
+  const installed = Math.max(db.verno, db.backendDB().version / 10);
+  if (installed > DB_VERSION) {
+    db.close();
+    return cacheOpenProblem(Object.assign(new Error(`version ${installed}`), { name: 'VersionError' }));
+  }
+  return undefined;
 }
