@@ -5,6 +5,7 @@ import { App } from './app/App';
 import { CacheGuard } from './app/CacheGuard';
 import { ErrorBoundary } from './app/ErrorBoundary';
 import { BridgeContext, readGlobalBridge } from './lib/bridge';
+import { installErrorReporting } from './lib/report-error';
 import { DbContext } from './db/context';
 import { openDb } from './db/schema';
 import { PrefsProvider } from './features/preferences/PrefsProvider';
@@ -27,11 +28,13 @@ applyTheme(resolveTheme(prefs.theme, systemPrefersDark()));
 const root = document.getElementById('root');
 const bridge = readGlobalBridge();
 if (root) {
+  // Exceptions anywhere in the renderer reach main's log with a correlation id.
+  if (bridge) installErrorReporting(bridge);
   createRoot(root).render(
     <StrictMode>
-      <ErrorBoundary>
-        {bridge ? (
-          <BridgeContext.Provider value={bridge}>
+      {bridge ? (
+        <BridgeContext.Provider value={bridge}>
+          <ErrorBoundary>
             <DbContext.Provider value={openDb()}>
               <QueryClientProvider client={queryClient}>
                 <PrefsProvider initial={prefs}>
@@ -41,14 +44,14 @@ if (root) {
                 </PrefsProvider>
               </QueryClientProvider>
             </DbContext.Provider>
-          </BridgeContext.Provider>
-        ) : (
-          <div className="fatal" role="alert">
-            <h1>Refund Desk cannot start</h1>
-            <p>The connection to the app’s main process is missing. Start Refund Desk with npm start.</p>
-          </div>
-        )}
-      </ErrorBoundary>
+          </ErrorBoundary>
+        </BridgeContext.Provider>
+      ) : (
+        <div className="fatal" role="alert">
+          <h1>Refund Desk cannot start</h1>
+          <p>The connection to the app’s main process is missing. Start Refund Desk with npm start.</p>
+        </div>
+      )}
     </StrictMode>,
   );
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 /**
  * The one error envelope. Every IPC reply, every service result a person may see, uses these codes.
  * Exceptions are bugs; these are the expected failures.
@@ -18,12 +19,48 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/**
+ * What an error's `details` may say, one schema for every producer (main) and reader (renderer, CLI):
+ * the renderer decides from these fields, never from the wording of `message`. Fields a reader does not
+ * know are kept (older or newer mains), but every known one has its type here.
+ */
+export const errorDetailsSchema = z
+  .object({
+    /** Did money move: the one question every refund or payment error answers. */
+    moneyMoved: z.enum(['yes', 'no', 'unknown']).optional(),
+    /** What remains refundable, in the payment's minor units, when an amount was too large. */
+    remainingMinor: z.number().int().optional(),
+    /** Extra confirmations main needs before sending (`limit_confirmation`, `typed_amount`). */
+    requires: z.array(z.string()).optional(),
+    reasons: z.array(z.string()).optional(),
+    /** The service's own answer. */
+    ret_code: z.string().optional(),
+    ret_msg: z.string().optional(),
+    httpStatus: z.number().int().optional(),
+    /** False when the request provably never left (connection refused before any byte). */
+    sent: z.boolean().optional(),
+    /** The refund or payment intent the error concerns. */
+    intentId: z.string().optional(),
+    /** The profile a refused record belongs to (`conflict`). */
+    ownerProfileId: z.string().optional(),
+    /** Input problems, by field path. */
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    fields: z.record(z.string(), z.string()).optional(),
+    /** The intent cannot be followed up from here (its account has no usable profile). */
+    cannotCheck: z.boolean().optional(),
+    /** The app database cannot be trusted or written (`untrusted`, `read-only`, `full`…). */
+    storage: z.string().optional(),
+    blocked: z.boolean().optional(),
+  })
+  .catchall(z.unknown());
+export type ErrorDetails = z.infer<typeof errorDetailsSchema>;
+
 export interface AppErrorShape {
   code: ErrorCode;
   message: string;
   retryable: boolean;
   correlationId: string;
-  details?: Record<string, unknown>;
+  details?: ErrorDetails;
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppErrorShape };
@@ -34,7 +71,7 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly options: { retryable?: boolean; details?: Record<string, unknown>; cause?: unknown } = {},
+    readonly options: { retryable?: boolean; details?: ErrorDetails; cause?: unknown } = {},
   ) {
     super(message, { cause: options.cause });
   }
@@ -44,7 +81,7 @@ export class AppError extends Error {
       (this.code === 'network' || this.code === 'timeout' || this.code === 'unavailable')
     );
   }
-  get details(): Record<string, unknown> | undefined {
+  get details(): ErrorDetails | undefined {
     return this.options.details;
   }
 }

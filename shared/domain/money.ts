@@ -9,8 +9,17 @@ export interface Money {
   currency: string;
 }
 
+/** Why an amount did not parse, for code to act on (the message is for people). */
+export type MoneyParseReason = 'format' | 'decimals' | 'too_large' | 'negative' | 'not_integer';
+
 export class MoneyParseError extends Error {
   override name = 'MoneyParseError';
+  constructor(
+    message: string,
+    readonly reason: MoneyParseReason = 'format',
+  ) {
+    super(message);
+  }
 }
 
 const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
@@ -36,13 +45,15 @@ export function parseMinor(text: string, currency: string, opts: { allowExtraZer
         exp === 0
           ? `${currency} has no minor unit: "${text}" must be a whole number`
           : `${currency} allows at most ${exp} decimals: "${text}"`,
+        'decimals',
       );
     }
     frac = frac.slice(0, exp);
   }
   const digits = (whole + frac.padEnd(exp, '0')).replace(/^0+(?=\d)/, '');
   const value = BigInt(digits);
-  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new MoneyParseError(`"${text}" is too large`);
+  if (value > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new MoneyParseError(`"${text}" is too large`, 'too_large');
   const n = Number(value);
   return neg && n !== 0 ? -n : n;
 }

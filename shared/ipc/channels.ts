@@ -7,6 +7,7 @@ export const INVOKE_CHANNELS = [
   'app.info',
   'app.health',
   'app.openExternal',
+  'app.reportError',
   'profiles.list',
   'profiles.save',
   'profiles.delete',

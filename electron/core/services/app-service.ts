@@ -1,4 +1,4 @@
-import type { Output } from '../../../shared/ipc/contract';
+import type { Input, Output } from '../../../shared/ipc/contract';
 import { AppError } from '../../../shared/domain/errors';
 import { isAllowedExternalUrl } from './external-links';
 import type { Clock, Logger, OpenExternal } from './ports';
@@ -21,6 +21,9 @@ export interface AppServiceDeps {
 /** App-level facts and the health check behind the shell's indicator. */
 export function createAppService(deps: AppServiceDeps) {
   const startedAt = deps.clock.now();
+  // A renderer stuck in a loop of exceptions must not flood the log: a few a minute are plenty to act on.
+  const reports = { windowStart: startedAt, count: 0 };
+  const REPORTS_PER_MINUTE = 20;
   return {
     info(): Output<'app.info'> {
       return {
@@ -40,6 +43,20 @@ export function createAppService(deps: AppServiceDeps) {
         uptimeMs: Math.max(0, deps.clock.now() - startedAt),
         checks,
       };
+    },
+    /** A renderer exception, logged (through the redacting logger) with the renderer's correlation id. */
+    reportRendererError(input: Input<'app.reportError'>): Output<'app.reportError'> {
+      const now = deps.clock.now();
+      if (now - reports.windowStart >= 60_000) Object.assign(reports, { windowStart: now, count: 0 });
+      reports.count += 1;
+      if (reports.count > REPORTS_PER_MINUTE) return { logged: false };
+      deps.log.error('renderer.exception', {
+        correlationId: input.correlationId,
+        source: input.source,
+        message: input.message,
+        ...(input.stack ? { stack: input.stack } : {}),
+      });
+      return { logged: true };
     },
     async openExternal(url: string): Promise<Output<'app.openExternal'>> {
       if (!isAllowedExternalUrl(url)) {

@@ -24,6 +24,26 @@ export const appHealth = {
   }),
 };
 
+/** Where in the renderer an exception was caught. */
+export const RENDERER_ERROR_SOURCES = ['window.onerror', 'unhandledrejection', 'error-boundary'] as const;
+
+/**
+ * A renderer exception or unhandled rejection, for main's log: the correlation id is made in the
+ * renderer and shown on its crash panel, so a person's report and the log line meet. Lengths are capped
+ * here; main also rate-limits.
+ */
+export const appReportError = {
+  input: z
+    .object({
+      correlationId: z.string().regex(/^[A-Za-z0-9-]{4,64}$/),
+      source: z.enum(RENDERER_ERROR_SOURCES),
+      message: z.string().max(1000),
+      stack: z.string().max(8000).optional(),
+    })
+    .strict(),
+  output: z.object({ logged: z.boolean() }),
+};
+
 export const appOpenExternal = {
   input: z.object({ url: z.string().max(2048) }).strict(),
   output: z.object({ opened: z.boolean() }),

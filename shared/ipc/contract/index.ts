@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Result } from '../../domain/errors';
 import type { EventChannel, InvokeChannel } from '../channels';
-import { appEvents, appHealth, appInfo, appOpenExternal } from './app';
+import { appEvents, appHealth, appInfo, appOpenExternal, appReportError } from './app';
 import {
   profileEvents,
   profilesActivate,
@@ -60,6 +60,7 @@ export const contract = {
   'app.info': appInfo,
   'app.health': appHealth,
   'app.openExternal': appOpenExternal,
+  'app.reportError': appReportError,
   'profiles.list': profilesList,
   'profiles.save': profilesSave,
   'profiles.delete': profilesDelete,

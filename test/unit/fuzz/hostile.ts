@@ -15,6 +15,7 @@ const RAW_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
   'app.info': undefined,
   'app.health': undefined,
   'app.openExternal': { url: 'https://docs.pockyt.io/' },
+  'app.reportError': { correlationId: 'R-TEST-0001', source: 'window.onerror', message: 'boom' },
   'profiles.list': undefined,
   'profiles.save': {
     name: 'Fuzzed store',

@@ -4,10 +4,11 @@ import type { HandlerMap } from '../dispatcher';
 /** Thin: IPC shape → service call. */
 export function appHandlers(
   app: AppService,
-): Pick<HandlerMap, 'app.info' | 'app.health' | 'app.openExternal'> {
+): Pick<HandlerMap, 'app.info' | 'app.health' | 'app.openExternal' | 'app.reportError'> {
   return {
     'app.info': () => app.info(),
     'app.health': () => app.health(),
     'app.openExternal': (input) => app.openExternal(input.url),
+    'app.reportError': (input) => app.reportRendererError(input),
   };
 }

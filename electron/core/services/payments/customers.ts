@@ -47,8 +47,8 @@ export function createCustomerRegistry(deps: {
         const err = isAppError(e)
           ? e
           : new AppError('internal', 'Registering the customer failed inside Refund Desk.');
-        const retCode = typeof err.details?.['ret_code'] === 'string' ? err.details['ret_code'] : undefined;
-        const retMsg = typeof err.details?.['ret_msg'] === 'string' ? err.details['ret_msg'] : undefined;
+        const retCode = typeof err.details?.ret_code === 'string' ? err.details.ret_code : undefined;
+        const retMsg = typeof err.details?.ret_msg === 'string' ? err.details.ret_msg : undefined;
         const unknown = err.code === 'outcome_unknown';
         audit(ctx, {
           outcome: unknown ? 'outcome_unknown' : 'rejected',

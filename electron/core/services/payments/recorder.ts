@@ -227,12 +227,11 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
     e: unknown,
     scrub: (t: string | undefined) => string | undefined,
   ): Promise<PaymentIntent> {
-    const notSent = isAppError(e) && e.details?.['sent'] === false;
+    const notSent = isAppError(e) && e.details?.sent === false;
     const detail = scrub(isAppError(e) ? e.message : 'The request failed in an unexpected way.');
-    const retCode =
-      isAppError(e) && typeof e.details?.['ret_code'] === 'string' ? e.details['ret_code'] : undefined;
+    const retCode = isAppError(e) && typeof e.details?.ret_code === 'string' ? e.details.ret_code : undefined;
     const retMsg =
-      isAppError(e) && typeof e.details?.['ret_msg'] === 'string' ? scrub(e.details['ret_msg']) : undefined;
+      isAppError(e) && typeof e.details?.ret_msg === 'string' ? scrub(e.details.ret_msg) : undefined;
     const said = { ...(retCode ? { retCode } : {}), ...(retMsg ? { retMsg } : {}) };
     // 000000 / 000080 say the service (or the acquirer behind it) failed, not that it refused: the
     // payment may exist, so it is looked for by reference like a lost answer.

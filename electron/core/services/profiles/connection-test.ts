@@ -42,9 +42,9 @@ export async function testConnection(
     });
   } catch (e) {
     if (!isAppError(e)) throw e;
-    const ret = e.details?.['ret_code'];
+    const ret = e.details?.ret_code;
     const retFields =
-      typeof ret === 'string' ? { retCode: ret, retMsg: String(e.details?.['ret_msg'] ?? '') } : {};
+      typeof ret === 'string' ? { retCode: ret, retMsg: String(e.details?.ret_msg ?? '') } : {};
     switch (e.code) {
       case 'not_found':
         return done({

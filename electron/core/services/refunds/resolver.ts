@@ -113,7 +113,7 @@ export function createResolver(
       });
       throw new AppError(
         'outcome_unknown',
-        `The service accepted refund ${answer.refundTransactionNo}, but Refund Desk could not record it${isAppError(e) && e.details?.['cause'] ? ` (${String(e.details['cause'])})` : ''}. Do not refund this payment again; fix that and restart.`,
+        `The service accepted refund ${answer.refundTransactionNo}, but Refund Desk could not record it${isAppError(e) && e.details?.cause ? ` (${String(e.details.cause)})` : ''}. Do not refund this payment again; fix that and restart.`,
         {
           details: {
             moneyMoved: 'yes',
@@ -140,7 +140,7 @@ export function createResolver(
     } catch (e) {
       throw new AppError(
         'unavailable',
-        `The service refused this refund (no money moved), but Refund Desk could not record that${isAppError(e) && e.details?.['cause'] ? ` (${String(e.details['cause'])})` : ''}. The refund stays blocked until it is checked again.`,
+        `The service refused this refund (no money moved), but Refund Desk could not record that${isAppError(e) && e.details?.cause ? ` (${String(e.details.cause)})` : ''}. The refund stays blocked until it is checked again.`,
         { details: { moneyMoved: 'no', intentId: intent.id } },
       );
     }
@@ -156,7 +156,7 @@ export function createResolver(
     } catch (e) {
       throw new AppError(
         'outcome_unknown',
-        `Whether this refund reached the service is not known, and Refund Desk could not record that${isAppError(e) && e.details?.['cause'] ? ` (${String(e.details['cause'])})` : ''}. Do not refund this payment again.`,
+        `Whether this refund reached the service is not known, and Refund Desk could not record that${isAppError(e) && e.details?.cause ? ` (${String(e.details.cause)})` : ''}. Do not refund this payment again.`,
         { details: { moneyMoved: 'unknown', intentId: intent.id } },
       );
     }
@@ -197,7 +197,7 @@ export function createResolver(
       refunds = await refundsOf(intent);
     } catch (e) {
       const why = isAppError(e) ? e.message : 'unexpected error';
-      const cannot = isAppError(e) && e.details?.['cannotCheck'] === true;
+      const cannot = isAppError(e) && e.details?.cannotCheck === true;
       const note = cannot ? `Cannot be checked: ${why}` : `Could not ask the payment service: ${why}`;
       return (
         changed(deps.store.noteCheck(id, { at: iso(), found: false, reached: false, note })) ??
@@ -251,7 +251,7 @@ export function createResolver(
         code: isAppError(e) ? e.code : 'internal',
       });
       // "Cannot be checked" is shown on the refund; a passing network failure is not worth a note.
-      if (isAppError(e) && e.details?.['cannotCheck'] === true)
+      if (isAppError(e) && e.details?.cannotCheck === true)
         return (
           changed(
             deps.store.noteCheck(intent.id, {

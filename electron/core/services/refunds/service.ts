@@ -366,10 +366,10 @@ export function createRefundService(deps: RefundServiceDeps) {
       // Refusals are audited here, after the transaction rolled back (an audit row written inside it
       // would be rolled back with it).
       if (e instanceof Refusal) refuse(e.code, e.message, e.details);
-      if (isAppError(e) && e.details?.['storage']) {
+      if (isAppError(e) && e.details?.storage) {
         // The decision could not be written (disk full, read-only folder, damaged file): nothing left.
         refuse('unavailable', `Refund Desk could not record the refund before sending it: ${e.message}`, {
-          storage: e.details['storage'],
+          storage: e.details.storage,
         });
       }
       throw e;
@@ -411,12 +411,12 @@ export function createRefundService(deps: RefundServiceDeps) {
 
   function recordFailure(intent: Intent, e: unknown): Promise<Intent> | Intent {
     // Provably not sent (connection refused before any byte left, configuration error): a rejection.
-    const notSent = isAppError(e) && e.details?.['sent'] === false;
+    const notSent = isAppError(e) && e.details?.sent === false;
     // "System error" and "upstream error" do not prove that nothing happened: resolved by query.
-    const ambiguousCode = isAppError(e) && AMBIGUOUS_RET_CODES.has(String(e.details?.['ret_code'] ?? ''));
+    const ambiguousCode = isAppError(e) && AMBIGUOUS_RET_CODES.has(String(e.details?.ret_code ?? ''));
     if (isAppError(e) && !ambiguousCode && (REJECTION_CODES.has(e.code) || notSent)) {
-      const retCode = typeof e.details?.['ret_code'] === 'string' ? e.details['ret_code'] : undefined;
-      const retMsg = typeof e.details?.['ret_msg'] === 'string' ? e.details['ret_msg'] : undefined;
+      const retCode = typeof e.details?.ret_code === 'string' ? e.details.ret_code : undefined;
+      const retMsg = typeof e.details?.ret_msg === 'string' ? e.details.ret_msg : undefined;
       return resolver.recordRejected(intent, {
         ...(retCode ? { retCode } : {}),
         ...(retMsg ? { retMsg } : {}),

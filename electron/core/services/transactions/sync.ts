@@ -18,8 +18,8 @@ export type SyncResult =
  * screen shows offline, not "unsupported".
  */
 export function notOffered(e: AppError): { message: string; retCode?: string } | undefined {
-  const ret = e.details?.['ret_code'];
-  const http = e.details?.['httpStatus'];
+  const ret = e.details?.ret_code;
+  const http = e.details?.httpStatus;
   if (e.code === 'upstream_rejected' && (ret === RET.API_VERSION || ret === RET.SYSTEM_ERROR)) {
     return {
       message:

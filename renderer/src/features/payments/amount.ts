@@ -14,7 +14,7 @@ export function parseAmountField(
     return { ok: true, amountMinor };
   } catch (e) {
     const exp = currencyExponent(currency);
-    if (e instanceof MoneyParseError && /no minor unit|at most/.test(e.message))
+    if (e instanceof MoneyParseError && e.reason === 'decimals')
       return {
         ok: false,
         message:

@@ -6,11 +6,11 @@ import type { AppErrorShape } from '../../../../shared/domain/errors';
  */
 export function fieldErrorsOf(error: AppErrorShape, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};
-  const fields = error.details?.['fields'];
+  const fields = error.details?.fields;
   if (fields && typeof fields === 'object')
     for (const [k, v] of Object.entries(fields as Record<string, unknown>))
       if (typeof v === 'string') out[k] = v;
-  const issues = error.details?.['issues'];
+  const issues = error.details?.issues;
   if (Array.isArray(issues))
     for (const i of issues as { path?: unknown; message?: unknown }[]) {
       if (typeof i.path !== 'string' || typeof i.message !== 'string') continue;

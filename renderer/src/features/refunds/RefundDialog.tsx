@@ -218,8 +218,7 @@ export function RefundDialog({
     const outcome = shownIntent
       ? describeIntent(shownIntent)
       : describeSubmitError('error' in result ? result.error : errorOf(undefined));
-    const refusedForAmount =
-      'error' in result && typeof result.error.details?.['remainingMinor'] === 'number';
+    const refusedForAmount = 'error' in result && typeof result.error.details?.remainingMinor === 'number';
     body = (
       <ResultStep
         outcome={outcome}

@@ -33,7 +33,7 @@ export function checkRefundAmount(text: string, currency: string, remainingMinor
   try {
     amountMinor = parseMinor(trimmed, currency);
   } catch (e) {
-    if (e instanceof MoneyParseError && /no minor unit|at most/.test(e.message)) {
+    if (e instanceof MoneyParseError && e.reason === 'decimals') {
       return { ok: false, reason: 'decimals', message: decimalsMessage(currency) };
     }
     const example = formatMinor(12345 * 10 ** Math.max(0, currencyExponent(currency) - 2), currency);

@@ -110,10 +110,10 @@ export function checkedWords(intent: IntentView, at: (iso: string) => string): s
 
 /** Describes a submit that main refused (envelope error): why, and that nothing was sent. */
 export function describeSubmitError(error: Pick<AppErrorShape, 'code' | 'message' | 'details'>): OutcomeText {
-  const moved = error.details?.['moneyMoved'];
+  const moved = error.details?.moneyMoved;
   const moneyMoved: MoneyMoved =
     moved === 'yes' || moved === 'unknown' ? moved : error.code === 'outcome_unknown' ? 'unknown' : 'no';
-  const remaining = error.details?.['remainingMinor'];
+  const remaining = error.details?.remainingMinor;
   const title =
     error.code === 'conflict'
       ? 'Refund refused'
@@ -122,13 +122,12 @@ export function describeSubmitError(error: Pick<AppErrorShape, 'code' | 'message
         : error.code === 'invalid_input'
           ? 'Refund refused'
           : 'Refund not sent';
-  const nothing =
-    moneyMoved === 'no' && !/nothing (was|else was) sent/i.test(error.message) ? ' Nothing was sent.' : '';
   return {
     tone: moneyMoved === 'unknown' ? 'warn' : 'bad',
     title,
     moneyMoved,
-    body: `${error.message}${nothing}`,
+    // Main's own words; whether money moved is its own line, read from the details, never the text.
+    body: error.message,
     next:
       typeof remaining === 'number'
         ? 'Go back and choose an amount within what remains.'

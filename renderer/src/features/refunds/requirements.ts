@@ -40,9 +40,9 @@ export function requirementsFromError(
   error: Pick<AppErrorShape, 'code' | 'details'>,
 ): Requirements | undefined {
   if (error.code !== 'invalid_input') return undefined;
-  const requires = error.details?.['requires'];
+  const requires = error.details?.requires;
   if (!Array.isArray(requires)) return undefined;
-  const rawReasons = error.details?.['reasons'];
+  const rawReasons = error.details?.reasons;
   const reasons = Array.isArray(rawReasons)
     ? rawReasons.filter((r): r is string => typeof r === 'string')
     : [];

@@ -150,6 +150,15 @@ describe('outcome words', () => {
     expect(o.moneyMoved).toBe('no');
     expect(o.body.match(/Nothing was sent/g)).toHaveLength(1);
     expect(o.next).toContain('within what remains');
-    expect(describeSubmitError({ code: 'internal', message: 'Boom.' }).body).toContain('Nothing was sent.');
+    // Whether money moved comes from the details (or the code), never from the wording of the message.
+    const internal = describeSubmitError({ code: 'internal', message: 'Boom.' });
+    expect(internal.moneyMoved).toBe('no');
+    expect(
+      describeSubmitError({
+        code: 'conflict',
+        message: 'Nothing was sent.',
+        details: { moneyMoved: 'unknown' },
+      }).moneyMoved,
+    ).toBe('unknown');
   });
 });
