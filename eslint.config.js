@@ -35,6 +35,43 @@ export default tseslint.config(
     ],
     rules: { 'no-restricted-imports': ['error', noElectron] },
   },
+  // Services reach I/O only through ports: files, sockets, servers, processes and the database are
+  // adapters (electron/core/adapters), handed to services by the composition root.
+  {
+    files: ['electron/core/services/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...noElectron,
+          paths: [
+            ...noElectron.paths,
+            ...[
+              'fs',
+              'fs/promises',
+              'http',
+              'https',
+              'net',
+              'dgram',
+              'child_process',
+              'worker_threads',
+            ].flatMap((m) => [
+              { name: m, message: 'Services reach I/O only through ports; put this in an adapter.' },
+              {
+                name: `node:${m}`,
+                message: 'Services reach I/O only through ports; put this in an adapter.',
+              },
+            ]),
+            { name: 'node:sqlite', message: 'The database is an adapter (electron/core/adapters/sqlite).' },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Services call the network through the HttpClient port.' },
+      ],
+    },
+  },
   // The renderer reaches main only through the bridge; it may not import main-process code.
   {
     files: ['renderer/**'],

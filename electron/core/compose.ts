@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { createFetchHttpClient } from './adapters/http-fetch';
+import { createIpnListener } from './adapters/ipn-http-listener';
 import { type AppStorage, openAppStorage } from './adapters/sqlite/app-storage';
 import { createDispatcher, type Dispatch, type HandlerMap } from './ipc/dispatcher';
 import { appHandlers } from './ipc/handlers/app';
@@ -116,6 +117,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     },
     ...(options.gateway ? { gateway: options.gateway } : {}),
     onIpn: (e) => opened.payments?.hint(e),
+    createIpnListener,
   });
   const store = (opened.storage = openAppStorage({
     dataDir: adapters.dataDir,

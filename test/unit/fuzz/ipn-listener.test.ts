@@ -3,7 +3,8 @@ import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signParams } from '../../../shared/protocol/signing';
-import { createIpnListener, type IpnEvent } from '../../../electron/core/services/ipn/listener';
+import { createIpnListener } from '../../../electron/core/adapters/ipn-http-listener';
+import type { IpnEvent } from '../../../electron/core/services/ipn/events';
 import { createFakeLogger } from '../../fakes/logger';
 import { createTally, FUZZ_SEED, fuzzRuns, reportFigures } from './figures';
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { signParams } from '../../../shared/protocol/signing';
-import { createIpnListener, type IpnEvent } from '../../../electron/core/services/ipn/listener';
+import { createIpnListener } from '../../../electron/core/adapters/ipn-http-listener';
+import type { IpnEvent } from '../../../electron/core/services/ipn/events';
 import { createFakeClock } from '../../fakes/clock';
 import { createFakeLogger } from '../../fakes/logger';
 

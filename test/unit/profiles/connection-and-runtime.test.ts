@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createIpnListener } from '../../../electron/core/adapters/ipn-http-listener';
 import { AppError } from '../../../shared/domain/errors';
 import { createEventBus } from '../../../electron/core/services/event-bus';
 import { probeTransactionNo, testConnection } from '../../../electron/core/services/profiles/connection-test';
@@ -51,6 +52,7 @@ describe('profiles runtime', () => {
       log: createFakeLogger(),
       events,
       recordIpn: async () => {},
+      createIpnListener,
       startDemo: async () => {
         started += 1;
         return demoHandle;
@@ -80,6 +82,7 @@ describe('profiles runtime', () => {
       log: createFakeLogger(),
       events: createEventBus(),
       recordIpn: async () => {},
+      createIpnListener,
       gateway: { retry: { retries: 0 } },
       startDemo: async () => demoHandle,
     });
@@ -110,6 +113,7 @@ describe('profiles runtime', () => {
       log: createFakeLogger(),
       events: createEventBus(),
       recordIpn: async () => {},
+      createIpnListener,
       startDemo: async () => demoHandle,
     });
     const base = { merchantNo: '123456', storeNo: '654321', ipnEnabled: true };
@@ -154,6 +158,7 @@ describe('profiles runtime', () => {
       log: createFakeLogger(),
       events: createEventBus(),
       recordIpn: async () => {},
+      createIpnListener,
     });
     expect((await rt.profiles.list()).profiles).toEqual([]);
     expect(rt.profiles.mode()).toBe('none');
@@ -173,6 +178,7 @@ describe('profiles runtime', () => {
       log: createFakeLogger(),
       events: createEventBus(),
       recordIpn: async () => {},
+      createIpnListener,
     });
     const checks = await rt.healthChecks();
     expect(checks[0]).toMatchObject({ name: 'settings', ok: false });

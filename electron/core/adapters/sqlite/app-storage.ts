@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { IpnEvent } from '../../services/ipn/listener';
+import type { IpnEvent } from '../../services/ipn/events';
 import type { Logger } from '../../services/ports';
 import type { JobStore } from '../../services/reconciliation/job-store';
 import type { RunStore } from '../../services/reconciliation/run-store';

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuditEntry } from '../../services/refunds/audit';
 import type { Intent, IntentDraft, IntentState } from '../../services/refunds/intent';
-import { ipnDedupKey, type IpnEvent } from '../../services/ipn/listener';
+import { ipnDedupKey, type IpnEvent } from '../../services/ipn/events';
 import { jobFileSchema } from '../../services/reconciliation/job-store';
 import type { KeyResult } from '../../services/reconciliation/runner';
 import type { Database } from './database';

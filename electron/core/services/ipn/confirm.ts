@@ -2,7 +2,7 @@ import { isAppError } from '../../../../shared/domain/errors';
 import type { EventBus } from '../event-bus';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
-import type { IpnEvent } from './listener';
+import type { IpnEvent } from './events';
 
 /**
  * Treats an IPN as a hint: confirms it with a signed tran-query of the payment (whose refundInfo also

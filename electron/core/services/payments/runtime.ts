@@ -3,7 +3,7 @@ import { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
 import { moneyModeOf } from '../../../../shared/domain/profile';
 import type { EventBus } from '../event-bus';
-import type { IpnEvent } from '../ipn/listener';
+import type { IpnEvent } from '../ipn/events';
 import type { Clock, Logger, OpenExternal } from '../ports';
 import type { ProfilesRuntime } from '../profiles/runtime';
 import { findAccountProfile } from '../refunds/accounts';
@@ -64,8 +64,8 @@ export function createPaymentsRuntime(deps: {
   // Follow-ups go to the payment's own account only (its profile, or one for exactly that service,
   // merchant and store), with that profile's token — as for refunds.
   const accountGateway = async (a: PaymentAccount) => {
-    const { profiles } = await deps.profiles.profiles.list();
-    return deps.profiles.gatewayFor(findAccountProfile(profiles, a).id);
+    const candidates = await deps.profiles.accountCandidates();
+    return deps.profiles.gatewayFor(findAccountProfile(candidates, a).id);
   };
   const gatewayFor = (a: PaymentAccount): PaymentGateway => ({
     createCustomer: async (input, o) => (await accountGateway(a)).createCustomer(input, o),

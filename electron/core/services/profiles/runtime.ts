@@ -2,13 +2,15 @@ import { isLoopbackUrl } from '../../../../shared/domain/profile';
 import type { Output } from '../../../../shared/ipc/contract';
 import type { EventBus } from '../event-bus';
 import { createReachabilityTracker } from '../gateway/reachability';
-import { createGatewayClient, type GatewayClient, type RetryPolicy } from '../gateway/client';
+import type { GatewayClient, RetryPolicy } from '../gateway/client';
 import type { HttpClient } from '../gateway/http-port';
-import { createIpnConfirmer } from '../ipn/confirm';
-import { createIpnListener, type IpnEvent } from '../ipn/listener';
+import { createIpnLifecycle } from '../ipn/lifecycle';
+import type { IpnEvent, IpnListenerFactory } from '../ipn/events';
 import type { Clock, Logger } from '../ports';
 import { testConnection } from './connection-test';
 import type { SecretStore, SettingsStore } from './ports';
+import { bootDemo, createDemoProfileIfFirstRun } from './demo-boot';
+import { createGatewayRegistry } from './gateway-registry';
 import { createProfilesService, type DemoRuntime } from './service';
 
 /** A started embedded sandbox, as the runtime needs it. */
@@ -32,6 +34,8 @@ export interface ProfilesRuntimeDeps {
   random?: () => number;
   /** Told of every recorded IPN before it is confirmed (payments follow theirs at once). Must not throw. */
   onIpn?: (event: IpnEvent) => void;
+  /** The IPN HTTP listener adapter. */
+  createIpnListener: IpnListenerFactory;
 }
 
 /**
@@ -50,82 +54,42 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
   });
 
   const reachability = createReachabilityTracker(deps.clock);
+  const registry = createGatewayRegistry({
+    profiles,
+    http: deps.http,
+    clock: deps.clock,
+    log: deps.log,
+    onReachability: (profileId, ok, detail) => {
+      if (profileId) reachability.record(profileId, ok, detail);
+    },
+    ...(deps.gateway ? { tuning: deps.gateway } : {}),
+    ...(deps.random ? { random: deps.random } : {}),
+  });
   const gatewayFor = (
-    profileId?: string,
-    tuning: { timeoutMs?: number; retry?: Partial<RetryPolicy> } = {},
-  ): GatewayClient => {
-    const timeoutMs = tuning.timeoutMs ?? deps.gateway?.timeoutMs;
-    const retry = tuning.retry ?? deps.gateway?.retry;
-    const readBudgetMs = deps.gateway?.readBudgetMs;
-    return createGatewayClient({
-      http: deps.http,
-      clock: deps.clock,
-      log: deps.log,
-      config: () => profiles.gatewayConfig(profileId),
-      onReachability: (ok, detail) => {
-        const id = profileId ?? profiles.active()?.id;
-        if (id) reachability.record(id, ok, detail);
-      },
-      ...(timeoutMs ? { timeoutMs } : {}),
-      ...(readBudgetMs ? { readBudgetMs } : {}),
-      ...(retry ? { retry } : {}),
-      ...(deps.random ? { random: deps.random } : {}),
-    });
-  };
+    profileId: string,
+    tuning?: { timeoutMs?: number; retry?: Partial<RetryPolicy> },
+  ): GatewayClient => registry.gatewayFor(profileId, tuning);
 
-  const confirmer = createIpnConfirmer({
+  const ipn = createIpnLifecycle({
+    profiles,
+    tokenOf: registry.tokenOf,
     gatewayFor: (id) => gatewayFor(id),
     events: deps.events,
     clock: deps.clock,
     log: deps.log,
-  });
-  const listener = createIpnListener({
-    clock: deps.clock,
-    log: deps.log,
-    tokenFor: async (id) => {
-      try {
-        const p = profiles.get(id);
-        return p.ipnEnabled ? await profiles.tokenFor(id) : undefined;
-      } catch {
-        return undefined;
-      }
-    },
     record: deps.recordIpn,
-    onEvent: (e) => {
-      try {
-        deps.onIpn?.(e);
-      } catch (err) {
-        deps.log.warn('ipn.hook_failed', { error: err instanceof Error ? err.message : String(err) });
-      }
-      confirmer.handle(e);
-    },
+    createListener: deps.createIpnListener,
+    ...(deps.onIpn ? { onIpn: deps.onIpn } : {}),
   });
+  const syncIpn = () => ipn.sync();
 
-  async function syncIpn(): Promise<void> {
-    const wanted = (await profiles.list()).profiles.some((p) => p.ipnEnabled);
-    if (wanted && !listener.isRunning()) await listener.start();
-    if (!wanted && listener.isRunning()) await listener.stop();
-  }
-
-  const listed = await profiles.list();
-  const needsDemo = listed.profiles.length === 0 || listed.profiles.some((p) => p.environment === 'demo');
-  if (needsDemo && deps.startDemo) {
-    try {
-      demo = await deps.startDemo();
-      deps.log.info('demo.started', { port: new URL(demo.baseUrl).port });
-    } catch (e) {
-      deps.log.error('demo.start_failed', { error: e instanceof Error ? e.message : String(e) });
-    }
-  }
-  if (listed.profiles.length === 0 && demo) {
-    await profiles.save({
-      name: 'Demo',
-      environment: 'demo',
-      merchantNo: demo.merchantNo,
-      storeNo: demo.storeNo,
-      ipnEnabled: true,
-    });
-  }
+  demo = await bootDemo({
+    profiles,
+    log: deps.log,
+    ...(deps.startDemo ? { startDemo: deps.startDemo } : {}),
+  });
+  // The profile is saved once `demo` is set: saving a Demo profile asks for the running sandbox.
+  await createDemoProfileIfFirstRun(profiles, demo);
   await syncIpn();
   profiles.onChange(() => {
     void syncIpn().catch((e: unknown) =>
@@ -137,6 +101,8 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
   return {
     profiles,
     gatewayFor,
+    /** Profiles as follow-ups see them (address, merchant, whether a token is set), from the token cache. */
+    accountCandidates: () => registry.accountCandidates(),
     /**
      * The gateway of the profile a call names (never "whichever is active now"): `not_found` for a
      * profile that no longer exists, before any network.
@@ -166,10 +132,10 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
     ipnUrlFor(profileId: string): string | undefined {
       if (!profiles.get(profileId).ipnEnabled) return undefined;
       const base = profiles.effectiveBaseUrl(profileId);
-      return base && isLoopbackUrl(base) ? listener.urlFor(profileId) : undefined;
+      return base && isLoopbackUrl(base) ? ipn.listener.urlFor(profileId) : undefined;
     },
     demoBaseUrl: () => demo?.baseUrl,
-    ipnIdle: () => confirmer.idle(),
+    ipnIdle: () => ipn.idle(),
     async healthChecks(): Promise<Output<'app.health'>['checks']> {
       const checks: Output<'app.health'>['checks'] = [];
       const problem = profiles.settingsProblem();
@@ -202,8 +168,7 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
       return checks;
     },
     async close(): Promise<void> {
-      await listener.stop();
-      await confirmer.idle();
+      await ipn.close();
       await demo?.close();
       demo = undefined;
     },

@@ -155,6 +155,11 @@ export function createProfilesService(deps: ProfilesDeps) {
       return find(id);
     },
 
+    /** Every profile as stored (no secret is read). */
+    all(): readonly Profile[] {
+      return state.profiles;
+    },
+
     /** The address a profile's calls go to now (Demo: the running sandbox), or undefined. */
     effectiveBaseUrl(id: string): string | undefined {
       return baseUrlOf(find(id));
@@ -279,8 +284,14 @@ export function createProfilesService(deps: ProfilesDeps) {
       return deps.secrets.get(secretKey(id));
     },
 
-    /** Everything the gateway needs to call as this profile (the active one by default). */
-    async gatewayConfig(id?: string): Promise<GatewayConfig> {
+    /**
+     * Everything the gateway needs to call as this profile (the active one by default). `tokenOf` lets
+     * the gateway registry answer from its cache instead of reading the secret store on every call.
+     */
+    async gatewayConfig(
+      id?: string,
+      tokenOf: (id: string) => Promise<string | undefined> = (x) => this.tokenFor(x),
+    ): Promise<GatewayConfig> {
       const p = id ? find(id) : this.active();
       if (!p)
         throw new AppError('invalid_input', 'No merchant profile is active. Add or choose one in Settings.');
@@ -290,7 +301,7 @@ export function createProfilesService(deps: ProfilesDeps) {
           'unavailable',
           'The built-in sandbox is not running, so the Demo profile cannot connect. Restart Refund Desk.',
         );
-      const token = await this.tokenFor(p.id);
+      const token = await tokenOf(p.id);
       if (!token)
         throw new AppError(
           'unauthorized',

@@ -75,8 +75,8 @@ export function createRefundsRuntime(deps: {
   // An intent is followed up at its own account only: the profile it was sent with (or, for a CLI
   // intent, a profile for exactly that address, merchant and store), with that profile's token.
   const accountGateway = async (a: IntentAccount) => {
-    const { profiles } = await deps.profiles.profiles.list();
-    return deps.profiles.gatewayFor(findAccountProfile(profiles, a).id);
+    const candidates = await deps.profiles.accountCandidates();
+    return deps.profiles.gatewayFor(findAccountProfile(candidates, a).id);
   };
   const gatewayFor = (a: IntentAccount): RefundGateway => ({
     queryTransaction: async (key, o) => (await accountGateway(a)).queryTransaction(key, o),

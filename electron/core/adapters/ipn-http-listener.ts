@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifySignature } from '../../../../shared/protocol/signing';
-import type { Clock, Logger } from '../ports';
+import { verifySignature } from '../../../shared/protocol/signing';
+import { ipnDedupKey, type IpnEvent, type IpnListener, type IpnListenerDeps } from '../services/ipn/events';
 
 const MAX_BODY = 64 * 1024;
 const DEDUPE_LIMIT = 5_000;
@@ -9,40 +9,6 @@ const DEDUPE_LIMIT = 5_000;
 const SLOW_SENDER_MS = 10_000;
 /** Connections held open at once (the service sends a handful; a flood of slow senders is refused). */
 const MAX_CONNECTIONS = 64;
-
-/** One authentic notification, reduced to what the app needs (no signature, no free text). */
-export interface IpnEvent {
-  profileId: string;
-  kind: 'payment' | 'refund';
-  transactionNo: string;
-  refundTransactionNo?: string;
-  reference?: string;
-  status: string;
-  /** A vaulting payment's stored method (capture IPNs carry it): kept in main, never sent to the renderer. */
-  vaultId?: string;
-  receivedAt: string;
-}
-
-export interface IpnListenerDeps {
-  clock: Clock;
-  log: Logger;
-  /** The token that signs this profile's IPNs; undefined → the IPN is refused. */
-  tokenFor: (profileId: string) => Promise<string | undefined>;
-  /**
-   * Durably records the event under its dedup key; `success` is answered only after this resolves.
-   * 'duplicate' when the key was recorded before (also by an earlier run: the keys are persisted, so a
-   * replayed months-old IPN is not treated as new after a restart).
-   */
-  record: (event: IpnEvent, key: string) => Promise<'recorded' | 'duplicate' | void>;
-  /** Called after recording (the hint to confirm with tran-query). Must not throw. */
-  onEvent: (event: IpnEvent) => void;
-  /** Bad-signature (and foreign-origin) log lines allowed per minute (the rest are counted, not logged). */
-  badSignatureLogsPerMinute?: number;
-  /** Accepted/duplicate log lines allowed per minute, per kind (a resend storm must not flood the log). */
-  eventLogsPerMinute?: number;
-  /** Tests: how long a slow sender may take for its headers, and for its body (default 10 s each). */
-  slowSenderMs?: number;
-}
 
 /** Why a body was not read: too large (413) or too slow (408). */
 class BodyRefused extends Error {
@@ -79,16 +45,6 @@ function readBody(req: IncomingMessage, timeoutMs: number): Promise<string> {
   });
 }
 
-/**
- * Deduplication is by state because the service resends and has no notification id: one key per
- * profile, payment (or refund) and status.
- */
-export function ipnDedupKey(
-  e: Pick<IpnEvent, 'profileId' | 'kind' | 'transactionNo' | 'refundTransactionNo' | 'status'>,
-) {
-  return [e.profileId, e.kind, e.transactionNo, e.refundTransactionNo ?? '', e.status].join('|');
-}
-
 /** Form-urlencoded (the service) or a flat JSON object (the interface document's wording). */
 function parseFields(text: string, contentType: string): Record<string, string> | undefined {
   if (contentType.includes('json')) {
@@ -114,7 +70,7 @@ function parseFields(text: string, contentType: string): Record<string, string> 
  * (rate-limited, never the fields), answers `success` only once the event is recorded, and
  * deduplicates by state because the service resends and has no notification id.
  */
-export function createIpnListener(deps: IpnListenerDeps) {
+export function createIpnListener(deps: IpnListenerDeps): IpnListener {
   const seen = new Set<string>();
   const refusalsPerMinute = deps.badSignatureLogsPerMinute ?? 5;
   const eventsPerMinute = deps.eventLogsPerMinute ?? 60;
@@ -280,4 +236,3 @@ export function createIpnListener(deps: IpnListenerDeps) {
     },
   };
 }
-export type IpnListener = ReturnType<typeof createIpnListener>;
