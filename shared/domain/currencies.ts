@@ -23,9 +23,6 @@ const EXPONENTS: Readonly<Record<string, number>> = {
   SGD: 2,
 };
 
-/** Currencies the app knows; anything else is rejected at the edges. */
-export const KNOWN_CURRENCIES = Object.freeze(Object.keys(EXPONENTS));
-
 /** True when `code` is a 3-letter currency this app knows how to handle. */
 export function isKnownCurrency(code: string): boolean {
   return Object.hasOwn(EXPONENTS, code);

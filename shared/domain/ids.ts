@@ -4,13 +4,6 @@
 /** `refundReference`: the reference a refund was sent with (this desk's `RD…`, or another system's). */
 export type IdKind = 'transactionNo' | 'refundTransactionNo' | 'reference' | 'refundReference';
 
-const DIGITS = /^\d{12,32}$/;
-
-/** True when the text looks like a service-issued numeric id. */
-export function isServiceId(text: string): boolean {
-  return DIGITS.test(text.trim());
-}
-
 let lastMs = 0;
 let counter = 0;
 

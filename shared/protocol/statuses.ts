@@ -26,8 +26,3 @@ export function normaliseRefundStatus(raw: string | undefined): RefundStatus {
   // A refundInfo entry without a status is one the service reports as done (real servers omit it).
   return (REFUND_STATUSES as readonly string[]).includes(s) ? (s as RefundStatus) : 'pending';
 }
-
-/** Only `success` payments are refundable. */
-export function isRefundable(status: string): boolean {
-  return status === 'success';
-}

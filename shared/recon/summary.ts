@@ -39,8 +39,6 @@ export interface ReconSummary {
   exceptions: number;
 }
 
-/** An exception is any outcome other than matched (not_checked included: it needs a re-check). */
-export const isException = (o: ReconOutcome) => o !== 'matched';
 const EXPLAINING = new Set<ReconOutcome>(
   RECON_OUTCOMES.filter((o) => o !== 'matched' && o !== 'not_checked' && o !== 'unreadable'),
 );

@@ -1,4 +1,4 @@
-import { AUDIT_OUTCOME_LABELS, environmentLabel, INTENT_STATE_LABELS } from '../../domain/labels';
+import { AUDIT_OUTCOME_LABELS, environmentLabel } from '../../domain/labels';
 import { formatMinor } from '../../domain/money';
 import { type AuditEntryView, type IntentView, REFUND_REASONS } from '../../ipc/contract/refunds';
 import { RECORD_STATUS_LABELS, recordStatus, type RefundRecordRow } from '../../domain/refund-record';
@@ -33,29 +33,6 @@ export const AUDIT_EXPORT_COLUMNS: readonly CsvColumn<AuditEntryView>[] = [
   { header: 'Service message', kind: 'text', value: (e) => e.retMsg },
   { header: 'Refund no.', kind: 'id', value: (e) => e.refundTransactionNo },
   { header: 'Refund Desk reference', kind: 'id', value: (e) => e.intentId },
-];
-
-export const REFUND_EXPORT_COLUMNS: readonly CsvColumn<IntentView>[] = [
-  { header: 'Created', kind: 'timestamp', value: (i) => i.createdAt },
-  { header: 'Updated', kind: 'timestamp', value: (i) => i.updatedAt },
-  { header: 'Transaction no.', kind: 'id', value: (i) => i.transactionNo },
-  { header: 'Reference', kind: 'id', value: (i) => i.reference },
-  { header: 'Amount', kind: 'amount', value: amount },
-  { header: 'Currency', kind: 'text', value: (i) => i.currency },
-  { header: 'State', kind: 'text', value: (i) => INTENT_STATE_LABELS[i.state] ?? i.state },
-  { header: 'State code', kind: 'text', value: (i) => i.state },
-  { header: 'Refund no.', kind: 'id', value: (i) => i.refundTransactionNo },
-  { header: 'Refund status at the service', kind: 'text', value: (i) => i.refundStatus },
-  { header: 'Service code', kind: 'text', value: (i) => i.retCode },
-  { header: 'Service message', kind: 'text', value: (i) => i.retMsg },
-  { header: 'Detail', kind: 'text', value: (i) => i.detail },
-  { header: 'Operator', kind: 'text', value: (i) => i.operator },
-  { header: 'Profile', kind: 'text', value: (i) => i.profileName },
-  { header: 'Environment', kind: 'text', value: (i) => environmentLabel(i.environment) },
-  { header: 'Reason', kind: 'text', value: (i) => reasonLabel(i.reasonCode) },
-  { header: 'Reason code', kind: 'text', value: (i) => i.reasonCode },
-  { header: 'Note', kind: 'text', value: (i) => i.reasonNote },
-  { header: 'Refund Desk reference', kind: 'id', value: (i) => i.id },
 ];
 
 /**

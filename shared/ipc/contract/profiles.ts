@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENVIRONMENTS, profileInputSchema, profileSchema } from '../../domain/profile';
+import { profileInputSchema, profileSchema } from '../../domain/profile';
 
 /** A profile as the renderer sees it: never the token, only whether one is set. */
 export const profileViewSchema = profileSchema.extend({
@@ -54,8 +54,6 @@ export const profilesTestConnection = {
     retMsg: z.string().optional(),
   }),
 };
-
-export const profileEnvironments = ENVIRONMENTS;
 
 export const profileEvents = {
   /** Profiles, the active profile or a token's presence changed. */

@@ -15,7 +15,6 @@ import { INTENT_STATES } from '../../../../shared/ipc/contract/refunds';
 export { INTENT_STATES };
 export type IntentState = (typeof INTENT_STATES)[number];
 
-export const FINAL_STATES: ReadonlySet<IntentState> = new Set(['rejected', 'refused', 'succeeded', 'failed']);
 /** Whether money moved is not known yet: such an intent blocks any other refund of its payment. */
 export const OPEN_STATES: ReadonlySet<IntentState> = new Set(['sending', 'outcome_unknown']);
 /** States whose amount is (or may be) refunded: they count against what remains refundable. */

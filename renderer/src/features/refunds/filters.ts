@@ -3,13 +3,6 @@ import type { Output } from '../../../../shared/ipc/contract';
 
 export type AuditEntry = Output<'audit.list'>[number];
 
-export interface IntentFilters {
-  state: IntentView['state'] | 'all';
-  currency: string | 'all';
-  /** Free text matched against intent id, transaction number, refund number and reference. */
-  text: string;
-}
-
 export interface AuditFilters {
   outcome: AuditEntry['outcome'] | 'all';
   currency: string | 'all';
@@ -21,19 +14,6 @@ const norm = (s: string) => s.trim().toLowerCase();
 function matchesText(needle: string, haystack: ReadonlyArray<string | undefined>): boolean {
   const n = norm(needle);
   return n === '' || haystack.some((h) => h !== undefined && h.toLowerCase().includes(n));
-}
-
-/** Intents matching the Refunds view's filters, newest first. */
-export function filterIntents(intents: readonly IntentView[], f: IntentFilters): IntentView[] {
-  return intents
-    .filter(
-      (i) =>
-        (f.state === 'all' || i.state === f.state) && (f.currency === 'all' || i.currency === f.currency),
-    )
-    .filter((i) =>
-      matchesText(f.text, [i.id, i.transactionNo, i.refundTransactionNo, i.reference, i.operator]),
-    )
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
 /** Audit entries matching the Audit view's filters, newest first. */

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { unwrapCell, writeCsv } from '../../../../shared/csv/writer';
-import { AUDIT_EXPORT_COLUMNS, REFUND_EXPORT_COLUMNS } from '../../../../shared/csv/exports/refunds';
+import { AUDIT_EXPORT_COLUMNS, REFUND_RECORD_COLUMNS } from '../../../../shared/csv/exports/refunds';
+import { mergeRefundRecord } from '../../../../shared/domain/refund-record';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import {
   type AuditEntry,
   currenciesOf,
   filterAudit,
-  filterIntents,
   profilePart,
   upsertIntent,
 } from '../../../../renderer/src/features/refunds/filters';
@@ -64,20 +64,7 @@ describe('filters', () => {
       refundTransactionNo: undefined,
     }),
   ];
-  it('filters intents by state, currency and id text, newest first', () => {
-    expect(filterIntents(list, { state: 'all', currency: 'all', text: '' }).map((i) => i.id)).toEqual([
-      'RD02',
-      'RD01',
-    ]);
-    expect(
-      filterIntents(list, { state: 'outcome_unknown', currency: 'all', text: '' }).map((i) => i.id),
-    ).toEqual(['RD02']);
-    expect(filterIntents(list, { state: 'all', currency: 'USD', text: '' }).map((i) => i.id)).toEqual([
-      'RD01',
-    ]);
-    expect(
-      filterIntents(list, { state: 'all', currency: 'all', text: '30000000000000' }).map((i) => i.id),
-    ).toEqual(['RD01']);
+  it('lists the currencies of a list, sorted, for the currency filter', () => {
     expect(currenciesOf(list)).toEqual(['JPY', 'USD']);
   });
   it('filters the audit log', () => {
@@ -108,10 +95,10 @@ describe('exports (shared writer)', () => {
     expect(row).toContain(`"'=HYPERLINK(""x"")"`);
   });
   it('writes JPY amounts without decimals and the refunds with their state in words and code', () => {
-    const csv = writeCsv(REFUND_EXPORT_COLUMNS, [
-      intent({ currency: 'JPY', amountMinor: 1200, state: 'outcome_unknown' }),
-    ]);
-    expect(csv).toContain(',1200,JPY,Outcome unknown,outcome_unknown,');
+    const unknown = intent({ currency: 'JPY', amountMinor: 1200, state: 'outcome_unknown' });
+    const csv = writeCsv(REFUND_RECORD_COLUMNS, mergeRefundRecord([unknown], [], unknown.profileId));
+    expect(csv).toContain(',yes,');
+    expect(csv).toContain(',1200,JPY,Outcome unknown,,outcome_unknown,');
     expect(profilePart([intent(), intent({ profileName: 'Main' })])).toBe('all-profiles');
     expect(profilePart([intent()])).toBe('Demo');
   });
