@@ -3,6 +3,7 @@ import { printTable, type Figure } from './harness';
 import { hostileBodyBench } from './hostile-body.bench';
 import { reconBench, reconTwoWayBench } from './recon.bench';
 import { rendererBench } from './renderer.bench';
+import { resultsBench } from './results.bench';
 import { serviceBench } from './service.bench';
 
 /**
@@ -16,6 +17,8 @@ const SUITES: Array<[string, () => Promise<Figure[]>]> = [
   ['recon-two-way', reconTwoWayBench],
   ['renderer', rendererBench],
   ['hostile', hostileBodyBench],
+  // Last: the figures with their floors, written to test/bench/results.json.
+  ['results', resultsBench],
 ];
 
 async function main(): Promise<void> {

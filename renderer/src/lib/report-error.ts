@@ -29,7 +29,10 @@ export function reportError(
 }
 
 /** Installs the window-level handlers once (the renderer's entry calls this). Returns an uninstaller. */
-export function installErrorReporting(bridge: Bridge, target: Window = window): () => void {
+export function installErrorReporting(
+  bridge: Bridge,
+  target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window,
+): () => void {
   const onError = (event: ErrorEvent) => reportError(bridge, 'window.onerror', event.error ?? event.message);
   const onRejection = (event: PromiseRejectionEvent) =>
     reportError(bridge, 'unhandledrejection', event.reason);
