@@ -14,7 +14,8 @@ function md5Hex(text: string): string {
   return createHash('md5').update(text, 'utf8').digest('hex');
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+// Printable ASCII and space: what parameter names are made of; anything else takes the byte-order path.
+const ASCII = /^[\x20-\x7e]*$/;
 
 /**
  * md5 of each token seen, kept in memory (main holds the tokens anyway): hashing the same token again for
