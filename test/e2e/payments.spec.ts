@@ -278,7 +278,11 @@ test('live money: the card form shows the PCI DSS scope warning first, and main 
   await app.core.profiles.profiles.activate(live.id);
   await page.goto(app.host.url);
   await page.getByRole('button', { name: 'Payments', exact: true }).click();
-  await expect(page.getByText('LIVE MONEY', { exact: true })).toBeVisible();
+  // The Payments area says it too, beside the header's badge.
+  await expect(
+    page.getByRole('tablist', { name: 'Payments' }).getByText('LIVE MONEY', { exact: true }),
+  ).toBeVisible();
+  await expect(page.getByTestId('env-badge')).toHaveText('LIVE MONEY');
   await tab(page, 'New payment');
   await page.getByRole('radio', { name: /Card \(virtual terminal\)/ }).check();
   const warning = page.getByTestId('pci-warning');
