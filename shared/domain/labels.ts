@@ -5,7 +5,7 @@ import { ENVIRONMENT_LABELS, type Environment } from './profile';
  * know, and keep the code in a tooltip and in its own export column, so nothing is lost.
  */
 
-/** Payment methods ("vendors") by the service's code (PROTOCOL.md, secure-pay `vendor`). */
+/** Payment methods ("vendors") by the service's code (shared/protocol/README.md, secure-pay `vendor`). */
 export const VENDOR_NAMES: Readonly<Record<string, string>> = {
   alipay: 'Alipay',
   alipay_hk: 'Alipay HK',
@@ -33,7 +33,7 @@ export function vendorLabel(code: string | undefined): string | undefined {
   return VENDOR_NAMES[code.toLowerCase()] ?? code;
 }
 
-/** Payment statuses (PROTOCOL.md "Statuses") in the words a finance person uses. */
+/** Payment statuses (shared/protocol/README.md, "Statuses") in the words a finance person uses. */
 export const TRANSACTION_STATUS_LABELS: Readonly<Record<string, string>> = {
   init: 'Not yet paid',
   dealing: 'Processing',

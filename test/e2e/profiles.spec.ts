@@ -1,4 +1,4 @@
-import { DEMO_MERCHANT } from '../../electron/sandbox';
+import { freshPayment } from './demo-payments';
 import { expect, shotPath, test } from './fixtures';
 
 test('the header names the active profile with a money badge on every screen; switching there shows that profile’s records only', async ({
@@ -7,17 +7,7 @@ test('the header names the active profile with a money badge on every screen; sw
 }) => {
   const demoId = app.core.profiles.profiles.active()!.id;
   // One refund on the Demo profile, straight through main (as any earlier session would have left it).
-  const pay = app.core
-    .demoSandbox()!
-    .state.snapshot()
-    .payments.find(
-      (x) =>
-        x.merchantNo === DEMO_MERCHANT.merchantNo &&
-        x.status === 'success' &&
-        x.currency === 'USD' &&
-        x.refunds.length === 0 &&
-        x.amountMinor >= 1000,
-    )!;
+  const pay = freshPayment(app, new Set(), 'USD', 1000);
   const sent = await app.core.dispatch('refunds.submit', {
     profileId: demoId,
     transactionNo: pay.transactionNo,

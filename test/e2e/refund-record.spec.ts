@@ -1,6 +1,6 @@
-import { DEMO_MERCHANT } from '../../electron/sandbox';
 import { formatMinor } from '../../shared/domain/money';
 import { call, PATHS } from '../sandbox/integration/helpers';
+import { freshPayment } from './demo-payments';
 import { expect, shotPath, test } from './fixtures';
 
 test('a payment already refunded elsewhere: Partially refunded in the list, refunded again here, both refunds in the Refunds area', async ({
@@ -9,17 +9,7 @@ test('a payment already refunded elsewhere: Partially refunded in the list, refu
 }) => {
   const sandbox = app.core.demoSandbox();
   if (!sandbox) throw new Error('the Demo sandbox is not running');
-  const pay = sandbox.state
-    .snapshot()
-    .payments.find(
-      (x) =>
-        x.merchantNo === DEMO_MERCHANT.merchantNo &&
-        x.status === 'success' &&
-        x.refunds.length === 0 &&
-        x.currency === 'USD' &&
-        x.amountMinor >= 3000,
-    );
-  if (!pay) throw new Error('no fresh USD payment in the Demo seed');
+  const pay = freshPayment(app, new Set(), 'USD', 3000);
 
   // Made elsewhere: straight at the service, signed with the merchant's token, not through the app.
   const elsewhere = await call(sandbox, PATHS.refund, {

@@ -1,28 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { formatMinor } from '../../shared/domain/money';
-import { DEMO_MERCHANT } from '../../electron/sandbox';
+import { freshPayment } from './demo-payments';
 import { expect, type HostFixture, shotPath, test } from './fixtures';
-
-/** A successful Demo payment with nothing refunded yet, straight from the embedded sandbox's state. */
-function freshPayment(app: HostFixture, used: Set<string>, currency = 'USD') {
-  const sandbox = app.core.demoSandbox();
-  if (!sandbox) throw new Error('the Demo sandbox is not running');
-  const p = sandbox.state
-    .snapshot()
-    .payments.find(
-      (x) =>
-        x.merchantNo === DEMO_MERCHANT.merchantNo &&
-        x.status === 'success' &&
-        x.refunds.length === 0 &&
-        x.currency === currency &&
-        x.amountMinor >= 2000 &&
-        !used.has(x.transactionNo),
-    );
-  if (!p) throw new Error('no fresh payment in the Demo seed');
-  used.add(p.transactionNo);
-  return p;
-}
 
 /** The real path a person takes without the transactions screen: Refunds → "Refund a payment by transaction number". */
 async function openDialog(page: Page, transactionNo: string) {

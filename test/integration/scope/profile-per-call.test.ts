@@ -6,6 +6,7 @@ import type { AppCore } from '../../../electron/core/compose';
 import { createNodeCore } from '../../../electron/hosts/node-core';
 import { DEMO_MERCHANT } from '../../../electron/sandbox';
 import { createFakeLogger } from '../../fakes/logger';
+import { VALID_SAMPLES } from '../../unit/fuzz/hostile';
 import { refundablePayment } from '../gateway/helpers';
 
 /**
@@ -127,20 +128,8 @@ describe('one merchant per call', () => {
 
   it('a reconciliation run belongs to its profile: another profile cannot read or steer it', async () => {
     const { runId } = await call<{ runId: string }>('reconciliation.create', {
+      ...(VALID_SAMPLES['reconciliation.create'] as object),
       profileId: demoId,
-      label: 'ledger.csv',
-      file: {
-        name: 'ledger.csv',
-        encoding: 'utf-8',
-        delimiter: ',',
-        dataRows: 1,
-        decimal: '.',
-        decimalSource: 'detected',
-        dateOrder: 'ymd',
-        dateOrderSource: 'default',
-      },
-      mapping: { transactionNo: 'No', amount: 'Amount', currency: 'Currency' },
-      options: { days: 'service', timeZone: 'UTC', dateToleranceDays: 1, refundLookbackDays: 0 },
     });
     for (const channel of ['reconciliation.get', 'reconciliation.start', 'reconciliation.cancel'])
       expect(await core.dispatch(channel, { profileId: otherId, runId })).toMatchObject({
