@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PrefsProvider } from '../../../../renderer/src/features/preferences/PrefsProvider';
 import { RefundDialog } from '../../../../renderer/src/features/refunds/RefundDialog';
 import { BridgeContext } from '../../../../renderer/src/lib/bridge';
@@ -48,6 +48,9 @@ function renderDialog(fake: ReturnType<typeof createFakeBridge>) {
     </BridgeContext.Provider>,
   );
 }
+
+// Each test renders into a clean document (no test globals, so no automatic cleanup).
+afterEach(cleanup);
 
 describe('the refund dialog (component, typed fake bridge)', () => {
   it('asks for the profile it was opened for, shows that profile’s name over its figures, and submits for it and the account it confirmed', async () => {
