@@ -79,6 +79,14 @@ export function createTransactionsRepo(db: RefundDeskDb) {
       return db.transactions.where('profileId').equals(profileId).toArray();
     },
 
+    /** The cached transactions of these numbers (those not cached are simply absent). */
+    byNumbers(profileId: string, transactionNos: readonly string[]): Promise<CachedTransaction[]> {
+      return db.transactions
+        .where('[profileId+transactionNo]')
+        .anyOf(transactionNos.map((no) => [profileId, no]))
+        .toArray();
+    },
+
     /**
      * Transactions created in [fromIso, toIso] through the [profileId+createdAt] index, so a date filter
      * reads only its slice of a large cache.
