@@ -9,7 +9,7 @@ import { ImportStep } from './ImportStep';
 import { MappingStep } from './MappingStep';
 import { ProgressPanel } from './ProgressPanel';
 import { ReportView } from './ReportView';
-import { runsKey } from './report-parts';
+import { runsKeys } from './report-parts';
 import { RunsList } from './RunsList';
 import { type ImportedLedger, useReconRun } from './use-recon-run';
 
@@ -52,7 +52,7 @@ function ProfileReconciliation({
   // A run that ended (or a new one) shows in the list of earlier runs.
   const ended = recon.run?.progress.phase === 'done' ? recon.run.runId : null;
   useEffect(() => {
-    void client.invalidateQueries({ queryKey: runsKey(activeId) });
+    void client.invalidateQueries({ queryKey: runsKeys.all });
   }, [client, activeId, ended]);
 
   async function onParsed(csv: ParsedCsv, label: string) {
@@ -119,7 +119,7 @@ function ProfileReconciliation({
     body = (
       <>
         <ImportStep isDemo={isDemo} onParsed={(csv, label) => void onParsed(csv, label)} />
-        {activeId && <RunsList profileId={activeId} onOpen={(id) => void recon.reopen(id)} />}
+        {activeId && <RunsList onOpen={(id) => void recon.reopen(id)} />}
       </>
     );
   }
