@@ -8,10 +8,12 @@ import { useActiveProfile } from './queries';
  * reconciliation runs, so each asks main the same way and shows the Profile column under the same rule.
  */
 export function useListScope() {
-  const { profile } = useActiveProfile();
+  const { profile, isPending } = useActiveProfile();
   const [chosen, setAllProfiles] = useState(false);
   const allProfiles = chosen || !profile;
   const scope: ListScope = allProfiles || !profile ? { allProfiles: true } : { profileId: profile.id };
-  return { profile, allProfiles, scope, setAllProfiles };
+  // Until the profiles are known, "no active profile" is not yet true: lists wait instead of asking
+  // for every profile's records and showing them for a moment.
+  return { profile, allProfiles, scope, setAllProfiles, ready: !isPending };
 }
 export type ListScopeState = ReturnType<typeof useListScope>;

@@ -24,10 +24,11 @@ export function RunsList({ onOpen }: { onOpen: (runId: string) => void }) {
   const bridge = useBridge();
   const f = useFormat();
   const listScope = useListScope();
-  const { scope, allProfiles, profile } = listScope;
+  const { scope, allProfiles, profile, ready } = listScope;
   const runs = useQuery({
     queryKey: runsKeys.list(scope),
     queryFn: () => unwrap(bridge['reconciliation.list'](scope)),
+    enabled: ready,
   });
   if (!runs.isSuccess) return null;
   const list = runs.data.runs.slice(0, 10);

@@ -35,7 +35,7 @@ export function AuditView() {
   const bridge = useBridge();
   const listScope = useListScope();
   const { allProfiles, scope } = listScope;
-  const audit = useQuery(auditListQuery(bridge, scope));
+  const audit = useQuery({ ...auditListQuery(bridge, scope), enabled: listScope.ready });
   const [filters, setFilters] = useState<AuditFilters>({ outcome: 'all', currency: 'all', text: '' });
   const rows = useMemo(() => filterAudit(audit.data ?? [], filters), [audit.data, filters]);
   const currencies = useMemo(() => currenciesOf(audit.data ?? []), [audit.data]);
