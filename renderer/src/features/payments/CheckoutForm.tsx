@@ -10,7 +10,6 @@ import {
   vendorRule,
 } from '../../../../shared/domain/checkout';
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
-import { useRepos } from '../transactions/queries';
 import { parseAmountField } from './amount';
 import { Field } from './Field';
 import { described } from './field-props';
@@ -19,6 +18,7 @@ import { GoodsEditor } from './GoodsEditor';
 import { errorOf, useCreateCheckout } from './mutations';
 import { AmountField, CustomerSelect, ReferenceField } from './OrderFields';
 import { fieldErrorsOf } from './server-errors';
+import { useCache } from '../../db/owner';
 
 const EXPIRY_CHOICES = [
   { minutes: 15, label: '15 minutes' },
@@ -73,14 +73,14 @@ export function CheckoutForm(props: {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string>();
   const create = useCreateCheckout();
-  const { meta } = useRepos();
+  const cache = useCache();
   const urlsKey = 'payments.addresses';
   const isDemo = props.profile.environment === 'demo';
 
   // The return page and notification address are remembered per profile (they rarely change).
   useEffect(() => {
     let live = true;
-    void meta.get(props.profile.id, urlsKey).then((v) => {
+    void cache.setting(props.profile.id, urlsKey).then((v) => {
       const saved = (v ?? {}) as { callbackUrl?: unknown; ipnUrl?: unknown };
       if (!live) return;
       setD((cur) => ({
@@ -92,7 +92,7 @@ export function CheckoutForm(props: {
     return () => {
       live = false;
     };
-  }, [meta, props.profile.id]);
+  }, [cache, props.profile.id]);
 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
     setD((cur) => {
@@ -153,7 +153,7 @@ export function CheckoutForm(props: {
             return;
           }
           if (d.callbackUrl.trim() || d.ipnUrl.trim())
-            void meta.set(props.profile.id, urlsKey, {
+            void cache.saveSetting(props.profile.id, urlsKey, {
               callbackUrl: d.callbackUrl.trim(),
               ipnUrl: d.ipnUrl.trim(),
             });
