@@ -34,13 +34,16 @@ async function call(channel: string, input: unknown): Promise<Result<never>> {
     return offline('The Refund Desk host is not running. Restart it with npm run start:web.');
   }
   try {
-    // The host answers main's envelope, already checked against the contract by the dispatcher.
+    // The host answers main's envelope, its value already checked against the contract by the
+    // dispatcher: `Result<never>` fits every operation's result type without a cast.
     return await res.json();
   } catch {
     return offline(`The Refund Desk host answered with something unreadable (HTTP ${res.status}).`);
   }
 }
 
+// Each set holds one event's listeners and is handed that event's payloads as main emitted them (typed
+// by the contract where main emits them); `never` lets one map hold every event's listeners uncast.
 const listeners = new Map<EventChannel, Set<(payload: never) => void>>(
   EVENT_CHANNELS.map((e) => [e, new Set()]),
 );
