@@ -50,7 +50,8 @@ export interface ProfilesDeps {
   demo?: () => DemoRuntime | undefined;
 }
 
-const secretKey = (profileId: string) => `profile:${profileId}:token`;
+/** Where a profile's API token is kept in the secret store. */
+export const secretKey = (profileId: string) => `profile:${profileId}:token`;
 
 /**
  * Named merchant profiles and the active one. Non-secret fields go to the settings store (validated on
