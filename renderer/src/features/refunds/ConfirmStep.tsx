@@ -3,7 +3,7 @@ import { REFUND_REASONS } from '../../../../shared/ipc/contract/refunds';
 import { typedAmountMatches } from './amount';
 import { type Confirmations, confirmationsComplete, type Preview } from './draft';
 import { amountText, environmentLabel } from './format';
-import type { Requirements } from './requirements';
+import { moneyModeShown, type Requirements } from './requirements';
 
 /** How long after the step appears its send button stays disarmed. */
 export const DELIBERATE_MS = 600;
@@ -34,7 +34,8 @@ export function ConfirmStep(props: {
 }) {
   const { preview, amountMinor, requirements: req, confirmations: c } = props;
   const tx = preview.transaction;
-  const production = preview.moneyMode === 'live';
+  const moneyMode = moneyModeShown(preview);
+  const production = moneyMode === 'live';
   const complete = confirmationsComplete(req, c, amountMinor, tx.currency);
   const typedWrong =
     req.typedAmount &&
@@ -78,7 +79,7 @@ export function ConfirmStep(props: {
         </div>
       ) : (
         <p className="rd-env-note" data-testid="environment-note">
-          {preview.moneyMode === 'local'
+          {moneyMode === 'local'
             ? `${environmentLabel(preview.environment)}: no real money moves.`
             : `${environmentLabel(preview.environment)}: the payment service's test system (${hostOf(preview.baseUrl)}).`}
         </p>

@@ -3,10 +3,13 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DELIBERATE_MS } from '../../../../renderer/src/features/refunds/ConfirmStep';
 import { PrefsProvider } from '../../../../renderer/src/features/preferences/PrefsProvider';
 import { RefundDialog } from '../../../../renderer/src/features/refunds/RefundDialog';
 import { BridgeContext } from '../../../../renderer/src/lib/bridge';
+import { moneyModeOf } from '../../../../shared/domain/profile';
 import type { Output } from '../../../../shared/ipc/contract';
+import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import { createFakeBridge, ok } from '../../../fakes/bridge';
 
 const TX = '297553638300708562';
@@ -107,4 +110,103 @@ describe('the refund dialog (component, typed fake bridge)', () => {
     expect(send.textContent).toMatch(/200043|Shop A/);
     expect(document.activeElement).not.toBe(send);
   });
+
+  describe('a Custom profile at a partner’s https address (not this machine)', () => {
+    const PARTNER = 'https://pay.partner.example.com';
+    // A single-refund limit of 10.00 USD: the 50.00 USD refund is above the threshold.
+    const custom = (over: Partial<Output<'refunds.preview'>> = {}) =>
+      preview({
+        environment: 'custom',
+        baseUrl: PARTNER,
+        moneyMode: moneyModeOf('custom', PARTNER),
+        guardrails: { limits: [{ currency: 'USD', maxSingleMinor: 1000 }] },
+        ...over,
+      });
+
+    async function toConfirmStep(p: Output<'refunds.preview'>) {
+      const fake = createFakeBridge({
+        'refunds.preview': () => ok(p),
+        'refunds.submit': () => ok(refundAnswer()),
+      });
+      renderDialog(fake);
+      const user = userEvent.setup();
+      await screen.findByLabelText('Refund amount (USD)');
+      await user.selectOptions(screen.getByLabelText('Reason', { exact: true }), 'customer_request');
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+      await screen.findByTestId('confirm-summary');
+      return { fake, user };
+    }
+
+    it('is live money: red banner, no “no real money moves”, and above the limit the amount must be typed again', async () => {
+      const { fake, user } = await toConfirmStep(custom());
+      const dialog = screen.getByTestId('refund-dialog');
+      expect(dialog.textContent).not.toMatch(/no real money moves/i);
+      expect(screen.queryByTestId('environment-note')).toBeNull();
+      expect(screen.getByTestId('production-banner').textContent).toMatch(
+        /LIVE MONEY.*pay\.partner\.example\.com/,
+      );
+      const typed = screen.getByLabelText(/Type the amount again to confirm \(USD\)/);
+      const limit = screen.getByRole('checkbox', { name: /above the limit/ });
+      const send = screen.getByRole('button', { name: /Refund 50\.00 USD/ });
+      // Armed by now, yet still disabled: the confirmations are missing.
+      await new Promise((r) => setTimeout(r, DELIBERATE_MS + 100));
+      expect(send).toHaveProperty('disabled', true);
+      await user.click(limit);
+      await user.type(typed, '5.00');
+      expect(send).toHaveProperty('disabled', true);
+      await user.clear(typed);
+      await user.type(typed, '50.00');
+      await waitFor(() => expect(send).toHaveProperty('disabled', false));
+      await user.click(send);
+      await waitFor(() => expect(fake.calls.some((c) => c.channel === 'refunds.submit')).toBe(true));
+      expect(fake.calls.find((c) => c.channel === 'refunds.submit')!.input).toMatchObject({
+        amountMinor: 5000,
+        confirmation: { overLimit: true, typedAmount: '50.00' },
+        account: { baseUrl: PARTNER },
+      });
+    });
+
+    it('a preview that calls the partner address local still shows live money (the address decides)', async () => {
+      await toConfirmStep(custom({ moneyMode: 'local' }));
+      expect(screen.getByTestId('refund-dialog').textContent).not.toMatch(/no real money moves/i);
+      expect(screen.getByTestId('production-banner')).toBeTruthy();
+      expect(screen.getByLabelText(/Type the amount again to confirm/)).toBeTruthy();
+    });
+
+    it('a loopback custom address is the only custom one that says no real money moves', async () => {
+      const local = 'http://127.0.0.1:8787';
+      await toConfirmStep(
+        custom({ baseUrl: local, moneyMode: moneyModeOf('custom', local), guardrails: { limits: [] } }),
+      );
+      expect(screen.getByTestId('environment-note').textContent).toMatch(/no real money moves/);
+      expect(screen.queryByTestId('production-banner')).toBeNull();
+      expect(screen.queryByLabelText(/Type the amount again/)).toBeNull();
+    });
+  });
 });
+
+/** What main answers to an accepted refund (the dialog then shows its result). */
+function refundAnswer(): IntentView {
+  return {
+    id: 'RD01',
+    profileId: 'P-A',
+    profileName: 'Shop A',
+    environment: 'demo',
+    baseUrl: 'http://127.0.0.1:4100',
+    merchantNo: '200043',
+    storeNo: '300014',
+    transactionNo: TX,
+    amountMinor: 5000,
+    currency: 'USD',
+    settleCurrency: 'USD',
+    reasonCode: 'customer_request',
+    reasonNote: '',
+    operator: 'ana',
+    createdAt: '2026-11-24T10:00:00.000Z',
+    updatedAt: '2026-11-24T10:00:00.000Z',
+    state: 'accepted',
+    refundTransactionNo: '300000000000000001',
+    checks: 0,
+    attempts: 1,
+  };
+}
