@@ -59,9 +59,18 @@ export function ConfirmStep(props: {
     e.preventDefault();
     if (armed && !props.sending && complete) props.onSubmit();
   };
-  // Auto-repeated Enter/Space (a key held down) never sends.
-  const ignoreRepeats = (e: KeyboardEvent<HTMLFormElement>) => {
-    if ((e.key === 'Enter' || e.key === ' ') && e.repeat) e.preventDefault();
+  // Enter and Space count only when this step saw the key go down, once. A key held from the previous
+  // step does nothing here: not its auto-repeats (also where a platform does not mark them as repeats),
+  // not its release (Space activates a button on release).
+  const down = useRef(new Set<string>());
+  const onKeyDown = (e: KeyboardEvent<HTMLFormElement>) => {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    if (e.repeat || down.current.has(e.key)) e.preventDefault();
+    else down.current.add(e.key);
+  };
+  const onKeyUp = (e: KeyboardEvent<HTMLFormElement>) => {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    if (!down.current.delete(e.key)) e.preventDefault();
   };
   const merchant = `merchant ${preview.merchantNo}`;
 
@@ -69,7 +78,8 @@ export function ConfirmStep(props: {
     <form
       className="rd-step"
       onSubmit={submit}
-      onKeyDown={ignoreRepeats}
+      onKeyDown={onKeyDown}
+      onKeyUp={onKeyUp}
       noValidate
       aria-label="Confirm the refund"
     >

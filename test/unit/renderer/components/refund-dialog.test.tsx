@@ -183,6 +183,73 @@ describe('the refund dialog (component, typed fake bridge)', () => {
       expect(screen.queryByLabelText(/Type the amount again/)).toBeNull();
     });
   });
+
+  describe('a deliberate last step: Enter twice', () => {
+    const submits = (fake: ReturnType<typeof createFakeBridge>) =>
+      fake.calls.filter((c) => c.channel === 'refunds.submit').length;
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+    function setUp() {
+      const fake = createFakeBridge({
+        'refunds.preview': () => ok(preview()),
+        // Answers after a moment, as main does: a second Enter arrives while the first is in flight.
+        'refunds.submit': () => sleep(80).then(() => ok(refundAnswer())),
+      });
+      renderDialog(fake);
+      return { fake, user: userEvent.setup() };
+    }
+
+    it('an Enter that went down on the previous step, then Enter again 120 ms later, sends nothing', async () => {
+      const { fake, user } = setUp();
+      await screen.findByLabelText('Refund amount (USD)');
+      await user.selectOptions(screen.getByLabelText('Reason', { exact: true }), 'customer_request');
+      screen.getByRole('button', { name: 'Continue' }).focus();
+      await user.keyboard('{Enter>}'); // held: goes down on Continue, which opens the confirm step
+      const send = await screen.findByRole('button', { name: /Refund 50\.00 USD/ });
+      expect(document.activeElement).not.toBe(send);
+      await user.keyboard('{/Enter}'); // released on the new step
+      await sleep(120);
+      await user.keyboard('{Enter}');
+      // Held past the arming delay, its auto-repeats (marked or not) still send nothing.
+      await user.keyboard('{Enter>4}');
+      await sleep(DELIBERATE_MS + 100);
+      await user.keyboard('{Enter>3/}');
+      await sleep(150);
+      expect(submits(fake)).toBe(0);
+      expect(screen.queryByTestId('confirm-summary')).toBeTruthy();
+    });
+
+    it('a key held from before the step and released on the armed send button does not press it', async () => {
+      const { fake, user } = setUp();
+      await screen.findByLabelText('Refund amount (USD)');
+      await user.selectOptions(screen.getByLabelText('Reason', { exact: true }), 'customer_request');
+      const next = screen.getByRole('button', { name: 'Continue' });
+      next.focus();
+      await user.keyboard('{ >}'); // Space goes down on the amount step and stays down…
+      await user.click(next); // …while the mouse moves on to the confirm step
+      const send = await screen.findByRole('button', { name: /Refund 50\.00 USD/ });
+      await waitFor(() => expect(send).toHaveProperty('disabled', false), { timeout: 3000 });
+      send.focus();
+      // Space activates a button when it is released: this release belongs to a press this step never saw.
+      await user.keyboard('{/ }');
+      await sleep(150);
+      expect(submits(fake)).toBe(0);
+    });
+
+    it('once the button is armed, two quick Enters on it send exactly one refund', async () => {
+      const { fake, user } = setUp();
+      await screen.findByLabelText('Refund amount (USD)');
+      await user.selectOptions(screen.getByLabelText('Reason', { exact: true }), 'customer_request');
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+      const send = await screen.findByRole('button', { name: /Refund 50\.00 USD/ });
+      await waitFor(() => expect(send).toHaveProperty('disabled', false), { timeout: 3000 });
+      send.focus();
+      await user.keyboard('{Enter}{Enter}');
+      await waitFor(() => expect(submits(fake)).toBe(1));
+      await sleep(200);
+      expect(submits(fake)).toBe(1);
+    });
+  });
 });
 
 /** What main answers to an accepted refund (the dialog then shows its result). */
