@@ -7,6 +7,7 @@ import { classifyQuery } from './id-kind';
 import { toListRow } from './list-row';
 import { mergeRows, transactionKeys, useRepos } from './queries';
 import { serviceToday, splitSyncWindows } from './sync-windows';
+import { refreshHealth } from '../shell/queries';
 import { useBatchJob } from './use-batch-job';
 
 /** True when a reply is for the profile that asked; main names the profile it answered for. */
@@ -58,7 +59,9 @@ export function useLookup(profileId: string) {
   const repos = useRepos();
   const conn = useConnectivity();
   const store = useStore(profileId);
+  const client = useQueryClient();
   return useMutation({
+    onSettled: () => void refreshHealth(client),
     mutationFn: async ({ query, candidates }: { query: string; candidates?: string[] }) => {
       const r = await bridge['transactions.lookup']({
         profileId,
