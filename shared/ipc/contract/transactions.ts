@@ -23,7 +23,7 @@ export const transactionSchema = z.object({
   settleCurrency: z.string().optional(),
   status: z.enum([...TRANSACTION_STATUSES, 'unknown']),
   vendor: z.string().optional(),
-  transactionType: z.enum(['payment', 'refund']),
+  transactionType: z.enum(['payment', 'refund', 'unknown']),
   createdAt: z.string().optional(),
   paidAt: z.string().optional(),
   cardLast4: z

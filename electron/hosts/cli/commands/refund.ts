@@ -1,5 +1,6 @@
 import { AppError, isAppError } from '../../../../shared/domain/errors';
 import { formatMinor, MoneyParseError, parseMinor } from '../../../../shared/domain/money';
+import { moneyModeOf } from '../../../../shared/domain/profile';
 import { findUnsafeCharacter, unsafeTextMessage } from '../../../../shared/domain/text';
 import { contract } from '../../../../shared/ipc/contract';
 import { defaultAppDataDir } from '../connection';
@@ -101,6 +102,8 @@ export const refundCommand: Command = {
       report({
         intentId: intent.id,
         outcome: intent.state,
+        // The app's rule for the address it went to: `live` is real money, as the app's red banner says.
+        moneyMode: moneyModeOf(account.environment, account.baseUrl),
         transactionNo: intent.transactionNo,
         amount: `${formatMinor(intent.amountMinor, intent.currency)} ${intent.currency}`,
         refundTransactionNo: intent.refundTransactionNo,

@@ -6,6 +6,7 @@ import { BridgeError, useBridge } from '../../lib/bridge';
 import { OFFLINE_CODES, useConnectivity } from './connectivity';
 import { classifyQuery } from './id-kind';
 import { serviceToday, splitSyncWindows } from './sync-windows';
+import { refreshHealth } from '../shell/queries';
 import { useBatchJob } from './use-batch-job';
 
 /** True when a reply is for the profile that asked; main names the profile it answered for. */
@@ -44,7 +45,9 @@ export function useLookup(profileId: string) {
   const cache = useCache();
   const conn = useConnectivity();
   const store = useStore(profileId);
+  const client = useQueryClient();
   return useMutation({
+    onSettled: () => void refreshHealth(client),
     mutationFn: async ({ query, candidates }: { query: string; candidates?: string[] }) => {
       const r = await bridge['transactions.lookup']({
         profileId,
