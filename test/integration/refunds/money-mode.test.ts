@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliAccount, openCliRefunds } from '../../../electron/hosts/cli/desk';
+import { cliAccount, openCliCore } from '../../../electron/hosts/cli/core';
 import { environmentOf } from '../../../electron/hosts/cli/connection';
 import type { CliIo } from '../../../electron/hosts/cli/io';
 import { DEMO_MERCHANT, type RunningSandbox } from '../../../electron/sandbox/index';
@@ -74,21 +74,21 @@ describe('a Custom profile at a non-loopback https address', () => {
 });
 
 describe('the CLI classifies that address as the app does', () => {
-  it('--base-url at a partner address: a custom account whose refunds are live money', async () => {
-    const { account } = cliAccount(
+  it('--base-url at a partner address: a custom account whose refunds are live money', () => {
+    const { profile } = cliAccount(
       { 'base-url': PARTNER, merchant: DEMO_MERCHANT.merchantNo, store: DEMO_MERCHANT.storeNo },
       io,
       mkdtempSync(join(tmpdir(), 'rd-cli-mode-')),
     );
-    expect(account).toMatchObject({ environment: 'custom', baseUrl: PARTNER });
-    expect(moneyModeOf(account.environment, account.baseUrl)).toBe('live');
+    expect(profile).toMatchObject({ environment: 'custom', baseUrl: PARTNER });
+    expect(moneyModeOf(profile.environment, profile.baseUrl)).toBe('live');
     // One rule, not two copies: the CLI's label is the app's function.
     expect(environmentOf).toBe(environmentOfUrl);
     expect(environmentOf('https://mapi.yuansfer.com')).toBe('production');
     expect(environmentOf('https://mapi.yuansferdev.com')).toBe('vendor-sandbox');
   });
 
-  it('--profile naming a Custom profile at a partner address: the CLI’s refund service previews live money and wants the typed amount', async () => {
+  it('--profile naming a Custom profile at a partner address: the CLI’s app core sends its calls there, which is live money', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rd-cli-mode-'));
     const now = new Date().toISOString();
     writeFileSync(
@@ -111,26 +111,17 @@ describe('the CLI classifies that address as the app does', () => {
         ],
       }),
     );
-    const { account, conn } = cliAccount({ profile: 'Partner gateway' }, io, dataDir);
-    expect(account).toMatchObject({ profileId: 'P-partner', environment: 'custom', baseUrl: PARTNER });
-    // The CLI's own refund service, its calls answered by the sandbox in the partner's place.
-    const { gateway } = buildRefunds(sandbox);
-    const { service, close } = openCliRefunds({ dataDir, account, conn, io, operator: 'cli test', gateway });
+    const account = cliAccount({ profile: 'Partner gateway' }, io, dataDir);
+    expect(account.profile).toMatchObject({ id: 'P-partner', environment: 'custom', baseUrl: PARTNER });
+    const core = await openCliCore({ dataDir, io, account });
     try {
-      const p = freshPayment(sandbox, used);
-      expect((await service.preview(account.profileId, p.transactionNo)).moneyMode).toBe('live');
-      await expect(
-        service.submit({
-          transactionNo: p.transactionNo,
-          amountMinor: 100,
-          currency: p.currency,
-          ...reason,
-          profileId: account.profileId,
-        }),
-      ).rejects.toMatchObject({ code: 'invalid_input', details: { requires: ['typed_amount'] } });
-      expect(atService(p.transactionNo)).toHaveLength(0);
+      // The address the core's calls go to is the one the app's rule classifies (the refund command
+      // reports exactly this money mode).
+      const base = core.profiles.profiles.effectiveBaseUrl('P-partner');
+      expect(base).toBe(PARTNER);
+      expect(moneyModeOf(account.profile.environment, base)).toBe('live');
     } finally {
-      close();
+      await core.close();
     }
   });
 });

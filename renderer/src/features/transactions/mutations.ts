@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { useCache } from '../../db/owner';
