@@ -22,6 +22,7 @@ import type { RetryPolicy } from './services/gateway/transport';
 import type { Clock, Logger, OpenExternal } from './services/ports';
 import type { SecretStore, SettingsStore } from './services/profiles/ports';
 import { createProfilesRuntime, type DemoHandle, type ProfilesRuntime } from './services/profiles/runtime';
+import { createLimiters } from './services/gateway/adaptive-limit';
 import { createTransactionLookup } from './services/transactions/lookup';
 import { createTransactionSync } from './services/transactions/sync';
 
@@ -155,13 +156,20 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
       ...store.problems().map((p) => ({ name: p.name, ok: false, detail: p.detail })),
     ],
   });
-  const lookup = createTransactionLookup({ gateway: (id) => profiles.gatewayOf(id), clock: adapters.clock });
+  // One adaptive limiter per profile, shared by bulk refresh, sync and reconciliation lookups.
+  const limiterFor = createLimiters(adapters.clock);
+  const lookup = createTransactionLookup({
+    gateway: (id) => profiles.gatewayOf(id),
+    clock: adapters.clock,
+    limiterFor,
+  });
   const reconciliation = createReconciliationService({
     runs: store.runs,
     jobs: store.jobs,
     clock: adapters.clock,
     log: adapters.log,
     gatewayFor: (profileId) => profiles.gatewayFor(profileId),
+    limiterFor,
     profile: (id) => {
       try {
         const p = profiles.profiles.get(id);
@@ -197,7 +205,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     ...profileHandlers(profiles),
     ...transactionHandlers(lookup),
     ...transactionSyncHandlers(
-      createTransactionSync({ gateway: (id) => profiles.gatewayOf(id), clock: adapters.clock }),
+      createTransactionSync({ gateway: (id) => profiles.gatewayOf(id), clock: adapters.clock, limiterFor }),
     ),
     ...reconciliationHandlers(reconciliation, () => {
       const demo = demoLedgerFor(sandbox);

@@ -3,7 +3,7 @@ import { printTable, type Figure } from './harness';
 import { hostileBodyBench } from './hostile-body.bench';
 import { reconBench, reconTwoWayBench } from './recon.bench';
 import { rendererBench } from './renderer.bench';
-import { resultsBench } from './results.bench';
+import { networkBench, resultsBench } from './results.bench';
 import { serviceBench } from './service.bench';
 
 /**
@@ -17,15 +17,20 @@ const SUITES: Array<[string, () => Promise<Figure[]>]> = [
   ['recon-two-way', reconTwoWayBench],
   ['renderer', rendererBench],
   ['hostile', hostileBodyBench],
+  // The network and host cold-start figures alone (also part of `results`): `npm run bench -- network`.
+  ['network', networkBench],
   // Last: the figures with their floors, written to test/bench/results.json.
   ['results', resultsBench],
 ];
+
+/** Suites whose figures another suite already measures: run only when named. */
+const ONLY_WHEN_NAMED = new Set(['network']);
 
 async function main(): Promise<void> {
   const only = process.argv[2];
   const figures: Figure[] = [];
   for (const [name, suite] of SUITES) {
-    if (only && only !== name) continue;
+    if (only ? only !== name : ONLY_WHEN_NAMED.has(name)) continue;
     process.stderr.write(`running ${name}…\n`);
     figures.push(...(await suite()));
   }

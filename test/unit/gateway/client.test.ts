@@ -194,6 +194,21 @@ describe('gateway client: retries and ambiguity', () => {
     expect(sleeps).toEqual([75, 150]);
   });
 
+  it('tells the caller what each attempt showed: 5xx and dropped connections as overload, then the answer', async () => {
+    const { gw } = setup([http500, drop, success(TX)]);
+    const seen: string[] = [];
+    await gw.queryTransaction({ transactionNo: '1' }, { onAttempt: (a) => seen.push(a.outcome) });
+    expect(seen).toEqual(['overloaded', 'overloaded', 'answered']);
+    const four: string[] = [];
+    await caught(
+      setup([{ status: 404, text: 'no' }]).gw.queryTransaction(
+        { transactionNo: '1' },
+        { onAttempt: (a) => four.push(a.outcome) },
+      ),
+    );
+    expect(four).toEqual(['other']);
+  });
+
   it('gives up on reads after the configured retries', async () => {
     const { gw, http } = setup([drop]);
     const e = await caught(gw.queryTransaction({ transactionNo: '1' }));

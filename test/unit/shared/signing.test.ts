@@ -42,6 +42,17 @@ describe('verifySign', () => {
       true,
     );
   });
+  it('signs by the keys each call has, whatever order they come in and whichever shape came before', () => {
+    const t = vectors.token;
+    const expected = (pairs: string) => md5(`${pairs}&${md5(t)}`);
+    // Same keys in two insertion orders, then same-length key sets that differ, then empties dropped.
+    expect(computeVerifySign({ b: '2', a: '1' }, t)).toBe(expected('a=1&b=2'));
+    expect(computeVerifySign({ a: '1', b: '2' }, t)).toBe(expected('a=1&b=2'));
+    expect(computeVerifySign({ a: '1', c: '3' }, t)).toBe(expected('a=1&c=3'));
+    expect(computeVerifySign({ b: '', a: '1' }, t)).toBe(expected('a=1'));
+    expect(computeVerifySign({ é: 'x', z: 'y', Z: 'w' }, t)).toBe(expected('Z=w&z=y&é=x'));
+    expect(computeVerifySign({ b: '2', a: '1', verifySign: 'f'.repeat(32) }, t)).toBe(expected('a=1&b=2'));
+  });
   it('sorts keys by byte order, not locale order', () => {
     const a = computeVerifySign({ b: '1', B: '2', a: '3' }, 't');
     expect(a).toBe(md5(`B=2&a=3&b=1&${md5('t')}`));

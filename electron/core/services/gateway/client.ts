@@ -21,6 +21,7 @@ import {
   toSecurePayResult,
   transListSchema,
 } from '../../../../shared/protocol/wire-results';
+import type { AttemptReport } from './adaptive-limit';
 import { createTransport, type TransportDeps } from './transport';
 
 export type { GatewayConfig, RetryPolicy } from './transport';
@@ -42,6 +43,8 @@ export interface QueriedTransaction {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** Told after every attempt (reads retry) what it showed; the adaptive limiter learns from it. */
+  onAttempt?: (a: AttemptReport) => void;
 }
 
 export interface CreateCustomerInput {

@@ -3,6 +3,7 @@ import { envelopeSchema, type WireEnvelope } from '../../../../shared/protocol/w
 import { RET } from '../../../../shared/protocol/ret-codes';
 import { signParams } from '../../../../shared/protocol/signing';
 import type { Clock, Logger } from '../ports';
+import type { AttemptReport } from './adaptive-limit';
 import { ENDPOINTS, type EndpointName, notSent, outcomeUnknown, readFailure, rejectionError } from './errors';
 import { type HttpClient, TOO_LARGE, TransportError } from './http-port';
 
@@ -95,6 +96,14 @@ type Attempt =
   /** An answer that cannot be read; `maxBytes` when it was refused for being larger than that. */
   | { kind: 'body'; maxBytes?: number };
 
+/** What an attempt says about the service's load: any envelope is an answer, 5xx and silence overload. */
+function attemptOutcome(a: Attempt): AttemptReport['outcome'] {
+  if (a.kind === 'envelope') return 'answered';
+  if (a.kind === 'timeout' || a.kind === 'transport' || (a.kind === 'http' && a.status >= 500))
+    return 'overloaded';
+  return 'other';
+}
+
 /** The signed-POST machinery shared by every endpoint: sign, send, time out, retry reads, map errors. */
 export function createTransport(deps: TransportDeps) {
   const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -156,7 +165,7 @@ export function createTransport(deps: TransportDeps) {
   async function call(
     endpoint: EndpointName,
     params: WireParams,
-    opts: { signal?: AbortSignal } = {},
+    opts: { signal?: AbortSignal; onAttempt?: (a: AttemptReport) => void } = {},
   ): Promise<WireEnvelope> {
     const { path, write } = ENDPOINTS[endpoint];
     const cfg = await deps.config();
@@ -188,6 +197,7 @@ export function createTransport(deps: TransportDeps) {
       const attemptTimeoutMs = Math.max(1, Math.min(timeoutMs, deadline - started));
       last = await attemptOnce(url, body, attemptTimeoutMs, opts.signal, ENDPOINTS[endpoint].maxBytes);
       const fields = { endpoint, attempt: attempt + 1, ms: deps.clock.now() - started, outcome: last.kind };
+      opts.onAttempt?.({ outcome: attemptOutcome(last), ms: fields.ms });
       if (last.kind === 'envelope') {
         deps.onReachability?.(true);
         deps.log.info('gateway.call', { ...fields, retCode: last.envelope.ret_code });

@@ -10,6 +10,7 @@ import { listWindows } from '../../../../shared/recon/period';
 import { buildReport, detailAmount } from '../../../../shared/recon/report';
 import { OFFLINE_CODES, type RunFacts } from '../../../../shared/recon/run';
 import { statementOf } from '../../../../shared/recon/statement';
+import type { AdaptiveLimiter } from '../gateway/adaptive-limit';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
 import type { JobStore } from './job-store';
@@ -37,6 +38,7 @@ export interface RunDeps {
   log: Logger;
   gateway: Pick<GatewayClient, 'queryTransaction' | 'listTransactions'>;
   concurrency?: number;
+  limiter?: AdaptiveLimiter;
   onProgress: (p: RunProgress) => void;
 }
 
@@ -130,6 +132,7 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
       keys,
       alreadyDone: answered.size,
       ...(deps.concurrency ? { concurrency: deps.concurrency } : {}),
+      ...(deps.limiter ? { limiter: deps.limiter } : {}),
       onResult: (r) => {
         if (!suspended) a.append(r);
       },

@@ -1,10 +1,12 @@
 /**
- * Runs a batch of tran-queries with bounded concurrency, progress (done, total, failed, ETA), pause,
+ * Runs a batch of tran-queries with bounded, adaptive concurrency (../gateway/adaptive-limit), progress (done, total, failed, ETA), pause,
  * resume and cancel. Plain logic over an injected gateway and clock, so the CLI, the app and tests share
  * it. Pausing stops handing out keys (queries in flight finish); cancelling also aborts those in flight.
  */
 import { AppError, isAppError } from '../../../../shared/domain/errors';
 import type { ServiceLookup } from '../../../../shared/recon/match';
+import { type AdaptiveLimiter, outcomeOf, type Slot } from '../gateway/adaptive-limit';
+import { batchLimiter } from '../gateway/batch';
 import type { GatewayClient, QueryKey } from '../gateway/client';
 import type { Clock } from '../ports';
 
@@ -37,14 +39,16 @@ export interface RunnerOptions {
   /** Keys already answered earlier (a resumed job): they count as done. */
   alreadyDone?: number;
   alreadyFailed?: number;
+  /** A fixed number of queries in flight; without it (and without `limiter`) the run adapts. */
   concurrency?: number;
+  /** A limiter shared with other work against the same service. */
+  limiter?: AdaptiveLimiter;
   onResult: (r: KeyResult) => void | Promise<void>;
   onProgress?: (p: RunProgress) => void;
   /** Consecutive failures of a run-wide kind (network, credentials) after which the run pauses. */
   pauseAfterFailures?: number;
 }
 
-export const DEFAULT_RECON_CONCURRENCY = 6;
 /** Failures that say nothing about the key and everything about the connection or credentials. */
 const SYSTEMIC = new Set(['network', 'timeout', 'unavailable', 'unauthorized', 'forbidden']);
 
@@ -57,11 +61,14 @@ async function lookupOne(
   gateway: RunnerOptions['gateway'],
   key: string,
   signal: AbortSignal,
+  slot: Slot,
 ): Promise<ServiceLookup> {
   try {
-    const q = await gateway.queryTransaction(queryKeyOf(key), { signal });
+    const q = await gateway.queryTransaction(queryKeyOf(key), { signal, onAttempt: (a) => slot.report(a) });
+    slot.release(outcomeOf(undefined));
     return { kind: 'found', transaction: q.transaction };
   } catch (e) {
+    slot.release(outcomeOf(e));
     const err = isAppError(e) ? e : new AppError('internal', 'The lookup failed inside Refund Desk.');
     if (err.code === 'not_found') return { kind: 'not_found' };
     return { kind: 'failed', code: err.code, message: err.message };
@@ -79,7 +86,7 @@ export interface Runner {
 
 /** Starts a run immediately. */
 export function startRunner(opts: RunnerOptions): Runner {
-  const concurrency = Math.max(1, Math.min(opts.concurrency ?? DEFAULT_RECON_CONCURRENCY, 32));
+  const limiter = batchLimiter(opts, opts.clock);
   const abort = new AbortController();
   const total = opts.keys.length + (opts.alreadyDone ?? 0);
   let next = 0;
@@ -114,9 +121,16 @@ export function startRunner(opts: RunnerOptions): Runner {
     for (;;) {
       while (state === 'paused') await waitWhilePaused();
       if (state !== 'running' || next >= opts.keys.length) return;
+      const slot = await limiter.acquire(abort.signal);
+      if (!slot) return;
+      // The wait for a slot may have outlasted a pause, the last key or the run.
+      if (state !== 'running' || next >= opts.keys.length) {
+        slot.release();
+        continue;
+      }
       const key = opts.keys[next] ?? '';
       next += 1;
-      const lookup = await lookupOne(opts.gateway, key, abort.signal);
+      const lookup = await lookupOne(opts.gateway, key, abort.signal, slot);
       // A query aborted by cancel is not an answer: leave it for a later resume.
       if (abort.signal.aborted) return;
       await opts.onResult({ key, lookup, fetchedAt: new Date(opts.clock.now()).toISOString() });
@@ -135,7 +149,7 @@ export function startRunner(opts: RunnerOptions): Runner {
     }
   }
 
-  const finished = Promise.all(Array.from({ length: concurrency }, worker)).then(() => {
+  const finished = Promise.all(Array.from({ length: limiter.max }, worker)).then(() => {
     if (state === 'running') state = 'completed';
     const p = progress();
     opts.onProgress?.(p);

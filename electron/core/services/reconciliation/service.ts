@@ -11,6 +11,7 @@ import type { ColumnMapping } from '../../../../shared/recon/mapping';
 import { listWindows, optionIssues, type ReconOptions } from '../../../../shared/recon/period';
 import type { LedgerFileInfo, RunFacts } from '../../../../shared/recon/run';
 import type { ReconSummary } from '../../../../shared/recon/summary';
+import type { AdaptiveLimiter } from '../gateway/adaptive-limit';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
 import type { JobStore } from './job-store';
@@ -28,6 +29,8 @@ export interface ReconciliationDeps {
   profile: (profileId: string) => { id: string; name: string } | undefined;
   onProgress: (runId: string, p: ViewProgress) => void;
   concurrency?: number;
+  /** The profile's shared limiter (see gateway/adaptive-limit); without it each run adapts alone. */
+  limiterFor?: (profileId: string) => AdaptiveLimiter;
 }
 
 /** Progress as shown: a run whose ledger is still being handed over is a draft. */
@@ -124,6 +127,7 @@ export function createReconciliationService(deps: ReconciliationDeps) {
         log: deps.log,
         gateway: deps.gatewayFor(facts.profileId),
         ...(deps.concurrency ? { concurrency: deps.concurrency } : {}),
+        ...(deps.limiterFor && !deps.concurrency ? { limiter: deps.limiterFor(facts.profileId) } : {}),
         onProgress: (p) => deps.onProgress(runId, p),
       },
       opts,

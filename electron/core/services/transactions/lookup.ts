@@ -1,5 +1,6 @@
 import { AppError, isAppError } from '../../../../shared/domain/errors';
 import { remainingRefundableMinor, type Transaction } from '../../../../shared/domain/transaction';
+import { type AdaptiveLimiter, createLimiters } from '../gateway/adaptive-limit';
 import { queryMany } from '../gateway/batch';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock } from '../ports';
@@ -45,7 +46,10 @@ export function createTransactionLookup(deps: {
     profileId: string,
   ) => Promise<{ profileId: string; client: Pick<GatewayClient, 'queryTransaction'> }>;
   clock: Clock;
+  /** The profile's shared limiter, so the small batches of one bulk refresh adapt as one. */
+  limiterFor?: (profileId: string) => AdaptiveLimiter;
 }) {
+  const limiterFor = deps.limiterFor ?? createLimiters(deps.clock);
   const tryQuery = async <T>(run: () => Promise<T>): Promise<T | undefined> => {
     try {
       return await run();
@@ -111,7 +115,7 @@ export function createTransactionLookup(deps: {
       );
     },
 
-    /** Re-queries known payments with bounded concurrency; one failure never hides the others. */
+    /** Re-queries known payments with bounded, adaptive concurrency; one failure never hides the others. */
     async refresh(
       forProfile: string,
       transactionNos: readonly string[],
@@ -121,7 +125,7 @@ export function createTransactionLookup(deps: {
       const items = await queryMany(
         client,
         transactionNos.map((transactionNo) => ({ transactionNo })),
-        opts,
+        opts.concurrency ? opts : { ...opts, limiter: limiterFor(profileId) },
       );
       return {
         profileId,

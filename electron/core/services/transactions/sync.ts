@@ -3,6 +3,7 @@ import type { Transaction } from '../../../../shared/domain/transaction';
 import { SYNC_MAX_SPAN_DAYS } from '../../../../shared/ipc/contract/transactions-batch';
 import { RET } from '../../../../shared/protocol/ret-codes';
 import { serviceDateToMs } from '../../../../shared/protocol/time';
+import { type AdaptiveLimiter, createLimiters, outcomeOf } from '../gateway/adaptive-limit';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock } from '../ports';
 
@@ -59,13 +60,18 @@ export function createTransactionSync(deps: {
     profileId: string,
   ) => Promise<{ profileId: string; client: Pick<GatewayClient, 'listTransactions'> }>;
   clock: Clock;
+  /** The profile's shared limiter: a window waits out the pause that overload answers started. */
+  limiterFor?: (profileId: string) => AdaptiveLimiter;
 }) {
+  const limiterFor = deps.limiterFor ?? createLimiters(deps.clock);
   return {
     async syncWindow(forProfile: string, startDate: string, endDate: string): Promise<SyncResult> {
       const range = windowOf(startDate, endDate);
       const { profileId, client } = await deps.gateway(forProfile);
+      const slot = await limiterFor(profileId).acquire();
       try {
-        const transactions = await client.listTransactions(range);
+        const transactions = await client.listTransactions(range, { onAttempt: (a) => slot?.report(a) });
+        slot?.release('answered');
         return {
           supported: true,
           profileId,
@@ -73,6 +79,7 @@ export function createTransactionSync(deps: {
           transactions,
         };
       } catch (e) {
+        slot?.release(outcomeOf(e));
         const degraded = isAppError(e) ? notOffered(e) : undefined;
         if (degraded) return { supported: false, profileId, ...degraded };
         throw e;
