@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type Guardrails, guardrailsSchema } from './guardrails';
 import { refuseUnsafeText } from './text';
 
 /**
@@ -77,37 +78,11 @@ export function isAcceptableBaseUrl(text: string): boolean {
   return u.protocol === 'http:' && LOOPBACK.has(u.hostname);
 }
 
-const minor = z.number().int().nonnegative().refine(Number.isSafeInteger, 'Too large.');
-
 /** Before a refund whose outcome is unknown may be closed as "not sent": checks, over at least this long. */
 export const DEFAULT_UNKNOWN_CLOSE = { minChecks: 3, minMinutes: 30 } as const;
 
-/**
- * A profile's money-safety settings: per-currency refund limits (beyond them a refund needs an extra
- * confirmation), and how much checking an unknown refund needs before it may be closed as not sent.
- */
-export const guardrailsSchema = z.object({
-  limits: z
-    .array(
-      z.object({
-        currency: z.string().regex(/^[A-Z]{3}$/, 'Use a three-letter currency code such as USD.'),
-        maxSingleMinor: minor.optional(),
-        dailyTotalMinor: minor.optional(),
-      }),
-    )
-    .max(20),
-  unknownClose: z
-    .object({
-      minChecks: z.number().int().min(1, 'At least one check.').max(50),
-      minMinutes: z
-        .number()
-        .int()
-        .min(0)
-        .max(7 * 24 * 60),
-    })
-    .optional(),
-});
-export type ProfileGuardrails = z.infer<typeof guardrailsSchema>;
+/** A profile's money-safety settings (./guardrails.ts). */
+export type ProfileGuardrails = Guardrails;
 
 const digits = (what: string, example: string) =>
   z

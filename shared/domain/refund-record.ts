@@ -1,4 +1,4 @@
-import type { IntentView } from '../ipc/contract/refunds';
+import type { Intent as IntentView } from './refund-intent';
 import type { RefundStatus } from '../protocol/statuses';
 import type { RefundRecord, Transaction } from './transaction';
 

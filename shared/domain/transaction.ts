@@ -1,33 +1,44 @@
-import type { RefundStatus, TransactionStatus } from '../protocol/statuses';
+import { z } from 'zod';
+import { REFUND_STATUSES, TRANSACTION_STATUSES } from '../protocol/statuses';
+
+const minor = z.number().int().refine(Number.isSafeInteger);
 
 /** One refund as the service reports it (refundInfo entry), in minor units. */
-export interface RefundRecord {
-  refundTransactionNo: string;
-  refundReference?: string;
-  refundAmountMinor: number;
-  currency: string;
-  settleCurrency?: string;
-  status: RefundStatus;
+export const refundRecordSchema = z.object({
+  refundTransactionNo: z.string(),
+  refundReference: z.string().optional(),
+  refundAmountMinor: minor,
+  currency: z.string(),
+  settleCurrency: z.string().optional(),
+  status: z.enum(REFUND_STATUSES),
   /** When the refund was made (UTC ISO), when the service says. */
-  createdAt?: string;
-}
+  createdAt: z.string().optional(),
+});
+export type RefundRecord = z.infer<typeof refundRecordSchema>;
 
-/** A payment as this app understands it: amounts in minor units, times as UTC ISO strings. */
-export interface Transaction {
-  transactionNo: string;
-  reference?: string;
-  amountMinor: number;
-  currency: string;
-  settleCurrency?: string;
-  status: TransactionStatus | 'unknown';
-  vendor?: string;
-  transactionType: 'payment' | 'refund';
-  createdAt?: string;
-  paidAt?: string;
+/**
+ * A payment as this app understands it: amounts in minor units, times as UTC ISO strings. The same
+ * schema checks it where it crosses IPC (shared/ipc/contract) and where main hands it over.
+ */
+export const transactionSchema = z.object({
+  transactionNo: z.string(),
+  reference: z.string().optional(),
+  amountMinor: minor,
+  currency: z.string(),
+  settleCurrency: z.string().optional(),
+  status: z.enum([...TRANSACTION_STATUSES, 'unknown']),
+  vendor: z.string().optional(),
+  transactionType: z.enum(['payment', 'refund']),
+  createdAt: z.string().optional(),
+  paidAt: z.string().optional(),
   /** Last four digits of the card, when the service reports a card payment's (never more of the number). */
-  cardLast4?: string;
-  refunds: RefundRecord[];
-}
+  cardLast4: z
+    .string()
+    .regex(/^\d{4}$/)
+    .optional(),
+  refunds: z.array(refundRecordSchema),
+});
+export type Transaction = z.infer<typeof transactionSchema>;
 
 /** Service refunds that count against the payment: success or pending. */
 const counting = (r: RefundRecord) => r.status === 'success' || r.status === 'pending';

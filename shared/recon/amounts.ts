@@ -6,7 +6,8 @@
  */
 import { MoneyParseError, parseMinor } from '../domain/money';
 
-export type DecimalSeparator = '.' | ',';
+export const DECIMAL_SEPARATORS = ['.', ','] as const;
+export type DecimalSeparator = (typeof DECIMAL_SEPARATORS)[number];
 
 export interface DecimalEvidence {
   /** What the values show; undefined when they do not decide (no evidence, or conflicting evidence). */

@@ -1,4 +1,5 @@
-import type { PaymentKind, PaymentState } from '../../../../shared/ipc/contract/payments';
+import type { z } from 'zod';
+import type { goodsLineSchema, PaymentKind, PaymentState } from '../../../../shared/ipc/contract/payments';
 import type { IntentAccount } from '../refunds/intent';
 
 /**
@@ -33,10 +34,7 @@ export function finalStateFor(status: string): PaymentState | undefined {
   return undefined;
 }
 
-export interface GoodsLine {
-  name: string;
-  quantity: number;
-}
+export type GoodsLine = z.infer<typeof goodsLineSchema>;
 
 export interface PaymentDraft extends PaymentAccount {
   id: string;

@@ -10,6 +10,7 @@ import {
   profileInputSchema,
   profileSchema,
 } from '../../../../shared/domain/profile';
+import type { profileViewSchema } from '../../../../shared/ipc/contract/profiles';
 import type { GatewayConfig } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
 import { type SecretStore, type SecretStoreInfo, SettingsCorruptError, type SettingsStore } from './ports';
@@ -36,11 +37,8 @@ export interface Notice {
   at: string;
 }
 
-export interface ProfileView extends Profile {
-  hasToken: boolean;
-  /** The address calls go to now (Demo: the running sandbox; undefined if it is not running). */
-  effectiveBaseUrl?: string;
-}
+/** A profile as the renderer sees it (shared/ipc/contract/profiles.ts): never the token. */
+export type ProfileView = z.infer<typeof profileViewSchema>;
 
 export interface ProfilesDeps {
   settings: SettingsStore;
