@@ -36,6 +36,8 @@ export const errorDetailsSchema = z
     /** The service's own answer. */
     ret_code: z.string().optional(),
     ret_msg: z.string().optional(),
+    /** A currency the service answered with that this app does not handle (the record was refused). */
+    unsupportedCurrency: z.string().optional(),
     httpStatus: z.number().int().optional(),
     /** False when the request provably never left (connection refused before any byte). */
     sent: z.boolean().optional(),

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { type Currency, currencySchema } from './currencies';
 import { formatMinor } from './money';
 
 const minor = z.number().int().nonnegative().refine(Number.isSafeInteger, 'Too large.');
 
 /** Per-currency refund limits of a profile; beyond them a refund needs an extra, explicit confirmation. */
 const currencyLimitSchema = z.object({
-  currency: z.string().regex(/^[A-Z]{3}$/, 'Use a three-letter currency code such as USD.'),
+  currency: currencySchema,
   maxSingleMinor: minor.optional(),
   dailyTotalMinor: minor.optional(),
 });
@@ -37,7 +38,7 @@ export type Guardrails = z.infer<typeof guardrailsSchema>;
  */
 export function limitReasons(args: {
   amountMinor: number;
-  currency: string;
+  currency: Currency;
   todayTotalMinor: number;
   guardrails: Guardrails;
 }): string[] {

@@ -8,7 +8,24 @@ import { refuseUnsafeText } from './text';
  * here: the API token is kept by main's secret store, keyed by profile id.
  */
 export const ENVIRONMENTS = ['demo', 'vendor-sandbox', 'production', 'custom'] as const;
-export type Environment = (typeof ENVIRONMENTS)[number];
+export const environmentSchema = z.enum(ENVIRONMENTS, { message: 'Choose where this profile connects to.' });
+export type Environment = z.infer<typeof environmentSchema>;
+
+/**
+ * The environment a journal record (refund or payment intent, audit entry) was made in. `unrecorded`
+ * stands for records imported from earlier versions that did not keep it (or kept a value no longer
+ * known): they are still listed, never guessed to have been one of the others.
+ */
+export const RECORDED_ENVIRONMENTS = [...ENVIRONMENTS, 'unrecorded'] as const;
+export const recordedEnvironmentSchema = z.enum(RECORDED_ENVIRONMENTS);
+export type RecordedEnvironment = z.infer<typeof recordedEnvironmentSchema>;
+
+/** A stored environment as the closed type: anything not known reads as `unrecorded`. */
+export function toRecordedEnvironment(stored: unknown): RecordedEnvironment {
+  return (RECORDED_ENVIRONMENTS as readonly unknown[]).includes(stored)
+    ? (stored as RecordedEnvironment)
+    : 'unrecorded';
+}
 
 /**
  * Fixed hosts (shared/protocol/README.md, "Hosts"). Demo's address is the embedded sandbox's, known only at
@@ -51,7 +68,7 @@ export function isLoopbackUrl(text: string): boolean {
 export type MoneyMode = 'live' | 'test' | 'local';
 const VENDOR_TEST_HOSTS = new Set(['mapi.yuansferdev.com', 'mapi.yuansfer.yunkeguan.com']);
 
-export function moneyModeOf(environment: string, baseUrl: string | undefined): MoneyMode {
+export function moneyModeOf(environment: RecordedEnvironment, baseUrl: string | undefined): MoneyMode {
   if (environment === 'demo') return 'local';
   let host: string | undefined;
   try {
@@ -106,7 +123,7 @@ export const profileInputSchema = z
       .superRefine(refuseUnsafeText('profile name')),
     merchantNo: digits('merchant number', '200043'),
     storeNo: digits('store number', '300014'),
-    environment: z.enum(ENVIRONMENTS, { message: 'Choose where this profile connects to.' }),
+    environment: environmentSchema,
     baseUrl: z.string().trim().max(300).optional(),
     ipnEnabled: z.boolean().default(false),
     operatorName: z
@@ -150,7 +167,7 @@ export const profileSchema = z.object({
   name: z.string().min(1).max(60),
   merchantNo: z.string().regex(/^\d{1,20}$/),
   storeNo: z.string().regex(/^\d{1,20}$/),
-  environment: z.enum(ENVIRONMENTS),
+  environment: environmentSchema,
   baseUrl: z.string().max(300).optional(),
   ipnEnabled: z.boolean(),
   operatorName: z.string().max(60).optional(),

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { currencySchema } from './currencies';
+import { recordedEnvironmentSchema } from './profile';
 
 /**
  * A refund intent and the audit entry of every refund attempt: one schema each, checked where they cross
@@ -23,7 +25,7 @@ const lastCheckSchema = z.object({ at: z.string(), found: z.boolean(), note: z.s
 export const intentAccountSchema = z.object({
   profileId: z.string(),
   profileName: z.string(),
-  environment: z.string(),
+  environment: recordedEnvironmentSchema,
   /** The service address the request went to ('' for intents imported from before addresses were kept). */
   baseUrl: z.string(),
   merchantNo: z.string(),
@@ -37,8 +39,8 @@ export const intentDraftSchema = intentAccountSchema.extend({
   transactionNo: z.string(),
   reference: z.string().optional(),
   amountMinor: minor,
-  currency: z.string(),
-  settleCurrency: z.string(),
+  currency: currencySchema,
+  settleCurrency: currencySchema,
   reasonCode: z.string(),
   reasonNote: z.string(),
   operator: z.string(),
@@ -82,11 +84,11 @@ export const auditEntrySchema = z.object({
   operator: z.string(),
   profileId: z.string(),
   profileName: z.string(),
-  environment: z.string(),
+  environment: recordedEnvironmentSchema,
   intentId: z.string(),
   transactionNo: z.string(),
   amountMinor: minor,
-  currency: z.string(),
+  currency: currencySchema,
   reasonCode: z.string(),
   reasonNote: z.string(),
   outcome: z.enum(AUDIT_OUTCOMES),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { REFUND_STATUSES, TRANSACTION_STATUSES } from '../protocol/statuses';
+import { currencySchema } from './currencies';
 
 const minor = z.number().int().refine(Number.isSafeInteger);
 
@@ -8,8 +9,8 @@ export const refundRecordSchema = z.object({
   refundTransactionNo: z.string(),
   refundReference: z.string().optional(),
   refundAmountMinor: minor,
-  currency: z.string(),
-  settleCurrency: z.string().optional(),
+  currency: currencySchema,
+  settleCurrency: currencySchema.optional(),
   status: z.enum(REFUND_STATUSES),
   /** When the refund was made (UTC ISO), when the service says. */
   createdAt: z.string().optional(),
@@ -24,8 +25,8 @@ export const transactionSchema = z.object({
   transactionNo: z.string(),
   reference: z.string().optional(),
   amountMinor: minor,
-  currency: z.string(),
-  settleCurrency: z.string().optional(),
+  currency: currencySchema,
+  settleCurrency: currencySchema.optional(),
   status: z.enum([...TRANSACTION_STATUSES, 'unknown']),
   vendor: z.string().optional(),
   transactionType: z.enum(['payment', 'refund']),

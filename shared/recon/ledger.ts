@@ -4,7 +4,7 @@
  * be used = data rows), each unusable one with its line, a reason and, where recognisable, its cause.
  * Amounts become integer minor units here and nowhere else.
  */
-import { isKnownCurrency } from '../domain/currencies';
+import { currencySchema, isKnownCurrency } from '../domain/currencies';
 import { MoneyParseError } from '../domain/money';
 import { z } from 'zod';
 import { escapeUnsafeText, refuseUnsafeText } from '../domain/text';
@@ -30,7 +30,7 @@ export const ledgerRowSchema = z
       .optional(),
     reference: z.string().min(1).max(128).superRefine(refuseUnsafeText('reference')).optional(),
     amountMinor: minor,
-    currency: z.string().regex(/^[A-Z]{3}$/),
+    currency: currencySchema,
     /** The date as the merchant wrote it. */
     date: z.string().max(60).superRefine(refuseUnsafeText('date')).optional(),
     /** That date as a calendar day "YYYY-MM-DD" (compared with the service's payment day). */
@@ -91,10 +91,7 @@ export const unusableRowSchema = z
     /** The row as read (cells joined by the file's separator), capped. */
     raw: writtenCell('row', 300).optional(),
     /** Its currency, when that cell holds one the service handles (to count it in that currency). */
-    currency: z
-      .string()
-      .regex(/^[A-Z]{3}$/)
-      .optional(),
+    currency: currencySchema.optional(),
   })
   .strict();
 export type UnusableRow = z.infer<typeof unusableRowSchema>;

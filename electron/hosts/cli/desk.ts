@@ -5,9 +5,12 @@ import { newSortableId } from '../../../shared/domain/ids';
 import { openAppStorage } from '../../core/adapters/sqlite/app-storage';
 import type { GatewayClient } from '../../core/services/gateway/client';
 import { cannotCheck, describeAccount, findAccountProfile } from '../../core/services/refunds/accounts';
-import type { IntentAccount } from '../../core/services/refunds/intent';
 import { senderAlive, THIS_SENDER } from '../../core/services/refunds/runtime';
-import { createRefundService, type RefundContext } from '../../core/services/refunds/service';
+import {
+  createRefundService,
+  type RefundAccount,
+  type RefundContext,
+} from '../../core/services/refunds/service';
 import { cliGateway, CONNECTION_OPTIONS, type Connection, connectionFrom, environmentOf } from './connection';
 import { type CliIo, tokenFromEnv, UsageError } from './io';
 
@@ -57,7 +60,7 @@ export function cliAccount(
   values: Partial<Record<keyof typeof ACCOUNT_OPTIONS, string | undefined>>,
   io: CliIo,
   dataDir: string,
-): { account: IntentAccount; conn: Connection } {
+): { account: RefundAccount; conn: Connection } {
   if (values.profile) {
     if (values['base-url'] || values.merchant || values.store)
       throw new UsageError('Give either --profile or --base-url/--merchant/--store, not both.');
@@ -115,7 +118,7 @@ export function cliAccount(
  */
 export function openCliRefunds(opts: {
   dataDir: string;
-  account: IntentAccount;
+  account: RefundAccount;
   conn: Connection;
   io: CliIo;
   operator: string;

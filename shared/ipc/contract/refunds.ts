@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { currencySchema } from '../../domain/currencies';
 import { guardrailsSchema } from '../../domain/guardrails';
+import { environmentSchema } from '../../domain/profile';
 import { type AuditEntry, auditEntrySchema, type Intent, intentSchema } from '../../domain/refund-intent';
 import { refuseUnsafeText } from '../../domain/text';
 import { listScopeSchema, scoped } from './scope';
@@ -37,7 +39,7 @@ export const refundsPreview = {
     pendingIntents: z.array(intentSchema),
     todayTotalMinor: minor,
     guardrails: guardrailsSchema,
-    environment: z.string(),
+    environment: environmentSchema,
     /** live = real money (production host or any non-loopback custom address); test = vendor sandbox; local = Demo/loopback. */
     moneyMode: z.enum(['live', 'test', 'local']),
     /** Where the refund would go, and as which merchant. */
@@ -55,7 +57,7 @@ export const refundsSubmit = {
     .object({
       transactionNo: z.string().regex(/^\d{1,32}$/),
       amountMinor: minor.refine((n) => n > 0, 'The refund amount must be greater than zero.'),
-      currency: z.string().regex(/^[A-Z]{3}$/),
+      currency: currencySchema,
       reasonCode: z.enum(REASON_CODES, { message: 'Choose a reason for the refund.' }),
       reasonNote: z
         .string()

@@ -1,3 +1,4 @@
+import type { Currency } from '../../../../shared/domain/currencies';
 import { toWireAmount } from '../../../../shared/domain/money';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { toServiceDate } from '../../../../shared/protocol/time';
@@ -65,8 +66,8 @@ export interface CreateCustomerInput {
 
 export interface SecurePayInput {
   amountMinor: number;
-  currency: string;
-  settleCurrency: string;
+  currency: Currency;
+  settleCurrency: Currency;
   vendor: string;
   terminal: 'ONLINE' | 'WAP' | 'MWEB' | 'YIP';
   reference: string;
@@ -95,8 +96,8 @@ export interface CardInput {
 
 export interface CaptureInput {
   amountMinor: number;
-  currency: string;
-  settleCurrency: string;
+  currency: Currency;
+  settleCurrency: Currency;
   reference: string;
   terminal: 'ONLINE' | 'WAP';
   card?: CardInput;
@@ -112,8 +113,8 @@ export interface CaptureInput {
 
 export type RefundInput = ({ transactionNo: string } | { reference: string }) & {
   refundAmountMinor: number;
-  currency: string;
-  settleCurrency: string;
+  currency: Currency;
+  settleCurrency: Currency;
   /** This app's refund-intent id, so an ambiguous refund can be found again in the payment's refundInfo. */
   refundReference?: string;
   ipnUrl?: string;

@@ -1,3 +1,4 @@
+import type { Currency } from '../../../../shared/domain/currencies';
 import type { z } from 'zod';
 import type { goodsLineSchema, PaymentKind, PaymentState } from '../../../../shared/ipc/contract/payments';
 import type { IntentAccount } from '../refunds/intent';
@@ -42,8 +43,8 @@ export interface PaymentDraft extends PaymentAccount {
   operator: string;
   reference: string;
   amountMinor: number;
-  currency: string;
-  settleCurrency: string;
+  currency: Currency;
+  settleCurrency: Currency;
   vendor: string;
   terminal: string;
   description?: string;

@@ -1,3 +1,4 @@
+import { isKnownCurrency } from '../../../../shared/domain/currencies';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Input, Output } from '../../../../shared/ipc/contract';
@@ -144,8 +145,10 @@ export function useReconRun(profileId: string) {
           .where('[profileId+transactionNo]')
           .anyOf(byNo.map((k) => [ledger.profileId, k.slice(3)]))
           .toArray();
+        // Rows cached by earlier versions may be in a currency this app no longer handles: main refuses
+        // those answers, so they are looked up afresh instead (and fail there with the reason).
         const cached = hits
-          .filter((h) => now - Date.parse(h.fetchedAt) < FRESH_MS)
+          .filter((h) => now - Date.parse(h.fetchedAt) < FRESH_MS && isKnownCurrency(h.currency))
           .map(({ profileId: _p, fetchedAt, ...transaction }) => ({
             key: `tx:${transaction.transactionNo}`,
             transaction,
