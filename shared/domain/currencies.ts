@@ -42,9 +42,14 @@ export function isKnownCurrency(code: string): code is Currency {
   return Object.hasOwn(EXPONENTS, code);
 }
 
-/** Minor-unit exponent of a currency. */
+/**
+ * Minor-unit exponent of a currency. A code outside the table can only arrive through a cast of stored
+ * data; it throws rather than guessing two decimals.
+ */
 export function currencyExponent(code: Currency): number {
-  return EXPONENTS[code];
+  const exp = (EXPONENTS as Readonly<Record<string, number>>)[code];
+  if (exp === undefined) throw new UnsupportedCurrencyError(code);
+  return exp;
 }
 
 /** A currency code outside CURRENCIES, met where data enters (the service's answer, a stored record). */

@@ -5,7 +5,7 @@
  */
 import { type CsvColumn, type CsvOptions, writeCsv } from '../csv/writer';
 import { transactionStatusLabel } from '../domain/labels';
-import type { Currency } from '../domain/currencies';
+import { type Currency, isKnownCurrency } from '../domain/currencies';
 import { formatMinor } from '../domain/money';
 import { UTC_ZONE, type Zone } from '../domain/zones';
 import { OUTCOME_LABELS, itemCurrency, type ReconItem } from './match';
@@ -13,8 +13,14 @@ import type { RunFacts } from './run';
 import { dataSourceLabel } from './statement';
 import type { CurrencySummary } from './summary';
 
-const amount = (minor: number | undefined, currency: Currency | '' | undefined) =>
-  minor === undefined || !currency ? '' : formatMinor(minor, currency);
+// A run stored by an earlier version may name a currency this app no longer handles: its figures are
+// written as minor units, saying so, never with guessed decimals. The summary's line without a currency
+// (unreadable rows) has no amounts: its zeros are written as 0.
+const amount = (minor: number | undefined, currency: Currency | '' | undefined): string => {
+  if (minor === undefined || currency === undefined) return '';
+  if (currency === '') return minor === 0 ? '0' : '';
+  return isKnownCurrency(currency) ? formatMinor(minor, currency) : `${minor} (minor units)`;
+};
 
 /** The single currency of a row's difference, or the ledger's when the currencies differ. */
 function differenceOf(item: ReconItem): { amountMinor: number; currency: Currency } | undefined {

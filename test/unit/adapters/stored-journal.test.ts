@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { DATABASE_FILE, openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
 import { openDatabase } from '../../../electron/core/adapters/sqlite/database';
 import { insertAuditRow, insertIntentRow } from '../../../electron/core/adapters/sqlite/refund-store';
+import { createSqliteRunStore } from '../../../electron/core/adapters/sqlite/recon-run-store';
 import { MIGRATIONS } from '../../../electron/core/adapters/sqlite/schema';
+import type { RunFacts } from '../../../shared/recon/run';
+import type { Transaction } from '../../../shared/domain/transaction';
 import { auditEntrySchema, type Intent, intentSchema } from '../../../shared/domain/refund-intent';
 import { paymentAuditEntrySchema } from '../../../shared/ipc/contract/payments';
 import { createFakeLogger } from '../../fakes/logger';
@@ -101,5 +104,32 @@ describe('journal records of earlier versions', () => {
     expect(problem?.detail).toContain('intents:RD2');
     expect(problem?.detail).toContain('ZAR');
     storage.close();
+  });
+
+  it('a reconciliation stored by an earlier version asks again for a list window or cached answer in such a currency', () => {
+    const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'rd-stored-')), DATABASE_FILE), MIGRATIONS);
+    const runs = createSqliteRunStore(db);
+    runs.create({ runId: 'RC1', profileId: 'p1', label: 'june.csv', createdAt: 't' } as RunFacts);
+    const payment = (transactionNo: string): Transaction => ({
+      transactionNo,
+      amountMinor: 100,
+      currency: 'USD',
+      status: 'success',
+      transactionType: 'payment',
+      refunds: [],
+    });
+    // What an earlier version stored: it took any currency the service named.
+    const zar = { ...payment('2'), currency: 'ZAR' } as unknown as Transaction;
+    const window = (startDate: string, transactions: Transaction[]) =>
+      ({ startDate, endDate: startDate, fetchedAt: 't', state: 'listed', transactions }) as const;
+    runs.saveWindow('RC1', window('20250601', [payment('1')]));
+    runs.saveWindow('RC1', window('20250616', [payment('3'), zar]));
+    runs.addInput('RC1', 'cached', [
+      { key: 'tx:1', transaction: payment('1'), fetchedAt: 't' },
+      { key: 'tx:2', transaction: zar, fetchedAt: 't' },
+    ]);
+    expect(runs.readWindows('RC1').map((w) => w.startDate)).toEqual(['20250601']);
+    expect(runs.readInput('RC1').cached.map((c) => c.key)).toEqual(['tx:1']);
+    db.close();
   });
 });

@@ -1,5 +1,6 @@
 import { type Currency, isKnownCurrency } from '../../../../shared/domain/currencies';
 import { type RecordedEnvironment, toRecordedEnvironment } from '../../../../shared/domain/profile';
+import type { Transaction } from '../../../../shared/domain/transaction';
 import type { Row } from './database';
 
 /**
@@ -24,6 +25,20 @@ export function storedCurrency(v: unknown, column = 'currency'): Currency {
   if (!isKnownCurrency(text))
     throw new UnusableRowError(`${column} "${text.slice(0, 12)}" is not a currency this app handles`);
   return text;
+}
+
+/**
+ * Whether every amount of a stored payment is in a currency this app handles. Reconciliation windows and
+ * cached answers stored by earlier versions that fail this are not used: the payment is asked for again,
+ * and the service's answer is then refused with the reason.
+ */
+export function inKnownCurrencies(t: Transaction): boolean {
+  const known = (c: string | undefined) => c === undefined || isKnownCurrency(c);
+  return (
+    known(t.currency) &&
+    known(t.settleCurrency) &&
+    t.refunds.every((r) => known(r.currency) && known(r.settleCurrency))
+  );
 }
 
 export type OnUnusable = (table: string, id: string, reason: string) => void;
