@@ -10,6 +10,14 @@ const noElectron = {
   patterns: [{ group: ['electron/*'], message: 'Only the Electron glue may touch Electron.' }],
 };
 
+const rendererImports = {
+  ...noElectron,
+  patterns: [
+    ...noElectron.patterns,
+    { group: ['**/electron/**'], message: 'The renderer talks to main only through lib/bridge.' },
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -80,13 +88,24 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       'react-refresh/only-export-components': ['warn', { allowConstantExport: true }],
+      'no-restricted-imports': ['error', rendererImports],
+    },
+  },
+  // The cache has one owner (renderer/src/db/owner): it alone writes IndexedDB and keeps the query cache
+  // in step, so screens and features reach the cache only through it.
+  {
+    files: ['renderer/src/app/**', 'renderer/src/features/**', 'renderer/src/lib/**'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
-          ...noElectron,
+          ...rendererImports,
           patterns: [
-            ...noElectron.patterns,
-            { group: ['**/electron/**'], message: 'The renderer talks to main only through lib/bridge.' },
+            ...rendererImports.patterns,
+            {
+              group: ['**/db/*', '!**/db/owner'],
+              message: 'Reach the cache through db/owner (useCache), its one owner.',
+            },
           ],
         },
       ],

@@ -10,7 +10,7 @@ import { transactionSyncHandlers } from './ipc/handlers/transactions-sync';
 import { reconciliationHandlers } from './ipc/handlers/reconciliation';
 import { demoLedgerFor } from './demo-ledger';
 import { createReconciliationService } from './services/reconciliation/service';
-import { createRefundsRuntime } from './services/refunds/runtime';
+import { createRefundsRuntime, type SingleAccount } from './services/refunds/runtime';
 import { refundHandlers } from './ipc/handlers/refunds';
 import { paymentHandlers } from './ipc/handlers/payments';
 import { createPaymentsRuntime, type PaymentsRuntime } from './services/payments/runtime';
@@ -48,6 +48,13 @@ export interface CoreOptions {
   /** false: never start the embedded sandbox (no Demo profile is created). Otherwise extra sandbox options. */
   demo?: false | Partial<SandboxOptions>;
   gateway?: { timeoutMs?: number; readBudgetMs?: number; retry?: Partial<RetryPolicy> };
+  /**
+   * false: no work of the core's own in the background — refunds and payments are neither resumed nor
+   * followed, nothing watches for other processes' changes (the CLI: one command, then exit).
+   */
+  background?: boolean;
+  /** Refunds for one account only (the CLI), refusing in its words an intent that went elsewhere. */
+  singleAccount?: SingleAccount;
 }
 
 export interface AppCore {
@@ -172,6 +179,8 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     log: adapters.log,
     events,
     profiles,
+    ...(options.background === false ? { background: false } : {}),
+    ...(options.singleAccount ? { singleAccount: options.singleAccount } : {}),
   });
   const payments = (opened.payments = createPaymentsRuntime({
     store: store.payments,
@@ -181,6 +190,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     events,
     profiles,
     openExternal: adapters.openExternal,
+    ...(options.background === false ? { background: false } : {}),
   }));
   const handlers: HandlerMap = {
     ...appHandlers(app),

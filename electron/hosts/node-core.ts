@@ -7,7 +7,7 @@ import { createEnvSecretStore, createMemorySecretStore } from '../core/adapters/
 import { type AppCore, type CoreOptions, createAppCore } from '../core/compose';
 import type { HttpClient } from '../core/services/gateway/http-port';
 import type { Logger } from '../core/services/ports';
-import type { SecretStore } from '../core/services/profiles/ports';
+import type { SecretStore, SettingsStore } from '../core/services/profiles/ports';
 
 export interface NodeCoreOptions {
   host: 'browser' | 'cli';
@@ -19,7 +19,11 @@ export interface NodeCoreOptions {
   gateway?: CoreOptions['gateway'];
   /** Default: session memory (browser host) or REFUND_DESK_API_TOKEN (CLI). */
   secrets?: SecretStore;
+  /** Default: `<dataDir>/settings.json` through conf. The CLI gives a read-only view of it instead. */
+  settings?: SettingsStore;
   http?: HttpClient;
+  background?: CoreOptions['background'];
+  singleAccount?: CoreOptions['singleAccount'];
 }
 
 /** Version from package.json, read once (there is no Electron app.getVersion() here). */
@@ -57,16 +61,18 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<AppCore> {
       // No system browser to hand links to from here: record the request and do nothing.
       openExternal: async (url) => log.info('external.open_skipped', { host: new URL(url).host }),
       // conf has the same API and file format as electron-store, which only loads inside Electron.
-      settings: createConfSettingsStore({
-        open: () =>
-          new Conf<Record<string, unknown>>({
-            cwd: dataDir,
-            configName: 'settings',
-            projectName: 'refund-desk',
-          }),
-        filePath: settingsFile,
-        now,
-      }),
+      settings:
+        opts.settings ??
+        createConfSettingsStore({
+          open: () =>
+            new Conf<Record<string, unknown>>({
+              cwd: dataDir,
+              configName: 'settings',
+              projectName: 'refund-desk',
+            }),
+          filePath: settingsFile,
+          now,
+        }),
       // The browser host keeps tokens in memory only (never on disk); the CLI reads the environment.
       secrets: opts.secrets ?? (opts.host === 'cli' ? createEnvSecretStore() : createMemorySecretStore()),
       ...(opts.http ? { http: opts.http } : {}),
@@ -74,6 +80,8 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<AppCore> {
     {
       ...(opts.demo !== undefined ? { demo: opts.demo } : {}),
       ...(opts.gateway ? { gateway: opts.gateway } : {}),
+      ...(opts.background !== undefined ? { background: opts.background } : {}),
+      ...(opts.singleAccount ? { singleAccount: opts.singleAccount } : {}),
     },
   );
 }

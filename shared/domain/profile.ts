@@ -68,6 +68,18 @@ export function isLoopbackUrl(text: string): boolean {
 export type MoneyMode = 'live' | 'test' | 'local';
 const VENDOR_TEST_HOSTS = new Set(['mapi.yuansferdev.com', 'mapi.yuansfer.yunkeguan.com']);
 
+/**
+ * Which environment an address is, for a caller that has only the address (the CLI's --base-url): the
+ * vendor's production host, one of its test hosts, or anything else — a custom address. The same host
+ * lists as moneyModeOf, so the label and the money mode cannot disagree.
+ */
+export function environmentOfUrl(baseUrl: string): 'production' | 'vendor-sandbox' | 'custom' {
+  const host = new URL(baseUrl).hostname;
+  if (host === new URL(ENVIRONMENT_BASE_URLS.production).hostname) return 'production';
+  if (VENDOR_TEST_HOSTS.has(host)) return 'vendor-sandbox';
+  return 'custom';
+}
+
 export function moneyModeOf(environment: RecordedEnvironment, baseUrl: string | undefined): MoneyMode {
   if (environment === 'demo') return 'local';
   let host: string | undefined;

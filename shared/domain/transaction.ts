@@ -29,7 +29,11 @@ export const transactionSchema = z.object({
   settleCurrency: currencySchema.optional(),
   status: z.enum([...TRANSACTION_STATUSES, 'unknown']),
   vendor: z.string().optional(),
-  transactionType: z.enum(['payment', 'refund']),
+  /**
+   * What the service says the record is; `unknown` when it says nothing or something this app does not
+   * know. Only a `payment` is ever refundable: an unknown record is never taken for one.
+   */
+  transactionType: z.enum(['payment', 'refund', 'unknown']),
   createdAt: z.string().optional(),
   paidAt: z.string().optional(),
   /** Last four digits of the card, when the service reports a card payment's (never more of the number). */
@@ -79,8 +83,10 @@ export function foreignCurrencyRefunds(tx: Pick<Transaction, 'refunds' | 'curren
 export function refundBlocker(
   tx: Pick<Transaction, 'transactionType' | 'refunds' | 'currency'>,
 ): string | undefined {
-  if (tx.transactionType !== 'payment')
+  if (tx.transactionType === 'refund')
     return 'This record is a refund, not a payment; only payments can be refunded.';
+  if (tx.transactionType !== 'payment')
+    return 'The payment service did not say that this record is a payment (its transactionType is missing or not one Refund Desk knows), so it cannot be refunded from here. Check it with the payment service.';
   const foreign = foreignCurrencyRefunds(tx);
   if (foreign.length > 0)
     return `The service reports ${foreign.length} refund(s) of this ${tx.currency} payment in another currency (${[...new Set(foreign.map((r) => r.currency))].join(', ')}), so what remains refundable cannot be computed safely. Check this payment with the payment service before refunding it.`;

@@ -71,6 +71,15 @@ function cardLast4Of(r: Pick<WireTranQueryResult, 'cardLast4' | 'cardNumber'>): 
 }
 
 /**
+ * `payment` or `refund` as the service says; anything else — missing, empty, a type this app does not
+ * know — is `unknown`, which is never refundable (a record is not taken for a payment by default).
+ */
+function transactionTypeOf(raw: string | null | undefined): Transaction['transactionType'] {
+  const t = raw?.trim().toLowerCase();
+  return t === 'payment' || t === 'refund' ? t : 'unknown';
+}
+
+/**
  * Maps a validated tran-query (or trans-list) result to the domain Transaction. Throws on bad money:
  * UnsupportedCurrencyError (shared/domain/currencies.ts) when the payment or one of its refunds is in a
  * currency this app does not handle, whose minor unit it would otherwise have to guess.
@@ -105,7 +114,7 @@ export function toTransaction(r: WireTranQueryResult): Transaction {
     ...(r.settleCurrency ? { settleCurrency: toCurrency(r.settleCurrency) } : {}),
     status: normaliseTransactionStatus(r.status),
     ...(r.vendor ? { vendor: r.vendor } : {}),
-    transactionType: r.transactionType === 'refund' ? 'refund' : 'payment',
+    transactionType: transactionTypeOf(r.transactionType),
     ...(createdAt ? { createdAt } : {}),
     ...(paidAt ? { paidAt } : {}),
     ...(last4 ? { cardLast4: last4 } : {}),

@@ -29,6 +29,10 @@ test('back-office payments in the Demo: customer, link paid through the hosted p
   context,
 }) => {
   test.setTimeout(180_000);
+  // Where the time goes, printed with the test's output: a slow step is then named, not guessed.
+  const t0 = Date.now();
+  const mark = (step: string) =>
+    console.log(`payments e2e: ${((Date.now() - t0) / 1000).toFixed(1)} s ${step}`);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   // Everything main sends the renderer: replies and events, to be searched for card data at the end.
@@ -51,6 +55,7 @@ test('back-office payments in the Demo: customer, link paid through the hosted p
   );
   await expect(page.getByText('No payments yet.')).toBeVisible();
 
+  mark('shell loaded');
   // 1. Register a customer: field-level messages first, then the service's answer.
   await tab(page, 'Customers');
   await page.getByRole('button', { name: 'Register customer…' }).click();
@@ -73,6 +78,7 @@ test('back-office payments in the Demo: customer, link paid through the hosted p
   expect(customerNo).toMatch(/^\d{22}$/);
   await expect(page.getByTestId('customers-table')).toContainText('ana.lima@example.com');
 
+  mark('customer registered');
   // 2. A payment link, completed through the sandbox's hosted checkout page; the app sees it by itself.
   await tab(page, 'New payment');
   await page.getByRole('radio', { name: /Payment link/ }).check();
@@ -94,12 +100,14 @@ test('back-office payments in the Demo: customer, link paid through the hosted p
   await expect(detail(page).getByText('Copied.')).toBeVisible();
   await shoot(page, 'link-created');
 
+  mark('link created');
   const payer = await context.newPage();
   await payer.goto(cashierUrl);
   await expect(payer.getByRole('heading', { name: 'Checkout' })).toBeVisible();
   await expect(payer.getByText('25.00 USD')).toBeVisible();
   await payer.getByRole('button', { name: 'Pay' }).click();
   await payer.close();
+  mark('link paid by the payer');
   await expect(detail(page).getByTestId('payment-outcome')).toContainText('Paid', { timeout: 20_000 });
   await expect(detail(page).getByTestId('payment-outcome')).toContainText('Money moved: yes');
   const linkTx = (await detail(page).locator('dt:text-is("Transaction") + dd').textContent()) ?? '';
@@ -112,6 +120,7 @@ test('back-office payments in the Demo: customer, link paid through the hosted p
   await expect(txRow).toContainText('Successful');
   await page.getByRole('button', { name: 'Payments', exact: true }).click();
 
+  mark('link seen as paid');
   // 3. Whitelabel: SDK initialization data to copy, followed to its final status like a link.
   await tab(page, 'New payment');
   await page.getByRole('radio', { name: /Whitelabel/ }).check();
@@ -134,6 +143,7 @@ test('back-office payments in the Demo: customer, link paid through the hosted p
   expect(app.core.demoSandbox()!.completePayment(sdkData.transactionNo, 'success')).toBe(true);
   await expect(detail(page).getByTestId('payment-outcome')).toContainText('Paid', { timeout: 20_000 });
 
+  mark('whitelabel paid');
   // 4. Card with 3-D Secure and Save card: the card is cleared from the form as soon as it is sent.
   await page.getByRole('radio', { name: /Card \(virtual terminal\)/ }).check();
   const cardForm = page.getByRole('form', { name: 'Card payment' });
@@ -155,6 +165,7 @@ test('back-office payments in the Demo: customer, link paid through the hosted p
   const authUrl = await detail(page).getByLabel('3-D Secure page').inputValue();
   expect(authUrl).toMatch(/\/3ds\/[0-9a-f]{32}$/);
   await shoot(page, 'card-3ds-waiting');
+  mark('card waiting for 3-D Secure');
   const bank = await context.newPage();
   await bank.goto(authUrl);
   await expect(bank.getByRole('heading', { name: '3-D Secure check' })).toBeVisible();
@@ -165,6 +176,7 @@ test('back-office payments in the Demo: customer, link paid through the hosted p
     timeout: 20_000,
   });
 
+  mark('card paid and stored');
   // 5. Charge the stored method from the customer's page, through a confirmation step.
   await tab(page, 'Customers');
   await page.getByRole('button', { name: 'Ana Lima' }).click();
@@ -184,6 +196,7 @@ test('back-office payments in the Demo: customer, link paid through the hosted p
   await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
   await expect(customer.getByRole('table')).toContainText('Stored-method charge');
 
+  mark('stored method charged');
   // 6. Refund one of them through the existing refund flow.
   await tab(page, 'Payments');
   await page.getByRole('button', { name: linkRef }).click();
@@ -200,6 +213,7 @@ test('back-office payments in the Demo: customer, link paid through the hosted p
   await refund.getByRole('button', { name: 'Close' }).first().click();
   await shoot(page, 'list');
 
+  mark('refunded');
   // Exports: payments, payments audit, refunds.
   const download = async (click: () => Promise<void>) => {
     const [d] = await Promise.all([page.waitForEvent('download'), click()]);

@@ -1,6 +1,7 @@
 import { formatMinor } from '../../shared/domain/money';
 import { call, PATHS } from '../sandbox/integration/helpers';
-import { freshPayment } from './demo-payments';
+import { DEMO_MERCHANT } from '../../electron/sandbox';
+import { toServiceDateTime } from '../../shared/protocol/time';
 import { expect, shotPath, test } from './fixtures';
 
 test('a payment already refunded elsewhere: Partially refunded in the list, refunded again here, both refunds in the Refunds area', async ({
@@ -9,7 +10,19 @@ test('a payment already refunded elsewhere: Partially refunded in the list, refu
 }) => {
   const sandbox = app.core.demoSandbox();
   if (!sandbox) throw new Error('the Demo sandbox is not running');
-  const pay = freshPayment(app, new Set(), 'USD', 3000);
+  // A card payment, so the service reports the card's last four digits.
+  const pay = sandbox.state
+    .snapshot()
+    .payments.find(
+      (x) =>
+        x.merchantNo === DEMO_MERCHANT.merchantNo &&
+        x.status === 'success' &&
+        x.refunds.length === 0 &&
+        x.currency === 'USD' &&
+        x.amountMinor >= 3000 &&
+        x.cardLast4 !== undefined,
+    );
+  if (!pay?.cardLast4) throw new Error('no fresh card payment in the Demo seed');
 
   // Made elsewhere: straight at the service, signed with the merchant's token, not through the app.
   const elsewhere = await call(sandbox, PATHS.refund, {
@@ -29,7 +42,14 @@ test('a payment already refunded elsewhere: Partially refunded in the list, refu
   const detail = page.getByTestId('tx-detail');
   await expect(detail.getByTestId('detail-refunded')).toContainText('Partially refunded');
   await expect(detail.getByTestId('detail-refunds')).toContainText(elsewhereNo);
-  await expect(detail.getByTestId('detail-payment-method')).not.toBeEmpty();
+  await expect(detail.getByTestId('detail-payment-method')).toContainText(`Card ending ${pay.cardLast4}`);
+  // The refund's date, in the chosen zone with the service's own UTC+8 time beside it.
+  const madeAt = sandbox.state
+    .snapshot()
+    .refunds.find((r) => r.refundTransactionNo === elsewhereNo)!.createdAt;
+  const made = detail.locator(`[data-refund-no="${elsewhereNo}"]`).getByTestId('detail-refund-made');
+  await expect(made).toContainText(`service time ${toServiceDateTime(madeAt)} (UTC+8)`);
+  await expect(made).not.toContainText('the service gave no time');
   // The list says both: the service's status and the derived refund state.
   const row = page.locator(`[data-testid="tx-row"][data-transaction-no="${pay.transactionNo}"]`);
   await expect(row).toContainText('Successful · Partially refunded');

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { isAcceptableBaseUrl } from '../../../shared/domain/profile';
+import { environmentOfUrl, isAcceptableBaseUrl } from '../../../shared/domain/profile';
 import { createFetchHttpClient } from '../../core/adapters/http-fetch';
 import { createLogger } from '../../core/adapters/logger';
 import { createGatewayClient, type GatewayClient } from '../../core/services/gateway/client';
@@ -65,13 +65,8 @@ export function cliGateway(conn: Connection, io: CliIo): GatewayClient {
   });
 }
 
-/** Which environment a base URL is (hosts: shared/protocol/README.md); anything else is a custom address. */
-export function environmentOf(baseUrl: string): 'production' | 'vendor-sandbox' | 'custom' {
-  const host = new URL(baseUrl).hostname;
-  if (host === 'mapi.yuansfer.com') return 'production';
-  if (host === 'mapi.yuansferdev.com' || host === 'mapi.yuansfer.yunkeguan.com') return 'vendor-sandbox';
-  return 'custom';
-}
+/** Which environment a base URL is: the app's own rule (shared/domain/profile.ts), not a copy of it. */
+export const environmentOf = environmentOfUrl;
 
 /** Where the Electron app keeps its data (app.getPath('userData') for productName "Refund Desk"). */
 export function defaultAppDataDir(env: CliIo['env'], platform: NodeJS.Platform = process.platform): string {

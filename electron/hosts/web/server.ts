@@ -9,7 +9,7 @@ import { newCorrelationId } from '../../../shared/domain/ids';
 import { forbiddenEnvelope } from '../../core/ipc/dispatcher';
 import type { AppCore } from '../../core/compose';
 import { BROWSER_HOST_CSP } from '../../app/security/csp';
-import { bridgeScript } from './bridge-script';
+import { pageBridgeScript } from './page-script';
 
 const MAX_BODY = 16 * 1024 * 1024;
 /**
@@ -133,6 +133,7 @@ const tooLargeEnvelope = () =>
  */
 export async function startBrowserHost(opts: BrowserHostOptions): Promise<BrowserHost> {
   const secret = opts.secret ?? randomBytes(24).toString('base64url');
+  const bridgeScript = (await pageBridgeScript()).code;
   const root = normalize(opts.rendererDir + sep);
   const streams = new Set<ServerResponse>();
   let origin = '';
@@ -198,7 +199,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
 
       if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only');
       if (url.pathname === '/__host/bridge.js')
-        return send(res, 200, contentTypeOf('bridge.js'), bridgeScript());
+        return send(res, 200, contentTypeOf('bridge.js'), bridgeScript);
       const rel = url.pathname === '/' ? '/index.html' : decodePath(url.pathname);
       if (rel === undefined) return send(res, 400, 'text/plain', 'Bad request');
       const file = normalize(join(root, rel));

@@ -1,6 +1,5 @@
 import { type ReactNode, useEffect, useState } from 'react';
-import { openCache } from '../db/cache';
-import { useDb } from '../db/context';
+import { useCache } from '../db/owner';
 import { ResetCache } from '../features/settings/ResetCache';
 
 /**
@@ -8,15 +7,15 @@ import { ResetCache } from '../features/settings/ResetCache';
  * schema), the app says so and offers the reset instead of failing screen by screen.
  */
 export function CacheGuard({ children }: { children: ReactNode }) {
-  const db = useDb();
+  const cache = useCache();
   const [state, setState] = useState<{ ok: true } | { ok: false; problem: string } | null>(null);
   useEffect(() => {
     let live = true;
-    void openCache(db).then((problem) => live && setState(problem ? { ok: false, problem } : { ok: true }));
+    void cache.open().then((problem) => live && setState(problem ? { ok: false, problem } : { ok: true }));
     return () => {
       live = false;
     };
-  }, [db]);
+  }, [cache]);
   if (state === null) return null;
   if (!state.ok)
     return (

@@ -46,12 +46,6 @@ export function createTransactionsRepo(db: RefundDeskDb) {
   }
 
   return {
-    /** Stores one looked-up transaction (and its refunds) as fetched at `fetchedAt`. */
-    async upsert(profileId: string, tx: Transaction, fetchedAt: string): Promise<CachedTransaction> {
-      await putAll(profileId, [tx], fetchedAt);
-      return toRows(profileId, tx, fetchedAt).row;
-    },
-
     /**
      * Stores many transactions in chunks of `chunkSize`, one IndexedDB transaction per chunk so a
      * 100k-row sync never holds one giant transaction; `onChunk` reports rows written so far.
@@ -70,40 +64,23 @@ export function createTransactionsRepo(db: RefundDeskDb) {
       return txs.length;
     },
 
-    get(profileId: string, transactionNo: string): Promise<CachedTransaction | undefined> {
-      return db.transactions.get([profileId, transactionNo]);
-    },
-
     /** Every cached transaction of a profile (the list filters and sorts in memory). */
     all(profileId: string): Promise<CachedTransaction[]> {
       return db.transactions.where('profileId').equals(profileId).toArray();
     },
 
-    /**
-     * Transactions created in [fromIso, toIso] through the [profileId+createdAt] index, so a date filter
-     * reads only its slice of a large cache.
-     */
-    createdBetween(profileId: string, fromIso: string, toIso: string): Promise<CachedTransaction[]> {
+    /** The cached transactions of these numbers (those not cached are simply absent). */
+    byNumbers(profileId: string, transactionNos: readonly string[]): Promise<CachedTransaction[]> {
       return db.transactions
-        .where('[profileId+createdAt]')
-        .between([profileId, fromIso], [profileId, toIso], true, true)
+        .where('[profileId+transactionNo]')
+        .anyOf(transactionNos.map((no) => [profileId, no]))
         .toArray();
-    },
-
-    count(profileId: string): Promise<number> {
-      return db.transactions.where('profileId').equals(profileId).count();
     },
 
     /** The newest fetchedAt of the profile's cache (the data's age offline), or undefined when empty. */
     async newestFetchedAt(profileId: string): Promise<string | undefined> {
       const last = await profileRange(profileId, '[profileId+fetchedAt]').last();
       return last?.fetchedAt;
-    },
-
-    /** Transaction numbers fetched longest ago first (bulk refresh of stale rows). */
-    async stalest(profileId: string, limit: number): Promise<string[]> {
-      const rows = await profileRange(profileId, '[profileId+fetchedAt]').limit(limit).toArray();
-      return rows.map((r) => r.transactionNo);
     },
 
     /** Finds a cached transaction by any kind of id, trying the exact keys in order. */
@@ -133,19 +110,6 @@ export function createTransactionsRepo(db: RefundDeskDb) {
           };
       }
       return undefined;
-    },
-
-    /** Refund rows of one transaction, as last fetched. */
-    refundsOf(profileId: string, transactionNo: string): Promise<CachedRefund[]> {
-      return db.refunds.where('[profileId+transactionNo]').equals([profileId, transactionNo]).toArray();
-    },
-
-    /** Removes one profile's cache (e.g. when the profile is deleted); other profiles are untouched. */
-    async clearProfile(profileId: string): Promise<void> {
-      await db.transaction('rw', ['transactions', 'refunds'], async () => {
-        await db.transactions.where('profileId').equals(profileId).delete();
-        await db.refunds.where('profileId').equals(profileId).delete();
-      });
     },
   };
 }

@@ -20,7 +20,21 @@ export const appHealth = {
     status: z.enum(['ok', 'degraded']),
     checkedAt: z.string(),
     uptimeMs: z.number().int().nonnegative(),
-    checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })),
+    checks: z.array(
+      z.object({
+        name: z.string(),
+        ok: z.boolean(),
+        /** The whole finding in words, times as UTC ISO (for logs and any reader without a formatter). */
+        detail: z.string().optional(),
+        /**
+         * The payment-service check, in parts, so the renderer can show its times in the person's zone
+         * and format: what is wrong, when the failures began, when the service last answered.
+         */
+        problem: z.string().optional(),
+        failingSince: z.string().optional(),
+        lastSuccessAt: z.string().optional(),
+      }),
+    ),
   }),
 };
 

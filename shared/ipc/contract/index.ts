@@ -114,11 +114,20 @@ export type Input<C extends InvokeChannel> = z.input<Contract[C]['input']>;
 export type Output<C extends InvokeChannel> = z.output<Contract[C]['output']>;
 export type EventPayload<E extends EventChannel> = z.output<(typeof events)[E]>;
 
-/** The API the preload (Electron) and the bridge script (browser host) expose to the renderer. */
-export type Bridge = {
-  [C in InvokeChannel]: undefined extends Input<C>
+/** One operation of the bridge: the input is optional where the contract allows `undefined`. */
+export type Operation<C extends InvokeChannel> =
+  undefined extends Input<C>
     ? (input?: Input<C>) => Promise<Result<Output<C>>>
     : (input: Input<C>) => Promise<Result<Output<C>>>;
-} & {
-  on: { [E in EventChannel]: (listener: (payload: EventPayload<E>) => void) => () => void };
+/** Subscribing to one event; the returned function unsubscribes. */
+export type Subscription<E extends EventChannel> = (
+  listener: (payload: EventPayload<E>) => void,
+) => () => void;
+
+/**
+ * The API the preload (Electron) and the browser host's page script expose to the renderer; both
+ * build it with `buildBridge` (shared/ipc/bridge.ts).
+ */
+export type Bridge = { [C in InvokeChannel]: Operation<C> } & {
+  on: { [E in EventChannel]: Subscription<E> };
 };

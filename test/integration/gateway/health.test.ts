@@ -36,6 +36,8 @@ it('every tran-query answering HTTP 503 turns health Degraded with the failure a
   expect(before.value.checks.find((c) => c.name === 'service')).toMatchObject({
     ok: true,
     detail: expect.stringMatching(/^Last answer /),
+    // The time on its own too, for the renderer to show in the person's zone and format.
+    lastSuccessAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
   });
 
   core.demoSandbox()!.setFaults({ endpoints: { 'tran-query': { http5xxRate: 1 } } });
@@ -46,6 +48,9 @@ it('every tran-query answering HTTP 503 turns health Degraded with the failure a
     expect(during.value.checks.find((c) => c.name === 'service')).toMatchObject({
       ok: false,
       detail: expect.stringMatching(/Payment service failing \(HTTP 50\d\) since .*; last answer \d{4}-/),
+      problem: expect.stringMatching(/^Payment service failing \(HTTP 50\d\)$/),
+      failingSince: expect.stringMatching(/^\d{4}-/),
+      lastSuccessAt: expect.stringMatching(/^\d{4}-/),
     });
   } finally {
     core.demoSandbox()!.resetFaults();

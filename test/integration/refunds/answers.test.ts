@@ -127,7 +127,7 @@ describe('a refund answer is checked against the request', () => {
     });
   });
 
-  it('a payment with a refund in another currency, and a refund record, are refused with the reason', async () => {
+  it('a payment with a refund in another currency is refused with the reason', async () => {
     const d = buildRefunds(sb);
     const p = freshPayment(sb, used);
     doctorRefunds(d, () => [
@@ -142,5 +142,52 @@ describe('a refund answer is checked against the request', () => {
       d.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: 'USD', ...reason }),
     ).rejects.toMatchObject({ code: 'conflict', details: { moneyMoved: 'no', blocked: true } });
     expect(sb.state.snapshot().refunds.filter((r) => r.transactionNo === p.transactionNo)).toHaveLength(0);
+  });
+
+  it('a record the service labels a refund is refused with the reason, and nothing is sent', async () => {
+    // A real refund at the service first: its number is a record of transactionType `refund`.
+    const first = buildRefunds(sb);
+    const p = freshPayment(sb, used);
+    const made = await first.service.submit({
+      transactionNo: p.transactionNo,
+      amountMinor: 100,
+      currency: 'USD',
+      ...reason,
+    });
+    const refundNo = made.refundTransactionNo!;
+    expect(refundNo).toMatch(/^\d+$/);
+    // A desk asked to refund that number as if it were a payment: the service answers with the refund
+    // record itself (the sandbox's own answer for that number, asked by refundTransactionNo).
+    const d = buildRefunds(sb);
+    const query = d.gateway.queryTransaction.bind(d.gateway);
+    let refundCalls = 0;
+    const refund = d.gateway.refund.bind(d.gateway);
+    Object.assign(d.gateway, {
+      queryTransaction: (key: Parameters<typeof query>[0], opts?: Parameters<typeof query>[1]) =>
+        'transactionNo' in key && key.transactionNo === refundNo
+          ? query({ refundTransactionNo: refundNo }, opts)
+          : query(key, opts),
+      refund: (...args: Parameters<typeof refund>) => {
+        refundCalls += 1;
+        return refund(...args);
+      },
+    });
+    const preview = await d.service.preview('demo', refundNo);
+    expect(preview.transaction.transactionType).toBe('refund');
+    expect(preview).toMatchObject({
+      remainingMinor: 0,
+      blockedReason: expect.stringMatching(/is a refund, not a payment/),
+    });
+    const before = sb.state.snapshot().refunds.length;
+    await expect(
+      d.service.submit({ transactionNo: refundNo, amountMinor: 100, currency: 'USD', ...reason }),
+    ).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(/is a refund, not a payment/),
+      details: { moneyMoved: 'no', blocked: true },
+    });
+    expect(refundCalls).toBe(0);
+    expect(sb.state.snapshot().refunds).toHaveLength(before);
+    expect(d.service.audit()[0]).toMatchObject({ outcome: 'refused', transactionNo: refundNo });
   });
 });

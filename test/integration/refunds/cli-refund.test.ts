@@ -68,8 +68,11 @@ describe('cli refund', () => {
       intentId: string;
       outcome: string;
       refundTransactionNo: string;
+      moneyMode: string;
     };
     expect(out.outcome).toBe('accepted');
+    // The sandbox is on this machine: by the app's rule, no real money moved.
+    expect(out.moneyMode).toBe('local');
     expect(out.refundTransactionNo).toMatch(/^\d{18}$/);
     expect(refundsAt(p.transactionNo)[0]!.refundReference).toBe(out.intentId);
     const storage = openAppStorage({ dataDir, now: Date.now, log: { info() {}, warn() {}, error() {} } });

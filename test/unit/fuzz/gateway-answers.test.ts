@@ -241,6 +241,11 @@ describe('gateway answers from a broken or hostile service', () => {
         pump();
       };
       await bothCalls(`huge body (${kind})`);
+      // The read says why, apart from a garbled answer: larger than the 2 MB a single record may be.
+      await expect(gateway.queryTransaction({ transactionNo: '297553638300708562' })).rejects.toMatchObject({
+        code: 'unavailable',
+        details: { endpoint: 'tranQuery', tooLarge: true, maxBytes: 2 * 1024 * 1024 },
+      });
     }
   });
 

@@ -1,19 +1,25 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { createContext, runInContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppCore } from '../../../electron/core/compose';
 import { createNodeCore } from '../../../electron/hosts/node-core';
+import { pageBridgeScript } from '../../../electron/hosts/web/page-script';
 import { type BrowserHost, startBrowserHost } from '../../../electron/hosts/web/server';
+import { buildBridge } from '../../../shared/ipc/bridge';
+import { BRIDGE_GLOBAL, EVENT_CHANNELS, INVOKE_CHANNELS } from '../../../shared/ipc/channels';
 import { createFakeLogger } from '../../fakes/logger';
 
 let host: BrowserHost;
+let core: AppCore;
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'rd-host-'));
   const rendererDir = join(dir, 'renderer');
   mkdirSync(rendererDir);
   writeFileSync(join(rendererDir, 'index.html'), '<html><head></head><body>app</body></html>');
-  const core = await createNodeCore({ host: 'browser', dataDir: join(dir, 'data'), log: createFakeLogger() });
+  core = await createNodeCore({ host: 'browser', dataDir: join(dir, 'data'), log: createFakeLogger() });
   host = await startBrowserHost({ core, rendererDir, secret: 's3cret-for-tests' });
 });
 afterAll(() => host.close());
@@ -118,6 +124,108 @@ describe('browser host', () => {
       const r = await call('/events', { method: 'GET', headers });
       expect(r.status).toBe(403);
       expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    }
+  });
+});
+
+/**
+ * Runs the served /__host/bridge.js as a page would: a fresh global with the page's APIs (fetch goes to
+ * the host over real HTTP; timers stop once the test is done, so the stream's reconnect loop ends).
+ */
+function loadPage(script: string) {
+  const stored = new Map<string, string>();
+  const replaced: string[] = [];
+  let done = false;
+  const page: Record<string, unknown> = {
+    location: { hash: '#secret=s3cret-for-tests', pathname: '/', search: '' },
+    history: { replaceState: (_s: unknown, _t: string, url: string) => replaced.push(url) },
+    sessionStorage: {
+      getItem: (k: string) => stored.get(k) ?? null,
+      setItem: (k: string, v: string) => stored.set(k, v),
+    },
+    fetch: (path: string, init: RequestInit) => fetch(`${host.origin}${path}`, init),
+    setTimeout: (fn: () => void, ms: number) => (done ? undefined : setTimeout(fn, ms)),
+    URLSearchParams,
+    TextDecoderStream,
+    console,
+  };
+  page.window = page;
+  createContext(page);
+  runInContext(script, page);
+  return { page, stored, replaced, stop: () => (done = true) };
+}
+
+describe('browser host: the page bridge', () => {
+  it('is bundled from the shared builder, and served as it was bundled', async () => {
+    const { code, moduleIds } = await pageBridgeScript();
+    expect(moduleIds).toContain(resolve('shared/ipc/bridge.ts'));
+    expect(moduleIds).toContain(resolve('electron/hosts/web/page/bridge.ts'));
+    // Nothing but plain constants and types besides: no zod, no contract schemas in the page.
+    expect(moduleIds.map((m) => m.replace(`${resolve('.')}/`, '')).sort()).toEqual([
+      'electron/hosts/web/page/bridge.ts',
+      'shared/ipc/bridge.ts',
+      'shared/ipc/channels.ts',
+    ]);
+    const served = await call('/__host/bridge.js', { method: 'GET' });
+    expect(served.status).toBe(200);
+    expect(served.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(served.body).toBe(code);
+  });
+
+  it('exposes exactly the channel list, frozen, and its operations reach main over HTTP', async () => {
+    const { body } = await call('/__host/bridge.js', { method: 'GET' });
+    const { page, stored, replaced, stop } = loadPage(body);
+    try {
+      const bridge = page[BRIDGE_GLOBAL] as Record<string, unknown> & { on: Record<string, unknown> };
+      // The same keys in the same order as the builder gives any transport (and so the preload).
+      const reference = buildBridge({
+        invoke: async () => ({ ok: true, value: undefined as never }),
+        subscribe: () => () => {},
+      });
+      expect(Object.keys(bridge)).toEqual(Object.keys(reference));
+      expect(Object.keys(bridge).sort()).toEqual([...INVOKE_CHANNELS, 'on'].sort());
+      expect(Object.keys(bridge.on).sort()).toEqual([...EVENT_CHANNELS].sort());
+      for (const name of ['nope.nothing', 'invoke', 'call', 'refunds.delete']) {
+        expect(name in bridge, name).toBe(false);
+      }
+      expect(Object.isFrozen(bridge)).toBe(true);
+      // The secret moved from the address into sessionStorage, and the address lost it.
+      expect([...stored.values()]).toEqual(['s3cret-for-tests']);
+      expect(replaced).toEqual(['/']);
+
+      const info = await (bridge['app.info'] as () => Promise<unknown>)();
+      expect(info).toMatchObject({ ok: true, value: { host: 'browser' } });
+      const bad = await (bridge['app.openExternal'] as (i: unknown) => Promise<unknown>)({ url: 1 });
+      expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    } finally {
+      stop();
+    }
+  });
+
+  it('delivers an event main emits to a listener, payload only, until it unsubscribes', async () => {
+    const { body } = await call('/__host/bridge.js', { method: 'GET' });
+    const { page, stop } = loadPage(body);
+    try {
+      const on = (page[BRIDGE_GLOBAL] as { on: Record<string, (l: (...a: unknown[]) => void) => () => void> })
+        .on;
+      const got: unknown[][] = [];
+      const off = on['app.notice']!((...args) => got.push(args));
+      const notice = { level: 'info' as const, message: 'hello from main' };
+      // The stream connects asynchronously: emit until the listener has heard it.
+      await expect
+        .poll(() => {
+          core.events.emit('app.notice', notice);
+          return got.length;
+        })
+        .toBeGreaterThan(0);
+      expect(got[0]).toEqual([notice]);
+      off();
+      const heard = got.length;
+      core.events.emit('app.notice', notice);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(got).toHaveLength(heard);
+    } finally {
+      stop();
     }
   });
 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import type { BridgeTransport } from '../../../shared/ipc/bridge';
 import { BRIDGE_GLOBAL, EVENT_CHANNELS, INVOKE_CHANNELS } from '../../../shared/ipc/channels';
 
 /**
@@ -22,6 +23,24 @@ vi.mock('electron', () => ({
   ipcRenderer,
 }));
 
+// The one builder, watched: the preload must expose what it returns, not a bridge of its own.
+const built: unknown[] = [];
+vi.mock('../../../shared/ipc/bridge', async (importActual) => {
+  const actual = await importActual<typeof import('../../../shared/ipc/bridge')>();
+  return {
+    ...actual,
+    buildBridge: vi.fn((transport: BridgeTransport) => {
+      const bridge = actual.buildBridge(transport);
+      built.push(bridge);
+      return bridge;
+    }),
+  };
+});
+const { buildBridge } = await import('../../../shared/ipc/bridge');
+const actual = await vi.importActual<typeof import('../../../shared/ipc/bridge')>(
+  '../../../shared/ipc/bridge',
+);
+
 await import('../../../electron/app/preload/index');
 const bridge = exposed.get(BRIDGE_GLOBAL) as Record<string, unknown> & {
   on: Record<string, (l: (p: unknown) => void) => () => void>;
@@ -41,6 +60,24 @@ describe('preload bridge', () => {
       expect(value).not.toBe(ipcRenderer);
       expect(Object.values(value as object)).not.toContain(ipcRenderer.invoke);
     }
+  });
+
+  it('is the bridge the shared builder made, and nothing but the channel list', () => {
+    expect(buildBridge).toHaveBeenCalledTimes(1);
+    expect(built).toHaveLength(1);
+    expect(bridge).toBe(built[0]);
+    // Same keys in the same order as the builder gives any transport — the browser host's page too.
+    const reference = actual.buildBridge({
+      invoke: async () => ({ ok: true, value: undefined as never }),
+      subscribe: () => () => {},
+    });
+    expect(Object.keys(bridge)).toEqual(Object.keys(reference));
+    expect(Object.keys(bridge.on)).toEqual(Object.keys(reference.on));
+    // An unknown channel is absent, not a function that fails later.
+    for (const name of ['nope.nothing', 'invoke', 'send', 'ipcRenderer', 'refunds.delete']) {
+      expect(name in bridge, name).toBe(false);
+    }
+    expect('nope.event' in bridge.on).toBe(false);
   });
 
   it('each operation invokes only its own channel, whatever it is given', async () => {

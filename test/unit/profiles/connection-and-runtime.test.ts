@@ -67,7 +67,12 @@ describe('profiles runtime', () => {
     expect(await rt.healthChecks()).toEqual([
       { name: 'settings', ok: true },
       { name: 'demo-sandbox', ok: true },
-      { name: 'service', ok: true, detail: expect.stringMatching(/^Last answer \d{4}-/) },
+      {
+        name: 'service',
+        ok: true,
+        detail: expect.stringMatching(/^Last answer \d{4}-/),
+        lastSuccessAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
     ]);
     await rt.close();
   });

@@ -70,6 +70,25 @@ describe('profiles service', () => {
     expect(svc.get(a.id).guardrails).toEqual({ limits: [] });
   });
 
+  it('editing only the limits keeps the profile’s "close as not sent" policy; giving one replaces it', async () => {
+    const { svc } = setup();
+    const policy = { minChecks: 5, minMinutes: 90 };
+    const a = await svc.save({ ...prod, guardrails: { limits: [], unknownClose: policy } });
+    expect(svc.get(a.id).guardrails?.unknownClose).toEqual(policy);
+    // What the Settings limits editor used to send: the limits alone.
+    const limits = [{ currency: 'USD' as const, maxSingleMinor: 10_000 }];
+    await svc.save({ ...prod, id: a.id, guardrails: { limits } });
+    expect(svc.get(a.id).guardrails).toEqual({ limits, unknownClose: policy });
+    await svc.save({ ...prod, id: a.id, name: 'Renamed' });
+    expect(svc.get(a.id).guardrails).toEqual({ limits, unknownClose: policy });
+    await svc.save({
+      ...prod,
+      id: a.id,
+      guardrails: { limits, unknownClose: { minChecks: 2, minMinutes: 0 } },
+    });
+    expect(svc.get(a.id).guardrails?.unknownClose).toEqual({ minChecks: 2, minMinutes: 0 });
+  });
+
   it('explains invalid input per field', async () => {
     const { svc } = setup();
     const e = await rejects(

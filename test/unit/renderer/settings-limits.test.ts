@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   describeLimits,
+  draftsToGuardrails,
   draftsToLimits,
+  draftToUnknownClose,
   limitsToDrafts,
+  unknownCloseToDraft,
 } from '../../../renderer/src/features/settings/limits';
 
 describe('refund limits editor', () => {
@@ -46,6 +49,51 @@ describe('refund limits editor', () => {
       'limits.3': expect.stringMatching(/above zero/),
       'limits.5': 'USD already has a row; keep one row per currency.',
       'limits.6': expect.stringMatching(/^Refund Desk does not handle ZAR; use one of USD, /),
+    });
+  });
+});
+
+describe('close-as-not-sent policy in the profile form', () => {
+  it('shows the profile’s policy, or the defaults main applies without one', () => {
+    expect(unknownCloseToDraft(undefined)).toEqual({ minChecks: '3', minMinutes: '30' });
+    expect(unknownCloseToDraft({ limits: [], unknownClose: { minChecks: 5, minMinutes: 90 } })).toEqual({
+      minChecks: '5',
+      minMinutes: '90',
+    });
+  });
+
+  it('parses whole numbers in the range main accepts, and says what to fix', () => {
+    expect(draftToUnknownClose({ minChecks: ' 4 ', minMinutes: '0' })).toEqual({
+      unknownClose: { minChecks: 4, minMinutes: 0 },
+    });
+    expect(draftToUnknownClose({ minChecks: '0', minMinutes: '10081' })).toEqual({
+      errors: {
+        'unknownClose.minChecks': 'Checks: a whole number from 1 to 50.',
+        'unknownClose.minMinutes': 'Minutes: a whole number from 0 to 10080.',
+      },
+    });
+    for (const bad of ['', '2.5', '-1', '1e1', 'three', '51'])
+      expect(draftToUnknownClose({ minChecks: bad, minMinutes: '30' })).toHaveProperty('errors');
+  });
+
+  it('saves limits and policy together, so saving the limits never drops the policy', () => {
+    const rows = [{ currency: 'USD', maxSingle: '250', dailyTotal: '' }];
+    expect(draftsToGuardrails(rows, { minChecks: '5', minMinutes: '90' })).toEqual({
+      guardrails: {
+        limits: [{ currency: 'USD', maxSingleMinor: 25_000 }],
+        unknownClose: { minChecks: 5, minMinutes: 90 },
+      },
+    });
+    expect(
+      draftsToGuardrails([{ currency: 'US', maxSingle: '1', dailyTotal: '' }], {
+        minChecks: '0',
+        minMinutes: '1',
+      }),
+    ).toEqual({
+      errors: {
+        'limits.0': 'Use a three-letter currency code such as USD.',
+        'unknownClose.minChecks': 'Checks: a whole number from 1 to 50.',
+      },
     });
   });
 });

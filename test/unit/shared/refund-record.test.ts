@@ -7,7 +7,12 @@ import {
   recordStatus,
   type RecordFilters,
 } from '../../../shared/domain/refund-record';
-import { refundedState, type RefundRecord, type Transaction } from '../../../shared/domain/transaction';
+import {
+  refundBlocker,
+  refundedState,
+  type RefundRecord,
+  type Transaction,
+} from '../../../shared/domain/transaction';
 import type { IntentView } from '../../../shared/ipc/contract/refunds';
 import { toTransaction } from '../../../shared/protocol/wire';
 
@@ -216,5 +221,28 @@ describe('card last 4 from tran-query', () => {
     expect(wire({ cardLast4: '11a1' }).cardLast4).toBeUndefined();
     expect(wire({ cardLast4: { x: 1 } }).cardLast4).toBeUndefined();
     expect(wire({}).cardLast4).toBeUndefined();
+  });
+});
+
+describe('the record type from tran-query: only what the service calls a payment is refundable', () => {
+  const wire = (extra: Record<string, unknown>) =>
+    toTransaction({ transactionNo: '1', amount: '1.00', currency: 'USD', status: 'success', ...extra });
+  it('keeps payment and refund, and makes anything else unknown rather than a payment', () => {
+    expect(wire({ transactionType: 'payment' }).transactionType).toBe('payment');
+    expect(wire({ transactionType: 'refund' }).transactionType).toBe('refund');
+    expect(wire({ transactionType: 'REFUND' }).transactionType).toBe('refund');
+    for (const odd of [
+      {},
+      { transactionType: '' },
+      { transactionType: 'chargeback' },
+      { transactionType: null },
+    ])
+      expect(wire(odd).transactionType).toBe('unknown');
+  });
+  it('an unknown record is not refundable, says why, and has no refunded state', () => {
+    const tx = wire({ transactionType: 'chargeback' });
+    expect(refundBlocker(tx)).toMatch(/did not say that this record is a payment/);
+    expect(refundedState(tx)).toBeUndefined();
+    expect(refundBlocker(wire({ transactionType: 'payment' }))).toBeUndefined();
   });
 });

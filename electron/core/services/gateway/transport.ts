@@ -101,7 +101,8 @@ type Attempt =
   | { kind: 'transport'; phase: 'before-send' | 'unknown'; code?: string }
   | { kind: 'timeout' }
   | { kind: 'http'; status: number }
-  | { kind: 'body' };
+  /** An answer that cannot be read; `maxBytes` when it was refused for being larger than that. */
+  | { kind: 'body'; maxBytes?: number };
 
 /** The signed-POST machinery shared by every endpoint: sign, send, time out, retry reads, map errors. */
 export function createTransport(deps: TransportDeps) {
@@ -147,7 +148,7 @@ export function createTransport(deps: TransportDeps) {
         throw new AppError('cancelled', 'The request was cancelled.', { retryable: false });
       if (ctl.signal.aborted) return { kind: 'timeout' };
       // An answer too large to read is an unreadable answer, not a network failure worth retrying.
-      if (e instanceof TransportError && e.causeCode === TOO_LARGE) return { kind: 'body' };
+      if (e instanceof TransportError && e.causeCode === TOO_LARGE) return { kind: 'body', maxBytes };
       if (e instanceof TransportError)
         return { kind: 'transport', phase: e.phase, ...(e.causeCode ? { code: e.causeCode } : {}) };
       return { kind: 'transport', phase: 'unknown' };
@@ -246,7 +247,8 @@ export function createTransport(deps: TransportDeps) {
       case 'http':
         throw readFailure(endpoint, 'http', { httpStatus: last.status });
       case 'body':
-        throw readFailure(endpoint, 'body', {});
+        // Said apart in the details, so a log tells an oversized answer from a garbled one.
+        throw readFailure(endpoint, 'body', last.maxBytes ? { tooLarge: true, maxBytes: last.maxBytes } : {});
       default:
         throw readFailure(
           endpoint,

@@ -30,6 +30,8 @@ export function createPaymentsRuntime(deps: {
   profiles: ProfilesRuntime;
   openExternal: OpenExternal;
   /** How often due payments are checked. */
+  /** false: payments are not followed in the background (a host that runs one command and exits). */
+  background?: boolean;
   tickMs?: number;
   /** Waits between checks of one payment. */
   scheduleMs?: readonly number[];
@@ -130,17 +132,20 @@ export function createPaymentsRuntime(deps: {
   });
 
   let ticking = false;
-  const timer = setInterval(() => {
-    if (ticking || deps.untrusted()) return;
-    ticking = true;
-    void service.follower
-      .tick()
-      .catch((e: unknown) =>
-        deps.log.warn('payment.tick_failed', { error: e instanceof Error ? e.message : '' }),
-      )
-      .finally(() => (ticking = false));
-  }, deps.tickMs ?? 1_000);
-  timer.unref?.();
+  const timer =
+    (deps.background ?? true)
+      ? setInterval(() => {
+          if (ticking || deps.untrusted()) return;
+          ticking = true;
+          void service.follower
+            .tick()
+            .catch((e: unknown) =>
+              deps.log.warn('payment.tick_failed', { error: e instanceof Error ? e.message : '' }),
+            )
+            .finally(() => (ticking = false));
+        }, deps.tickMs ?? 1_000)
+      : undefined;
+  timer?.unref?.();
 
   return {
     service,

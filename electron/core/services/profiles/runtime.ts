@@ -157,13 +157,18 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
         const lastOk = reach.lastSuccessAt
           ? `last answer ${reach.lastSuccessAt}`
           : 'no answer since Refund Desk started';
+        const problem = `Payment service ${reach.detail?.startsWith('HTTP') ? 'failing' : 'unreachable'} (${reach.detail ?? 'no connection'})`;
         checks.push({
           name: 'service',
           ok: false,
-          detail: `Payment service ${reach.detail?.startsWith('HTTP') ? 'failing' : 'unreachable'} (${reach.detail ?? 'no connection'})${since}; ${lastOk}. Cached data stays available; refunds may end as “outcome unknown”.`,
+          detail: `${problem}${since}; ${lastOk}. Cached data stays available; refunds may end as “outcome unknown”.`,
+          problem,
+          ...(reach.failingSince ? { failingSince: reach.failingSince } : {}),
+          ...(reach.lastSuccessAt ? { lastSuccessAt: reach.lastSuccessAt } : {}),
         });
       } else if (reach) {
-        checks.push({ name: 'service', ok: true, detail: `Last answer ${reach.lastSuccessAt ?? reach.at}` });
+        const lastSuccessAt = reach.lastSuccessAt ?? reach.at;
+        checks.push({ name: 'service', ok: true, detail: `Last answer ${lastSuccessAt}`, lastSuccessAt });
       }
       return checks;
     },

@@ -77,7 +77,8 @@ export interface ProfilesDeps {
   demo?: () => DemoRuntime | undefined;
 }
 
-const secretKey = (profileId: string) => `profile:${profileId}:token`;
+/** Where a profile's API token is kept in the secret store. */
+export const secretKey = (profileId: string) => `profile:${profileId}:token`;
 
 /**
  * Named merchant profiles and the active one. Non-secret fields go to the settings store (validated on
@@ -226,9 +227,22 @@ export function createProfilesService(deps: ProfilesDeps) {
       let retarget = false;
       if (v.id) {
         const old = find(v.id);
-        // Limits are only changed when the input says so: an edit that omits them keeps them.
-        const kept = v.guardrails === undefined && old.guardrails ? { guardrails: old.guardrails } : {};
-        saved = { ...fields, ...kept, id: old.id, createdAt: old.createdAt, updatedAt: now };
+        // Guardrails are only changed where the input says so: an edit that omits them keeps them, and one
+        // that gives only the limits keeps the stored "close as not sent" policy.
+        const keptClose = old.guardrails?.unknownClose;
+        const guardrails =
+          v.guardrails === undefined
+            ? old.guardrails
+            : v.guardrails.unknownClose === undefined && keptClose
+              ? { ...v.guardrails, unknownClose: keptClose }
+              : v.guardrails;
+        saved = {
+          ...fields,
+          ...(guardrails ? { guardrails } : {}),
+          id: old.id,
+          createdAt: old.createdAt,
+          updatedAt: now,
+        };
         profiles = state.profiles.map((p) => (p.id === old.id ? saved : p));
         // A token is only ever sent to the host it was entered for: a new destination needs it again.
         retarget = old.environment !== saved.environment || old.baseUrl !== saved.baseUrl;

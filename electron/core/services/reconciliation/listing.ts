@@ -74,7 +74,9 @@ export function listedPayments(stored: readonly ListWindow[]): ListedPayment[] {
   for (const w of stored) {
     if (w.state !== 'listed') continue;
     for (const transaction of w.transactions) {
-      if (transaction.transactionType !== 'payment' || seen.has(transaction.transactionNo)) continue;
+      // Refund records are not payments of the period; a record of unknown type stays in, so a listed
+      // payment never goes missing from the report because the service left its type out.
+      if (transaction.transactionType === 'refund' || seen.has(transaction.transactionNo)) continue;
       seen.add(transaction.transactionNo);
       out.push({ transaction, fetchedAt: w.fetchedAt });
     }

@@ -1,4 +1,5 @@
 import { hostname, userInfo } from 'node:os';
+import type { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
 import type { EventBus } from '../event-bus';
 import type { Clock, Logger } from '../ports';
@@ -41,6 +42,16 @@ export function senderAlive(sender: string): boolean {
 }
 
 /**
+ * A host that acts for one account only (the CLI): refunds are made and followed up through this profile,
+ * and an intent that went to any other account is refused with `refuse` — never checked elsewhere.
+ */
+export interface SingleAccount {
+  profileId: string;
+  /** Why an intent of `target` cannot be checked by a host acting for `self` (an `unavailable` AppError). */
+  refuse: (self: IntentAccount, target: IntentAccount) => AppError;
+}
+
+/**
  * Wires the refund service to the database, the active profile, the IPN confirmations (hints), the
  * poller and a watcher that notices what other processes (the CLI, another window) changed; resumes
  * every intent that is not final on start.
@@ -55,6 +66,12 @@ export function createRefundsRuntime(deps: {
   profiles: ProfilesRuntime;
   /** How often other processes' changes are looked for. */
   watchMs?: number;
+  /**
+   * false: nothing runs in the background — no resuming, polling, orphan sweep or watching for other
+   * processes' changes (a host that runs one command and exits).
+   */
+  background?: boolean;
+  singleAccount?: SingleAccount;
 }) {
   const context = (profileId: string): RefundContext => {
     const p = deps.profiles.profiles.get(profileId);
@@ -78,10 +95,39 @@ export function createRefundsRuntime(deps: {
     const candidates = await deps.profiles.accountCandidates();
     return deps.profiles.gatewayFor(findAccountProfile(candidates, a).id);
   };
-  const gatewayFor = (a: IntentAccount): RefundGateway => ({
-    queryTransaction: async (key, o) => (await accountGateway(a)).queryTransaction(key, o),
-    refund: async (input, o) => (await accountGateway(a)).refund(input, o),
-  });
+  const single = deps.singleAccount;
+  // Acting for one account: an intent is followed up there only if it went to exactly that account (one
+  // recorded before addresses were kept is taken to have gone where this host points).
+  const singleGateway = (one: SingleAccount, a: IntentAccount) => {
+    const self = context(one.profileId);
+    const target = a.baseUrl === '' ? { ...a, baseUrl: self.baseUrl } : a;
+    try {
+      findAccountProfile(
+        [
+          {
+            id: self.profileId,
+            name: self.profileName,
+            environment: self.environment,
+            merchantNo: self.merchantNo,
+            storeNo: self.storeNo,
+            effectiveBaseUrl: self.baseUrl,
+            hasToken: true,
+          },
+        ],
+        target,
+      );
+    } catch {
+      throw one.refuse(self, target);
+    }
+    return deps.profiles.gatewayFor(one.profileId);
+  };
+  const gatewayFor = (a: IntentAccount): RefundGateway => {
+    const resolve = async () => (single ? singleGateway(single, a) : accountGateway(a));
+    return {
+      queryTransaction: async (key, o) => (await resolve()).queryTransaction(key, o),
+      refund: async (input, o) => (await resolve()).refund(input, o),
+    };
+  };
 
   const service = createRefundService({
     gatewayFor,
@@ -89,22 +135,25 @@ export function createRefundsRuntime(deps: {
     clock: deps.clock,
     log: deps.log,
     context,
-    belongsTo: (intent, profileId) => {
-      // A CLI intent records its own profile id: it is this profile's when it went to exactly its account.
-      try {
-        const p = deps.profiles.profiles.get(profileId);
-        const baseUrl = deps.profiles.profiles.effectiveBaseUrl(profileId) ?? '';
-        return (
-          intent.merchantNo === p.merchantNo &&
-          intent.storeNo === p.storeNo &&
-          (p.environment === 'demo'
-            ? intent.environment === 'demo'
-            : intent.baseUrl !== '' && intent.baseUrl === baseUrl)
-        );
-      } catch {
-        return false;
-      }
-    },
+    // Acting for one account, every intent is looked at; gatewayFor refuses another account's in words.
+    belongsTo: single
+      ? () => true
+      : (intent, profileId) => {
+          // A CLI intent records its own profile id: it is this profile's when it went to exactly its account.
+          try {
+            const p = deps.profiles.profiles.get(profileId);
+            const baseUrl = deps.profiles.profiles.effectiveBaseUrl(profileId) ?? '';
+            return (
+              intent.merchantNo === p.merchantNo &&
+              intent.storeNo === p.storeNo &&
+              (p.environment === 'demo'
+                ? intent.environment === 'demo'
+                : intent.baseUrl !== '' && intent.baseUrl === baseUrl)
+            );
+          } catch {
+            return false;
+          }
+        },
     newId: () => newSortableId('RD', deps.clock.now()),
     sender: THIS_SENDER,
     senderAlive,
@@ -131,34 +180,37 @@ export function createRefundsRuntime(deps: {
   });
 
   // What other processes wrote: pushed to the renderer as it happens, and accepted ones are polled.
+  const background = deps.background ?? true;
   let seq = safe(() => deps.store.currentSeq(), 0);
   let version = safe(() => deps.store.dataVersion(), 0);
   let sweeping = false;
-  const watch = setInterval(() => {
-    // A process that died while sending leaves its intent `sending`: find out by query, now.
-    if (!sweeping && !deps.untrusted()) {
-      sweeping = true;
-      void service
-        .sweepOrphans()
-        .catch(() => undefined)
-        .finally(() => (sweeping = false));
-    }
-    try {
-      const v = deps.store.dataVersion();
-      if (v === version) return;
-      version = v;
-      const changes = deps.store.changesSince(seq);
-      seq = changes.seq;
-      for (const i of changes.intents) deps.events.emit('refunds.updated', i);
-      if (changes.intents.some((i) => i.state === 'accepted')) poller.kick();
-    } catch (e) {
-      deps.log.warn('refund.watch_failed', { error: e instanceof Error ? e.message : String(e) });
-    }
-  }, deps.watchMs ?? 1_000);
-  watch.unref?.();
+  const watch = background
+    ? setInterval(() => {
+        // A process that died while sending leaves its intent `sending`: find out by query, now.
+        if (!sweeping && !deps.untrusted()) {
+          sweeping = true;
+          void service
+            .sweepOrphans()
+            .catch(() => undefined)
+            .finally(() => (sweeping = false));
+        }
+        try {
+          const v = deps.store.dataVersion();
+          if (v === version) return;
+          version = v;
+          const changes = deps.store.changesSince(seq);
+          seq = changes.seq;
+          for (const i of changes.intents) deps.events.emit('refunds.updated', i);
+          if (changes.intents.some((i) => i.state === 'accepted')) poller.kick();
+        } catch (e) {
+          deps.log.warn('refund.watch_failed', { error: e instanceof Error ? e.message : String(e) });
+        }
+      }, deps.watchMs ?? 1_000)
+    : undefined;
+  watch?.unref?.();
 
   // Resume in the background: start-up must not wait on the network.
-  if (!deps.untrusted())
+  if (background && !deps.untrusted())
     void service
       .resumeAll()
       .then((resumed) => {

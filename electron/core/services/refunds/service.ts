@@ -312,6 +312,9 @@ export function createRefundService(deps: RefundServiceDeps) {
       );
       throw e;
     }
+    // What the record is comes first: a refund record's own status ("pending") is not why it is refused.
+    const blocker = refundBlocker(tx);
+    if (blocker) refuse('conflict', blocker, { blocked: true });
     if (tx.status !== 'success')
       refuse(
         'conflict',
@@ -320,8 +323,6 @@ export function createRefundService(deps: RefundServiceDeps) {
           status: tx.status,
         },
       );
-    const blocker = refundBlocker(tx);
-    if (blocker) refuse('conflict', blocker, { blocked: true });
     if (tx.currency !== input.currency)
       refuse(
         'invalid_input',

@@ -1,13 +1,15 @@
 import { isAppError } from '../../../../shared/domain/errors';
 import { formatMinor } from '../../../../shared/domain/money';
+import { contract } from '../../../../shared/ipc/contract';
 import { defaultAppDataDir } from '../connection';
-import { ACCOUNT_OPTIONS, cliAccount, openCliRefunds } from '../desk';
+import { ACCOUNT_OPTIONS, cliAccount, invoke, openCliCore } from '../core';
 import { type Command, EXIT, UsageError, parseCliArgs } from '../io';
 
 /**
  * `check-refund <intentId>`: asks the service about a refund this desk recorded (looks for its
  * refundReference in the payment's refundInfo, or follows an accepted one) — never sends anything.
- * The way out of an unknown outcome from a script. It asks only the account the refund went to: give
+ * The way out of an unknown outcome from a script, through the same app core as the app
+ * (`refunds.checkAgain`). It asks only the account the refund went to: give
  * that profile (`--profile`) or its address, merchant and store. Exit 0 resolved (accepted or final),
  * 4 rejected, 6 still unknown (or cannot be checked with this account), 3 no such intent.
  */
@@ -26,10 +28,15 @@ export const checkRefundCommand: Command = {
     if (!intentId || extra.length > 0 || !/^RD[0-9A-Z]{6,40}$/.test(intentId))
       throw new UsageError('Give the refund intent id (RD…), as `refund` printed it.');
     const dataDir = parsed.values['data-dir'] ?? defaultAppDataDir(io.env);
-    const { account, conn } = cliAccount(parsed.values, io, dataDir);
-    const { service, close } = openCliRefunds({ dataDir, account, conn, io, operator: 'cli' });
+    const account = cliAccount(parsed.values, io, dataDir);
+    const core = await openCliCore({ dataDir, io, account });
     try {
-      const i = await service.checkAgain(account.profileId, intentId);
+      const i = await invoke(
+        core,
+        'refunds.checkAgain',
+        { profileId: account.profile.id, id: intentId },
+        contract['refunds.checkAgain'].output,
+      );
       const fields = {
         intentId: i.id,
         outcome: i.state,
@@ -48,7 +55,7 @@ export const checkRefundCommand: Command = {
       io.err(e.message);
       return e.code === 'not_found' ? EXIT.NOT_FOUND : EXIT.FAILURE;
     } finally {
-      close();
+      await core.close();
     }
   },
 };

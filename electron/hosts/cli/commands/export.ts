@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { auditCsv, refundsCsv } from '../../../../shared/csv/exports/refunds';
+import { contract } from '../../../../shared/ipc/contract';
 import { defaultAppDataDir } from '../connection';
-import { openCliStorage } from '../desk';
+import { invoke, openCliCore } from '../core';
 import { type Command, EXIT, UsageError, parseCliArgs } from '../io';
 
 const KINDS = ['audit', 'refunds'] as const;
@@ -34,22 +35,31 @@ export const exportCommand: Command = {
     if (!parsed.values.out) throw new UsageError('--out <file.csv> is required.');
     const dataDir = parsed.values['data-dir'] ?? defaultAppDataDir(io.env);
     const bom = !parsed.values['no-bom'];
-    const storage = openCliStorage(dataDir);
+    // The app core with no account: nothing is sent, only the database is read (`audit.list`,
+    // `refunds.list` for every profile, as the app's Export buttons do).
+    const core = await openCliCore({ dataDir, io });
     let csv: string;
     let count: number;
     try {
       if (kind === 'audit') {
-        const rows = storage.refunds.audit.list();
+        const rows = await invoke(core, 'audit.list', { allProfiles: true }, contract['audit.list'].output);
         csv = auditCsv(rows);
         count = rows.length;
       } else {
-        const intents = storage.refunds.list();
+        const intents = await invoke(
+          core,
+          'refunds.list',
+          { allProfiles: true },
+          contract['refunds.list'].output,
+        );
         csv = refundsCsv(intents);
         count = intents.length;
       }
-      for (const p of storage.problems()) io.err(`Warning: ${p.detail}`);
+      // What health reports about the database (damaged, newer version, lines not imported).
+      const health = await invoke(core, 'app.health', undefined, contract['app.health'].output);
+      for (const c of health.checks) if (!c.ok && c.detail) io.err(`Warning: ${c.detail}`);
     } finally {
-      storage.close();
+      await core.close();
     }
     writeFileSync(parsed.values.out, bom ? csv : csv.replace(/^\uFEFF/, ''));
     io.err(`Wrote ${count} ${kind === 'audit' ? 'audit entries' : 'refunds'} to ${parsed.values.out}.`);

@@ -1,16 +1,19 @@
 import { AppError, isAppError } from '../../../../shared/domain/errors';
 import { CURRENCIES, isKnownCurrency } from '../../../../shared/domain/currencies';
 import { formatMinor, MoneyParseError, parseMinor } from '../../../../shared/domain/money';
+import { moneyModeOf } from '../../../../shared/domain/profile';
 import { findUnsafeCharacter, unsafeTextMessage } from '../../../../shared/domain/text';
-import { cliGateway, defaultAppDataDir } from '../connection';
-import { ACCOUNT_OPTIONS, cliAccount, openCliRefunds } from '../desk';
+import { contract } from '../../../../shared/ipc/contract';
+import { defaultAppDataDir } from '../connection';
+import { ACCOUNT_OPTIONS, cliAccount, invoke, openCliCore } from '../core';
 import { type Command, EXIT, UsageError, parseCliArgs } from '../io';
 
 /** Refund-specific exit codes: 0 accepted, 4 rejected or refused, 6 outcome unknown. */
 const OUTCOME_UNKNOWN = 6;
 
 /**
- * `refund`: the app's own refund service and database, from a script. The same checks run (fresh query,
+ * `refund`: the app's own refund service and database, from a script — `refunds.submit` through the same
+ * app core and dispatcher as the app, for the one account the flags or --profile name. The same checks run (fresh query,
  * status, remaining including every intent of this account and payment, one in flight per payment),
  * decided in the same database transaction as the app's, committed before the request leaves; an
  * ambiguous failure is resolved by query, never resent. `--yes` is the explicit confirmation; in
@@ -64,17 +67,13 @@ export const refundCommand: Command = {
       throw new UsageError(
         `Nothing was sent. Add --yes to confirm refunding ${formatMinor(amountMinor, currency)} ${currency}.`,
       );
+    const operator = values.operator ?? io.env['USER'] ?? io.env['USERNAME'] ?? 'cli';
+    if (operator.trim().length > 60) throw new UsageError('--operator: keep the name under 60 characters.');
     const dataDir = values['data-dir'] ?? defaultAppDataDir(io.env);
-    const { account, conn } = cliAccount(values, io, dataDir);
-    const gateway = cliGateway(conn, io);
-    const { service, close } = openCliRefunds({
-      dataDir,
-      account,
-      conn,
-      io,
-      gateway,
-      operator: values.operator ?? io.env['USER'] ?? io.env['USERNAME'] ?? 'cli',
-    });
+    const account = cliAccount(values, io, dataDir);
+    // The operator recorded in the audit log is the one of this run, whatever the profile names.
+    const profile = { ...account.profile, operatorName: operator.trim() || 'cli' };
+    const core = await openCliCore({ dataDir, io, account: { ...account, profile } });
     const report = (fields: Record<string, unknown>) => {
       if (values.json) io.out(JSON.stringify(fields, null, 2));
       else
@@ -84,20 +83,28 @@ export const refundCommand: Command = {
     try {
       let transactionNo = values['transaction-no'];
       if (!transactionNo)
-        transactionNo = (await gateway.queryTransaction({ reference: values.reference! })).transaction
-          .transactionNo;
-      const intent = await service.submit({
-        profileId: account.profileId,
-        transactionNo,
-        amountMinor,
-        currency,
-        reasonCode: 'other',
-        reasonNote: values.reason.trim(),
-        confirmation: { overLimit: true, typedAmount: values.amount },
-      });
+        transactionNo = (
+          await core.profiles.gatewayFor(profile.id).queryTransaction({ reference: values.reference! })
+        ).transaction.transactionNo;
+      const intent = await invoke(
+        core,
+        'refunds.submit',
+        {
+          profileId: profile.id,
+          transactionNo,
+          amountMinor,
+          currency,
+          reasonCode: 'other',
+          reasonNote: values.reason.trim(),
+          confirmation: { overLimit: true, typedAmount: values.amount },
+        },
+        contract['refunds.submit'].output,
+      );
       report({
         intentId: intent.id,
         outcome: intent.state,
+        // The app's rule for the address it went to: `live` is real money, as the app's red banner says.
+        moneyMode: moneyModeOf(profile.environment, core.profiles.profiles.effectiveBaseUrl(profile.id)),
         transactionNo: intent.transactionNo,
         amount: `${formatMinor(intent.amountMinor, intent.currency)} ${intent.currency}`,
         refundTransactionNo: intent.refundTransactionNo,
@@ -124,7 +131,7 @@ export const refundCommand: Command = {
       if (e.code === 'not_found') return EXIT.NOT_FOUND;
       return e instanceof AppError && e.code === 'invalid_input' ? EXIT.USAGE : EXIT.REJECTED;
     } finally {
-      close();
+      await core.close();
     }
   },
 };

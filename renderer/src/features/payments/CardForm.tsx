@@ -9,13 +9,13 @@ import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/
 import { moneyModeOf } from '../../../../shared/domain/profile';
 import { useBridge } from '../../lib/bridge';
 import type { ProfileView } from '../profiles/queries';
-import { useRepos } from '../transactions/queries';
 import { parseAmountField } from './amount';
 import { Field } from './Field';
 import { described } from './field-props';
 import { useCaptureCard } from './mutations';
 import { AmountField, CustomerSelect, ReferenceField } from './OrderFields';
 import { fieldErrorsOf } from './server-errors';
+import { useCache } from '../../db/owner';
 
 const NO_CARD = { number: '', expMonth: '', expYear: '', cvv: '' };
 const MONTHS = Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(2, '0'));
@@ -31,7 +31,7 @@ export function CardForm(props: {
   onCreated: (p: PaymentView) => void;
 }) {
   const bridge = useBridge();
-  const { meta } = useRepos();
+  const cache = useCache();
   // Live money decides, from where the calls go (a custom address may be production too).
   const live =
     moneyModeOf(props.profile.environment, props.profile.effectiveBaseUrl ?? props.profile.baseUrl) ===
@@ -48,8 +48,8 @@ export function CardForm(props: {
 
   useEffect(() => {
     if (!live) return;
-    void meta.get(props.profile.id, 'payments.pciAcknowledged').then((v) => setAcknowledged(v === true));
-  }, [meta, live, props.profile.id]);
+    void cache.setting(props.profile.id, 'payments.pciAcknowledged').then((v) => setAcknowledged(v === true));
+  }, [cache, live, props.profile.id]);
 
   if (acknowledged === undefined) return <p role="status">Loading…</p>;
   if (!acknowledged)
@@ -67,7 +67,7 @@ export function CardForm(props: {
           type="button"
           className="primary"
           onClick={() => {
-            void meta.set(props.profile.id, 'payments.pciAcknowledged', true);
+            void cache.saveSetting(props.profile.id, 'payments.pciAcknowledged', true);
             setAcknowledged(true);
           }}
         >

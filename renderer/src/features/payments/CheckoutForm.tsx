@@ -11,7 +11,6 @@ import {
 } from '../../../../shared/domain/checkout';
 import { isKnownCurrency } from '../../../../shared/domain/currencies';
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
-import { useRepos } from '../transactions/queries';
 import { parseAmountField } from './amount';
 import { Field } from './Field';
 import { described } from './field-props';
@@ -20,6 +19,7 @@ import { GoodsEditor } from './GoodsEditor';
 import { errorOf, useCreateCheckout } from './mutations';
 import { AmountField, CustomerSelect, ReferenceField } from './OrderFields';
 import { fieldErrorsOf } from './server-errors';
+import { useCache } from '../../db/owner';
 
 const EXPIRY_CHOICES = [
   { minutes: 15, label: '15 minutes' },
@@ -74,14 +74,14 @@ export function CheckoutForm(props: {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string>();
   const create = useCreateCheckout();
-  const { meta } = useRepos();
+  const cache = useCache();
   const urlsKey = 'payments.addresses';
   const isDemo = props.profile.environment === 'demo';
 
   // The return page and notification address are remembered per profile (they rarely change).
   useEffect(() => {
     let live = true;
-    void meta.get(props.profile.id, urlsKey).then((v) => {
+    void cache.setting(props.profile.id, urlsKey).then((v) => {
       const saved = (v ?? {}) as { callbackUrl?: unknown; ipnUrl?: unknown };
       if (!live) return;
       setD((cur) => ({
@@ -93,7 +93,7 @@ export function CheckoutForm(props: {
     return () => {
       live = false;
     };
-  }, [meta, props.profile.id]);
+  }, [cache, props.profile.id]);
 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
     setD((cur) => {
@@ -163,7 +163,7 @@ export function CheckoutForm(props: {
             return;
           }
           if (d.callbackUrl.trim() || d.ipnUrl.trim())
-            void meta.set(props.profile.id, urlsKey, {
+            void cache.saveSetting(props.profile.id, urlsKey, {
               callbackUrl: d.callbackUrl.trim(),
               ipnUrl: d.ipnUrl.trim(),
             });

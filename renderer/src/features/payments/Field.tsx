@@ -33,7 +33,11 @@ export function Field(props: {
  */
 async function copyText(text: string): Promise<boolean> {
   try {
-    await navigator.clipboard.writeText(text);
+    // A permission prompt nobody can answer would leave the button silent for ever: give it a second.
+    await Promise.race([
+      navigator.clipboard.writeText(text),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('clipboard timed out')), 1_000)),
+    ]);
     return true;
   } catch {
     const area = document.createElement('textarea');

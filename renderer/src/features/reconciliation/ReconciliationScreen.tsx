@@ -3,14 +3,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { ParsedCsv } from '../../../../shared/csv/parser';
 import { chooseMapping, columnMappingSchema, type ColumnMapping } from '../../../../shared/recon/mapping';
-import { useDb } from '../../db/context';
-import { createMetaRepo } from '../../db/meta-repo';
+import { useCache } from '../../db/owner';
 import { useActiveProfile } from '../profiles/queries';
 import { ImportStep } from './ImportStep';
 import { MappingStep } from './MappingStep';
 import { ProgressPanel } from './ProgressPanel';
 import { ReportView } from './ReportView';
-import { runsKey } from './report-parts';
+import { runsKeys } from './report-parts';
 import { RunsList } from './RunsList';
 import { type ImportedLedger, useReconRun } from './use-recon-run';
 
@@ -42,7 +41,7 @@ function ProfileReconciliation({
   isDemo: boolean;
   profileName: string;
 }) {
-  const db = useDb();
+  const cache = useCache();
   const client = useQueryClient();
   const [parsed, setParsed] = useState<{ csv: ParsedCsv; label: string; mapping: ColumnMapping } | null>(
     null,
@@ -53,13 +52,13 @@ function ProfileReconciliation({
   // A run that ended (or a new one) shows in the list of earlier runs.
   const ended = recon.run?.progress.phase === 'done' ? recon.run.runId : null;
   useEffect(() => {
-    void client.invalidateQueries({ queryKey: runsKey(activeId) });
+    void client.invalidateQueries({ queryKey: runsKeys.all });
   }, [client, activeId, ended]);
 
   async function onParsed(csv: ParsedCsv, label: string) {
     // The mapping is remembered per profile; a remembered one is reused only if it fits these headers.
     const remembered = activeId
-      ? columnMappingSchema.safeParse(await createMetaRepo(db).get(activeId, MAPPING_KEY))
+      ? columnMappingSchema.safeParse(await cache.setting(activeId, MAPPING_KEY))
       : undefined;
     setParsed({
       csv,
@@ -69,7 +68,7 @@ function ProfileReconciliation({
   }
 
   async function onRun(ledger: ImportedLedger) {
-    await createMetaRepo(db).set(ledger.profileId, MAPPING_KEY, ledger.mapping);
+    await cache.saveSetting(ledger.profileId, MAPPING_KEY, ledger.mapping);
     await recon.start(ledger);
   }
 
@@ -120,7 +119,7 @@ function ProfileReconciliation({
     body = (
       <>
         <ImportStep isDemo={isDemo} onParsed={(csv, label) => void onParsed(csv, label)} />
-        {activeId && <RunsList profileId={activeId} onOpen={(id) => void recon.reopen(id)} />}
+        {activeId && <RunsList onOpen={(id) => void recon.reopen(id)} />}
       </>
     );
   }

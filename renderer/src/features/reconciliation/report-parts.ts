@@ -1,6 +1,7 @@
 /** Plain helpers of the reconciliation screens (kept out of component files for fast refresh). */
 import { OUTCOME_LABELS, RECON_OUTCOMES, type ReconOutcome } from '../../../../shared/recon/match';
 import type { CurrencySummary } from '../../../../shared/recon/summary';
+import type { ListScope } from '../../../../shared/ipc/contract/scope';
 
 /** Likely causes, named where recognisable (the reason sentence says what to do). */
 export const CAUSE_LABELS: Readonly<Record<string, string>> = {
@@ -11,8 +12,12 @@ export const CAUSE_LABELS: Readonly<Record<string, string>> = {
   field_count: 'wrong number of fields',
 };
 
-/** Query key of a profile's runs (invalidated when a run ends or the profile changes). */
-export const runsKey = (profileId: string | null) => ['reconciliation', 'runs', profileId] as const;
+/** Query keys of the runs lists: one profile's, or every profile's (invalidated when a run ends). */
+export const runsKeys = {
+  all: ['reconciliation', 'runs'] as const,
+  list: (scope: ListScope) =>
+    ['reconciliation', 'runs', 'profileId' in scope ? scope.profileId : '*all*'] as const,
+};
 
 export interface Part {
   key: string;

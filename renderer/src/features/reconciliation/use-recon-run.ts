@@ -1,16 +1,11 @@
-import { isKnownCurrency } from '../../../../shared/domain/currencies';
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Input, Output } from '../../../../shared/ipc/contract';
 import { RECON_INPUT_CHUNK } from '../../../../shared/ipc/contract/reconciliation';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import type { LedgerRow, UnusableRow } from '../../../../shared/recon/ledger';
 import { ledgerKeys, lookupKey, type ReconItem } from '../../../../shared/recon/match';
-import { useDb } from '../../db/context';
-import type { RefundDeskDb } from '../../db/schema';
-import { createTransactionsRepo } from '../../db/transactions-repo';
+import { type CacheOwner, useCache } from '../../db/owner';
 import { unwrap, useBridge } from '../../lib/bridge';
-import { transactionKeys } from '../transactions/queries';
 
 export type ReconRun = Output<'reconciliation.get'>;
 export type ReconProgress = ReconRun['progress'];
@@ -33,8 +28,11 @@ export interface ImportedLedger extends Omit<Input<'reconciliation.create'>, 'la
   unusable: UnusableRow[];
 }
 
-/** What the service said is cache material: the Transactions area shows it offline afterwards. */
-async function cacheAnswers(db: RefundDeskDb, profileId: string, items: readonly ReconItem[]) {
+/**
+ * What the service said is cache material: stored through the cache owner, so the Transactions list
+ * shows these payments at once (merged into it) and offline afterwards.
+ */
+async function cacheAnswers(cache: CacheOwner, profileId: string, items: readonly ReconItem[]) {
   const byFetch = new Map<string, Transaction[]>();
   for (const i of items) {
     if (!i.transaction || !i.service) continue;
@@ -42,8 +40,7 @@ async function cacheAnswers(db: RefundDeskDb, profileId: string, items: readonly
     list.push(i.transaction);
     byFetch.set(i.service.fetchedAt, list);
   }
-  const repo = createTransactionsRepo(db);
-  for (const [fetchedAt, list] of byFetch) await repo.bulkUpsert(profileId, list, fetchedAt);
+  for (const [fetchedAt, list] of byFetch) await cache.store(profileId, list, fetchedAt);
 }
 
 const chunks = <T>(list: readonly T[]) =>
@@ -60,8 +57,7 @@ const chunks = <T>(list: readonly T[]) =>
  */
 export function useReconRun(profileId: string) {
   const bridge = useBridge();
-  const db = useDb();
-  const client = useQueryClient();
+  const cache = useCache();
   const [run, setRun] = useState<ReconRun | null>(null);
   const [report, setReport] = useState<ReconReport | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -87,16 +83,14 @@ export function useReconRun(profileId: string) {
         setRun(header.run);
         setReport({ header, items });
         if (fresh.current.delete(runId) && header.run.profileId === profileId) {
-          await cacheAnswers(db, profileId, items);
-          // The Transactions list shows what reconciliation fetched: re-read when it is next shown.
-          void client.invalidateQueries({ queryKey: transactionKeys.profile(profileId) });
+          await cacheAnswers(cache, profileId, items);
         }
       } catch (e) {
         setError(e instanceof Error ? e.message : 'The report could not be loaded.');
         loading.current = null;
       }
     },
-    [bridge, db, profileId, client],
+    [bridge, cache, profileId],
   );
 
   const onView = useCallback(
@@ -139,21 +133,15 @@ export function useReconRun(profileId: string) {
         // Fresh cache hits (by transaction number) need no query.
         const byNo = ledgerKeys(ledger.rows)
           .map(lookupKey)
-          .filter((k) => k.startsWith('tx:'));
-        const now = Date.now();
-        const hits = await db.transactions
-          .where('[profileId+transactionNo]')
-          .anyOf(byNo.map((k) => [ledger.profileId, k.slice(3)]))
-          .toArray();
-        // Rows cached by earlier versions may be in a currency this app no longer handles: main refuses
-        // those answers, so they are looked up afresh instead (and fail there with the reason).
-        const cached = hits
-          .filter((h) => now - Date.parse(h.fetchedAt) < FRESH_MS && isKnownCurrency(h.currency))
-          .map(({ profileId: _p, fetchedAt, ...transaction }) => ({
+          .filter((k) => k.startsWith('tx:'))
+          .map((k) => k.slice(3));
+        const cached = (await cache.freshOnes(profileId, byNo, FRESH_MS)).map(
+          ({ profileId: _p, fetchedAt, ...transaction }) => ({
             key: `tx:${transaction.transactionNo}`,
             transaction,
             fetchedAt,
-          }));
+          }),
+        );
         for (const rows of chunks(ledger.rows))
           await unwrap(bridge['reconciliation.addInput']({ profileId, runId: id, rows }));
         for (const unusable of chunks(ledger.unusable))
@@ -172,7 +160,7 @@ export function useReconRun(profileId: string) {
         setBusy(null);
       }
     },
-    [bridge, db, onView, profileId],
+    [bridge, cache, onView, profileId],
   );
 
   /** Opens an earlier run: its stored report, or its progress (resumable) when it has not ended. */

@@ -4,6 +4,7 @@ import { checkRefundAmount, defaultAmountText, refundBreakdown, remainingAfter }
 import { type Draft, type Preview, reasonProblem } from './draft';
 import { transactionStatusLabel } from '../../../../shared/domain/labels';
 import { amountText, environmentLabel } from './format';
+import { moneyModeShown } from './requirements';
 
 /** Step 1: how much and why, with the remaining amount updated as the person types. */
 export function AmountStep(props: {
@@ -82,9 +83,9 @@ export function AmountStep(props: {
           <dd>
             {preview.profileName}
             <span
-              className={`rd-badge rd-env-badge ${preview.moneyMode === 'live' ? 'rd-badge-bad' : 'rd-badge-info'}`}
+              className={`rd-badge rd-env-badge ${moneyModeShown(preview) === 'live' ? 'rd-badge-bad' : 'rd-badge-info'}`}
             >
-              {preview.moneyMode === 'live' ? 'LIVE MONEY' : environmentLabel(preview.environment)}
+              {moneyModeShown(preview) === 'live' ? 'LIVE MONEY' : environmentLabel(preview.environment)}
             </span>
           </dd>
         </div>

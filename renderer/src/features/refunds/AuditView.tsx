@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useBridge } from '../../lib/bridge';
-import { useActiveProfile } from '../profiles/queries';
+import { useListScope } from '../profiles/list-scope';
+import { AllProfilesToggle, ProfileCell } from '../profiles/ProfileScope';
 import { auditListQuery } from './queries';
 import { AUDIT_OUTCOME_LABELS } from '../../../../shared/domain/labels';
 import { exportCommands, useCommands } from '../../app/nav';
@@ -9,7 +10,7 @@ import { useFormat } from '../preferences/use-prefs';
 import { ListToolbar } from './ListToolbar';
 import { exportAudit } from './exports';
 import { type AuditEntry, type AuditFilters, currenciesOf, filterAudit } from './filters';
-import { amountText, environmentLabel, reasonLabel } from './format';
+import { amountText, reasonLabel } from './format';
 import { StateBadge } from './StateBadge';
 
 const OUTCOMES: ReadonlyArray<AuditEntry['outcome']> = [
@@ -28,14 +29,13 @@ const AUDIT_LABELS = AUDIT_OUTCOME_LABELS as Readonly<Record<AuditEntry['outcome
 /**
  * The audit log, read-only: main owns it; the renderer can only list, filter and export it. The active
  * profile's entries by default; "All profiles" shows every profile's, with the Profile column to tell
- * them apart.
+ * them apart (the same choice as the Refunds list and the reconciliation runs).
  */
 export function AuditView() {
   const bridge = useBridge();
-  const { profile } = useActiveProfile();
-  const [allProfiles, setAllProfiles] = useState(false);
-  const scope = allProfiles || !profile ? { allProfiles: true as const } : { profileId: profile.id };
-  const audit = useQuery(auditListQuery(bridge, scope));
+  const listScope = useListScope();
+  const { allProfiles, scope } = listScope;
+  const audit = useQuery({ ...auditListQuery(bridge, scope), enabled: listScope.ready });
   const [filters, setFilters] = useState<AuditFilters>({ outcome: 'all', currency: 'all', text: '' });
   const rows = useMemo(() => filterAudit(audit.data ?? [], filters), [audit.data, filters]);
   const currencies = useMemo(() => currenciesOf(audit.data ?? []), [audit.data]);
@@ -79,15 +79,7 @@ export function AuditView() {
             ))}
           </select>
         </label>
-        <label>
-          <input
-            type="checkbox"
-            checked={allProfiles || !profile}
-            disabled={!profile}
-            onChange={(e) => setAllProfiles(e.target.checked)}
-          />{' '}
-          All profiles{profile && !allProfiles ? ` (showing ${profile.name})` : ''}
-        </label>
+        <AllProfilesToggle state={listScope} />
       </ListToolbar>
       {audit.isError && (
         <p className="rd-alert rd-alert-bad" role="alert">
@@ -100,7 +92,7 @@ export function AuditView() {
             <tr>
               <th scope="col">Time ({f.zoneLabel})</th>
               <th scope="col">Operator</th>
-              <th scope="col">Profile</th>
+              {allProfiles && <th scope="col">Profile</th>}
               <th scope="col">Transaction</th>
               <th scope="col" className="num">
                 Amount
@@ -119,12 +111,7 @@ export function AuditView() {
               >
                 <td className="nowrap">{f.dateTimeSeconds(e.at)}</td>
                 <td>{e.operator || '—'}</td>
-                <td>
-                  {e.profileName}
-                  <div className={e.environment === 'production' ? 'small rd-prod-text' : 'small muted'}>
-                    {environmentLabel(e.environment)}
-                  </div>
-                </td>
+                {allProfiles && <ProfileCell name={e.profileName} environment={e.environment} />}
                 <td className="mono">{e.transactionNo}</td>
                 <td className="num">{amountText(e.amountMinor, e.currency)}</td>
                 <td>

@@ -3,7 +3,7 @@ import { REFUND_REASONS } from '../../../../shared/ipc/contract/refunds';
 import { typedAmountMatches } from './amount';
 import { type Confirmations, confirmationsComplete, type Preview } from './draft';
 import { amountText, environmentLabel } from './format';
-import type { Requirements } from './requirements';
+import { moneyModeShown, type Requirements } from './requirements';
 
 /** How long after the step appears its send button stays disarmed. */
 export const DELIBERATE_MS = 600;
@@ -34,7 +34,8 @@ export function ConfirmStep(props: {
 }) {
   const { preview, amountMinor, requirements: req, confirmations: c } = props;
   const tx = preview.transaction;
-  const production = preview.moneyMode === 'live';
+  const moneyMode = moneyModeShown(preview);
+  const production = moneyMode === 'live';
   const complete = confirmationsComplete(req, c, amountMinor, tx.currency);
   const typedWrong =
     req.typedAmount &&
@@ -58,9 +59,18 @@ export function ConfirmStep(props: {
     e.preventDefault();
     if (armed && !props.sending && complete) props.onSubmit();
   };
-  // Auto-repeated Enter/Space (a key held down) never sends.
-  const ignoreRepeats = (e: KeyboardEvent<HTMLFormElement>) => {
-    if ((e.key === 'Enter' || e.key === ' ') && e.repeat) e.preventDefault();
+  // Enter and Space count only when this step saw the key go down, once. A key held from the previous
+  // step does nothing here: not its auto-repeats (also where a platform does not mark them as repeats),
+  // not its release (Space activates a button on release).
+  const down = useRef(new Set<string>());
+  const onKeyDown = (e: KeyboardEvent<HTMLFormElement>) => {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    if (e.repeat || down.current.has(e.key)) e.preventDefault();
+    else down.current.add(e.key);
+  };
+  const onKeyUp = (e: KeyboardEvent<HTMLFormElement>) => {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    if (!down.current.delete(e.key)) e.preventDefault();
   };
   const merchant = `merchant ${preview.merchantNo}`;
 
@@ -68,7 +78,8 @@ export function ConfirmStep(props: {
     <form
       className="rd-step"
       onSubmit={submit}
-      onKeyDown={ignoreRepeats}
+      onKeyDown={onKeyDown}
+      onKeyUp={onKeyUp}
       noValidate
       aria-label="Confirm the refund"
     >
@@ -78,7 +89,7 @@ export function ConfirmStep(props: {
         </div>
       ) : (
         <p className="rd-env-note" data-testid="environment-note">
-          {preview.moneyMode === 'local'
+          {moneyMode === 'local'
             ? `${environmentLabel(preview.environment)}: no real money moves.`
             : `${environmentLabel(preview.environment)}: the payment service's test system (${hostOf(preview.baseUrl)}).`}
         </p>

@@ -1,3 +1,4 @@
+import type { RecordedEnvironment } from '../../../../shared/domain/profile';
 import { memo } from 'react';
 import {
   RECORD_STATUS_LABELS,
@@ -6,6 +7,7 @@ import {
   type RefundRecordRow,
 } from '../../../../shared/domain/refund-record';
 import type { Formatters } from '../preferences/format';
+import { ProfileCell } from '../profiles/ProfileScope';
 import { CloseNotSent } from './CloseNotSent';
 import { amountText, reasonLabel } from './format';
 import { StateBadge } from './StateBadge';
@@ -42,9 +44,13 @@ function StatusCell({ row, f }: { row: RefundRecordRow; f: Formatters }) {
   );
 }
 
+/** Whose refund a row is, for the Profile column. */
+export type ProfileOf = (row: RefundRecordRow) => { name: string; environment?: RecordedEnvironment };
+
 const Row = memo(function Row(p: {
   row: RefundRecordRow;
   f: Formatters;
+  profileOf: ProfileOf | undefined;
   selected: boolean;
   checking: boolean;
   onSelect(key: string): void;
@@ -63,6 +69,7 @@ const Row = memo(function Row(p: {
       onClick={() => p.onSelect(row.key)}
     >
       <td className="nowrap">{row.at ? f.dateTimeSeconds(row.at) : '—'}</td>
+      {p.profileOf && <ProfileCell {...p.profileOf(row)} />}
       <td className="mono">
         <button
           type="button"
@@ -126,7 +133,7 @@ function SortHeader(p: {
   );
 }
 
-/** Every refund of the profile's cached payments, made here or elsewhere, sortable. */
+/** Every refund of the profile's cached payments (or of every profile), made here or elsewhere, sortable. */
 export function RecordTable(p: {
   rows: readonly RefundRecordRow[];
   f: Formatters;
@@ -138,12 +145,15 @@ export function RecordTable(p: {
   onSelect(key: string): void;
   onOpenPayment(transactionNo: string): void;
   onCheckAgain(id: string): void;
+  /** Set when every profile's refunds are shown: the Profile column says whose each row is. */
+  profileOf?: ProfileOf;
 }) {
   return (
     <table className="rd-table" data-testid="refunds-table">
       <thead>
         <tr>
           <SortHeader label={`Made (${p.f.zoneLabel})`} by="at" sort={p.sort} onSort={p.onSort} />
+          {p.profileOf && <th scope="col">Profile</th>}
           <th scope="col">Payment</th>
           <SortHeader label="Amount" by="amount" sort={p.sort} onSort={p.onSort} className="num" />
           <SortHeader label="Status" by="status" sort={p.sort} onSort={p.onSort} />
@@ -162,6 +172,7 @@ export function RecordTable(p: {
             key={row.key}
             row={row}
             f={p.f}
+            profileOf={p.profileOf}
             selected={row.key === p.selectedKey}
             checking={row.intent !== undefined && row.intent.id === p.checkingId}
             onSelect={p.onSelect}

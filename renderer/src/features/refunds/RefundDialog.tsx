@@ -13,6 +13,7 @@ import { describeIntent, describeSubmitError } from './outcome';
 import { refundPreviewQuery } from './queries';
 import {
   mergeRequirements,
+  moneyModeShown,
   NO_REQUIREMENTS,
   predictRequirements,
   type Requirements,
@@ -88,7 +89,7 @@ export function RefundDialog({
       ? predictRequirements({
           amountMinor,
           currency: tx.currency,
-          moneyMode: p.moneyMode,
+          moneyMode: moneyModeShown(p),
           todayTotalMinor: p.todayTotalMinor,
           guardrails: p.guardrails,
         })
@@ -245,7 +246,7 @@ export function RefundDialog({
       titleId={titleId}
       title={title}
       onClose={close}
-      tone={p?.moneyMode === 'live' ? 'production' : undefined}
+      tone={p && moneyModeShown(p) === 'live' ? 'production' : undefined}
       testId="refund-dialog"
     >
       {body}

@@ -5,6 +5,7 @@ import {
   mergeRefundRecord,
   RECORD_STATUS_LABELS,
   type RecordFilters,
+  type RefundRecordRow,
   type RecordSort,
   type RecordStatus,
 } from '../../../../shared/domain/refund-record';
@@ -12,7 +13,9 @@ import { dayStartInZone } from '../../../../shared/domain/zones';
 import { exportCommands, useAppNav, useCommands } from '../../app/nav';
 import { useBridge } from '../../lib/bridge';
 import { useFormat } from '../preferences/use-prefs';
-import { useActiveProfile } from '../profiles/queries';
+import { useListScope } from '../profiles/list-scope';
+import { AllProfilesToggle } from '../profiles/ProfileScope';
+import { type ProfileView, useActiveProfile } from '../profiles/queries';
 import { useCachedRows } from '../transactions/queries';
 import { useRefundDialog } from './dialog-context';
 import { exportRecord } from './exports';
@@ -40,13 +43,16 @@ export function RefundsView() {
         <p className="rd-empty">Choose or add a merchant profile in Settings to see its refunds.</p>
       </section>
     );
-  return <ProfileRefunds profileId={profile.id} profileName={profile.name} />;
+  return <ProfileRefunds key={profile.id} profile={profile} />;
 }
 
-function ProfileRefunds({ profileId, profileName }: { profileId: string; profileName: string }) {
+function ProfileRefunds({ profile }: { profile: ProfileView }) {
+  const { id: profileId, name: profileName } = profile;
   const bridge = useBridge();
   const nav = useAppNav();
-  const list = useQuery(refundsListQuery(bridge, { profileId }));
+  const listScope = useListScope();
+  const { allProfiles } = listScope;
+  const list = useQuery(refundsListQuery(bridge, listScope.scope));
   const cached = useCachedRows(profileId);
   const dialog = useRefundDialog();
   const checkAgain = useCheckAgain();
@@ -84,6 +90,15 @@ function ProfileRefunds({ profileId, profileName }: { profileId: string; profile
   const newTxValid = /^\d{1,32}$/.test(newTx.trim());
   const openPayment = useCallback((transactionNo: string) => nav?.lookup(transactionNo), [nav]);
   const runCheck = useCallback((id: string) => checkAgain.mutate({ profileId, id }), [checkAgain, profileId]);
+  // A refund made here names its profile; one only the service lists is in this profile's cache.
+  const profileOf = useCallback(
+    (row: RefundRecordRow) =>
+      row.intent
+        ? { name: row.intent.profileName, environment: row.intent.environment }
+        : { name: profileName, environment: profile.environment },
+    [profileName, profile.environment],
+  );
+  const exportName = allProfiles ? 'all-profiles' : profileName;
 
   useCommands('refunds', [
     {
@@ -98,7 +113,7 @@ function ProfileRefunds({ profileId, profileName }: { profileId: string; profile
       what: 'refunds',
       group: 'Refunds',
       empty: rows.length === 0 ? 'No refunds shown' : undefined,
-      run: (kind) => exportRecord(kind, rows, profileName, f),
+      run: (kind) => exportRecord(kind, rows, exportName, f),
     }),
   ]);
 
@@ -141,7 +156,7 @@ function ProfileRefunds({ profileId, profileName }: { profileId: string; profile
         placeholder="Transaction, refund no., reference"
         shown={rows.length}
         total={record.length}
-        onExport={(kind) => void exportRecord(kind, rows, profileName, f)}
+        onExport={(kind) => void exportRecord(kind, rows, exportName, f)}
       >
         <label>
           Status{' '}
@@ -170,6 +185,7 @@ function ProfileRefunds({ profileId, profileName }: { profileId: string; profile
             <option value="elsewhere">Elsewhere</option>
           </select>
         </label>
+        <AllProfilesToggle state={listScope} />
         <label>
           From{' '}
           <input
@@ -220,6 +236,7 @@ function ProfileRefunds({ profileId, profileName }: { profileId: string; profile
           onSelect={setSelectedKey}
           onOpenPayment={openPayment}
           onCheckAgain={runCheck}
+          profileOf={allProfiles ? profileOf : undefined}
         />
         {list.isSuccess && rows.length === 0 && (
           <p className="rd-empty">
@@ -235,9 +252,11 @@ function ProfileRefunds({ profileId, profileName }: { profileId: string; profile
         )}
       </div>
       <p className="muted small">
-        {profileName}’s refunds: made at this desk, and those the service lists for payments in this
-        computer’s cache (look a payment up or sync to add its refunds). Times are in {f.zoneSentence};
-        exports use the same zone and name it.
+        {allProfiles
+          ? `Every profile’s refunds made at this desk, and those the service lists for ${profileName}’s payments in this computer’s cache`
+          : `${profileName}’s refunds: made at this desk, and those the service lists for payments in this computer’s cache`}{' '}
+        (look a payment up or sync to add its refunds). Times are in {f.zoneSentence}; exports use the same
+        zone and name it.
       </p>
     </section>
   );

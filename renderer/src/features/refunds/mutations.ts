@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Input } from '../../../../shared/ipc/contract';
 import { unwrap, useBridge } from '../../lib/bridge';
+import { refreshHealth } from '../shell/queries';
 import { applyIntent, refundKeys } from './queries';
 
 /** refunds.submit. Main holds the per-transaction lock; the dialog also disables Submit while pending. */
@@ -13,6 +14,7 @@ export function useSubmitRefund() {
     onSettled: () => {
       void client.invalidateQueries({ queryKey: refundKeys.lists });
       void client.invalidateQueries({ queryKey: refundKeys.audits });
+      void refreshHealth(client);
     },
   });
 }
@@ -27,6 +29,7 @@ export function useCheckAgain() {
     onSettled: () => {
       void client.invalidateQueries({ queryKey: refundKeys.lists });
       void client.invalidateQueries({ queryKey: refundKeys.audits });
+      void refreshHealth(client);
     },
   });
 }
@@ -44,6 +47,7 @@ export function useCloseNotSent() {
     onSettled: () => {
       void client.invalidateQueries({ queryKey: refundKeys.lists });
       void client.invalidateQueries({ queryKey: refundKeys.audits });
+      void refreshHealth(client);
     },
   });
 }

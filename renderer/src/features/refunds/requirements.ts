@@ -1,6 +1,7 @@
 import type { Currency } from '../../../../shared/domain/currencies';
 import type { AppErrorShape } from '../../../../shared/domain/errors';
 import { limitReasons } from '../../../../shared/domain/guardrails';
+import { type MoneyMode, moneyModeOf } from '../../../../shared/domain/profile';
 import type { Output } from '../../../../shared/ipc/contract';
 
 type Guardrails = Output<'refunds.preview'>['guardrails'];
@@ -13,6 +14,20 @@ export interface Requirements {
   typedAmount: boolean;
   /** Which limits, in words ("it is above the single-refund limit of 500.00 USD"). */
   reasons: string[];
+}
+
+const STRICTNESS: Readonly<Record<MoneyMode, number>> = { local: 0, test: 1, live: 2 };
+
+/**
+ * The money mode the dialog shows and asks confirmations for: the stricter of main's answer and what the
+ * address itself says (the same moneyModeOf), so a preview that says "local" for a partner's https
+ * address still gets the red banner and the typed amount — never "no real money moves".
+ */
+export function moneyModeShown(
+  p: Pick<Output<'refunds.preview'>, 'moneyMode' | 'environment' | 'baseUrl'>,
+): MoneyMode {
+  const fromAddress = moneyModeOf(p.environment, p.baseUrl || undefined);
+  return STRICTNESS[fromAddress] > STRICTNESS[p.moneyMode] ? fromAddress : p.moneyMode;
 }
 
 export const NO_REQUIREMENTS: Requirements = { limit: false, typedAmount: false, reasons: [] };

@@ -10,7 +10,13 @@ import {
   profileInputSchema,
 } from '../../../../shared/domain/profile';
 import { BridgeError } from '../../lib/bridge';
-import { draftsToLimits, type LimitDraft, limitsToDrafts } from './limits';
+import {
+  draftsToGuardrails,
+  type LimitDraft,
+  limitsToDrafts,
+  type UnknownCloseDraft,
+  unknownCloseToDraft,
+} from './limits';
 import { LimitsEditor } from './LimitsEditor';
 import { useSaveProfile } from './mutations';
 import type { ProfileView } from '../profiles/queries';
@@ -25,6 +31,7 @@ interface Draft {
   merGroupNo: string;
   ipnEnabled: boolean;
   limits: LimitDraft[];
+  unknownClose: UnknownCloseDraft;
 }
 
 const blank: Draft = {
@@ -37,6 +44,7 @@ const blank: Draft = {
   merGroupNo: '',
   ipnEnabled: false,
   limits: [],
+  unknownClose: unknownCloseToDraft(undefined),
 };
 
 function fromProfile(p: ProfileView): Draft {
@@ -50,6 +58,7 @@ function fromProfile(p: ProfileView): Draft {
     merGroupNo: p.merGroupNo ?? '',
     ipnEnabled: p.ipnEnabled,
     limits: limitsToDrafts(p.guardrails),
+    unknownClose: unknownCloseToDraft(p.guardrails),
   };
 }
 
@@ -65,7 +74,7 @@ function toInput(d: Draft, guardrails: ProfileInput['guardrails'], id?: string):
     ...(d.environment === 'custom' && opt(d.baseUrl) ? { baseUrl: opt(d.baseUrl) } : {}),
     ...(opt(d.operatorName) ? { operatorName: opt(d.operatorName) } : {}),
     ...(opt(d.merGroupNo) ? { merGroupNo: opt(d.merGroupNo) } : {}),
-    guardrails,
+    ...(guardrails ? { guardrails } : {}),
   };
 }
 
@@ -101,9 +110,10 @@ export function ProfileForm({
     setDraft((d) => ({ ...d, [key]: value }));
     setErrors((e) => {
       const { [key]: _gone, ...rest } = e;
-      // Row errors of the limits editor are keyed limits.<row>: editing any row re-validates on save.
-      return key === 'limits'
-        ? (Object.fromEntries(Object.entries(rest).filter(([k]) => !k.startsWith('limits.'))) as Record<
+      // Errors of grouped fields are keyed <group>.<part> (limits.<row>, unknownClose.minChecks):
+      // editing the group clears them, and saving validates again.
+      return key === 'limits' || key === 'unknownClose'
+        ? (Object.fromEntries(Object.entries(rest).filter(([k]) => !k.startsWith(`${key}.`))) as Record<
             string,
             string
           >)
@@ -113,13 +123,14 @@ export function ProfileForm({
 
   const submit = async (ev: FormEvent) => {
     ev.preventDefault();
-    const limits = draftsToLimits(draft.limits);
-    const input = toInput(draft, 'guardrails' in limits ? limits.guardrails : { limits: [] }, profile?.id);
+    // Limits and the close-as-not-sent policy are saved together, so saving one never drops the other.
+    const guardrails = draftsToGuardrails(draft.limits, draft.unknownClose);
+    const input = toInput(draft, 'guardrails' in guardrails ? guardrails.guardrails : undefined, profile?.id);
     const parsed = profileInputSchema.safeParse(input);
-    if (!parsed.success || 'errors' in limits) {
+    if (!parsed.success || 'errors' in guardrails) {
       const found = {
         ...(parsed.success ? {} : fieldErrors(parsed.error)),
-        ...('errors' in limits ? limits.errors : {}),
+        ...('errors' in guardrails ? guardrails.errors : {}),
       };
       setErrors(found);
       document.getElementById(`${uid}-${Object.keys(found)[0] ?? 'name'}`)?.focus();
@@ -242,6 +253,12 @@ export function ProfileForm({
         )}
       </div>
       <LimitsEditor rows={draft.limits} errors={errors} onChange={(rows) => set('limits', rows)} />
+      <UnknownCloseFields
+        value={draft.unknownClose}
+        errors={errors}
+        idPrefix={uid}
+        onChange={(v) => set('unknownClose', v)}
+      />
       <div className="st-field st-check">
         <input
           id={`${uid}-ipn`}
@@ -274,5 +291,58 @@ export function ProfileForm({
         </button>
       </div>
     </form>
+  );
+}
+
+/**
+ * How much checking a refund whose outcome is unknown needs before the operator may close it as not
+ * sent: at least this many checks that do not find it, over at least this long (main enforces both).
+ */
+function UnknownCloseFields({
+  value,
+  errors,
+  idPrefix,
+  onChange,
+}: {
+  value: UnknownCloseDraft;
+  errors: Record<string, string>;
+  idPrefix: string;
+  onChange: (v: UnknownCloseDraft) => void;
+}) {
+  const input = (key: keyof UnknownCloseDraft, label: string) => {
+    const id = `${idPrefix}-unknownClose.${key}`;
+    const error = errors[`unknownClose.${key}`];
+    return (
+      <div className="st-field">
+        <label htmlFor={id}>{label}</label>
+        <input
+          id={id}
+          value={value[key]}
+          inputMode="numeric"
+          autoComplete="off"
+          onChange={(e) => onChange({ ...value, [key]: e.target.value })}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-err` : undefined}
+        />
+        {error && (
+          <p className="st-error" id={`${id}-err`} data-testid={`error-unknownClose-${key}`}>
+            {error}
+          </p>
+        )}
+      </div>
+    );
+  };
+  return (
+    <fieldset className="st-field" data-testid="unknown-close-editor">
+      <legend>Closing an unknown refund as “not sent”</legend>
+      <p className="st-hint">
+        A refund whose outcome is unknown, and that the service still does not list, may be closed as not sent
+        only after this many checks over at least this long.
+      </p>
+      <div className="st-row">
+        {input('minChecks', 'Checks, at least')}
+        {input('minMinutes', 'Over at least (minutes)')}
+      </div>
+    </fieldset>
   );
 }

@@ -1,21 +1,27 @@
 import { useState } from 'react';
-import { RESET_CACHE_WORDS, resetLocalCache } from '../../db/cache';
-import { useDb } from '../../db/context';
+import { RESET_CACHE_WORDS, useCache } from '../../db/owner';
 
 /**
  * "Reset local cache": a deliberate two-step action (Settings, and wherever the cache cannot be read).
  * The app reloads onto an empty cache afterwards.
  */
-export function ResetCache({ reason }: { reason?: string }) {
-  const db = useDb();
+export function ResetCache({
+  reason,
+  reload = () => window.location.reload(),
+}: {
+  reason?: string;
+  /** What happens once the cache is deleted (the app starts over; tests observe it). */
+  reload?: () => void;
+}) {
+  const cache = useCache();
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const reset = async () => {
     setBusy(true);
     try {
-      await resetLocalCache(db);
-      window.location.reload();
+      await cache.reset();
+      reload();
     } catch (e) {
       setBusy(false);
       setError(

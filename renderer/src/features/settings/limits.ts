@@ -1,4 +1,4 @@
-import type { ProfileGuardrails } from '../../../../shared/domain/profile';
+import { DEFAULT_UNKNOWN_CLOSE, type ProfileGuardrails } from '../../../../shared/domain/profile';
 import { CURRENCIES, isKnownCurrency } from '../../../../shared/domain/currencies';
 import { formatMinor, MoneyParseError, parseMinor } from '../../../../shared/domain/money';
 
@@ -72,4 +72,52 @@ export function describeLimits(g: ProfileGuardrails | undefined): string {
     return `${l.currency}: ${[each, day].filter(Boolean).join(', ')}`;
   });
   return parts.length > 0 ? parts.join(' · ') : 'None (no extra confirmation by amount)';
+}
+
+/** The "close as not sent" policy as typed: how many checks, over at least how many minutes. */
+export interface UnknownCloseDraft {
+  minChecks: string;
+  minMinutes: string;
+}
+
+/** The profile's policy, or the defaults a profile without one gets (what main applies then). */
+export function unknownCloseToDraft(g: ProfileGuardrails | undefined): UnknownCloseDraft {
+  const p = g?.unknownClose ?? DEFAULT_UNKNOWN_CLOSE;
+  return { minChecks: String(p.minChecks), minMinutes: String(p.minMinutes) };
+}
+
+const MAX_MINUTES = 7 * 24 * 60;
+
+/**
+ * Parses the two numbers as whole numbers in the range main accepts (1–50 checks, 0 minutes to a
+ * week), with errors keyed `unknownClose.minChecks` / `unknownClose.minMinutes`.
+ */
+export function draftToUnknownClose(
+  d: UnknownCloseDraft,
+): { unknownClose: NonNullable<ProfileGuardrails['unknownClose']> } | { errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  const whole = (text: string, key: string, min: number, max: number, what: string) => {
+    const t = text.trim();
+    const n = /^\d{1,6}$/.test(t) ? Number(t) : NaN;
+    if (Number.isInteger(n) && n >= min && n <= max) return n;
+    errors[`unknownClose.${key}`] = `${what}: a whole number from ${min} to ${max}.`;
+    return 0;
+  };
+  const minChecks = whole(d.minChecks, 'minChecks', 1, 50, 'Checks');
+  const minMinutes = whole(d.minMinutes, 'minMinutes', 0, MAX_MINUTES, 'Minutes');
+  return Object.keys(errors).length > 0 ? { errors } : { unknownClose: { minChecks, minMinutes } };
+}
+
+/** Limits and the close policy together: the whole guardrails the form saves, or every field error. */
+export function draftsToGuardrails(
+  rows: readonly LimitDraft[],
+  close: UnknownCloseDraft,
+): { guardrails: ProfileGuardrails } | { errors: Record<string, string> } {
+  const limits = draftsToLimits(rows);
+  const policy = draftToUnknownClose(close);
+  if ('errors' in limits || 'errors' in policy)
+    return {
+      errors: { ...('errors' in limits ? limits.errors : {}), ...('errors' in policy ? policy.errors : {}) },
+    };
+  return { guardrails: { ...limits.guardrails, unknownClose: policy.unknownClose } };
 }

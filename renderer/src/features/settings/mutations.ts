@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Input } from '../../../../shared/ipc/contract';
-import { createCacheAdmin } from '../../db/cache';
-import { useDb } from '../../db/context';
+import { useCache } from '../../db/owner';
 import { unwrap, useBridge } from '../../lib/bridge';
 import { appKeys } from '../shell/queries';
 import { profileKeys } from '../profiles/queries';
@@ -29,14 +28,12 @@ export function useSaveProfile() {
 /** Deletes a profile and what this computer cached for it (only copies of the service's data). */
 export function useDeleteProfile() {
   const bridge = useBridge();
-  const db = useDb();
-  const client = useQueryClient();
+  const cache = useCache();
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: async (id: string) => {
       const r = await unwrap(bridge['profiles.delete']({ id }));
-      await createCacheAdmin(db).clearProfile(id);
-      client.removeQueries({ queryKey: ['transactions', id] });
+      await cache.clearProfile(id);
       return r;
     },
     onSuccess: invalidate,

@@ -1,10 +1,29 @@
 import { useQuery } from '@tanstack/react-query';
+import type { Output } from '../../../../shared/ipc/contract';
 import { useBridge } from '../../lib/bridge';
+import type { Formatters } from '../preferences/format';
+import { useFormat } from '../preferences/use-prefs';
 import { appHealthQuery } from './queries';
 
-/** Shows whether the main process answers, through the real app.health handler. */
+type Check = Output<'app.health'>['checks'][number];
+
+/** A failing check in words; the payment service's times in the person's zone and date format. */
+function describeFailing(c: Check, f: Formatters): string {
+  if (!c.problem) return c.detail ?? c.name;
+  const since = c.failingSince ? ` since ${f.dateTimeSeconds(c.failingSince)}` : '';
+  const last = c.lastSuccessAt
+    ? `last answer ${f.dateTimeSeconds(c.lastSuccessAt)}`
+    : 'no answer since Refund Desk started';
+  return `${c.problem}${since}; ${last}. Cached data stays available; refunds may end as “outcome unknown”.`;
+}
+
+/**
+ * Whether main answers and how the active profile's payment service has been answering, through the real
+ * app.health handler; the time of its last answer shows even while all is well.
+ */
 export function HealthIndicator() {
   const bridge = useBridge();
+  const f = useFormat();
   const health = useQuery(appHealthQuery(bridge));
   const state = health.isPending ? 'checking' : health.isError ? 'down' : health.data.status;
   const label =
@@ -16,6 +35,7 @@ export function HealthIndicator() {
           ? 'All systems normal'
           : 'Degraded';
   const failing = health.data?.checks.filter((c) => !c.ok) ?? [];
+  const service = health.data?.checks.find((c) => c.name === 'service');
   return (
     <div
       className={`health health-${state}`}
@@ -26,8 +46,18 @@ export function HealthIndicator() {
     >
       <span className="dot" aria-hidden="true" />
       <span>{label}</span>
-      {failing.length > 0 && (
-        <span className="health-detail">{failing.map((c) => c.detail ?? c.name).join('; ')}</span>
+      {failing.length > 0 ? (
+        <span className="health-detail">{failing.map((c) => describeFailing(c, f)).join('; ')}</span>
+      ) : (
+        service?.lastSuccessAt && (
+          <span
+            className="health-detail"
+            data-testid="health-last-answer"
+            title="When the payment service last answered this profile"
+          >
+            Payment service last answered {f.dateTimeSeconds(service.lastSuccessAt)}
+          </span>
+        )
       )}
       {health.isError && (
         <button type="button" className="link" onClick={() => void health.refetch()}>

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import type { Bridge } from '../../../../shared/ipc/contract';
 import { unwrap } from '../../lib/bridge';
 
@@ -17,3 +17,11 @@ export const appHealthQuery = (bridge: Bridge) =>
     queryFn: () => unwrap(bridge['app.health']()),
     refetchInterval: 15_000,
   });
+
+/**
+ * Asks main for health again now: after a lookup or a refund, main has just learnt how the service
+ * answered, so a failure shows as Degraded at once (and a recovery clears it) instead of at the next poll.
+ */
+export function refreshHealth(client: QueryClient): Promise<void> {
+  return client.invalidateQueries({ queryKey: appKeys.health });
+}

@@ -129,7 +129,13 @@ export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }:
         <dt>Reference</dt>
         <dd className="mono">{row.reference ?? <None why="no merchant reference" />}</dd>
         <dt>Type</dt>
-        <dd>{row.transactionType === 'payment' ? 'Payment' : 'Refund'}</dd>
+        <dd>
+          {row.transactionType === 'payment'
+            ? 'Payment'
+            : row.transactionType === 'refund'
+              ? 'Refund'
+              : 'Not stated by the service (not refundable here)'}
+        </dd>
         <dt>Status</dt>
         <dd data-testid="detail-status">
           {status} <span className="small muted">(service code {row.status})</span>
@@ -195,7 +201,7 @@ export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }:
       ) : (
         <ul className="tx-refunds" data-testid="detail-refunds" aria-label="Refunds at the service">
           {row.refunds.map((r) => (
-            <li key={r.refundTransactionNo}>
+            <li key={r.refundTransactionNo} data-refund-no={r.refundTransactionNo}>
               <div className="tx-refund-line">
                 <strong className="num">{f.money(r.refundAmountMinor, r.currency)}</strong>
                 <span className={`status status-refund-${r.status}`} title={`Service status: ${r.status}`}>
@@ -204,7 +210,7 @@ export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }:
               </div>
               <dl className="tx-refund-ids">
                 <dt>Made</dt>
-                <dd>
+                <dd data-testid="detail-refund-made">
                   <Time iso={r.createdAt} none="the service gave no time" />
                 </dd>
                 <dt>Status</dt>

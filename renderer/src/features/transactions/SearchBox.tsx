@@ -1,11 +1,11 @@
 import { type FormEvent, type RefObject, useEffect, useRef, useState } from 'react';
+import { useCache } from '../../db/owner';
 import { BridgeError, useBridge } from '../../lib/bridge';
 import { useAppNav } from '../../app/nav';
 import { useConnectivity } from './connectivity';
 import { describeLookupError } from './lookup-errors';
 import { classifyQuery, describeMatchedKind, describeShape } from './id-kind';
 import { useLookup } from './mutations';
-import { useRepos } from './queries';
 import { formatAgeNow } from './format';
 
 type Outcome =
@@ -38,14 +38,14 @@ export function SearchBox({
   const ownRef = useRef<HTMLInputElement>(null);
   const input = inputRef ?? ownRef;
   const lookup = useLookup(profileId);
-  const repos = useRepos();
+  const cache = useCache();
   const bridge = useBridge();
   const conn = useConnectivity();
   const nav = useAppNav();
   const shape = classifyQuery(text);
 
   const searchCache = async (q: string) => {
-    const hit = await repos.transactions.findLocal(profileId, q);
+    const hit = await cache.findLocal(profileId, q);
     if (!hit) return undefined;
     onFound(hit.transaction.transactionNo);
     return {
@@ -57,7 +57,7 @@ export function SearchBox({
   /** Payments a refund reference may belong to: the cache's refund records, then this desk's own refunds. */
   const refundReferenceCandidates = async (q: string): Promise<string[]> => {
     const out = new Set<string>();
-    const hit = await repos.transactions.findLocal(profileId, q);
+    const hit = await cache.findLocal(profileId, q);
     if (hit?.kind === 'refundReference') out.add(hit.transaction.transactionNo);
     const intents = await bridge['refunds.list']({ profileId });
     // This desk sends its refund-intent id as the refund's reference (RD…).

@@ -4,7 +4,7 @@ import {
   type RefundedState,
   remainingRefundableMinor,
 } from '../../../../shared/domain/transaction';
-import type { CachedTransaction } from '../../db/schema';
+import type { CachedTransaction } from '../../db/owner';
 
 /**
  * A cached transaction decorated once with the derived numbers the list sorts, filters and totals by,

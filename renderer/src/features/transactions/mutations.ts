@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { Transaction } from '../../../../shared/domain/transaction';
+import { useCache } from '../../db/owner';
 import { BridgeError, useBridge } from '../../lib/bridge';
 import { OFFLINE_CODES, useConnectivity } from './connectivity';
 import { classifyQuery } from './id-kind';
-import { toListRow } from './list-row';
-import { mergeRows, transactionKeys, useRepos } from './queries';
 import { serviceToday, splitSyncWindows } from './sync-windows';
+import { refreshHealth } from '../shell/queries';
 import { useBatchJob } from './use-batch-job';
 
 /** True when a reply is for the profile that asked; main names the profile it answered for. */
@@ -27,25 +27,12 @@ function staleReply(): BridgeError {
 /** Ids per transactions.refresh call: small, so progress moves and Cancel is prompt. */
 export const REFRESH_CHUNK = 20;
 
-/** Writes fetched transactions to the cache and merges them into the loaded list. */
+/** Writes fetched transactions through the cache owner (stored, and merged into the loaded list). */
 export function useStore(profileId: string) {
-  const repos = useRepos();
-  const client = useQueryClient();
+  const cache = useCache();
   return useCallback(
-    async (txs: readonly Transaction[], fetchedAt: string) => {
-      if (txs.length === 0) return;
-      await repos.transactions.bulkUpsert(profileId, txs, fetchedAt);
-      const rows = txs.map((t) => toListRow({ ...t, profileId, fetchedAt }));
-      // Merged only into a list already loaded: creating it from these rows alone would show a partial
-      // list (with staleTime Infinity, until a reload). An absent list reads the whole cache when opened.
-      client.setQueryData(transactionKeys.rows(profileId), (cur: ReturnType<typeof mergeRows> | undefined) =>
-        cur === undefined ? undefined : mergeRows(cur, rows),
-      );
-      client.setQueryData(transactionKeys.newestFetch(profileId), (cur: string | null | undefined) =>
-        cur === undefined ? undefined : cur && cur > fetchedAt ? cur : fetchedAt,
-      );
-    },
-    [repos, client, profileId],
+    (txs: readonly Transaction[], fetchedAt: string) => cache.store(profileId, txs, fetchedAt),
+    [cache, profileId],
   );
 }
 
@@ -55,10 +42,12 @@ export function useStore(profileId: string) {
  */
 export function useLookup(profileId: string) {
   const bridge = useBridge();
-  const repos = useRepos();
+  const cache = useCache();
   const conn = useConnectivity();
   const store = useStore(profileId);
+  const client = useQueryClient();
   return useMutation({
+    onSettled: () => void refreshHealth(client),
     mutationFn: async ({ query, candidates }: { query: string; candidates?: string[] }) => {
       const r = await bridge['transactions.lookup']({
         profileId,
@@ -67,7 +56,7 @@ export function useLookup(profileId: string) {
       });
       conn.report(r.ok ? { ok: true } : { ok: false, error: r.error });
       const shape = classifyQuery(query);
-      await repos.lookups.add({
+      await cache.recordLookup({
         profileId,
         query: query.trim(),
         kind: r.ok ? r.value.kind : shape.shape,

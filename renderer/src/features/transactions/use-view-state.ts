@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { COLUMN_IDS } from './columns';
-import { useRepos } from './queries';
+import { useCache } from '../../db/owner';
 import { DEFAULT_VIEW, VIEW_STATE_KEY, parseViewState, type ViewState } from './view-state';
 
 const SAVE_DELAY_MS = 400;
@@ -10,14 +10,14 @@ const SAVE_DELAY_MS = 400;
  * Loads once, then saves shortly after each change (typing in a filter does not write per keystroke).
  */
 export function useViewState(profileId: string) {
-  const { meta } = useRepos();
+  const cache = useCache();
   const [view, setView] = useState<ViewState>(DEFAULT_VIEW);
   const [isLoaded, setLoaded] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
     let live = true;
-    void meta.get(profileId, VIEW_STATE_KEY).then(
+    void cache.setting(profileId, VIEW_STATE_KEY).then(
       (stored) => {
         if (!live) return;
         setView(parseViewState(stored, COLUMN_IDS));
@@ -28,7 +28,7 @@ export function useViewState(profileId: string) {
     return () => {
       live = false;
     };
-  }, [meta, profileId]);
+  }, [cache, profileId]);
 
   const update = useCallback(
     (change: (v: ViewState) => ViewState) => {
@@ -37,13 +37,13 @@ export function useViewState(profileId: string) {
         clearTimeout(timer.current);
         // A failed save only loses the remembered view, never data: ignore it.
         timer.current = setTimeout(
-          () => void meta.set(profileId, VIEW_STATE_KEY, next).catch(() => undefined),
+          () => void cache.saveSetting(profileId, VIEW_STATE_KEY, next).catch(() => undefined),
           SAVE_DELAY_MS,
         );
         return next;
       });
     },
-    [meta, profileId],
+    [cache, profileId],
   );
 
   useEffect(() => () => clearTimeout(timer.current), []);

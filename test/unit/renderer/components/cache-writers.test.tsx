@@ -1,60 +1,62 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, renderHook, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
-import { describe, expect, it } from 'vitest';
-import { DbContext } from '../../../../renderer/src/db/context';
-import { openDb, type RefundDeskDb } from '../../../../renderer/src/db/schema';
-import { createTransactionsRepo } from '../../../../renderer/src/db/transactions-repo';
-import { BridgeContext } from '../../../../renderer/src/lib/bridge';
-import {
-  type Connectivity,
-  ConnectivityContext,
-} from '../../../../renderer/src/features/transactions/connectivity';
+import { act, cleanup, render, renderHook, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RefundDeskDb } from '../../../../renderer/src/db/schema';
+import { useReconRun } from '../../../../renderer/src/features/reconciliation/use-recon-run';
+import { LiveCacheUpdates } from '../../../../renderer/src/features/transactions/LiveCacheUpdates';
+import type { ListRow } from '../../../../renderer/src/features/transactions/list-row';
 import { useStore, useTransactionJobs } from '../../../../renderer/src/features/transactions/mutations';
 import { transactionKeys, useCachedRows } from '../../../../renderer/src/features/transactions/queries';
-import type { Bridge, Output } from '../../../../shared/ipc/contract';
+import type { Output } from '../../../../shared/ipc/contract';
+import type { ReconItem } from '../../../../shared/recon/match';
 import { createFakeBridge, ok } from '../../../fakes/bridge';
-import { freshIdb, makeTx } from '../db/helpers';
+import { makeTx } from '../db/helpers';
+import { deferred, harness, intent, twoProfiles } from './harness';
 
-function setup(bridge: Bridge) {
-  const { indexedDB, keyRange } = freshIdb();
-  const db: RefundDeskDb = openDb('writers', indexedDB, keyRange);
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const connectivity: Connectivity = {
-    state: 'online',
-    report: () => {},
-    recheck: () => {},
-    isChecking: false,
-  };
-  const wrapper = ({ children }: { children: ReactNode }) => (
-    <BridgeContext.Provider value={bridge}>
-      <DbContext.Provider value={db}>
-        <QueryClientProvider client={client}>
-          <ConnectivityContext.Provider value={connectivity}>{children}</ConnectivityContext.Provider>
-        </QueryClientProvider>
-      </DbContext.Provider>
-    </BridgeContext.Provider>
-  );
-  return { db, client, wrapper, repo: createTransactionsRepo(db) };
-}
+afterEach(cleanup);
 
-/** A promise the test settles when it wants (a reply still on its way). */
-function deferred<T>() {
-  let resolve!: (v: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
+const rowsOf = (db: RefundDeskDb, profileId: string) =>
+  db.transactions.where('profileId').equals(profileId).count();
 
 describe('writes into the cache', () => {
   it('a push while the rows query is absent never creates a partial list: the list opens with every cached row', async () => {
     const { bridge } = createFakeBridge({});
-    const { wrapper, client, repo } = setup(bridge);
-    await repo.bulkUpsert('p1', [makeTx(), makeTx(), makeTx()], '2025-01-02T00:00:00.000Z');
+    const { wrapper, client, cache } = harness(bridge);
+    await cache.store('p1', [makeTx(), makeTx(), makeTx()], '2025-01-02T00:00:00.000Z');
     const store = renderHook(() => useStore('p1'), { wrapper });
     await act(() => store.result.current([makeTx()], '2025-01-03T00:00:00.000Z'));
     expect(client.getQueryData(transactionKeys.rows('p1'))).toBeUndefined();
     const rows = renderHook(() => useCachedRows('p1'), { wrapper });
+    await waitFor(() => expect(rows.result.current.data).toHaveLength(4));
+  });
+
+  it('a real refunds.updated push through LiveCacheUpdates while the list is not loaded stores the payment but creates no one-row list', async () => {
+    const paid = makeTx({ transactionNo: '297553638300708562' });
+    const fake = createFakeBridge({
+      'profiles.list': () => ok(twoProfiles()),
+      'transactions.refresh': (input) =>
+        ok({
+          profileId: input.profileId,
+          fetchedAt: '2026-11-24T10:00:06.000Z',
+          items: [{ transactionNo: paid.transactionNo, ok: true as const, transaction: paid }],
+        }),
+    });
+    const { wrapper, client, cache, db } = harness(fake.bridge);
+    await cache.store('P-A', [makeTx(), makeTx(), makeTx()], '2026-11-24T09:00:00.000Z');
+    render(<LiveCacheUpdates />, { wrapper });
+    // Listening starts once the active profile is known.
+    await waitFor(() => expect(fake.calls.some((c) => c.channel === 'profiles.list')).toBe(true));
+    await waitFor(() => {
+      fake.emit('refunds.updated', intent({ transactionNo: paid.transactionNo }));
+      expect(fake.calls.some((c) => c.channel === 'transactions.refresh')).toBe(true);
+    });
+    await waitFor(async () => expect(await rowsOf(db, 'P-A')).toBe(4));
+    expect(fake.calls.find((c) => c.channel === 'transactions.refresh')?.input).toEqual({
+      profileId: 'P-A',
+      transactionNos: [paid.transactionNo],
+    });
+    expect(client.getQueryData(transactionKeys.rows('P-A'))).toBeUndefined();
+    const rows = renderHook(() => useCachedRows('P-A'), { wrapper });
     await waitFor(() => expect(rows.result.current.data).toHaveLength(4));
   });
 
@@ -67,7 +69,7 @@ describe('writes into the cache', () => {
         return d.promise.then(ok);
       },
     });
-    const { wrapper, repo } = setup(fake.bridge);
+    const { wrapper, db } = harness(fake.bridge);
     const ids = Array.from({ length: 45 }, (_, i) =>
       makeTx({ transactionNo: `30000000000000${String(i).padStart(4, '0')}` }),
     );
@@ -87,8 +89,38 @@ describe('writes into the cache', () => {
         .map((t) => ({ transactionNo: t.transactionNo, ok: true as const, transaction: t })),
     });
     await done;
-    expect(await repo.count('p1')).toBe(0);
+    expect(await rowsOf(db, 'p1')).toBe(0);
     expect(fake.calls.filter((c) => c.channel === 'transactions.refresh')).toHaveLength(1);
+  });
+
+  it('a sync by date stops when its screen unmounts (a profile switch): the window on its way is not written, no further window is asked', async () => {
+    const pending: ReturnType<typeof deferred<Output<'transactions.sync'>>>[] = [];
+    const fake = createFakeBridge({
+      'transactions.sync': () => {
+        const d = deferred<Output<'transactions.sync'>>();
+        pending.push(d);
+        return d.promise.then(ok);
+      },
+    });
+    const { wrapper, db } = harness(fake.bridge);
+    const jobs = renderHook(() => useTransactionJobs('p1'), { wrapper });
+    // 31 days: three windows of at most 15 days.
+    await act(async () => {
+      expect(await jobs.result.current.sync('2025-01-01', '2025-01-31')).toBeUndefined();
+    });
+    await waitFor(() => expect(pending).toHaveLength(1));
+    expect(fake.calls[0]?.input).toMatchObject({ profileId: 'p1', endDate: '20250131' });
+    jobs.unmount();
+    pending[0]!.resolve({
+      supported: true,
+      profileId: 'p1',
+      fetchedAt: '2025-02-01T00:00:00.000Z',
+      transactions: [makeTx(), makeTx()],
+    });
+    // Give the job every chance to write or to ask for the next window.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await rowsOf(db, 'p1')).toBe(0);
+    expect(fake.calls.filter((c) => c.channel === 'transactions.sync')).toHaveLength(1);
   });
 
   it('a reply that names another profile than the one asked for is not written', async () => {
@@ -101,11 +133,98 @@ describe('writes into the cache', () => {
           items: [{ transactionNo: tx.transactionNo, ok: true as const, transaction: tx }],
         }),
     });
-    const { wrapper, repo } = setup(fake.bridge);
+    const { wrapper, db } = harness(fake.bridge);
     const jobs = renderHook(() => useTransactionJobs('p1'), { wrapper });
     await act(() => jobs.result.current.refresh([tx.transactionNo]));
-    expect(await repo.count('p1')).toBe(0);
-    expect(await repo.count('p2')).toBe(0);
+    expect(await rowsOf(db, 'p1')).toBe(0);
+    expect(await rowsOf(db, 'p2')).toBe(0);
     expect(jobs.result.current.job).toMatchObject({ status: 'stopped' });
+  });
+
+  it('a reconciliation run’s answers are in the loaded Transactions list as soon as its report is read, without re-reading the cache', async () => {
+    const checked = makeTx();
+    const run: Output<'reconciliation.get'> = {
+      runId: 'R1',
+      profileId: 'P-A',
+      profileName: 'Shop A',
+      label: 'ledger.csv',
+      createdAt: '2026-11-24T10:00:00.000Z',
+      options: { days: 'service', timeZone: 'Etc/GMT-8', dateToleranceDays: 0, refundLookbackDays: 0 },
+      dataRows: 1,
+      progress: { state: 'completed', phase: 'done', done: 1, total: 1, failed: 0 },
+    };
+    const item: ReconItem = {
+      line: 2,
+      outcome: 'matched',
+      matchedBy: 'transactionNo',
+      service: {
+        transactionNo: checked.transactionNo,
+        amountMinor: checked.amountMinor,
+        currency: checked.currency,
+        status: checked.status,
+        refundedMinor: 0,
+        source: 'lookup',
+        fetchedAt: '2026-11-24T10:00:03.000Z',
+      },
+      transaction: checked,
+      deltas: [],
+      detail: 'Matches.',
+    };
+    const fake = createFakeBridge({
+      'reconciliation.create': () => ok({ runId: 'R1' }),
+      'reconciliation.get': () => ok(run),
+      'reconciliation.start': () => ok(run),
+      'reconciliation.report': () =>
+        ok({
+          run,
+          // The screen shows these; the cache takes nothing from them.
+          facts: {} as Output<'reconciliation.report'>['facts'],
+          summary: {} as Output<'reconciliation.report'>['summary'],
+          statement: [],
+          items: 1,
+        }),
+      'reconciliation.items': () => ok({ items: [item], total: 1, nextOffset: null }),
+    });
+    const { wrapper, client, cache } = harness(fake.bridge);
+    await cache.store('P-A', [makeTx(), makeTx()], '2026-11-24T09:00:00.000Z');
+    // The Transactions area was open earlier: its list is loaded, then the person went to Reconciliation.
+    const list = renderHook(() => useCachedRows('P-A'), { wrapper });
+    await waitFor(() => expect(list.result.current.data).toHaveLength(2));
+    list.unmount();
+
+    const recon = renderHook(() => useReconRun('P-A'), { wrapper });
+    await act(() =>
+      recon.result.current.start({
+        profileId: 'P-A',
+        label: 'ledger.csv',
+        file: {
+          name: 'ledger.csv',
+          encoding: 'utf-8',
+          delimiter: ',',
+          dataRows: 1,
+          decimal: '.',
+          decimalSource: 'default',
+          dateOrder: 'ymd',
+          dateOrderSource: 'default',
+        },
+        mapping: { transactionNo: 'Transaction' },
+        options: run.options,
+        rows: [],
+        unusable: [],
+      }),
+    );
+    await waitFor(() => expect(recon.result.current.report?.items).toHaveLength(1));
+    await waitFor(() =>
+      expect(
+        client.getQueryData<ListRow[]>(transactionKeys.rows('P-A'))?.map((r) => r.transactionNo),
+      ).toContain(checked.transactionNo),
+    );
+    const rows = client.getQueryData<ListRow[]>(transactionKeys.rows('P-A'))!;
+    expect(rows).toHaveLength(3);
+    expect(rows.find((r) => r.transactionNo === checked.transactionNo)?.fetchedAt).toBe(
+      '2026-11-24T10:00:03.000Z',
+    );
+    // Merged, not marked for a whole re-read of the cache.
+    expect(client.getQueryState(transactionKeys.rows('P-A'))?.isInvalidated).toBe(false);
   });
 });

@@ -65,7 +65,7 @@ describe('the search box (component, typed fake bridge)', () => {
       query: tx.transactionNo,
     });
     expect(found).toEqual([tx.transactionNo]);
-    await waitFor(async () => expect(await repo.get('P-A', tx.transactionNo)).toBeDefined());
+    await waitFor(async () => expect(await repo.byNumbers('P-A', [tx.transactionNo])).toHaveLength(1));
   });
 
   it('an answer for another profile is not stored and is not shown as found', async () => {
@@ -77,15 +77,15 @@ describe('the search box (component, typed fake bridge)', () => {
     const outcome = await screen.findByTestId('tx-outcome');
     expect(outcome.textContent).not.toContain('Found by');
     expect(found).toEqual([]);
-    expect(await repo.get('P-A', tx.transactionNo)).toBeUndefined();
-    expect(await repo.get('P-B', tx.transactionNo)).toBeUndefined();
+    expect(await repo.byNumbers('P-A', [tx.transactionNo])).toEqual([]);
+    expect(await repo.byNumbers('P-B', [tx.transactionNo])).toEqual([]);
   });
 
   it('offline, it answers from the cache and says the data may be out of date, without asking main', async () => {
     const tx = makeTx();
     const fake = createFakeBridge({});
     const { repo } = renderBox(fake, 'offline');
-    await repo.upsert('P-A', tx, '2026-11-20T10:00:00.000Z');
+    await repo.bulkUpsert('P-A', [tx], '2026-11-20T10:00:00.000Z');
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Look up a transaction'), `${tx.transactionNo}{Enter}`);
     const outcome = await screen.findByTestId('tx-outcome');

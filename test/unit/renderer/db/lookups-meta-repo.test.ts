@@ -5,7 +5,7 @@ import { openDb } from '../../../../renderer/src/db/schema';
 import { freshIdb } from './helpers';
 
 describe('lookup history and meta', () => {
-  it('lists a profile’s recent lookups newest first, never another profile’s', async () => {
+  it('records each lookup under its profile', async () => {
     const { indexedDB, keyRange } = freshIdb();
     const db = openDb('l', indexedDB, keyRange);
     const repo = createLookupsRepo(db);
@@ -30,8 +30,10 @@ describe('lookup history and meta', () => {
       at: '2025-01-04T00:00:00.000Z',
       outcome: 'found',
     });
-    expect((await repo.recent('p1')).map((e) => e.query)).toEqual(['B', 'A']);
-    expect((await repo.recent('p1', 1)).map((e) => e.query)).toEqual(['B']);
+    const of = async (profileId: string) =>
+      (await db.lookups.where('profileId').equals(profileId).sortBy('at')).map((e) => e.query);
+    expect(await of('p1')).toEqual(['A', 'B']);
+    expect(await of('p2')).toEqual(['C']);
     db.close();
   });
 

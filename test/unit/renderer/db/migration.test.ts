@@ -1,7 +1,6 @@
 import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { DB_VERSION, SCHEMA_V1, UNKNOWN_FETCHED_AT, openDb } from '../../../../renderer/src/db/schema';
-import { createLookupsRepo } from '../../../../renderer/src/db/lookups-repo';
 import { createTransactionsRepo } from '../../../../renderer/src/db/transactions-repo';
 import { freshIdb, makeTx } from './helpers';
 
@@ -29,12 +28,16 @@ describe('cache schema migration', () => {
     await db.open();
     expect(db.verno).toBe(DB_VERSION);
     const repo = createTransactionsRepo(db);
-    expect(await repo.count('p1')).toBe(2);
-    expect((await repo.get('p1', withoutFetch.transactionNo))?.fetchedAt).toBe(UNKNOWN_FETCHED_AT);
-    // New v2 indexes: newest fetch per profile, lookups by query.
+    expect(await repo.all('p1')).toHaveLength(2);
+    expect((await repo.byNumbers('p1', [withoutFetch.transactionNo]))[0]?.fetchedAt).toBe(UNKNOWN_FETCHED_AT);
+    // New v2 indexes: fetches per profile (the backfilled row is the oldest), lookups by query.
     expect(await repo.newestFetchedAt('p1')).toBe('2025-01-02T00:00:00.000Z');
-    expect(await repo.stalest('p1', 1)).toEqual([withoutFetch.transactionNo]);
-    expect(await createLookupsRepo(db).forQuery('p1', 'INV-1')).toHaveLength(1);
+    const oldest = await db.transactions
+      .where('[profileId+fetchedAt]')
+      .between(['p1', Dexie.minKey], ['p1', Dexie.maxKey])
+      .first();
+    expect(oldest?.transactionNo).toBe(withoutFetch.transactionNo);
+    expect(await db.lookups.where('[profileId+query]').equals(['p1', 'INV-1']).count()).toBe(1);
     expect((await db.meta.get('transactions.view:p1'))?.value).toEqual({ hiddenColumns: ['vendor'] });
     db.close();
   });

@@ -10,7 +10,7 @@ function setup() {
 }
 
 describe('transactions repository', () => {
-  it('upserts a looked-up transaction with its refunds, profileId and fetchedAt', async () => {
+  it('stores a fetched transaction with its refunds, profileId and fetchedAt; a later fetch replaces it', async () => {
     const { db, repo } = setup();
     const tx = makeTx({
       refunds: [
@@ -23,39 +23,42 @@ describe('transactions repository', () => {
         },
       ],
     });
-    await repo.upsert('p1', tx, '2025-02-01T00:00:00.000Z');
-    const got = await repo.get('p1', tx.transactionNo);
-    expect(got).toMatchObject({
-      profileId: 'p1',
-      fetchedAt: '2025-02-01T00:00:00.000Z',
-      amountMinor: tx.amountMinor,
-    });
-    expect(await repo.refundsOf('p1', tx.transactionNo)).toEqual([
+    await repo.bulkUpsert('p1', [tx], '2025-02-01T00:00:00.000Z');
+    expect(await repo.all('p1')).toEqual([
+      expect.objectContaining({
+        profileId: 'p1',
+        fetchedAt: '2025-02-01T00:00:00.000Z',
+        amountMinor: tx.amountMinor,
+      }),
+    ]);
+    expect(
+      await db.refunds.where('[profileId+transactionNo]').equals(['p1', tx.transactionNo]).toArray(),
+    ).toEqual([
       expect.objectContaining({
         refundTransactionNo: '300000000000000001',
         transactionNo: tx.transactionNo,
         profileId: 'p1',
       }),
     ]);
-    // A later fetch replaces the row rather than duplicating it.
-    await repo.upsert('p1', { ...tx, status: 'reversed' }, '2025-02-02T00:00:00.000Z');
-    expect(await repo.count('p1')).toBe(1);
-    expect((await repo.get('p1', tx.transactionNo))?.status).toBe('reversed');
+    await repo.bulkUpsert('p1', [{ ...tx, status: 'reversed' }], '2025-02-02T00:00:00.000Z');
+    const rows = await repo.all('p1');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.status).toBe('reversed');
     db.close();
   });
 
   it('keeps two profiles apart even for the same transaction number', async () => {
     const { db, repo } = setup();
     const tx = makeTx();
-    await repo.upsert('p1', tx, '2025-02-01T00:00:00.000Z');
-    await repo.upsert('p2', { ...tx, amountMinor: 5 }, '2025-02-01T00:00:00.000Z');
-    expect((await repo.get('p1', tx.transactionNo))?.amountMinor).toBe(tx.amountMinor);
-    expect((await repo.get('p2', tx.transactionNo))?.amountMinor).toBe(5);
+    await repo.bulkUpsert('p1', [tx], '2025-02-01T00:00:00.000Z');
+    await repo.bulkUpsert('p2', [{ ...tx, amountMinor: 5 }], '2025-02-01T00:00:00.000Z');
+    expect((await repo.byNumbers('p1', [tx.transactionNo])).map((t) => t.amountMinor)).toEqual([
+      tx.amountMinor,
+    ]);
+    expect((await repo.byNumbers('p2', [tx.transactionNo])).map((t) => t.amountMinor)).toEqual([5]);
     expect(await repo.all('p1')).toHaveLength(1);
-    await repo.clearProfile('p2');
-    expect(await repo.count('p2')).toBe(0);
-    expect(await repo.count('p1')).toBe(1);
-    expect(await repo.findLocal('p2', tx.transactionNo)).toBeUndefined();
+    expect(await repo.byNumbers('p3', [tx.transactionNo])).toEqual([]);
+    expect(await repo.findLocal('p3', tx.transactionNo)).toBeUndefined();
     db.close();
   });
 
@@ -68,7 +71,7 @@ describe('transactions repository', () => {
       onChunk: (w) => seen.push(w),
     });
     expect(seen).toEqual([100, 200, 250]);
-    expect(await repo.count('p1')).toBe(250);
+    expect(await repo.all('p1')).toHaveLength(250);
     db.close();
   });
 
@@ -85,7 +88,7 @@ describe('transactions repository', () => {
         },
       ],
     });
-    await repo.upsert('p1', tx, '2025-02-01T00:00:00.000Z');
+    await repo.bulkUpsert('p1', [tx], '2025-02-01T00:00:00.000Z');
     expect((await repo.findLocal('p1', tx.transactionNo))?.kind).toBe('transactionNo');
     expect((await repo.findLocal('p1', ' ORDER-77 '))?.kind).toBe('reference');
     const byRefund = await repo.findLocal('p1', '399999999999999999');
@@ -95,20 +98,17 @@ describe('transactions repository', () => {
     db.close();
   });
 
-  it('reads a date slice through the createdAt index and reports the newest and stalest fetches', async () => {
+  it('reads the cached ones of a list of numbers and reports the newest fetch of a profile', async () => {
     const { db, repo } = setup();
-    const a = makeTx({ createdAt: '2025-03-01T10:00:00.000Z' });
-    const b = makeTx({ createdAt: '2025-03-05T10:00:00.000Z' });
-    const c = makeTx({ createdAt: '2025-03-09T10:00:00.000Z' });
-    await repo.upsert('p1', a, '2025-03-10T00:00:00.000Z');
-    await repo.upsert('p1', b, '2025-03-12T00:00:00.000Z');
-    await repo.upsert('p1', c, '2025-03-11T00:00:00.000Z');
-    await repo.upsert('p2', makeTx({ createdAt: '2025-03-05T11:00:00.000Z' }), '2025-04-01T00:00:00.000Z');
-    const slice = await repo.createdBetween('p1', '2025-03-02T00:00:00.000Z', '2025-03-09T23:59:59.999Z');
-    expect(slice.map((t) => t.transactionNo).sort()).toEqual([b.transactionNo, c.transactionNo].sort());
+    const a = makeTx();
+    const b = makeTx();
+    await repo.bulkUpsert('p1', [a], '2025-03-10T00:00:00.000Z');
+    await repo.bulkUpsert('p1', [b], '2025-03-12T00:00:00.000Z');
+    await repo.bulkUpsert('p2', [makeTx()], '2025-04-01T00:00:00.000Z');
+    const found = await repo.byNumbers('p1', [b.transactionNo, '123', a.transactionNo]);
+    expect(found.map((t) => t.transactionNo).sort()).toEqual([a.transactionNo, b.transactionNo].sort());
     expect(await repo.newestFetchedAt('p1')).toBe('2025-03-12T00:00:00.000Z');
     expect(await repo.newestFetchedAt('p3')).toBeUndefined();
-    expect(await repo.stalest('p1', 2)).toEqual([a.transactionNo, c.transactionNo]);
     db.close();
   });
 });

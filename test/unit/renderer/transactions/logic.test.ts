@@ -1,3 +1,4 @@
+import type { Currency } from '../../../../shared/domain/currencies';
 import { describe, expect, it } from 'vitest';
 import {
   COLUMNS,
@@ -98,6 +99,32 @@ describe('filters', () => {
     const days = { ...EMPTY_FILTER, fromDate: '2025-03-04', toDate: '2025-03-05' };
     expect(applyFilter(rows, days, { ...ctx, zone: 'Etc/GMT+12' }).map((r) => r.reference)).toEqual(['C-3']);
     expect(applyFilter(rows, days, { ...ctx, zone: 'Etc/GMT-14' }).map((r) => r.reference)).toEqual(['B-2']);
+  });
+  it('filters by the derived refund state, beside the service status (a refund record never matches)', () => {
+    const refund = (amountMinor: number, currency: Currency = 'USD') => ({
+      refundTransactionNo: `3${amountMinor}`,
+      refundAmountMinor: amountMinor,
+      currency,
+      status: 'success' as const,
+    });
+    const refundRows = [
+      row({ reference: 'NONE', amountMinor: 1000 }),
+      row({ reference: 'PART', amountMinor: 1000, refunds: [refund(400)] }),
+      row({ reference: 'FULL', amountMinor: 1000, refunds: [refund(600), refund(400)] }),
+      row({ reference: 'MIXED', amountMinor: 1000, refunds: [refund(60, 'JPY')] }),
+      row({ reference: 'REC', amountMinor: 400, transactionType: 'refund' }),
+    ];
+    const refs = (refunded: string[], extra = {}) =>
+      applyFilter(refundRows, { ...EMPTY_FILTER, refunded, ...extra }, ctx).map((r) => r.reference);
+    expect(refs(['partially_refunded'])).toEqual(['PART']);
+    expect(refs(['refunded'])).toEqual(['FULL']);
+    expect(refs(['partially_refunded', 'refunded'])).toEqual(['PART', 'FULL']);
+    expect(refs(['not_refunded'])).toEqual(['NONE']);
+    expect(refs(['unclear'])).toEqual(['MIXED']);
+    // The service's own status is untouched: a fully refunded payment is still "success" to it.
+    expect(refs(['refunded'], { statuses: ['success'] })).toEqual(['FULL']);
+    expect(isFilterActive({ ...EMPTY_FILTER, refunded: ['refunded'] })).toBe(true);
+    expect(refs([])).toHaveLength(5);
   });
   it('parses amount bounds exactly in the currency and reports bad input', () => {
     expect(parseAmountBound('12.3', 'USD')).toBe(1230);

@@ -1,0 +1,128 @@
+import { isKnownCurrency } from '../../../shared/domain/currencies';
+import { type QueryClient, queryOptions, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { Transaction } from '../../../shared/domain/transaction';
+import { type ListRow, toListRow } from '../features/transactions/list-row';
+import { createCacheAdmin, openCache, RESET_CACHE_WORDS, resetLocalCache } from './cache';
+import { useDb } from './context';
+import { createLookupsRepo } from './lookups-repo';
+import { createMetaRepo } from './meta-repo';
+import type { CachedTransaction, LookupEntry, RefundDeskDb } from './schema';
+import { createTransactionsRepo, type LocalHit } from './transactions-repo';
+
+export type { CachedTransaction, LocalHit };
+export { RESET_CACHE_WORDS };
+
+/** Query-key factory: everything cached per profile lives under ['transactions', profileId]. */
+export const transactionKeys = {
+  all: ['transactions'] as const,
+  profile: (profileId: string) => ['transactions', profileId] as const,
+  rows: (profileId: string) => ['transactions', profileId, 'rows'] as const,
+  newestFetch: (profileId: string) => ['transactions', profileId, 'newest-fetch'] as const,
+};
+
+/** Replaces or adds rows by transactionNo in an already-loaded list (keeps untouched rows identical). */
+export function mergeRows(current: readonly ListRow[] | undefined, fresh: readonly ListRow[]): ListRow[] {
+  const byNo = new Map(fresh.map((r) => [r.transactionNo, r]));
+  const out = (current ?? []).map((r) => {
+    const f = byNo.get(r.transactionNo);
+    if (f) byNo.delete(r.transactionNo);
+    return f ?? r;
+  });
+  for (const r of byNo.values()) out.push(r);
+  return out;
+}
+
+/**
+ * The one owner of the renderer's cache: the only code that writes IndexedDB, and it keeps TanStack
+ * Query in step with every write. Lookups, bulk refresh and sync, live pushes, reconciliation, profile
+ * deletion and the reset all go through here; screens read through its queries and never touch the
+ * database (lint-enforced). A write is merged into a list already loaded and never creates one from the
+ * written rows alone — an absent list reads the whole cache when it is opened.
+ */
+export function createCacheOwner(db: RefundDeskDb, client: QueryClient) {
+  const transactions = createTransactionsRepo(db);
+  const lookups = createLookupsRepo(db);
+  const meta = createMetaRepo(db);
+  return {
+    /** Every cached row of the profile, decorated once for sorting/filtering/totals. */
+    rowsQuery: (profileId: string) =>
+      queryOptions({
+        queryKey: transactionKeys.rows(profileId),
+        queryFn: async (): Promise<ListRow[]> => (await transactions.all(profileId)).map(toListRow),
+        staleTime: Infinity,
+      }),
+
+    /** The newest fetch in the profile's cache: the data's age when offline. */
+    newestFetchQuery: (profileId: string) =>
+      queryOptions({
+        queryKey: transactionKeys.newestFetch(profileId),
+        queryFn: async () => (await transactions.newestFetchedAt(profileId)) ?? null,
+        staleTime: Infinity,
+      }),
+
+    /** Finds a cached transaction by any kind of id (offline search). */
+    findLocal: (profileId: string, query: string): Promise<LocalHit | undefined> =>
+      transactions.findLocal(profileId, query),
+
+    /**
+     * Cached transactions of these numbers fetched less than `maxAgeMs` ago (reconciliation's hits). Rows
+     * cached by earlier versions may be in a currency this app no longer handles: main refuses those
+     * answers, so they are left for a fresh lookup (which fails there with the reason).
+     */
+    async freshOnes(
+      profileId: string,
+      transactionNos: readonly string[],
+      maxAgeMs: number,
+      now = Date.now(),
+    ): Promise<CachedTransaction[]> {
+      return (await transactions.byNumbers(profileId, transactionNos)).filter(
+        (h) => now - Date.parse(h.fetchedAt) < maxAgeMs && isKnownCurrency(h.currency),
+      );
+    },
+
+    /** Stores what the service said about these transactions and merges them into the loaded list. */
+    async store(profileId: string, txs: readonly Transaction[], fetchedAt: string): Promise<void> {
+      if (txs.length === 0) return;
+      await transactions.bulkUpsert(profileId, txs, fetchedAt);
+      const rows = txs.map((t) => toListRow({ ...t, profileId, fetchedAt }));
+      client.setQueryData(transactionKeys.rows(profileId), (cur: ListRow[] | undefined) =>
+        cur === undefined ? undefined : mergeRows(cur, rows),
+      );
+      client.setQueryData(transactionKeys.newestFetch(profileId), (cur: string | null | undefined) =>
+        cur === undefined ? undefined : cur && cur > fetchedAt ? cur : fetchedAt,
+      );
+    },
+
+    /** Records one search in the profile's lookup history. */
+    recordLookup: (entry: Omit<LookupEntry, 'id'>): Promise<void> => lookups.add(entry),
+
+    /** A small per-profile setting (a list's view, a remembered mapping); readers validate the value. */
+    setting: (profileId: string, name: string): Promise<unknown> => meta.get(profileId, name),
+    saveSetting: (profileId: string, name: string, value: unknown): Promise<void> =>
+      meta.set(profileId, name, value),
+
+    /** Removes everything cached for a deleted profile, and its queries with it. */
+    async clearProfile(profileId: string): Promise<void> {
+      await createCacheAdmin(db).clearProfile(profileId);
+      client.removeQueries({ queryKey: transactionKeys.profile(profileId) });
+    },
+
+    /** Opens the cache; says why it cannot be used, or undefined when it can. */
+    open: (): Promise<string | undefined> => openCache(db),
+
+    /** Deletes the whole cache database (every profile) and opens it anew, empty. */
+    async reset(): Promise<void> {
+      await resetLocalCache(db);
+      client.removeQueries({ queryKey: transactionKeys.all });
+    },
+  };
+}
+export type CacheOwner = ReturnType<typeof createCacheOwner>;
+
+/** The cache owner over the app's one database and query client. */
+export function useCache(): CacheOwner {
+  const db = useDb();
+  const client = useQueryClient();
+  return useMemo(() => createCacheOwner(db, client), [db, client]);
+}
