@@ -123,7 +123,7 @@ export function ok<T>(value: T): Result<T> {
  * The details as their schema types them. A field a producer filled with the wrong type is left out
  * (a bug in main, never a reason to lose the error itself), so readers can trust the declared types.
  */
-export function checkedDetails(details: ErrorDetails): ErrorDetails {
+function checkedDetails(details: ErrorDetails): ErrorDetails {
   const first = errorDetailsSchema.safeParse(details);
   if (first.success) return first.data;
   const wrong = new Set(first.error.issues.map((i) => String(i.path[0])));

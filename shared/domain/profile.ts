@@ -16,7 +16,7 @@ export type Environment = z.infer<typeof environmentSchema>;
  * stands for records imported from earlier versions that did not keep it (or kept a value no longer
  * known): they are still listed, never guessed to have been one of the others.
  */
-export const RECORDED_ENVIRONMENTS = [...ENVIRONMENTS, 'unrecorded'] as const;
+const RECORDED_ENVIRONMENTS = [...ENVIRONMENTS, 'unrecorded'] as const;
 export const recordedEnvironmentSchema = z.enum(RECORDED_ENVIRONMENTS);
 export type RecordedEnvironment = z.infer<typeof recordedEnvironmentSchema>;
 

@@ -22,7 +22,7 @@ const minor = z.number().int().refine(Number.isSafeInteger, 'Amounts are whole m
 const lastCheckSchema = z.object({ at: z.string(), found: z.boolean(), note: z.string() });
 
 /** The exact account a refund went to: follow-ups go to this service with this profile's token only. */
-export const intentAccountSchema = z.object({
+const intentAccountSchema = z.object({
   profileId: z.string(),
   profileName: z.string(),
   environment: recordedEnvironmentSchema,
@@ -34,7 +34,7 @@ export const intentAccountSchema = z.object({
 export type IntentAccount = z.infer<typeof intentAccountSchema>;
 
 /** What is decided (in one transaction) before a refund is sent. */
-export const intentDraftSchema = intentAccountSchema.extend({
+const intentDraftSchema = intentAccountSchema.extend({
   id: z.string(),
   transactionNo: z.string(),
   reference: z.string().optional(),
@@ -67,7 +67,7 @@ export const intentSchema = intentDraftSchema.extend({
 });
 export type Intent = z.infer<typeof intentSchema>;
 
-export const AUDIT_OUTCOMES = [
+const AUDIT_OUTCOMES = [
   'refused',
   'rejected',
   'accepted',

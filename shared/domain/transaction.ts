@@ -5,7 +5,7 @@ import { currencySchema } from './currencies';
 const minor = z.number().int().refine(Number.isSafeInteger);
 
 /** One refund as the service reports it (refundInfo entry), in minor units. */
-export const refundRecordSchema = z.object({
+const refundRecordSchema = z.object({
   refundTransactionNo: z.string(),
   refundReference: z.string().optional(),
   refundAmountMinor: minor,

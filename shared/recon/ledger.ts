@@ -16,7 +16,7 @@ import type { ColumnMapping } from './mapping';
 const minor = z.number().int().refine(Number.isSafeInteger);
 
 /** What the merchant's books say about a payment. `unpaid` covers cancelled / void / failed orders. */
-export const LEDGER_STATUSES = ['paid', 'refunded', 'unpaid', 'other'] as const;
+const LEDGER_STATUSES = ['paid', 'refunded', 'unpaid', 'other'] as const;
 export type LedgerStatus = (typeof LEDGER_STATUSES)[number];
 
 /** One usable row of the ledger, as the importer makes it and main receives it. */
@@ -52,7 +52,7 @@ export type LedgerRow = z.infer<typeof ledgerRowSchema>;
  * Why a row cannot be used, where recognisable (shown and exported beside the reason). The first four
  * are the CSV reader's own (shared/csv/parser.ts CsvProblemCause).
  */
-export const UNUSABLE_CAUSES = [
+const UNUSABLE_CAUSES = [
   'thousands_separator',
   'decimal_comma',
   'broken_quoting',

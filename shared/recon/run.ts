@@ -12,7 +12,7 @@ import type { ReconOptions } from './period';
 import type { ListingState } from './report';
 
 /** The most data rows one run takes: a 100k-row ledger with room to spare. */
-export const RECON_MAX_ROWS = 250_000;
+const RECON_MAX_ROWS = 250_000;
 
 /** How a format was decided: from the file's values, by the person, or the default (no evidence needed). */
 const formatSourceSchema = z.enum(['detected', 'chosen', 'default']);

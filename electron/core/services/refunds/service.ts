@@ -25,7 +25,7 @@ import type { RefundStore } from './store';
 
 /** Who is refunding, and where to: the profile the call names, resolved by the host. */
 /** The account a new refund is made in: a profile's now, so its environment is always a known one. */
-export type RefundAccount = Omit<IntentAccount, 'environment'> & { environment: Environment };
+type RefundAccount = Omit<IntentAccount, 'environment'> & { environment: Environment };
 
 export interface RefundContext extends RefundAccount {
   operator: string;
