@@ -123,16 +123,21 @@ export function ok<T>(value: T): Result<T> {
  * The details as their schema types them. A field a producer filled with the wrong type is left out
  * (a bug in main, never a reason to lose the error itself), so readers can trust the declared types.
  */
-function checkedDetails(details: ErrorDetails): ErrorDetails {
+function checkedDetails(details: ErrorDetails): ErrorDetails | undefined {
+  if (typeof details !== 'object' || details === null || Array.isArray(details)) return undefined;
   const first = errorDetailsSchema.safeParse(details);
   if (first.success) return first.data;
   const wrong = new Set(first.error.issues.map((i) => String(i.path[0])));
-  return errorDetailsSchema.parse(Object.fromEntries(Object.entries(details).filter(([k]) => !wrong.has(k))));
+  const second = errorDetailsSchema.safeParse(
+    Object.fromEntries(Object.entries(details).filter(([k]) => !wrong.has(k))),
+  );
+  return second.success ? second.data : undefined;
 }
 
 /** Converts anything thrown into the envelope. Unknown exceptions become `internal` without leaking text. */
 export function toErrorEnvelope(e: unknown, correlationId: string): { ok: false; error: AppErrorShape } {
   if (isAppError(e)) {
+    const details = e.details ? checkedDetails(e.details) : undefined;
     return {
       ok: false,
       error: {
@@ -140,7 +145,7 @@ export function toErrorEnvelope(e: unknown, correlationId: string): { ok: false;
         message: e.message,
         retryable: e.retryable,
         correlationId,
-        ...(e.details ? { details: checkedDetails(e.details) } : {}),
+        ...(details ? { details } : {}),
       },
     };
   }

@@ -30,4 +30,14 @@ describe('the error envelope', () => {
     );
     expect(error.details).toEqual({ timeoutMs: 1000, ret_code: '000100' });
   });
+
+  it('never loses the error over details that are not an object at all', () => {
+    const e = new AppError('internal', 'Broken.', { details: 'oops' as never });
+    expect(toErrorEnvelope(e, 'c-3').error).toEqual({
+      code: 'internal',
+      message: 'Broken.',
+      retryable: false,
+      correlationId: 'c-3',
+    });
+  });
 });
