@@ -8,6 +8,7 @@
  * the tests') for a fixed one, and the app's "Try with demo ledger" for the running Demo sandbox's own
  * (found by comparing one seeded payment), so its dates are that installation's dates. Pure.
  */
+import type { Currency } from '../../shared/domain/currencies';
 import { writeCsv, type CsvColumn } from '../../shared/csv/writer';
 import { formatMinor } from '../../shared/domain/money';
 import { refundCounts, type ReconOutcome } from '../../shared/recon/match';
@@ -30,7 +31,7 @@ interface LedgerLine {
   order: string;
   transactionNo: string;
   amount: string;
-  currency: string;
+  currency: Currency;
   status: string;
 }
 
@@ -59,7 +60,7 @@ export interface DemoLedger {
 const day = (ms: number) => new Date(ms + UTC8_MS).toISOString().slice(0, 10);
 
 /** Spreadsheet-style amount: large values with thousands separators (the importer reads both). */
-function amountText(minor: number, currency: string): string {
+function amountText(minor: number, currency: Currency): string {
   const plain = formatMinor(minor, currency);
   const [whole = '', frac] = plain.split('.');
   if (whole.length <= 4) return plain;

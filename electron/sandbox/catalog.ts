@@ -3,6 +3,7 @@
  * shared/protocol/README.md). Where no source says (googlepay, applepay, cashapppay, paypay) the choice
  * is ours and documented in this folder's README.md.
  */
+import type { Currency } from '../../shared/domain/currencies';
 import type { Merchant } from './types';
 
 /** The vendor's public demo credentials (shared/protocol/README.md): the sandbox's default merchant. */
@@ -27,7 +28,7 @@ export const MERCHANTS: readonly Merchant[] = [
 ];
 
 /** Currencies each vendor accepts. */
-export const VENDOR_CURRENCIES: Readonly<Record<string, readonly string[]>> = {
+export const VENDOR_CURRENCIES: Readonly<Record<string, readonly Currency[]>> = {
   alipay: ['USD', 'CNY', 'GBP', 'PHP', 'IDR', 'KRW', 'HKD'],
   wechatpay: ['USD', 'CNY'],
   unionpay: ['USD', 'CNY'],
@@ -63,7 +64,7 @@ export const TERMINALS: readonly string[] = ['ONLINE', 'WAP', 'MWEB', 'YIP'];
  * Settlement currencies allowed for a payment: USD, except GBP payments (GBP) and alipay CNY
  * (USD or GBP).
  */
-export function allowedSettleCurrencies(vendor: string, currency: string): readonly string[] {
+export function allowedSettleCurrencies(vendor: string, currency: Currency): readonly Currency[] {
   if (currency === 'GBP') return ['GBP'];
   if (vendor === 'alipay' && currency === 'CNY') return ['USD', 'GBP'];
   return ['USD'];

@@ -2,7 +2,7 @@
  * Request parameter checks shared by the endpoints. Each failure throws ApiError with the documented
  * ret_code; the server turns it into the envelope. Checks run before any state changes.
  */
-import { isKnownCurrency } from '../../shared/domain/currencies';
+import { type Currency, isKnownCurrency } from '../../shared/domain/currencies';
 import { MoneyParseError, parseMinor } from '../../shared/domain/money';
 import { RET, type RetCode } from '../../shared/protocol/ret-codes';
 
@@ -45,7 +45,7 @@ export function bad(message: string): ApiError {
 }
 
 /** A known 3-letter currency code. */
-export function currencyParam(p: Params, key: string): string {
+export function currencyParam(p: Params, key: string): Currency {
   const v = req(p, key);
   if (!/^[A-Z]{3}$/.test(v) || !isKnownCurrency(v)) throw bad(`${key} is not a supported currency: ${v}`);
   return v;
@@ -55,7 +55,7 @@ export function currencyParam(p: Params, key: string): string {
  * A positive amount: an integer or up to 2 decimals, within the currency's exponent (trailing zeros
  * allowed, as the service writes "100.00" for KRW).
  */
-export function amountParam(p: Params, key: string, currency: string): number {
+export function amountParam(p: Params, key: string, currency: Currency): number {
   const v = req(p, key);
   if (!/^\d+(\.\d{1,2})?$/.test(v)) throw bad(`${key} must be a decimal amount with at most 2 decimals`);
   let minor: number;

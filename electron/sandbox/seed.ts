@@ -4,7 +4,7 @@
  * before the start of `nowMs`'s UTC+8 calendar day (the anchor), so a restart later the same day
  * regenerates identical data.
  */
-import { currencyExponent } from '../../shared/domain/currencies';
+import { type Currency, currencyExponent } from '../../shared/domain/currencies';
 import type { RefundStatus, TransactionStatus } from '../../shared/protocol/statuses';
 import { MERCHANTS, VENDOR_CURRENCIES, allowedSettleCurrencies } from './catalog';
 import { createRng, deriveSeed, digits, pick, randInt, weightedPicker, type Rng } from './prng';
@@ -66,7 +66,7 @@ const pickStatus = weightedPicker<TransactionStatus>({
 });
 const pickRefundKind = weightedPicker({ full: 35, partial: 35, several: 30 });
 
-function amountFor(rng: Rng, currency: string): number {
+function amountFor(rng: Rng, currency: Currency): number {
   const [min, max] = AMOUNT_RANGE[currency] ?? [100, 50_000];
   // Cubic skew: many small payments, a few large ones. Only integers leave this function.
   const r = rng();
@@ -182,7 +182,7 @@ export function generateSeed(seed: number, count: number, nowMs: number): Sandbo
     }
     const { merchantNo, storeNo } = pickMerchant(rng);
     const vendor = pickVendor(rng);
-    const currency = pick(rng, VENDOR_CURRENCIES[vendor] ?? ['USD']);
+    const currency = pick(rng, VENDOR_CURRENCIES[vendor] ?? (['USD'] as const));
     const settleCurrency = pick(rng, allowedSettleCurrencies(vendor, currency));
     const status = pickStatus(rng);
     const amountMinor = amountFor(rng, currency);

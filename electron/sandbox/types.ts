@@ -2,6 +2,7 @@
  * Records the sandbox keeps. Amounts are integer minor units; instants are epoch milliseconds (UTC),
  * converted to the service's UTC+8 strings only at the wire.
  */
+import type { Currency } from '../../shared/domain/currencies';
 import type { RefundStatus, TransactionStatus } from '../../shared/protocol/statuses';
 
 /** A merchant account with its stores and API token (the token only ever signs, it is never sent). */
@@ -18,8 +19,8 @@ export interface PaymentRecord {
   storeNo: string;
   reference: string;
   amountMinor: number;
-  currency: string;
-  settleCurrency: string;
+  currency: Currency;
+  settleCurrency: Currency;
   vendor: string;
   terminal: string;
   status: TransactionStatus;
@@ -54,8 +55,8 @@ export interface RefundRecord {
   transactionNo: string;
   refundReference?: string;
   refundAmountMinor: number;
-  currency: string;
-  settleCurrency: string;
+  currency: Currency;
+  settleCurrency: Currency;
   status: RefundStatus;
   createdAt: number;
   settledAt?: number;

@@ -1,3 +1,4 @@
+import type { Currency } from './currencies';
 import type { Guardrails } from './guardrails';
 import type { MoneyMode } from './profile';
 import { formatMinor, parseMinor } from './money';
@@ -9,7 +10,7 @@ import { formatMinor, parseMinor } from './money';
  */
 export function chargeConfirmation(args: {
   amountMinor: number;
-  currency: string;
+  currency: Currency;
   moneyMode: MoneyMode;
   guardrails: Guardrails;
   typedAmount?: string | undefined;

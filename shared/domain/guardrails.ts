@@ -1,14 +1,35 @@
+import { z } from 'zod';
+import { type Currency, currencySchema } from './currencies';
 import { formatMinor } from './money';
 
+const minor = z.number().int().nonnegative().refine(Number.isSafeInteger, 'Too large.');
+
 /** Per-currency refund limits of a profile; beyond them a refund needs an extra, explicit confirmation. */
-export interface CurrencyLimit {
-  currency: string;
-  maxSingleMinor?: number;
-  dailyTotalMinor?: number;
-}
-export interface Guardrails {
-  limits: CurrencyLimit[];
-}
+const currencyLimitSchema = z.object({
+  currency: currencySchema,
+  maxSingleMinor: minor.optional(),
+  dailyTotalMinor: minor.optional(),
+});
+export type CurrencyLimit = z.infer<typeof currencyLimitSchema>;
+
+/**
+ * A profile's money-safety settings: per-currency refund limits (beyond them a refund needs an extra
+ * confirmation), and how much checking an unknown refund needs before it may be closed as not sent.
+ */
+export const guardrailsSchema = z.object({
+  limits: z.array(currencyLimitSchema).max(20),
+  unknownClose: z
+    .object({
+      minChecks: z.number().int().min(1, 'At least one check.').max(50),
+      minMinutes: z
+        .number()
+        .int()
+        .min(0)
+        .max(7 * 24 * 60),
+    })
+    .optional(),
+});
+export type Guardrails = z.infer<typeof guardrailsSchema>;
 
 /**
  * Which limits a refund passes, in words ("it is above the single-refund limit of 500.00 USD").
@@ -17,7 +38,7 @@ export interface Guardrails {
  */
 export function limitReasons(args: {
   amountMinor: number;
-  currency: string;
+  currency: Currency;
   todayTotalMinor: number;
   guardrails: Guardrails;
 }): string[] {

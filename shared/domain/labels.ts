@@ -1,4 +1,4 @@
-import { ENVIRONMENT_LABELS, type Environment } from './profile';
+import { ENVIRONMENT_LABELS, type RecordedEnvironment } from './profile';
 
 /**
  * Words for people. The service speaks in codes (`cashapppay`, `dealing`); screens show names people
@@ -111,7 +111,7 @@ export const AUDIT_OUTCOME_LABELS: Readonly<Record<string, string>> = {
   closed_not_sent: 'Closed as not sent',
 };
 
-/** Profile environments as people say them (an unknown one as stored). */
-export function environmentLabel(env: string): string {
-  return ENVIRONMENT_LABELS[env as Environment] ?? env;
+/** Profile environments as people say them, and a record's that an earlier version did not keep. */
+export function environmentLabel(env: RecordedEnvironment): string {
+  return env === 'unrecorded' ? 'Environment not recorded' : ENVIRONMENT_LABELS[env];
 }

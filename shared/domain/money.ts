@@ -1,4 +1,4 @@
-import { currencyExponent } from './currencies';
+import { type Currency, currencyExponent } from './currencies';
 
 /**
  * Money is integer minor units next to an ISO currency. Decimal strings exist only at the wire and in
@@ -6,7 +6,7 @@ import { currencyExponent } from './currencies';
  */
 export interface Money {
   amountMinor: number;
-  currency: string;
+  currency: Currency;
 }
 
 /** Why an amount did not parse, for code to act on (the message is for people). */
@@ -31,7 +31,11 @@ const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
  * `allowExtraZeros` accepts trailing zero decimals beyond the exponent ("100.00" JPY), which is how
  * the service writes every amount.
  */
-export function parseMinor(text: string, currency: string, opts: { allowExtraZeros?: boolean } = {}): number {
+export function parseMinor(
+  text: string,
+  currency: Currency,
+  opts: { allowExtraZeros?: boolean } = {},
+): number {
   const trimmed = text.trim();
   const m = DECIMAL.exec(trimmed);
   if (!m) throw new MoneyParseError(`"${text}" is not a plain decimal amount`);
@@ -59,7 +63,7 @@ export function parseMinor(text: string, currency: string, opts: { allowExtraZer
 }
 
 /** Parses an amount as the service writes it (JSON number or string, two decimals). */
-export function parseWireAmount(value: string | number, currency: string): number {
+export function parseWireAmount(value: string | number, currency: Currency): number {
   // Older servers send JSON numbers: String() of a number such as 10.5 gives "10.5", which is exact
   // for the short decimals the service uses; anything with more precision is rejected by parseMinor.
   const minor = parseMinor(typeof value === 'number' ? String(value) : value, currency, {
@@ -71,7 +75,7 @@ export function parseWireAmount(value: string | number, currency: string): numbe
 }
 
 /** Formats minor units as a plain decimal string with the currency's exponent ("-12.30"). */
-export function formatMinor(amountMinor: number, currency: string): string {
+export function formatMinor(amountMinor: number, currency: Currency): string {
   if (!Number.isSafeInteger(amountMinor)) throw new MoneyParseError(`not an integer amount: ${amountMinor}`);
   const exp = currencyExponent(currency);
   const neg = amountMinor < 0;
@@ -81,14 +85,14 @@ export function formatMinor(amountMinor: number, currency: string): string {
 }
 
 /** The service's wire form: always two decimals, even for zero-exponent currencies ("1000.00"). */
-export function toWireAmount(amountMinor: number, currency: string): string {
+export function toWireAmount(amountMinor: number, currency: Currency): string {
   const exp = currencyExponent(currency);
   const plain = formatMinor(amountMinor, currency);
   return exp === 0 ? `${plain}.00` : plain;
 }
 
 /** Locale display with the currency symbol, via Intl (digits come from the integer, never a float sum). */
-export function displayMoney(amountMinor: number, currency: string, locale?: string): string {
+export function displayMoney(amountMinor: number, currency: Currency, locale?: string): string {
   const exp = currencyExponent(currency);
   const fmt = new Intl.NumberFormat(locale, {
     style: 'currency',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type Guardrails, guardrailsSchema } from './guardrails';
 import { refuseUnsafeText } from './text';
 
 /**
@@ -7,7 +8,24 @@ import { refuseUnsafeText } from './text';
  * here: the API token is kept by main's secret store, keyed by profile id.
  */
 export const ENVIRONMENTS = ['demo', 'vendor-sandbox', 'production', 'custom'] as const;
-export type Environment = (typeof ENVIRONMENTS)[number];
+export const environmentSchema = z.enum(ENVIRONMENTS, { message: 'Choose where this profile connects to.' });
+export type Environment = z.infer<typeof environmentSchema>;
+
+/**
+ * The environment a journal record (refund or payment intent, audit entry) was made in. `unrecorded`
+ * stands for records imported from earlier versions that did not keep it (or kept a value no longer
+ * known): they are still listed, never guessed to have been one of the others.
+ */
+const RECORDED_ENVIRONMENTS = [...ENVIRONMENTS, 'unrecorded'] as const;
+export const recordedEnvironmentSchema = z.enum(RECORDED_ENVIRONMENTS);
+export type RecordedEnvironment = z.infer<typeof recordedEnvironmentSchema>;
+
+/** A stored environment as the closed type: anything not known reads as `unrecorded`. */
+export function toRecordedEnvironment(stored: unknown): RecordedEnvironment {
+  return (RECORDED_ENVIRONMENTS as readonly unknown[]).includes(stored)
+    ? (stored as RecordedEnvironment)
+    : 'unrecorded';
+}
 
 /**
  * Fixed hosts (shared/protocol/README.md, "Hosts"). Demo's address is the embedded sandbox's, known only at
@@ -62,7 +80,7 @@ export function environmentOfUrl(baseUrl: string): 'production' | 'vendor-sandbo
   return 'custom';
 }
 
-export function moneyModeOf(environment: string, baseUrl: string | undefined): MoneyMode {
+export function moneyModeOf(environment: RecordedEnvironment, baseUrl: string | undefined): MoneyMode {
   if (environment === 'demo') return 'local';
   let host: string | undefined;
   try {
@@ -89,37 +107,11 @@ export function isAcceptableBaseUrl(text: string): boolean {
   return u.protocol === 'http:' && LOOPBACK.has(u.hostname);
 }
 
-const minor = z.number().int().nonnegative().refine(Number.isSafeInteger, 'Too large.');
-
 /** Before a refund whose outcome is unknown may be closed as "not sent": checks, over at least this long. */
 export const DEFAULT_UNKNOWN_CLOSE = { minChecks: 3, minMinutes: 30 } as const;
 
-/**
- * A profile's money-safety settings: per-currency refund limits (beyond them a refund needs an extra
- * confirmation), and how much checking an unknown refund needs before it may be closed as not sent.
- */
-export const guardrailsSchema = z.object({
-  limits: z
-    .array(
-      z.object({
-        currency: z.string().regex(/^[A-Z]{3}$/, 'Use a three-letter currency code such as USD.'),
-        maxSingleMinor: minor.optional(),
-        dailyTotalMinor: minor.optional(),
-      }),
-    )
-    .max(20),
-  unknownClose: z
-    .object({
-      minChecks: z.number().int().min(1, 'At least one check.').max(50),
-      minMinutes: z
-        .number()
-        .int()
-        .min(0)
-        .max(7 * 24 * 60),
-    })
-    .optional(),
-});
-export type ProfileGuardrails = z.infer<typeof guardrailsSchema>;
+/** A profile's money-safety settings (./guardrails.ts). */
+export type ProfileGuardrails = Guardrails;
 
 const digits = (what: string, example: string) =>
   z
@@ -143,7 +135,7 @@ export const profileInputSchema = z
       .superRefine(refuseUnsafeText('profile name')),
     merchantNo: digits('merchant number', '200043'),
     storeNo: digits('store number', '300014'),
-    environment: z.enum(ENVIRONMENTS, { message: 'Choose where this profile connects to.' }),
+    environment: environmentSchema,
     baseUrl: z.string().trim().max(300).optional(),
     ipnEnabled: z.boolean().default(false),
     operatorName: z
@@ -187,7 +179,7 @@ export const profileSchema = z.object({
   name: z.string().min(1).max(60),
   merchantNo: z.string().regex(/^\d{1,20}$/),
   storeNo: z.string().regex(/^\d{1,20}$/),
-  environment: z.enum(ENVIRONMENTS),
+  environment: environmentSchema,
   baseUrl: z.string().max(300).optional(),
   ipnEnabled: z.boolean(),
   operatorName: z.string().max(60).optional(),

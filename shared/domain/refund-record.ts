@@ -1,4 +1,5 @@
-import type { IntentView } from '../ipc/contract/refunds';
+import type { Currency } from './currencies';
+import type { Intent as IntentView } from './refund-intent';
 import type { RefundStatus } from '../protocol/statuses';
 import type { RefundRecord, Transaction } from './transaction';
 
@@ -15,7 +16,7 @@ export interface RefundRecordRow {
   refundTransactionNo?: string;
   refundReference?: string;
   amountMinor: number;
-  currency: string;
+  currency: Currency;
   /** When it was made: the intent's creation time, else the service's createTime (may be absent). */
   at?: string;
   /** The service's own status of this refund, when a cached payment lists it. */

@@ -1,37 +1,49 @@
-import type { RefundStatus, TransactionStatus } from '../protocol/statuses';
+import { z } from 'zod';
+import { REFUND_STATUSES, TRANSACTION_STATUSES } from '../protocol/statuses';
+import { currencySchema } from './currencies';
+
+const minor = z.number().int().refine(Number.isSafeInteger);
 
 /** One refund as the service reports it (refundInfo entry), in minor units. */
-export interface RefundRecord {
-  refundTransactionNo: string;
-  refundReference?: string;
-  refundAmountMinor: number;
-  currency: string;
-  settleCurrency?: string;
-  status: RefundStatus;
+const refundRecordSchema = z.object({
+  refundTransactionNo: z.string(),
+  refundReference: z.string().optional(),
+  refundAmountMinor: minor,
+  currency: currencySchema,
+  settleCurrency: currencySchema.optional(),
+  status: z.enum(REFUND_STATUSES),
   /** When the refund was made (UTC ISO), when the service says. */
-  createdAt?: string;
-}
+  createdAt: z.string().optional(),
+});
+export type RefundRecord = z.infer<typeof refundRecordSchema>;
 
-/** A payment as this app understands it: amounts in minor units, times as UTC ISO strings. */
-export interface Transaction {
-  transactionNo: string;
-  reference?: string;
-  amountMinor: number;
-  currency: string;
-  settleCurrency?: string;
-  status: TransactionStatus | 'unknown';
-  vendor?: string;
+/**
+ * A payment as this app understands it: amounts in minor units, times as UTC ISO strings. The same
+ * schema checks it where it crosses IPC (shared/ipc/contract) and where main hands it over.
+ */
+export const transactionSchema = z.object({
+  transactionNo: z.string(),
+  reference: z.string().optional(),
+  amountMinor: minor,
+  currency: currencySchema,
+  settleCurrency: currencySchema.optional(),
+  status: z.enum([...TRANSACTION_STATUSES, 'unknown']),
+  vendor: z.string().optional(),
   /**
    * What the service says the record is; `unknown` when it says nothing or something this app does not
    * know. Only a `payment` is ever refundable: an unknown record is never taken for one.
    */
-  transactionType: 'payment' | 'refund' | 'unknown';
-  createdAt?: string;
-  paidAt?: string;
+  transactionType: z.enum(['payment', 'refund', 'unknown']),
+  createdAt: z.string().optional(),
+  paidAt: z.string().optional(),
   /** Last four digits of the card, when the service reports a card payment's (never more of the number). */
-  cardLast4?: string;
-  refunds: RefundRecord[];
-}
+  cardLast4: z
+    .string()
+    .regex(/^\d{4}$/)
+    .optional(),
+  refunds: z.array(refundRecordSchema),
+});
+export type Transaction = z.infer<typeof transactionSchema>;
 
 /** Service refunds that count against the payment: success or pending. */
 const counting = (r: RefundRecord) => r.status === 'success' || r.status === 'pending';

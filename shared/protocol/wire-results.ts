@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type Currency, toCurrency } from '../domain/currencies';
 import { parseWireAmount } from '../domain/money';
 import { normaliseRefundStatus } from './statuses';
 import { tranQueryResultSchema } from './wire';
@@ -103,8 +104,8 @@ export interface RefundResult {
   reference?: string;
   refundReference?: string;
   refundAmountMinor: number;
-  currency: string;
-  settleCurrency?: string;
+  currency: Currency;
+  settleCurrency?: Currency;
   status: ReturnType<typeof normaliseRefundStatus>;
 }
 
@@ -147,16 +148,17 @@ export function toCaptureResult(r: z.infer<typeof captureResultSchema>): Capture
 export function toRefundResult(r: z.infer<typeof refundResultSchema>): RefundResult {
   const id = r.refundTransactionNo ?? r.refundTransactionId;
   if (!id) throw new Error('refund result without refundTransactionNo');
+  const currency = toCurrency(r.currency);
   return {
     ...strip({
       transactionNo: r.transactionNo,
       reference: r.reference,
       refundReference: r.refundReference,
-      settleCurrency: r.settleCurrency,
     }),
+    ...(r.settleCurrency ? { settleCurrency: toCurrency(r.settleCurrency) } : {}),
     refundTransactionNo: id,
-    refundAmountMinor: parseWireAmount(r.refundAmount, r.currency),
-    currency: r.currency,
+    refundAmountMinor: parseWireAmount(r.refundAmount, currency),
+    currency,
     // A refund result without status is an accepted refund whose settlement we have not seen yet.
     status: normaliseRefundStatus(r.status ?? 'pending'),
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { toCurrency } from '../domain/currencies';
 import { parseWireAmount } from '../domain/money';
 import type { RefundRecord, Transaction } from '../domain/transaction';
 import { normaliseRefundStatus, normaliseTransactionStatus } from './statuses';
@@ -78,12 +79,16 @@ function transactionTypeOf(raw: string | null | undefined): Transaction['transac
   return t === 'payment' || t === 'refund' ? t : 'unknown';
 }
 
-/** Maps a validated tran-query (or trans-list) result to the domain Transaction. Throws on bad money. */
+/**
+ * Maps a validated tran-query (or trans-list) result to the domain Transaction. Throws on bad money:
+ * UnsupportedCurrencyError (shared/domain/currencies.ts) when the payment or one of its refunds is in a
+ * currency this app does not handle, whose minor unit it would otherwise have to guess.
+ */
 export function toTransaction(r: WireTranQueryResult): Transaction {
   const transactionNo = r.transactionNo ?? r.oldTransactionId ?? r.yuansferId;
   if (!transactionNo) throw new Error('transaction without transactionNo');
   const refunds: RefundRecord[] = (r.refundInfo ?? []).map((ri) => {
-    const currency = ri.currency ?? r.currency;
+    const currency = toCurrency(ri.currency ?? r.currency);
     const id = ri.refundTransactionNo ?? ri.refundTransactionId;
     if (!id) throw new Error('refundInfo entry without refundTransactionNo');
     const refundCreatedAt = serviceTimeToIso(ri.createTime);
@@ -92,20 +97,21 @@ export function toTransaction(r: WireTranQueryResult): Transaction {
       ...(ri.refundReference ? { refundReference: ri.refundReference } : {}),
       refundAmountMinor: parseWireAmount(ri.refundAmount, currency),
       currency,
-      ...(ri.settleCurrency ? { settleCurrency: ri.settleCurrency } : {}),
+      ...(ri.settleCurrency ? { settleCurrency: toCurrency(ri.settleCurrency) } : {}),
       status: normaliseRefundStatus(ri.status ?? undefined),
       ...(refundCreatedAt ? { createdAt: refundCreatedAt } : {}),
     };
   });
+  const currency = toCurrency(r.currency);
   const createdAt = serviceTimeToIso(r.createTime);
   const paidAt = serviceTimeToIso(r.paymentTime);
   const last4 = cardLast4Of(r);
   return {
     transactionNo,
     ...(r.reference ? { reference: r.reference } : {}),
-    amountMinor: parseWireAmount(r.amount, r.currency),
-    currency: r.currency,
-    ...(r.settleCurrency ? { settleCurrency: r.settleCurrency } : {}),
+    amountMinor: parseWireAmount(r.amount, currency),
+    currency,
+    ...(r.settleCurrency ? { settleCurrency: toCurrency(r.settleCurrency) } : {}),
     status: normaliseTransactionStatus(r.status),
     ...(r.vendor ? { vendor: r.vendor } : {}),
     transactionType: transactionTypeOf(r.transactionType),

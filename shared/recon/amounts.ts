@@ -4,9 +4,11 @@
  * may be changed. A value that could be read either way ("1.400", "0,125") proves nothing by itself:
  * when no other value in the file decides, the person is asked — never guessed.
  */
+import type { Currency } from '../domain/currencies';
 import { MoneyParseError, parseMinor } from '../domain/money';
 
-export type DecimalSeparator = '.' | ',';
+export const DECIMAL_SEPARATORS = ['.', ','] as const;
+export type DecimalSeparator = (typeof DECIMAL_SEPARATORS)[number];
 
 export interface DecimalEvidence {
   /** What the values show; undefined when they do not decide (no evidence, or conflicting evidence). */
@@ -91,7 +93,7 @@ export function decimalLabel(d: DecimalSeparator): string {
  * separator may only group thousands in threes ("1.400" KRW is 1400 in a decimal-comma file). Throws
  * MoneyParseError with a sentence a person can act on.
  */
-export function parseLedgerAmount(raw: string, currency: string, decimal: DecimalSeparator): number {
+export function parseLedgerAmount(raw: string, currency: Currency, decimal: DecimalSeparator): number {
   const { text, negative } = core(raw);
   if (text === '') throw new MoneyParseError('has no amount');
   if (!/^[\d.,]+$/.test(text)) throw new MoneyParseError(`“${raw.trim().slice(0, 30)}” is not an amount`);

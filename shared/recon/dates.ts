@@ -4,7 +4,8 @@
  * run; a file whose values all fit either order makes the person choose. A date is a calendar day: any
  * time of day after it is read past, because the ledger's day is what is compared.
  */
-export type DateOrder = 'ymd' | 'dmy' | 'mdy';
+export const DATE_ORDERS = ['ymd', 'dmy', 'mdy'] as const;
+export type DateOrder = (typeof DATE_ORDERS)[number];
 
 export interface DateEvidence {
   order?: DateOrder;

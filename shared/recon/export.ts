@@ -5,6 +5,7 @@
  */
 import { type CsvColumn, type CsvOptions, writeCsv } from '../csv/writer';
 import { transactionStatusLabel } from '../domain/labels';
+import { type Currency, isKnownCurrency } from '../domain/currencies';
 import { formatMinor } from '../domain/money';
 import { UTC_ZONE, type Zone } from '../domain/zones';
 import { OUTCOME_LABELS, itemCurrency, type ReconItem } from './match';
@@ -12,11 +13,17 @@ import type { RunFacts } from './run';
 import { dataSourceLabel } from './statement';
 import type { CurrencySummary } from './summary';
 
-const amount = (minor: number | undefined, currency: string | undefined) =>
-  minor === undefined || currency === undefined ? '' : formatMinor(minor, currency);
+// A run stored by an earlier version may name a currency this app no longer handles: its figures are
+// written as minor units, saying so, never with guessed decimals. The summary's line without a currency
+// (unreadable rows) has no amounts: its zeros are written as 0.
+const amount = (minor: number | undefined, currency: Currency | '' | undefined): string => {
+  if (minor === undefined || currency === undefined) return '';
+  if (currency === '') return minor === 0 ? '0' : '';
+  return isKnownCurrency(currency) ? formatMinor(minor, currency) : `${minor} (minor units)`;
+};
 
 /** The single currency of a row's difference, or the ledger's when the currencies differ. */
-function differenceOf(item: ReconItem): { amountMinor: number; currency: string } | undefined {
+function differenceOf(item: ReconItem): { amountMinor: number; currency: Currency } | undefined {
   const currency = itemCurrency(item);
   if (item.deltas.length === 0)
     return item.outcome === 'matched' || item.outcome === 'unreadable' || !currency
@@ -133,16 +140,16 @@ export function summaryColumns(zone: ExportZone = UTC_ZONE): readonly CsvColumn<
     { header: 'Missing at service', kind: 'integer', value: (r) => r.counts.missing_at_service },
     { header: 'Duplicate in ledger', kind: 'integer', value: (r) => r.counts.duplicate_in_ledger },
     { header: 'Not checked', kind: 'integer', value: (r) => r.counts.not_checked },
-    { header: 'Ledger total', kind: 'amount', value: (r) => formatMinor(r.ledgerTotalMinor, r.currency) },
-    { header: 'Service total', kind: 'amount', value: (r) => formatMinor(r.serviceTotalMinor, r.currency) },
+    { header: 'Ledger total', kind: 'amount', value: (r) => amount(r.ledgerTotalMinor, r.currency) },
+    { header: 'Service total', kind: 'amount', value: (r) => amount(r.serviceTotalMinor, r.currency) },
     {
       header: 'Service refunds',
       kind: 'amount',
-      value: (r) => formatMinor(r.serviceRefundsMinor, r.currency),
+      value: (r) => amount(r.serviceRefundsMinor, r.currency),
     },
-    { header: 'Difference', kind: 'amount', value: (r) => formatMinor(r.differenceMinor, r.currency) },
-    { header: 'Explained', kind: 'amount', value: (r) => formatMinor(r.explainedMinor, r.currency) },
-    { header: 'Unexplained', kind: 'amount', value: (r) => formatMinor(r.unexplainedMinor, r.currency) },
+    { header: 'Difference', kind: 'amount', value: (r) => amount(r.differenceMinor, r.currency) },
+    { header: 'Explained', kind: 'amount', value: (r) => amount(r.explainedMinor, r.currency) },
+    { header: 'Unexplained', kind: 'amount', value: (r) => amount(r.unexplainedMinor, r.currency) },
     { header: 'Generated', kind: 'timestamp', value: (r) => r.generatedAt },
     { header: 'Time zone', kind: 'text', value: () => zone.label },
     { header: 'Date differs', kind: 'integer', value: (r) => r.counts.date_mismatch },

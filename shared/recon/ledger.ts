@@ -4,59 +4,97 @@
  * be used = data rows), each unusable one with its line, a reason and, where recognisable, its cause.
  * Amounts become integer minor units here and nowhere else.
  */
-import { isKnownCurrency } from '../domain/currencies';
+import { currencySchema, isKnownCurrency } from '../domain/currencies';
 import { MoneyParseError } from '../domain/money';
-import { escapeUnsafeText } from '../domain/text';
-import type { CsvProblemCause, ParsedCsv } from '../csv/parser';
+import { z } from 'zod';
+import { escapeUnsafeText, refuseUnsafeText } from '../domain/text';
+import type { ParsedCsv } from '../csv/parser';
 import { detectDecimal, parseLedgerAmount, type DecimalEvidence, type DecimalSeparator } from './amounts';
 import { detectDateOrder, parseLedgerDate, type DateEvidence, type DateOrder } from './dates';
 import type { ColumnMapping } from './mapping';
 
+const minor = z.number().int().refine(Number.isSafeInteger);
+
 /** What the merchant's books say about a payment. `unpaid` covers cancelled / void / failed orders. */
-export type LedgerStatus = 'paid' | 'refunded' | 'unpaid' | 'other';
+const LEDGER_STATUSES = ['paid', 'refunded', 'unpaid', 'other'] as const;
+export type LedgerStatus = (typeof LEDGER_STATUSES)[number];
 
-export interface LedgerRow {
-  /** First physical line of the record in the file (header is line 1). */
-  line: number;
-  transactionNo?: string;
-  reference?: string;
-  amountMinor: number;
-  currency: string;
-  /** The date as the merchant wrote it. */
-  date?: string;
-  /** That date as a calendar day "YYYY-MM-DD" (compared with the service's payment day). */
-  day?: string;
-  /** Normalised; `paid` when the file has no status column (a ledger of sales). */
-  status: LedgerStatus;
-  statusText?: string;
-  /** Refunded amount per the ledger, when such a column is mapped. */
-  refundedMinor?: number;
-}
+/** One usable row of the ledger, as the importer makes it and main receives it. */
+export const ledgerRowSchema = z
+  .object({
+    /** First physical line of the record in the file (header is line 1). */
+    line: z.number().int().min(2),
+    transactionNo: z
+      .string()
+      .regex(/^\d{1,32}$/)
+      .optional(),
+    reference: z.string().min(1).max(128).superRefine(refuseUnsafeText('reference')).optional(),
+    amountMinor: minor,
+    currency: currencySchema,
+    /** The date as the merchant wrote it. */
+    date: z.string().max(60).superRefine(refuseUnsafeText('date')).optional(),
+    /** That date as a calendar day "YYYY-MM-DD" (compared with the service's payment day). */
+    day: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional(),
+    /** Normalised; `paid` when the file has no status column (a ledger of sales). */
+    status: z.enum(LEDGER_STATUSES),
+    statusText: z.string().max(100).superRefine(refuseUnsafeText('status')).optional(),
+    /** Refunded amount per the ledger, when such a column is mapped. */
+    refundedMinor: minor.optional(),
+  })
+  .strict()
+  .refine((r) => r.transactionNo !== undefined || r.reference !== undefined, 'a row needs a key');
+export type LedgerRow = z.infer<typeof ledgerRowSchema>;
 
-/** Why a row cannot be used, where recognisable (shown and exported beside the reason). */
-export type UnusableCause =
-  CsvProblemCause | 'scientific_id' | 'id_not_digits' | 'no_key' | 'currency' | 'amount' | 'date';
+/**
+ * Why a row cannot be used, where recognisable (shown and exported beside the reason). The first four
+ * are the CSV reader's own (shared/csv/parser.ts CsvProblemCause).
+ */
+const UNUSABLE_CAUSES = [
+  'thousands_separator',
+  'decimal_comma',
+  'broken_quoting',
+  'field_count',
+  'scientific_id',
+  'id_not_digits',
+  'no_key',
+  'currency',
+  'amount',
+  'date',
+] as const;
+export type UnusableCause = (typeof UNUSABLE_CAUSES)[number];
+
+/** A cell of an unusable row as written (escaped by the importer: nothing in it may hide). */
+const writtenCell = (what: string, max: number) => z.string().max(max).superRefine(refuseUnsafeText(what));
 
 /** The mapped cells of an unusable row, as written (what can be shown of it). */
-export interface RawLedgerFields {
-  transactionNo?: string;
-  reference?: string;
-  amount?: string;
-  currency?: string;
-  date?: string;
-}
+const rawLedgerFieldsSchema = z
+  .object({
+    transactionNo: writtenCell('transaction number', 60).optional(),
+    reference: writtenCell('reference', 60).optional(),
+    amount: writtenCell('amount', 60).optional(),
+    currency: writtenCell('currency', 60).optional(),
+    date: writtenCell('date', 60).optional(),
+  })
+  .strict();
+export type RawLedgerFields = z.infer<typeof rawLedgerFieldsSchema>;
 
 /** A data row that cannot be reconciled: listed with its line and reason, never dropped. */
-export interface UnusableRow {
-  line: number;
-  reason: string;
-  cause?: UnusableCause;
-  fields?: RawLedgerFields;
-  /** The row as read (cells joined by the file's separator), capped. */
-  raw?: string;
-  /** Its currency, when that cell holds one the service handles (to count it in that currency). */
-  currency?: string;
-}
+export const unusableRowSchema = z
+  .object({
+    line: z.number().int().min(2),
+    reason: writtenCell('reason', 600),
+    cause: z.enum(UNUSABLE_CAUSES).optional(),
+    fields: rawLedgerFieldsSchema.optional(),
+    /** The row as read (cells joined by the file's separator), capped. */
+    raw: writtenCell('row', 300).optional(),
+    /** Its currency, when that cell holds one the service handles (to count it in that currency). */
+    currency: currencySchema.optional(),
+  })
+  .strict();
+export type UnusableRow = z.infer<typeof unusableRowSchema>;
 
 export interface LedgerImport {
   rows: LedgerRow[];

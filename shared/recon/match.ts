@@ -8,6 +8,7 @@
  * Items for the other direction (service payments and refunds the ledger lacks) and for unusable rows
  * are made in ./two-way.ts and ./report.ts.
  */
+import type { Currency } from '../domain/currencies';
 import type { Transaction } from '../domain/transaction';
 import { dayInZone } from '../domain/zones';
 import { daysBetween } from './dates';
@@ -61,7 +62,7 @@ export interface ServiceView {
   transactionNo: string;
   reference?: string;
   amountMinor: number;
-  currency: string;
+  currency: Currency;
   status: string;
   /** Σ refunds in success or pending (money that left or is leaving). */
   refundedMinor: number;
@@ -76,13 +77,13 @@ export interface RefundView {
   refundTransactionNo: string;
   refundReference?: string;
   amountMinor: number;
-  currency: string;
+  currency: Currency;
   status: string;
   createdAt?: string;
 }
 
 export interface CurrencyAmount {
-  currency: string;
+  currency: Currency;
   amountMinor: number;
 }
 
@@ -120,13 +121,13 @@ export interface DateCheck {
 }
 
 export interface MatchOptions {
-  fmt: (amountMinor: number, currency: string) => string;
+  fmt: (amountMinor: number, currency: Currency) => string;
   /** Omitted: dates are not compared. */
   dates?: DateCheck;
 }
 
 /** The currency an item belongs to in the summary ('' for an unreadable row with no usable currency). */
-export function itemCurrency(item: ReconItem): string {
+export function itemCurrency(item: ReconItem): Currency | '' {
   return (
     item.ledger?.currency ?? item.service?.currency ?? item.refund?.currency ?? item.unusable?.currency ?? ''
   );
@@ -185,7 +186,7 @@ const ledgerCounts = (row: LedgerRow) => row.status !== 'unpaid';
 /** The service's money is what it holds as paid. */
 export const serviceCounts = (s: Pick<ServiceView, 'status'>) => s.status === 'success';
 
-function addDelta(map: Map<string, number>, currency: string, amountMinor: number): void {
+function addDelta(map: Map<Currency, number>, currency: Currency, amountMinor: number): void {
   if (amountMinor !== 0) map.set(currency, (map.get(currency) ?? 0) + amountMinor);
 }
 
@@ -193,7 +194,7 @@ function addDelta(map: Map<string, number>, currency: string, amountMinor: numbe
 function classify(
   row: LedgerRow,
   s: ServiceView,
-  fmt: (m: number, c: string) => string,
+  fmt: (m: number, c: Currency) => string,
   dates: DateCheck | undefined,
   dayOffset: number | undefined,
 ): { outcome: ReconOutcome; detail: string } {
@@ -274,7 +275,7 @@ export function matchLedger(
   for (const row of rows) {
     const key = lookupKey(row);
     const matchedBy = row.transactionNo ? 'transactionNo' : 'reference';
-    const deltas = new Map<string, number>();
+    const deltas = new Map<Currency, number>();
     if (ledgerCounts(row)) addDelta(deltas, row.currency, row.amountMinor);
     const base = { line: row.line, matchedBy, ledger: row } as const;
     const finish = (item: Omit<ReconItem, 'deltas'>) =>

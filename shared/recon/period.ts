@@ -4,27 +4,8 @@
  * their own local days. Everything else — the instants the period covers, the service's list windows,
  * the day a payment falls on — follows from that, the same way in the app and the CLI.
  */
+import { z } from 'zod';
 import { SERVICE_ZONE, dayStartInZone } from '../domain/zones';
-
-export type DayBasis = 'service' | 'local';
-
-export interface ReconPeriod {
-  /** First and last day, inclusive, "YYYY-MM-DD". */
-  from: string;
-  to: string;
-}
-
-export interface ReconOptions {
-  /** Omitted: only the ledger's rows are checked (one direction). */
-  period?: ReconPeriod;
-  days: DayBasis;
-  /** IANA zone of local days (ignored for the service's days). */
-  timeZone: string;
-  /** Ledger date vs the service's payment day: how many days apart is still the same payment. */
-  dateToleranceDays: number;
-  /** Refunds made in the period of payments made up to this many days before it are looked for. */
-  refundLookbackDays: number;
-}
 
 export const DEFAULT_DATE_TOLERANCE_DAYS = 1;
 export const DEFAULT_REFUND_LOOKBACK_DAYS = 90;
@@ -33,6 +14,30 @@ export const MAX_TOLERANCE_DAYS = 31;
 export const MAX_LOOKBACK_DAYS = 366;
 /** The service's list takes at most this many calendar days per call (PROTOCOL: span ≤ 15 days). */
 export const LIST_WINDOW_DAYS = 15;
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/** First and last day, inclusive, "YYYY-MM-DD". */
+const periodSchema = z.object({ from: day, to: day }).strict();
+export type ReconPeriod = z.infer<typeof periodSchema>;
+
+const dayBasisSchema = z.enum(['service', 'local']);
+export type DayBasis = z.infer<typeof dayBasisSchema>;
+
+export const reconOptionsSchema = z
+  .object({
+    /** Omitted: only the ledger's rows are checked (one direction). */
+    period: periodSchema.optional(),
+    days: dayBasisSchema,
+    /** IANA zone of local days (ignored for the service's days). */
+    timeZone: z.string().min(1).max(64),
+    /** Ledger date vs the service's payment day: how many days apart is still the same payment. */
+    dateToleranceDays: z.number().int().min(0).max(MAX_TOLERANCE_DAYS),
+    /** Refunds made in the period of payments made up to this many days before it are looked for. */
+    refundLookbackDays: z.number().int().min(0).max(MAX_LOOKBACK_DAYS),
+  })
+  .strict();
+export type ReconOptions = z.infer<typeof reconOptionsSchema>;
 
 const DAY_MS = 86_400_000;
 

@@ -5,6 +5,7 @@
  * data came from, whether it was offline) travel with it, and ./statement.ts says in words what was
  * compared and how.
  */
+import type { Currency } from '../domain/currencies';
 import { formatMinor } from '../domain/money';
 import { matchLedger, type ReconItem, type ServiceAnswer } from './match';
 import type { LedgerRow, UnusableRow } from './ledger';
@@ -24,7 +25,7 @@ export interface ReportInput {
   listed: readonly ListedPayment[];
   listing: ListingState;
   options: ReconOptions;
-  fmt: (amountMinor: number, currency: string) => string;
+  fmt: (amountMinor: number, currency: Currency) => string;
 }
 
 export interface ReconReport {
@@ -33,7 +34,7 @@ export interface ReconReport {
 }
 
 /** Amounts inside detail sentences, the same in the app and the CLI: "12.30 USD". */
-export const detailAmount = (amountMinor: number, currency: string) =>
+export const detailAmount = (amountMinor: number, currency: Currency) =>
   `${formatMinor(amountMinor, currency)} ${currency}`;
 
 /** An unusable row as a report item. */

@@ -3,26 +3,35 @@
  * the service's data came from and when, and how the run ended. Stored with the report's items in the
  * app database so re-opening a run shows — and exports — exactly what was shown the first time.
  */
-import type { DateOrder } from './dates';
-import type { DecimalSeparator } from './amounts';
+import { z } from 'zod';
+import { refuseUnsafeText } from '../domain/text';
+import { DATE_ORDERS } from './dates';
+import { DECIMAL_SEPARATORS } from './amounts';
 import type { ColumnMapping } from './mapping';
 import type { ReconOptions } from './period';
 import type { ListingState } from './report';
 
-/** How a format was decided: from the file's values, by the person, or the default (no evidence needed). */
-export type FormatSource = 'detected' | 'chosen' | 'default';
+/** The most data rows one run takes: a 100k-row ledger with room to spare. */
+const RECON_MAX_ROWS = 250_000;
 
-export interface LedgerFileInfo {
-  name: string;
-  encoding: string;
-  delimiter: string;
-  /** Data rows in the file (read + cannot be used). */
-  dataRows: number;
-  decimal: DecimalSeparator;
-  decimalSource: FormatSource;
-  dateOrder: DateOrder;
-  dateOrderSource: FormatSource;
-}
+/** How a format was decided: from the file's values, by the person, or the default (no evidence needed). */
+const formatSourceSchema = z.enum(['detected', 'chosen', 'default']);
+export type FormatSource = z.infer<typeof formatSourceSchema>;
+
+export const ledgerFileInfoSchema = z
+  .object({
+    name: z.string().max(200).superRefine(refuseUnsafeText('file name')),
+    encoding: z.string().max(20),
+    delimiter: z.enum([',', ';', '\t']),
+    /** Data rows in the file (read + cannot be used). */
+    dataRows: z.number().int().min(1).max(RECON_MAX_ROWS),
+    decimal: z.enum(DECIMAL_SEPARATORS),
+    decimalSource: formatSourceSchema,
+    dateOrder: z.enum(DATE_ORDERS),
+    dateOrderSource: formatSourceSchema,
+  })
+  .strict();
+export type LedgerFileInfo = z.infer<typeof ledgerFileInfoSchema>;
 
 export interface RunFacts {
   runId: string;

@@ -9,11 +9,13 @@
  * ledger); refunds are the service's success + pending refunds of those payments, plus refunds in the
  * period the ledger lacks. Unreadable rows have no amount to count: they are counted as rows only.
  */
+import type { Currency } from '../domain/currencies';
 import { sumMinor } from '../domain/money';
 import { itemCurrency, RECON_OUTCOMES, type ReconItem, type ReconOutcome } from './match';
 
 export interface CurrencySummary {
-  currency: string;
+  /** '' gathers unreadable rows whose currency cell held none this app handles (rows only, no amounts). */
+  currency: Currency | '';
   /** Ledger data rows in this currency (read or unreadable). */
   rows: number;
   counts: Record<ReconOutcome, number>;
@@ -52,7 +54,7 @@ export function emptyCounts(): Record<ReconOutcome, number> {
 /** Builds the summary from matched items. Currencies are sorted by code. */
 export function summarise(items: readonly ReconItem[]): ReconSummary {
   const by = new Map<string, CurrencySummary>();
-  const get = (currency: string): CurrencySummary => {
+  const get = (currency: Currency | ''): CurrencySummary => {
     let s = by.get(currency);
     if (!s) {
       s = {

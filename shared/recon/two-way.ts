@@ -8,6 +8,7 @@
  *   before the period (within the look-back) that no ledger row matched. Refunds of payments in the
  *   period are shown with their payment (its row, or its missing_in_ledger item), not twice.
  */
+import type { Currency } from '../domain/currencies';
 import { dayInZone } from '../domain/zones';
 import type { Transaction } from '../domain/transaction';
 import {
@@ -32,7 +33,7 @@ export interface TwoWayInput {
   range: { startMs: number; endMs: number };
   /** Lines of unreadable rows by the transaction number written in them, to point at the likely row. */
   unreadableLineByTx: ReadonlyMap<string, number>;
-  fmt: (amountMinor: number, currency: string) => string;
+  fmt: (amountMinor: number, currency: Currency) => string;
   dates: DateCheck;
 }
 

@@ -8,6 +8,7 @@
  *   and the record written (in-memory SQLite).
  * Run alone: `npx tsx test/bench/recon.bench.ts [pure|two-way]`.
  */
+import type { Currency } from '../../shared/domain/currencies';
 import { reconcileInMemory } from '../../electron/hosts/cli/recon-run';
 import { createFetchHttpClient } from '../../electron/core/adapters/http-fetch';
 import { createGatewayClient } from '../../electron/core/services/gateway/client';
@@ -24,7 +25,7 @@ import { buildReport, detailAmount } from '../../shared/recon/report';
 import { type Figure, ms, perSec, printTable, time } from './harness';
 
 const ROWS = 100_000;
-const CURRENCIES = ['USD', 'CNY', 'JPY', 'GBP'];
+const CURRENCIES: readonly Currency[] = ['USD', 'CNY', 'JPY', 'GBP'];
 const FETCHED = '2025-07-01T00:00:00.000Z';
 
 export async function reconBench(): Promise<Figure[]> {

@@ -7,6 +7,7 @@
  * Python's csv module (CSV export), run by Debian's /usr/bin/python3 when it has them; skipped with a
  * note when not.
  */
+import type { Currency } from '../../shared/domain/currencies';
 import { execFileSync } from 'node:child_process';
 import { hash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -154,7 +155,7 @@ print((time.perf_counter() - t0) * 1000)
 
 async function reconcile(): Promise<Result> {
   const ROWS = 100_000;
-  const CURRENCIES = ['USD', 'CNY', 'JPY', 'GBP'];
+  const CURRENCIES: readonly Currency[] = ['USD', 'CNY', 'JPY', 'GBP'];
   const FETCHED = '2025-07-01T00:00:00.000Z';
   const lines = ['Date,Order ID,Transaction No,Amount,Currency,Status'];
   const serviceLines = ['transactionNo,amount,currency,status'];
@@ -248,7 +249,7 @@ interface Row {
   transactionNo: string;
   reference: string;
   amountMinor: number;
-  currency: string;
+  currency: Currency;
   status: string;
 }
 const EXPORT_COLUMNS: CsvColumn<Row>[] = [

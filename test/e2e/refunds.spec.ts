@@ -1,3 +1,4 @@
+import type { Guardrails } from '../../shared/domain/guardrails';
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { formatMinor } from '../../shared/domain/money';
@@ -16,11 +17,7 @@ async function openDialog(page: Page, transactionNo: string) {
 }
 
 /** The operator's name is set in Settings; here straight through the profiles service. */
-async function setOperator(
-  app: HostFixture,
-  operatorName: string,
-  guardrails?: { limits: Array<{ currency: string; maxSingleMinor?: number; dailyTotalMinor?: number }> },
-) {
+async function setOperator(app: HostFixture, operatorName: string, guardrails?: Guardrails) {
   const { profiles } = await app.core.profiles.profiles.list();
   const demo = profiles.find((p) => p.environment === 'demo');
   if (!demo) throw new Error('no Demo profile');

@@ -1,4 +1,5 @@
 /** Checks and record construction shared by secure-pay and capture. */
+import type { Currency } from '../../../shared/domain/currencies';
 import { RET } from '../../../shared/protocol/ret-codes';
 import { VENDOR_CURRENCIES, allowedSettleCurrencies } from '../catalog';
 import type { Caller, SandboxContext } from '../context';
@@ -6,7 +7,7 @@ import { ApiError, bad, opt, type Params } from '../params';
 import type { PaymentRecord, VaultRecord } from '../types';
 
 /** Currency and settleCurrency rules of a vendor. */
-export function checkCurrencies(vendor: string, currency: string, settleCurrency: string): void {
+export function checkCurrencies(vendor: string, currency: Currency, settleCurrency: Currency): void {
   const allowed = VENDOR_CURRENCIES[vendor] ?? [];
   if (!allowed.includes(currency))
     throw bad(`${vendor} does not accept ${currency} (accepts ${allowed.join(', ')})`);

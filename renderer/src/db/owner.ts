@@ -1,3 +1,4 @@
+import { isKnownCurrency } from '../../../shared/domain/currencies';
 import { type QueryClient, queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { Transaction } from '../../../shared/domain/transaction';
@@ -64,7 +65,11 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient) {
     findLocal: (profileId: string, query: string): Promise<LocalHit | undefined> =>
       transactions.findLocal(profileId, query),
 
-    /** Cached transactions of these numbers fetched less than `maxAgeMs` ago (reconciliation's hits). */
+    /**
+     * Cached transactions of these numbers fetched less than `maxAgeMs` ago (reconciliation's hits). Rows
+     * cached by earlier versions may be in a currency this app no longer handles: main refuses those
+     * answers, so they are left for a fresh lookup (which fails there with the reason).
+     */
     async freshOnes(
       profileId: string,
       transactionNos: readonly string[],
@@ -72,7 +77,7 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient) {
       now = Date.now(),
     ): Promise<CachedTransaction[]> {
       return (await transactions.byNumbers(profileId, transactionNos)).filter(
-        (h) => now - Date.parse(h.fetchedAt) < maxAgeMs,
+        (h) => now - Date.parse(h.fetchedAt) < maxAgeMs && isKnownCurrency(h.currency),
       );
     },
 

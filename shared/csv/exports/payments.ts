@@ -1,3 +1,4 @@
+import type { Currency } from '../../domain/currencies';
 import { formatMinor } from '../../domain/money';
 import type { PaymentAuditEntry, PaymentView } from '../../ipc/contract/payments';
 import { type CsvColumn, writeCsv } from '../writer';
@@ -8,7 +9,7 @@ import { type CsvColumn, writeCsv } from '../writer';
  * Columns are only ever appended.
  */
 const UTC = () => 'UTC';
-const money = (row: { amountMinor?: number | undefined; currency?: string | undefined }) =>
+const money = (row: { amountMinor?: number | undefined; currency?: Currency | undefined }) =>
   row.amountMinor !== undefined && row.currency ? formatMinor(row.amountMinor, row.currency) : undefined;
 
 export const PAYMENT_COLUMNS: readonly CsvColumn<PaymentView>[] = [

@@ -1,4 +1,5 @@
 import { AUDIT_OUTCOME_LABELS, environmentLabel } from '../../domain/labels';
+import type { Currency } from '../../domain/currencies';
 import { formatMinor } from '../../domain/money';
 import { type AuditEntryView, type IntentView, REFUND_REASONS } from '../../ipc/contract/refunds';
 import { RECORD_STATUS_LABELS, recordStatus, type RefundRecordRow } from '../../domain/refund-record';
@@ -9,7 +10,8 @@ import { type CsvColumn, writeCsv } from '../writer';
  * where a code matters to someone (a state, a reason, the service's ret_code) it has its own column
  * beside the label. Timestamps are written in the zone the person chose and their headers name it.
  */
-const amount = (row: { amountMinor: number; currency: string }) => formatMinor(row.amountMinor, row.currency);
+const amount = (row: { amountMinor: number; currency: Currency }) =>
+  formatMinor(row.amountMinor, row.currency);
 
 /** A reason code as the dialog offered it ("Duplicate payment"); unknown codes are shown as stored. */
 export function reasonLabel(code: string): string {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { cardSchema } from '../../domain/card';
+import { currencySchema } from '../../domain/currencies';
+import { recordedEnvironmentSchema } from '../../domain/profile';
 import { REFERENCE_MESSAGE, REFERENCE_PATTERN, TIMEOUT_MIN, VENDOR_CODES } from '../../domain/checkout';
 import { customerInputSchema } from '../../domain/customer';
 import { refuseUnsafeText } from '../../domain/text';
@@ -7,7 +9,7 @@ import { listScopeSchema, profileIdSchema } from './scope';
 
 const minor = z.number().int().refine(Number.isSafeInteger, 'Amounts are whole minor units.');
 const positive = minor.refine((n) => n > 0, 'The amount must be greater than zero.');
-const currency = z.string().regex(/^[A-Z]{3}$/, 'Use a three-letter currency code such as USD.');
+const currency = currencySchema;
 const profileId = profileIdSchema;
 const reference = z.string().trim().regex(REFERENCE_PATTERN, REFERENCE_MESSAGE);
 const shortText = (what: string) =>
@@ -60,12 +62,12 @@ export const paymentViewSchema = z.object({
   state: z.enum(PAYMENT_STATES),
   profileId: z.string(),
   profileName: z.string(),
-  environment: z.string(),
+  environment: recordedEnvironmentSchema,
   operator: z.string(),
   reference: z.string(),
   amountMinor: minor,
-  currency: z.string(),
-  settleCurrency: z.string(),
+  currency: currencySchema,
+  settleCurrency: currencySchema,
   vendor: z.string(),
   description: z.string().optional(),
   note: z.string().optional(),
@@ -204,7 +206,7 @@ export const paymentAuditEntrySchema = z.object({
   operator: z.string(),
   profileId: z.string(),
   profileName: z.string(),
-  environment: z.string(),
+  environment: recordedEnvironmentSchema,
   action: z.enum(PAYMENT_AUDIT_ACTIONS),
   outcome: z.enum(PAYMENT_AUDIT_OUTCOMES),
   /** The payment intent or customer this entry is about ('' when nothing was recorded). */
@@ -213,7 +215,7 @@ export const paymentAuditEntrySchema = z.object({
   transactionNo: z.string().optional(),
   customerNo: z.string().optional(),
   amountMinor: minor.optional(),
-  currency: z.string().optional(),
+  currency: currencySchema.optional(),
   vendor: z.string().optional(),
   retCode: z.string().optional(),
   retMsg: z.string().optional(),

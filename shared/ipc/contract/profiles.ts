@@ -4,6 +4,7 @@ import { profileInputSchema, profileSchema } from '../../domain/profile';
 /** A profile as the renderer sees it: never the token, only whether one is set. */
 export const profileViewSchema = profileSchema.extend({
   hasToken: z.boolean(),
+  /** The address calls go to now (Demo: the running sandbox; undefined if it is not running). */
   effectiveBaseUrl: z.string().optional(),
 });
 

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { refuseUnsafeText } from '../../domain/text';
 import { RECON_OUTCOMES, type ReconItem } from '../../recon/match';
-import type { RunFacts } from '../../recon/run';
+import { ledgerFileInfoSchema, type RunFacts } from '../../recon/run';
+import { reconOptionsSchema } from '../../recon/period';
+import { ledgerRowSchema, unusableRowSchema } from '../../recon/ledger';
 import type { ReconSummary } from '../../recon/summary';
 import { columnMappingSchema } from '../../recon/mapping';
 import { listScopeSchema, scoped } from './scope';
-import { transactionSchema } from './transactions';
+import { transactionSchema } from '../../domain/transaction';
 
 /**
  * Reconciliation runs (README, "Reconciliation"). The renderer parses and maps the ledger (in a worker)
@@ -19,71 +21,9 @@ import { transactionSchema } from './transactions';
  * run that finishes before anyone listened is never lost.
  */
 const runId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
-const minor = z.number().int().refine(Number.isSafeInteger);
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 /** At most this many rows (or unusable rows, or cached answers) per addInput call. */
 export const RECON_INPUT_CHUNK = 5000;
-/** The most data rows one run takes: a 100k-row ledger with room to spare. */
-export const RECON_MAX_ROWS = 250_000;
-
-export const ledgerRowSchema = z
-  .object({
-    line: z.number().int().min(2),
-    transactionNo: z
-      .string()
-      .regex(/^\d{1,32}$/)
-      .optional(),
-    reference: z.string().min(1).max(128).superRefine(refuseUnsafeText('reference')).optional(),
-    amountMinor: minor,
-    currency: z.string().regex(/^[A-Z]{3}$/),
-    date: z.string().max(60).superRefine(refuseUnsafeText('date')).optional(),
-    day: day.optional(),
-    status: z.enum(['paid', 'refunded', 'unpaid', 'other']),
-    statusText: z.string().max(100).superRefine(refuseUnsafeText('status')).optional(),
-    refundedMinor: minor.optional(),
-  })
-  .strict()
-  .refine((r) => r.transactionNo !== undefined || r.reference !== undefined, 'a row needs a key');
-
-const unusableCause = z.enum([
-  'thousands_separator',
-  'decimal_comma',
-  'broken_quoting',
-  'field_count',
-  'scientific_id',
-  'id_not_digits',
-  'no_key',
-  'currency',
-  'amount',
-  'date',
-]);
-
-/** A cell of an unusable row as written (escaped by the importer: nothing in it may hide). */
-const writtenCell = (what: string, max: number) => z.string().max(max).superRefine(refuseUnsafeText(what));
-
-export const unusableRowSchema = z
-  .object({
-    line: z.number().int().min(2),
-    reason: writtenCell('reason', 600),
-    cause: unusableCause.optional(),
-    fields: z
-      .object({
-        transactionNo: writtenCell('transaction number', 60).optional(),
-        reference: writtenCell('reference', 60).optional(),
-        amount: writtenCell('amount', 60).optional(),
-        currency: writtenCell('currency', 60).optional(),
-        date: writtenCell('date', 60).optional(),
-      })
-      .strict()
-      .optional(),
-    raw: writtenCell('row', 300).optional(),
-    currency: z
-      .string()
-      .regex(/^[A-Z]{3}$/)
-      .optional(),
-  })
-  .strict();
 
 /** An answer from this app's cache: what the service said for a key, and when it was fetched. */
 export const cachedAnswerSchema = z
@@ -91,29 +31,6 @@ export const cachedAnswerSchema = z
     key: z.string().regex(/^(tx:\d{1,32}|ref:.{1,128})$/s),
     transaction: transactionSchema,
     fetchedAt: z.string().max(40),
-  })
-  .strict();
-
-export const reconOptionsSchema = z
-  .object({
-    period: z.object({ from: day, to: day }).strict().optional(),
-    days: z.enum(['service', 'local']),
-    timeZone: z.string().min(1).max(64),
-    dateToleranceDays: z.number().int().min(0).max(31),
-    refundLookbackDays: z.number().int().min(0).max(366),
-  })
-  .strict();
-
-export const ledgerFileInfoSchema = z
-  .object({
-    name: z.string().max(200).superRefine(refuseUnsafeText('file name')),
-    encoding: z.string().max(20),
-    delimiter: z.enum([',', ';', '\t']),
-    dataRows: z.number().int().min(1).max(RECON_MAX_ROWS),
-    decimal: z.enum(['.', ',']),
-    decimalSource: z.enum(['detected', 'chosen', 'default']),
-    dateOrder: z.enum(['ymd', 'dmy', 'mdy']),
-    dateOrderSource: z.enum(['detected', 'chosen', 'default']),
   })
   .strict();
 

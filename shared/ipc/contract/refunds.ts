@@ -1,21 +1,13 @@
 import { z } from 'zod';
-import { guardrailsSchema } from '../../domain/profile';
+import { currencySchema } from '../../domain/currencies';
+import { guardrailsSchema } from '../../domain/guardrails';
+import { environmentSchema } from '../../domain/profile';
+import { type AuditEntry, auditEntrySchema, type Intent, intentSchema } from '../../domain/refund-intent';
 import { refuseUnsafeText } from '../../domain/text';
 import { listScopeSchema, scoped } from './scope';
-import { transactionSchema } from './transactions';
+import { transactionSchema } from '../../domain/transaction';
 
 const minor = z.number().int().refine(Number.isSafeInteger, 'Amounts are whole minor units.');
-
-/** Refund intent states (the state machine: electron/core/services/refunds/intent.ts). */
-export const INTENT_STATES = [
-  'sending',
-  'accepted',
-  'rejected',
-  'refused',
-  'outcome_unknown',
-  'succeeded',
-  'failed',
-] as const;
 
 /** Reasons offered in the dialog; the service has no reason field, so the reason is kept locally. */
 export const REFUND_REASONS = [
@@ -28,39 +20,9 @@ export const REFUND_REASONS = [
 ] as const;
 export const REASON_CODES = REFUND_REASONS.map((r) => r.code) as [string, ...string[]];
 
-export const intentSchema = z.object({
-  id: z.string(),
-  profileId: z.string(),
-  profileName: z.string(),
-  environment: z.string(),
-  /** The service address the refund went to ('' when an earlier version did not record it). */
-  baseUrl: z.string(),
-  merchantNo: z.string(),
-  storeNo: z.string(),
-  transactionNo: z.string(),
-  reference: z.string().optional(),
-  amountMinor: minor,
-  currency: z.string(),
-  settleCurrency: z.string(),
-  reasonCode: z.string(),
-  reasonNote: z.string(),
-  operator: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  state: z.enum(INTENT_STATES),
-  refundTransactionNo: z.string().optional(),
-  refundStatus: z.string().optional(),
-  retCode: z.string().optional(),
-  retMsg: z.string().optional(),
-  detail: z.string().optional(),
-  lastCheck: z.object({ at: z.string(), found: z.boolean(), note: z.string() }).optional(),
-  /** `host:pid` of the process that sent it. */
-  sender: z.string().optional(),
-  checks: z.number().int(),
-  attempts: z.number().int(),
-});
-export type IntentView = z.infer<typeof intentSchema>;
-export type AuditEntryView = z.infer<typeof auditEntrySchema>;
+/** The domain's refund intent and audit entry (shared/domain/refund-intent.ts), as the renderer sees them. */
+export type IntentView = Intent;
+export type AuditEntryView = AuditEntry;
 
 export const refundsPreview = {
   input: z
@@ -77,7 +39,7 @@ export const refundsPreview = {
     pendingIntents: z.array(intentSchema),
     todayTotalMinor: minor,
     guardrails: guardrailsSchema,
-    environment: z.string(),
+    environment: environmentSchema,
     /** live = real money (production host or any non-loopback custom address); test = vendor sandbox; local = Demo/loopback. */
     moneyMode: z.enum(['live', 'test', 'local']),
     /** Where the refund would go, and as which merchant. */
@@ -95,7 +57,7 @@ export const refundsSubmit = {
     .object({
       transactionNo: z.string().regex(/^\d{1,32}$/),
       amountMinor: minor.refine((n) => n > 0, 'The refund amount must be greater than zero.'),
-      currency: z.string().regex(/^[A-Z]{3}$/),
+      currency: currencySchema,
       reasonCode: z.enum(REASON_CODES, { message: 'Choose a reason for the refund.' }),
       reasonNote: z
         .string()
@@ -142,32 +104,6 @@ export const refundsCloseNotSent = {
   output: intentSchema,
 };
 
-export const auditEntrySchema = z.object({
-  at: z.string(),
-  operator: z.string(),
-  profileId: z.string(),
-  profileName: z.string(),
-  environment: z.string(),
-  intentId: z.string(),
-  transactionNo: z.string(),
-  amountMinor: minor,
-  currency: z.string(),
-  reasonCode: z.string(),
-  reasonNote: z.string(),
-  outcome: z.enum([
-    'refused',
-    'rejected',
-    'accepted',
-    'outcome_unknown',
-    'succeeded',
-    'failed',
-    'closed_not_sent',
-  ]),
-  retCode: z.string().optional(),
-  retMsg: z.string().optional(),
-  refundTransactionNo: z.string().optional(),
-  detail: z.string().optional(),
-});
 export const auditList = {
   input: listScopeSchema,
   output: z.array(auditEntrySchema),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { scoped } from './scope';
-import { transactionSchema } from './transactions';
+import { transactionSchema } from '../../domain/transaction';
 
 /** Longest span trans-list accepts: endDate − startDate ≤ 15 days (shared/protocol/README.md). */
 export const SYNC_MAX_SPAN_DAYS = 15;

@@ -1,37 +1,8 @@
 import { z } from 'zod';
-import { REFUND_STATUSES, TRANSACTION_STATUSES } from '../../protocol/statuses';
+import { transactionSchema } from '../../domain/transaction';
 import { scoped } from './scope';
 
 const minor = z.number().int().refine(Number.isSafeInteger);
-
-export const refundRecordSchema = z.object({
-  refundTransactionNo: z.string(),
-  refundReference: z.string().optional(),
-  refundAmountMinor: minor,
-  currency: z.string(),
-  settleCurrency: z.string().optional(),
-  status: z.enum(REFUND_STATUSES),
-  createdAt: z.string().optional(),
-});
-
-/** The domain Transaction (shared/domain/transaction.ts) as it crosses IPC. */
-export const transactionSchema = z.object({
-  transactionNo: z.string(),
-  reference: z.string().optional(),
-  amountMinor: minor,
-  currency: z.string(),
-  settleCurrency: z.string().optional(),
-  status: z.enum([...TRANSACTION_STATUSES, 'unknown']),
-  vendor: z.string().optional(),
-  transactionType: z.enum(['payment', 'refund', 'unknown']),
-  createdAt: z.string().optional(),
-  paidAt: z.string().optional(),
-  cardLast4: z
-    .string()
-    .regex(/^\d{4}$/)
-    .optional(),
-  refunds: z.array(refundRecordSchema),
-});
 
 export const transactionsLookup = {
   input: z

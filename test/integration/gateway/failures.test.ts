@@ -1,3 +1,4 @@
+import type { Currency } from '../../../shared/domain/currencies';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ afterEach(() => void sb.resetFaults());
 afterAll(() => sb.close());
 
 const refundOf = (
-  p: { transactionNo: string; currency: string; settleCurrency: string },
+  p: { transactionNo: string; currency: Currency; settleCurrency: Currency },
   amountMinor: number,
   ref?: string,
 ) => ({

@@ -1,3 +1,4 @@
+import type { Currency } from '../../../shared/domain/currencies';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,7 +24,7 @@ const newDir = () => mkdtempSync(join(tmpdir(), 'rd-shared-'));
 /** One refund of `amountMinor` of payment `p` through `desk`. */
 const submit = (
   desk: ReturnType<typeof buildRefunds>,
-  p: { transactionNo: string; currency: string },
+  p: { transactionNo: string; currency: Currency },
   amountMinor: number,
 ) => desk.service.submit({ transactionNo: p.transactionNo, amountMinor, currency: p.currency, ...reason });
 

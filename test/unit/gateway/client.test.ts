@@ -143,6 +143,31 @@ describe('gateway client: requests', () => {
     expect(http.calls[0]!.body).toMatchObject({ startDate: '20260102', endDate: '20260102' });
   });
 
+  it('refuses an answer in a currency it does not handle, naming it, without retrying or guessing', async () => {
+    const cases = [
+      { ...TX, currency: 'ZAR', amount: '10.005' },
+      { ...TX, refundInfo: [{ ...TX.refundInfo[0], currency: 'ZAR' }] },
+      { ...TX, settleCurrency: 'ZAR' },
+    ];
+    for (const result of cases) {
+      const { gw, http } = setup([success(result)]);
+      const e = await caught(gw.queryTransaction({ transactionNo: TX.transactionNo }));
+      expect(e.code).toBe('unavailable');
+      expect(e.retryable).toBe(false);
+      expect(e.details).toMatchObject({ unsupportedCurrency: 'ZAR', endpoint: 'tranQuery' });
+      expect(e.message).toContain('ZAR');
+      expect(http.calls).toHaveLength(1);
+    }
+    // One such payment in a list refuses the list (its window), rather than dropping the payment unseen.
+    const { gw } = setup([
+      envelope({ ret_code: '000100', transactions: [TX, { ...TX, currency: 'ZAR' }], size: 2 }),
+    ]);
+    const e = await caught(
+      gw.listTransactions({ startMs: Date.UTC(2026, 0, 1), endMs: Date.UTC(2026, 0, 2) }),
+    );
+    expect(e.details).toMatchObject({ unsupportedCurrency: 'ZAR', endpoint: 'transList' });
+  });
+
   it('refuses to call without a token', async () => {
     const http = createFakeHttp([success(TX)]);
     const gw = createGatewayClient({

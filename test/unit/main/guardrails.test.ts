@@ -3,10 +3,10 @@ import { missingConfirmations } from '../../../electron/core/services/refunds/gu
 import { moneyModeOf } from '../../../shared/domain/profile';
 
 const base = {
-  currency: 'USD',
+  currency: 'USD' as const,
   moneyMode: 'local' as const,
   todayTotalMinor: 0,
-  guardrails: { limits: [{ currency: 'USD', maxSingleMinor: 10_000, dailyTotalMinor: 50_000 }] },
+  guardrails: { limits: [{ currency: 'USD' as const, maxSingleMinor: 10_000, dailyTotalMinor: 50_000 }] },
   confirmation: {},
 };
 
@@ -24,7 +24,9 @@ describe('refund guardrails', () => {
     ).toEqual([]);
   });
   it('limits apply per currency', () => {
-    expect(missingConfirmations({ ...base, currency: 'GBP', amountMinor: 10_000_000 }).missing).toEqual([]);
+    expect(
+      missingConfirmations({ ...base, currency: 'GBP' as const, amountMinor: 10_000_000 }).missing,
+    ).toEqual([]);
   });
   it('needs the amount typed again, exactly, for live money', () => {
     const prod = { ...base, moneyMode: 'live' as const, amountMinor: 1234 };

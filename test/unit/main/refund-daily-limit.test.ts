@@ -17,7 +17,7 @@ function setup(now: { ms: number }) {
   const tx: Transaction = {
     transactionNo: '100000000000000001',
     amountMinor: 1_000_000,
-    currency: 'USD',
+    currency: 'USD' as const,
     status: 'success',
     transactionType: 'payment',
     refunds: [],
@@ -28,7 +28,7 @@ function setup(now: { ms: number }) {
     refund: async (input: { refundAmountMinor: number }) => ({
       refundTransactionNo: `90000000000000000${(n += 1)}`,
       refundAmountMinor: input.refundAmountMinor,
-      currency: 'USD',
+      currency: 'USD' as const,
       status: 'pending' as const,
     }),
   };
@@ -47,7 +47,7 @@ function setup(now: { ms: number }) {
       merchantNo: '1',
       storeNo: '2',
       operator: 'o',
-      guardrails: { limits: [{ currency: 'USD', dailyTotalMinor: 100_000 }] },
+      guardrails: { limits: [{ currency: 'USD' as const, dailyTotalMinor: 100_000 }] },
     }),
     newId: () => `RDTEST${Math.random().toString(36).slice(2, 10).toUpperCase()}`,
   });
@@ -60,7 +60,7 @@ describe('daily refund limit', () => {
     const base = {
       profileId: 'p',
       transactionNo: '100000000000000001',
-      currency: 'USD',
+      currency: 'USD' as const,
       reasonCode: 'other',
       reasonNote: 'x',
       confirmation: {},

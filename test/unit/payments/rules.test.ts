@@ -54,17 +54,34 @@ describe('checkout rules', () => {
     expect(settleCurrenciesFor('alipay', 'CNY')).toEqual(['USD', 'GBP']);
     expect(settleCurrenciesFor('alipay', 'GBP')).toEqual(['GBP']);
     expect(settleCurrenciesFor('truemoney', 'THB')).toEqual(['USD']);
-    const ok = { vendor: 'alipay', currency: 'CNY', settleCurrency: 'GBP', whitelabel: false };
+    const ok = {
+      vendor: 'alipay',
+      currency: 'CNY' as const,
+      settleCurrency: 'GBP' as const,
+      whitelabel: false,
+    };
     expect(checkoutProblem(ok)).toBeUndefined();
     expect(
-      checkoutProblem({ ...ok, vendor: 'wechatpay', currency: 'GBP', settleCurrency: 'GBP' }),
+      checkoutProblem({
+        ...ok,
+        vendor: 'wechatpay',
+        currency: 'GBP' as const,
+        settleCurrency: 'GBP' as const,
+      }),
     ).toMatchObject({
       field: 'currency',
     });
-    expect(checkoutProblem({ ...ok, settleCurrency: 'EUR' })).toMatchObject({ field: 'settleCurrency' });
+    expect(checkoutProblem({ ...ok, settleCurrency: 'EUR' as const })).toMatchObject({
+      field: 'settleCurrency',
+    });
     expect(checkoutProblem({ ...ok, whitelabel: true })).toMatchObject({ field: 'vendor' });
     expect(
-      checkoutProblem({ vendor: 'venmo', currency: 'USD', settleCurrency: 'USD', whitelabel: true }),
+      checkoutProblem({
+        vendor: 'venmo',
+        currency: 'USD' as const,
+        settleCurrency: 'USD' as const,
+        whitelabel: true,
+      }),
     ).toBeUndefined();
     expect(checkoutProblem({ ...ok, vendor: 'bitcoin' })).toMatchObject({ field: 'vendor' });
   });
@@ -97,10 +114,16 @@ describe('customer fields', () => {
 });
 
 describe('stored-method charge confirmation', () => {
-  const limits = { limits: [{ currency: 'USD', maxSingleMinor: 1000 }] };
+  const limits = { limits: [{ currency: 'USD' as const, maxSingleMinor: 1000 }] };
   it('asks for the amount typed again with live money or above the single-amount limit', () => {
     const at = (amountMinor: number, moneyMode: 'live' | 'test' | 'local' = 'local', typedAmount?: string) =>
-      chargeConfirmation({ amountMinor, currency: 'USD', moneyMode, guardrails: limits, typedAmount });
+      chargeConfirmation({
+        amountMinor,
+        currency: 'USD' as const,
+        moneyMode,
+        guardrails: limits,
+        typedAmount,
+      });
     expect(at(1000)).toEqual({ missing: [], reasons: [] });
     expect(at(1001).missing).toEqual(['typed_amount']);
     expect(at(1001, 'local', '10.01').missing).toEqual([]);

@@ -32,7 +32,7 @@ const tx = (over: Partial<Transaction> = {}): Transaction => ({
   transactionNo: '300000000000000001',
   reference: 'R1',
   amountMinor: 2500,
-  currency: 'USD',
+  currency: 'USD' as const,
   status: 'init',
   transactionType: 'payment',
   refunds: [],
@@ -80,8 +80,8 @@ const link = (over: Record<string, unknown> = {}) => ({
   profileId: 'p1',
   kind: 'link' as const,
   amountMinor: 2500,
-  currency: 'USD',
-  settleCurrency: 'USD',
+  currency: 'USD' as const,
+  settleCurrency: 'USD' as const,
   vendor: 'alipay',
   reference: 'R1',
   goods: [],
@@ -196,7 +196,9 @@ describe('payment creation', () => {
     await expect(service.createCheckout(link({ profileId: 'p2' }))).rejects.toMatchObject({
       code: 'not_found',
     });
-    await expect(service.createCheckout(link({ vendor: 'paypal', currency: 'CNY' }))).rejects.toMatchObject({
+    await expect(
+      service.createCheckout(link({ vendor: 'paypal', currency: 'CNY' as const })),
+    ).rejects.toMatchObject({
       code: 'invalid_input',
       details: { fields: { currency: expect.stringMatching(/PayPal takes USD/) } },
     });
@@ -215,7 +217,7 @@ describe('card capture', () => {
   const capture = (over: Record<string, unknown> = {}) => ({
     profileId: 'p1',
     amountMinor: 4200,
-    currency: 'USD',
+    currency: 'USD' as const,
     reference: 'C1',
     saveCard: false,
     card: { ...CARD },

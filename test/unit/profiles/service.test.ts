@@ -59,7 +59,9 @@ describe('profiles service', () => {
 
   it('stores refund limits, keeps them when an edit omits them, and clears them only when asked', async () => {
     const { svc } = setup();
-    const limits = { limits: [{ currency: 'USD', maxSingleMinor: 50_000, dailyTotalMinor: 200_000 }] };
+    const limits = {
+      limits: [{ currency: 'USD' as const, maxSingleMinor: 50_000, dailyTotalMinor: 200_000 }],
+    };
     const a = await svc.save({ ...prod, guardrails: limits });
     expect(svc.get(a.id).guardrails).toEqual(limits);
     await svc.save({ ...prod, id: a.id, name: 'Renamed' });
@@ -74,7 +76,7 @@ describe('profiles service', () => {
     const a = await svc.save({ ...prod, guardrails: { limits: [], unknownClose: policy } });
     expect(svc.get(a.id).guardrails?.unknownClose).toEqual(policy);
     // What the Settings limits editor used to send: the limits alone.
-    const limits = [{ currency: 'USD', maxSingleMinor: 10_000 }];
+    const limits = [{ currency: 'USD' as const, maxSingleMinor: 10_000 }];
     await svc.save({ ...prod, id: a.id, guardrails: { limits } });
     expect(svc.get(a.id).guardrails).toEqual({ limits, unknownClose: policy });
     await svc.save({ ...prod, id: a.id, name: 'Renamed' });
@@ -222,5 +224,32 @@ describe('profiles service', () => {
     });
     expect(settings.quarantined).toBe(1);
     expect(svc.settingsProblem()).toMatch(/expected shape/);
+  });
+
+  it('keeps a settings file whose refund limit is in a currency this app does not handle, dropping that limit with a notice', async () => {
+    const stored = {
+      id: 'p1',
+      name: 'Main store',
+      merchantNo: '123456',
+      storeNo: '654321',
+      environment: 'production',
+      ipnEnabled: false,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      guardrails: {
+        limits: [
+          { currency: 'ZAR', maxSingleMinor: 100 },
+          { currency: 'USD', maxSingleMinor: 5000 },
+        ],
+      },
+    };
+    const { svc, settings } = setup({ version: 1, profiles: [stored], activeProfileId: 'p1' });
+    expect(settings.quarantined).toBe(0);
+    expect(svc.settingsProblem()).toBeUndefined();
+    const [p] = (await svc.list()).profiles;
+    expect(p?.guardrails?.limits).toEqual([{ currency: 'USD', maxSingleMinor: 5000 }]);
+    expect(svc.notices()).toEqual([
+      expect.objectContaining({ level: 'warning', message: expect.stringContaining('ZAR') as string }),
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCsvBytes } from '../../../shared/csv/parser';
-import { ledgerRowSchema, unusableRowSchema } from '../../../shared/ipc/contract/reconciliation';
+import { ledgerRowSchema, unusableRowSchema } from '../../../shared/recon/ledger';
 import type { Transaction } from '../../../shared/domain/transaction';
 import { detectFormats, formatsFrom, toLedgerRows } from '../../../shared/recon/ledger';
 import { guessMapping } from '../../../shared/recon/mapping';

@@ -1,3 +1,4 @@
+import type { Currency } from '../../../shared/domain/currencies';
 import type { Transaction } from '../../../shared/domain/transaction';
 import { formatMinor } from '../../../shared/domain/money';
 import type { LedgerRow } from '../../../shared/recon/ledger';
@@ -7,7 +8,7 @@ import type { ServiceAnswer, ServiceLookup } from '../../../shared/recon/match';
 export function tx(
   transactionNo: string,
   amountMinor: number,
-  currency = 'USD',
+  currency: Currency = 'USD',
   more: Partial<Transaction> = {},
 ): Transaction {
   return {
@@ -38,4 +39,4 @@ export function lookupFrom(table: Record<string, ServiceLookup>): (key: string) 
   };
 }
 
-export const fmt = (m: number, c: string) => `${formatMinor(m, c)} ${c}`;
+export const fmt = (m: number, c: Currency) => `${formatMinor(m, c)} ${c}`;

@@ -5,7 +5,7 @@ import { fmt, lookupFrom, row, tx } from './fixtures';
 const refund = (amountMinor: number, status: 'success' | 'pending' | 'failed' = 'success') => ({
   refundTransactionNo: `9${amountMinor}${status.length}`,
   refundAmountMinor: amountMinor,
-  currency: 'USD',
+  currency: 'USD' as const,
   status,
 });
 
@@ -14,7 +14,7 @@ describe('matchLedger', () => {
   const rows = [
     row({ transactionNo: '100000000000000001', amountMinor: 1000 }), // matched
     row({ transactionNo: '100000000000000002', amountMinor: 1000 }), // amount
-    row({ transactionNo: '100000000000000003', amountMinor: 1000, currency: 'CNY' }), // currency
+    row({ transactionNo: '100000000000000003', amountMinor: 1000, currency: 'CNY' as const }), // currency
     row({ transactionNo: '100000000000000004', amountMinor: 1000, statusText: 'Paid' }), // status: service closed
     row({ transactionNo: '100000000000000005', amountMinor: 1000 }), // refunded at service
     row({ transactionNo: '100000000000000006', amountMinor: 1000 }), // missing
@@ -107,15 +107,15 @@ describe('matchLedger', () => {
 
   it('records each row’s contribution to ledger − service per currency', () => {
     expect(items[0]?.deltas).toEqual([]);
-    expect(items[1]?.deltas).toEqual([{ currency: 'USD', amountMinor: 10 }]);
+    expect(items[1]?.deltas).toEqual([{ currency: 'USD' as const, amountMinor: 10 }]);
     expect(items[2]?.deltas).toEqual([
-      { currency: 'CNY', amountMinor: 1000 },
-      { currency: 'USD', amountMinor: -1000 },
+      { currency: 'CNY' as const, amountMinor: 1000 },
+      { currency: 'USD' as const, amountMinor: -1000 },
     ]);
-    expect(items[3]?.deltas).toEqual([{ currency: 'USD', amountMinor: 1000 }]);
-    expect(items[5]?.deltas).toEqual([{ currency: 'USD', amountMinor: 1000 }]);
-    expect(items[6]?.deltas).toEqual([{ currency: 'USD', amountMinor: 1000 }]);
-    expect(items[11]?.deltas).toEqual([{ currency: 'USD', amountMinor: -500 }]);
+    expect(items[3]?.deltas).toEqual([{ currency: 'USD' as const, amountMinor: 1000 }]);
+    expect(items[5]?.deltas).toEqual([{ currency: 'USD' as const, amountMinor: 1000 }]);
+    expect(items[6]?.deltas).toEqual([{ currency: 'USD' as const, amountMinor: 1000 }]);
+    expect(items[11]?.deltas).toEqual([{ currency: 'USD' as const, amountMinor: -500 }]);
     expect(items[12]?.deltas).toEqual([]);
   });
 

@@ -83,7 +83,7 @@ const row = (line: number, transactionNo: string, amountMinor = 100, day = '2025
   line,
   transactionNo,
   amountMinor,
-  currency: 'USD',
+  currency: 'USD' as const,
   status: 'paid',
   date: day,
   day,
@@ -257,7 +257,7 @@ describe('reconciliation runs (main)', () => {
     const refund = (n: string, amountMinor: number, createdAt: string) => ({
       refundTransactionNo: n,
       refundAmountMinor: amountMinor,
-      currency: 'USD',
+      currency: 'USD' as const,
       status: 'success' as const,
       createdAt,
     });
@@ -287,7 +287,7 @@ describe('reconciliation runs (main)', () => {
           line: 3,
           reference: 'INV-2',
           amountMinor: 200,
-          currency: 'USD',
+          currency: 'USD' as const,
           status: 'paid',
           date: '2025-06-13',
           day: '2025-06-13',

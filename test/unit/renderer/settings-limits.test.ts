@@ -40,6 +40,7 @@ describe('refund limits editor', () => {
       { currency: 'EUR', maxSingle: '0', dailyTotal: '' },
       { currency: 'USD', maxSingle: '1', dailyTotal: '' },
       { currency: 'USD', maxSingle: '2', dailyTotal: '' },
+      { currency: 'ZAR', maxSingle: '5', dailyTotal: '' },
     ]);
     expect('errors' in r && r.errors).toEqual({
       'limits.0': 'Use a three-letter currency code such as USD.',
@@ -47,6 +48,7 @@ describe('refund limits editor', () => {
       'limits.2': 'Give GBP a single-refund limit, a daily limit, or remove the row.',
       'limits.3': expect.stringMatching(/above zero/),
       'limits.5': 'USD already has a row; keep one row per currency.',
+      'limits.6': expect.stringMatching(/^Refund Desk does not handle ZAR; use one of USD, /),
     });
   });
 });

@@ -44,17 +44,27 @@ describe('money', () => {
   it('computes the remaining refundable amount without double counting an intent the service already shows', () => {
     const tx = {
       amountMinor: 10_000,
-      currency: 'USD',
+      currency: 'USD' as const,
       refunds: [
         {
           refundTransactionNo: '1',
           refundReference: 'RDA',
           refundAmountMinor: 2000,
-          currency: 'USD',
+          currency: 'USD' as const,
           status: 'success' as const,
         },
-        { refundTransactionNo: '2', refundAmountMinor: 1000, currency: 'USD', status: 'pending' as const },
-        { refundTransactionNo: '3', refundAmountMinor: 5000, currency: 'USD', status: 'failed' as const },
+        {
+          refundTransactionNo: '2',
+          refundAmountMinor: 1000,
+          currency: 'USD' as const,
+          status: 'pending' as const,
+        },
+        {
+          refundTransactionNo: '3',
+          refundAmountMinor: 5000,
+          currency: 'USD' as const,
+          status: 'failed' as const,
+        },
       ],
     };
     expect(remainingRefundableMinor(tx)).toBe(7000);
@@ -74,10 +84,15 @@ describe('money', () => {
     // The measured case: a USD 100.00 payment with a 60.00 JPY refund entry showed 99.40 USD remaining.
     const tx = {
       amountMinor: 10_000,
-      currency: 'USD',
+      currency: 'USD' as const,
       transactionType: 'payment' as const,
       refunds: [
-        { refundTransactionNo: '9', refundAmountMinor: 60, currency: 'JPY', status: 'success' as const },
+        {
+          refundTransactionNo: '9',
+          refundAmountMinor: 60,
+          currency: 'JPY' as const,
+          status: 'success' as const,
+        },
       ],
     };
     expect(remainingRefundableMinor(tx)).toBe(10_000);

@@ -26,8 +26,8 @@ const intent = (over: Partial<IntentView> = {}): IntentView => ({
   storeNo: 'S',
   transactionNo: '300000000000000001',
   amountMinor: 250,
-  currency: 'USD',
-  settleCurrency: 'USD',
+  currency: 'USD' as const,
+  settleCurrency: 'USD' as const,
   reasonCode: 'customer_request',
   reasonNote: '',
   operator: 'ana',
@@ -43,7 +43,7 @@ const intent = (over: Partial<IntentView> = {}): IntentView => ({
 const refund = (over: Partial<RefundRecord> = {}): RefundRecord => ({
   refundTransactionNo: '900000000000000002',
   refundAmountMinor: 1000,
-  currency: 'USD',
+  currency: 'USD' as const,
   status: 'success',
   createdAt: '2026-11-18T08:00:00.000Z',
   ...over,
@@ -53,7 +53,7 @@ const payment = (refunds: RefundRecord[], over: Partial<Transaction> = {}) => ({
   profileId: 'p1',
   transactionNo: '300000000000000001',
   amountMinor: 5000,
-  currency: 'USD',
+  currency: 'USD' as const,
   status: 'success' as const,
   transactionType: 'payment' as const,
   refunds,
@@ -126,7 +126,7 @@ describe('the whole refund record', () => {
       [],
       [
         payment([
-          refund({ refundTransactionNo: 'a', refundAmountMinor: 6000, currency: 'JPY' }),
+          refund({ refundTransactionNo: 'a', refundAmountMinor: 6000, currency: 'JPY' as const }),
           refund({ refundTransactionNo: 'b', refundAmountMinor: 500 }),
           refund({ refundTransactionNo: 'c', refundAmountMinor: 100 }),
         ]),
@@ -134,7 +134,7 @@ describe('the whole refund record', () => {
       'p1',
     );
     expect(rows.find((r) => r.refundTransactionNo === 'a')).toMatchObject({
-      currency: 'JPY',
+      currency: 'JPY' as const,
       amountMinor: 6000,
     });
     const sorted = filterRecord(rows, ALL, { by: 'amount', dir: 'asc' });
@@ -196,7 +196,9 @@ describe('derived refund state', () => {
     );
   });
   it('says nothing about "how much" when a refund is in another currency', () => {
-    expect(refundedState(payment([refund({ currency: 'JPY', refundAmountMinor: 60 })]))).toBe('unclear');
+    expect(refundedState(payment([refund({ currency: 'JPY' as const, refundAmountMinor: 60 })]))).toBe(
+      'unclear',
+    );
   });
   it('a refund record has no refunded state', () => {
     expect(refundedState(payment([], { transactionType: 'refund' }))).toBeUndefined();
@@ -205,7 +207,13 @@ describe('derived refund state', () => {
 
 describe('card last 4 from tran-query', () => {
   const wire = (extra: Record<string, unknown>) =>
-    toTransaction({ transactionNo: '1', amount: '1.00', currency: 'USD', status: 'success', ...extra });
+    toTransaction({
+      transactionNo: '1',
+      amount: '1.00',
+      currency: 'USD' as const,
+      status: 'success',
+      ...extra,
+    });
   it('keeps cardLast4 or the last four digits of a masked number, and nothing else', () => {
     expect(wire({ cardLast4: '1111' }).cardLast4).toBe('1111');
     expect(wire({ cardNumber: '411111******1111' }).cardLast4).toBe('1111');

@@ -51,6 +51,12 @@ export function openAppStorage(opts: {
 }): AppStorage {
   const path = join(opts.dataDir, DATABASE_FILE);
   const badRows = new Map<string, string>();
+  /** Journal rows in a currency this app does not handle (./stored.ts): listed by health, not damage. */
+  const unusableRows = new Map<string, string>();
+  const onUnusable = (table: string, id: string, reason: string) => {
+    if (!unusableRows.has(`${table}:${id}`)) opts.log.warn('storage.unusable_row', { table, id, reason });
+    unusableRows.set(`${table}:${id}`, reason);
+  };
   let fatal: string | undefined;
   let db: Database;
   try {
@@ -85,13 +91,14 @@ export function openAppStorage(opts: {
       badRows.set(`${table}:${id}`, reason);
       opts.log.error('storage.bad_row', { table, id, reason });
     },
+    onUnusable,
   });
 
   return {
     refunds,
     jobs: createSqliteJobStore(db),
     runs: createSqliteRunStore(db),
-    payments: createSqlitePaymentStore(db),
+    payments: createSqlitePaymentStore(db, { onUnusable }),
     async recordIpn(event, key) {
       if (fatal) throw new Error('the database is unavailable');
       const r = db.immediate(() =>
@@ -118,6 +125,11 @@ export function openAppStorage(opts: {
         out.push({
           name: 'database',
           detail: `${badRows.size} refund record(s) cannot be read (${[...badRows.keys()].slice(0, 3).join(', ')}). Refunds are paused; report this with the log file.`,
+        });
+      if (unusableRows.size > 0)
+        out.push({
+          name: 'journal-currency',
+          detail: `${unusableRows.size} record(s) of an earlier version are in a currency this app does not handle and are not listed (${[...unusableRows.keys()].slice(0, 3).join(', ')}: ${[...unusableRows.values()][0]}). They stay in the database; look their payments up with the payment service.`,
         });
       if (!fatal) {
         const rows = db.all<{ source: string; line: number | null; reason: string }>(

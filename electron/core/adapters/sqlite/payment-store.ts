@@ -2,6 +2,7 @@ import type { PaymentAuditEntry } from '../../../../shared/ipc/contract/payments
 import type { PaymentIntent, PaymentPatch, PaymentState } from '../../services/payments/intent';
 import type { CustomerRecord, PaymentStore, StoredMethod } from '../../services/payments/store';
 import type { Database, Row, SqlValue } from './database';
+import { type OnUnusable, readUsable, storedCurrency, storedEnvironment } from './stored';
 
 /**
  * Field ↔ column maps. Optional fields are NULL when absent; a map drives reading, inserting and
@@ -150,9 +151,14 @@ const PATCH_COLUMNS = INTENT_COLUMNS.filter(([key]) =>
 );
 
 /** Payment intents, customers, stored methods and the payments audit log in the app database. */
-export function createSqlitePaymentStore(db: Database): PaymentStore {
+export function createSqlitePaymentStore(db: Database, opts: { onUnusable?: OnUnusable } = {}): PaymentStore {
   const intents = (sql: string, ...params: SqlValue[]) =>
-    db.all(sql, ...params).map((r) => withCheck(fromRow(INTENT_COLUMNS, r), r));
+    readUsable(
+      'payment_intents',
+      db.all(sql, ...params),
+      (r) => withCheck(journalRow(fromRow(INTENT_COLUMNS, r), r), r),
+      opts.onUnusable,
+    );
   const one = (id: string) => intents('SELECT * FROM payment_intents WHERE id = ?', id)[0];
   const event = (
     id: string,
@@ -302,8 +308,28 @@ export function createSqlitePaymentStore(db: Database): PaymentStore {
     audit: {
       record: (e) => void db.immediate(() => insertRow(db, 'payment_audit', AUDIT_COLUMNS, e)),
       list: () =>
-        db.all('SELECT * FROM payment_audit ORDER BY id DESC').map((r) => fromRow(AUDIT_COLUMNS, r)),
+        readUsable(
+          'payment_audit',
+          db.all('SELECT * FROM payment_audit ORDER BY id DESC'),
+          (r) => journalRow(fromRow(AUDIT_COLUMNS, r), r),
+          opts.onUnusable,
+        ),
     },
+  };
+}
+
+/** A journal row's environment and currencies in the closed types (./stored.ts). */
+function journalRow<T extends { environment: unknown; currency?: unknown; settleCurrency?: unknown }>(
+  value: T,
+  r: Row,
+): T {
+  return {
+    ...value,
+    environment: storedEnvironment(r['environment']),
+    ...(r['currency'] != null ? { currency: storedCurrency(r['currency']) } : {}),
+    ...(r['settle_currency'] != null
+      ? { settleCurrency: storedCurrency(r['settle_currency'], 'settle_currency') }
+      : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import type {
   StoredRun,
 } from '../../services/reconciliation/run-store';
 import type { Database, Row } from './database';
+import { inKnownCurrencies } from './stored';
 
 const KINDS: readonly InputKind[] = ['row', 'unusable', 'cached'];
 
@@ -92,7 +93,8 @@ export function createSqliteRunStore(db: Database): RunStore {
         const entries = JSON.parse(r.data) as unknown[];
         if (r.kind === 'row') input.rows.push(...(entries as RunInput['rows']));
         else if (r.kind === 'unusable') input.unusable.push(...(entries as RunInput['unusable']));
-        else input.cached.push(...(entries as CachedAnswer[]));
+        else
+          input.cached.push(...(entries as CachedAnswer[]).filter((c) => inKnownCurrencies(c.transaction)));
       }
       return input;
     },
@@ -130,7 +132,8 @@ export function createSqliteRunStore(db: Database): RunStore {
           return r.state === 'listed'
             ? { ...base, state: 'listed', transactions: JSON.parse(r.data) as Transaction[] }
             : { ...base, state: 'unsupported', message: JSON.parse(r.data) as string };
-        });
+        })
+        .filter((w) => w.state !== 'listed' || w.transactions.every(inKnownCurrencies));
     },
     saveResult(runId, { facts, summary, statement, items }) {
       db.immediate(() => {

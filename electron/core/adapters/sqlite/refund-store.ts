@@ -2,6 +2,7 @@ import type { AuditEntry } from '../../services/refunds/audit';
 import type { Intent, IntentDraft, IntentState } from '../../services/refunds/intent';
 import type { DecisionTx, IntentCheck, RefundStore } from '../../services/refunds/store';
 import type { Database, Row, SqlValue } from './database';
+import { type OnUnusable, readUsable, storedCurrency, storedEnvironment, UnusableRowError } from './stored';
 
 /** Row ↔ Intent. Columns are snake_case; optional fields are NULL when absent. */
 function toIntent(r: Row): Intent {
@@ -11,14 +12,14 @@ function toIntent(r: Row): Intent {
     state: r['state'] as IntentState,
     profileId: String(r['profile_id']),
     profileName: String(r['profile_name']),
-    environment: String(r['environment']),
+    environment: storedEnvironment(r['environment']),
     baseUrl: String(r['base_url']),
     merchantNo: String(r['merchant_no']),
     storeNo: String(r['store_no']),
     transactionNo: String(r['transaction_no']),
     amountMinor: Number(r['amount_minor']),
-    currency: String(r['currency']),
-    settleCurrency: String(r['settle_currency']),
+    currency: storedCurrency(r['currency']),
+    settleCurrency: storedCurrency(r['settle_currency'], 'settle_currency'),
     reasonCode: String(r['reason_code']),
     reasonNote: String(r['reason_note']),
     operator: String(r['operator']),
@@ -57,11 +58,11 @@ function toAudit(r: Row): AuditEntry {
     operator: String(r['operator']),
     profileId: String(r['profile_id']),
     profileName: String(r['profile_name']),
-    environment: String(r['environment']),
+    environment: storedEnvironment(r['environment']),
     intentId: String(r['intent_id']),
     transactionNo: String(r['transaction_no']),
     amountMinor: Number(r['amount_minor']),
-    currency: String(r['currency']),
+    currency: storedCurrency(r['currency']),
     reasonCode: String(r['reason_code']),
     reasonNote: String(r['reason_note']),
   };
@@ -165,11 +166,15 @@ function nextSeq(db: Database): number {
 
 /**
  * Rows that do not parse are never dropped silently: `onBadRow` hears about each (health reports it),
- * and the rest of the list is still returned.
+ * and the rest of the list is still returned. A row in a currency this app does not handle is
+ * `onUnusable` instead (./stored.ts): reported, left out, not a sign of damage.
  */
 export function createSqliteRefundStore(
   db: Database,
-  opts: { onBadRow?: (table: string, id: string, reason: string) => void } = {},
+  opts: {
+    onBadRow?: (table: string, id: string, reason: string) => void;
+    onUnusable?: OnUnusable;
+  } = {},
 ): RefundStore {
   const parse = (raw: Row[]): Intent[] => {
     const out: Intent[] = [];
@@ -177,7 +182,8 @@ export function createSqliteRefundStore(
       try {
         out.push(toIntent(r));
       } catch (e) {
-        opts.onBadRow?.('intents', String(r['id']), e instanceof Error ? e.message : String(e));
+        if (e instanceof UnusableRowError) opts.onUnusable?.('intents', String(r['id']), e.message);
+        else opts.onBadRow?.('intents', String(r['id']), e instanceof Error ? e.message : String(e));
       }
     }
     return out;
@@ -309,7 +315,8 @@ export function createSqliteRefundStore(
     dataVersion: () => db.dataVersion(),
     audit: {
       record: (e) => db.immediate(() => insertAuditRow(db, e)),
-      list: () => db.all('SELECT * FROM audit ORDER BY id DESC').map(toAudit),
+      list: () =>
+        readUsable('audit', db.all('SELECT * FROM audit ORDER BY id DESC'), toAudit, opts.onUnusable),
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { Currency } from '../../../../shared/domain/currencies';
 import { toWireAmount } from '../../../../shared/domain/money';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { toServiceDate } from '../../../../shared/protocol/time';
@@ -68,8 +69,8 @@ export interface CreateCustomerInput {
 
 export interface SecurePayInput {
   amountMinor: number;
-  currency: string;
-  settleCurrency: string;
+  currency: Currency;
+  settleCurrency: Currency;
   vendor: string;
   terminal: 'ONLINE' | 'WAP' | 'MWEB' | 'YIP';
   reference: string;
@@ -98,8 +99,8 @@ export interface CardInput {
 
 export interface CaptureInput {
   amountMinor: number;
-  currency: string;
-  settleCurrency: string;
+  currency: Currency;
+  settleCurrency: Currency;
   reference: string;
   terminal: 'ONLINE' | 'WAP';
   card?: CardInput;
@@ -115,8 +116,8 @@ export interface CaptureInput {
 
 export type RefundInput = ({ transactionNo: string } | { reference: string }) & {
   refundAmountMinor: number;
-  currency: string;
-  settleCurrency: string;
+  currency: Currency;
+  settleCurrency: Currency;
   /** This app's refund-intent id, so an ambiguous refund can be found again in the payment's refundInfo. */
   refundReference?: string;
   ipnUrl?: string;

@@ -60,6 +60,20 @@ export function rejectionError(
   });
 }
 
+/**
+ * A read the service answered with an amount in a currency this app does not handle. Not retried (the
+ * same answer would come back) and never read with a guessed minor unit: the record is refused whole,
+ * with the currency named, so a person can check it with the service.
+ */
+export function unsupportedCurrency(endpoint: EndpointName, currency: string): AppError {
+  const shown = /^[A-Za-z0-9]{1,8}$/.test(currency) ? currency : 'an unreadable code';
+  return new AppError(
+    'unavailable',
+    `The payment service answered ${WHAT[endpoint]} with an amount in ${shown}, a currency Refund Desk does not handle, so it cannot use that answer. Check the payment with the payment service.`,
+    { details: { endpoint, ret_code: RET.SUCCESS, unsupportedCurrency: shown }, retryable: false },
+  );
+}
+
 /** The failure of a read after its retries: a network/timeout/service problem, never "not found". */
 export function readFailure(
   endpoint: EndpointName,

@@ -1,10 +1,19 @@
+import { UnsupportedCurrencyError } from '../../../../shared/domain/currencies';
 import { AppError } from '../../../../shared/domain/errors';
 import { envelopeSchema, type WireEnvelope } from '../../../../shared/protocol/wire';
 import { RET } from '../../../../shared/protocol/ret-codes';
 import { signParams } from '../../../../shared/protocol/signing';
 import type { Clock, Logger } from '../ports';
 import type { AttemptReport } from './adaptive-limit';
-import { ENDPOINTS, type EndpointName, notSent, outcomeUnknown, readFailure, rejectionError } from './errors';
+import {
+  ENDPOINTS,
+  type EndpointName,
+  notSent,
+  outcomeUnknown,
+  readFailure,
+  rejectionError,
+  unsupportedCurrency,
+} from './errors';
 import { type HttpClient, TOO_LARGE, TransportError } from './http-port';
 
 /** Where and as whom to call. Resolved per call, so switching profiles switches everything. */
@@ -263,8 +272,10 @@ export function createTransport(deps: TransportDeps) {
   function parsePayload<T>(endpoint: EndpointName, parse: () => T): T {
     try {
       return parse();
-    } catch {
+    } catch (e) {
       deps.log.warn('gateway.result_invalid', { endpoint });
+      if (e instanceof UnsupportedCurrencyError && !ENDPOINTS[endpoint].write)
+        throw unsupportedCurrency(endpoint, e.currency);
       if (ENDPOINTS[endpoint].write)
         throw outcomeUnknown(endpoint, 'the service said success but its answer was incomplete', {
           ret_code: RET.SUCCESS,

@@ -1,3 +1,4 @@
+import type { RecordedEnvironment } from '../../../../shared/domain/profile';
 import type { PaymentAuditEntry } from '../../../../shared/ipc/contract/payments';
 import type { Clock, Logger } from '../ports';
 import type { PaymentStore } from './store';
@@ -7,7 +8,7 @@ export interface AuditWho {
   operator: string;
   profileId: string;
   profileName: string;
-  environment: string;
+  environment: RecordedEnvironment;
 }
 
 export type AuditWhat = Omit<PaymentAuditEntry, 'at' | keyof AuditWho>;

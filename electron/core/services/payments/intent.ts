@@ -1,4 +1,6 @@
-import type { PaymentKind, PaymentState } from '../../../../shared/ipc/contract/payments';
+import type { Currency } from '../../../../shared/domain/currencies';
+import type { z } from 'zod';
+import type { goodsLineSchema, PaymentKind, PaymentState } from '../../../../shared/ipc/contract/payments';
 import type { IntentAccount } from '../refunds/intent';
 
 /**
@@ -33,10 +35,7 @@ export function finalStateFor(status: string): PaymentState | undefined {
   return undefined;
 }
 
-export interface GoodsLine {
-  name: string;
-  quantity: number;
-}
+export type GoodsLine = z.infer<typeof goodsLineSchema>;
 
 export interface PaymentDraft extends PaymentAccount {
   id: string;
@@ -44,8 +43,8 @@ export interface PaymentDraft extends PaymentAccount {
   operator: string;
   reference: string;
   amountMinor: number;
-  currency: string;
-  settleCurrency: string;
+  currency: Currency;
+  settleCurrency: Currency;
   vendor: string;
   terminal: string;
   description?: string;

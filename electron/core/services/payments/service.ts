@@ -1,3 +1,4 @@
+import type { Currency } from '../../../../shared/domain/currencies';
 import { cardExpired, type CardInput } from '../../../../shared/domain/card';
 import { checkoutProblem, goodsInfoText } from '../../../../shared/domain/checkout';
 import { refuseOtherProfile } from '../scope';
@@ -14,7 +15,7 @@ export type PaymentServiceDeps = RecorderDeps;
 
 type CheckoutInput = Input<'payments.createCheckout'>;
 /** What a refusal's audit entry says about the create. */
-const about = (i: { reference: string; amountMinor: number; currency: string }, vendor: string) => ({
+const about = (i: { reference: string; amountMinor: number; currency: Currency }, vendor: string) => ({
   reference: i.reference,
   amountMinor: i.amountMinor,
   currency: i.currency,

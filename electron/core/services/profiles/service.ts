@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isKnownCurrency } from '../../../../shared/domain/currencies';
 import { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
 import {
@@ -10,6 +11,7 @@ import {
   profileInputSchema,
   profileSchema,
 } from '../../../../shared/domain/profile';
+import type { profileViewSchema } from '../../../../shared/ipc/contract/profiles';
 import type { GatewayConfig } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
 import { type SecretStore, type SecretStoreInfo, SettingsCorruptError, type SettingsStore } from './ports';
@@ -20,6 +22,34 @@ const settingsSchema = z.object({
   activeProfileId: z.string().nullable(),
 });
 type Settings = z.infer<typeof settingsSchema>;
+
+/**
+ * Earlier versions took any three letters as a limit's currency; a limit in a currency this app does not
+ * handle can never apply, so it is left out (with a notice) rather than setting the whole file aside.
+ */
+function withoutUnknownLimitCurrencies(raw: Record<string, unknown>): {
+  settings: Record<string, unknown>;
+  dropped: { profile: string; currency: string }[];
+} {
+  const dropped: { profile: string; currency: string }[] = [];
+  if (!Array.isArray(raw['profiles'])) return { settings: raw, dropped };
+  const profiles = (raw['profiles'] as unknown[]).map((p) => {
+    const limits = (p as { guardrails?: { limits?: unknown } } | null)?.guardrails?.limits;
+    if (!Array.isArray(limits)) return p;
+    const kept = limits.filter((l) => {
+      const c = (l as { currency?: unknown } | null)?.currency;
+      if (typeof c !== 'string' || isKnownCurrency(c)) return true;
+      dropped.push({
+        profile: String((p as { name?: unknown }).name ?? '').slice(0, 60),
+        currency: c.slice(0, 12),
+      });
+      return false;
+    });
+    const q = p as { guardrails: Record<string, unknown> };
+    return kept.length === limits.length ? p : { ...q, guardrails: { ...q.guardrails, limits: kept } };
+  });
+  return { settings: { ...raw, profiles }, dropped };
+}
 
 /** The embedded sandbox's coordinates, when it runs (Demo profiles point at it). */
 export interface DemoRuntime {
@@ -36,11 +66,8 @@ export interface Notice {
   at: string;
 }
 
-export interface ProfileView extends Profile {
-  hasToken: boolean;
-  /** The address calls go to now (Demo: the running sandbox; undefined if it is not running). */
-  effectiveBaseUrl?: string;
-}
+/** A profile as the renderer sees it (shared/ipc/contract/profiles.ts): never the token. */
+export type ProfileView = z.infer<typeof profileViewSchema>;
 
 export interface ProfilesDeps {
   settings: SettingsStore;
@@ -81,8 +108,14 @@ export function createProfilesService(deps: ProfilesDeps) {
     if (Array.isArray(raw) || typeof raw !== 'object' || raw === null)
       return quarantine('did not hold a settings object');
     if (Object.keys(raw).length === 0) return { version: 1, profiles: [], activeProfileId: null };
-    const parsed = settingsSchema.safeParse(raw);
+    const { settings, dropped } = withoutUnknownLimitCurrencies(raw);
+    const parsed = settingsSchema.safeParse(settings);
     if (!parsed.success) return quarantine('was not in the expected shape');
+    for (const d of dropped)
+      notice(
+        'warning',
+        `The refund limit in ${d.currency} of profile “${d.profile}” was removed: this app does not handle ${d.currency}.`,
+      );
     return parsed.data;
   }
 

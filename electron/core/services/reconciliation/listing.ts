@@ -46,6 +46,8 @@ export async function fetchWindow(
           message: unsupported.message,
         },
       };
+    // A payment in a currency this app does not handle: asking again gives the same answer.
+    if (e.details?.unsupportedCurrency !== undefined) return { kind: 'failed', message: e.message };
     if (SYSTEMIC.has(e.code)) return { kind: 'systemic', code: e.code, message: e.message };
     return { kind: 'failed', message: `the service refused its list (${e.message})` };
   }

@@ -7,6 +7,8 @@
  * - and once it ends, every report item with the summary and the statement — written in one
  *   transaction, so a re-opened run is exactly what was shown and exported the first time.
  */
+import type { z } from 'zod';
+import type { cachedAnswerSchema } from '../../../../shared/ipc/contract/reconciliation';
 import type { ReconItem } from '../../../../shared/recon/match';
 import type { LedgerRow, UnusableRow } from '../../../../shared/recon/ledger';
 import type { RunFacts } from '../../../../shared/recon/run';
@@ -14,11 +16,7 @@ import type { ReconSummary } from '../../../../shared/recon/summary';
 import type { Transaction } from '../../../../shared/domain/transaction';
 
 /** A cached answer handed over with the ledger (from the renderer's cache, or an earlier run). */
-export interface CachedAnswer {
-  key: string;
-  transaction: Transaction;
-  fetchedAt: string;
-}
+export type CachedAnswer = z.infer<typeof cachedAnswerSchema>;
 
 export type InputKind = 'row' | 'unusable' | 'cached';
 

@@ -1,11 +1,12 @@
 import { AppError } from '../../../../shared/domain/errors';
+import type { Environment } from '../../../../shared/domain/profile';
 import type { IntentAccount } from './intent';
 
 /** What a follow-up needs to know about a profile to decide whether it is the intent's account. */
 export interface AccountCandidate {
   id: string;
   name: string;
-  environment: string;
+  environment: Environment;
   merchantNo: string;
   storeNo: string;
   /** Where its calls go now (Demo: the running sandbox). */

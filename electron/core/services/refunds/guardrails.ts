@@ -1,3 +1,4 @@
+import type { Currency } from '../../../../shared/domain/currencies';
 import { type Guardrails, limitReasons } from '../../../../shared/domain/guardrails';
 import { parseMinor } from '../../../../shared/domain/money';
 import type { MoneyMode } from '../../../../shared/domain/profile';
@@ -19,7 +20,7 @@ export type Requirement = 'limit_confirmation' | 'typed_amount';
  */
 export function missingConfirmations(args: {
   amountMinor: number;
-  currency: string;
+  currency: Currency;
   /** `live` (real money) needs the amount typed a second time. */
   moneyMode: MoneyMode;
   todayTotalMinor: number;

@@ -1,7 +1,13 @@
+import type { Currency } from '../../../../shared/domain/currencies';
 import { refuseOtherProfile } from '../scope';
 import { AppError, isAppError } from '../../../../shared/domain/errors';
 import { formatMinor } from '../../../../shared/domain/money';
-import { DEFAULT_UNKNOWN_CLOSE, type MoneyMode, moneyModeOf } from '../../../../shared/domain/profile';
+import {
+  DEFAULT_UNKNOWN_CLOSE,
+  type Environment,
+  type MoneyMode,
+  moneyModeOf,
+} from '../../../../shared/domain/profile';
 import { RET } from '../../../../shared/protocol/ret-codes';
 import {
   refundBlocker,
@@ -18,7 +24,10 @@ import { createResolver } from './resolver';
 import type { RefundStore } from './store';
 
 /** Who is refunding, and where to: the profile the call names, resolved by the host. */
-export interface RefundContext extends IntentAccount {
+/** The account a new refund is made in: a profile's now, so its environment is always a known one. */
+type RefundAccount = Omit<IntentAccount, 'environment'> & { environment: Environment };
+
+export interface RefundContext extends RefundAccount {
   operator: string;
   guardrails: Guardrails;
   /** Where refund IPNs should go (the loopback listener), if one runs. */
@@ -59,7 +68,7 @@ export const CLOSE_CONFIRMATION = 'NOT SENT';
 export interface SubmitInput {
   transactionNo: string;
   amountMinor: number;
-  currency: string;
+  currency: Currency;
   reasonCode: string;
   reasonNote: string;
   confirmation: Confirmation;
@@ -77,7 +86,7 @@ export interface Preview {
   pendingIntents: Intent[];
   todayTotalMinor: number;
   guardrails: Guardrails;
-  environment: string;
+  environment: Environment;
   /** Whether this refund moves real money, from the address it goes to (see moneyModeOf). */
   moneyMode: MoneyMode;
   /** The service address it goes to, and as which merchant. */
@@ -106,7 +115,7 @@ const AMBIGUOUS_RET_CODES = new Set([RET.SYSTEM_ERROR, RET.UPSTREAM_ERROR] as st
 /** Which fields of a success answer contradict the request (absent echoes prove nothing either way). */
 export function answerMismatch(
   intent: Pick<Intent, 'id' | 'transactionNo' | 'amountMinor' | 'currency'>,
-  r: { transactionNo?: string; refundReference?: string; refundAmountMinor: number; currency: string },
+  r: { transactionNo?: string; refundReference?: string; refundAmountMinor: number; currency: Currency },
 ): { fields: string[]; text: string } | undefined {
   const diffs: [string, string, string][] = [];
   if (r.refundAmountMinor !== intent.amountMinor)
@@ -184,7 +193,7 @@ export function createRefundService(deps: RefundServiceDeps) {
     }
   };
 
-  function todayTotal(ctx: RefundContext, currency: string, tx?: { dayTotal: RefundStore['dayTotal'] }) {
+  function todayTotal(ctx: RefundContext, currency: Currency, tx?: { dayTotal: RefundStore['dayTotal'] }) {
     const { from, to } = localDayBounds(deps.clock.now());
     return (tx ?? deps.store).dayTotal(ctx.merchantNo, ctx.storeNo, currency, from, to);
   }

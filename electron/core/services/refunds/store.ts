@@ -1,3 +1,4 @@
+import type { Currency } from '../../../../shared/domain/currencies';
 import type { AuditEntry } from './audit';
 import type { Intent, IntentDraft, IntentPatch, IntentState } from './intent';
 
@@ -26,7 +27,7 @@ export interface RefundStore {
   unfinished(): Intent[];
   forPayment(merchantNo: string, storeNo: string, transactionNo: string): Intent[];
   /** Σ amounts of the account's counted intents in `currency` created in [fromIso, toIso). */
-  dayTotal(merchantNo: string, storeNo: string, currency: string, fromIso: string, toIso: string): number;
+  dayTotal(merchantNo: string, storeNo: string, currency: Currency, fromIso: string, toIso: string): number;
   /**
    * Guarded transition: applies only while the intent is in one of `from`. Returns the new intent, or
    * undefined when another process (or call) changed it first — the caller then re-reads.
@@ -59,7 +60,7 @@ export interface RefundStore {
 
 export interface DecisionTx {
   forPayment(merchantNo: string, storeNo: string, transactionNo: string): Intent[];
-  dayTotal(merchantNo: string, storeNo: string, currency: string, fromIso: string, toIso: string): number;
+  dayTotal(merchantNo: string, storeNo: string, currency: Currency, fromIso: string, toIso: string): number;
   /** Inserts the intent as `sending` on behalf of `sender`. */
   insertSending(draft: IntentDraft, sender: string, at: string): Intent;
 }

@@ -196,7 +196,9 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
   for (const o of RECON_OUTCOMES) if (s.counts[o]) io.out(`  ${OUTCOME_LABELS[o]}: ${s.counts[o]}`);
   for (const c of s.currencies) {
     io.out(
-      `  ${c.currency || '(no currency)'}: ledger ${formatMinor(c.ledgerTotalMinor, c.currency)}, service ${formatMinor(c.serviceTotalMinor, c.currency)}, refunds ${formatMinor(c.serviceRefundsMinor, c.currency)}, difference ${formatMinor(c.differenceMinor, c.currency)}, unexplained ${formatMinor(c.unexplainedMinor, c.currency)}`,
+      c.currency
+        ? `  ${c.currency}: ledger ${formatMinor(c.ledgerTotalMinor, c.currency)}, service ${formatMinor(c.serviceTotalMinor, c.currency)}, refunds ${formatMinor(c.serviceRefundsMinor, c.currency)}, difference ${formatMinor(c.differenceMinor, c.currency)}, unexplained ${formatMinor(c.unexplainedMinor, c.currency)}`
+        : `  (no currency): ${c.rows} unreadable row(s), no amounts`,
     );
   }
   if (!v.quiet) for (const line of result.statement) io.out(line);

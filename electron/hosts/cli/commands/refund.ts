@@ -1,4 +1,5 @@
 import { AppError, isAppError } from '../../../../shared/domain/errors';
+import { CURRENCIES, isKnownCurrency } from '../../../../shared/domain/currencies';
 import { formatMinor, MoneyParseError, parseMinor } from '../../../../shared/domain/money';
 import { moneyModeOf } from '../../../../shared/domain/profile';
 import { findUnsafeCharacter, unsafeTextMessage } from '../../../../shared/domain/text';
@@ -43,8 +44,8 @@ export const refundCommand: Command = {
     if (Boolean(values['transaction-no']) === Boolean(values.reference))
       throw new UsageError('Give exactly one of --transaction-no, --reference.');
     const currency = values.currency?.toUpperCase();
-    if (!currency || !/^[A-Z]{3}$/.test(currency))
-      throw new UsageError('--currency must be a three-letter code such as USD.');
+    if (!currency || !isKnownCurrency(currency))
+      throw new UsageError(`--currency must be one of ${CURRENCIES.join(', ')}.`);
     if (!values.amount)
       throw new UsageError('--amount is required (a decimal in the payment currency, e.g. 12.50).');
     let amountMinor: number;

@@ -9,6 +9,7 @@ import {
   VENDOR_RULES,
   vendorRule,
 } from '../../../../shared/domain/checkout';
+import { isKnownCurrency } from '../../../../shared/domain/currencies';
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
 import { parseAmountField } from './amount';
 import { Field } from './Field';
@@ -121,7 +122,16 @@ export function CheckoutForm(props: {
     if (problem) found[problem.field] = problem.message;
     const goods = parseGoods(d.goods);
     if ('error' in goods) found['goods'] = goods.error;
-    if (Object.keys(found).length > 0 || !amount.ok || 'error' in goods) {
+    // The draft holds what the selects show; only a currency this app handles is sent.
+    if (!isKnownCurrency(d.currency)) found['currency'] = 'Choose a currency.';
+    if (!isKnownCurrency(d.settleCurrency)) found['settleCurrency'] = 'Choose a settlement currency.';
+    if (
+      Object.keys(found).length > 0 ||
+      !amount.ok ||
+      'error' in goods ||
+      !isKnownCurrency(d.currency) ||
+      !isKnownCurrency(d.settleCurrency)
+    ) {
       setErrors(found);
       document.getElementById(`pm-co-${Object.keys(found)[0]}`)?.focus();
       return;

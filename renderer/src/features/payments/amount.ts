@@ -1,4 +1,4 @@
-import { currencyExponent } from '../../../../shared/domain/currencies';
+import { currencyExponent, isKnownCurrency } from '../../../../shared/domain/currencies';
 import { MoneyParseError, parseMinor } from '../../../../shared/domain/money';
 
 /** The amount field's meaning: minor units, or why it cannot be sent (parsed strictly, never a float). */
@@ -7,6 +7,7 @@ export function parseAmountField(
   currency: string,
 ): { ok: true; amountMinor: number } | { ok: false; message: string } {
   const t = text.trim();
+  if (!isKnownCurrency(currency)) return { ok: false, message: 'Choose a currency first.' };
   if (t === '') return { ok: false, message: 'Type the amount.' };
   try {
     const amountMinor = parseMinor(t, currency);

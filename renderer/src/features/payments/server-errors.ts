@@ -6,16 +6,11 @@ import type { AppErrorShape } from '../../../../shared/domain/errors';
  */
 export function fieldErrorsOf(error: AppErrorShape, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};
-  const fields = error.details?.fields;
-  if (fields && typeof fields === 'object')
-    for (const [k, v] of Object.entries(fields as Record<string, unknown>))
-      if (typeof v === 'string') out[k] = v;
-  const issues = error.details?.issues;
-  if (Array.isArray(issues))
-    for (const i of issues as { path?: unknown; message?: unknown }[]) {
-      if (typeof i.path !== 'string' || typeof i.message !== 'string') continue;
-      const key = prefix && i.path.startsWith(prefix) ? i.path.slice(prefix.length) : i.path;
-      out[key] ??= i.message;
-    }
+  // Typed by errorDetailsSchema, which main checks every envelope's details against.
+  for (const [k, v] of Object.entries(error.details?.fields ?? {})) out[k] = v;
+  for (const i of error.details?.issues ?? []) {
+    const key = prefix && i.path.startsWith(prefix) ? i.path.slice(prefix.length) : i.path;
+    out[key] ??= i.message;
+  }
   return out;
 }

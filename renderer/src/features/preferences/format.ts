@@ -1,4 +1,4 @@
-import { currencyExponent } from '../../../../shared/domain/currencies';
+import { currencyExponent, isKnownCurrency } from '../../../../shared/domain/currencies';
 import { displayMoney, formatMinor } from '../../../../shared/domain/money';
 import { offsetLabel, wallClock, type Zone, zoneFor } from '../../../../shared/domain/zones';
 import type { DateFormat, DisplayPrefs } from './prefs';
@@ -89,7 +89,10 @@ export function createFormatters(prefs: DisplayPrefs, now: Date = new Date()): F
     dateFormat: prefs.dateFormat,
     dateTime: (iso) => render(iso, false),
     dateTimeSeconds: (iso) => render(iso, true),
+    // Views pass codes from many places (filters, totals, summaries); one outside the closed set is shown
+    // as its code and minor units, never with a guessed number of decimals.
     money: (amountMinor, currency) => {
+      if (!isKnownCurrency(currency)) return `${currency} ${amountMinor}`;
       try {
         return displayMoney(amountMinor, currency, locale);
       } catch {
@@ -97,6 +100,7 @@ export function createFormatters(prefs: DisplayPrefs, now: Date = new Date()): F
       }
     },
     amount: (amountMinor, currency) => {
+      if (!isKnownCurrency(currency)) return String(amountMinor);
       try {
         // Intl takes the exact decimal string: no float ever touches the amount.
         return numberFormat(currencyExponent(currency)).format(

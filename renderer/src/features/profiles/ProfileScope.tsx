@@ -1,3 +1,4 @@
+import type { RecordedEnvironment } from '../../../../shared/domain/profile';
 import { environmentLabel } from '../../../../shared/domain/labels';
 import type { ListScopeState } from './list-scope';
 
@@ -18,7 +19,7 @@ export function AllProfilesToggle({ state }: { state: ListScopeState }) {
 }
 
 /** The Profile column's cell: whose record a row is, and that profile's environment (live money stands out). */
-export function ProfileCell({ name, environment }: { name: string; environment?: string }) {
+export function ProfileCell({ name, environment }: { name: string; environment?: RecordedEnvironment }) {
   return (
     <td data-testid="profile-cell">
       {name}

@@ -1,3 +1,4 @@
+import type { RecordedEnvironment } from '../../../../shared/domain/profile';
 import { memo } from 'react';
 import {
   RECORD_STATUS_LABELS,
@@ -44,7 +45,7 @@ function StatusCell({ row, f }: { row: RefundRecordRow; f: Formatters }) {
 }
 
 /** Whose refund a row is, for the Profile column. */
-export type ProfileOf = (row: RefundRecordRow) => { name: string; environment?: string };
+export type ProfileOf = (row: RefundRecordRow) => { name: string; environment?: RecordedEnvironment };
 
 const Row = memo(function Row(p: {
   row: RefundRecordRow;

@@ -1,4 +1,4 @@
-import { currencyExponent } from '../../../../shared/domain/currencies';
+import { type Currency, currencyExponent } from '../../../../shared/domain/currencies';
 import { formatMinor, MoneyParseError, parseMinor } from '../../../../shared/domain/money';
 
 /** What the amount field currently means, for the live "remaining after this refund" line. */
@@ -12,7 +12,7 @@ export type AmountCheck =
     };
 
 /** Why a currency's amount was refused, in the words the dialog shows. */
-function decimalsMessage(currency: string): string {
+function decimalsMessage(currency: Currency): string {
   const exp = currencyExponent(currency);
   return exp === 0
     ? `${currency} has no decimals: type a whole number.`
@@ -24,7 +24,7 @@ function decimalsMessage(currency: string): string {
  * checks it against what remains refundable. Main re-checks all of this against a fresh query; this is
  * only so the person sees the problem while typing.
  */
-export function checkRefundAmount(text: string, currency: string, remainingMinor: number): AmountCheck {
+export function checkRefundAmount(text: string, currency: Currency, remainingMinor: number): AmountCheck {
   const trimmed = text.trim();
   if (trimmed === '') return { ok: false, reason: 'empty', message: 'Type the amount to refund.' };
   if (trimmed.startsWith('-'))
@@ -70,12 +70,12 @@ export function remainingAfter(remainingMinor: number, check: AmountCheck): numb
 }
 
 /** The text the amount field starts with: the full remaining amount, as a plain decimal. */
-export function defaultAmountText(remainingMinor: number, currency: string): string {
+export function defaultAmountText(remainingMinor: number, currency: Currency): string {
   return remainingMinor > 0 ? formatMinor(remainingMinor, currency) : '';
 }
 
 /** True when the amount typed a second time (production) is the same amount, compared in minor units. */
-export function typedAmountMatches(typed: string, currency: string, amountMinor: number): boolean {
+export function typedAmountMatches(typed: string, currency: Currency, amountMinor: number): boolean {
   try {
     return parseMinor(typed.trim(), currency) === amountMinor;
   } catch {
@@ -91,8 +91,8 @@ export function typedAmountMatches(typed: string, currency: string, amountMinor:
 export function refundBreakdown(
   tx: {
     amountMinor: number;
-    currency: string;
-    refunds: ReadonlyArray<{ refundAmountMinor: number; status: string; currency: string }>;
+    currency: Currency;
+    refunds: ReadonlyArray<{ refundAmountMinor: number; status: string; currency: Currency }>;
   },
   remainingMinor: number,
 ): { refundedMinor: number; pendingMinor: number; remainingMinor: number } {

@@ -1,3 +1,4 @@
+import type { Currency } from '../../../../shared/domain/currencies';
 import type { Output } from '../../../../shared/ipc/contract';
 import { REFUND_REASONS } from '../../../../shared/ipc/contract/refunds';
 import { findUnsafeCharacter, unsafeTextMessage } from '../../../../shared/domain/text';
@@ -38,7 +39,7 @@ export function confirmationsComplete(
   req: Requirements,
   c: Confirmations,
   amountMinor: number,
-  currency: string,
+  currency: Currency,
 ): boolean {
   return (
     (!req.limit || c.overLimit) &&

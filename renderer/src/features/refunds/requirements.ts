@@ -1,3 +1,4 @@
+import type { Currency } from '../../../../shared/domain/currencies';
 import type { AppErrorShape } from '../../../../shared/domain/errors';
 import { limitReasons } from '../../../../shared/domain/guardrails';
 import { type MoneyMode, moneyModeOf } from '../../../../shared/domain/profile';
@@ -38,7 +39,7 @@ export const NO_REQUIREMENTS: Requirements = { limit: false, typedAmount: false,
  */
 export function predictRequirements(args: {
   amountMinor: number;
-  currency: string;
+  currency: Currency;
   moneyMode: Output<'refunds.preview'>['moneyMode'];
   todayTotalMinor: number;
   guardrails: Guardrails;

@@ -81,14 +81,11 @@ function toInput(d: Draft, guardrails: ProfileInput['guardrails'], id?: string):
 /** Field messages from main's answer: the service's own (`fields`) or the contract's (`issues`). */
 function serverFieldErrors(e: unknown): Record<string, string> {
   if (!(e instanceof BridgeError)) return { form: 'Could not save the profile.' };
-  const d = e.error.details ?? {};
-  const fields = d['fields'];
-  if (fields && typeof fields === 'object')
-    return { ...(fields as Record<string, string>), form: e.error.message };
-  const issues = d['issues'];
-  if (Array.isArray(issues)) {
+  const { fields, issues } = e.error.details ?? {};
+  if (fields) return { ...fields, form: e.error.message };
+  if (issues) {
     const out: Record<string, string> = {};
-    for (const i of issues as { path: string; message: string }[]) out[i.path] ??= i.message;
+    for (const i of issues) out[i.path] ??= i.message;
     return out;
   }
   return { form: e.error.message };

@@ -1,4 +1,5 @@
 import { DEFAULT_UNKNOWN_CLOSE, type ProfileGuardrails } from '../../../../shared/domain/profile';
+import { CURRENCIES, isKnownCurrency } from '../../../../shared/domain/currencies';
 import { formatMinor, MoneyParseError, parseMinor } from '../../../../shared/domain/money';
 
 /** One editable row of per-currency refund limits, as typed (decimal strings). */
@@ -32,6 +33,9 @@ export function draftsToLimits(
     const key = `limits.${i}`;
     if (!/^[A-Z]{3}$/.test(currency))
       return void (errors[key] = 'Use a three-letter currency code such as USD.');
+    if (!isKnownCurrency(currency))
+      return void (errors[key] =
+        `Refund Desk does not handle ${currency}; use one of ${CURRENCIES.join(', ')}.`);
     if (seen.has(currency))
       return void (errors[key] = `${currency} already has a row; keep one row per currency.`);
     seen.add(currency);

@@ -1,5 +1,6 @@
 import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { environmentLabel } from '../../../../shared/domain/labels';
+import type { Environment } from '../../../../shared/domain/profile';
 import { exportCommands, useCommands } from '../../app/nav';
 import { downloadExport } from '../../lib/download';
 import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
@@ -32,7 +33,7 @@ export const MAX_BULK_REFRESH = 2_000;
 export const CONFIRM_REFRESH_ABOVE = 200;
 
 interface Props {
-  profile: { id: string; name: string; environment: string };
+  profile: { id: string; name: string; environment: Environment };
   onRefund?: (transactionNo: string) => void;
 }
 

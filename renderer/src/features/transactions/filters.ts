@@ -1,3 +1,4 @@
+import { isKnownCurrency } from '../../../../shared/domain/currencies';
 import { MoneyParseError, parseMinor } from '../../../../shared/domain/money';
 import { dayStartInZone } from '../../../../shared/domain/zones';
 import type { ListRow } from './list-row';
@@ -57,7 +58,7 @@ export function amountCurrency(f: TransactionFilter, ctx: Pick<FilterContext, 'c
 export function parseAmountBound(text: string, currency: string): number | undefined | null {
   const t = text.trim();
   if (t === '') return undefined;
-  if (t.startsWith('-')) return null;
+  if (t.startsWith('-') || !isKnownCurrency(currency)) return null;
   try {
     return parseMinor(t, currency);
   } catch (e) {

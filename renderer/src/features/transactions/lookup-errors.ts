@@ -38,7 +38,7 @@ export function describeLookupError(
           'Check it for typos (a transaction or refund number has 18 digits; a reference is yours or the refund’s), or switch to the profile of the store that took the payment.',
       };
     case 'upstream_rejected': {
-      const ret = typeof error.details?.ret_code === 'string' ? ` (code ${error.details.ret_code})` : '';
+      const ret = error.details?.ret_code !== undefined ? ` (code ${error.details.ret_code})` : '';
       return {
         ...base,
         kind: 'rejected',

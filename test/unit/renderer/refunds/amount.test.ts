@@ -74,13 +74,13 @@ describe('defaults and breakdown', () => {
   it('splits the payment into refunded, pending and remaining that add up', () => {
     const tx = {
       amountMinor: 10_000,
-      currency: 'USD',
+      currency: 'USD' as const,
       refunds: [
-        { refundAmountMinor: 2000, status: 'success', currency: 'USD' },
-        { refundAmountMinor: 1000, status: 'pending', currency: 'USD' },
-        { refundAmountMinor: 500, status: 'failed', currency: 'USD' },
+        { refundAmountMinor: 2000, status: 'success', currency: 'USD' as const },
+        { refundAmountMinor: 1000, status: 'pending', currency: 'USD' as const },
+        { refundAmountMinor: 500, status: 'failed', currency: 'USD' as const },
         // Another currency is shown apart, never added.
-        { refundAmountMinor: 700, status: 'success', currency: 'JPY' },
+        { refundAmountMinor: 700, status: 'success', currency: 'JPY' as const },
       ],
     };
     // main's remaining also subtracts one of this app's own unsettled intents of 1500

@@ -11,14 +11,14 @@ import {
   requirementsFromError,
 } from '../../../../renderer/src/features/refunds/requirements';
 
-const limits = { limits: [{ currency: 'USD', maxSingleMinor: 10_000, dailyTotalMinor: 20_000 }] };
+const limits = { limits: [{ currency: 'USD' as const, maxSingleMinor: 10_000, dailyTotalMinor: 20_000 }] };
 
 describe('predictRequirements', () => {
   it('asks nothing extra for a small demo refund', () => {
     expect(
       predictRequirements({
         amountMinor: 500,
-        currency: 'USD',
+        currency: 'USD' as const,
         moneyMode: 'local' as const,
         todayTotalMinor: 0,
         guardrails: limits,
@@ -28,7 +28,7 @@ describe('predictRequirements', () => {
   it('asks for the limit confirmation above the single or daily limit, naming them', () => {
     const single = predictRequirements({
       amountMinor: 10_001,
-      currency: 'USD',
+      currency: 'USD' as const,
       moneyMode: 'local' as const,
       todayTotalMinor: 0,
       guardrails: limits,
@@ -37,7 +37,7 @@ describe('predictRequirements', () => {
     expect(single.reasons.join()).toContain('single-refund limit of 100.00 USD');
     const daily = predictRequirements({
       amountMinor: 5000,
-      currency: 'USD',
+      currency: 'USD' as const,
       moneyMode: 'test' as const,
       todayTotalMinor: 16_000,
       guardrails: limits,
@@ -49,7 +49,7 @@ describe('predictRequirements', () => {
     expect(
       predictRequirements({
         amountMinor: 99_999,
-        currency: 'JPY',
+        currency: 'JPY' as const,
         moneyMode: 'local' as const,
         todayTotalMinor: 0,
         guardrails: limits,
@@ -60,7 +60,7 @@ describe('predictRequirements', () => {
     expect(
       predictRequirements({
         amountMinor: 1,
-        currency: 'USD',
+        currency: 'USD' as const,
         moneyMode: 'live' as const,
         todayTotalMinor: 0,
         guardrails: { limits: [] },

@@ -1,3 +1,4 @@
+import type { Currency } from '../../../../shared/domain/currencies';
 import { describe, expect, it } from 'vitest';
 import {
   COLUMNS,
@@ -100,7 +101,7 @@ describe('filters', () => {
     expect(applyFilter(rows, days, { ...ctx, zone: 'Etc/GMT-14' }).map((r) => r.reference)).toEqual(['B-2']);
   });
   it('filters by the derived refund state, beside the service status (a refund record never matches)', () => {
-    const refund = (amountMinor: number, currency = 'USD') => ({
+    const refund = (amountMinor: number, currency: Currency = 'USD') => ({
       refundTransactionNo: `3${amountMinor}`,
       refundAmountMinor: amountMinor,
       currency,

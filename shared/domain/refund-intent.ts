@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { currencySchema } from './currencies';
+import { recordedEnvironmentSchema } from './profile';
+
+/**
+ * A refund intent and the audit entry of every refund attempt: one schema each, checked where they cross
+ * IPC (shared/ipc/contract/refunds.ts) and used as main's own types (electron/core/services/refunds).
+ * The state machine itself: electron/core/services/refunds/intent.ts.
+ */
+export const INTENT_STATES = [
+  'sending',
+  'accepted',
+  'rejected',
+  'refused',
+  'outcome_unknown',
+  'succeeded',
+  'failed',
+] as const;
+export type IntentState = (typeof INTENT_STATES)[number];
+
+const minor = z.number().int().refine(Number.isSafeInteger, 'Amounts are whole minor units.');
+const lastCheckSchema = z.object({ at: z.string(), found: z.boolean(), note: z.string() });
+
+/** The exact account a refund went to: follow-ups go to this service with this profile's token only. */
+const intentAccountSchema = z.object({
+  profileId: z.string(),
+  profileName: z.string(),
+  environment: recordedEnvironmentSchema,
+  /** The service address the request went to ('' for intents imported from before addresses were kept). */
+  baseUrl: z.string(),
+  merchantNo: z.string(),
+  storeNo: z.string(),
+});
+export type IntentAccount = z.infer<typeof intentAccountSchema>;
+
+/** What is decided (in one transaction) before a refund is sent. */
+const intentDraftSchema = intentAccountSchema.extend({
+  id: z.string(),
+  transactionNo: z.string(),
+  reference: z.string().optional(),
+  amountMinor: minor,
+  currency: currencySchema,
+  settleCurrency: currencySchema,
+  reasonCode: z.string(),
+  reasonNote: z.string(),
+  operator: z.string(),
+  createdAt: z.string(),
+});
+export type IntentDraft = z.infer<typeof intentDraftSchema>;
+
+export const intentSchema = intentDraftSchema.extend({
+  state: z.enum(INTENT_STATES),
+  updatedAt: z.string(),
+  /** `host:pid` of the process that sends (or sent) the request. */
+  sender: z.string().optional(),
+  refundTransactionNo: z.string().optional(),
+  refundStatus: z.string().optional(),
+  retCode: z.string().optional(),
+  retMsg: z.string().optional(),
+  /** Why the intent was refused, rejected or why its outcome is unknown, in words a person understands. */
+  detail: z.string().optional(),
+  /** Evidence from the last query about this intent. */
+  lastCheck: lastCheckSchema.optional(),
+  /** How many times the service was asked about it after the first answer. */
+  checks: z.number().int(),
+  attempts: z.number().int(),
+});
+export type Intent = z.infer<typeof intentSchema>;
+
+const AUDIT_OUTCOMES = [
+  'refused',
+  'rejected',
+  'accepted',
+  'outcome_unknown',
+  'succeeded',
+  'failed',
+  /** A person closed an unknown refund the service never listed, after the required checks. */
+  'closed_not_sent',
+] as const;
+
+/** One entry of the audit log: every refund attempt, refused, rejected and unknown ones included. */
+export const auditEntrySchema = z.object({
+  at: z.string(),
+  operator: z.string(),
+  profileId: z.string(),
+  profileName: z.string(),
+  environment: recordedEnvironmentSchema,
+  intentId: z.string(),
+  transactionNo: z.string(),
+  amountMinor: minor,
+  currency: currencySchema,
+  reasonCode: z.string(),
+  reasonNote: z.string(),
+  outcome: z.enum(AUDIT_OUTCOMES),
+  retCode: z.string().optional(),
+  retMsg: z.string().optional(),
+  refundTransactionNo: z.string().optional(),
+  detail: z.string().optional(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
