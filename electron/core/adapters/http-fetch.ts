@@ -8,6 +8,7 @@ const BEFORE_SEND = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'ERR_INVALID_URL',
+  'ERR_BAD_PORT',
 ]);
 
 function causeCode(e: unknown): string | undefined {
@@ -15,6 +16,8 @@ function causeCode(e: unknown): string | undefined {
   for (let i = 0; i < 4 && cur && typeof cur === 'object'; i += 1) {
     const code = (cur as { code?: unknown }).code;
     if (typeof code === 'string') return code;
+    // fetch refuses ports the Fetch standard blocks (e.g. 9, 25, 6000) before connecting, with no code.
+    if ((cur as { message?: unknown }).message === 'bad port') return 'ERR_BAD_PORT';
     // AggregateError (happy eyeballs) keeps the per-address errors in `errors`.
     const errors = (cur as { errors?: unknown }).errors;
     if (Array.isArray(errors) && errors[0]) cur = errors[0];

@@ -3,7 +3,7 @@
  * multiplicative decrease). It starts at 8 and adds one per round of answers (a round is as many
  * answers as the current limit) while the median round trip of the recent answers stays within 1.5×
  * the best median seen and the limit was actually used. A sign of overload — an HTTP 5xx, a timeout,
- * a refused or dropped connection — halves it and holds back new queries for a jittered, exponentially
+ * a dropped connection — halves it and holds back new queries for a jittered, exponentially
  * growing pause. One overload episode cuts once: failures of queries that were already in flight when
  * the limit was cut say nothing new. The limit never leaves [min, max].
  *

@@ -105,9 +105,15 @@ type Attempt =
   /** An answer that cannot be read; `maxBytes` when it was refused for being larger than that. */
   | { kind: 'body'; maxBytes?: number };
 
-/** What an attempt says about the service's load: any envelope is an answer, 5xx and silence overload. */
+/**
+ * What an attempt says about the service's load: any envelope is an answer, 5xx and silence overload.
+ * A request that provably never left this machine (nothing listening, no such host) says nothing about
+ * load: pausing cannot help an address nobody answers at, and it would only delay the run's own
+ * "the service cannot be reached" stop.
+ */
 function attemptOutcome(a: Attempt): AttemptReport['outcome'] {
   if (a.kind === 'envelope') return 'answered';
+  if (a.kind === 'transport' && a.phase === 'before-send') return 'other';
   if (a.kind === 'timeout' || a.kind === 'transport' || (a.kind === 'http' && a.status >= 500))
     return 'overloaded';
   return 'other';
