@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseCsvBytes } from '../../shared/csv/parser';
 import { type CsvColumn, writeCsv } from '../../shared/csv/writer';
@@ -24,6 +24,7 @@ import { guessMapping } from '../../shared/recon/mapping';
 import type { ServiceAnswer } from '../../shared/recon/match';
 import { buildReport, detailAmount } from '../../shared/recon/report';
 import type { Figure } from './harness';
+import { writeResults } from './results-file';
 
 export interface Result {
   name: string;
@@ -43,7 +44,6 @@ export interface Result {
 
 const RUNS = 5;
 const PY = '/usr/bin/python3';
-export const RESULTS_FILE = resolve(import.meta.dirname, 'results.json');
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -57,7 +57,7 @@ async function timed(fn: () => unknown): Promise<number> {
   return performance.now() - t0;
 }
 
-function result(
+export function result(
   base: Pick<Result, 'name' | 'size' | 'unit' | 'goal'> & { note?: string },
   samples: number[],
   floorSamples: number[] | null,
@@ -295,7 +295,7 @@ async function exportsBench(): Promise<Result[]> {
 /** Measures every figure of this suite, writes results.json, and returns the table rows. */
 export async function resultsBench(): Promise<Figure[]> {
   const results: Result[] = [await signing(), await reconcile(), ...(await exportsBench())];
-  writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+  writeResults(results);
   return results.map((r) => ({
     bench: r.name,
     metric: `median of ${r.runs} (${r.size.toLocaleString('en-US')})`,
