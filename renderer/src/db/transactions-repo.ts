@@ -80,6 +80,15 @@ export function createTransactionsRepo(db: RefundDeskDb) {
     },
 
     /**
+     * The `limit` newest transactions by creation time, newest first, through the [profileId+createdAt]
+     * index: one screen of the list without reading the rest. Rows without a creation time are not in
+     * that index, so they never appear here (they arrive with `all`).
+     */
+    newest(profileId: string, limit: number): Promise<CachedTransaction[]> {
+      return profileRange(profileId, '[profileId+createdAt]').reverse().limit(limit).toArray();
+    },
+
+    /**
      * Transactions created in [fromIso, toIso] through the [profileId+createdAt] index, so a date filter
      * reads only its slice of a large cache.
      */
