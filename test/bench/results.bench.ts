@@ -10,9 +10,9 @@
 import type { Currency } from '../../shared/domain/currencies';
 import { execFileSync } from 'node:child_process';
 import { hash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseCsvBytes } from '../../shared/csv/parser';
 import { type CsvColumn, writeCsv } from '../../shared/csv/writer';
@@ -27,6 +27,7 @@ import { buildReport, detailAmount } from '../../shared/recon/report';
 import type { Figure } from './harness';
 import { coldStart } from './cold-start.bench';
 import { networkResults } from './network.bench';
+import { writeResults } from './results-file';
 
 export interface Result {
   name: string;
@@ -46,7 +47,6 @@ export interface Result {
 
 const RUNS = 5;
 const PY = '/usr/bin/python3';
-export const RESULTS_FILE = resolve(import.meta.dirname, 'results.json');
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -301,22 +301,6 @@ async function exportsBench(): Promise<Result[]> {
       (m) => m <= 3000,
     ),
   ];
-}
-
-/**
- * Writes figures into results.json, replacing those of the same name and keeping the others, so a
- * suite run alone (`npm run bench -- network`) updates its own figures only.
- */
-export function writeResults(results: Result[]): void {
-  let earlier: Result[] = [];
-  try {
-    earlier = JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as Result[];
-  } catch {
-    // No file yet (or not readable): start afresh.
-  }
-  const fresh = new Set(results.map((r) => r.name));
-  const merged = [...earlier.filter((r) => !fresh.has(r.name)), ...results];
-  writeFileSync(RESULTS_FILE, `${JSON.stringify(merged, null, 2)}\n`);
 }
 
 export function tableOf(results: Result[]): Figure[] {

@@ -18,6 +18,8 @@ export const transactionKeys = {
   all: ['transactions'] as const,
   profile: (profileId: string) => ['transactions', profileId] as const,
   rows: (profileId: string) => ['transactions', profileId, 'rows'] as const,
+  /** The first screen of the list only (never merged into or mistaken for the whole list). */
+  firstPage: (profileId: string) => ['transactions', profileId, 'first-page'] as const,
   newestFetch: (profileId: string) => ['transactions', profileId, 'newest-fetch'] as const,
 };
 
@@ -50,6 +52,17 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient) {
       queryOptions({
         queryKey: transactionKeys.rows(profileId),
         queryFn: async (): Promise<ListRow[]> => (await transactions.all(profileId)).map(toListRow),
+        staleTime: Infinity,
+      }),
+
+    /**
+     * The `limit` newest rows by creation time, one small read of the [profileId+createdAt] index: what
+     * the list paints before the whole cache has been read.
+     */
+    firstPageQuery: (profileId: string, limit: number) =>
+      queryOptions({
+        queryKey: transactionKeys.firstPage(profileId),
+        queryFn: async (): Promise<ListRow[]> => (await transactions.newest(profileId, limit)).map(toListRow),
         staleTime: Infinity,
       }),
 
@@ -92,6 +105,8 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient) {
       client.setQueryData(transactionKeys.newestFetch(profileId), (cur: string | null | undefined) =>
         cur === undefined ? undefined : cur && cur > fetchedAt ? cur : fetchedAt,
       );
+      // The first screen is a read of the index, not a list to merge into: read it again when shown.
+      void client.invalidateQueries({ queryKey: transactionKeys.firstPage(profileId) });
     },
 
     /** Records one search in the profile's lookup history. */

@@ -1,7 +1,11 @@
+import { jobEta } from './job-eta';
 import type { JobState } from './use-batch-job';
+import { useNow } from './use-now';
 
-/** The running job's progress bar with Cancel, then its outcome until dismissed. */
+/** The running job's progress bar with the time left and Cancel, then its outcome until dismissed. */
 export function JobBar({ job, onCancel, onDismiss }: { job: JobState; onCancel(): void; onDismiss(): void }) {
+  const now = useNow(1_000);
+  const eta = jobEta(job, now);
   const pct = job.total > 0 ? Math.round((job.done / job.total) * 100) : 0;
   return (
     <div
@@ -18,6 +22,7 @@ export function JobBar({ job, onCancel, onDismiss }: { job: JobState; onCancel()
           <span className="small">
             {job.done} / {job.total}
             {job.failed > 0 && <span className="warn-text"> · {job.failed} failed</span>}
+            {eta && <span data-testid="tx-job-eta"> · {eta}</span>}
           </span>
           <button type="button" onClick={onCancel}>
             Cancel

@@ -7,17 +7,20 @@ const SHOWN = 3;
 /**
  * Count and per-currency sums of the rows shown — never one grand total across currencies. It says
  * what it adds up (by default successful payments net of refunds) and can be switched; "+N currencies"
- * opens every currency with gross, refunded and net.
+ * opens every currency with gross, refunded and net. While the list holds only its first screen
+ * (`complete` false) it says it is still counting and shows no sums: a partial total is never shown as one.
  */
 export function TotalsBar({
   shown,
   cached,
+  complete = true,
   totals,
   basis,
   onBasis,
 }: {
   shown: number;
   cached: number;
+  complete?: boolean;
   totals: readonly CurrencyTotal[];
   basis: TotalsBasis;
   onBasis(b: TotalsBasis): void;
@@ -26,10 +29,25 @@ export function TotalsBar({
   const more = usePopover();
   const counted = totals.reduce((n, t) => n + t.count, 0);
   return (
-    <div className="tx-totals" data-testid="tx-totals" role="group" aria-label="Totals of the rows shown">
-      <span>
-        <strong data-testid="tx-count">{f.count(shown)}</strong> of {f.count(cached)} cached shown
-      </span>
+    <div
+      className="tx-totals"
+      data-testid="tx-totals"
+      role="group"
+      aria-label="Totals of the rows shown"
+      aria-busy={!complete}
+    >
+      {complete ? (
+        <span>
+          <strong data-testid="tx-count">{f.count(shown)}</strong> of {f.count(cached)} cached shown
+        </span>
+      ) : (
+        <span>
+          Newest <strong data-testid="tx-count">{f.count(shown)}</strong> shown ·{' '}
+          <span className="muted" data-testid="tx-counting">
+            counting…
+          </span>
+        </span>
+      )}
       <label className="tx-basis">
         <span className="muted">Totals:</span>
         <select
@@ -45,11 +63,14 @@ export function TotalsBar({
           ))}
         </select>
       </label>
-      <span className="muted small" data-testid="tx-counted">
-        {f.count(counted)} payment{counted === 1 ? '' : 's'}
-      </span>
-      {totals.length === 0 && <span className="muted">nothing to add up</span>}
-      {totals.slice(0, SHOWN).map((t) => (
+      {!complete && <span className="muted small">totals once every cached row is read</span>}
+      {complete && (
+        <span className="muted small" data-testid="tx-counted">
+          {f.count(counted)} payment{counted === 1 ? '' : 's'}
+        </span>
+      )}
+      {complete && totals.length === 0 && <span className="muted">nothing to add up</span>}
+      {(complete ? totals.slice(0, SHOWN) : []).map((t) => (
         <span
           key={t.currency}
           className="tx-total"
@@ -60,7 +81,7 @@ export function TotalsBar({
           <span className="muted small"> ({f.count(t.count)})</span>
         </span>
       ))}
-      {totals.length > SHOWN && (
+      {complete && totals.length > SHOWN && (
         <details className="popover" ref={more} data-testid="totals-more">
           <summary>
             +{totals.length - SHOWN} currenc{totals.length - SHOWN === 1 ? 'y' : 'ies'}

@@ -373,7 +373,10 @@ export function TransactionTable({
           if (!row) return null;
           return (
             <Row
-              key={row.transactionNo}
+              // Keyed by slot, not by transaction: the window is contiguous, so index % its length is
+              // unique in it, and a row scrolling in takes over the DOM of one scrolling out (its text and
+              // attributes change) instead of new elements being created and styled on every frame.
+              key={v.index % items.length}
               row={row}
               index={v.index}
               columns={columns}

@@ -17,7 +17,7 @@ import { JobBar } from './JobBar';
 import { ResetCache } from '../settings/ResetCache';
 import { useTransactionJobs } from './mutations';
 import { OfflineBanner } from './OfflineBanner';
-import { useCachedRows, useNewestFetch } from './queries';
+import { useListRows, useNewestFetch } from './queries';
 import { SearchBox } from './SearchBox';
 import { sortRows } from './sorting';
 import { defaultSyncRange } from './sync-windows';
@@ -31,6 +31,8 @@ import { useViewState } from './use-view-state';
 export const MAX_BULK_REFRESH = 2_000;
 /** Above this many rows, a refresh against a real service asks first. */
 export const CONFIRM_REFRESH_ABOVE = 200;
+/** Why whole-list actions wait while only the first screen of rows has been read. */
+const READING_REASON = 'Still reading the local cache';
 
 interface Props {
   profile: { id: string; name: string; environment: Environment };
@@ -41,7 +43,7 @@ interface Props {
 export function TransactionsView({ profile, onRefund }: Props) {
   const conn = useConnectivity();
   const { format } = usePrefs();
-  const rowsQ = useCachedRows(profile.id);
+  const rowsQ = useListRows(profile.id);
   const newest = useNewestFetch(profile.id);
   const { view, update } = useViewState(profile.id);
   const jobs = useTransactionJobs(profile.id);
@@ -55,7 +57,9 @@ export function TransactionsView({ profile, onRefund }: Props) {
   // Where focus was when the detail opened: it goes back there when the detail closes.
   const detailOpener = useRef<HTMLElement | null>(null);
 
-  const all = useMemo(() => rowsQ.data ?? [], [rowsQ.data]);
+  const all = useMemo(() => rowsQ.rows ?? [], [rowsQ.rows]);
+  // Until every row is read the list holds only its newest screen: nothing may act on it as the whole.
+  const complete = rowsQ.complete;
   // Sort everything once per sort change; filtering keeps that order, so typing a filter never re-sorts.
   const sortedAll = useMemo(() => sortRows(all, view.sorting, COLUMNS), [all, view.sorting]);
   const filter = useDeferredValue(view.filter);
@@ -156,16 +160,18 @@ export function TransactionsView({ profile, onRefund }: Props) {
       keywords: 'refresh update bulk',
       ...(offline
         ? { disabledReason: OFFLINE_REASON }
-        : refreshTargets.length === 0
-          ? { disabledReason: 'No rows shown' }
-          : {}),
+        : !complete
+          ? { disabledReason: READING_REASON }
+          : refreshTargets.length === 0
+            ? { disabledReason: 'No rows shown' }
+            : {}),
       run: startRefresh,
     },
     ...exportCommands({
       id: 'tx.export',
       what: 'the view',
       group: 'Transactions',
-      empty: shown.length === 0 ? 'No rows shown' : undefined,
+      empty: !complete ? READING_REASON : shown.length === 0 ? 'No rows shown' : undefined,
       run: exportView,
     }),
     {
@@ -207,13 +213,15 @@ export function TransactionsView({ profile, onRefund }: Props) {
           <button
             type="button"
             onClick={startRefresh}
-            disabled={offline || busy || refreshTargets.length === 0}
+            disabled={offline || busy || !complete || refreshTargets.length === 0}
             title={
               offline
                 ? OFFLINE_REASON
-                : refreshTargets.length > MAX_BULK_REFRESH
-                  ? `Refreshes the first ${format.count(MAX_BULK_REFRESH)}`
-                  : 'Ask the service for the current state of these rows'
+                : !complete
+                  ? READING_REASON
+                  : refreshTargets.length > MAX_BULK_REFRESH
+                    ? `Refreshes the first ${format.count(MAX_BULK_REFRESH)}`
+                    : 'Ask the service for the current state of these rows'
             }
             data-testid="bulk-refresh"
           >
@@ -221,7 +229,7 @@ export function TransactionsView({ profile, onRefund }: Props) {
           </button>
           <ExportButtons
             className="export-buttons"
-            disabled={shown.length === 0}
+            disabled={!complete || shown.length === 0}
             onExport={(kind) => void exportView(kind)}
             what="The rows shown, in this order, with the visible columns"
             testIds={{ csv: 'export', xlsx: 'export-xlsx' }}
@@ -263,16 +271,16 @@ export function TransactionsView({ profile, onRefund }: Props) {
           )}
         </ConfirmDialog>
       )}
-      {rowsQ.isPending ? (
+      {rowsQ.isError ? (
+        <div className="tx-outcome problem" role="alert">
+          <ResetCache
+            reason={`The local cache cannot be read (${rowsQ.error?.message ?? 'unknown reason'}). It holds only copies of the service’s data: reload the app, and if this persists, reset it.`}
+          />
+        </div>
+      ) : all.length === 0 && !complete ? (
         <p className="muted" role="status">
           Reading the local cache…
         </p>
-      ) : rowsQ.isError ? (
-        <div className="tx-outcome problem" role="alert">
-          <ResetCache
-            reason={`The local cache cannot be read (${rowsQ.error.message}). It holds only copies of the service’s data: reload the app, and if this persists, reset it.`}
-          />
-        </div>
       ) : all.length === 0 ? (
         <EmptyCache
           isDemo={profile.environment === 'demo'}
@@ -292,12 +300,17 @@ export function TransactionsView({ profile, onRefund }: Props) {
           <TotalsBar
             shown={shown.length}
             cached={all.length}
+            complete={complete}
             totals={totals}
             basis={view.totalsBasis}
             onBasis={(b) => update((v) => ({ ...v, totalsBasis: b }))}
           />
           <div className={`tx-main${detail ? ' with-detail' : ''}`}>
-            {shown.length === 0 ? (
+            {shown.length === 0 && !complete ? (
+              <p className="muted" role="status">
+                Reading the local cache…
+              </p>
+            ) : shown.length === 0 ? (
               <div className="empty-state small" data-testid="tx-no-match">
                 <h2>No cached transaction matches these filters</h2>
                 <p>

@@ -7,6 +7,8 @@ export interface JobState {
   total: number;
   failed: number;
   status: 'running' | 'finished' | 'cancelled' | 'stopped';
+  /** When it started (ms since the epoch): its pace so far gives the time left. */
+  startedAt: number;
   /** Why the job stopped early, or a summary when it finished. */
   message?: string;
 }
@@ -52,7 +54,7 @@ export function useBatchJob() {
       if (running.current) return;
       running.current = true;
       cancelled.current = false;
-      let state: JobState = { label, done: 0, total, failed: 0, status: 'running' };
+      let state: JobState = { label, done: 0, total, failed: 0, status: 'running', startedAt: Date.now() };
       setJob(state);
       try {
         for (const s of steps) {

@@ -6,7 +6,12 @@ import { useReconRun } from '../../../../renderer/src/features/reconciliation/us
 import { LiveCacheUpdates } from '../../../../renderer/src/features/transactions/LiveCacheUpdates';
 import type { ListRow } from '../../../../renderer/src/features/transactions/list-row';
 import { useStore, useTransactionJobs } from '../../../../renderer/src/features/transactions/mutations';
-import { transactionKeys, useCachedRows } from '../../../../renderer/src/features/transactions/queries';
+import {
+  FIRST_PAGE_ROWS,
+  transactionKeys,
+  useCachedRows,
+  useListRows,
+} from '../../../../renderer/src/features/transactions/queries';
 import type { Output } from '../../../../shared/ipc/contract';
 import type { ReconItem } from '../../../../shared/recon/match';
 import { createFakeBridge, ok } from '../../../fakes/bridge';
@@ -58,6 +63,34 @@ describe('writes into the cache', () => {
     expect(client.getQueryData(transactionKeys.rows('P-A'))).toBeUndefined();
     const rows = renderHook(() => useCachedRows('P-A'), { wrapper });
     await waitFor(() => expect(rows.result.current.data).toHaveLength(4));
+  });
+
+  it('the list opens with its newest screen, says it is not complete, and is never complete with fewer rows than cached', async () => {
+    const { bridge } = createFakeBridge({});
+    const { wrapper, cache } = harness(bridge);
+    const txs = Array.from({ length: FIRST_PAGE_ROWS + 40 }, () => makeTx());
+    await cache.store('p1', txs, '2025-01-02T00:00:00.000Z');
+    const seen: Array<{ rows: number; complete: boolean; newest?: string }> = [];
+    renderHook(
+      () => {
+        const r = useListRows('p1');
+        if (r.rows) seen.push({ rows: r.rows.length, complete: r.complete, newest: r.rows[0]?.createdAt });
+        return r;
+      },
+      { wrapper },
+    );
+    await waitFor(() => expect(seen.at(-1)).toMatchObject({ rows: txs.length, complete: true }));
+    const first = seen[0];
+    // The first screen came first, alone: the newest rows by creation time, newest first.
+    expect(first).toEqual({
+      rows: FIRST_PAGE_ROWS,
+      complete: false,
+      newest: txs
+        .map((t) => t.createdAt ?? '')
+        .sort()
+        .at(-1),
+    });
+    expect(seen.filter((s) => s.complete && s.rows !== txs.length)).toEqual([]);
   });
 
   it('a bulk refresh stops when its screen unmounts (a profile switch): the reply on its way is not written, no further chunk is asked', async () => {
