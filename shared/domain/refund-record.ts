@@ -12,6 +12,8 @@ export interface RefundRecordRow {
   /** Stable across refreshes: the intent id when made here, else the service's refund number. */
   key: string;
   profileId: string;
+  /** The profile's name, when known (exports of every profile's refunds name each row's). */
+  profileName?: string;
   transactionNo: string;
   refundTransactionNo?: string;
   refundReference?: string;
@@ -70,6 +72,7 @@ export function mergeRefundRecord(
   intents: readonly IntentView[],
   payments: readonly CachedPayment[],
   profileId: string,
+  profileName?: string,
 ): RefundRecordRow[] {
   const mine = intents;
   const byTx = new Map<string, IntentView[]>();
@@ -84,6 +87,7 @@ export function mergeRefundRecord(
       rows.push({
         key: intent?.id ?? `service:${r.refundTransactionNo}`,
         profileId,
+        ...((intent?.profileName ?? profileName) ? { profileName: intent?.profileName ?? profileName } : {}),
         transactionNo: p.transactionNo,
         refundTransactionNo: r.refundTransactionNo,
         ...(r.refundReference ? { refundReference: r.refundReference } : {}),
@@ -100,7 +104,9 @@ export function mergeRefundRecord(
     if (matched.has(i.id)) continue;
     rows.push({
       key: i.id,
-      profileId,
+      // With every profile's intents listed, a row acts (Check again, Close as not sent) for its own.
+      profileId: i.profileId,
+      profileName: i.profileName,
       transactionNo: i.transactionNo,
       ...(i.refundTransactionNo ? { refundTransactionNo: i.refundTransactionNo } : {}),
       refundReference: i.id,

@@ -14,7 +14,7 @@ import { createLogger } from '../../core/adapters/logger';
 import { createEnvSecretStore } from '../../core/adapters/node-secret-stores';
 import type { AppCore } from '../../core/compose';
 import { cannotCheck, describeAccount } from '../../core/services/refunds/accounts';
-import { secretKey } from '../../core/services/profiles/service';
+import { secretKey, withoutUnknownLimitCurrencies } from '../../core/services/profiles/service';
 import type { SecretStore, SettingsStore } from '../../core/services/profiles/ports';
 import { createNodeCore } from '../node-core';
 import { CONNECTION_OPTIONS, connectionFrom, environmentOf } from './connection';
@@ -33,7 +33,9 @@ export function readProfiles(dataDir: string): Profile[] {
   } catch {
     throw new UsageError(`${file} cannot be read as JSON; open Refund Desk to repair it, or use --base-url.`);
   }
-  const list = doc && typeof doc === 'object' && 'profiles' in doc ? doc.profiles : undefined;
+  if (!doc || typeof doc !== 'object') return [];
+  // As the app reads it: a limit in a currency this version does not handle is left out, not the profile.
+  const list = withoutUnknownLimitCurrencies(doc as Record<string, unknown>).settings['profiles'];
   if (!Array.isArray(list)) return [];
   return list.flatMap((p) => {
     const r = profileSchema.safeParse(p);

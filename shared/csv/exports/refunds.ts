@@ -44,6 +44,7 @@ export const AUDIT_EXPORT_COLUMNS: readonly CsvColumn<AuditEntryView>[] = [
 export const REFUND_RECORD_COLUMNS: readonly CsvColumn<RefundRecordRow>[] = [
   { header: 'Made', kind: 'timestamp', value: (r) => r.at },
   { header: 'Made here', kind: 'text', value: (r) => (r.madeHere ? 'yes' : 'no') },
+  { header: 'Profile', kind: 'text', value: (r) => r.profileName },
   { header: 'Transaction no.', kind: 'id', value: (r) => r.transactionNo },
   { header: 'Amount', kind: 'amount', value: amount },
   { header: 'Currency', kind: 'text', value: (r) => r.currency },

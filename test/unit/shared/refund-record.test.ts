@@ -70,6 +70,23 @@ const ALL: RecordFilters = {
 };
 
 describe('the whole refund record', () => {
+  it("with every profile listed, another profile's refund acts for and exports as its own profile", () => {
+    const theirs = intent({
+      id: 'RD09',
+      profileId: 'p2',
+      profileName: 'Other shop',
+      transactionNo: '300000000000000009',
+    });
+    const rows = mergeRefundRecord([intent(), theirs], [payment([refund()])], 'p1', 'Shop');
+    const other = rows.find((r) => r.key === 'RD09');
+    expect(other).toMatchObject({ profileId: 'p2', profileName: 'Other shop' });
+    // A refund only the service lists belongs to the profile whose cache holds its payment.
+    expect(rows.find((r) => !r.madeHere)).toMatchObject({ profileId: 'p1', profileName: 'Shop' });
+    const csv = writeCsv(REFUND_RECORD_COLUMNS, rows);
+    expect(csv.split('\n')[0]).toContain('Made here,Profile,');
+    expect(csv).toContain(',yes,Other shop,');
+  });
+
   it('shows a refund made elsewhere and one made here once each, marking only ours "made here"', () => {
     const ours = refund({
       refundTransactionNo: '900000000000000001',

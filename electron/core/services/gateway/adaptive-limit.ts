@@ -15,7 +15,10 @@ import { backoffDelay } from './transport';
 
 /** What one attempt at the service showed: `ms` is its round trip (or time until it failed). */
 export interface AttemptReport {
-  /** answered: any envelope; overloaded: 5xx, timeout, no connection; other: 4xx, unreadable. */
+  /**
+   * answered: any envelope; overloaded: 5xx, timeout, a dropped connection; other: 4xx, unreadable, a
+   * request that never left this machine (refused connection, unknown host).
+   */
   outcome: 'answered' | 'overloaded' | 'other';
   ms: number;
 }

@@ -27,7 +27,7 @@ type Settings = z.infer<typeof settingsSchema>;
  * Earlier versions took any three letters as a limit's currency; a limit in a currency this app does not
  * handle can never apply, so it is left out (with a notice) rather than setting the whole file aside.
  */
-function withoutUnknownLimitCurrencies(raw: Record<string, unknown>): {
+export function withoutUnknownLimitCurrencies(raw: Record<string, unknown>): {
   settings: Record<string, unknown>;
   dropped: { profile: string; currency: string }[];
 } {

@@ -70,8 +70,8 @@ function ProfileRefunds({ profile }: { profile: ProfileView }) {
   const [newTx, setNewTx] = useState('');
 
   const record = useMemo(
-    () => mergeRefundRecord(list.data ?? [], cached.data ?? [], profileId),
-    [list.data, cached.data, profileId],
+    () => mergeRefundRecord(list.data ?? [], cached.data ?? [], profileId, profileName),
+    [list.data, cached.data, profileId, profileName],
   );
   const filters: RecordFilters = useMemo(() => {
     const from = draft.fromDate ? dayStartInZone(draft.fromDate, f.zone.iana) : undefined;
@@ -89,7 +89,15 @@ function ProfileRefunds({ profile }: { profile: ProfileView }) {
   const fetchedAt = cached.data?.find((t) => t.transactionNo === selected?.transactionNo)?.fetchedAt;
   const newTxValid = /^\d{1,32}$/.test(newTx.trim());
   const openPayment = useCallback((transactionNo: string) => nav?.lookup(transactionNo), [nav]);
-  const runCheck = useCallback((id: string) => checkAgain.mutate({ profileId, id }), [checkAgain, profileId]);
+  // A refund is checked for the profile it was made with (another one's, when All profiles is on).
+  const runCheck = useCallback(
+    (id: string) =>
+      checkAgain.mutate({
+        profileId: record.find((r) => r.intent?.id === id)?.intent?.profileId ?? profileId,
+        id,
+      }),
+    [checkAgain, profileId, record],
+  );
   // A refund made here names its profile; one only the service lists is in this profile's cache.
   const profileOf = useCallback(
     (row: RefundRecordRow) =>
