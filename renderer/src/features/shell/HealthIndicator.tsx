@@ -51,7 +51,7 @@ export function HealthIndicator() {
       ) : (
         service?.lastSuccessAt && (
           <span
-            className="health-detail"
+            className="health-detail health-detail-ok"
             data-testid="health-last-answer"
             title="When the payment service last answered this profile"
           >
