@@ -1,7 +1,7 @@
 import { formatMinor } from '../../shared/domain/money';
 import { call, PATHS } from '../sandbox/integration/helpers';
-import { DEMO_MERCHANT } from '../../electron/sandbox';
 import { toServiceDateTime } from '../../shared/protocol/time';
+import { freshPayment } from './demo-payments';
 import { expect, shotPath, test } from './fixtures';
 
 test('a payment already refunded elsewhere: Partially refunded in the list, refunded again here, both refunds in the Refunds area', async ({
@@ -11,17 +11,7 @@ test('a payment already refunded elsewhere: Partially refunded in the list, refu
   const sandbox = app.core.demoSandbox();
   if (!sandbox) throw new Error('the Demo sandbox is not running');
   // A card payment, so the service reports the card's last four digits.
-  const pay = sandbox.state
-    .snapshot()
-    .payments.find(
-      (x) =>
-        x.merchantNo === DEMO_MERCHANT.merchantNo &&
-        x.status === 'success' &&
-        x.refunds.length === 0 &&
-        x.currency === 'USD' &&
-        x.amountMinor >= 3000 &&
-        x.cardLast4 !== undefined,
-    );
+  const pay = freshPayment(app, new Set(), 'USD', 3000, (x) => x.cardLast4 !== undefined);
   if (!pay?.cardLast4) throw new Error('no fresh card payment in the Demo seed');
 
   // Made elsewhere: straight at the service, signed with the merchant's token, not through the app.
