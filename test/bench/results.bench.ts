@@ -319,6 +319,11 @@ export async function networkBench(): Promise<Figure[]> {
   return tableOf(results);
 }
 
+/** The export figures alone, printed and not written (`npm run bench -- exports`). */
+export async function exportsOnlyBench(): Promise<Figure[]> {
+  return tableOf(await exportsBench());
+}
+
 /** Measures every figure of this suite, writes results.json, and returns the table rows. */
 export async function resultsBench(): Promise<Figure[]> {
   const results: Result[] = [
