@@ -22,6 +22,8 @@ export interface XlsxOptions {
   zone?: NonNullable<CsvOptions['zone']>;
   /** Excel number format for date-times, e.g. "yyyy-mm-dd hh:mm:ss". */
   dateFormat?: string;
+  /** Called with the number of rows placed so far, every few thousand rows (before the file is packed). */
+  onProgress?: (rows: number) => void;
 }
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -119,6 +121,8 @@ function widthOf(header: string, samples: readonly CellValue[], kind: string): n
  */
 const ZIP = { compression: 'DEFLATE', compressionOptions: { level: 1 } } as const;
 
+const PROGRESS_EVERY = 5000;
+
 /** Writes rows as a one-sheet .xlsx workbook; resolves to the file's bytes. */
 export async function writeXlsx<Row>(
   columns: readonly CsvColumn<Row>[],
@@ -160,7 +164,9 @@ export async function writeXlsx<Row>(
     for (let i = 0; i < n; i += 1) added.getCell(i + 1).style = rowStyles[i]!;
     if (count < 200) rowValues.forEach((v, i) => samples[i]?.push(v));
     count += 1;
+    if (count % PROGRESS_EVERY === 0) opts.onProgress?.(count);
   }
+  opts.onProgress?.(count);
   columns.forEach((c, i) => {
     sheet.getColumn(i + 1).width = widthOf(headers[i] ?? '', samples[i] ?? [], c.kind);
   });
