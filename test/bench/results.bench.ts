@@ -288,7 +288,7 @@ async function exportsBench(): Promise<Result[]> {
         size: n,
         unit: 'ms',
         goal: "ratio ≤ 1.0 (Python's csv module, same rows)",
-        note: 'ours also neutralises formulas and writes ids as ="…" so spreadsheets keep 18 digits',
+        note: 'ours also formats each amount from integer minor units and neutralises formulas; the Python rows are finished strings',
       },
       csv,
       withCsv ? pyCsv : null,
