@@ -74,7 +74,9 @@ describe('exports written in a worker', () => {
     expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes!)).toBe(
       writeCsv(columns, rows, { zone }),
     );
-    expect(log.received.filter((t) => t === 'rows')).toHaveLength(3);
+    // Read and posted in several chunks (the page yields between them), then ended once.
+    expect(log.received.filter((t) => t === 'rows').length).toBeGreaterThan(1);
+    expect(log.received.filter((t) => t === 'end')).toHaveLength(1);
     expect(log.terminated).toBe(true);
     expect(exportJob.snapshot()).toBeNull();
   });
