@@ -160,6 +160,12 @@ const bench = {
     return { ms: r.value, longestTaskMs: r.longestTaskMs };
   },
 
+  /** The floor of the export's longest task: the longest main-thread task while the page just waits. */
+  async idleLongest(ms: number) {
+    const r = await withLongestTask(() => new Promise((res) => setTimeout(res, ms)));
+    return r.longestTaskMs;
+  },
+
   /** Fills the app's own cache (its database, its repository) for the list figures. */
   async seedApp(profileId: string) {
     const db = openDb();
