@@ -40,40 +40,108 @@ export interface CsvOptions {
 // Leading apostrophes count too, so a value that already starts with '= is escaped once more and
 // unwrapCell can restore every original exactly.
 const DANGEROUS_START = /^'*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
-const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
-const DIGITS = /^\d+$/;
 export const BOM = '\uFEFF';
 const EOL = '\r\n';
 
-function quote(field: string): string {
-  return /[",\r\n]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field;
+/**
+ * Whether a cell starting with this character code may be evaluated by a spreadsheet; an apostrophe
+ * (39) defers to DANGEROUS_START, which looks past any run of them.
+ */
+function riskyStart(c: number): boolean {
+  return (
+    c === 61 || // =
+    c === 43 || // +
+    c === 45 || // -
+    c === 64 || // @
+    c === 9 || // TAB
+    c === 13 || // CR
+    c === 39 || // '
+    c === 0xff1d ||
+    c === 0xff0b ||
+    c === 0xff0d ||
+    c === 0xff20
+  );
 }
 
 /** Neutralises a cell a spreadsheet would evaluate as a formula. */
 export function guardFormula(text: string): string {
-  return DANGEROUS_START.test(text) ? `'${text}` : text;
+  return text !== '' && riskyStart(text.charCodeAt(0)) && DANGEROUS_START.test(text) ? `'${text}` : text;
 }
 
-function cell(
-  kind: CsvKind,
-  raw: string | number | null | undefined,
-  idStyle: 'excel' | 'plain',
-  zone: CsvOptions['zone'],
-): string {
-  if (raw === null || raw === undefined) return '';
-  const text = String(raw);
+/** RFC 4180: a field holding a quote, comma, CR or LF is quoted, its quotes doubled. */
+function quote(field: string): string {
+  for (let i = 0; i < field.length; i += 1) {
+    const c = field.charCodeAt(i);
+    if (c === 34 || c === 44 || c === 13 || c === 10) return `"${field.replace(/"/g, '""')}"`;
+  }
+  return field;
+}
+
+/** True for a non-empty run of ASCII digits. */
+function allDigits(text: string): boolean {
+  if (text === '') return false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** True for what our own number formatters write: -?digits(.digits)?. */
+function plainDecimal(text: string): boolean {
+  let i = text.charCodeAt(0) === 45 ? 1 : 0;
+  const wholeStart = i;
+  while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i += 1;
+  if (i === wholeStart) return false;
+  if (i === text.length) return true;
+  if (text.charCodeAt(i) !== 46) return false;
+  i += 1;
+  const fracStart = i;
+  while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i += 1;
+  return i > fracStart && i === text.length;
+}
+
+type Raw = string | number | null | undefined;
+/** Turns one column's raw value into the field as written (guarded and quoted). */
+type FieldWriter = (raw: Raw) => string;
+
+const guardedText: FieldWriter = (raw) =>
+  raw === null || raw === undefined ? '' : quote(guardFormula(String(raw)));
+
+/**
+ * Decides once per export, by column kind, how that column's cells are written, so the per-cell work
+ * is only what the kind needs. Digits and plain decimals contain nothing to quote or guard (a leading
+ * '-' is allowed only on a number), so those cells pass straight through.
+ */
+function fieldWriter(kind: CsvKind, idStyle: 'excel' | 'plain', zone: CsvOptions['zone']): FieldWriter {
   switch (kind) {
     case 'amount':
     case 'integer':
       // Numbers written by our own formatters pass untouched; anything else is treated as text.
-      return PLAIN_DECIMAL.test(text) ? text : guardFormula(text);
+      return (raw) => {
+        if (raw === null || raw === undefined) return '';
+        const text = String(raw);
+        return plainDecimal(text) ? text : quote(guardFormula(text));
+      };
     case 'id':
-      if (DIGITS.test(text)) return idStyle === 'excel' ? `="${text}"` : text;
-      return guardFormula(text);
-    case 'timestamp':
-      return guardFormula(zone && text ? isoInZone(text, zone.iana) : text);
+      return (raw) => {
+        if (raw === null || raw === undefined) return '';
+        const text = String(raw);
+        // The ="…" form holds quotes, so as a field it is quoted with them doubled.
+        if (allDigits(text)) return idStyle === 'excel' ? `"=""${text}"""` : text;
+        return quote(guardFormula(text));
+      };
+    case 'timestamp': {
+      if (!zone) return guardedText;
+      const iana = zone.iana;
+      return (raw) => {
+        if (raw === null || raw === undefined) return '';
+        const text = String(raw);
+        return quote(guardFormula(text ? isoInZone(text, iana) : text));
+      };
+    }
     case 'text':
-      return guardFormula(text);
+      return guardedText;
   }
 }
 
@@ -82,10 +150,27 @@ export function headerText(column: { header: string; kind: CsvKind }, zone: CsvO
   return column.kind === 'timestamp' && zone ? `${column.header} (${zone.label})` : column.header;
 }
 
+/**
+ * Renders rows with each column's writer compiled once. Each line is one join of its fields (a flat
+ * string, one allocation) and the document one join of its lines: concatenating field by field
+ * instead builds millions of rope nodes that all stay alive until the end, which the garbage
+ * collector then has to copy.
+ */
+function rowRenderer<Row>(columns: readonly CsvColumn<Row>[], opts: CsvOptions): (row: Row) => string {
+  const idStyle = opts.idStyle ?? 'plain';
+  const values = columns.map((c) => c.value);
+  const writers = columns.map((c) => fieldWriter(c.kind, idStyle, opts.zone));
+  const n = columns.length;
+  const fields = new Array<string>(n);
+  return (row) => {
+    for (let i = 0; i < n; i += 1) fields[i] = writers[i]!(values[i]!(row));
+    return fields.join(',');
+  };
+}
+
 /** Renders one row (no line end) — for streaming writers. */
 export function csvRow<Row>(columns: readonly CsvColumn<Row>[], row: Row, opts: CsvOptions = {}): string {
-  const idStyle = opts.idStyle ?? 'plain';
-  return columns.map((c) => quote(cell(c.kind, c.value(row), idStyle, opts.zone))).join(',');
+  return rowRenderer(columns, opts)(row);
 }
 
 /** The header line (no line end). */
@@ -100,9 +185,11 @@ export function writeCsv<Row>(
   opts: CsvOptions = {},
 ): string {
   const header = csvHeader(columns, opts);
-  const parts: string[] = [(opts.bom ?? true) ? BOM + header : header];
-  for (const row of rows) parts.push(csvRow(columns, row, opts));
-  return parts.join(EOL) + EOL;
+  const render = rowRenderer(columns, opts);
+  const lines: string[] = [(opts.bom ?? true) ? BOM + header : header];
+  for (const row of rows) lines.push(render(row));
+  lines.push('');
+  return lines.join(EOL);
 }
 
 /** Reverses the writer's id wrapping and formula guard for a single cell (used by our own readers). */

@@ -64,21 +64,8 @@ function partsFormat(iana: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** Wall clock of `ms` (epoch milliseconds) in `iana`. */
-export function wallClock(ms: number, iana: string): WallClock {
-  const fixed = FIXED[iana];
-  if (fixed !== undefined) {
-    const d = new Date(ms + fixed * 60_000);
-    return {
-      year: d.getUTCFullYear(),
-      month: d.getUTCMonth() + 1,
-      day: d.getUTCDate(),
-      hour: d.getUTCHours(),
-      minute: d.getUTCMinutes(),
-      second: d.getUTCSeconds(),
-      offsetMinutes: fixed,
-    };
-  }
+/** Wall clock of `ms` through Intl, with the zone's offset (to the second) at that instant. */
+function wallClockIntl(ms: number, iana: string): Omit<WallClock, 'offsetMinutes'> & { offsetMs: number } {
   const p: Record<string, number> = {};
   for (const part of partsFormat(iana).formatToParts(ms))
     if (part.type !== 'literal') p[part.type] = Number(part.value);
@@ -91,7 +78,66 @@ export function wallClock(ms: number, iana: string): WallClock {
     second: p['second'] ?? 0,
   };
   const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
-  return { ...w, offsetMinutes: Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60_000) };
+  return { ...w, offsetMs: asUtc - Math.floor(ms / 1000) * 1000 };
+}
+
+const HOUR = 3_600_000;
+const MAX_TIME = 8.64e15;
+/** Per named zone: hour number → the zone's offset (ms) throughout that hour. */
+const hourOffsets = new Map<string, Map<number, number>>();
+const MAX_CACHED_HOURS = 200_000;
+
+/**
+ * The zone's offset (ms) throughout the hour holding `ms`, or undefined when it changes within that
+ * hour. Intl's formatToParts costs microseconds, and an export or a list formats 100k instants of
+ * the same few hundred hours: the offset is read at both ends of the hour once and reused — equal
+ * ends mean no transition in between (zones never change twice within an hour).
+ */
+function hourOffset(ms: number, iana: string): number | undefined {
+  const hour = Math.floor(ms / HOUR);
+  let byHour = hourOffsets.get(iana);
+  if (!byHour) hourOffsets.set(iana, (byHour = new Map()));
+  let offset = byHour.get(hour);
+  if (offset === undefined) {
+    const start = wallClockIntl(hour * HOUR, iana).offsetMs;
+    offset = start === wallClockIntl(hour * HOUR + HOUR - 1, iana).offsetMs ? start : NaN;
+    if (byHour.size >= MAX_CACHED_HOURS) byHour.clear();
+    byHour.set(hour, offset);
+  }
+  return Number.isNaN(offset) ? undefined : offset;
+}
+
+/** Wall-clock fields of `ms` shifted by a fixed offset. */
+function shifted(ms: number, offsetMs: number): Omit<WallClock, 'offsetMinutes'> {
+  const d = new Date(ms + offsetMs);
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+  };
+}
+
+/** Wall clock of `ms` (epoch milliseconds) in `iana`. */
+export function wallClock(ms: number, iana: string): WallClock {
+  const fixed = FIXED[iana];
+  if (fixed !== undefined) return { ...shifted(ms, fixed * 60_000), offsetMinutes: fixed };
+  // Within an hour of the end of JavaScript time the hour's far end is not a date: read it directly.
+  const offsetMs = Math.abs(ms) < MAX_TIME - HOUR ? hourOffset(ms, iana) : undefined;
+  const exact = offsetMs === undefined ? wallClockIntl(ms, iana) : undefined;
+  const w = exact ?? shifted(ms, offsetMs ?? 0);
+  const offset = exact?.offsetMs ?? offsetMs ?? 0;
+  return {
+    year: w.year,
+    month: w.month,
+    day: w.day,
+    hour: w.hour,
+    minute: w.minute,
+    second: w.second,
+    offsetMinutes: Math.round(offset / 60_000),
+  };
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');

@@ -3,7 +3,7 @@ import { printTable, type Figure } from './harness';
 import { hostileBodyBench } from './hostile-body.bench';
 import { reconBench, reconTwoWayBench } from './recon.bench';
 import { rendererBench } from './renderer.bench';
-import { networkBench, resultsBench } from './results.bench';
+import { exportsOnlyBench, networkBench, resultsBench } from './results.bench';
 import { serviceBench } from './service.bench';
 
 /**
@@ -19,12 +19,14 @@ const SUITES: Array<[string, () => Promise<Figure[]>]> = [
   ['hostile', hostileBodyBench],
   // The network and host cold-start figures alone (also part of `results`): `npm run bench -- network`.
   ['network', networkBench],
+  // The CSV and Excel export figures alone, printed only: `npm run bench -- exports`.
+  ['exports', exportsOnlyBench],
   // Last: the figures with their floors, written to test/bench/results.json.
   ['results', resultsBench],
 ];
 
 /** Suites whose figures another suite already measures: run only when named. */
-const ONLY_WHEN_NAMED = new Set(['network']);
+const ONLY_WHEN_NAMED = new Set(['network', 'exports']);
 
 async function main(): Promise<void> {
   const only = process.argv[2];

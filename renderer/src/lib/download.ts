@@ -1,6 +1,7 @@
-import { writeCsv, type CsvColumn } from '../../../shared/csv/writer';
-import { writeXlsx, XLSX_MIME } from '../../../shared/csv/xlsx';
+import type { CsvColumn } from '../../../shared/csv/writer';
+import { XLSX_MIME } from '../../../shared/csv/xlsx';
 import { wallClock, type Zone } from '../../../shared/domain/zones';
+import { type ExportWorker, runExportJob } from './export-job';
 
 /**
  * Saves bytes or text as a file through a blob: URL and an anchor with `download`. The renderer has no
@@ -62,19 +63,21 @@ export interface ExportRequest<Row> {
 
 /**
  * Writes and downloads an export. CSV: plain RFC 4180 for machines (ids as digits, ISO times with their
- * offset). Excel: text ids, numeric amounts, real dates, frozen filtered header.
+ * offset). Excel: text ids, numeric amounts, real dates, frozen filtered header. Both are written in
+ * the export worker (export-job.ts), so the window stays responsive and the export can be cancelled;
+ * resolves without downloading when it is.
  */
 export async function downloadExport<Row>(kind: 'csv' | 'xlsx', req: ExportRequest<Row>): Promise<void> {
   const zone = { iana: req.zone.iana, label: req.zone.label };
   const name = exportFileName(req.area, req.profileName, kind, new Date(), req.zone.iana);
-  if (kind === 'csv') {
-    downloadText(name, writeCsv(req.columns, req.rows, { zone }));
-    return;
-  }
-  const bytes = await writeXlsx(req.columns, req.rows, {
-    sheetName: req.sheetName,
-    zone,
-    dateFormat: req.excelDateFormat,
-  });
-  downloadBlob(name, new Blob([bytes.slice().buffer], { type: XLSX_MIME }));
+  const bytes = await runExportJob(
+    kind,
+    req.columns,
+    req.rows,
+    { csv: { zone }, xlsx: { sheetName: req.sheetName, zone, dateFormat: req.excelDateFormat } },
+    () => new Worker(new URL('./export.worker.ts', import.meta.url), { type: 'module' }) as ExportWorker,
+  );
+  if (!bytes) return;
+  const type = kind === 'csv' ? 'text/csv;charset=utf-8' : XLSX_MIME;
+  downloadBlob(name, new Blob([bytes.slice().buffer], { type }));
 }

@@ -6,6 +6,9 @@
 import { openDb, SCHEMA_V4 } from '../../../renderer/src/db/schema';
 import { createTransactionsRepo } from '../../../renderer/src/db/transactions-repo';
 import type { Transaction } from '../../../shared/domain/transaction';
+import type { CsvColumn } from '../../../shared/csv/writer';
+import { formatMinor } from '../../../shared/domain/money';
+import { type ExportWorker, runExportJob } from '../../../renderer/src/lib/export-job';
 
 const VENDORS = ['alipay', 'wechatpay', 'creditcard', 'paypal', 'unionpay'];
 const CURRENCIES = ['USD', 'CNY', 'GBP', 'HKD', 'KRW'] as const;
@@ -86,6 +89,15 @@ async function openRaw(name: string): Promise<IDBDatabase> {
 
 const FETCHED_AT = '2026-09-01T00:00:00.000Z';
 
+// The same columns as the Node export figures (results.bench.ts).
+const EXPORT_COLUMNS: CsvColumn<Transaction>[] = [
+  { header: 'Transaction no.', kind: 'id', value: (r) => r.transactionNo },
+  { header: 'Reference', kind: 'id', value: (r) => r.reference },
+  { header: 'Amount', kind: 'amount', value: (r) => formatMinor(r.amountMinor, r.currency) },
+  { header: 'Currency', kind: 'text', value: (r) => r.currency },
+  { header: 'Status', kind: 'text', value: (r) => r.status },
+];
+
 const bench = {
   rows: [] as Transaction[],
 
@@ -126,6 +138,32 @@ const bench = {
     db.close();
     await deleteDb(dbName);
     return { ms: r.value, longestTaskMs: r.longestTaskMs };
+  },
+
+  /**
+   * The app's Excel export of the prepared rows, through its export worker (the built asset at
+   * `workerUrl`), with the longest main-thread task while it runs.
+   */
+  async exportXlsx(workerUrl: string) {
+    const r = await withLongestTask(async () => {
+      const t0 = performance.now();
+      const bytes = await runExportJob(
+        'xlsx',
+        EXPORT_COLUMNS,
+        bench.rows,
+        { csv: {}, xlsx: { sheetName: 'Transactions' } },
+        () => new Worker(workerUrl, { type: 'module' }) as unknown as ExportWorker,
+      );
+      if (!bytes || bytes.byteLength < 1000) throw new Error('the export wrote no workbook');
+      return performance.now() - t0;
+    });
+    return { ms: r.value, longestTaskMs: r.longestTaskMs };
+  },
+
+  /** The floor of the export's longest task: the longest main-thread task while the page just waits. */
+  async idleLongest(ms: number) {
+    const r = await withLongestTask(() => new Promise((res) => setTimeout(res, ms)));
+    return r.longestTaskMs;
   },
 
   /** Fills the app's own cache (its database, its repository) for the list figures. */

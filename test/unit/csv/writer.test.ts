@@ -109,3 +109,83 @@ describe('CSV writer', () => {
     );
   });
 });
+
+/**
+ * The writer as it was before its cells were written by per-column compiled writers: the plain
+ * regex-per-cell statement of the rules. The compiled writer must write exactly the same bytes.
+ */
+function referenceCell(kind: CsvColumn<unknown>['kind'], raw: unknown, idStyle: 'excel' | 'plain'): string {
+  if (raw === null || raw === undefined) return '';
+  const text = String(raw);
+  const guard = (t: string) => (/^'*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(t) ? `'${t}` : t);
+  const value =
+    kind === 'amount' || kind === 'integer'
+      ? /^-?\d+(\.\d+)?$/.test(text)
+        ? text
+        : guard(text)
+      : kind === 'id' && /^\d+$/.test(text)
+        ? idStyle === 'excel'
+          ? `="${text}"`
+          : text
+        : guard(text);
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+function referenceCsv(
+  rows: Record<string, unknown>[],
+  kinds: CsvColumn<unknown>['kind'][],
+  idStyle: 'excel' | 'plain',
+) {
+  const lines = [kinds.join(',')];
+  for (const r of rows) lines.push(kinds.map((k, i) => referenceCell(k, r[`c${i}`], idStyle)).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+describe('CSV writer, cell by cell', () => {
+  const kinds: CsvColumn<unknown>['kind'][] = ['id', 'amount', 'integer', 'text', 'timestamp'];
+  const cols = kinds.map((kind, i) => ({
+    header: kind,
+    kind,
+    value: (r: Record<string, string | number | null | undefined>) => r[`c${i}`],
+  }));
+  // Every character the rules look at, plus ordinary ones, so short random strings hit the edges.
+  const edgy = fc.constantFrom(...'=+-@\t\r\n",\'.0123456789aZ ＝＋－＠é😀'.split(''), '\uFF1D');
+  const cellValue = fc.oneof(
+    fc.string({ unit: edgy, maxLength: 6 }),
+    fc.string(),
+    fc.integer(),
+    fc.double(),
+    fc.constant(null),
+    fc.constant(undefined),
+  );
+
+  it('writes exactly what the rules say for any cell of any kind, both id styles', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ c0: cellValue, c1: cellValue, c2: cellValue, c3: cellValue, c4: cellValue }), {
+          maxLength: 6,
+        }),
+        fc.constantFrom('excel' as const, 'plain' as const),
+        (rows, idStyle) => {
+          expect(writeCsv(cols, rows, { bom: false, idStyle })).toBe(referenceCsv(rows, kinds, idStyle));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('quotes and neutralises the edge cells by kind', () => {
+    const row = (c0: unknown, c1: unknown, c3: unknown) => {
+      const out = writeCsv(cols, [{ c0, c1, c2: null, c3, c4: undefined }] as never[], { bom: false });
+      return out.slice(out.indexOf('\r\n') + 2, -2);
+    };
+    expect(row('000123', '-12.30', 'a,b')).toBe('000123,-12.30,,"a,b",');
+    expect(row('INV-1', '0.05', 'say "hi"')).toBe('INV-1,0.05,,"say ""hi""",');
+    expect(row('-5', '-', '\r\nx')).toBe(`'-5,'-,,"'\r\nx",`);
+    expect(row("'=1", '1.', "''+1")).toBe(`''=1,1.,,'''+1,`);
+    expect(row('@x', '.5', '\ttab')).toBe(`'@x,.5,,'\ttab,`);
+    expect(row('12a', '--1', 'line\nbreak')).toBe(`12a,'--1,,"line\nbreak",`);
+    expect(row('', '', "it's")).toBe(",,,it's,");
+    expect(row(297553638300708, 1230, '＋1')).toBe("297553638300708,1230,,'＋1,");
+    expect(row('1e3', -7, '=A1,"x"')).toBe(`1e3,-7,,"'=A1,""x""",`);
+  });
+});

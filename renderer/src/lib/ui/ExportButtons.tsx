@@ -1,4 +1,11 @@
-/** The two exports every list offers, side by side: CSV for other programs, Excel for people. */
+import { useState, useSyncExternalStore } from 'react';
+import { exportJob, timeLeftLabel } from '../export-job';
+
+/**
+ * The two exports every list offers, side by side: CSV for other programs, Excel for people. While an
+ * export is being written (in a worker) every export button waits, and the group that started it shows
+ * its progress, time left and a Cancel button.
+ */
 export function ExportButtons(props: {
   onExport(kind: 'csv' | 'xlsx'): void;
   disabled?: boolean;
@@ -11,6 +18,9 @@ export function ExportButtons(props: {
   buttonClassName?: string;
   testIds?: { csv: string; xlsx: string };
 }) {
+  const job = useSyncExternalStore(exportJob.subscribe, exportJob.snapshot);
+  // The job this group started (it starts synchronously within onExport), so only its group shows it.
+  const [startedId, setStartedId] = useState<number | undefined>(undefined);
   const what = props.what ?? 'The rows shown';
   const buttons = [
     { kind: 'csv', label: props.csvLabel ?? 'Export CSV', title: `${what} — plain CSV for other programs` },
@@ -23,14 +33,26 @@ export function ExportButtons(props: {
           key={b.kind}
           type="button"
           className={props.buttonClassName}
-          disabled={props.disabled}
-          onClick={() => props.onExport(b.kind)}
-          title={b.title}
+          disabled={props.disabled || job !== null}
+          onClick={() => {
+            props.onExport(b.kind);
+            setStartedId(exportJob.snapshot()?.id);
+          }}
+          title={job ? 'An export is being written' : b.title}
           data-testid={props.testIds?.[b.kind]}
         >
           {b.label}
         </button>
       ))}
+      {job && job.id === startedId && (
+        <span className="export-progress small" role="status" data-testid="export-progress">
+          Writing {job.kind === 'csv' ? 'CSV' : 'Excel'}… {Math.round(job.fraction * 100)}% ·{' '}
+          {timeLeftLabel(job.msLeft)}{' '}
+          <button type="button" className={props.buttonClassName} onClick={job.cancel}>
+            Cancel
+          </button>
+        </span>
+      )}
     </span>
   );
 }

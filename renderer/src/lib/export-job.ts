@@ -1,0 +1,164 @@
+/**
+ * Runs one export at a time in the export worker, with progress, an estimate of the time left and a
+ * way to cancel; ExportButtons shows it. The page reads each row's cell values in chunks, yielding
+ * between chunks so the window stays responsive, and posts them to the worker, which writes the file.
+ */
+import type { CsvColumn, CsvOptions } from '../../../shared/csv/writer';
+import type { XlsxOptions } from '../../../shared/csv/xlsx';
+import type { CellValue, ExportMessage, ExportReply } from './export-work';
+
+export interface ExportJobState {
+  /** Tells one job from the next. */
+  id: number;
+  kind: 'csv' | 'xlsx';
+  /** 0…1, an estimate: reading rows, placing them in the sheet, then packing the file. */
+  fraction: number;
+  /** Estimated milliseconds left; undefined until there is enough to estimate from. */
+  msLeft: number | undefined;
+  cancel(): void;
+}
+
+/** What a worker needs to be for the job: the browser's Worker, or a fake in tests. */
+export interface ExportWorker {
+  postMessage(msg: ExportMessage): void;
+  addEventListener(type: 'message', fn: (e: { data: ExportReply }) => void): void;
+  addEventListener(type: 'error', fn: (e: { message?: string }) => void): void;
+  terminate(): void;
+}
+
+// Rows read per task: 5,000 still made a 66 ms task on the benchmark's busy two cores.
+const CHUNK = 2000;
+// Shares of the whole job, measured on a 100k-row workbook: placing rows in the sheet is about a third
+// of the worker's time, packing (XML and zip) the rest. A CSV is written in one step after the rows.
+const READ_SHARE = 0.1;
+const PLACE_SHARE = 0.3;
+
+let current: ExportJobState | null = null;
+let seq = 0;
+const listeners = new Set<() => void>();
+const notify = () => listeners.forEach((l) => l());
+
+export const exportJob = {
+  subscribe(fn: () => void): () => void {
+    listeners.add(fn);
+    return () => listeners.delete(fn);
+  },
+  snapshot: (): ExportJobState | null => current,
+};
+
+/** "about 3 s left", "about 2 min left": the estimate, rounded the way people read it. */
+export function timeLeftLabel(ms: number | undefined): string {
+  if (ms === undefined) return 'estimating…';
+  const s = Math.max(1, Math.round(ms / 1000));
+  return s < 90 ? `about ${s} s left` : `about ${Math.round(s / 60)} min left`;
+}
+
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Writes an export in a worker. Resolves to the file's bytes, or null when cancelled; rejects when
+ * another export is still running or the worker fails.
+ */
+export async function runExportJob<Row>(
+  kind: 'csv' | 'xlsx',
+  columns: readonly CsvColumn<Row>[],
+  rows: readonly Row[],
+  opts: { csv: CsvOptions; xlsx: Omit<XlsxOptions, 'onProgress'> },
+  /** The page passes the real worker (download.ts); tests pass one that runs in-process. */
+  makeWorker: () => ExportWorker,
+): Promise<Uint8Array | null> {
+  const now = () => performance.now();
+  if (current) throw new Error('Another export is still being written.');
+  const worker = makeWorker();
+  const started = now();
+  // Set once the job is over (written, failed or cancelled): the page stops reading rows for it.
+  let ended = false;
+  let settle: (v: Uint8Array | null) => void = () => {};
+  let fail: (e: Error) => void = () => {};
+  const result = new Promise<Uint8Array | null>((resolve, reject) => {
+    settle = resolve;
+    fail = reject;
+  });
+  // The caller gets the rejection when it awaits; until the rows are all posted nobody listens yet.
+  result.catch(() => {});
+  // Packing gives no progress of its own: its length is estimated from how long placing rows took.
+  let placedAt: number | undefined;
+  let packTimer: ReturnType<typeof setInterval> | undefined;
+  const state: ExportJobState = {
+    id: (seq += 1),
+    kind,
+    fraction: 0,
+    msLeft: undefined,
+    cancel: () => {
+      if (ended) return;
+      finish();
+      settle(null);
+    },
+  };
+  const update = (fraction: number) => {
+    if (ended) return;
+    const elapsed = now() - started;
+    state.fraction = Math.min(0.99, Math.max(state.fraction, fraction));
+    state.msLeft = state.fraction > 0.05 ? (elapsed / state.fraction) * (1 - state.fraction) : undefined;
+    current = { ...state };
+    notify();
+  };
+  const finish = () => {
+    ended = true;
+    if (packTimer) clearInterval(packTimer);
+    worker.terminate();
+    current = null;
+    notify();
+  };
+  worker.addEventListener('message', (e) => {
+    const reply = e.data;
+    if (ended) return;
+    if (reply.type === 'progress') {
+      update(READ_SHARE + (PLACE_SHARE * reply.written) / Math.max(1, reply.total));
+      if (reply.written === reply.total && placedAt === undefined) {
+        placedAt = now();
+        const placing = placedAt - started;
+        const packEstimate = (placing * (1 - READ_SHARE - PLACE_SHARE)) / (READ_SHARE + PLACE_SHARE);
+        packTimer = setInterval(() => {
+          const packed = (now() - (placedAt ?? now())) / Math.max(1, packEstimate);
+          update(READ_SHARE + PLACE_SHARE + (1 - READ_SHARE - PLACE_SHARE) * Math.min(1, packed));
+        }, 250);
+      }
+    } else if (reply.type === 'done') {
+      finish();
+      settle(new Uint8Array(reply.bytes));
+    } else {
+      finish();
+      fail(new Error(reply.message));
+    }
+  });
+  worker.addEventListener('error', (e) => {
+    if (ended) return;
+    finish();
+    fail(new Error(e.message || 'The export could not be written.'));
+  });
+  current = { ...state };
+  notify();
+
+  worker.postMessage({
+    type: 'start',
+    kind,
+    columns: columns.map((c) => ({ header: c.header, kind: c.kind })),
+    total: rows.length,
+    ...opts,
+  });
+  const values = columns.map((c) => c.value);
+  for (let i = 0; i < rows.length && !ended; i += CHUNK) {
+    const part: CellValue[][] = [];
+    const end = Math.min(rows.length, i + CHUNK);
+    for (let j = i; j < end; j += 1) {
+      const row = rows[j]!;
+      part.push(values.map((v) => v(row)));
+    }
+    worker.postMessage({ type: 'rows', rows: part });
+    update((READ_SHARE * end) / Math.max(1, rows.length));
+    await nextTask();
+  }
+  if (!ended) worker.postMessage({ type: 'end' });
+  return result;
+}

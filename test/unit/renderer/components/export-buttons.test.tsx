@@ -1,0 +1,63 @@
+// @vitest-environment jsdom
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ExportWorker, runExportJob } from '../../../../renderer/src/lib/export-job';
+import type { ExportMessage, ExportReply } from '../../../../renderer/src/lib/export-work';
+import { ExportButtons } from '../../../../renderer/src/lib/ui/ExportButtons';
+import type { CsvColumn } from '../../../../shared/csv/writer';
+
+afterEach(cleanup);
+
+/** A worker that takes the rows and answers only when told, so the job stays visibly running. */
+function heldWorker() {
+  const received: ExportMessage['type'][] = [];
+  let onMessage: (e: { data: ExportReply }) => void = () => {};
+  const state = { terminated: false };
+  const worker: ExportWorker = {
+    postMessage: (msg) => void received.push(msg.type),
+    addEventListener: (type: 'message' | 'error', fn: never) => {
+      if (type === 'message') onMessage = fn;
+    },
+    terminate: () => {
+      state.terminated = true;
+    },
+  };
+  return { worker, received, state, reply: (data: ExportReply) => onMessage({ data }) };
+}
+
+const columns: CsvColumn<{ n: number }>[] = [{ header: 'N', kind: 'integer', value: (r) => r.n }];
+const rows = Array.from({ length: 10 }, (_, n) => ({ n }));
+
+describe('export buttons', () => {
+  it('show the running export where it was started, with progress and Cancel; the others wait', async () => {
+    const held = heldWorker();
+    const results: Array<Promise<Uint8Array | null>> = [];
+    const start = (kind: 'csv' | 'xlsx') =>
+      results.push(
+        runExportJob(kind, columns, rows, { csv: {}, xlsx: { sheetName: 'N' } }, () => held.worker),
+      );
+    render(
+      <>
+        <ExportButtons onExport={start} csvLabel="Report CSV" xlsxLabel="Report Excel" />
+        <ExportButtons onExport={start} csvLabel="Summary CSV" xlsxLabel="Summary Excel" />
+      </>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Report Excel' }));
+    const status = await screen.findByRole('status');
+    expect(status.textContent).toMatch(/^Writing Excel… \d+% · /);
+    expect(screen.getAllByRole('status')).toHaveLength(1);
+    for (const name of ['Report CSV', 'Report Excel', 'Summary CSV', 'Summary Excel'])
+      expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled, name).toBe(true);
+
+    await waitFor(() => expect(held.received).toContain('end'));
+    held.reply({ type: 'progress', written: 10, total: 10 });
+    await waitFor(() => expect(screen.getByRole('status').textContent).toMatch(/ 40% · /));
+
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await expect(results[0]).resolves.toBeNull();
+    expect(held.state.terminated).toBe(true);
+    expect(screen.queryByRole('status')).toBeNull();
+    expect((screen.getByRole('button', { name: 'Summary CSV' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+});
