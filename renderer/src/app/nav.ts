@@ -1,4 +1,5 @@
 import { createContext, useContext, useEffect } from 'react';
+import { exportJob } from '../lib/export-job';
 import type { AreaId } from './areas';
 
 /** One thing the palette or a shortcut can do, registered by whatever screen offers it. */
@@ -96,7 +97,11 @@ export function exportCommands(o: {
     title: `Export ${o.what} as ${x.label}`,
     group: o.group,
     keywords: x.keywords,
-    ...(o.empty ? { disabledReason: o.empty } : {}),
+    ...(o.empty
+      ? { disabledReason: o.empty }
+      : exportJob.snapshot()
+        ? { disabledReason: 'An export is being written' }
+        : {}),
     run: () => void o.run(x.kind),
   }));
 }

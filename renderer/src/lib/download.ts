@@ -1,7 +1,7 @@
 import type { CsvColumn } from '../../../shared/csv/writer';
 import { XLSX_MIME } from '../../../shared/csv/xlsx';
 import { wallClock, type Zone } from '../../../shared/domain/zones';
-import { type ExportWorker, runExportJob } from './export-job';
+import { type ExportWorker, exportFailure, exportJob, runExportJob } from './export-job';
 
 /**
  * Saves bytes or text as a file through a blob: URL and an anchor with `download`. The renderer has no
@@ -65,18 +65,43 @@ export interface ExportRequest<Row> {
  * Writes and downloads an export. CSV: plain RFC 4180 for machines (ids as digits, ISO times with their
  * offset). Excel: text ids, numeric amounts, real dates, frozen filtered header. Both are written in
  * the export worker (export-job.ts), so the window stays responsive and the export can be cancelled;
- * resolves without downloading when it is.
+ * resolves without downloading when it is. Never rejects: a failure is kept in `exportFailure`, which
+ * every export group shows with what to do.
  */
 export async function downloadExport<Row>(kind: 'csv' | 'xlsx', req: ExportRequest<Row>): Promise<void> {
+  if (exportJob.snapshot()) {
+    exportFailure.report(
+      'Another export is still being written. Wait for it to finish, or cancel it, then export again.',
+    );
+    return;
+  }
+  exportFailure.report(null);
   const zone = { iana: req.zone.iana, label: req.zone.label };
   const name = exportFileName(req.area, req.profileName, kind, new Date(), req.zone.iana);
-  const bytes = await runExportJob(
-    kind,
-    req.columns,
-    req.rows,
-    { csv: { zone }, xlsx: { sheetName: req.sheetName, zone, dateFormat: req.excelDateFormat } },
-    () => new Worker(new URL('./export.worker.ts', import.meta.url), { type: 'module' }) as ExportWorker,
-  );
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await runExportJob(
+      kind,
+      req.columns,
+      req.rows,
+      { csv: { zone }, xlsx: { sheetName: req.sheetName, zone, dateFormat: req.excelDateFormat } },
+      () => {
+        try {
+          return new Worker(new URL('./export.worker.ts', import.meta.url), {
+            type: 'module',
+          }) as ExportWorker;
+        } catch {
+          throw new Error('this window could not start its export worker');
+        }
+      },
+    );
+  } catch (e) {
+    const why = e instanceof Error && e.message ? e.message : 'the export could not be written';
+    exportFailure.report(
+      `The ${kind === 'csv' ? 'CSV' : 'Excel'} export was not written: ${why.replace(/\.$/, '')}. Try again; if it fails again, restart Refund Desk, or filter the list to fewer rows and export those.`,
+    );
+    return;
+  }
   if (!bytes) return;
   const type = kind === 'csv' ? 'text/csv;charset=utf-8' : XLSX_MIME;
   downloadBlob(name, new Blob([bytes.slice().buffer], { type }));

@@ -46,6 +46,18 @@ export const exportJob = {
   snapshot: (): ExportJobState | null => current,
 };
 
+// Why the last export was not written, until someone dismisses it or starts the next one. Exports are
+// started from buttons and from the command palette alike, so the words live here, not in one button.
+let failure: string | null = null;
+export const exportFailure = {
+  subscribe: exportJob.subscribe,
+  snapshot: (): string | null => failure,
+  report(message: string | null): void {
+    failure = message;
+    notify();
+  },
+};
+
 /** "about 3 s left", "about 2 min left": the estimate, rounded the way people read it. */
 export function timeLeftLabel(ms: number | undefined): string {
   if (ms === undefined) return 'estimating…';

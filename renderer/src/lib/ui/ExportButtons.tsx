@@ -1,5 +1,5 @@
 import { useState, useSyncExternalStore } from 'react';
-import { exportJob, timeLeftLabel } from '../export-job';
+import { exportFailure, exportJob, timeLeftLabel } from '../export-job';
 
 /**
  * The two exports every list offers, side by side: CSV for other programs, Excel for people. While an
@@ -19,6 +19,7 @@ export function ExportButtons(props: {
   testIds?: { csv: string; xlsx: string };
 }) {
   const job = useSyncExternalStore(exportJob.subscribe, exportJob.snapshot);
+  const failure = useSyncExternalStore(exportFailure.subscribe, exportFailure.snapshot);
   // The job this group started (it starts synchronously within onExport), so only its group shows it.
   const [startedId, setStartedId] = useState<number | undefined>(undefined);
   const what = props.what ?? 'The rows shown';
@@ -50,6 +51,14 @@ export function ExportButtons(props: {
           {timeLeftLabel(job.msLeft)}{' '}
           <button type="button" className={props.buttonClassName} onClick={job.cancel}>
             Cancel
+          </button>
+        </span>
+      )}
+      {failure && !job && (
+        <span className="export-failure small" role="alert" data-testid="export-failure">
+          {failure}{' '}
+          <button type="button" className={props.buttonClassName} onClick={() => exportFailure.report(null)}>
+            Dismiss
           </button>
         </span>
       )}

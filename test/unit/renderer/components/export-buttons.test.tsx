@@ -2,7 +2,8 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ExportWorker, runExportJob } from '../../../../renderer/src/lib/export-job';
+import { downloadExport } from '../../../../renderer/src/lib/download';
+import { type ExportWorker, exportFailure, runExportJob } from '../../../../renderer/src/lib/export-job';
 import type { ExportMessage, ExportReply } from '../../../../renderer/src/lib/export-work';
 import { ExportButtons } from '../../../../renderer/src/lib/ui/ExportButtons';
 import type { CsvColumn } from '../../../../shared/csv/writer';
@@ -59,5 +60,45 @@ describe('export buttons', () => {
     expect(held.state.terminated).toBe(true);
     expect(screen.queryByRole('status')).toBeNull();
     expect((screen.getByRole('button', { name: 'Summary CSV' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('say why an export was not written, from a button or the palette alike, until dismissed', async () => {
+    const request = {
+      area: 'transactions',
+      profileName: 'Demo',
+      sheetName: 'N',
+      columns,
+      rows,
+      zone: { iana: 'UTC', label: 'UTC' },
+      excelDateFormat: 'yyyy-mm-dd hh:mm',
+    };
+    // jsdom has no Worker: the export worker cannot start, as when a page cannot create one.
+    render(<ExportButtons onExport={(kind) => void downloadExport(kind, request)} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Export Excel' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(
+      /^The Excel export was not written: this window could not start its export worker\. Try again; if it fails again, restart/,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    // A second export while one is running (the palette can start one) is refused in words, not thrown.
+    const held = heldWorker();
+    const running = runExportJob(
+      'csv',
+      columns,
+      rows,
+      { csv: {}, xlsx: { sheetName: 'N' } },
+      () => held.worker,
+    );
+    await expect(downloadExport('csv', request)).resolves.toBeUndefined();
+    expect(exportFailure.snapshot()).toMatch(/^Another export is still being written\./);
+    await waitFor(() => expect(held.received).toContain('end'));
+    held.reply({ type: 'done', bytes: new Uint8Array([1]).buffer });
+    await expect(running).resolves.toEqual(new Uint8Array([1]));
+    expect(await screen.findByRole('alert')).toHaveProperty(
+      'textContent',
+      expect.stringMatching(/^Another export/),
+    );
   });
 });
