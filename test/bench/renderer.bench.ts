@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { build } from 'esbuild';
 import { createNodeCore } from '../../electron/hosts/node-core';
 import { startBrowserHost } from '../../electron/hosts/web/server';
-import { DEFAULT_CHUNK } from '../../renderer/src/db/transactions-repo';
+import { WORKER_CHUNK } from '../../renderer/src/db/cache-write-protocol';
 import type { Figure } from './harness';
 import { type Result, result } from './results.bench';
 import { writeResults } from './results-file';
@@ -109,19 +109,39 @@ async function heapUsedBytes(page: Page): Promise<number> {
   return usedSize;
 }
 
+/** Writes the figures with their floors into results.json and returns them (with `extra`) for the table. */
+function figuresOf(results: Result[], extra: Figure[]): Figure[] {
+  writeResults(results);
+  return [
+    ...extra,
+    ...results.map((r) => ({
+      bench: r.name,
+      metric: `median of ${r.runs} (${r.size.toLocaleString('en-US')})`,
+      value: `${r.median} ${r.unit}`,
+      note: `${r.floor === null ? 'no floor' : `floor ${r.floor} ${r.unit}, ratio ${r.ratio}`}; goal ${r.goal}; ${r.met === null ? 'not judged' : r.met ? 'met' : 'missed'}${r.note ? `; ${r.note}` : ''}`,
+    })),
+  ];
+}
+
 /**
  * The Transactions workspace at 100k cached rows, in real Chromium with real IndexedDB, each figure
  * beside its floor measured in the same page in the same run, written to results.json: the app's bulk
  * write vs raw IndexedDB, opening the list (first rows; everything counted vs one getAll()), a text
  * filter, scroll frames and the heap. Needs a build (`npx electron-vite build`) and Debian's chromium.
- * BENCH_CHUNKS=1000,2000,5000,10000 also times the app's write at each chunk size (printed only);
- * BENCH_LIST_ONLY=1 leaves the write comparison out.
+ * BENCH_CHUNKS=1000,5000,10000,25000 also times the app's write at each chunk size in the worker (printed only);
+ * BENCH_LIST_ONLY=1 leaves the write comparison out; BENCH_WRITE_ONLY=1 leaves the list figures out.
  */
 export async function rendererBench(): Promise<Figure[]> {
   const rendererDir = resolve(import.meta.dirname, '../../out/renderer');
   if (!existsSync(join(rendererDir, 'index.html')))
     throw new Error('Run `npx electron-vite build` first: the renderer bench loads out/renderer.');
   const script = await pageScript();
+  const workerFile = readdirSync(join(rendererDir, 'assets')).find((f) =>
+    /^cache-write\.worker-.*\.js$/.test(f),
+  );
+  if (!workerFile)
+    throw new Error('out/renderer has no cache-write worker: rebuild (`npx electron-vite build`).');
+  const workerUrl = JSON.stringify(`assets/${workerFile}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'rd-bench-ui-'));
   const core = await createNodeCore({ host: 'browser', dataDir, demo: { transactions: 200 } });
   const host = await startBrowserHost({ core, rendererDir });
@@ -157,7 +177,7 @@ export async function rendererBench(): Promise<Figure[]> {
       for (let r = 0; r < 2; r += 1)
         runs.push(
           (await page.evaluate(
-            `__rdBench.appWrite('rd-bench-app', ${JSON.stringify(profileId)}, ${size})`,
+            `__rdBench.appWrite('rd-bench-app', ${JSON.stringify(profileId)}, ${size}, ${workerUrl})`,
           )) as { ms: number; longestTaskMs: number },
         );
       process.stderr.write(`  chunks of ${size}: ${runs.map((x) => Math.round(x.ms))}\n`);
@@ -175,7 +195,7 @@ export async function rendererBench(): Promise<Figure[]> {
     for (let r = 0; r < writes; r += 1) {
       app.push(
         (await page.evaluate(
-          `__rdBench.appWrite('rd-bench-app', ${JSON.stringify(profileId)}, ${DEFAULT_CHUNK})`,
+          `__rdBench.appWrite('rd-bench-app', ${JSON.stringify(profileId)}, ${WORKER_CHUNK}, ${workerUrl})`,
         )) as { ms: number; longestTaskMs: number },
       );
       raw.push(
@@ -198,7 +218,7 @@ export async function rendererBench(): Promise<Figure[]> {
             size: ROWS,
             unit: 'ms',
             goal: 'ratio ≤ 1.1 (raw IndexedDB, same indexes, one transaction) and no main-thread task > 50 ms',
-            note: `the app's transactions repository (bulkUpsert, chunks of ${DEFAULT_CHUNK}, Dexie) driven in the page; longest main-thread task during the write, median of runs: ${appLongest} ms (raw one-transaction floor: ${rawLongest} ms)`,
+            note: `the cache owner's writer driven in the page: the app's built worker writing chunks of ${WORKER_CHUNK} (Dexie bulkPut), the page sending slices; longest main-thread task during the write, median of runs: ${appLongest} ms (raw one-transaction floor: ${rawLongest} ms)`,
           },
           app.map((x) => x.ms),
           raw.map((x) => x.ms),
@@ -207,6 +227,7 @@ export async function rendererBench(): Promise<Figure[]> {
       );
 
     // —— the list on the app's own cache of 100k rows ——
+    if (process.env['BENCH_WRITE_ONLY']) return figuresOf(results, figures);
     await page.evaluate(`__rdBench.seedApp(${JSON.stringify(profileId)})`);
     const firstRows: number[] = [];
     const shells: number[] = [];
@@ -316,14 +337,5 @@ export async function rendererBench(): Promise<Figure[]> {
     await core.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  writeResults(results);
-  return [
-    ...figures,
-    ...results.map((r) => ({
-      bench: r.name,
-      metric: `median of ${r.runs} (${r.size.toLocaleString('en-US')})`,
-      value: `${r.median} ${r.unit}`,
-      note: `${r.floor === null ? 'no floor' : `floor ${r.floor} ${r.unit}, ratio ${r.ratio}`}; goal ${r.goal}; ${r.met === null ? 'not judged' : r.met ? 'met' : 'missed'}${r.note ? `; ${r.note}` : ''}`,
-    })),
-  ];
+  return figuresOf(results, figures);
 }
