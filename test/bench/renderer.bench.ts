@@ -128,7 +128,8 @@ function figuresOf(results: Result[], extra: Figure[]): Figure[] {
  * beside its floor measured in the same page in the same run, written to results.json: the app's bulk
  * write vs raw IndexedDB, opening the list (first rows; everything counted vs one getAll()), a text
  * filter, scroll frames and the heap. Needs a build (`npx electron-vite build`) and Debian's chromium.
- * BENCH_CHUNKS=1000,5000,10000,25000 also times the app's write at each chunk size in the worker (printed only);
+ * BENCH_CHUNKS=5000,10000,25000,100000 also times the app's write at each chunk size in the worker, each
+ * beside a raw write, in BENCH_CHUNK_ROUNDS rounds (default 3; printed only);
  * BENCH_LIST_ONLY=1 leaves the write comparison out; BENCH_WRITE_ONLY=1 leaves the list figures out.
  */
 export async function rendererBench(): Promise<Figure[]> {
@@ -171,23 +172,31 @@ export async function rendererBench(): Promise<Figure[]> {
     await page.evaluate(`__rdBench.prepare(${ROWS})`);
 
     // —— writes: the app's repository (Dexie, chunked) vs raw IndexedDB in one transaction ——
+    // Chunk sizes are compared by their ratio to a raw write right after each (the machine's load
+    // drifts), in rounds that visit every size in turn.
     const chunks = (process.env['BENCH_CHUNKS'] ?? '').split(',').filter(Boolean).map(Number);
-    for (const size of chunks) {
-      const runs: Array<{ ms: number; longestTaskMs: number }> = [];
-      for (let r = 0; r < 2; r += 1)
-        runs.push(
-          (await page.evaluate(
-            `__rdBench.appWrite('rd-bench-app', ${JSON.stringify(profileId)}, ${size}, ${workerUrl})`,
-          )) as { ms: number; longestTaskMs: number },
-        );
-      process.stderr.write(`  chunks of ${size}: ${runs.map((x) => Math.round(x.ms))}\n`);
+    const bySize = new Map<number, Array<{ ms: number; ratio: number; longestTaskMs: number }>>();
+    const rounds = chunks.length > 0 ? Number(process.env['BENCH_CHUNK_ROUNDS'] ?? 3) : 0;
+    for (let r = 0; r < rounds; r += 1)
+      for (const size of chunks) {
+        const a = (await page.evaluate(
+          `__rdBench.appWrite('rd-bench-app', ${JSON.stringify(profileId)}, ${size}, ${workerUrl})`,
+        )) as { ms: number; longestTaskMs: number };
+        const w = (await page.evaluate(
+          `__rdBench.rawWrite('rd-bench-raw', ${JSON.stringify(profileId)})`,
+        )) as {
+          ms: number;
+        };
+        bySize.set(size, [...(bySize.get(size) ?? []), { ...a, ratio: a.ms / w.ms }]);
+        process.stderr.write(`  chunks of ${size}: ${Math.round(a.ms)} ms, raw ${Math.round(w.ms)} ms\n`);
+      }
+    for (const [size, runs] of bySize)
       figures.push({
         bench: 'renderer chunk size',
-        metric: `bulkUpsert ${ROWS.toLocaleString('en-US')} rows, chunks of ${size}`,
-        value: `${Math.round(median(runs.map((x) => x.ms)))} ms`,
-        note: `runs ${runs.map((x) => Math.round(x.ms)).join(', ')}; longest task ${Math.round(Math.max(...runs.map((x) => x.longestTaskMs)))} ms`,
+        metric: `worker write of ${ROWS.toLocaleString('en-US')} rows, chunks of ${size}`,
+        value: `ratio ${median(runs.map((x) => x.ratio)).toFixed(2)}`,
+        note: `runs ${runs.map((x) => Math.round(x.ms)).join(', ')} ms; ratios to the raw write after each ${runs.map((x) => x.ratio.toFixed(2)).join(', ')}; longest task ${Math.round(Math.max(...runs.map((x) => x.longestTaskMs)))} ms`,
       });
-    }
     const app: Array<{ ms: number; longestTaskMs: number }> = [];
     const raw: Array<{ ms: number; longestTaskMs: number }> = [];
     // BENCH_LIST_ONLY=1 skips the write comparison (minutes) while working on the list.

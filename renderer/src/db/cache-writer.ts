@@ -8,7 +8,7 @@ import { createTransactionsRepo } from './transactions-repo';
 export interface WorkerLike {
   postMessage(m: ToWorker): void;
   addEventListener(type: 'message', fn: (e: { data: FromWorker }) => void): void;
-  addEventListener(type: 'error', fn: () => void): void;
+  addEventListener(type: 'error', fn: (e: unknown) => void): void;
   terminate?(): void;
 }
 

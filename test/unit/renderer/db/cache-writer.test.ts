@@ -1,3 +1,4 @@
+import { MessageChannel } from 'node:worker_threads';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import type { Transaction } from '../../../../shared/domain/transaction';
@@ -42,18 +43,14 @@ function setup(opts: { workerDb?: (db: RefundDeskDb) => void } = {}) {
       },
       post: (m: FromWorker) => ch.port2.postMessage(m),
     });
-    ch.port2.addEventListener('message', (e) => {
-      const m = (e as MessageEvent<ToWorker>).data;
+    ch.port2.on('message', (m: ToWorker) => {
       seen.push(m);
       handler.onMessage(m);
     });
-    ch.port2.start();
-    ch.port1.start();
     return {
       postMessage: (m) => ch.port1.postMessage(m),
       addEventListener: (type: 'message' | 'error', fn: (e: { data: FromWorker }) => void) => {
-        if (type === 'message')
-          ch.port1.addEventListener('message', (e) => fn(e as MessageEvent<FromWorker>));
+        if (type === 'message') ch.port1.on('message', (data: FromWorker) => fn({ data }));
       },
       terminate: () => ch.port1.close(),
     };
@@ -162,8 +159,8 @@ describe('bulk writes of the cache in a worker', () => {
     let errorHandler: (() => void) | undefined;
     const dies = createCacheWriter(s.db, () => ({
       postMessage: () => queueMicrotask(() => errorHandler?.()),
-      addEventListener: (type: 'message' | 'error', fn: () => void) => {
-        if (type === 'error') errorHandler = fn;
+      addEventListener: (type: 'message' | 'error', fn: (e: never) => void) => {
+        if (type === 'error') errorHandler = () => (fn as (e: unknown) => void)(new Event('error'));
       },
     }));
     expect(await dies.write('p2', many(900), AT)).toEqual({ written: 900, cancelled: false });
