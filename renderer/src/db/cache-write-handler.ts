@@ -3,6 +3,9 @@ import type { FromWorker, ToWorker } from './cache-write-protocol';
 import type { RefundDeskDb } from './schema';
 import { createTransactionsRepo } from './transactions-repo';
 
+/** Chunks written at once: one committing while the next is put. */
+const IN_FLIGHT = 2;
+
 interface Job {
   id: number;
   dbName: string;
@@ -20,7 +23,8 @@ interface Job {
  * The worker's side of bulk writes, free of worker globals so a test can drive it over a MessageChannel
  * with fake-indexeddb. Writes run one job at a time in the order they arrived (a later fetch of the
  * same payment must land last), each in chunks of `chunkSize` rows per IndexedDB transaction, starting
- * as soon as the first chunk's rows have arrived while the page is still sending the rest.
+ * as soon as the first chunk's rows have arrived while the page is still sending the rest, with the next
+ * chunk put while the one before commits.
  *
  * Each database stays open between writes; Dexie closes it when another connection asks for a new
  * version or a delete (the cache reset, an upgrade in another window) and reopens it on the next write.
@@ -43,6 +47,14 @@ export function createCacheWriteHandler(deps: {
   };
 
   async function run(job: Job): Promise<void> {
+    // Chunks committing, oldest first: the next chunk's rows are put (serialised, on this thread) while
+    // the one before is still being written by the database, as in one long transaction; IndexedDB runs
+    // the overlapping transactions in the order they were created, so `written` counts a prefix.
+    const inFlight: Array<Promise<number>> = [];
+    const settle = async () => {
+      job.written += await (inFlight.shift() ?? Promise.resolve(0));
+      deps.post({ kind: 'progress', id: job.id, written: job.written });
+    };
     try {
       const repo = createTransactionsRepo(dbFor(job.dbName));
       for (;;) {
@@ -50,12 +62,17 @@ export function createCacheWriteHandler(deps: {
           await new Promise<void>((r) => (job.wake = r));
         if (job.cancelled || job.pending.length === 0) break;
         const chunk = job.pending.splice(0, job.chunkSize);
-        await repo.bulkUpsert(job.profileId, chunk, job.fetchedAt, { chunkSize: chunk.length });
-        job.written += chunk.length;
-        deps.post({ kind: 'progress', id: job.id, written: job.written });
+        const put = repo.bulkUpsert(job.profileId, chunk, job.fetchedAt, { chunkSize: chunk.length });
+        // Its failure is reported when its turn comes (below); never as an unhandled rejection before.
+        put.catch(() => undefined);
+        inFlight.push(put.then(() => chunk.length));
+        if (inFlight.length >= IN_FLIGHT) await settle();
       }
+      while (inFlight.length > 0) await settle();
       deps.post({ kind: 'done', id: job.id, written: job.written, cancelled: job.cancelled });
     } catch (e) {
+      // A later chunk may still commit after an earlier one failed: stored, but not counted as written
+      // (it shows when the list is next read), never the other way round.
       const err = e instanceof Error ? e : new Error(String(e));
       const inner = (err as { inner?: unknown }).inner;
       deps.post({
