@@ -35,6 +35,11 @@ export function createCacheWriteHandler(deps: {
 }) {
   const dbs = new Map<string, RefundDeskDb>();
   const jobs = new Map<number, Job>();
+  /**
+   * Jobs that ended: a slice the page sent before it heard of a failure must not start the job anew
+   * (it would wait for its last slice for ever, and every later write behind it).
+   */
+  const ended = new Set<number>();
   let queue: Promise<void> = Promise.resolve();
 
   const dbFor = (name: string): RefundDeskDb => {
@@ -51,6 +56,7 @@ export function createCacheWriteHandler(deps: {
     // the one before is still being written by the database, as in one long transaction; IndexedDB runs
     // the overlapping transactions in the order they were created, so `written` counts a prefix.
     const inFlight: Array<Promise<number>> = [];
+    let failed = false;
     const settle = async () => {
       job.written += await (inFlight.shift() ?? Promise.resolve(0));
       deps.post({ kind: 'progress', id: job.id, written: job.written });
@@ -58,14 +64,19 @@ export function createCacheWriteHandler(deps: {
     try {
       const repo = createTransactionsRepo(dbFor(job.dbName));
       for (;;) {
-        while (!job.cancelled && !job.complete && job.pending.length < job.chunkSize)
+        while (!job.cancelled && !job.complete && !failed && job.pending.length < job.chunkSize)
           await new Promise<void>((r) => (job.wake = r));
-        if (job.cancelled || job.pending.length === 0) break;
+        if (job.cancelled || failed || job.pending.length === 0) break;
         const chunk = job.pending.splice(0, job.chunkSize);
-        const put = repo.bulkUpsert(job.profileId, chunk, job.fetchedAt, { chunkSize: chunk.length });
-        // Its failure is reported when its turn comes (below); never as an unhandled rejection before.
-        put.catch(() => undefined);
-        inFlight.push(put.then(() => chunk.length));
+        const put = repo
+          .bulkUpsert(job.profileId, chunk, job.fetchedAt, { chunkSize: chunk.length })
+          .then(() => chunk.length);
+        // A failure stops the wait for more rows at once; it is thrown when its turn comes (below).
+        put.catch(() => {
+          failed = true;
+          job.wake?.();
+        });
+        inFlight.push(put);
         if (inFlight.length >= IN_FLIGHT) await settle();
       }
       while (inFlight.length > 0) await settle();
@@ -85,6 +96,7 @@ export function createCacheWriteHandler(deps: {
       });
     } finally {
       jobs.delete(job.id);
+      ended.add(job.id);
     }
   }
 
@@ -98,6 +110,7 @@ export function createCacheWriteHandler(deps: {
         }
         return;
       }
+      if (ended.has(m.id)) return;
       let job = jobs.get(m.id);
       if (!job) {
         const fresh: Job = {

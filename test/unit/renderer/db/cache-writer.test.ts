@@ -1,6 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
 import { QueryClient } from '@tanstack/react-query';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { resetLocalCache } from '../../../../renderer/src/db/cache';
 import { createCacheWriteHandler } from '../../../../renderer/src/db/cache-write-handler';
@@ -198,6 +198,52 @@ describe('bulk writes of the cache in a worker', () => {
     expect(onPage).toMatchObject({ name: 'AppError', details: { storage: 'full', written: 0 } });
     expect((onPage as Error).message).toMatch(/could not store 3 payments: .*disk.* is full/);
     s.close();
+  });
+
+  it('a slice that reaches the worker after its write failed is dropped, and the next write is not held up behind it', async () => {
+    const { indexedDB, keyRange } = freshIdb();
+    let failNext = true;
+    const db = openDb('h', indexedDB, keyRange);
+    db.use({
+      stack: 'dbcore',
+      name: 'fails-once',
+      create: (down) => ({
+        ...down,
+        table: (name) => {
+          const table = down.table(name);
+          return {
+            ...table,
+            mutate: (req) => {
+              if (!failNext || req.type !== 'put') return table.mutate(req);
+              failNext = false;
+              return Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
+            },
+          };
+        },
+      }),
+    });
+    const replies: FromWorker[] = [];
+    const handler = createCacheWriteHandler({ open: () => db, post: (m) => replies.push(m) });
+    const slice = (id: number, rows: Transaction[], last: boolean): ToWorker => ({
+      kind: 'rows',
+      id,
+      dbName: 'h',
+      profileId: 'p1',
+      fetchedAt: AT,
+      chunkSize: 2,
+      rows,
+      last,
+    });
+    handler.onMessage(slice(1, many(2), false));
+    await vi.waitFor(() => expect(replies.at(-1)).toMatchObject({ kind: 'failed', id: 1, written: 0 }));
+    // Sent by the page before it heard of the failure.
+    handler.onMessage(slice(1, many(2), false));
+    const next = many(3);
+    handler.onMessage(slice(2, next, true));
+    await vi.waitFor(() =>
+      expect(replies.at(-1)).toEqual({ kind: 'done', id: 2, written: 3, cancelled: false }),
+    );
+    expect(await createTransactionsRepo(db).all('p1')).toHaveLength(3);
   });
 
   it("the worker's open connection gives way to a cache reset, and its next write opens the new cache", async () => {
