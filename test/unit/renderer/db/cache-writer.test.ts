@@ -183,7 +183,9 @@ describe('bulk writes of the cache in a worker', () => {
       details: { storage: 'full', written: expect.any(Number) },
     });
     expect((inWorker as Error).message).toMatch(
-      /could not store 10,500 payments: .*disk.* is full.* 10,000 were stored/,
+      new RegExp(
+        `could not store ${(WORKER_CHUNK + 500).toLocaleString('en-US')} payments: .*disk.* is full.* ${WORKER_CHUNK.toLocaleString('en-US')} were stored`,
+      ),
     );
     const written = (inWorker as { details: { written: number } }).details.written;
     expect(written).toBe(WORKER_CHUNK);
