@@ -80,7 +80,9 @@ export function createCacheWriteHandler(deps: {
         if (inFlight.length >= IN_FLIGHT) await settle();
       }
       while (inFlight.length > 0) await settle();
-      deps.post({ kind: 'done', id: job.id, written: job.written, cancelled: job.cancelled });
+      // A Cancel that came after the last chunk was under way stopped nothing.
+      const everyRow = job.complete && job.pending.length === 0;
+      deps.post({ kind: 'done', id: job.id, written: job.written, cancelled: job.cancelled && !everyRow });
     } catch (e) {
       // A later chunk may still commit after an earlier one failed: stored, but not counted as written
       // (it shows when the list is next read), never the other way round.

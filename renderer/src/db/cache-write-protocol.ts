@@ -1,14 +1,14 @@
 import type { Transaction } from '../../../shared/domain/transaction';
 
 /**
- * Rows per IndexedDB transaction in the worker, chosen by measurement (`BENCH_CHUNKS=2000,5000,10000,25000
- * npm run bench -- renderer`, 100k rows in Chromium, each write beside a raw one-transaction write on the
- * page, 3 rounds on a loaded 2-core machine): median ratios to raw 1.12 (2,000), 1.06 (5,000), 1.20
- * (10,000), 0.90 (25,000, but with a 174 ms task on the page, and 624 ms at 100,000 in one). With the
- * next chunk put while one commits, the size barely moves the total; 5,000 keeps the page free, Cancel
- * prompt and the rows held in the worker few.
+ * Rows per IndexedDB transaction in the worker, chosen by measurement (`BENCH_CHUNKS=5000,10000,20000
+ * npm run bench -- renderer`: 100k rows in Chromium, each write paired with a raw one-transaction write
+ * on the page, three runs on a loaded 2-core machine). Median ratio to raw over the pairs: 1.14 at 5,000
+ * (13 pairs), 1.12 at 10,000 (18), 1.15 at 20,000 (3) — one within the noise, as the next chunk is put
+ * while one commits — while 25,000 and 100,000 showed 174 ms and 624 ms tasks on the page. So 10,000:
+ * the page stays free, Cancel waits for at most one chunk, and the worker holds few rows.
  */
-export const WORKER_CHUNK = 5_000;
+export const WORKER_CHUNK = 10_000;
 
 /**
  * Messages between the cache owner and its bulk-write worker (cache-write.worker). One write is a
