@@ -10,7 +10,7 @@ export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([
     {
       scheme: APP_SCHEME,
-      // supportFetchAPI: module workers (the CSV parser) are loaded through fetch. The renderer itself
+      // supportFetchAPI: module workers (the CSV parser, the cache writer) are loaded through fetch. The renderer itself
       // still cannot fetch anything: the CSP header says connect-src 'none'.
       privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: false },
     },

@@ -5,7 +5,7 @@ import { chromium, type Page } from '@playwright/test';
 import { build } from 'esbuild';
 import { createNodeCore } from '../../electron/hosts/node-core';
 import { startBrowserHost } from '../../electron/hosts/web/server';
-import { DEFAULT_CHUNK } from '../../renderer/src/db/transactions-repo';
+import { WORKER_CHUNK } from '../../renderer/src/db/cache-write-protocol';
 import type { Figure } from './harness';
 import { type Result, result } from './results.bench';
 import { writeResults } from './results-file';
@@ -109,19 +109,40 @@ async function heapUsedBytes(page: Page): Promise<number> {
   return usedSize;
 }
 
+/** Writes the figures with their floors into results.json and returns them (with `extra`) for the table. */
+function figuresOf(results: Result[], extra: Figure[]): Figure[] {
+  writeResults(results);
+  return [
+    ...extra,
+    ...results.map((r) => ({
+      bench: r.name,
+      metric: `median of ${r.runs} (${r.size.toLocaleString('en-US')})`,
+      value: `${r.median} ${r.unit}`,
+      note: `${r.floor === null ? 'no floor' : `floor ${r.floor} ${r.unit}, ratio ${r.ratio}`}; goal ${r.goal}; ${r.met === null ? 'not judged' : r.met ? 'met' : 'missed'}${r.note ? `; ${r.note}` : ''}`,
+    })),
+  ];
+}
+
 /**
  * The Transactions workspace at 100k cached rows, in real Chromium with real IndexedDB, each figure
  * beside its floor measured in the same page in the same run, written to results.json: the app's bulk
  * write vs raw IndexedDB, opening the list (first rows; everything counted vs one getAll()), a text
  * filter, scroll frames and the heap. Needs a build (`npx electron-vite build`) and Debian's chromium.
- * BENCH_CHUNKS=1000,2000,5000,10000 also times the app's write at each chunk size (printed only);
- * BENCH_LIST_ONLY=1 leaves the write comparison out.
+ * BENCH_CHUNKS=5000,10000,25000,100000 also times the app's write at each chunk size in the worker, each
+ * beside a raw write, in BENCH_CHUNK_ROUNDS rounds (default 3; printed only);
+ * BENCH_LIST_ONLY=1 leaves the write comparison out; BENCH_WRITE_ONLY=1 leaves the list figures out.
  */
 export async function rendererBench(): Promise<Figure[]> {
   const rendererDir = resolve(import.meta.dirname, '../../out/renderer');
   if (!existsSync(join(rendererDir, 'index.html')))
     throw new Error('Run `npx electron-vite build` first: the renderer bench loads out/renderer.');
   const script = await pageScript();
+  const workerFile = readdirSync(join(rendererDir, 'assets')).find((f) =>
+    /^cache-write\.worker-.*\.js$/.test(f),
+  );
+  if (!workerFile)
+    throw new Error('out/renderer has no cache-write worker: rebuild (`npx electron-vite build`).');
+  const workerUrl = JSON.stringify(`assets/${workerFile}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'rd-bench-ui-'));
   const core = await createNodeCore({ host: 'browser', dataDir, demo: { transactions: 200 } });
   const host = await startBrowserHost({ core, rendererDir });
@@ -138,18 +159,6 @@ export async function rendererBench(): Promise<Figure[]> {
   });
   const results: Result[] = [];
   const figures: Figure[] = [];
-  const report = (): Figure[] => {
-    writeResults(results);
-    return [
-      ...figures,
-      ...results.map((r) => ({
-        bench: r.name,
-        metric: `median of ${r.runs} (${r.size.toLocaleString('en-US')})`,
-        value: `${r.median} ${r.unit}`,
-        note: `${r.floor === null ? 'no floor' : `floor ${r.floor} ${r.unit}, ratio ${r.ratio}`}; goal ${r.goal}; ${r.met === null ? 'not judged' : r.met ? 'met' : 'missed'}${r.note ? `; ${r.note}` : ''}`,
-      })),
-    ];
-  };
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addInitScript(MARKS);
@@ -163,61 +172,72 @@ export async function rendererBench(): Promise<Figure[]> {
     await page.evaluate(`__rdBench.prepare(${ROWS})`);
 
     // —— the Excel export through the app's export worker, and the main thread meanwhile ——
-    const workerFile = readdirSync(join(rendererDir, 'assets')).find((f) =>
-      /^export\.worker-.*\.js$/.test(f),
-    );
-    if (!workerFile)
-      throw new Error('The build has no export worker (out/renderer/assets/export.worker-*.js).');
-    const exports: Array<{ ms: number; longestTaskMs: number }> = [];
-    // The floor: the page waiting as long as the export took, so tasks of the app itself (or of a busy
-    // machine stretching them) show up beside the export's.
-    const idle: number[] = [];
-    for (let r = 0; r < RUNS; r += 1) {
-      const run = (await page.evaluate(
-        `__rdBench.exportXlsx(new URL('assets/${workerFile}', location.href).href)`,
-      )) as { ms: number; longestTaskMs: number };
-      exports.push(run);
-      idle.push((await page.evaluate(`__rdBench.idleLongest(${Math.round(run.ms)})`)) as number);
+    // (skipped when only the write or only the list figures are asked for)
+    if (!process.env['BENCH_WRITE_ONLY'] && !process.env['BENCH_LIST_ONLY']) {
+      const workerFile = readdirSync(join(rendererDir, 'assets')).find((f) =>
+        /^export\.worker-.*\.js$/.test(f),
+      );
+      if (!workerFile)
+        throw new Error('The build has no export worker (out/renderer/assets/export.worker-*.js).');
+      const exports: Array<{ ms: number; longestTaskMs: number }> = [];
+      // The floor: the page waiting as long as the export took, so tasks of the app itself (or of a busy
+      // machine stretching them) show up beside the export's.
+      const idle: number[] = [];
+      for (let r = 0; r < RUNS; r += 1) {
+        const run = (await page.evaluate(
+          `__rdBench.exportXlsx(new URL('assets/${workerFile}', location.href).href)`,
+        )) as { ms: number; longestTaskMs: number };
+        exports.push(run);
+        idle.push((await page.evaluate(`__rdBench.idleLongest(${Math.round(run.ms)})`)) as number);
+      }
+      const exportLongest = Math.round(Math.max(...exports.map((x) => x.longestTaskMs)));
+      process.stderr.write(
+        `  xlsx export: ${exports.map((x) => Math.round(x.ms))}, longest task ${exportLongest} ms\n`,
+      );
+      results.push(
+        result(
+          {
+            name: 'xlsx_export_renderer_longest_task_ms',
+            size: ROWS,
+            unit: 'ms',
+            goal: 'no main-thread task > 50 ms while the app writes a 100k-row workbook',
+            note: `the app's export worker in Chromium, same columns as xlsx_export_100k_ms; longest of all runs ${exportLongest} ms; whole export ${Math.round(median(exports.map((x) => x.ms)))} ms (median); 0 means no task reached 50 ms; floor: the longest task while the page waits as long, idle (${Math.round(Math.max(...idle))} ms at most)`,
+          },
+          exports.map((x) => x.longestTaskMs),
+          idle,
+          () => exportLongest <= 50,
+        ),
+      );
     }
-    const exportLongest = Math.round(Math.max(...exports.map((x) => x.longestTaskMs)));
-    process.stderr.write(
-      `  xlsx export: ${exports.map((x) => Math.round(x.ms))}, longest task ${exportLongest} ms\n`,
-    );
-    results.push(
-      result(
-        {
-          name: 'xlsx_export_renderer_longest_task_ms',
-          size: ROWS,
-          unit: 'ms',
-          goal: 'no main-thread task > 50 ms while the app writes a 100k-row workbook',
-          note: `the app's export worker in Chromium, same columns as xlsx_export_100k_ms; longest of all runs ${exportLongest} ms; whole export ${Math.round(median(exports.map((x) => x.ms)))} ms (median); 0 means no task reached 50 ms; floor: the longest task while the page waits as long, idle (${Math.round(Math.max(...idle))} ms at most)`,
-        },
-        exports.map((x) => x.longestTaskMs),
-        idle,
-        () => exportLongest <= 50,
-      ),
-    );
     // BENCH_EXPORT_ONLY=1 stops here (the export figure alone, written like the others).
-    if (process.env['BENCH_EXPORT_ONLY']) return report();
+    if (process.env['BENCH_EXPORT_ONLY']) return figuresOf(results, figures);
 
     // —— writes: the app's repository (Dexie, chunked) vs raw IndexedDB in one transaction ——
+    // Chunk sizes are compared by their ratio to a raw write right after each (the machine's load
+    // drifts), in rounds that visit every size in turn.
     const chunks = (process.env['BENCH_CHUNKS'] ?? '').split(',').filter(Boolean).map(Number);
-    for (const size of chunks) {
-      const runs: Array<{ ms: number; longestTaskMs: number }> = [];
-      for (let r = 0; r < 2; r += 1)
-        runs.push(
-          (await page.evaluate(
-            `__rdBench.appWrite('rd-bench-app', ${JSON.stringify(profileId)}, ${size})`,
-          )) as { ms: number; longestTaskMs: number },
-        );
-      process.stderr.write(`  chunks of ${size}: ${runs.map((x) => Math.round(x.ms))}\n`);
+    const bySize = new Map<number, Array<{ ms: number; ratio: number; longestTaskMs: number }>>();
+    const rounds = chunks.length > 0 ? Number(process.env['BENCH_CHUNK_ROUNDS'] ?? 3) : 0;
+    for (let r = 0; r < rounds; r += 1)
+      for (const size of chunks) {
+        const a = (await page.evaluate(
+          `__rdBench.appWrite('rd-bench-app', ${JSON.stringify(profileId)}, ${size}, ${workerUrl})`,
+        )) as { ms: number; longestTaskMs: number };
+        const w = (await page.evaluate(
+          `__rdBench.rawWrite('rd-bench-raw', ${JSON.stringify(profileId)})`,
+        )) as {
+          ms: number;
+        };
+        bySize.set(size, [...(bySize.get(size) ?? []), { ...a, ratio: a.ms / w.ms }]);
+        process.stderr.write(`  chunks of ${size}: ${Math.round(a.ms)} ms, raw ${Math.round(w.ms)} ms\n`);
+      }
+    for (const [size, runs] of bySize)
       figures.push({
         bench: 'renderer chunk size',
-        metric: `bulkUpsert ${ROWS.toLocaleString('en-US')} rows, chunks of ${size}`,
-        value: `${Math.round(median(runs.map((x) => x.ms)))} ms`,
-        note: `runs ${runs.map((x) => Math.round(x.ms)).join(', ')}; longest task ${Math.round(Math.max(...runs.map((x) => x.longestTaskMs)))} ms`,
+        metric: `worker write of ${ROWS.toLocaleString('en-US')} rows, chunks of ${size}`,
+        value: `ratio ${median(runs.map((x) => x.ratio)).toFixed(2)}`,
+        note: `runs ${runs.map((x) => Math.round(x.ms)).join(', ')} ms; ratios to the raw write after each ${runs.map((x) => x.ratio.toFixed(2)).join(', ')}; longest task ${Math.round(Math.max(...runs.map((x) => x.longestTaskMs)))} ms`,
       });
-    }
     const app: Array<{ ms: number; longestTaskMs: number }> = [];
     const raw: Array<{ ms: number; longestTaskMs: number }> = [];
     // BENCH_LIST_ONLY=1 skips the write comparison (minutes) while working on the list.
@@ -225,7 +245,7 @@ export async function rendererBench(): Promise<Figure[]> {
     for (let r = 0; r < writes; r += 1) {
       app.push(
         (await page.evaluate(
-          `__rdBench.appWrite('rd-bench-app', ${JSON.stringify(profileId)}, ${DEFAULT_CHUNK})`,
+          `__rdBench.appWrite('rd-bench-app', ${JSON.stringify(profileId)}, ${WORKER_CHUNK}, ${workerUrl})`,
         )) as { ms: number; longestTaskMs: number },
       );
       raw.push(
@@ -248,7 +268,7 @@ export async function rendererBench(): Promise<Figure[]> {
             size: ROWS,
             unit: 'ms',
             goal: 'ratio ≤ 1.1 (raw IndexedDB, same indexes, one transaction) and no main-thread task > 50 ms',
-            note: `the app's transactions repository (bulkUpsert, chunks of ${DEFAULT_CHUNK}, Dexie) driven in the page; longest main-thread task during the write, median of runs: ${appLongest} ms (raw one-transaction floor: ${rawLongest} ms)`,
+            note: `the cache owner's writer driven in the page: the app's built worker writing chunks of ${WORKER_CHUNK} (Dexie bulkPut), the page sending slices; longest main-thread task during the write, median of runs: ${appLongest} ms (raw one-transaction floor: ${rawLongest} ms)`,
           },
           app.map((x) => x.ms),
           raw.map((x) => x.ms),
@@ -257,6 +277,7 @@ export async function rendererBench(): Promise<Figure[]> {
       );
 
     // —— the list on the app's own cache of 100k rows ——
+    if (process.env['BENCH_WRITE_ONLY']) return figuresOf(results, figures);
     await page.evaluate(`__rdBench.seedApp(${JSON.stringify(profileId)})`);
     const firstRows: number[] = [];
     const shells: number[] = [];
@@ -366,5 +387,5 @@ export async function rendererBench(): Promise<Figure[]> {
     await core.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  return report();
+  return figuresOf(results, figures);
 }

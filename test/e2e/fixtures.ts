@@ -16,11 +16,16 @@ export interface HostFixture {
  * Each test file gets its own browser host (fresh data directory, real services, real handlers) and
  * each test a fresh browser context, so IndexedDB starts empty.
  */
-export const test = base.extend<{ app: HostFixture }>({
-  // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
-  app: async ({}, use) => {
+export const test = base.extend<{ app: HostFixture; demoTransactions: number | undefined }>({
+  /** How many payments the Demo sandbox seeds (`test.use({ demoTransactions })`; its default when unset). */
+  demoTransactions: [undefined, { option: true }],
+  app: async ({ demoTransactions }, use) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rd-e2e-'));
-    const core = await createNodeCore({ host: 'browser', dataDir });
+    const core = await createNodeCore({
+      host: 'browser',
+      dataDir,
+      ...(demoTransactions === undefined ? {} : { demo: { transactions: demoTransactions } }),
+    });
     const host = await startBrowserHost({
       core,
       rendererDir: resolve(import.meta.dirname, '../../out/renderer'),

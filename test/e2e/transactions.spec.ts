@@ -303,3 +303,34 @@ test('offline: sandbox stopped → banner with data age, cache browsable, search
   expect(book.pane).toContain('state="frozen"');
   expect(book.autoFilter).toContain('ref="A1:');
 });
+
+test.describe('a sync large enough for the cache worker', () => {
+  // About 1,000 of these fall in the demo's last 15 days: well over the rows a write keeps on the page.
+  test.use({ demoTransactions: 6_000 });
+
+  test('the sync is written by the cache worker: every fetched row is in the list, and still there after a reload', async ({
+    page,
+    app,
+  }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const workers: string[] = [];
+    page.on('worker', (w) => workers.push(w.url()));
+    await page.goto(app.host.url);
+    await page.getByTestId('load-demo').click();
+    const job = page.getByTestId('tx-job');
+    await expect(job).toHaveAttribute('data-status', 'finished', { timeout: 45_000 });
+    const synced = Number(/Synced (\d+) transactions/.exec((await job.textContent()) ?? '')?.[1]);
+    expect(synced).toBeGreaterThanOrEqual(500);
+    expect(workers.some((u) => /cache-write\.worker-[\w-]+\.js$/.test(u))).toBe(true);
+    const shownCount = async () =>
+      Number((await page.getByTestId('tx-count').textContent())?.replace(/\D/g, ''));
+    await expect.poll(shownCount).toBe(synced);
+
+    // The list now reads the cache itself: the rows are in IndexedDB, not only in the query cache.
+    await page.reload();
+    await expect(page.getByTestId('tx-row').first()).toBeVisible();
+    await expect.poll(shownCount, { timeout: 20_000 }).toBe(synced);
+    expect(errors).toEqual([]);
+  });
+});

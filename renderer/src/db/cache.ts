@@ -1,4 +1,5 @@
 import Dexie from 'dexie';
+import { AppError } from '../../../shared/domain/errors';
 import { DB_VERSION, type RefundDeskDb } from './schema';
 
 /**
@@ -44,6 +45,36 @@ export function cacheOpenProblem(e: unknown): string {
   if (name === 'VersionError')
     return 'The local cache on this computer was written by a newer version of Refund Desk, so this version cannot read it. Update Refund Desk, or reset the cache.';
   return `The local cache on this computer cannot be opened (${e instanceof Error ? e.message : 'unknown reason'}). Reload the app; if this persists, reset the cache.`;
+}
+
+/** True when IndexedDB refused a write for want of space (the disk, or the origin's storage quota). */
+function isQuotaError(e: unknown): boolean {
+  const names = [e, (e as { inner?: unknown } | null)?.inner].map((x) =>
+    x && typeof x === 'object' && 'name' in x ? String(x.name) : '',
+  );
+  return names.some((n) => n === 'QuotaExceededError');
+}
+
+/**
+ * Why a write to the cache failed, in words a person can act on, whichever thread wrote. `details.written`
+ * says how many of the rows (in the order given) were stored before the failure: the owner shows those,
+ * and the rest are not in the cache (they can be fetched again).
+ */
+export function cacheWriteProblem(e: unknown, rows: number, written: number): AppError {
+  const what = `${rows === 1 ? 'a payment' : `${rows.toLocaleString('en-US')} payments`}`;
+  const stored = written > 0 ? ` ${written.toLocaleString('en-US')} were stored before it stopped.` : '';
+  const name = e instanceof Error ? e.name : 'Error';
+  if (isQuotaError(e))
+    return new AppError(
+      'unavailable',
+      `The local cache could not store ${what}: this computer's disk, or the space the app may use on it, is full.${stored} Free some disk space (or reset the local cache), then fetch them again.`,
+      { retryable: false, details: { storage: 'full', cause: name, written }, cause: e },
+    );
+  return new AppError(
+    'internal',
+    `The local cache could not store ${what} (${e instanceof Error ? e.message : 'unknown reason'}).${stored} Reload the app; if this persists, reset the cache.`,
+    { retryable: false, details: { storage: 'failed', cause: name, written }, cause: e },
+  );
 }
 
 /**

@@ -4,13 +4,15 @@ import { useMemo } from 'react';
 import type { Transaction } from '../../../shared/domain/transaction';
 import { type ListRow, toListRow } from '../features/transactions/list-row';
 import { createCacheAdmin, openCache, RESET_CACHE_WORDS, resetLocalCache } from './cache';
+import { createCacheWriteWorker } from './cache-write-worker';
+import { type CacheWriter, createCacheWriter, type WriteOutcome } from './cache-writer';
 import { useDb } from './context';
 import { createLookupsRepo } from './lookups-repo';
 import { createMetaRepo } from './meta-repo';
 import type { CachedTransaction, LookupEntry, RefundDeskDb } from './schema';
 import { createTransactionsRepo, type LocalHit } from './transactions-repo';
 
-export type { CachedTransaction, LocalHit };
+export type { CachedTransaction, LocalHit, WriteOutcome };
 export { RESET_CACHE_WORDS };
 
 /** Query-key factory: everything cached per profile lives under ['transactions', profileId]. */
@@ -36,13 +38,28 @@ export function mergeRows(current: readonly ListRow[] | undefined, fresh: readon
 }
 
 /**
+ * One writer per database, shared by every owner over it (each component's useCache makes its own),
+ * so all writes queue in one line and a worker is started once.
+ */
+const writers = new WeakMap<RefundDeskDb, CacheWriter>();
+function writerFor(db: RefundDeskDb): CacheWriter {
+  let w = writers.get(db);
+  if (!w) {
+    w = createCacheWriter(db, createCacheWriteWorker);
+    writers.set(db, w);
+  }
+  return w;
+}
+
+/**
  * The one owner of the renderer's cache: the only code that writes IndexedDB, and it keeps TanStack
  * Query in step with every write. Lookups, bulk refresh and sync, live pushes, reconciliation, profile
  * deletion and the reset all go through here; screens read through its queries and never touch the
  * database (lint-enforced). A write is merged into a list already loaded and never creates one from the
- * written rows alone — an absent list reads the whole cache when it is opened.
+ * written rows alone — an absent list reads the whole cache when it is opened. Large writes run in a
+ * worker (cache-writer) that the owner awaits before touching the query cache.
  */
-export function createCacheOwner(db: RefundDeskDb, client: QueryClient) {
+export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: CacheWriter = writerFor(db)) {
   const transactions = createTransactionsRepo(db);
   const lookups = createLookupsRepo(db);
   const meta = createMetaRepo(db);
@@ -94,19 +111,44 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient) {
       );
     },
 
-    /** Stores what the service said about these transactions and merges them into the loaded list. */
-    async store(profileId: string, txs: readonly Transaction[], fetchedAt: string): Promise<void> {
-      if (txs.length === 0) return;
-      await transactions.bulkUpsert(profileId, txs, fetchedAt);
-      const rows = txs.map((t) => toListRow({ ...t, profileId, fetchedAt }));
-      client.setQueryData(transactionKeys.rows(profileId), (cur: ListRow[] | undefined) =>
-        cur === undefined ? undefined : mergeRows(cur, rows),
-      );
-      client.setQueryData(transactionKeys.newestFetch(profileId), (cur: string | null | undefined) =>
-        cur === undefined ? undefined : cur && cur > fetchedAt ? cur : fetchedAt,
-      );
-      // The first screen is a read of the index, not a list to merge into: read it again when shown.
-      void client.invalidateQueries({ queryKey: transactionKeys.firstPage(profileId) });
+    /**
+     * Stores what the service said about these transactions and merges them into the loaded list. An
+     * aborted `signal` stops a long write after its current chunk: the rows written by then are merged,
+     * the rest are not stored. A failed write throws the cache's AppError, after merging what was stored.
+     */
+    async store(
+      profileId: string,
+      txs: readonly Transaction[],
+      fetchedAt: string,
+      opts: { signal?: AbortSignal } = {},
+    ): Promise<WriteOutcome> {
+      if (txs.length === 0) return { written: 0, cancelled: false };
+      const show = (written: readonly Transaction[]) => {
+        if (written.length === 0) return;
+        client.setQueryData(transactionKeys.rows(profileId), (cur: ListRow[] | undefined) =>
+          cur === undefined
+            ? undefined
+            : mergeRows(
+                cur,
+                written.map((t) => toListRow({ ...t, profileId, fetchedAt })),
+              ),
+        );
+        client.setQueryData(transactionKeys.newestFetch(profileId), (cur: string | null | undefined) =>
+          cur === undefined ? undefined : cur && cur > fetchedAt ? cur : fetchedAt,
+        );
+        // The first screen is a read of the index, not a list to merge into: read it again when shown.
+        void client.invalidateQueries({ queryKey: transactionKeys.firstPage(profileId) });
+      };
+      let outcome: WriteOutcome;
+      try {
+        outcome = await writer.write(profileId, txs, fetchedAt, opts);
+      } catch (e) {
+        const written = (e as { details?: { written?: unknown } }).details?.written;
+        if (typeof written === 'number') show(txs.slice(0, written));
+        throw e;
+      }
+      show(outcome.written === txs.length ? txs : txs.slice(0, outcome.written));
+      return outcome;
     },
 
     /** Records one search in the profile's lookup history. */

@@ -54,20 +54,23 @@ export function createTransactionsRepo(db: RefundDeskDb) {
   return {
     /**
      * Stores many transactions in chunks of `chunkSize`, one IndexedDB transaction per chunk so a
-     * 100k-row sync never holds one giant transaction; `onChunk` reports rows written so far.
+     * 100k-row sync never holds one giant transaction; `onChunk` reports rows written so far. An aborted
+     * `signal` stops it before the next chunk; it returns how many rows (from the start) were written.
      */
     async bulkUpsert(
       profileId: string,
       txs: readonly Transaction[],
       fetchedAt: string,
-      opts: { chunkSize?: number; onChunk?: (written: number) => void } = {},
+      opts: { chunkSize?: number; onChunk?: (written: number) => void; signal?: AbortSignal } = {},
     ): Promise<number> {
       const size = Math.max(1, opts.chunkSize ?? DEFAULT_CHUNK);
-      for (let i = 0; i < txs.length; i += size) {
+      let written = 0;
+      for (let i = 0; i < txs.length && !opts.signal?.aborted; i += size) {
         await putAll(profileId, txs.slice(i, i + size), fetchedAt);
-        opts.onChunk?.(Math.min(txs.length, i + size));
+        written = Math.min(txs.length, i + size);
+        opts.onChunk?.(written);
       }
-      return txs.length;
+      return written;
     },
 
     /** Every cached transaction of a profile (the list filters and sorts in memory). */

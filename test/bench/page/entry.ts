@@ -1,8 +1,9 @@
 /**
  * Bench-only page code, bundled by the renderer bench (esbuild) and injected into the app's page in
- * Chromium, so the app's own write path (the transactions repository over Dexie) runs where it runs in
- * the app, beside raw IndexedDB floors. Nothing here ships: the app's build never imports this file.
+ * Chromium, so the app's own write path (the cache owner's writer: the built bulk-write worker over
+ * Dexie) runs where it runs in the app, beside raw IndexedDB floors. Nothing here ships: the app's build never imports this file.
  */
+import { createCacheWriter } from '../../../renderer/src/db/cache-writer';
 import { openDb, SCHEMA_V4 } from '../../../renderer/src/db/schema';
 import { createTransactionsRepo } from '../../../renderer/src/db/transactions-repo';
 import type { Transaction } from '../../../shared/domain/transaction';
@@ -105,17 +106,24 @@ const bench = {
     bench.rows = makeTxs(n);
   },
 
-  /** The app's write path: the transactions repository's bulkUpsert over Dexie, in chunks. */
-  async appWrite(dbName: string, profileId: string, chunkSize: number) {
+  /**
+   * The app's write path: the writer the cache owner awaits (cache-writer), with the app's built worker
+   * (`workerUrl`, from out/renderer/assets), started afresh each run as on the app's first bulk write.
+   */
+  async appWrite(dbName: string, profileId: string, chunkSize: number, workerUrl: string) {
     await deleteDb(dbName);
     const db = openDb(dbName);
     await db.open();
-    const repo = createTransactionsRepo(db);
+    let worker: Worker | undefined;
+    const writer = createCacheWriter(db, () => (worker = new Worker(workerUrl, { type: 'module' })));
     const r = await withLongestTask(async () => {
       const t0 = performance.now();
-      await repo.bulkUpsert(profileId, bench.rows, FETCHED_AT, { chunkSize });
+      const out = await writer.write(profileId, bench.rows, FETCHED_AT, { chunkSize });
+      if (out.written !== bench.rows.length || !writer.usesWorker)
+        throw new Error(`the worker wrote ${out.written} rows (worker used: ${writer.usesWorker})`);
       return performance.now() - t0;
     });
+    worker?.terminate();
     db.close();
     await deleteDb(dbName);
     return { ms: r.value, longestTaskMs: r.longestTaskMs };

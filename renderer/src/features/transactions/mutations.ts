@@ -27,11 +27,15 @@ function staleReply(): BridgeError {
 /** Ids per transactions.refresh call: small, so progress moves and Cancel is prompt. */
 export const REFRESH_CHUNK = 20;
 
-/** Writes fetched transactions through the cache owner (stored, and merged into the loaded list). */
+/**
+ * Writes fetched transactions through the cache owner (stored, and merged into the loaded list); an
+ * aborted `signal` stops a long write after the chunk being written.
+ */
 export function useStore(profileId: string) {
   const cache = useCache();
   return useCallback(
-    (txs: readonly Transaction[], fetchedAt: string) => cache.store(profileId, txs, fetchedAt),
+    (txs: readonly Transaction[], fetchedAt: string, signal?: AbortSignal) =>
+      cache.store(profileId, txs, fetchedAt, signal ? { signal } : {}),
     [cache, profileId],
   );
 }
@@ -124,7 +128,7 @@ export function useTransactionJobs(profileId: string) {
         `Sync ${from} – ${to} (service days, UTC+8)`,
         split.windows.length,
         split.windows,
-        async (w, stale) => {
+        async (w, stale, signal) => {
           const r = await bridge['transactions.sync']({ profileId, ...w });
           if (stale() || (r.ok && !forProfile(r.value, profileId)))
             return { done: 0, failed: 0, stop: 'Stopped: the profile changed.' };
@@ -134,9 +138,11 @@ export function useTransactionJobs(profileId: string) {
           }
           conn.report({ ok: true });
           if (!r.value.supported) return { done: 0, failed: 0, stop: r.value.message };
-          fetched += r.value.transactions.length;
-          await store(r.value.transactions, r.value.fetchedAt);
-          return { done: 1, failed: 0 };
+          // A window can hold thousands of payments: Cancel stops its write too, and the window then
+          // counts as not done (the rows written so far stay, and show).
+          const written = await store(r.value.transactions, r.value.fetchedAt, signal);
+          fetched += written.written;
+          return { done: written.cancelled ? 0 : 1, failed: 0 };
         },
         () =>
           `Synced ${fetched} transactions from ${split.windows.length} window${split.windows.length === 1 ? '' : 's'}.`,

@@ -35,11 +35,14 @@ export function useBatchJob() {
   const cancelled = useRef(false);
   const running = useRef(false);
   const mounted = useRef(true);
+  /** Aborted with Cancel (or the screen's end): stops a long cache write inside the step under way. */
+  const abort = useRef(new AbortController());
   useEffect(() => {
     mounted.current = true;
     return () => {
       mounted.current = false;
       cancelled.current = true;
+      abort.current.abort();
     };
   }, []);
 
@@ -48,12 +51,14 @@ export function useBatchJob() {
       label: string,
       total: number,
       steps: readonly T[],
-      step: (s: T, stale: () => boolean) => Promise<StepOutcome>,
+      step: (s: T, stale: () => boolean, signal: AbortSignal) => Promise<StepOutcome>,
       summary?: (j: JobState) => string,
     ) => {
       if (running.current) return;
       running.current = true;
       cancelled.current = false;
+      abort.current = new AbortController();
+      const { signal } = abort.current;
       let state: JobState = { label, done: 0, total, failed: 0, status: 'running', startedAt: Date.now() };
       setJob(state);
       try {
@@ -66,7 +71,7 @@ export function useBatchJob() {
             };
             break;
           }
-          const r = await step(s, () => !mounted.current);
+          const r = await step(s, () => !mounted.current, signal);
           state = { ...state, done: state.done + r.done, failed: state.failed + r.failed };
           if (r.stop) {
             state = { ...state, status: 'stopped', message: r.stop };
@@ -98,6 +103,7 @@ export function useBatchJob() {
 
   const cancel = useCallback(() => {
     cancelled.current = true;
+    abort.current.abort();
   }, []);
   const dismiss = useCallback(() => setJob((j) => (j?.status === 'running' ? j : null)), []);
 

@@ -156,6 +156,38 @@ describe('writes into the cache', () => {
     expect(fake.calls.filter((c) => c.channel === 'transactions.sync')).toHaveLength(1);
   });
 
+  it('Cancel during a sync stops the write of the window on its way after the chunk under way; that window counts as not done', async () => {
+    const pending: ReturnType<typeof deferred<Output<'transactions.sync'>>>[] = [];
+    const fake = createFakeBridge({
+      'transactions.sync': () => {
+        const d = deferred<Output<'transactions.sync'>>();
+        pending.push(d);
+        return d.promise.then(ok);
+      },
+    });
+    const { wrapper, db } = harness(fake.bridge);
+    const jobs = renderHook(() => useTransactionJobs('p1'), { wrapper });
+    await act(async () => {
+      expect(await jobs.result.current.sync('2025-01-01', '2025-01-31')).toBeUndefined();
+    });
+    await waitFor(() => expect(pending).toHaveLength(1));
+    const many = Array.from({ length: 2_500 }, () => makeTx());
+    act(() => {
+      pending[0]!.resolve({
+        supported: true,
+        profileId: 'p1',
+        fetchedAt: '2025-02-01T00:00:00.000Z',
+        transactions: many,
+      });
+      jobs.result.current.cancel();
+    });
+    await waitFor(() => expect(jobs.result.current.job).toMatchObject({ status: 'cancelled' }));
+    expect(jobs.result.current.job?.message).toMatch(/^Cancelled after 0 of 3\./);
+    // Written in whole chunks, never all of the window; no further window was asked for.
+    expect([0, 1_000, 2_000]).toContain(await rowsOf(db, 'p1'));
+    expect(fake.calls.filter((c) => c.channel === 'transactions.sync')).toHaveLength(1);
+  });
+
   it('a reply that names another profile than the one asked for is not written', async () => {
     const tx = makeTx();
     const fake = createFakeBridge({
