@@ -7,6 +7,7 @@ import { type ExportWorker, exportFailure, runExportJob } from '../../../../rend
 import type { ExportMessage, ExportReply } from '../../../../renderer/src/lib/export-work';
 import { ExportButtons } from '../../../../renderer/src/lib/ui/ExportButtons';
 import type { CsvColumn } from '../../../../shared/csv/writer';
+import { UTC_ZONE } from '../../../../shared/domain/zones';
 
 afterEach(cleanup);
 
@@ -69,7 +70,7 @@ describe('export buttons', () => {
       sheetName: 'N',
       columns,
       rows,
-      zone: { iana: 'UTC', label: 'UTC' },
+      zone: UTC_ZONE,
       excelDateFormat: 'yyyy-mm-dd hh:mm',
     };
     // jsdom has no Worker: the export worker cannot start, as when a page cannot create one.
