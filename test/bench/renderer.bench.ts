@@ -195,6 +195,19 @@ export async function rendererBench(): Promise<Figure[]> {
         `  xlsx export: ${exports.map((x) => Math.round(x.ms))}, longest task ${exportLongest} ms\n`,
       );
       results.push(
+        // Where exports run: the page reads each row's cells, the export worker places and packs them.
+        result(
+          {
+            name: 'xlsx_export_100k_ms',
+            size: ROWS,
+            unit: 'ms',
+            goal: '≤ 3000 ms',
+            note: "the app's Excel export in Chromium, start to the workbook's bytes: the page reads the rows' cells in chunks, its export worker (exceljs) places and packs them",
+          },
+          exports.map((x) => x.ms),
+          null,
+          (m) => m <= 3000,
+        ),
         result(
           {
             name: 'xlsx_export_renderer_longest_task_ms',

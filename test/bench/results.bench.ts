@@ -299,10 +299,16 @@ async function exportsBench(): Promise<Result[]> {
       (_m, ratio) => (ratio === null ? null : ratio <= 1),
     ),
     result(
-      { name: 'xlsx_export_100k_ms', size: n, unit: 'ms', goal: '≤ 3000 ms' },
+      {
+        name: 'xlsx_export_100k_node_ms',
+        size: n,
+        unit: 'ms',
+        goal: 'none: a reference (the app writes workbooks in its renderer worker, xlsx_export_100k_ms)',
+        note: 'writeXlsx alone in Node, the same columns and rows as the renderer figure',
+      },
       xlsx,
       null,
-      (m) => m <= 3000,
+      () => null,
     ),
   ];
 }
