@@ -3,7 +3,7 @@ import { printTable, type Figure } from './harness';
 import { hostileBodyBench } from './hostile-body.bench';
 import { reconBench, reconTwoWayBench } from './recon.bench';
 import { rendererBench } from './renderer.bench';
-import { networkBench, resultsBench } from './results.bench';
+import { networkBench, reconcileBench, resultsBench } from './results.bench';
 import { serviceBench } from './service.bench';
 
 /**
@@ -19,12 +19,14 @@ const SUITES: Array<[string, () => Promise<Figure[]>]> = [
   ['hostile', hostileBodyBench],
   // The network and host cold-start figures alone (also part of `results`): `npm run bench -- network`.
   ['network', networkBench],
+  // The reconciliation figure with its pandas floor alone (also part of `results`).
+  ['reconcile', reconcileBench],
   // Last: the figures with their floors, written to test/bench/results.json.
   ['results', resultsBench],
 ];
 
 /** Suites whose figures another suite already measures: run only when named. */
-const ONLY_WHEN_NAMED = new Set(['network']);
+const ONLY_WHEN_NAMED = new Set(['network', 'reconcile']);
 
 async function main(): Promise<void> {
   const only = process.argv[2];
