@@ -76,6 +76,33 @@ export const DATE_ORDER_LABELS: Readonly<Record<DateOrder, string>> = {
   mdy: 'month first (04/30/2025)',
 };
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const ISO_DIGITS = [0, 1, 2, 3, 5, 6, 8, 9];
+const digitAt = (t: string, i: number) => t.charCodeAt(i) - 0x30;
+
+/** Exactly "dddd-dd-dd": how most ledgers write dates, read without a pattern or a Date. */
+function isIsoDayShape(t: string): boolean {
+  if (t.length !== 10 || t.charCodeAt(4) !== 0x2d || t.charCodeAt(7) !== 0x2d) return false;
+  for (const i of ISO_DIGITS) {
+    const c = digitAt(t, i);
+    if (c < 0 || c > 9) return false;
+  }
+  return true;
+}
+
+/**
+ * The day of a "dddd-dd-dd" text when it is a real calendar day, else undefined — what valid() says
+ * for it (years below 100 included: Date.UTC reads them as 19xx, so valid() never accepts them).
+ */
+function isoDay(t: string): string | undefined {
+  const y = digitAt(t, 0) * 1000 + digitAt(t, 1) * 100 + digitAt(t, 2) * 10 + digitAt(t, 3);
+  const m = digitAt(t, 5) * 10 + digitAt(t, 6);
+  const d = digitAt(t, 8) * 10 + digitAt(t, 9);
+  if (y < 100 || m < 1 || m > 12 || d < 1) return undefined;
+  const leap = m === 2 && ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0);
+  return d <= (DAYS_IN_MONTH[m - 1] ?? 0) + (leap ? 1 : 0) ? t : undefined;
+}
+
 /**
  * A ledger date → "YYYY-MM-DD", or undefined when it is not a date. Year-first forms (ISO, 2025/04/30,
  * 20250430) are read whatever the order; day/month forms use `order` (ymd there falls back to dmy only
@@ -83,6 +110,7 @@ export const DATE_ORDER_LABELS: Readonly<Record<DateOrder, string>> = {
  */
 export function parseLedgerDate(raw: string, order: DateOrder): string | undefined {
   const t = raw.trim();
+  if (isIsoDayShape(t)) return isoDay(t);
   const iso = ISO.exec(t) ?? COMPACT.exec(t);
   if (iso) return valid(Number(iso[1]), Number(iso[2]), Number(iso[3]));
   const m = PARTS.exec(t);

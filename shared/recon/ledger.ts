@@ -8,10 +8,10 @@ import { currencySchema, isKnownCurrency } from '../domain/currencies';
 import { MoneyParseError } from '../domain/money';
 import { z } from 'zod';
 import { escapeUnsafeText, refuseUnsafeText } from '../domain/text';
-import type { ParsedCsv } from '../csv/parser';
+import type { CsvRecord, ParsedCsv } from '../csv/parser';
 import { detectDecimal, parseLedgerAmount, type DecimalEvidence, type DecimalSeparator } from './amounts';
 import { detectDateOrder, parseLedgerDate, type DateEvidence, type DateOrder } from './dates';
-import type { ColumnMapping } from './mapping';
+import type { ColumnMapping, MappingField } from './mapping';
 
 const minor = z.number().int().refine(Number.isSafeInteger);
 
@@ -209,6 +209,33 @@ const REASON_MAX = 500;
 /** Longest reference the service takes as a lookup key. */
 const REFERENCE_MAX = 128;
 
+/** Column positions of the mapped fields (-1: not mapped). */
+type FieldIndex = Record<MappingField, number>;
+
+/**
+ * A mapped cell as the file says it, trimmed: control and text-direction characters become visible.
+ * An unmapped field reads as empty.
+ */
+const cellOf = (cells: readonly string[], i: number) =>
+  i < 0 ? '' : escapeUnsafeText((cells[i] ?? '').trim());
+
+/** A row that cannot be used, with what can be shown of its mapped cells. */
+function unusableOf(rec: CsvRecord, idx: FieldIndex, reason: string, cause: UnusableCause): UnusableRow {
+  const fields: RawLedgerFields = {};
+  for (const f of ['transactionNo', 'reference', 'amount', 'currency', 'date'] as const) {
+    const v = cellOf(rec.cells, idx[f]);
+    if (v) fields[f] = v.slice(0, 60);
+  }
+  const c = fields.currency?.toUpperCase();
+  return {
+    line: rec.line,
+    reason: reason.slice(0, REASON_MAX),
+    cause,
+    fields,
+    ...(c && isKnownCurrency(c) ? { currency: c } : {}),
+  };
+}
+
 /** Applies a mapping (assumed valid, see mappingIssues) to a parsed file. */
 export function toLedgerRows(
   parsed: Pick<ParsedCsv, 'headers' | 'rows' | 'problems' | 'delimiter'>,
@@ -216,7 +243,7 @@ export function toLedgerRows(
   formats: LedgerFormats = { decimal: '.', dateOrder: 'ymd' },
 ): LedgerImport {
   const col = (h: string | undefined) => (h === undefined ? -1 : parsed.headers.indexOf(h));
-  const idx = {
+  const idx: FieldIndex = {
     transactionNo: col(mapping.transactionNo),
     reference: col(mapping.reference),
     amount: col(mapping.amount),
@@ -232,26 +259,14 @@ export function toLedgerRows(
     ...(p.cause ? { cause: p.cause } : {}),
     ...(p.cells ? { raw: escapeUnsafeText(p.cells.join(parsed.delimiter)).slice(0, RAW_MAX) } : {}),
   }));
+  // A ledger repeats a handful of currency and status words: each is read once per file.
+  const currencies = new Map<string, string>();
+  const statuses = new Map<string, LedgerStatus>();
   for (const rec of parsed.rows) {
-    // What the file says is kept as it reads: control and text-direction characters become visible.
-    const get = (i: number) => (i < 0 ? '' : escapeUnsafeText((rec.cells[i] ?? '').trim()));
-    const transactionNo = get(idx.transactionNo);
-    const reference = get(idx.reference);
-    const fail = (reason: string, cause: UnusableCause) => {
-      const fields: RawLedgerFields = {};
-      for (const f of ['transactionNo', 'reference', 'amount', 'currency', 'date'] as const) {
-        const v = get(idx[f]);
-        if (v) fields[f] = v.slice(0, 60);
-      }
-      const c = fields.currency?.toUpperCase();
-      unusable.push({
-        line: rec.line,
-        reason: reason.slice(0, REASON_MAX),
-        cause,
-        fields,
-        ...(c && isKnownCurrency(c) ? { currency: c } : {}),
-      });
-    };
+    const cells = rec.cells;
+    const transactionNo = cellOf(cells, idx.transactionNo);
+    const reference = cellOf(cells, idx.reference);
+    const fail = (reason: string, cause: UnusableCause) => unusable.push(unusableOf(rec, idx, reason, cause));
     if (!transactionNo && !reference) {
       fail('has neither a transaction number nor a reference', 'no_key');
       continue;
@@ -269,7 +284,12 @@ export function toLedgerRows(
       else fail(`transaction number “${transactionNo.slice(0, 40)}” is not all digits`, 'id_not_digits');
       continue;
     }
-    const currency = get(idx.currency).toUpperCase();
+    const currencyCell = cellOf(cells, idx.currency);
+    let currency = currencies.get(currencyCell);
+    if (currency === undefined) {
+      currency = currencyCell.toUpperCase();
+      currencies.set(currencyCell, currency);
+    }
     if (!/^[A-Z]{3}$/.test(currency)) {
       fail(
         currency ? `currency “${currency.slice(0, 10)}” is not a 3-letter code` : 'has no currency',
@@ -284,14 +304,14 @@ export function toLedgerRows(
     let amountMinor: number;
     let refundedMinor: number | undefined;
     try {
-      amountMinor = parseLedgerAmount(get(idx.amount), currency, formats.decimal);
-      const refundedText = get(idx.refunded);
+      amountMinor = parseLedgerAmount(cellOf(cells, idx.amount), currency, formats.decimal);
+      const refundedText = cellOf(cells, idx.refunded);
       if (refundedText) refundedMinor = parseLedgerAmount(refundedText, currency, formats.decimal);
     } catch (e) {
       fail(e instanceof MoneyParseError ? `amount: ${e.message}` : 'amount could not be read', 'amount');
       continue;
     }
-    const date = get(idx.date);
+    const date = cellOf(cells, idx.date);
     const day = date ? parseLedgerDate(date, formats.dateOrder) : undefined;
     if (date && !day) {
       fail(
@@ -300,13 +320,13 @@ export function toLedgerRows(
       );
       continue;
     }
-    const statusText = get(idx.status);
-    const row: LedgerRow = {
-      line: rec.line,
-      amountMinor,
-      currency,
-      status: normaliseLedgerStatus(statusText),
-    };
+    const statusText = cellOf(cells, idx.status);
+    let status = statuses.get(statusText);
+    if (status === undefined) {
+      status = normaliseLedgerStatus(statusText);
+      statuses.set(statusText, status);
+    }
+    const row: LedgerRow = { line: rec.line, amountMinor, currency, status };
     if (transactionNo) row.transactionNo = transactionNo;
     if (reference) row.reference = reference.slice(0, REFERENCE_MAX);
     if (date) row.date = date.slice(0, 60);
