@@ -123,6 +123,29 @@ export function parseLedgerDate(raw: string, order: DateOrder): string | undefin
   return dayFirst ? valid(y, b, a) : valid(y, a, b);
 }
 
+/**
+ * Days since 1970-01-01 of a calendar day "YYYY-MM-DD": Date.parse(`${day}T00:00:00Z`) / 86,400,000,
+ * computed from the digits for a real day (the civil-calendar arithmetic, proleptic Gregorian like
+ * Date), else left to Date.parse (which rolls 02-30 over to March, or says NaN).
+ */
+export function epochDay(day: string): number {
+  if (isIsoDayShape(day)) {
+    let y = digitAt(day, 0) * 1000 + digitAt(day, 1) * 100 + digitAt(day, 2) * 10 + digitAt(day, 3);
+    const m = digitAt(day, 5) * 10 + digitAt(day, 6);
+    const d = digitAt(day, 8) * 10 + digitAt(day, 9);
+    const leap = m === 2 && ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0);
+    if (m >= 1 && m <= 12 && d >= 1 && d <= (DAYS_IN_MONTH[m - 1] ?? 0) + (leap ? 1 : 0)) {
+      if (m <= 2) y -= 1;
+      const era = Math.floor(y / 400);
+      const yearOfEra = y - era * 400;
+      const dayOfYear = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+      const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+      return era * 146_097 + dayOfEra - 719_468;
+    }
+  }
+  return Date.parse(`${day}T00:00:00Z`) / 86_400_000;
+}
+
 /** Whole days from calendar day `a` to `b` ("YYYY-MM-DD"). */
 export function daysBetween(a: string, b: string): number {
   return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
