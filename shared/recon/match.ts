@@ -11,7 +11,8 @@
 import type { Currency } from '../domain/currencies';
 import type { Transaction } from '../domain/transaction';
 import { dayInZone, fixedOffsetMinutes } from '../domain/zones';
-import { daysBetween, epochDay } from './dates';
+import { daysBetween, epochDay, instantMs } from './dates';
+import { KeyIndex } from './key-index';
 import type { LedgerRow, UnusableRow } from './ledger';
 
 export const RECON_OUTCOMES = [
@@ -262,7 +263,7 @@ function dayOffsets(dates: DateCheck | undefined): (row: LedgerRow, s: ServiceVi
   return (row, s) => {
     const paid = paymentTime(s);
     if (!row.day || !paid) return undefined;
-    const wall = fixed === undefined ? NaN : Date.parse(paid) + fixed * 60_000;
+    const wall = fixed === undefined ? NaN : instantMs(paid) + fixed * 60_000;
     if (!(wall >= FOUR_DIGIT_YEARS.from && wall < FOUR_DIGIT_YEARS.to))
       return daysBetween(dayInZone(Date.parse(paid), dates.zone), row.day);
     return epochDay(row.day) - Math.floor(wall / DAY_MS);
@@ -300,40 +301,49 @@ export function matchLedger(
 ): ReconItem[] {
   const { fmt, dates } = opts;
   const dayOffsetOf = dayOffsets(dates);
-  // Every ledger key and service transaction gets a small integer once; which line came first is kept
-  // per integer. A row keyed by transaction number shares its integer with the service's transaction
-  // of that number, so the usual row (the service answers with the transaction asked for) costs one
-  // map lookup here, not one per question.
+  // Every ledger key and service transaction number gets a small integer once, and which line came
+  // first is kept per integer in arrays. A row keyed by transaction number shares its integer with the
+  // service's transaction of that number, so the usual row (the service answers with the transaction
+  // asked for) costs one probe here. Transaction numbers and references are kept apart: the same text
+  // is a different key.
   const NONE = -1;
-  const txIds = new Map<string, number>();
-  const refIds = new Map<string, number>();
-  const firstLineByKey: number[] = [];
-  const firstLineByServiceTx: number[] = [];
-  const idOf = (ids: Map<string, number>, text: string) => {
-    let id = ids.get(text);
-    if (id === undefined) {
-      id = txIds.size + refIds.size;
-      ids.set(text, id);
-      firstLineByKey.push(NONE);
-      firstLineByServiceTx.push(NONE);
+  const txIds = new KeyIndex(rows.length);
+  const refIds = new KeyIndex();
+  /** Per transaction number: the first row keyed by it, and the first row the service matched to it. */
+  const txKeyLine: number[] = [];
+  const txServiceLine: number[] = [];
+  /** Per reference: the first row keyed by it. */
+  const refKeyLine: number[] = [];
+  const txId = (transactionNo: string) => {
+    const id = txIds.idOf(transactionNo);
+    if (id === txKeyLine.length) {
+      txKeyLine.push(NONE);
+      txServiceLine.push(NONE);
     }
+    return id;
+  };
+  const refId = (reference: string) => {
+    const id = refIds.idOf(reference);
+    if (id === refKeyLine.length) refKeyLine.push(NONE);
     return id;
   };
   const items: ReconItem[] = [];
   for (const row of rows) {
     const matchedBy = row.transactionNo ? 'transactionNo' : 'reference';
-    const keyId = row.transactionNo ? idOf(txIds, row.transactionNo) : idOf(refIds, row.reference ?? '');
+    const byTx = Boolean(row.transactionNo);
+    const keyId = byTx ? txId(row.transactionNo ?? '') : refId(row.reference ?? '');
+    const keyLines = byTx ? txKeyLine : refKeyLine;
     const result = lookup(lookupKey(row));
     const service =
       result?.kind === 'found' ? serviceView(result.transaction, result.source, result.fetchedAt) : undefined;
-    const txId =
+    const serviceTxId =
       service === undefined
         ? NONE
-        : service.transactionNo === row.transactionNo
+        : byTx && service.transactionNo === row.transactionNo
           ? keyId
-          : idOf(txIds, service.transactionNo);
-    const keyLine = firstLineByKey[keyId] ?? NONE;
-    const txLine = txId === NONE ? NONE : (firstLineByServiceTx[txId] ?? NONE);
+          : txId(service.transactionNo);
+    const keyLine = keyLines[keyId] ?? NONE;
+    const txLine = serviceTxId === NONE ? NONE : (txServiceLine[serviceTxId] ?? NONE);
     const earlier = keyLine === NONE ? undefined : keyLine;
     const earlierTx = txLine === NONE ? undefined : txLine;
     if (earlier !== undefined || earlierTx !== undefined) {
@@ -352,7 +362,7 @@ export function matchLedger(
       items.push(item);
       continue;
     }
-    firstLineByKey[keyId] = row.line;
+    keyLines[keyId] = row.line;
     if (!result || result.kind === 'failed') {
       items.push({
         line: row.line,
@@ -377,7 +387,7 @@ export function matchLedger(
       });
       continue;
     }
-    firstLineByServiceTx[txId] = row.line;
+    txServiceLine[serviceTxId] = row.line;
     const dayOffset = dayOffsetOf(row, service);
     const { outcome, detail } = classify(row, service, fmt, dates, dayOffset);
     // Properties in the order items have always been stored in.
