@@ -16,7 +16,7 @@ export class KeyIndex {
 
   constructor(expected = 16) {
     let size = 16;
-    while (size < expected * 4) size *= 2;
+    while (size < expected * 2) size *= 2;
     this.slots = new Int32Array(size * 2);
     this.mask = size - 1;
   }

@@ -162,8 +162,10 @@ export const refundCounts = (status: string) => status === 'success' || status =
 export function serviceView(tx: Transaction, source: ServiceSource, fetchedAt: string): ServiceView {
   // Refunds reported in another currency cannot be added to this one (see refundBlocker).
   let refundedMinor = 0;
-  for (const r of tx.refunds)
+  for (let i = 0; i < tx.refunds.length; i += 1) {
+    const r = tx.refunds[i]!;
     if (refundCounts(r.status) && r.currency === tx.currency) refundedMinor += r.refundAmountMinor;
+  }
   const v: ServiceView = {
     transactionNo: tx.transactionNo,
     amountMinor: tx.amountMinor,
