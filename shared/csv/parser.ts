@@ -231,21 +231,13 @@ export function splitPlain(input: string, delimiter: CsvDelimiter, sink: RecordS
   if (text === '') return;
   const lines = /\r(?!\n)/.test(text) ? toLf(text) : text;
   const n = lines.length;
-  // The next delimiter is found once and kept until its line comes (a file without any stays linear).
-  let nextDelimiter = lines.indexOf(delimiter);
   let line = 1;
   for (let pos = 0; pos <= n; line += 1) {
     let end = lines.indexOf('\n', pos);
     if (end === -1) end = n;
     const stop = end > pos && lines.charCodeAt(end - 1) === 13 ? end - 1 : end;
-    const cells: string[] = [];
-    let from = pos;
-    while (nextDelimiter !== -1 && nextDelimiter < stop) {
-      cells.push(lines.slice(from, nextDelimiter));
-      from = nextDelimiter + 1;
-      nextDelimiter = lines.indexOf(delimiter, from);
-    }
-    cells.push(lines.slice(from, stop));
+    // split sizes each row's array exactly: 100k rows of cells stay in memory through the run.
+    const cells = lines.slice(pos, stop).split(delimiter);
     sink(line, cells);
     pos = end + 1;
   }

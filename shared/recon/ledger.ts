@@ -328,6 +328,21 @@ export function toLedgerRows(
       status = normaliseLedgerStatus(statusText);
       statuses.set(statusText, status);
     }
+    if (transactionNo && reference && date && day && statusText && refundedMinor === undefined) {
+      // The usual row, made in one piece (same properties, same order as below).
+      rows.push({
+        line: rec.line,
+        amountMinor,
+        currency,
+        status,
+        transactionNo,
+        reference: reference.slice(0, REFERENCE_MAX),
+        date: date.slice(0, 60),
+        day,
+        statusText: statusText.slice(0, 100),
+      });
+      continue;
+    }
     const row: LedgerRow = { line: rec.line, amountMinor, currency, status };
     if (transactionNo) row.transactionNo = transactionNo;
     if (reference) row.reference = reference.slice(0, REFERENCE_MAX);

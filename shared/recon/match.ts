@@ -166,15 +166,24 @@ export function serviceView(tx: Transaction, source: ServiceSource, fetchedAt: s
     const r = tx.refunds[i]!;
     if (refundCounts(r.status) && r.currency === tx.currency) refundedMinor += r.refundAmountMinor;
   }
-  const v: ServiceView = {
-    transactionNo: tx.transactionNo,
-    amountMinor: tx.amountMinor,
-    currency: tx.currency,
-    status: tx.status,
-    refundedMinor,
-    source,
-    fetchedAt,
-  };
+  const { transactionNo, amountMinor, currency, status, reference, createdAt, paidAt } = tx;
+  // The usual shapes made in one piece (same properties, same order as below): one view per row.
+  if (paidAt && !reference) {
+    if (createdAt)
+      return {
+        transactionNo,
+        amountMinor,
+        currency,
+        status,
+        refundedMinor,
+        source,
+        fetchedAt,
+        createdAt,
+        paidAt,
+      };
+    return { transactionNo, amountMinor, currency, status, refundedMinor, source, fetchedAt, paidAt };
+  }
+  const v: ServiceView = { transactionNo, amountMinor, currency, status, refundedMinor, source, fetchedAt };
   if (tx.reference) v.reference = tx.reference;
   if (tx.createdAt) v.createdAt = tx.createdAt;
   if (tx.paidAt) v.paidAt = tx.paidAt;
@@ -392,7 +401,21 @@ export function matchLedger(
     txServiceLine[serviceTxId] = row.line;
     const dayOffset = dayOffsetOf(row, service);
     const { outcome, detail } = classify(row, service, fmt, dates, dayOffset);
-    // Properties in the order items have always been stored in.
+    // Properties in the order items have always been stored in; the usual item made in one piece.
+    if (result.source !== 'cache' && dayOffset !== undefined) {
+      items.push({
+        line: row.line,
+        matchedBy,
+        ledger: row,
+        service,
+        transaction: result.transaction,
+        dayOffset,
+        outcome,
+        detail,
+        deltas: deltasOf(row, service),
+      });
+      continue;
+    }
     const item = { line: row.line, matchedBy, ledger: row, service } as ReconItem;
     if (result.source !== 'cache') item.transaction = result.transaction;
     if (dayOffset !== undefined) item.dayOffset = dayOffset;
