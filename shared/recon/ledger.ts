@@ -152,10 +152,15 @@ export interface FormatEvidence {
   dates: DateEvidence;
 }
 
-function* cellsOf(parsed: Pick<ParsedCsv, 'headers' | 'rows'>, header: string | undefined) {
-  const i = header === undefined ? -1 : parsed.headers.indexOf(header);
-  if (i < 0) return;
-  for (const r of parsed.rows) yield r.cells[i] ?? '';
+/** The cells of the named columns, one column after the other (arrays: faster than a generator). */
+function cellsOf(parsed: Pick<ParsedCsv, 'headers' | 'rows'>, ...headers: Array<string | undefined>) {
+  const out: string[] = [];
+  for (const header of headers) {
+    const i = header === undefined ? -1 : parsed.headers.indexOf(header);
+    if (i < 0) continue;
+    for (const r of parsed.rows) out.push(r.cells[i] ?? '');
+  }
+  return out;
 }
 
 /** Detects the decimal separator and date order from the mapped columns. */
@@ -164,12 +169,7 @@ export function detectFormats(
   mapping: ColumnMapping,
 ): FormatEvidence {
   return {
-    decimal: detectDecimal(
-      (function* () {
-        yield* cellsOf(parsed, mapping.amount);
-        yield* cellsOf(parsed, mapping.refunded);
-      })(),
-    ),
+    decimal: detectDecimal(cellsOf(parsed, mapping.amount, mapping.refunded)),
     dates: detectDateOrder(cellsOf(parsed, mapping.date)),
   };
 }
