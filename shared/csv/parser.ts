@@ -210,27 +210,47 @@ export function guessDelimiter(text: string): CsvDelimiter {
 const isBlank = (cells: readonly string[]) => cells.every((c) => c.trim() === '');
 
 /**
- * Parses CSV text (already decoded; a leading BOM is ignored) into a header and records. Rows whose
- * field count differs from the header's, or whose quoting is broken, become problems with their line
- * number; every other row is kept.
+ * One line end for papaparse (it detects a single one per file): CRLF and lone CR become LF, so a file
+ * with mixed line ends neither merges rows nor shifts line numbers.
  */
-export function parseCsvText(input: string, opts: ParseOptions & { encoding?: CsvEncoding } = {}): ParsedCsv {
-  // One line end for papaparse (it detects a single one per file): CRLF and lone CR become LF, so a
-  // file with mixed line ends neither merges rows nor shifts line numbers.
-  const text = (input.startsWith('\uFEFF') ? input.slice(1) : input).replace(/\r\n?/g, '\n');
-  const unwrap = opts.unwrap ?? true;
-  const problems: CsvProblem[] = [];
-  const addProblem = (p: CsvProblem) => problems.push(p);
-  const rows: CsvRecord[] = [];
-  let headers: string[] | undefined;
-  let headerLine = 1;
-  const delimiter = opts.delimiter ?? guessDelimiter(text);
+const toLf = (text: string) => text.replace(/\r\n?/g, '\n');
+
+/** Receives each physical record in file order: its first line and its cells as read. */
+export type RecordSink = (startLine: number, cells: string[], quoteError?: string) => void;
+
+/**
+ * A file with no quote character at all is what papaparse reads in its own "fast mode": every line is
+ * one record and every delimiter splits. Read here without papaparse's per-record result objects and
+ * callbacks (the same output, checked against papaparse in the tests), line ends handled in place so
+ * the text is not copied. A lone CR still counts as a line end. Exported, like splitQuoted, for the
+ * tests that hold the two readers to the same records.
+ */
+export function splitPlain(input: string, delimiter: CsvDelimiter, sink: RecordSink): void {
+  // papaparse reads nothing from empty text, and drops a leading BOM of its own.
+  const text = input.startsWith('\uFEFF') ? input.slice(1) : input;
+  if (text === '') return;
+  const lines = /\r(?!\n)/.test(text) ? toLf(text) : text;
+  const n = lines.length;
+  let line = 1;
+  for (let pos = 0; pos <= n; line += 1) {
+    let end = lines.indexOf('\n', pos);
+    if (end === -1) end = n;
+    const stop = end > pos && lines.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    // split sizes each row's array exactly: 100k rows of cells stay in memory through the run.
+    const cells = lines.slice(pos, stop).split(delimiter);
+    sink(line, cells);
+    pos = end + 1;
+  }
+}
+
+/** papaparse for everything else: quotes, quoted delimiters and line breaks, broken quoting. */
+export function splitQuoted(text: string, delimiter: CsvDelimiter, sink: RecordSink): void {
+  const lf = toLf(text);
   // Line bookkeeping: records are consecutive, so a record starts one line after the previous one
   // ended, and spans 1 + the line breaks inside its quoted cells. (papaparse's cursor is not reliable
   // around quoted fields, so it is not used.)
   let line = 1;
-
-  Papa.parse<string[]>(text, {
+  Papa.parse<string[]>(lf, {
     delimiter,
     dynamicTyping: false,
     skipEmptyLines: false,
@@ -240,31 +260,62 @@ export function parseCsvText(input: string, opts: ParseOptions & { encoding?: Cs
       let inner = 0;
       for (const c of res.data) if (c.includes('\n')) inner += countOf(c, '\n');
       line = startLine + inner + 1;
-      const cells = unwrap ? res.data.map(unwrapCell) : res.data;
       const quoteError = res.errors.find((e) => e.type === 'Quotes');
-      if (!headers) {
-        if (isBlank(cells)) return;
-        headers = cells.map((h) => h.trim());
-        headerLine = startLine;
-        return;
-      }
-      if (isBlank(cells)) return;
-      if (quoteError) {
-        addProblem({
-          line: startLine,
-          message: `broken quoting: ${quoteError.message}`,
-          cause: 'broken_quoting',
-          cells,
-        });
-        return;
-      }
-      if (cells.length !== headers.length) {
-        addProblem(fieldCountProblem(startLine, cells, headers.length));
-        return;
-      }
-      rows.push({ line: startLine, cells });
+      sink(startLine, res.data, quoteError?.message);
     },
   });
+}
+
+/** Undoes our `="…"` id wrapping and formula guard; only cells starting with `=` or `'` can change. */
+function unwrapCells(cells: string[]): string[] {
+  for (let i = 0; i < cells.length; i += 1) {
+    const c = cells[i]!;
+    const first = c.charCodeAt(0);
+    if (first === 0x3d || first === 0x27) cells[i] = unwrapCell(c);
+  }
+  return cells;
+}
+
+/**
+ * Parses CSV text (already decoded; a leading BOM is ignored) into a header and records. Rows whose
+ * field count differs from the header's, or whose quoting is broken, become problems with their line
+ * number; every other row is kept.
+ */
+export function parseCsvText(input: string, opts: ParseOptions & { encoding?: CsvEncoding } = {}): ParsedCsv {
+  const text = input.startsWith('\uFEFF') ? input.slice(1) : input;
+  const unwrap = opts.unwrap ?? true;
+  const problems: CsvProblem[] = [];
+  const rows: CsvRecord[] = [];
+  let headers: string[] | undefined;
+  let headerLine = 1;
+  // The guess reads the first 64 KiB with LF line ends: 128 Ki characters always give that much.
+  const delimiter = opts.delimiter ?? guessDelimiter(toLf(text.slice(0, 128 * 1024)));
+  const sink: RecordSink = (startLine, read, quoteError) => {
+    const cells = unwrap ? unwrapCells(read) : read;
+    if (!headers) {
+      if (isBlank(cells)) return;
+      headers = cells.map((h) => h.trim());
+      headerLine = startLine;
+      return;
+    }
+    if (isBlank(cells)) return;
+    if (quoteError !== undefined) {
+      problems.push({
+        line: startLine,
+        message: `broken quoting: ${quoteError}`,
+        cause: 'broken_quoting',
+        cells,
+      });
+      return;
+    }
+    if (cells.length !== headers.length) {
+      problems.push(fieldCountProblem(startLine, cells, headers.length));
+      return;
+    }
+    rows.push({ line: startLine, cells });
+  };
+  if (text.includes('"')) splitQuoted(text, delimiter, sink);
+  else splitPlain(text, delimiter, sink);
   return {
     headers: headers ?? [],
     rows,

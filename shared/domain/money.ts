@@ -104,6 +104,14 @@ export function displayMoney(amountMinor: number, currency: Currency, locale?: s
   return fmt.format(formatMinor(amountMinor, currency) as unknown as number);
 }
 
+/** a + b with the checks of sumMinor([a, b]), for running totals kept item by item (no array per add). */
+export function addMinor(a: number, b: number): number {
+  if (!Number.isSafeInteger(a)) throw new MoneyParseError('sum exceeds the safe integer range');
+  const total = a + b;
+  if (!Number.isSafeInteger(total)) throw new MoneyParseError('sum exceeds the safe integer range');
+  return total;
+}
+
 /** Sums minor-unit amounts, refusing to leave the safe-integer range. */
 export function sumMinor(values: Iterable<number>): number {
   let total = 0;

@@ -13,6 +13,7 @@ import { z } from 'zod';
  * U+2028/U+2029. Multi-line text additionally allows tab, line feed and carriage return.
  */
 const UNSAFE = /[\p{Cc}\p{Bidi_Control}\u2028\u2029]/u;
+const UNSAFE_ALL = new RegExp(UNSAFE.source, 'gu');
 const UNSAFE_MULTILINE = /(?![\t\n\r])[\p{Cc}\p{Bidi_Control}\u2028\u2029]/u;
 
 const NAMES: Readonly<Record<number, string>> = {
@@ -68,8 +69,10 @@ export function refuseUnsafeText(what: string, opts: { multiline?: boolean } = {
  * character is replaced by a visible `⟨U+202E⟩`, so what is stored is what is shown.
  */
 export function escapeUnsafeText(text: string): string {
+  // Called for every cell of a 100k-row ledger: text with nothing to escape is returned as it is.
+  if (!UNSAFE.test(text)) return text;
   return text.replace(
-    new RegExp(UNSAFE.source, 'gu'),
+    UNSAFE_ALL,
     (c) => `⟨U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`,
   );
 }

@@ -44,6 +44,12 @@ export interface WallClock {
 }
 
 const FIXED: Readonly<Record<string, number>> = { UTC: 0, 'Etc/UTC': 0, 'Etc/GMT-8': 480 };
+
+/** The offset of a zone that has one all year (UTC, the service's UTC+8), else undefined. */
+export function fixedOffsetMinutes(iana: string): number | undefined {
+  return FIXED[iana];
+}
+
 const partsFormats = new Map<string, Intl.DateTimeFormat>();
 
 function partsFormat(iana: string): Intl.DateTimeFormat {

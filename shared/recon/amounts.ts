@@ -5,6 +5,7 @@
  * when no other value in the file decides, the person is asked — never guessed.
  */
 import type { Currency } from '../domain/currencies';
+import { currencyExponent, isKnownCurrency } from '../domain/currencies';
 import { MoneyParseError, parseMinor } from '../domain/money';
 
 export const DECIMAL_SEPARATORS = ['.', ','] as const;
@@ -45,8 +46,27 @@ function core(raw: string): { text: string; negative: boolean } {
 
 type Reading = DecimalSeparator | 'ambiguous' | 'none';
 
+/**
+ * readingOf for the common case, in one pass: an optional minus, digits, and at most one separator
+ * (dot or comma) followed by digits. Undefined for anything else (read by readingOf the careful way).
+ */
+function plainReading(raw: string): Reading | undefined {
+  const n = raw.length;
+  let sepAt = -1;
+  for (let i = raw.charCodeAt(0) === 0x2d ? 1 : 0; i < n; i += 1) {
+    const c = raw.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) continue;
+    if ((c !== 0x2e && c !== 0x2c) || sepAt !== -1) return undefined;
+    sepAt = i;
+  }
+  if (n === 0 || sepAt === -1) return n > 0 && raw !== '-' ? 'none' : undefined;
+  return n - sepAt - 1 === 3 ? 'ambiguous' : raw.charCodeAt(sepAt) === 0x2e ? '.' : ',';
+}
+
 /** What one value says about the decimal separator. */
 export function readingOf(raw: string): Reading {
+  const plain = plainReading(raw);
+  if (plain !== undefined) return plain;
   const { text } = core(raw);
   if (!/^[\d.,]+$/.test(text)) return 'none';
   const dots = text.split('.').length - 1;
@@ -88,12 +108,58 @@ export function decimalLabel(d: DecimalSeparator): string {
   return d === '.' ? 'dot (1,234.56)' : 'comma (1.234,56)';
 }
 
+/** Digits that keep every value below 2^53 (Number.MAX_SAFE_INTEGER has 16). */
+const PLAIN_MAX_DIGITS = 15;
+
+/**
+ * The common case read in one pass over the characters, to integer minor units: an optional minus,
+ * digits, and optionally the decimal separator and digits, nothing else (no spaces, no grouping).
+ * Undefined for anything else — including amounts that must fail — which parseLedgerAmount then reads
+ * the careful way, so both give the same number for every text this one accepts.
+ */
+function plainAmount(raw: string, exp: number, decimal: DecimalSeparator): number | undefined {
+  const n = raw.length;
+  const sep = decimal.charCodeAt(0);
+  let i = 0;
+  const negative = raw.charCodeAt(0) === 0x2d;
+  if (negative) i = 1;
+  let value = 0;
+  let wholeDigits = 0;
+  for (; i < n; i += 1) {
+    const c = raw.charCodeAt(i) - 0x30;
+    if (c < 0 || c > 9) break;
+    value = value * 10 + c;
+    wholeDigits += 1;
+  }
+  // Whole digits and the minor unit's digits stay below 2^53; longer amounts take the exact path.
+  if (wholeDigits === 0 || wholeDigits + exp > PLAIN_MAX_DIGITS) return undefined;
+  let frac = 0;
+  if (i < n) {
+    if (raw.charCodeAt(i) !== sep) return undefined;
+    for (i += 1; i < n; i += 1) {
+      const c = raw.charCodeAt(i) - 0x30;
+      if (c < 0 || c > 9) return undefined;
+      // Decimals past the currency's exponent are accepted only as zeros (100.00 JPY).
+      if (frac >= exp) {
+        if (c !== 0) return undefined;
+        continue;
+      }
+      value = value * 10 + c;
+      frac += 1;
+    }
+  }
+  for (; frac < exp; frac += 1) value *= 10;
+  return negative && value !== 0 ? -value : value;
+}
+
 /**
  * Parses a ledger amount in minor units of `currency`, with the file's decimal separator: the other
  * separator may only group thousands in threes ("1.400" KRW is 1400 in a decimal-comma file). Throws
  * MoneyParseError with a sentence a person can act on.
  */
 export function parseLedgerAmount(raw: string, currency: Currency, decimal: DecimalSeparator): number {
+  const plain = isKnownCurrency(currency) ? plainAmount(raw, currencyExponent(currency), decimal) : undefined;
+  if (plain !== undefined) return plain;
   const { text, negative } = core(raw);
   if (text === '') throw new MoneyParseError('has no amount');
   if (!/^[\d.,]+$/.test(text)) throw new MoneyParseError(`“${raw.trim().slice(0, 30)}” is not an amount`);
@@ -108,6 +174,6 @@ export function parseLedgerAmount(raw: string, currency: Currency, decimal: Deci
     );
   if (frac !== undefined && !/^\d*$/.test(frac))
     throw new MoneyParseError(`“${raw.trim()}” has a thousands separator after the decimal separator`);
-  const plain = `${negative ? '-' : ''}${whole.replaceAll(thousands, '') || '0'}${frac ? `.${frac}` : ''}`;
-  return parseMinor(plain, currency, { allowExtraZeros: true });
+  const decimalText = `${negative ? '-' : ''}${whole.replaceAll(thousands, '') || '0'}${frac ? `.${frac}` : ''}`;
+  return parseMinor(decimalText, currency, { allowExtraZeros: true });
 }

@@ -76,6 +76,34 @@ export const DATE_ORDER_LABELS: Readonly<Record<DateOrder, string>> = {
   mdy: 'month first (04/30/2025)',
 };
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const ISO_DIGITS = [0, 1, 2, 3, 5, 6, 8, 9];
+const digitAt = (t: string, i: number) => t.charCodeAt(i) - 0x30;
+const yearAt = (t: string) => digitAt(t, 0) * 1000 + digitAt(t, 1) * 100 + digitAt(t, 2) * 10 + digitAt(t, 3);
+const twoAt = (t: string, i: number) => digitAt(t, i) * 10 + digitAt(t, i + 1);
+
+/** "dddd-dd-dd" at the start of `t`. */
+function startsWithDayShape(t: string): boolean {
+  if (t.charCodeAt(4) !== 0x2d || t.charCodeAt(7) !== 0x2d) return false;
+  for (const i of ISO_DIGITS) {
+    const c = digitAt(t, i);
+    if (!(c >= 0 && c <= 9)) return false;
+  }
+  return true;
+}
+
+/** Exactly "dddd-dd-dd": how most ledgers write dates, read without a pattern or a Date. */
+const isIsoDayShape = (t: string) => t.length === 10 && startsWithDayShape(t);
+
+/**
+ * The day of a "dddd-dd-dd" text when it is a real calendar day, else undefined — what valid() says
+ * for it (years below 100 included: Date.UTC reads them as 19xx, so valid() never accepts them).
+ */
+function isoDay(t: string): string | undefined {
+  const y = yearAt(t);
+  return y >= 100 && realDay(y, twoAt(t, 5), twoAt(t, 8)) ? t : undefined;
+}
+
 /**
  * A ledger date → "YYYY-MM-DD", or undefined when it is not a date. Year-first forms (ISO, 2025/04/30,
  * 20250430) are read whatever the order; day/month forms use `order` (ymd there falls back to dmy only
@@ -83,6 +111,7 @@ export const DATE_ORDER_LABELS: Readonly<Record<DateOrder, string>> = {
  */
 export function parseLedgerDate(raw: string, order: DateOrder): string | undefined {
   const t = raw.trim();
+  if (isIsoDayShape(t)) return isoDay(t);
   const iso = ISO.exec(t) ?? COMPACT.exec(t);
   if (iso) return valid(Number(iso[1]), Number(iso[2]), Number(iso[3]));
   const m = PARTS.exec(t);
@@ -93,6 +122,80 @@ export function parseLedgerDate(raw: string, order: DateOrder): string | undefin
   const dayFirst = order === 'dmy' || (order === 'ymd' && m[2] === '.');
   if (order === 'ymd' && m[2] !== '.') return undefined;
   return dayFirst ? valid(y, b, a) : valid(y, a, b);
+}
+
+/** Whether y-m-d is a day of the (proleptic Gregorian) calendar, as Date counts them. */
+function realDay(y: number, m: number, d: number): boolean {
+  const leap = m === 2 && ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0);
+  return m >= 1 && m <= 12 && d >= 1 && d <= (DAYS_IN_MONTH[m - 1] ?? 0) + (leap ? 1 : 0);
+}
+
+/** Days since 1970-01-01 of a real day (the civil-calendar arithmetic; proleptic Gregorian like Date). */
+function civilDay(year: number, m: number, d: number): number {
+  const y = m <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}
+
+/**
+ * Days since 1970-01-01 of a calendar day "YYYY-MM-DD": Date.parse(`${day}T00:00:00Z`) / 86,400,000,
+ * from the digits for a real day, else left to Date.parse (which rolls 02-30 over to March, or says
+ * NaN).
+ */
+export function epochDay(day: string): number {
+  if (isIsoDayShape(day)) {
+    const y = yearAt(day);
+    const m = twoAt(day, 5);
+    const d = twoAt(day, 8);
+    if (realDay(y, m, d)) return civilDay(y, m, d);
+  }
+  return Date.parse(`${day}T00:00:00Z`) / 86_400_000;
+}
+
+const INSTANT_DIGITS = [11, 12, 14, 15, 17, 18, 20, 21, 22];
+function instantDigits(iso: string): boolean {
+  for (const i of INSTANT_DIGITS) {
+    const c = digitAt(iso, i);
+    if (!(c >= 0 && c <= 9)) return false;
+  }
+  return true;
+}
+
+/**
+ * Date.parse of an instant, read from the digits when it is written as toISOString writes it
+ * ("2025-06-01T04:00:00.000Z", as the service's times are stored), else by Date.parse.
+ */
+export function instantMs(iso: string): number {
+  if (
+    iso.length === 24 &&
+    startsWithDayShape(iso) &&
+    iso.charCodeAt(10) === 0x54 &&
+    iso.charCodeAt(13) === 0x3a &&
+    iso.charCodeAt(16) === 0x3a &&
+    iso.charCodeAt(19) === 0x2e &&
+    iso.charCodeAt(23) === 0x5a &&
+    instantDigits(iso)
+  ) {
+    const y = yearAt(iso);
+    const m = twoAt(iso, 5);
+    const d = twoAt(iso, 8);
+    const h = twoAt(iso, 11);
+    const min = twoAt(iso, 14);
+    const s = twoAt(iso, 17);
+    if (realDay(y, m, d) && h <= 23 && min <= 59 && s <= 59)
+      return (
+        civilDay(y, m, d) * 86_400_000 +
+        h * 3_600_000 +
+        min * 60_000 +
+        s * 1000 +
+        digitAt(iso, 20) * 100 +
+        twoAt(iso, 21)
+      );
+  }
+  return Date.parse(iso);
 }
 
 /** Whole days from calendar day `a` to `b` ("YYYY-MM-DD"). */

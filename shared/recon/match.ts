@@ -10,8 +10,9 @@
  */
 import type { Currency } from '../domain/currencies';
 import type { Transaction } from '../domain/transaction';
-import { dayInZone } from '../domain/zones';
-import { daysBetween } from './dates';
+import { dayInZone, fixedOffsetMinutes } from '../domain/zones';
+import { daysBetween, epochDay, instantMs } from './dates';
+import { KeyIndex } from './key-index';
 import type { LedgerRow, UnusableRow } from './ledger';
 
 export const RECON_OUTCOMES = [
@@ -160,18 +161,29 @@ export const refundCounts = (status: string) => status === 'success' || status =
 /** The service's side of an item, from a transaction and where it came from. */
 export function serviceView(tx: Transaction, source: ServiceSource, fetchedAt: string): ServiceView {
   // Refunds reported in another currency cannot be added to this one (see refundBlocker).
-  const refundedMinor = tx.refunds
-    .filter((r) => refundCounts(r.status) && r.currency === tx.currency)
-    .reduce((s, r) => s + r.refundAmountMinor, 0);
-  const v: ServiceView = {
-    transactionNo: tx.transactionNo,
-    amountMinor: tx.amountMinor,
-    currency: tx.currency,
-    status: tx.status,
-    refundedMinor,
-    source,
-    fetchedAt,
-  };
+  let refundedMinor = 0;
+  for (let i = 0; i < tx.refunds.length; i += 1) {
+    const r = tx.refunds[i]!;
+    if (refundCounts(r.status) && r.currency === tx.currency) refundedMinor += r.refundAmountMinor;
+  }
+  const { transactionNo, amountMinor, currency, status, reference, createdAt, paidAt } = tx;
+  // The usual shapes made in one piece (same properties, same order as below): one view per row.
+  if (paidAt && !reference) {
+    if (createdAt)
+      return {
+        transactionNo,
+        amountMinor,
+        currency,
+        status,
+        refundedMinor,
+        source,
+        fetchedAt,
+        createdAt,
+        paidAt,
+      };
+    return { transactionNo, amountMinor, currency, status, refundedMinor, source, fetchedAt, paidAt };
+  }
+  const v: ServiceView = { transactionNo, amountMinor, currency, status, refundedMinor, source, fetchedAt };
   if (tx.reference) v.reference = tx.reference;
   if (tx.createdAt) v.createdAt = tx.createdAt;
   if (tx.paidAt) v.paidAt = tx.paidAt;
@@ -185,10 +197,6 @@ export const paymentTime = (s: Pick<ServiceView, 'paidAt' | 'createdAt'>) => s.p
 const ledgerCounts = (row: LedgerRow) => row.status !== 'unpaid';
 /** The service's money is what it holds as paid. */
 export const serviceCounts = (s: Pick<ServiceView, 'status'>) => s.status === 'success';
-
-function addDelta(map: Map<Currency, number>, currency: Currency, amountMinor: number): void {
-  if (amountMinor !== 0) map.set(currency, (map.get(currency) ?? 0) + amountMinor);
-}
 
 /** Decides the outcome of a row whose transaction the service has (and no earlier row claimed). */
 function classify(
@@ -251,17 +259,51 @@ function classify(
   return { outcome: 'matched', detail: '' };
 }
 
-/** Ledger day − the service's payment day in the run's zone, when both are known. */
-function dayOffsetOf(row: LedgerRow, s: ServiceView, dates: DateCheck | undefined): number | undefined {
-  const paid = paymentTime(s);
-  if (!dates || !row.day || !paid) return undefined;
-  return daysBetween(dayInZone(Date.parse(paid), dates.zone), row.day);
+const DAY_MS = 86_400_000;
+/** Instants whose calendar day has a four-digit year: the arithmetic below writes the same days. */
+const FOUR_DIGIT_YEARS = { from: Date.UTC(1000, 0, 1), to: Date.UTC(10_000, 0, 1) };
+
+/**
+ * Ledger day − the service's payment day in the run's zone, when both are known: daysBetween of the
+ * two calendar days, as whole-day numbers. In a zone with one offset all year (UTC, the service's
+ * UTC+8) the service's day is arithmetic on the instant; other zones ask Intl for it.
+ */
+function dayOffsets(dates: DateCheck | undefined): (row: LedgerRow, s: ServiceView) => number | undefined {
+  if (!dates) return () => undefined;
+  const fixed = fixedOffsetMinutes(dates.zone);
+  return (row, s) => {
+    const paid = paymentTime(s);
+    if (!row.day || !paid) return undefined;
+    const wall = fixed === undefined ? NaN : instantMs(paid) + fixed * 60_000;
+    if (!(wall >= FOUR_DIGIT_YEARS.from && wall < FOUR_DIGIT_YEARS.to))
+      return daysBetween(dayInZone(Date.parse(paid), dates.zone), row.day);
+    return epochDay(row.day) - Math.floor(wall / DAY_MS);
+  };
+}
+
+/**
+ * The row's contribution to (ledger total − service total), per currency, zero entries left out: the
+ * ledger's amount unless it says unpaid, less the service's amount when it holds the payment as paid.
+ * The ledger's currency comes first.
+ */
+function deltasOf(row: LedgerRow, service: ServiceView | undefined): CurrencyAmount[] {
+  const ledger = ledgerCounts(row) ? row.amountMinor : 0;
+  const paid = service && serviceCounts(service) ? service.amountMinor : 0;
+  if (paid === 0 || service === undefined || service.currency === row.currency) {
+    const sum = ledger - paid;
+    return sum === 0 ? [] : [{ currency: row.currency, amountMinor: sum }];
+  }
+  const out: CurrencyAmount[] = [];
+  if (ledger !== 0) out.push({ currency: row.currency, amountMinor: ledger });
+  out.push({ currency: service.currency, amountMinor: -paid });
+  return out;
 }
 
 /**
  * Matches every ledger row. `lookup` returns what the service said for a row's key (see lookupKey),
  * with where that came from; undefined is treated as not looked up. `opts.fmt` formats amounts inside
- * detail sentences; `opts.dates` compares the ledger's dates.
+ * detail sentences; `opts.dates` compares the ledger's dates. One item per row and nothing else per
+ * row: details are written only for exceptions.
  */
 export function matchLedger(
   rows: readonly LedgerRow[],
@@ -269,71 +311,118 @@ export function matchLedger(
   opts: MatchOptions,
 ): ReconItem[] {
   const { fmt, dates } = opts;
-  const firstLineByKey = new Map<string, number>();
-  const firstLineByServiceTx = new Map<string, number>();
+  const dayOffsetOf = dayOffsets(dates);
+  // Every ledger key and service transaction number gets a small integer once, and which line came
+  // first is kept per integer in arrays. A row keyed by transaction number shares its integer with the
+  // service's transaction of that number, so the usual row (the service answers with the transaction
+  // asked for) costs one probe here. Transaction numbers and references are kept apart: the same text
+  // is a different key.
+  const NONE = -1;
+  const txIds = new KeyIndex(rows.length);
+  const refIds = new KeyIndex();
+  /** Per transaction number: the first row keyed by it, and the first row the service matched to it. */
+  const txKeyLine: number[] = [];
+  const txServiceLine: number[] = [];
+  /** Per reference: the first row keyed by it. */
+  const refKeyLine: number[] = [];
+  const txId = (transactionNo: string) => {
+    const id = txIds.idOf(transactionNo);
+    if (id === txKeyLine.length) {
+      txKeyLine.push(NONE);
+      txServiceLine.push(NONE);
+    }
+    return id;
+  };
+  const refId = (reference: string) => {
+    const id = refIds.idOf(reference);
+    if (id === refKeyLine.length) refKeyLine.push(NONE);
+    return id;
+  };
   const items: ReconItem[] = [];
   for (const row of rows) {
-    const key = lookupKey(row);
     const matchedBy = row.transactionNo ? 'transactionNo' : 'reference';
-    const deltas = new Map<Currency, number>();
-    if (ledgerCounts(row)) addDelta(deltas, row.currency, row.amountMinor);
-    const base = { line: row.line, matchedBy, ledger: row } as const;
-    const finish = (item: Omit<ReconItem, 'deltas'>) =>
-      items.push({
-        ...item,
-        deltas: [...deltas]
-          .filter(([, m]) => m !== 0)
-          .map(([currency, amountMinor]) => ({ currency, amountMinor })),
-      });
-
-    const earlier = firstLineByKey.get(key);
-    const result = lookup(key);
+    const byTx = Boolean(row.transactionNo);
+    const keyId = byTx ? txId(row.transactionNo ?? '') : refId(row.reference ?? '');
+    const keyLines = byTx ? txKeyLine : refKeyLine;
+    const result = lookup(lookupKey(row));
     const service =
       result?.kind === 'found' ? serviceView(result.transaction, result.source, result.fetchedAt) : undefined;
-    const transaction =
-      result?.kind === 'found' && result.source !== 'cache' ? result.transaction : undefined;
-    const earlierTx = service ? firstLineByServiceTx.get(service.transactionNo) : undefined;
+    const serviceTxId =
+      service === undefined
+        ? NONE
+        : byTx && service.transactionNo === row.transactionNo
+          ? keyId
+          : txId(service.transactionNo);
+    const keyLine = keyLines[keyId] ?? NONE;
+    const txLine = serviceTxId === NONE ? NONE : (txServiceLine[serviceTxId] ?? NONE);
+    const earlier = keyLine === NONE ? undefined : keyLine;
+    const earlierTx = txLine === NONE ? undefined : txLine;
     if (earlier !== undefined || earlierTx !== undefined) {
       // The first row already accounts for the service's money; this one only adds ledger money.
       const first = earlier ?? earlierTx ?? 0;
-      finish({
-        ...base,
+      const item = {
+        line: row.line,
+        matchedBy,
+        ledger: row,
         outcome: 'duplicate_in_ledger',
         duplicateOfLine: first,
-        ...(service ? { service } : {}),
-        detail: `Same transaction as line ${first}: the ledger counts it twice.`,
-      });
+      } as ReconItem;
+      if (service) item.service = service;
+      item.detail = `Same transaction as line ${first}: the ledger counts it twice.`;
+      item.deltas = deltasOf(row, undefined);
+      items.push(item);
       continue;
     }
-    firstLineByKey.set(key, row.line);
+    keyLines[keyId] = row.line;
     if (!result || result.kind === 'failed') {
-      finish({
-        ...base,
+      items.push({
+        line: row.line,
+        matchedBy,
+        ledger: row,
         outcome: 'not_checked',
         detail: result
           ? `The lookup failed (${result.code}): ${result.message} Use “Re-check rows not checked” to try again.`
           : 'Not looked up: the run was cancelled or stopped before this row.',
+        deltas: deltasOf(row, undefined),
       });
       continue;
     }
     if (result.kind === 'not_found' || !service) {
-      finish({
-        ...base,
+      items.push({
+        line: row.line,
+        matchedBy,
+        ledger: row,
         outcome: 'missing_at_service',
         detail: `The service has no payment with this ${matchedBy === 'transactionNo' ? 'transaction number' : 'reference'}.`,
+        deltas: deltasOf(row, undefined),
       });
       continue;
     }
-    firstLineByServiceTx.set(service.transactionNo, row.line);
-    if (serviceCounts(service)) addDelta(deltas, service.currency, -service.amountMinor);
-    const dayOffset = dayOffsetOf(row, service, dates);
-    finish({
-      ...base,
-      service,
-      ...(transaction ? { transaction } : {}),
-      ...(dayOffset !== undefined ? { dayOffset } : {}),
-      ...classify(row, service, fmt, dates, dayOffset),
-    });
+    txServiceLine[serviceTxId] = row.line;
+    const dayOffset = dayOffsetOf(row, service);
+    const { outcome, detail } = classify(row, service, fmt, dates, dayOffset);
+    // Properties in the order items have always been stored in; the usual item made in one piece.
+    if (result.source !== 'cache' && dayOffset !== undefined) {
+      items.push({
+        line: row.line,
+        matchedBy,
+        ledger: row,
+        service,
+        transaction: result.transaction,
+        dayOffset,
+        outcome,
+        detail,
+        deltas: deltasOf(row, service),
+      });
+      continue;
+    }
+    const item = { line: row.line, matchedBy, ledger: row, service } as ReconItem;
+    if (result.source !== 'cache') item.transaction = result.transaction;
+    if (dayOffset !== undefined) item.dayOffset = dayOffset;
+    item.outcome = outcome;
+    item.detail = detail;
+    item.deltas = deltasOf(row, service);
+    items.push(item);
   }
   return items;
 }

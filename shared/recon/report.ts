@@ -58,15 +58,18 @@ export function buildReport(input: ReportInput): ReconReport {
   };
   const matched = matchLedger(input.rows, input.answer, { fmt: input.fmt, dates });
   const unreadable = input.unusable.map(unreadableItem);
-  // Merge by line: both lists are in line order.
-  const items: ReconItem[] = [];
-  let u = 0;
-  for (const item of matched) {
-    while (u < unreadable.length && (unreadable[u]!.line ?? 0) < (item.line ?? 0))
-      items.push(unreadable[u++]!);
-    items.push(item);
+  // Merge by line: both lists are in line order. With nothing to merge, the matched items are the list.
+  let items: ReconItem[] = matched;
+  if (unreadable.length > 0) {
+    items = [];
+    let u = 0;
+    for (const item of matched) {
+      while (u < unreadable.length && (unreadable[u]!.line ?? 0) < (item.line ?? 0))
+        items.push(unreadable[u++]!);
+      items.push(item);
+    }
+    while (u < unreadable.length) items.push(unreadable[u++]!);
   }
-  while (u < unreadable.length) items.push(unreadable[u++]!);
   const range = periodRange(options);
   if (range && input.listing === 'complete') {
     const claimed = new Set<string>();

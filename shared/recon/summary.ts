@@ -10,7 +10,7 @@
  * period the ledger lacks. Unreadable rows have no amount to count: they are counted as rows only.
  */
 import type { Currency } from '../domain/currencies';
-import { sumMinor } from '../domain/money';
+import { addMinor } from '../domain/money';
 import { itemCurrency, RECON_OUTCOMES, type ReconItem, type ReconOutcome } from './match';
 
 export interface CurrencySummary {
@@ -85,7 +85,7 @@ export function summarise(items: readonly ReconItem[]): ReconSummary {
     if (item.ledger) {
       read += 1;
       if (item.ledger.status !== 'unpaid')
-        own.ledgerTotalMinor = sumMinor([own.ledgerTotalMinor, item.ledger.amountMinor]);
+        own.ledgerTotalMinor = addMinor(own.ledgerTotalMinor, item.ledger.amountMinor);
     }
     const s = item.service;
     // Duplicates point at a payment their first row already counted; a refund the ledger lacks belongs
@@ -93,21 +93,18 @@ export function summarise(items: readonly ReconItem[]): ReconSummary {
     if (s && COUNTS_SERVICE(item.outcome)) {
       const serviceSide = get(s.currency);
       if (s.status === 'success')
-        serviceSide.serviceTotalMinor = sumMinor([serviceSide.serviceTotalMinor, s.amountMinor]);
-      serviceSide.serviceRefundsMinor = sumMinor([serviceSide.serviceRefundsMinor, s.refundedMinor]);
+        serviceSide.serviceTotalMinor = addMinor(serviceSide.serviceTotalMinor, s.amountMinor);
+      serviceSide.serviceRefundsMinor = addMinor(serviceSide.serviceRefundsMinor, s.refundedMinor);
     }
     if (item.refund) {
       const refundSide = get(item.refund.currency);
-      refundSide.serviceRefundsMinor = sumMinor([refundSide.serviceRefundsMinor, item.refund.amountMinor]);
+      refundSide.serviceRefundsMinor = addMinor(refundSide.serviceRefundsMinor, item.refund.amountMinor);
     }
     if (EXPLAINING.has(item.outcome)) {
       for (const d of item.deltas) {
         const c = get(d.currency);
-        c.explainedMinor = sumMinor([c.explainedMinor, d.amountMinor]);
-        c.explainedByOutcome[item.outcome] = sumMinor([
-          c.explainedByOutcome[item.outcome] ?? 0,
-          d.amountMinor,
-        ]);
+        c.explainedMinor = addMinor(c.explainedMinor, d.amountMinor);
+        c.explainedByOutcome[item.outcome] = addMinor(c.explainedByOutcome[item.outcome] ?? 0, d.amountMinor);
       }
     }
   }

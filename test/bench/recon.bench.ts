@@ -76,7 +76,7 @@ export async function reconBench(): Promise<Figure[]> {
   return [
     {
       bench: 'recon 100k',
-      metric: 'parse (decode + papaparse)',
+      metric: 'parse (decode + CSV reader)',
       value: ms(parse.ms),
       note: `${mb} MB, ${perSec(ROWS, parse.ms)}`,
     },

@@ -334,6 +334,13 @@ export async function exportsOnlyBench(): Promise<Figure[]> {
   return tableOf(await exportsBench());
 }
 
+/** The reconciliation figure alone, beside its pandas floor: `npm run bench -- reconcile`. */
+export async function reconcileBench(): Promise<Figure[]> {
+  const results = [await reconcile()];
+  writeResults(results);
+  return tableOf(results);
+}
+
 /** Measures every figure of this suite, writes results.json, and returns the table rows. */
 export async function resultsBench(): Promise<Figure[]> {
   const results: Result[] = [

@@ -3,7 +3,7 @@ import { printTable, type Figure } from './harness';
 import { hostileBodyBench } from './hostile-body.bench';
 import { reconBench, reconTwoWayBench } from './recon.bench';
 import { rendererBench } from './renderer.bench';
-import { exportsOnlyBench, networkBench, resultsBench } from './results.bench';
+import { exportsOnlyBench, networkBench, reconcileBench, resultsBench } from './results.bench';
 import { serviceBench } from './service.bench';
 
 /**
@@ -21,12 +21,14 @@ const SUITES: Array<[string, () => Promise<Figure[]>]> = [
   ['network', networkBench],
   // The CSV and Excel export figures alone, printed only: `npm run bench -- exports`.
   ['exports', exportsOnlyBench],
+  // The reconciliation figure with its pandas floor alone (also part of `results`).
+  ['reconcile', reconcileBench],
   // Last: the figures with their floors, written to test/bench/results.json.
   ['results', resultsBench],
 ];
 
 /** Suites whose figures another suite already measures: run only when named. */
-const ONLY_WHEN_NAMED = new Set(['network', 'exports']);
+const ONLY_WHEN_NAMED = new Set(['network', 'exports', 'reconcile']);
 
 async function main(): Promise<void> {
   const only = process.argv[2];

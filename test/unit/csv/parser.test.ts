@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeCsvBytes, NotTextError, parseCsvBytes, parseCsvText } from '../../../shared/csv/parser';
+import {
+  decodeCsvBytes,
+  NotTextError,
+  parseCsvBytes,
+  parseCsvText,
+  splitPlain,
+  splitQuoted,
+} from '../../../shared/csv/parser';
 import { type CsvColumn, writeCsv } from '../../../shared/csv/writer';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -225,5 +232,85 @@ describe('writer → parser round trip', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('a file without quotes is read line by line, as papaparse reads it', () => {
+  type Rec = [line: number, cells: string[], quoteError?: string];
+  const records = (read: typeof splitPlain, text: string, delimiter: ',' | ';' | '\t' = ',') => {
+    const out: Rec[] = [];
+    read(text, delimiter, (line, cells, quoteError) =>
+      out.push(quoteError === undefined ? [line, cells] : [line, cells, quoteError]),
+    );
+    return out;
+  };
+
+  it('gives the records papaparse gives, for any text with no quote character', () => {
+    const piece = fc.constantFrom(
+      'a',
+      '1',
+      '12.30',
+      ' ',
+      ',',
+      ';',
+      '\t',
+      '\n',
+      '\r',
+      '\r\n',
+      "'",
+      "'=1+2",
+      '=',
+      '\uFEFF',
+      'Zoë',
+      '',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.constantFrom(',', ';', '\t'), (parts, d) => {
+        const text = parts.join('');
+        expect(records(splitPlain, text, d)).toEqual(records(splitQuoted, text, d));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads CRLF, lone CR and LF in one file, blank and separator-only lines, empty cells', () => {
+    const text = 'a,b,c\r\n1,,3\r\n\r\n,,\n4,5,\r6,7,8\n,x,\n9,10,11';
+    expect(records(splitPlain, text)).toEqual(records(splitQuoted, text));
+    const p = parseCsvText(text);
+    expect(p.rows).toEqual([
+      { line: 2, cells: ['1', '', '3'] },
+      { line: 5, cells: ['4', '5', ''] },
+      { line: 6, cells: ['6', '7', '8'] },
+      { line: 7, cells: ['', 'x', ''] },
+      { line: 8, cells: ['9', '10', '11'] },
+    ]);
+  });
+
+  it('drops a second BOM as papaparse does, and reads a file without a delimiter or final line end', () => {
+    const twice = parseCsvText('\uFEFF\uFEFFid,amount\n1,2');
+    expect(twice.headers).toEqual(['id', 'amount']);
+    expect(twice.rows).toEqual([{ line: 2, cells: ['1', '2'] }]);
+    expect(records(splitPlain, 'id\n1\n2')).toEqual([
+      [1, ['id']],
+      [2, ['1']],
+      [3, ['2']],
+    ]);
+  });
+
+  it('undoes the formula guard on unquoted cells, and the wrong field count is still a problem', () => {
+    const p = parseCsvText("note,amount\n'=SUM(A1),1.00\n'plain,2.00\n1,2,3\n");
+    expect(p.rows.map((r) => r.cells)).toEqual([
+      ['=SUM(A1)', '1.00'],
+      ["'plain", '2.00'],
+    ]);
+    expect(p.problems).toEqual([
+      { line: 4, message: 'has 3 fields, the header has 2', cause: 'field_count', cells: ['1', '2', '3'] },
+    ]);
+  });
+
+  it('reads the same rows whichever reader a file takes (a quote anywhere sends it to papaparse)', () => {
+    const plain = 'id,note,amount\r\n1,a,1.00\r\n\r\n2,b,2.00\r\n';
+    const quoted = 'id,note,amount\r\n1,"a",1.00\r\n\r\n2,b,2.00\r\n';
+    expect(parseCsvText(quoted)).toEqual(parseCsvText(plain));
   });
 });

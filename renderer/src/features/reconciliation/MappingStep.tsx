@@ -8,6 +8,7 @@ import {
   formatsFrom,
   toLedgerRows,
   type LedgerFormats,
+  type LedgerRow,
 } from '../../../../shared/recon/ledger';
 import {
   FIELD_LABELS,
@@ -38,16 +39,15 @@ interface Props {
 const PREVIEW_ROWS = 5;
 
 /** The period the ledger's own dates span, else the previous calendar month. */
-function defaultPeriod(days: readonly string[]): { from: string; to: string } {
-  if (days.length > 0) {
-    let from = days[0]!;
-    let to = from;
-    for (const d of days) {
-      if (d < from) from = d;
-      if (d > to) to = d;
-    }
-    return { from, to };
+function defaultPeriod(rows: readonly Pick<LedgerRow, 'day'>[]): { from: string; to: string } {
+  let from: string | undefined;
+  let to: string | undefined;
+  for (const { day } of rows) {
+    if (!day) continue;
+    if (from === undefined || day < from) from = day;
+    if (to === undefined || day > to) to = day;
   }
+  if (from !== undefined && to !== undefined) return { from, to };
   const now = new Date();
   const first = new Date(now.getFullYear(), now.getMonth() - 1, 1);
   const last = new Date(now.getFullYear(), now.getMonth(), 0);
@@ -76,8 +76,10 @@ export function MappingStep({ parsed, label, profileId, initial, onBack, onRun }
     [parsed, mapping, issues.length, formats.decimal, formats.dateOrder],
   );
   const [options, setOptions] = useState<ReconOptions | null>(null);
+  // Once per mapping, not on every render: a 100k-row ledger's days are a 100k-step walk.
+  const ledgerPeriod = useMemo(() => defaultPeriod(imported?.rows ?? []), [imported]);
   const current: ReconOptions = options ?? {
-    period: defaultPeriod(imported?.rows.flatMap((r) => (r.day ? [r.day] : [])) ?? []),
+    period: ledgerPeriod,
     days: 'service',
     timeZone: localZone,
     dateToleranceDays: DEFAULT_DATE_TOLERANCE_DAYS,

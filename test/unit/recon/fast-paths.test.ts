@@ -1,0 +1,117 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseLedgerAmount, readingOf } from '../../../shared/recon/amounts';
+import { epochDay, instantMs, parseLedgerDate } from '../../../shared/recon/dates';
+import { KeyIndex } from '../../../shared/recon/key-index';
+
+/**
+ * The one-pass readers of the common cases (plain amounts, year-first days, toISOString instants)
+ * must give what the careful readers give. A leading space (or a time after the day) sends a value
+ * down the careful path, which is the reference.
+ */
+const outcome = (f: () => unknown) => {
+  try {
+    return { value: f() };
+  } catch (e) {
+    return { error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
+  }
+};
+
+describe('plain amounts and readings', () => {
+  const amount = fc
+    .array(fc.constantFrom('0', '1', '5', '9', '00', '999', '.', ',', '-'), { maxLength: 20 })
+    .map((parts) => parts.join(''));
+  const currency = fc.constantFrom('USD', 'JPY', 'KWD', 'CNY', 'XYZ');
+
+  it('read to the same minor units, or refused with the same words', () => {
+    fc.assert(
+      fc.property(amount, currency, fc.constantFrom('.', ','), (text, ccy, decimal) => {
+        const fast = outcome(() => parseLedgerAmount(text, ccy as 'USD', decimal as '.'));
+        const careful = outcome(() => parseLedgerAmount(` ${text}`, ccy as 'USD', decimal as '.'));
+        expect(fast).toEqual(careful);
+        expect(readingOf(text)).toBe(readingOf(` ${text}`));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('stays exact up to the safe-integer range and hands longer amounts to the exact path', () => {
+    expect(parseLedgerAmount('9999999999999.99', 'USD', '.')).toBe(999_999_999_999_999);
+    expect(parseLedgerAmount('90071992547409.91', 'USD', '.')).toBe(9_007_199_254_740_991);
+    expect(() => parseLedgerAmount('90071992547409.92', 'USD', '.')).toThrow('too large');
+    expect(parseLedgerAmount('-0.00', 'USD', '.')).toBe(0);
+    expect(Object.is(parseLedgerAmount('-0.00', 'USD', '.'), -0)).toBe(false);
+    expect(parseLedgerAmount('100.00', 'JPY', '.')).toBe(100);
+    expect(() => parseLedgerAmount('100.50', 'JPY', '.')).toThrow('no minor unit');
+  });
+});
+
+describe('year-first days and service instants', () => {
+  const day = fc
+    .tuple(
+      fc.integer({ min: 0, max: 9999 }),
+      fc.integer({ min: 0, max: 13 }),
+      fc.integer({ min: 0, max: 32 }),
+    )
+    .map(
+      ([y, m, d]) =>
+        `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`,
+    );
+
+  it('a ledger day is what the careful reader says (leap years, years below 100, 31st of April)', () => {
+    fc.assert(
+      fc.property(day, fc.constantFrom('ymd', 'dmy', 'mdy'), (d, order) => {
+        expect(parseLedgerDate(d, order as 'ymd')).toBe(parseLedgerDate(`${d}T00:00`, order as 'ymd'));
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(parseLedgerDate('2024-02-29', 'ymd')).toBe('2024-02-29');
+    expect(parseLedgerDate('2100-02-29', 'ymd')).toBeUndefined();
+    expect(parseLedgerDate('0099-01-01', 'ymd')).toBeUndefined();
+  });
+
+  it('day numbers and instants are what Date.parse says, for real and unreal days alike', () => {
+    fc.assert(
+      fc.property(
+        day,
+        fc.integer({ min: 0, max: 25 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 0, max: 999 }),
+        (d, h, m, ms) => {
+          expect(epochDay(d)).toBe(Date.parse(`${d}T00:00:00Z`) / 86_400_000);
+          const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+          const iso = `${d}T${pad(h)}:${pad(m)}:${pad(59 - (m % 60))}.${pad(ms, 3)}Z`;
+          expect(instantMs(iso)).toBe(Date.parse(iso));
+        },
+      ),
+      { numRuns: 20_000 },
+    );
+    for (const text of ['', 'garbage', '2025-06-01', '2025-06-01T04:00:00Z', '2025-06-01T04:00:00.000+08:00'])
+      expect(instantMs(text)).toBe(Date.parse(text));
+  });
+});
+
+describe('KeyIndex', () => {
+  it('numbers keys in first-seen order and gives a key the same number every time, past its first size', () => {
+    const index = new KeyIndex(4);
+    const keys = Array.from({ length: 5000 }, (_, i) => `2975536383${String(i * 7).padStart(8, '0')}`);
+    expect(keys.map((k) => index.idOf(k))).toEqual(keys.map((_, i) => i));
+    expect(index.size).toBe(5000);
+    expect([...keys].reverse().map((k) => index.idOf(k))).toEqual(keys.map((_, i) => 4999 - i));
+    expect(index.size).toBe(5000);
+  });
+
+  it('tells apart keys that differ anywhere, including the empty key', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 6 }), { maxLength: 200 }), (keys) => {
+        const index = new KeyIndex();
+        const first = new Map<string, number>();
+        for (const k of keys) {
+          if (!first.has(k)) first.set(k, first.size);
+          expect(index.idOf(k)).toBe(first.get(k));
+        }
+        expect(index.size).toBe(first.size);
+      }),
+    );
+  });
+});
