@@ -78,16 +78,16 @@ export function buildReport(input: ReportInput): ReconReport {
     for (const r of input.unusable)
       if (r.fields?.transactionNo && !unreadableLineByTx.has(r.fields.transactionNo))
         unreadableLineByTx.set(r.fields.transactionNo, r.line);
-    items.push(
-      ...serviceOnlyItems({
-        listed: input.listed,
-        claimed,
-        range,
-        unreadableLineByTx,
-        fmt: input.fmt,
-        dates,
-      }),
-    );
+    // One push per item: spreading a list this long into push's arguments overflows the call stack.
+    for (const item of serviceOnlyItems({
+      listed: input.listed,
+      claimed,
+      range,
+      unreadableLineByTx,
+      fmt: input.fmt,
+      dates,
+    }))
+      items.push(item);
   }
   return { items, summary: summarise(items) };
 }

@@ -5,6 +5,7 @@ import type { Transaction } from '../../../shared/domain/transaction';
 import { REPORT_COLUMNS, SUMMARY_COLUMNS, reportCsv, summaryCsv } from '../../../shared/recon/export';
 import type { LedgerRow } from '../../../shared/recon/ledger';
 import { type ServiceLookup, lookupKey, matchLedger } from '../../../shared/recon/match';
+import { buildReport, detailAmount } from '../../../shared/recon/report';
 import { summarise } from '../../../shared/recon/summary';
 import { FETCHED_AT, fmt, lookupFrom, row, tx } from './fixtures';
 
@@ -302,5 +303,40 @@ describe('report and summary CSV', () => {
     });
     expect(utc8.split('\r\n')[0]).toContain(',Generated (UTC+8),Time zone,');
     expect(utc8.split('\r\n')[1]).toContain(',0.00,2024-06-01T08:00:00+08:00,UTC+8,0,0,0,0,');
+  });
+});
+
+describe('a period the ledger left almost empty', () => {
+  it('lists 200,000 service payments missing from the ledger without overflowing the call stack', () => {
+    const listed = Array.from({ length: 200_000 }, (_, i) => ({
+      transaction: {
+        transactionNo: String(297553638300000000n + BigInt(i)),
+        amountMinor: 100,
+        currency: 'USD' as const,
+        status: 'success' as const,
+        transactionType: 'payment' as const,
+        refunds: [],
+        paidAt: '2025-06-10T04:00:00.000Z',
+        createdAt: '2025-06-10T04:00:00.000Z',
+      },
+      fetchedAt: '2025-07-01T00:00:00.000Z',
+    }));
+    const report = buildReport({
+      rows: [],
+      unusable: [],
+      answer: () => undefined,
+      listed,
+      listing: 'complete',
+      options: {
+        period: { from: '2025-06-01', to: '2025-06-30' },
+        days: 'service',
+        timeZone: 'UTC',
+        dateToleranceDays: 1,
+        refundLookbackDays: 0,
+      },
+      fmt: detailAmount,
+    });
+    expect(report.items).toHaveLength(200_000);
+    expect(report.summary.exceptions).toBe(200_000);
   });
 });

@@ -91,10 +91,13 @@ export function createSqliteRunStore(db: Database): RunStore {
         runId,
       )) {
         const entries = JSON.parse(r.data) as unknown[];
-        if (r.kind === 'row') input.rows.push(...(entries as RunInput['rows']));
-        else if (r.kind === 'unusable') input.unusable.push(...(entries as RunInput['unusable']));
+        // One push per entry: a stored chunk spread into push's arguments can overflow the call stack.
+        if (r.kind === 'row') for (const e of entries as RunInput['rows']) input.rows.push(e);
+        else if (r.kind === 'unusable')
+          for (const e of entries as RunInput['unusable']) input.unusable.push(e);
         else
-          input.cached.push(...(entries as CachedAnswer[]).filter((c) => inKnownCurrencies(c.transaction)));
+          for (const c of entries as CachedAnswer[])
+            if (inKnownCurrencies(c.transaction)) input.cached.push(c);
       }
       return input;
     },

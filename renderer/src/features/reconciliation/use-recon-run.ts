@@ -77,7 +77,7 @@ export function useReconRun(profileId: string) {
           const page: Output<'reconciliation.items'> = await unwrap(
             bridge['reconciliation.items']({ profileId, runId, offset, limit: PAGE }),
           );
-          items.push(...page.items);
+          for (const item of page.items) items.push(item);
           offset = page.nextOffset;
         }
         setRun(header.run);
