@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { escapeUnsafeText } from '../../../../shared/domain/text';
 import { ledgerFileProblem } from '../../../../shared/recon/ledger';
 import { unwrap, useBridge } from '../../lib/bridge';
+import { ledgerWorkerPort } from './ledger-worker-port';
 import { type LedgerSession, openLedger } from './parse-client';
 
 interface Props {
@@ -23,7 +24,7 @@ export function ImportStep({ isDemo, onParsed }: Props) {
     setBusy(label);
     setError(null);
     try {
-      const ledger = await openLedger(bytes);
+      const ledger = await openLedger(bytes, ledgerWorkerPort());
       const problem = ledgerFileProblem(ledger.file ?? { headers: [], dataRows: 0 });
       if (problem) {
         ledger.close();

@@ -51,7 +51,7 @@ const message = (err: unknown, fallback: string) => (err instanceof Error ? err.
  * rows handed over for a run are the ones the page's figures came from.
  */
 export function createLedgerHandler(deps: {
-  post: (m: FromLedgerWorker, transfer?: Transferable[]) => void;
+  post: (m: FromLedgerWorker) => void;
   /** Runs a function on a later task (setTimeout in the worker), after messages already queued. */
   later: (fn: () => void) => void;
   now?: () => Date;

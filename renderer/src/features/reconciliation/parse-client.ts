@@ -4,26 +4,9 @@ import type { FromLedgerWorker, LedgerFileSummary, MapAnswer, ToLedgerWorker } f
 
 /** The page's end of the ledger worker (a Worker, or the handler in-process in tests). */
 export interface LedgerPort {
-  post(m: ToLedgerWorker, transfer?: Transferable[]): void;
+  post(m: ToLedgerWorker, transfer?: ArrayBuffer[]): void;
   listen(onMessage: (m: FromLedgerWorker) => void, onError: (message: string) => void): void;
   terminate(): void;
-}
-
-/** A module Web Worker (same-origin, so the CSP's script-src 'self' allows it). */
-function workerPort(): LedgerPort {
-  const worker = new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' });
-  return {
-    post: (m, transfer = []) => worker.postMessage(m, transfer),
-    listen(onMessage, onError) {
-      worker.addEventListener('message', (e: MessageEvent<FromLedgerWorker>) => onMessage(e.data));
-      worker.addEventListener('error', (e) => {
-        e.preventDefault();
-        onError(e.message || 'The file reader stopped.');
-      });
-      worker.addEventListener('messageerror', () => onError('A message from the file reader was lost.'));
-    },
-    terminate: () => worker.terminate(),
-  };
 }
 
 interface Waiting {
@@ -130,10 +113,7 @@ export class LedgerSession {
 }
 
 /** Starts a worker for one file and reads it there. The session is closed if the file cannot be read. */
-export async function openLedger(
-  bytes: ArrayBuffer,
-  port: LedgerPort = workerPort(),
-): Promise<LedgerSession> {
+export async function openLedger(bytes: ArrayBuffer, port: LedgerPort): Promise<LedgerSession> {
   const session = new LedgerSession(port);
   try {
     await session.parse(bytes);
