@@ -113,7 +113,7 @@ export function MappingStep({ ledger, label, profileId, initial, onBack, onRun }
     setHanding(true);
     try {
       // The rows come over in chunks only now: the page never rebuilds 100k rows in one task.
-      const { rows, unusable } = await ledger.rows(mapping, chosen);
+      const { rows, unusable, transactionNos } = await ledger.rows(mapping, chosen);
       onRun({
         label,
         profileId,
@@ -121,6 +121,7 @@ export function MappingStep({ ledger, label, profileId, initial, onBack, onRun }
         options: current,
         rows,
         unusable,
+        transactionNos,
         file: {
           name: label,
           encoding: file.encoding,

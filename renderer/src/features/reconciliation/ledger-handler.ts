@@ -8,6 +8,7 @@ import {
   type LedgerImport,
   type LedgerRow,
 } from '../../../../shared/recon/ledger';
+import { ledgerKeys, lookupKey } from '../../../../shared/recon/match';
 import { MAPPING_FIELDS, mappingIssues, type ColumnMapping } from '../../../../shared/recon/mapping';
 import {
   PREVIEW_ROWS,
@@ -37,6 +38,13 @@ export function ledgerPeriod(
     `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
   return { from: iso(first), to: iso(last) };
 }
+
+/** The distinct transaction numbers among the rows, as the run looks them up in the cache. */
+export const transactionNumbers = (rows: readonly LedgerRow[]) =>
+  ledgerKeys(rows)
+    .map(lookupKey)
+    .filter((k) => k.startsWith('tx:'))
+    .map((k) => k.slice(3));
 
 const mappingKey = (m: ColumnMapping) => MAPPING_FIELDS.map((f) => m[f] ?? '').join('\u0000');
 const message = (err: unknown, fallback: string) => (err instanceof Error ? err.message : fallback);
@@ -142,6 +150,8 @@ export function createLedgerHandler(deps: {
             rows: got.rows.slice(at, at + ROWS_CHUNK),
             unusable: got.unusable.slice(at, at + ROWS_CHUNK),
             last: i === chunks - 1,
+            // A 100k-step walk the page would otherwise do when the run starts.
+            ...(i === chunks - 1 && { transactionNos: transactionNumbers(got.rows) }),
           });
         }
       } catch (err) {

@@ -48,5 +48,13 @@ export type ToLedgerWorker =
 export type FromLedgerWorker =
   | { kind: 'parsed'; id: number; file: LedgerFileSummary }
   | { kind: 'mapped'; id: number; answer: MapAnswer }
-  | { kind: 'rows'; id: number; rows: LedgerRow[]; unusable: UnusableRow[]; last: boolean }
+  | {
+      kind: 'rows';
+      id: number;
+      rows: LedgerRow[];
+      unusable: UnusableRow[];
+      last: boolean;
+      /** On the last chunk: the rows' distinct transaction numbers (for the fresh-cache look-up). */
+      transactionNos?: string[];
+    }
   | { kind: 'failed'; id: number; message: string };

@@ -66,7 +66,11 @@ export class LedgerSession {
       for (const u of m.unusable) (w.unusable ??= []).push(u);
       if (!m.last) return;
       this.waiting.delete(m.id);
-      w.resolve({ rows: w.rows ?? [], unusable: w.unusable ?? [] } as never);
+      w.resolve({
+        rows: w.rows ?? [],
+        unusable: w.unusable ?? [],
+        transactionNos: m.transactionNos ?? [],
+      } as never);
     }
   }
 
@@ -101,7 +105,7 @@ export class LedgerSession {
 
   /** The whole ledger read with this mapping, for a run: handed over in chunks. */
   rows(mapping: ColumnMapping, chosen: Partial<LedgerFormats>) {
-    return this.ask<{ rows: LedgerRow[]; unusable: UnusableRow[] }>('rows', (id) =>
+    return this.ask<{ rows: LedgerRow[]; unusable: UnusableRow[]; transactionNos: string[] }>('rows', (id) =>
       this.port.post({ kind: 'rows', id, mapping, chosen }),
     ).done;
   }

@@ -6,6 +6,7 @@ import type { ColumnMapping } from '../../../../shared/recon/mapping';
 import {
   createLedgerHandler,
   ledgerPeriod,
+  transactionNumbers,
 } from '../../../../renderer/src/features/reconciliation/ledger-handler';
 import {
   type FromLedgerWorker,
@@ -133,6 +134,9 @@ describe('ledger worker handler', () => {
     expect(got.rows).toEqual(ref.imported.rows);
     expect(got.unusable).toEqual(ref.imported.unusable);
     expect(got.rows.length).toBe(answer?.read);
+    // The fresh-cache look-up's numbers come along, as the run would have derived them on the page.
+    expect(got.transactionNos).toEqual(transactionNumbers(ref.imported.rows));
+    expect(got.transactionNos).toHaveLength(ref.imported.rows.length);
     const chunks = toPage.filter((m) => m.kind === 'rows');
     expect(chunks).toHaveLength(Math.ceil(ref.imported.rows.length / ROWS_CHUNK));
     expect(chunks.every((m) => m.kind === 'rows' && m.rows.length <= ROWS_CHUNK)).toBe(true);
