@@ -1,18 +1,19 @@
 import { useState } from 'react';
-import type { ParsedCsv } from '../../../../shared/csv/parser';
 import { escapeUnsafeText } from '../../../../shared/domain/text';
 import { ledgerFileProblem } from '../../../../shared/recon/ledger';
 import { unwrap, useBridge } from '../../lib/bridge';
-import { parseInWorker } from './parse-client';
+import { ledgerWorkerPort } from './ledger-worker-port';
+import { type LedgerSession, openLedger } from './parse-client';
 
 interface Props {
   isDemo: boolean;
-  onParsed: (parsed: ParsedCsv, label: string) => void;
+  onParsed: (ledger: LedgerSession, label: string) => void;
 }
 
 /**
- * Step 1: choose a ledger file (or the demo ledger); parsing happens in a worker. A file that is not a
- * CSV ledger (a workbook, binary data, a header without rows) is refused here with what to do.
+ * Step 1: choose a ledger file (or the demo ledger); it is parsed, and then kept, in a worker. A file
+ * that is not a CSV ledger (a workbook, binary data, a header without rows) is refused here with what
+ * to do.
  */
 export function ImportStep({ isDemo, onParsed }: Props) {
   const bridge = useBridge();
@@ -23,10 +24,13 @@ export function ImportStep({ isDemo, onParsed }: Props) {
     setBusy(label);
     setError(null);
     try {
-      const parsed = await parseInWorker(bytes);
-      const problem = ledgerFileProblem(parsed);
-      if (problem) throw new Error(problem);
-      onParsed(parsed, label);
+      const ledger = await openLedger(bytes, ledgerWorkerPort());
+      const problem = ledgerFileProblem(ledger.file ?? { headers: [], dataRows: 0 });
+      if (problem) {
+        ledger.close();
+        throw new Error(problem);
+      }
+      onParsed(ledger, label);
     } catch (e) {
       setError(
         `${label} could not be used: ${e instanceof Error ? e.message : String(e)} Nothing was imported.`,

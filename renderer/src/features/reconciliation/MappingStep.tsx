@@ -1,15 +1,7 @@
 import { useFormat } from '../preferences/use-prefs';
-import { useMemo, useState } from 'react';
-import type { ParsedCsv } from '../../../../shared/csv/parser';
+import { useEffect, useMemo, useState } from 'react';
 import { systemZoneName } from '../../../../shared/domain/zones';
-import {
-  detectFormats,
-  formatQuestions,
-  formatsFrom,
-  toLedgerRows,
-  type LedgerFormats,
-  type LedgerRow,
-} from '../../../../shared/recon/ledger';
+import { formatQuestions, type LedgerFormats } from '../../../../shared/recon/ledger';
 import {
   FIELD_LABELS,
   MAPPING_FIELDS,
@@ -23,12 +15,14 @@ import {
   optionIssues,
   type ReconOptions,
 } from '../../../../shared/recon/period';
+import type { MapAnswer } from './ledger-protocol';
+import type { LedgerSession } from './parse-client';
 import { FormatChoices, PeriodChoices } from './RunOptions';
 import { UnusableList } from './UnusableList';
 import type { ImportedLedger } from './use-recon-run';
 
 interface Props {
-  parsed: ParsedCsv;
+  ledger: LedgerSession;
   label: string;
   profileId: string;
   initial: ColumnMapping;
@@ -36,59 +30,75 @@ interface Props {
   onRun: (ledger: ImportedLedger) => void;
 }
 
-const PREVIEW_ROWS = 5;
-
-/** The period the ledger's own dates span, else the previous calendar month. */
-function defaultPeriod(rows: readonly Pick<LedgerRow, 'day'>[]): { from: string; to: string } {
-  let from: string | undefined;
-  let to: string | undefined;
-  for (const { day } of rows) {
-    if (!day) continue;
-    if (from === undefined || day < from) from = day;
-    if (to === undefined || day > to) to = day;
-  }
-  if (from !== undefined && to !== undefined) return { from, to };
-  const now = new Date();
-  const first = new Date(now.getFullYear(), now.getMonth() - 1, 1);
-  const last = new Date(now.getFullYear(), now.getMonth(), 0);
-  const iso = (d: Date) =>
-    `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-  return { from: iso(first), to: iso(last) };
+/** An answer of the ledger worker and the choices it was asked for (compared by identity). */
+interface Answered {
+  mapping: ColumnMapping;
+  chosen: Partial<LedgerFormats>;
+  answer: MapAnswer;
 }
 
 /**
  * Step 2: confirm which column holds what, how the file writes numbers and dates (detected from its
  * values, changeable, asked when undecided) and what to compare (period, whose days, tolerance). Every
  * data row is accounted for before the run: read, or listed with its line and reason.
+ *
+ * The file is read in its worker for every choice (a 100k-row ledger is a long task): the page shows
+ * an answer only for the choices on screen — the format evidence once it is for this mapping, the
+ * figures and period once they are for this mapping and these formats — and "reading…" in between.
  */
-export function MappingStep({ parsed, label, profileId, initial, onBack, onRun }: Props) {
+export function MappingStep({ ledger, label, profileId, initial, onBack, onRun }: Props) {
   const localZone = useMemo(() => systemZoneName(), []);
   const f = useFormat();
+  const file = ledger.file ?? { headers: [], encoding: 'utf-8', delimiter: ',', dataRows: 0, preview: [] };
   const [mapping, setMapping] = useState<ColumnMapping>(initial);
   const [chosen, setChosen] = useState<Partial<LedgerFormats>>({});
-  const issues = mappingIssues(mapping, parsed.headers);
-  const evidence = useMemo(() => detectFormats(parsed, mapping), [parsed, mapping]);
-  const questions = formatQuestions(evidence, chosen);
-  const formats = formatsFrom(evidence, chosen);
-  const imported = useMemo(
-    () => (issues.length === 0 ? toLedgerRows(parsed, mapping, formats) : null),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- formats is derived from these
-    [parsed, mapping, issues.length, formats.decimal, formats.dateOrder],
+  const [answered, setAnswered] = useState<Answered | null>(null);
+  const [failed, setFailed] = useState<{ mapping: ColumnMapping; chosen: object; message: string } | null>(
+    null,
   );
+  const [handing, setHanding] = useState(false);
   const [options, setOptions] = useState<ReconOptions | null>(null);
-  // Once per mapping, not on every render: a 100k-row ledger's days are a 100k-step walk.
-  const ledgerPeriod = useMemo(() => defaultPeriod(imported?.rows ?? []), [imported]);
-  const current: ReconOptions = options ?? {
-    period: ledgerPeriod,
-    days: 'service',
-    timeZone: localZone,
-    dateToleranceDays: DEFAULT_DATE_TOLERANCE_DAYS,
-    refundLookbackDays: DEFAULT_REFUND_LOOKBACK_DAYS,
-  };
-  const optionProblems = optionIssues(current);
-  const read = imported?.rows.length ?? 0;
-  const unusable = imported?.unusable ?? parsed.problems.map((p) => ({ line: p.line, reason: p.message }));
-  const canRun = imported !== null && questions.length === 0 && optionProblems.length === 0 && read > 0;
+  const issues = mappingIssues(mapping, file.headers);
+
+  useEffect(() => {
+    let live = true;
+    ledger.map(mapping, chosen).then(
+      (answer) => {
+        if (live && answer) setAnswered({ mapping, chosen, answer });
+      },
+      (e: unknown) => {
+        if (live) setFailed({ mapping, chosen, message: e instanceof Error ? e.message : String(e) });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [ledger, mapping, chosen]);
+
+  // Never an answer for other choices than those on screen.
+  const evidence = answered?.mapping === mapping ? answered.answer.evidence : null;
+  const answer = evidence && answered?.chosen === chosen ? answered.answer : null;
+  const failure = failed?.mapping === mapping && failed.chosen === chosen ? failed.message : null;
+  const questions = evidence ? formatQuestions(evidence, chosen) : [];
+  const current: ReconOptions | null =
+    options ??
+    (answer && {
+      period: answer.period,
+      days: 'service',
+      timeZone: localZone,
+      dateToleranceDays: DEFAULT_DATE_TOLERANCE_DAYS,
+      refundLookbackDays: DEFAULT_REFUND_LOOKBACK_DAYS,
+    });
+  const optionProblems = current ? optionIssues(current) : [];
+  const read = answer?.read ?? 0;
+  const canRun =
+    answer !== null &&
+    answer.readable &&
+    current !== null &&
+    !handing &&
+    questions.length === 0 &&
+    optionProblems.length === 0 &&
+    read > 0;
 
   const set = (field: MappingField, header: string) => {
     const next = { ...mapping };
@@ -98,35 +108,48 @@ export function MappingStep({ parsed, label, profileId, initial, onBack, onRun }
     setChosen({});
   };
 
-  function run() {
-    if (!imported || !canRun) return;
-    onRun({
-      label,
-      profileId,
-      mapping,
-      options: current,
-      rows: imported.rows,
-      unusable: imported.unusable,
-      file: {
-        name: label,
-        encoding: parsed.encoding,
-        delimiter: parsed.delimiter,
-        dataRows: imported.dataRows,
-        decimal: formats.decimal,
-        decimalSource: chosen.decimal ? 'chosen' : evidence.decimal.decimal ? 'detected' : 'default',
-        dateOrder: formats.dateOrder,
-        dateOrderSource: chosen.dateOrder ? 'chosen' : evidence.dates.order ? 'detected' : 'default',
-      },
-    });
+  async function run() {
+    if (!answer || !current || !evidence || !canRun) return;
+    setHanding(true);
+    try {
+      // The rows come over in chunks only now: the page never rebuilds 100k rows in one task.
+      const { rows, unusable, transactionNos } = await ledger.rows(mapping, chosen);
+      onRun({
+        label,
+        profileId,
+        mapping,
+        options: current,
+        rows,
+        unusable,
+        transactionNos,
+        file: {
+          name: label,
+          encoding: file.encoding,
+          delimiter: file.delimiter,
+          dataRows: answer.dataRows,
+          decimal: answer.formats.decimal,
+          decimalSource: chosen.decimal ? 'chosen' : evidence.decimal.decimal ? 'detected' : 'default',
+          dateOrder: answer.formats.dateOrder,
+          dateOrderSource: chosen.dateOrder ? 'chosen' : evidence.dates.order ? 'detected' : 'default',
+        },
+      });
+    } catch (e) {
+      setFailed({ mapping, chosen, message: e instanceof Error ? e.message : String(e) });
+    } finally {
+      setHanding(false);
+    }
   }
 
   return (
     <section className="recon-card" aria-labelledby="recon-map">
       <h2 id="recon-map">Match the columns of {label}</h2>
-      <p className="muted small" data-testid="recon-row-accounting">
-        {f.count(parsed.dataRows)} data rows: {f.count(read)} read · {f.count(unusable.length)} cannot be used
-        · {parsed.encoding.toUpperCase()} · separator “{parsed.delimiter === '\t' ? 'tab' : parsed.delimiter}
-        ”. The columns are remembered for the profile.
+      <p className="muted small" data-testid="recon-row-accounting" aria-busy={answer === null}>
+        {f.count(file.dataRows)} data rows:{' '}
+        {answer
+          ? `${f.count(read)} read · ${f.count(answer.unusableCount)} cannot be used`
+          : 'reading them with these choices…'}{' '}
+        · {file.encoding.toUpperCase()} · separator “{file.delimiter === '\t' ? 'tab' : file.delimiter}”. The
+        columns are remembered for the profile.
       </p>
       <div className="recon-mapping">
         {MAPPING_FIELDS.map((field) => (
@@ -138,7 +161,7 @@ export function MappingStep({ parsed, label, profileId, initial, onBack, onRun }
               onChange={(e) => set(field, e.target.value)}
             >
               <option value="">— not in this file —</option>
-              {parsed.headers.map((h) => (
+              {file.headers.map((h) => (
                 <option key={h} value={h}>
                   {h}
                 </option>
@@ -152,13 +175,13 @@ export function MappingStep({ parsed, label, profileId, initial, onBack, onRun }
           <thead>
             <tr>
               <th>Line</th>
-              {parsed.headers.map((h) => (
+              {file.headers.map((h) => (
                 <th key={h}>{h}</th>
               ))}
             </tr>
           </thead>
           <tbody>
-            {parsed.rows.slice(0, PREVIEW_ROWS).map((r) => (
+            {file.preview.map((r) => (
               <tr key={r.line}>
                 <td>{r.line}</td>
                 {r.cells.map((c, i) => (
@@ -176,7 +199,7 @@ export function MappingStep({ parsed, label, profileId, initial, onBack, onRun }
           ))}
         </ul>
       )}
-      {issues.length === 0 && (
+      {issues.length === 0 && evidence && (
         <div className="recon-choices">
           <FormatChoices
             evidence={evidence}
@@ -184,12 +207,14 @@ export function MappingStep({ parsed, label, profileId, initial, onBack, onRun }
             hasDate={Boolean(mapping.date)}
             onChange={setChosen}
           />
-          <PeriodChoices
-            options={current}
-            hasDate={Boolean(mapping.date)}
-            localZone={localZone}
-            onChange={setOptions}
-          />
+          {current && (
+            <PeriodChoices
+              options={current}
+              hasDate={Boolean(mapping.date)}
+              localZone={localZone}
+              onChange={setOptions}
+            />
+          )}
         </div>
       )}
       {[...questions, ...optionProblems].length > 0 && (
@@ -199,18 +224,23 @@ export function MappingStep({ parsed, label, profileId, initial, onBack, onRun }
           ))}
         </ul>
       )}
-      {imported && read === 0 && (
+      {failure && (
         <p role="alert" className="recon-error">
-          None of the {f.count(parsed.dataRows)} rows can be read with these columns and formats: see the
+          {label} could not be read with these choices: {failure} Choose the file again.
+        </p>
+      )}
+      {answer?.readable && read === 0 && (
+        <p role="alert" className="recon-error">
+          None of the {f.count(file.dataRows)} rows can be read with these columns and formats: see the
           reasons below, fix the file or the choices, and try again.
         </p>
       )}
-      <UnusableList rows={unusable} />
+      {answer && <UnusableList rows={answer.unusableShown} total={answer.unusableCount} />}
       <div className="recon-actions">
         <button type="button" className="button" onClick={onBack}>
           Choose another file
         </button>
-        <button type="button" className="button primary" disabled={!canRun} onClick={run}>
+        <button type="button" className="button primary" disabled={!canRun} onClick={() => void run()}>
           Check {f.count(read)} rows against the service
         </button>
       </div>

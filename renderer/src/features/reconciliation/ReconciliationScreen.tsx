@@ -1,12 +1,12 @@
 import './reconciliation.css';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import type { ParsedCsv } from '../../../../shared/csv/parser';
+import { useEffect, useRef, useState } from 'react';
 import { chooseMapping, columnMappingSchema, type ColumnMapping } from '../../../../shared/recon/mapping';
 import { useCache } from '../../db/owner';
 import { useActiveProfile } from '../profiles/queries';
 import { ImportStep } from './ImportStep';
 import { MappingStep } from './MappingStep';
+import type { LedgerSession } from './parse-client';
 import { ProgressPanel } from './ProgressPanel';
 import { ReportView } from './ReportView';
 import { runsKeys } from './report-parts';
@@ -32,6 +32,12 @@ export function ReconciliationScreen() {
   );
 }
 
+interface Parsed {
+  ledger: LedgerSession;
+  label: string;
+  mapping: ColumnMapping;
+}
+
 function ProfileReconciliation({
   activeId,
   isDemo,
@@ -43,9 +49,24 @@ function ProfileReconciliation({
 }) {
   const cache = useCache();
   const client = useQueryClient();
-  const [parsed, setParsed] = useState<{ csv: ParsedCsv; label: string; mapping: ColumnMapping } | null>(
-    null,
-  );
+  const [parsed, setParsedState] = useState<Parsed | null>(null);
+  // The file lives in its worker: a file replaced or left, or the area closed, ends it.
+  const open = useRef<LedgerSession | null>(null);
+  const gone = useRef(false);
+  const setParsed = (next: Parsed | null) => {
+    if (open.current !== next?.ledger) open.current?.close();
+    // A file read after the area closed (a profile switch while reading) is ended at once.
+    if (gone.current) return next?.ledger.close();
+    open.current = next?.ledger ?? null;
+    setParsedState(next);
+  };
+  useEffect(() => {
+    gone.current = false;
+    return () => {
+      gone.current = true;
+      open.current?.close();
+    };
+  }, []);
   // Every call of the run names this profile; without one, nothing can be started.
   const recon = useReconRun(activeId ?? '');
 
@@ -55,15 +76,15 @@ function ProfileReconciliation({
     void client.invalidateQueries({ queryKey: runsKeys.all });
   }, [client, activeId, ended]);
 
-  async function onParsed(csv: ParsedCsv, label: string) {
+  async function onParsed(ledger: LedgerSession, label: string) {
     // The mapping is remembered per profile; a remembered one is reused only if it fits these headers.
     const remembered = activeId
       ? columnMappingSchema.safeParse(await cache.setting(activeId, MAPPING_KEY))
       : undefined;
     setParsed({
-      csv,
+      ledger,
       label,
-      mapping: chooseMapping(csv.headers, remembered?.success ? remembered.data : undefined),
+      mapping: chooseMapping(ledger.file?.headers ?? [], remembered?.success ? remembered.data : undefined),
     });
   }
 
@@ -107,7 +128,7 @@ function ProfileReconciliation({
   } else if (parsed && activeId) {
     body = (
       <MappingStep
-        parsed={parsed.csv}
+        ledger={parsed.ledger}
         label={parsed.label}
         profileId={activeId}
         initial={parsed.mapping}
@@ -118,7 +139,7 @@ function ProfileReconciliation({
   } else {
     body = (
       <>
-        <ImportStep isDemo={isDemo} onParsed={(csv, label) => void onParsed(csv, label)} />
+        <ImportStep isDemo={isDemo} onParsed={(ledger, label) => void onParsed(ledger, label)} />
         {activeId && <RunsList onOpen={(id) => void recon.reopen(id)} />}
       </>
     );

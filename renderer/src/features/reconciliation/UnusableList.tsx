@@ -1,26 +1,27 @@
 import type { UnusableRow } from '../../../../shared/recon/ledger';
 import { CAUSE_LABELS } from './report-parts';
 
-const SHOWN = 200;
-
 /**
  * The rows that cannot be used, before the run: each with its line and reason. Every one of them is
  * also a row of the report (outcome “unreadable”) and of its export.
  */
 export function UnusableList({
   rows,
+  total,
 }: {
+  /** The first of them (the ledger worker sends at most UNUSABLE_SHOWN). */
   rows: ReadonlyArray<Pick<UnusableRow, 'line' | 'reason' | 'cause'>>;
+  total: number;
 }) {
-  if (rows.length === 0) return null;
+  if (total === 0) return null;
   return (
     <details className="recon-problems" open data-testid="recon-problems">
       <summary>
-        {rows.length.toLocaleString()} row{rows.length === 1 ? '' : 's'} cannot be used: each is listed in the
-        report as unreadable, with its line and reason; the other rows are checked.
+        {total.toLocaleString()} row{total === 1 ? '' : 's'} cannot be used: each is listed in the report as
+        unreadable, with its line and reason; the other rows are checked.
       </summary>
       <ul>
-        {rows.slice(0, SHOWN).map((p) => (
+        {rows.map((p) => (
           <li key={`${p.line}-${p.reason}`}>
             Line {p.line}: {p.reason}
             {p.cause && CAUSE_LABELS[p.cause] ? (
@@ -28,9 +29,9 @@ export function UnusableList({
             ) : null}
           </li>
         ))}
-        {rows.length > SHOWN && (
+        {total > rows.length && (
           <li>
-            … and {(rows.length - SHOWN).toLocaleString()} more, all in the report (filter “Unreadable row”)
+            … and {(total - rows.length).toLocaleString()} more, all in the report (filter “Unreadable row”)
             and its export.
           </li>
         )}

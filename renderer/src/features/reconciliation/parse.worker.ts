@@ -1,23 +1,14 @@
 /**
- * Parses a ledger file off the UI thread: a 100k-row file must not freeze the window. Same pure
- * function the CLI runs in Node (shared/csv/parser).
+ * The ledger worker: parses the chosen file and keeps it, and reads it with each mapping the person
+ * tries, off the UI thread — a 100k-row ledger must not freeze the window. Same pure functions the CLI
+ * runs in Node (shared/csv/parser, shared/recon/ledger); the logic is in ledger-handler.
  */
-import { parseCsvBytes } from '../../../../shared/csv/parser';
+import { createLedgerHandler } from './ledger-handler';
+import type { FromLedgerWorker, ToLedgerWorker } from './ledger-protocol';
 
-export interface ParseRequest {
-  id: number;
-  bytes: ArrayBuffer;
-}
-
-addEventListener('message', (e: MessageEvent<ParseRequest>) => {
-  const { id, bytes } = e.data;
-  try {
-    postMessage({ id, ok: true, parsed: parseCsvBytes(new Uint8Array(bytes)) });
-  } catch (err) {
-    postMessage({
-      id,
-      ok: false,
-      message: err instanceof Error ? err.message : 'The file could not be read.',
-    });
-  }
+const handler = createLedgerHandler({
+  post: (m: FromLedgerWorker) => postMessage(m),
+  later: (fn) => setTimeout(fn, 0),
 });
+
+addEventListener('message', (e: MessageEvent<ToLedgerWorker>) => handler.onMessage(e.data));

@@ -3,9 +3,10 @@ import type { Input, Output } from '../../../../shared/ipc/contract';
 import { RECON_INPUT_CHUNK } from '../../../../shared/ipc/contract/reconciliation';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import type { LedgerRow, UnusableRow } from '../../../../shared/recon/ledger';
-import { ledgerKeys, lookupKey, type ReconItem } from '../../../../shared/recon/match';
+import type { ReconItem } from '../../../../shared/recon/match';
 import { type CacheOwner, useCache } from '../../db/owner';
 import { unwrap, useBridge } from '../../lib/bridge';
+import { transactionNumbers } from './ledger-handler';
 
 export type ReconRun = Output<'reconciliation.get'>;
 export type ReconProgress = ReconRun['progress'];
@@ -26,6 +27,8 @@ export interface ImportedLedger extends Omit<Input<'reconciliation.create'>, 'la
   profileId: string;
   rows: LedgerRow[];
   unusable: UnusableRow[];
+  /** The rows' distinct transaction numbers when already known (the ledger worker sends them). */
+  transactionNos?: string[];
 }
 
 /**
@@ -131,10 +134,7 @@ export function useReconRun(profileId: string) {
           }),
         );
         // Fresh cache hits (by transaction number) need no query.
-        const byNo = ledgerKeys(ledger.rows)
-          .map(lookupKey)
-          .filter((k) => k.startsWith('tx:'))
-          .map((k) => k.slice(3));
+        const byNo = ledger.transactionNos ?? transactionNumbers(ledger.rows);
         const cached = (await cache.freshOnes(profileId, byNo, FRESH_MS)).map(
           ({ profileId: _p, fetchedAt, ...transaction }) => ({
             key: `tx:${transaction.transactionNo}`,
