@@ -21,10 +21,35 @@ import { totalsByCurrency } from '../../../../renderer/src/features/transactions
 import { DEFAULT_VIEW, parseViewState } from '../../../../renderer/src/features/transactions/view-state';
 import { writeCsv } from '../../../../shared/csv/writer';
 import { createFormatters } from '../../../../renderer/src/features/preferences/format';
+import {
+  refundBlocker,
+  refundedState,
+  remainingRefundableMinor,
+} from '../../../../shared/domain/transaction';
 import { makeTx } from '../db/helpers';
 
 const row = (over: Parameters<typeof makeTx>[0] = {}) =>
   toListRow({ ...makeTx(over), profileId: 'p', fetchedAt: '2025-01-01T00:00:00.000Z' });
+
+describe('list rows', () => {
+  it('derives the same numbers for a row without refunds as the domain helpers do, for every status and type', () => {
+    for (const status of ['success', 'closed', 'failed', 'pending'] as const)
+      for (const transactionType of ['payment', 'refund', undefined]) {
+        const tx = { ...makeTx({ status, amountMinor: 1234, refunds: [] }), transactionType };
+        const r = toListRow({ ...tx, profileId: 'p', fetchedAt: 't' });
+        const remaining = remainingRefundableMinor(tx);
+        expect(r.refundedMinor).toBe(tx.amountMinor - remaining);
+        expect(r.remainingMinor).toBe(status === 'success' && !refundBlocker(tx) ? remaining : 0);
+        expect(r.refunded).toBe(refundedState(tx));
+        expect(r.haystack).toBe(`${tx.transactionNo} ${tx.reference ?? ''}`.toLowerCase());
+      }
+  });
+
+  it('decorates the row it is given instead of copying it (one object per cached row)', () => {
+    const tx = { ...makeTx({ refunds: [] }), profileId: 'p', fetchedAt: 't' };
+    expect(toListRow(tx)).toBe(tx);
+  });
+});
 
 describe('id kind detection', () => {
   it('tells service numbers from references and rejects what cannot be either', () => {
