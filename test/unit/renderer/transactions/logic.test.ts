@@ -34,7 +34,7 @@ const row = (over: Parameters<typeof makeTx>[0] = {}) =>
 describe('list rows', () => {
   it('derives the same numbers for a row without refunds as the domain helpers do, for every status and type', () => {
     for (const status of ['success', 'closed', 'failed', 'pending'] as const)
-      for (const transactionType of ['payment', 'refund', undefined]) {
+      for (const transactionType of ['payment', 'refund', 'unknown'] as const) {
         const tx = { ...makeTx({ status, amountMinor: 1234, refunds: [] }), transactionType };
         const r = toListRow({ ...tx, profileId: 'p', fetchedAt: 't' });
         const remaining = remainingRefundableMinor(tx);
