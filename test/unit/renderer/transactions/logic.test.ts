@@ -189,6 +189,17 @@ describe('totals', () => {
       { currency: 'USD', count: 2, grossMinor: 30, refundedMinor: 8, netMinor: 22, shownMinor: 22 },
     ]);
   });
+  it('refuses a sum that leaves the safe-integer range instead of rounding it', () => {
+    const big = [row({ amountMinor: Number.MAX_SAFE_INTEGER - 1 }), row({ amountMinor: 5 })];
+    expect(() => totalsByCurrency(big)).toThrow(/safe integer/);
+    // Other currencies' sums are separate: each stays exact.
+    const apart = [
+      row({ amountMinor: Number.MAX_SAFE_INTEGER - 1 }),
+      row({ amountMinor: 5, currency: 'EUR' }),
+    ];
+    expect(totalsByCurrency(apart).map((t) => t.grossMinor)).toEqual([5, Number.MAX_SAFE_INTEGER - 1]);
+  });
+
   it('can add up successful payments gross, or every status', () => {
     expect(totalsByCurrency(rows, 'gross')[0]).toMatchObject({ count: 2, shownMinor: 30 });
     expect(totalsByCurrency(rows, 'all')).toEqual([
