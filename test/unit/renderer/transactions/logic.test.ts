@@ -224,6 +224,38 @@ describe('sorting and export', () => {
     expect(sortRows([a, b, c], [{ id: 'createdAt', desc: true }], COLUMNS).at(-1)?.reference).toBe('c');
     expect(sortRows([a, b, c], [{ id: 'createdAt', desc: false }], COLUMNS).at(-1)?.reference).toBe('c');
   });
+
+  it('orders by the first column, then the next, then by transaction number, whatever the input order', () => {
+    const statuses = ['success', 'closed', 'failed'] as const;
+    const made = Array.from({ length: 60 }, (_, i) =>
+      row({ status: statuses[i % 3], amountMinor: 100 * (i % 4), currency: i % 2 ? 'USD' : 'EUR' }),
+    );
+    // A fixed shuffle, so the input order differs from every sort order.
+    const input = made
+      .map((r, i) => ({ r, k: (i * 37) % 61 }))
+      .sort((x, y) => x.k - y.k)
+      .map((x) => x.r);
+    const out = sortRows(
+      input,
+      [
+        { id: 'status', desc: false },
+        { id: 'amount', desc: true },
+      ],
+      COLUMNS,
+    );
+    expect(new Set(out)).toEqual(new Set(input));
+    for (let i = 1; i < out.length; i += 1) {
+      const [p, q] = [out[i - 1]!, out[i]!];
+      const ps = `${p.status} ${p.refunded ?? ''}`;
+      const qs = `${q.status} ${q.refunded ?? ''}`;
+      expect(ps <= qs).toBe(true);
+      if (ps !== qs) continue;
+      expect(p.currency <= q.currency).toBe(true);
+      if (p.currency !== q.currency) continue;
+      expect(p.amountMinor >= q.amountMinor).toBe(true);
+      if (p.amountMinor === q.amountMinor) expect(p.transactionNo < q.transactionNo).toBe(true);
+    }
+  });
   it('exports visible columns with plain-digit ids, plain decimals, codes beside labels and zoned times', () => {
     const r = row({
       transactionNo: '297553638300708562',
