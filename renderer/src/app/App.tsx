@@ -110,7 +110,9 @@ function Shell({ nav, onPalette, onHelp }: { nav: AppNav; onPalette(): void; onH
           <ProfileSwitcher />
           <HealthIndicator />
         </header>
-        <main className="content">
+        {/* The area's class (not a :has() rule): a :has() over the workspace is re-checked on every row the
+            list inserts while it scrolls. */}
+        <main className={`content area-${nav.area}`}>
           {nav.area === 'transactions' ? (
             <TransactionsWorkspace />
           ) : nav.area === 'refunds' ? (

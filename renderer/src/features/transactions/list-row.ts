@@ -21,19 +21,31 @@ export interface ListRow extends CachedTransaction {
   refunded?: RefundedState;
 }
 
-/** Builds the list row for one cached transaction. */
+/**
+ * Builds the list row for one cached transaction by decorating the object it is given, in place: the
+ * callers hand over rows nobody else holds (fresh from the database, or a copy they just made). At 100k
+ * rows a copy per row doubled what the whole-cache read allocated, and its garbage collection showed in
+ * the time until the count was final.
+ */
 export function toListRow(tx: CachedTransaction): ListRow {
+  const row = tx as ListRow;
+  if (tx.refunds.length === 0) {
+    // Nothing refunded (the usual case): what the helpers below return for no refunds, without their
+    // per-row arrays and sets.
+    row.refundedMinor = 0;
+    row.remainingMinor = tx.status === 'success' && tx.transactionType === 'payment' ? tx.amountMinor : 0;
+    row.haystack = `${tx.transactionNo} ${tx.reference ?? ''}`.toLowerCase();
+    if (tx.transactionType === 'payment') row.refunded = 'not_refunded';
+    return row;
+  }
+  const remaining = remainingRefundableMinor(tx);
   // Refund records, and payments with refunds in another currency, have nothing that can safely be refunded.
-  const remainingMinor = tx.status === 'success' && !refundBlocker(tx) ? remainingRefundableMinor(tx) : 0;
-  const refundedMinor = tx.amountMinor - remainingRefundableMinor(tx);
+  row.remainingMinor = tx.status === 'success' && !refundBlocker(tx) ? remaining : 0;
+  row.refundedMinor = tx.amountMinor - remaining;
   const ids = [tx.transactionNo, tx.reference ?? ''];
   for (const r of tx.refunds) ids.push(r.refundTransactionNo, r.refundReference ?? '');
+  row.haystack = ids.join(' ').toLowerCase();
   const refunded = refundedState(tx);
-  return {
-    ...tx,
-    refundedMinor,
-    remainingMinor,
-    haystack: ids.join(' ').toLowerCase(),
-    ...(refunded ? { refunded } : {}),
-  };
+  if (refunded) row.refunded = refunded;
+  return row;
 }

@@ -1,4 +1,4 @@
-import { sumMinor } from '../../../../shared/domain/money';
+import { MoneyParseError } from '../../../../shared/domain/money';
 import type { ListRow } from './list-row';
 
 /**
@@ -14,6 +14,13 @@ export const TOTALS_BASIS_LABELS: Record<TotalsBasis, string> = {
   all: 'All statuses, before refunds',
 };
 
+/** total + v, refusing to leave the safe-integer range (what sumMinor checks, one addition at a time). */
+function addMinor(total: number, v: number): number {
+  const sum = total + v;
+  if (!Number.isSafeInteger(sum)) throw new MoneyParseError('sum exceeds the safe integer range');
+  return sum;
+}
+
 /** One currency's totals over the rows counted, all in integer minor units. */
 export interface CurrencyTotal {
   currency: string;
@@ -26,31 +33,30 @@ export interface CurrencyTotal {
   shownMinor: number;
 }
 
-/** The rows a basis counts. */
-export function countedRows(rows: readonly ListRow[], basis: TotalsBasis): ListRow[] {
-  return basis === 'all' ? rows.slice() : rows.filter((r) => r.status === 'success');
-}
-
 /**
- * Per-currency totals on a basis. Amounts in different currencies are never added together; each sum
- * is checked to stay within the safe-integer range. Largest count first.
+ * Per-currency totals on a basis (`all` counts every status, the others successful payments only). Amounts in different currencies are never added together; each sum
+ * is checked to stay within the safe-integer range after every addition. Largest count first. One pass
+ * with running sums: over 100k rows, copying the counted rows and each group's amounts into arrays
+ * first took tens of milliseconds before the count could be shown as final.
  */
 export function totalsByCurrency(rows: readonly ListRow[], basis: TotalsBasis = 'net'): CurrencyTotal[] {
-  const groups = new Map<string, { count: number; amounts: number[]; refunded: number[] }>();
-  for (const r of countedRows(rows, basis)) {
+  const groups = new Map<string, { count: number; gross: number; refunded: number }>();
+  const all = basis === 'all';
+  for (const r of rows) {
+    if (!all && r.status !== 'success') continue;
     let g = groups.get(r.currency);
     if (!g) {
-      g = { count: 0, amounts: [], refunded: [] };
+      g = { count: 0, gross: 0, refunded: 0 };
       groups.set(r.currency, g);
     }
     g.count += 1;
-    g.amounts.push(r.amountMinor);
-    g.refunded.push(r.refundedMinor);
+    g.gross = addMinor(g.gross, r.amountMinor);
+    g.refunded = addMinor(g.refunded, r.refundedMinor);
   }
   return [...groups.entries()]
     .map(([currency, g]) => {
-      const grossMinor = sumMinor(g.amounts);
-      const refundedMinor = sumMinor(g.refunded);
+      const grossMinor = g.gross;
+      const refundedMinor = g.refunded;
       const netMinor = grossMinor - refundedMinor;
       return {
         currency,

@@ -21,10 +21,35 @@ import { totalsByCurrency } from '../../../../renderer/src/features/transactions
 import { DEFAULT_VIEW, parseViewState } from '../../../../renderer/src/features/transactions/view-state';
 import { writeCsv } from '../../../../shared/csv/writer';
 import { createFormatters } from '../../../../renderer/src/features/preferences/format';
+import {
+  refundBlocker,
+  refundedState,
+  remainingRefundableMinor,
+} from '../../../../shared/domain/transaction';
 import { makeTx } from '../db/helpers';
 
 const row = (over: Parameters<typeof makeTx>[0] = {}) =>
   toListRow({ ...makeTx(over), profileId: 'p', fetchedAt: '2025-01-01T00:00:00.000Z' });
+
+describe('list rows', () => {
+  it('derives the same numbers for a row without refunds as the domain helpers do, for every status and type', () => {
+    for (const status of ['success', 'closed', 'failed', 'pending'] as const)
+      for (const transactionType of ['payment', 'refund', 'unknown'] as const) {
+        const tx = { ...makeTx({ status, amountMinor: 1234, refunds: [] }), transactionType };
+        const r = toListRow({ ...tx, profileId: 'p', fetchedAt: 't' });
+        const remaining = remainingRefundableMinor(tx);
+        expect(r.refundedMinor).toBe(tx.amountMinor - remaining);
+        expect(r.remainingMinor).toBe(status === 'success' && !refundBlocker(tx) ? remaining : 0);
+        expect(r.refunded).toBe(refundedState(tx));
+        expect(r.haystack).toBe(`${tx.transactionNo} ${tx.reference ?? ''}`.toLowerCase());
+      }
+  });
+
+  it('decorates the row it is given instead of copying it (one object per cached row)', () => {
+    const tx = { ...makeTx({ refunds: [] }), profileId: 'p', fetchedAt: 't' };
+    expect(toListRow(tx)).toBe(tx);
+  });
+});
 
 describe('id kind detection', () => {
   it('tells service numbers from references and rejects what cannot be either', () => {
@@ -164,6 +189,17 @@ describe('totals', () => {
       { currency: 'USD', count: 2, grossMinor: 30, refundedMinor: 8, netMinor: 22, shownMinor: 22 },
     ]);
   });
+  it('refuses a sum that leaves the safe-integer range instead of rounding it', () => {
+    const big = [row({ amountMinor: Number.MAX_SAFE_INTEGER - 1 }), row({ amountMinor: 5 })];
+    expect(() => totalsByCurrency(big)).toThrow(/safe integer/);
+    // Other currencies' sums are separate: each stays exact.
+    const apart = [
+      row({ amountMinor: Number.MAX_SAFE_INTEGER - 1 }),
+      row({ amountMinor: 5, currency: 'EUR' }),
+    ];
+    expect(totalsByCurrency(apart).map((t) => t.grossMinor)).toEqual([5, Number.MAX_SAFE_INTEGER - 1]);
+  });
+
   it('can add up successful payments gross, or every status', () => {
     expect(totalsByCurrency(rows, 'gross')[0]).toMatchObject({ count: 2, shownMinor: 30 });
     expect(totalsByCurrency(rows, 'all')).toEqual([
@@ -187,6 +223,38 @@ describe('sorting and export', () => {
     ]);
     expect(sortRows([a, b, c], [{ id: 'createdAt', desc: true }], COLUMNS).at(-1)?.reference).toBe('c');
     expect(sortRows([a, b, c], [{ id: 'createdAt', desc: false }], COLUMNS).at(-1)?.reference).toBe('c');
+  });
+
+  it('orders by the first column, then the next, then by transaction number, whatever the input order', () => {
+    const statuses = ['success', 'closed', 'failed'] as const;
+    const made = Array.from({ length: 60 }, (_, i) =>
+      row({ status: statuses[i % 3], amountMinor: 100 * (i % 4), currency: i % 2 ? 'USD' : 'EUR' }),
+    );
+    // A fixed shuffle, so the input order differs from every sort order.
+    const input = made
+      .map((r, i) => ({ r, k: (i * 37) % 61 }))
+      .sort((x, y) => x.k - y.k)
+      .map((x) => x.r);
+    const out = sortRows(
+      input,
+      [
+        { id: 'status', desc: false },
+        { id: 'amount', desc: true },
+      ],
+      COLUMNS,
+    );
+    expect(new Set(out)).toEqual(new Set(input));
+    for (let i = 1; i < out.length; i += 1) {
+      const [p, q] = [out[i - 1]!, out[i]!];
+      const ps = `${p.status} ${p.refunded ?? ''}`;
+      const qs = `${q.status} ${q.refunded ?? ''}`;
+      expect(ps <= qs).toBe(true);
+      if (ps !== qs) continue;
+      expect(p.currency <= q.currency).toBe(true);
+      if (p.currency !== q.currency) continue;
+      expect(p.amountMinor >= q.amountMinor).toBe(true);
+      if (p.amountMinor === q.amountMinor) expect(p.transactionNo < q.transactionNo).toBe(true);
+    }
   });
   it('exports visible columns with plain-digit ids, plain decimals, codes beside labels and zoned times', () => {
     const r = row({
