@@ -240,9 +240,20 @@ export function MappingStep({ ledger, label, profileId, initial, onBack, onRun }
         <button type="button" className="button" onClick={onBack}>
           Choose another file
         </button>
-        <button type="button" className="button primary" disabled={!canRun} onClick={() => void run()}>
+        <button
+          type="button"
+          className="button primary"
+          disabled={!canRun}
+          aria-busy={handing}
+          onClick={() => void run()}
+        >
           Check {f.count(read)} rows against the service
         </button>
+        {handing && (
+          <span className="muted small" role="status" data-testid="recon-handing-over">
+            Preparing {f.count(read)} rows for the run…
+          </span>
+        )}
       </div>
     </section>
   );
