@@ -2,19 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { CsvColumn } from '../../../shared/csv/writer';
 import { writeXlsx } from '../../../shared/csv/xlsx';
 import { readXlsx, serialToIso } from '../../fakes/xlsx-reader';
+import { EXPORT_ROW_COLUMNS } from '../../fakes/export-rows';
 
-interface Row {
-  id: string;
-  amount: string;
-  at: string;
-  note: string;
-}
-const columns: CsvColumn<Row>[] = [
-  { header: 'Transaction no.', kind: 'id', value: (r) => r.id },
-  { header: 'Amount', kind: 'amount', value: (r) => r.amount },
-  { header: 'Created', kind: 'timestamp', value: (r) => r.at },
-  { header: 'Note', kind: 'text', value: (r) => r.note },
-];
+const columns = EXPORT_ROW_COLUMNS;
 
 describe('XLSX writer', () => {
   it('writes ids as text, amounts as numbers with their decimals, real dates in the zone, frozen filtered header', async () => {

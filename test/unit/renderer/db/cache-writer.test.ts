@@ -64,9 +64,8 @@ function setup(opts: { workerDb?: (db: RefundDeskDb) => void } = {}) {
   return { db, seen, createWorker, close, repo: createTransactionsRepo(db), indexedDB, keyRange };
 }
 
-/** Makes puts into `transactions` fail as a full disk does once more than `fits` rows would be stored. */
-function fullDiskAfter(db: RefundDeskDb, fits: number) {
-  let stored = 0;
+/** Makes a put fail as a full disk does whenever `full(table, rows)` says so (rows: the put's count). */
+function fullDiskWhen(db: RefundDeskDb, full: (table: string, rows: number) => boolean) {
   db.use({
     stack: 'dbcore',
     name: 'full-disk',
@@ -77,13 +76,19 @@ function fullDiskAfter(db: RefundDeskDb, fits: number) {
         return {
           ...table,
           mutate: (req) =>
-            name === 'transactions' && req.type === 'put' && (stored += req.values.length) > fits
+            req.type === 'put' && full(name, req.values.length)
               ? Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError'))
               : table.mutate(req),
         };
       },
     }),
   });
+}
+
+/** Makes puts into `transactions` fail as a full disk does once more than `fits` rows would be stored. */
+function fullDiskAfter(db: RefundDeskDb, fits: number) {
+  let stored = 0;
+  fullDiskWhen(db, (table, rows) => table === 'transactions' && (stored += rows) > fits);
 }
 
 const many = (n: number, over: Partial<Transaction> = {}) => Array.from({ length: n }, () => makeTx(over));
@@ -206,23 +211,10 @@ describe('bulk writes of the cache in a worker', () => {
     const { indexedDB, keyRange } = freshIdb();
     let failNext = true;
     const db = openDb('h', indexedDB, keyRange);
-    db.use({
-      stack: 'dbcore',
-      name: 'fails-once',
-      create: (down) => ({
-        ...down,
-        table: (name) => {
-          const table = down.table(name);
-          return {
-            ...table,
-            mutate: (req) => {
-              if (!failNext || req.type !== 'put') return table.mutate(req);
-              failNext = false;
-              return Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
-            },
-          };
-        },
-      }),
+    fullDiskWhen(db, () => {
+      if (!failNext) return false;
+      failNext = false;
+      return true;
     });
     const replies: FromWorker[] = [];
     const handler = createCacheWriteHandler({ open: () => db, post: (m) => replies.push(m) });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { CsvColumn } from '../../../../shared/csv/writer';
 import { writeCsv } from '../../../../shared/csv/writer';
 import { writeXlsx } from '../../../../shared/csv/xlsx';
 import {
@@ -10,19 +9,10 @@ import {
 } from '../../../../renderer/src/lib/export-job';
 import { exportWork, type ExportMessage, type ExportReply } from '../../../../renderer/src/lib/export-work';
 import { readXlsx } from '../../../fakes/xlsx-reader';
+import { EXPORT_ROW_COLUMNS, type ExportRow } from '../../../fakes/export-rows';
 
-interface Row {
-  id: string;
-  amount: string;
-  at: string;
-  note: string;
-}
-const columns: CsvColumn<Row>[] = [
-  { header: 'Transaction no.', kind: 'id', value: (r) => r.id },
-  { header: 'Amount', kind: 'amount', value: (r) => r.amount },
-  { header: 'Created', kind: 'timestamp', value: (r) => r.at },
-  { header: 'Note', kind: 'text', value: (r) => r.note },
-];
+type Row = ExportRow;
+const columns = EXPORT_ROW_COLUMNS;
 const rows: Row[] = Array.from({ length: 12_000 }, (_, i) => ({
   id: String(297553638300700000n + BigInt(i)),
   amount: `${i}.${String(i % 100).padStart(2, '0')}`,
