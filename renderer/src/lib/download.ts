@@ -69,9 +69,11 @@ export interface ExportRequest<Row> {
  * every export group shows with what to do.
  */
 export async function downloadExport<Row>(kind: 'csv' | 'xlsx', req: ExportRequest<Row>): Promise<void> {
+  const owner = exportFailure.takeStarter();
   if (exportJob.snapshot()) {
     exportFailure.report(
       'Another export is still being written. Wait for it to finish, or cancel it, then export again.',
+      owner,
     );
     return;
   }
@@ -99,6 +101,7 @@ export async function downloadExport<Row>(kind: 'csv' | 'xlsx', req: ExportReque
     const why = e instanceof Error && e.message ? e.message : 'the export could not be written';
     exportFailure.report(
       `The ${kind === 'csv' ? 'CSV' : 'Excel'} export was not written: ${why.replace(/\.$/, '')}. Try again; if it fails again, restart Refund Desk, or filter the list to fewer rows and export those.`,
+      owner,
     );
     return;
   }

@@ -48,13 +48,44 @@ export const exportJob = {
 
 // Why the last export was not written, until someone dismisses it or starts the next one. Exports are
 // started from buttons and from the command palette alike, so the words live here, not in one button.
-let failure: string | null = null;
+// They are shown once: by the group whose button started the export, else (the palette, or that group
+// has gone) by the first group on screen — a report screen has three groups and said it three times.
+/** One group of export buttons on screen (ExportButtons holds one per mount). */
+export type ExportGroup = object;
+let failure: { message: string; owner: ExportGroup | null } | null = null;
+let starter: ExportGroup | null = null;
+const groups: ExportGroup[] = [];
 export const exportFailure = {
   subscribe: exportJob.subscribe,
-  snapshot: (): string | null => failure,
-  report(message: string | null): void {
-    failure = message;
+  snapshot: (): string | null => failure?.message ?? null,
+  /** The words for this group, or null when another group shows them. */
+  messageFor(group: ExportGroup): string | null {
+    if (!failure) return null;
+    const owner = failure.owner && groups.includes(failure.owner) ? failure.owner : groups[0];
+    return owner === group ? failure.message : null;
+  },
+  report(message: string | null, owner: ExportGroup | null = null): void {
+    failure = message === null ? null : { message, owner };
     notify();
+  },
+  /** A group's button is starting an export: its failure, if any, belongs to that group. */
+  startedBy(group: ExportGroup): void {
+    starter = group;
+  },
+  /** Who started the export now starting (null: not a button), read once as the export starts. */
+  takeStarter(): ExportGroup | null {
+    const g = starter;
+    starter = null;
+    return g;
+  },
+  /** Keeps the list of groups on screen, in mount order; returns the unmount. */
+  mount(group: ExportGroup): () => void {
+    groups.push(group);
+    notify();
+    return () => {
+      groups.splice(groups.indexOf(group), 1);
+      notify();
+    };
   },
 };
 

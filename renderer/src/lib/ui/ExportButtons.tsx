@@ -1,4 +1,4 @@
-import { useState, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { exportFailure, exportJob, timeLeftLabel } from '../export-job';
 
 /**
@@ -19,7 +19,10 @@ export function ExportButtons(props: {
   testIds?: { csv: string; xlsx: string };
 }) {
   const job = useSyncExternalStore(exportJob.subscribe, exportJob.snapshot);
-  const failure = useSyncExternalStore(exportFailure.subscribe, exportFailure.snapshot);
+  // This group's identity for the failure words, which one group on screen shows (export-job.ts).
+  const [group] = useState<object>(() => ({}));
+  useEffect(() => exportFailure.mount(group), [group]);
+  const failure = useSyncExternalStore(exportFailure.subscribe, () => exportFailure.messageFor(group));
   // The job this group started (it starts synchronously within onExport), so only its group shows it.
   const [startedId, setStartedId] = useState<number | undefined>(undefined);
   const what = props.what ?? 'The rows shown';
@@ -36,7 +39,9 @@ export function ExportButtons(props: {
           className={props.buttonClassName}
           disabled={props.disabled || job !== null}
           onClick={() => {
+            exportFailure.startedBy(group);
             props.onExport(b.kind);
+            exportFailure.takeStarter(); // an onExport that did not start an export leaves no owner behind
             setStartedId(exportJob.snapshot()?.id);
           }}
           title={job ? 'An export is being written' : b.title}

@@ -102,4 +102,49 @@ describe('export buttons', () => {
       expect.stringMatching(/^Another export/),
     );
   });
+
+  it('say why once on a screen of several groups: in the group that started it, else the first', async () => {
+    const request = {
+      area: 'reconciliation-report',
+      profileName: 'Demo',
+      sheetName: 'N',
+      columns,
+      rows,
+      zone: UTC_ZONE,
+      excelDateFormat: 'yyyy-mm-dd hh:mm',
+    };
+    const start = (kind: 'csv' | 'xlsx') => void downloadExport(kind, request);
+    const { container, rerender } = render(
+      <>
+        <ExportButtons onExport={start} csvLabel="Report CSV" xlsxLabel="Report Excel" className="g1" />
+        <ExportButtons onExport={start} csvLabel="Summary CSV" xlsxLabel="Summary Excel" className="g2" />
+        <ExportButtons onExport={start} csvLabel="Refunds CSV" xlsxLabel="Refunds Excel" className="g3" />
+      </>,
+    );
+    // jsdom has no Worker, so every export fails to start.
+    await userEvent.click(screen.getByRole('button', { name: 'Summary Excel' }));
+    await screen.findByRole('alert');
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(container.querySelector('.g2 [role="alert"]')).not.toBeNull();
+
+    // Started elsewhere (the command palette): the first group on screen says it.
+    await downloadExport('csv', request);
+    await waitFor(() => expect(container.querySelector('.g1 [role="alert"]')).not.toBeNull());
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(screen.getByRole('alert').textContent).toMatch(/^The CSV export was not written/);
+
+    // The group that started it has gone: the words stay, with the first group still on screen.
+    await userEvent.click(screen.getByRole('button', { name: 'Refunds CSV' }));
+    await waitFor(() => expect(container.querySelector('.g3 [role="alert"]')).not.toBeNull());
+    rerender(
+      <>
+        <ExportButtons onExport={start} csvLabel="Report CSV" xlsxLabel="Report Excel" className="g1" />
+        <ExportButtons onExport={start} csvLabel="Summary CSV" xlsxLabel="Summary Excel" className="g2" />
+      </>,
+    );
+    await waitFor(() => expect(container.querySelector('.g1 [role="alert"]')).not.toBeNull());
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 });
