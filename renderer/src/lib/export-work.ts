@@ -4,7 +4,7 @@
  * the .xlsx workbook and replies with the file's bytes. Column value functions cannot cross to a
  * worker, so the page reads each row's values first (cheap) and only plain values travel.
  */
-import { type CsvColumn, type CsvKind, type CsvOptions, writeCsv } from '../../../shared/csv/writer';
+import { type CsvColumn, type CsvKind, type CsvOptions, writeCsvBytes } from '../../../shared/csv/writer';
 import { writeXlsx, type XlsxOptions } from '../../../shared/csv/xlsx';
 
 export type CellValue = string | number | null | undefined;
@@ -38,7 +38,7 @@ export function exportWork(post: (reply: ExportReply, transfer?: ArrayBuffer[]) 
         if (!start) throw new Error('The export was not started.');
         const columns: CsvColumn<CellValue[]>[] = start.columns.map((c, i) => ({ ...c, value: (r) => r[i] }));
         let bytes: Uint8Array;
-        if (start.kind === 'csv') bytes = new TextEncoder().encode(writeCsv(columns, rows, start.csv));
+        if (start.kind === 'csv') bytes = writeCsvBytes(columns, rows, start.csv);
         else {
           const total = rows.length;
           bytes = await writeXlsx(columns, rows, {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { BOM, type CsvColumn, unwrapCell, writeCsv } from '../../../shared/csv/writer';
+import { BOM, type CsvColumn, unwrapCell, writeCsv, writeCsvBytes } from '../../../shared/csv/writer';
 
 interface Row {
   id: string;
@@ -80,6 +80,29 @@ describe('CSV writer', () => {
       writeCsv(columns, [{ id: '1', ref: 'r', amount: '-12.30', note: 'n', at: '' }], { bom: false }),
     );
     expect(ok![2]).toBe('-12.30');
+  });
+
+  it('writes the same document as bytes: UTF-8, with the BOM as EF BB BF or without it', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            id: fc.string(),
+            ref: fc.string({ unit: 'grapheme' }),
+            amount: fc.string(),
+            note: fc.string({ unit: 'binary' }),
+            at: fc.string(),
+          }),
+          { maxLength: 8 },
+        ),
+        fc.boolean(),
+        (rows, bom) => {
+          const bytes = writeCsvBytes(columns, rows, { bom });
+          expect(bytes).toEqual(new TextEncoder().encode(writeCsv(columns, rows, { bom })));
+          expect([...bytes.slice(0, 3)].join(',') === '239,187,191').toBe(bom);
+        },
+      ),
+    );
   });
 
   it('round-trips any text through a standard parser', () => {
