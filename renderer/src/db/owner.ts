@@ -3,6 +3,7 @@ import { type QueryClient, queryOptions, useQueryClient } from '@tanstack/react-
 import { useMemo } from 'react';
 import type { Transaction } from '../../../shared/domain/transaction';
 import { type ListRow, toListRow } from '../features/transactions/list-row';
+import { listRowsOf, MERGE_SLICE, mergeRows, mergeWrittenInSlices } from './list-merge';
 import { createCacheAdmin, openCache, RESET_CACHE_WORDS, resetLocalCache } from './cache';
 import { createCacheWriteWorker } from './cache-write-worker';
 import { type CacheWriter, createCacheWriter, type WriteOutcome } from './cache-writer';
@@ -25,17 +26,16 @@ export const transactionKeys = {
   newestFetch: (profileId: string) => ['transactions', profileId, 'newest-fetch'] as const,
 };
 
-/** Replaces or adds rows by transactionNo in an already-loaded list (keeps untouched rows identical). */
-export function mergeRows(current: readonly ListRow[] | undefined, fresh: readonly ListRow[]): ListRow[] {
-  const byNo = new Map(fresh.map((r) => [r.transactionNo, r]));
-  const out = (current ?? []).map((r) => {
-    const f = byNo.get(r.transactionNo);
-    if (f) byNo.delete(r.transactionNo);
-    return f ?? r;
-  });
-  for (const r of byNo.values()) out.push(r);
-  return out;
-}
+export { mergeRows };
+
+/** Lets the page paint and handle input between two slices of a merge. */
+const yieldToPage = () => new Promise<void>((r) => setTimeout(r, 0));
+
+/**
+ * The merges into each query client's lists, one after another: a large merge yields to the page, and an
+ * earlier fetch's rows must never land after a later one's.
+ */
+const mergeTails = new WeakMap<QueryClient, Promise<unknown>>();
 
 /**
  * One writer per database, shared by every owner over it (each component's useCache makes its own),
@@ -123,31 +123,44 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: 
       opts: { signal?: AbortSignal } = {},
     ): Promise<WriteOutcome> {
       if (txs.length === 0) return { written: 0, cancelled: false };
-      const show = (written: readonly Transaction[]) => {
+      const showNow = async (written: readonly Transaction[]) => {
         if (written.length === 0) return;
-        client.setQueryData(transactionKeys.rows(profileId), (cur: ListRow[] | undefined) =>
-          cur === undefined
-            ? undefined
-            : mergeRows(
-                cur,
-                written.map((t) => toListRow({ ...t, profileId, fetchedAt })),
-              ),
-        );
+        const key = transactionKeys.rows(profileId);
+        const base = client.getQueryData<ListRow[]>(key);
+        if (base !== undefined) {
+          // A large write is merged a slice at a time (list-merge.ts); if the list changed meanwhile (it
+          // was read again, or a lookup landed), the fresh rows are merged into what is there now.
+          const { merged, fresh } =
+            written.length < MERGE_SLICE
+              ? { merged: undefined, fresh: listRowsOf(written, profileId, fetchedAt) }
+              : await mergeWrittenInSlices(base, written, profileId, fetchedAt, yieldToPage);
+          client.setQueryData(key, (cur: ListRow[] | undefined) =>
+            cur === undefined ? undefined : merged && cur === base ? merged : mergeRows(cur, fresh),
+          );
+        }
         client.setQueryData(transactionKeys.newestFetch(profileId), (cur: string | null | undefined) =>
           cur === undefined ? undefined : cur && cur > fetchedAt ? cur : fetchedAt,
         );
         // The first screen is a read of the index, not a list to merge into: read it again when shown.
         void client.invalidateQueries({ queryKey: transactionKeys.firstPage(profileId) });
       };
+      const show = (written: readonly Transaction[]): Promise<void> => {
+        const done = (mergeTails.get(client) ?? Promise.resolve()).then(() => showNow(written));
+        mergeTails.set(
+          client,
+          done.catch(() => {}),
+        );
+        return done;
+      };
       let outcome: WriteOutcome;
       try {
         outcome = await writer.write(profileId, txs, fetchedAt, opts);
       } catch (e) {
         const written = (e as { details?: { written?: unknown } }).details?.written;
-        if (typeof written === 'number') show(txs.slice(0, written));
+        if (typeof written === 'number') await show(txs.slice(0, written));
         throw e;
       }
-      show(outcome.written === txs.length ? txs : txs.slice(0, outcome.written));
+      await show(outcome.written === txs.length ? txs : txs.slice(0, outcome.written));
       return outcome;
     },
 
