@@ -329,6 +329,13 @@ export async function networkBench(): Promise<Figure[]> {
   return tableOf(results);
 }
 
+/** The host's cold start alone, beside its floor: `npm run bench -- cold-start`. */
+export async function coldStartBench(): Promise<Figure[]> {
+  const results = [await coldStart()];
+  writeResults(results);
+  return tableOf(results);
+}
+
 /** The export figures alone, printed and not written (`npm run bench -- exports`). */
 export async function exportsOnlyBench(): Promise<Figure[]> {
   return tableOf(await exportsBench());

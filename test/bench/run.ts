@@ -3,7 +3,13 @@ import { printTable, type Figure } from './harness';
 import { hostileBodyBench } from './hostile-body.bench';
 import { reconBench, reconTwoWayBench } from './recon.bench';
 import { rendererBench } from './renderer.bench';
-import { exportsOnlyBench, networkBench, reconcileBench, resultsBench } from './results.bench';
+import {
+  coldStartBench,
+  exportsOnlyBench,
+  networkBench,
+  reconcileBench,
+  resultsBench,
+} from './results.bench';
 import { serviceBench } from './service.bench';
 
 /**
@@ -19,6 +25,8 @@ const SUITES: Array<[string, () => Promise<Figure[]>]> = [
   ['hostile', hostileBodyBench],
   // The network and host cold-start figures alone (also part of `results`): `npm run bench -- network`.
   ['network', networkBench],
+  // The host cold-start figure alone, beside its floor (also part of `network` and `results`).
+  ['cold-start', coldStartBench],
   // The CSV and Excel export figures alone, printed only: `npm run bench -- exports`.
   ['exports', exportsOnlyBench],
   // The reconciliation figure with its pandas floor alone (also part of `results`).
@@ -28,7 +36,7 @@ const SUITES: Array<[string, () => Promise<Figure[]>]> = [
 ];
 
 /** Suites whose figures another suite already measures: run only when named. */
-const ONLY_WHEN_NAMED = new Set(['network', 'exports', 'reconcile']);
+const ONLY_WHEN_NAMED = new Set(['network', 'cold-start', 'exports', 'reconcile']);
 
 async function main(): Promise<void> {
   const only = process.argv[2];

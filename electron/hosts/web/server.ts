@@ -46,6 +46,11 @@ export interface BrowserHostOptions {
   port?: number;
   /** Fixed secret for tests; a random one per run otherwise. */
   secret?: string;
+  /**
+   * The page bridge script to serve (the built host passes its prebuilt out/web/bridge.js); bundled
+   * from page/bridge.ts in memory when absent, as for a host run from source.
+   */
+  bridgeScript?: string;
 }
 
 export interface BrowserHost {
@@ -133,7 +138,7 @@ const tooLargeEnvelope = () =>
  */
 export async function startBrowserHost(opts: BrowserHostOptions): Promise<BrowserHost> {
   const secret = opts.secret ?? randomBytes(24).toString('base64url');
-  const bridgeScript = (await pageBridgeScript()).code;
+  const bridgeScript = opts.bridgeScript ?? (await pageBridgeScript()).code;
   const root = normalize(opts.rendererDir + sep);
   const streams = new Set<ServerResponse>();
   let origin = '';

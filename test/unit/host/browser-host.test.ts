@@ -6,7 +6,11 @@ import { createContext, runInContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppCore } from '../../../electron/core/compose';
 import { createNodeCore } from '../../../electron/hosts/node-core';
-import { pageBridgeScript } from '../../../electron/hosts/web/page-script';
+import {
+  PREBUILT_BRIDGE,
+  pageBridgeScript,
+  servedBridgeScript,
+} from '../../../electron/hosts/web/page-script';
 import { type BrowserHost, startBrowserHost } from '../../../electron/hosts/web/server';
 import { buildBridge } from '../../../shared/ipc/bridge';
 import { BRIDGE_GLOBAL, EVENT_CHANNELS, INVOKE_CHANNELS } from '../../../shared/ipc/channels';
@@ -227,6 +231,45 @@ describe('browser host: the page bridge', () => {
     } finally {
       stop();
     }
+  });
+});
+
+describe('browser host: a prebuilt page bridge', () => {
+  it('serves the script it is given, with the same headers, instead of bundling one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rd-host-prebuilt-'));
+    mkdirSync(join(dir, 'renderer'));
+    writeFileSync(join(dir, 'renderer', 'index.html'), '<html><head></head><body>app</body></html>');
+    const given = '/* prebuilt */ window.prebuiltBridge = true;';
+    const other = await startBrowserHost({ core, rendererDir: join(dir, 'renderer'), bridgeScript: given });
+    try {
+      const served = await fetch(`${other.origin}/__host/bridge.js`);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toMatch(/^text\/javascript/);
+      expect(served.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(await served.text()).toBe(given);
+      const page = await (await fetch(`${other.origin}/`)).text();
+      expect(page).toMatch(/<head>\s*<script src="\/__host\/bridge\.js"><\/script>/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('takes the prebuilt file beside the host when there is one, and says nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rd-host-prebuilt-'));
+    writeFileSync(join(dir, PREBUILT_BRIDGE), '/* from the build */');
+    const notes: string[] = [];
+    expect(await servedBridgeScript(dir, (n) => notes.push(n))).toBe('/* from the build */');
+    expect(notes).toEqual([]);
+  });
+
+  it('bundles from source when no prebuilt file is there, and says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rd-host-prebuilt-'));
+    const notes: string[] = [];
+    const code = await servedBridgeScript(dir, (n) => notes.push(n));
+    expect(code).toBe((await pageBridgeScript()).code);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain(join(dir, PREBUILT_BRIDGE));
+    expect(notes[0]).toContain('bundling it from source in memory');
   });
 });
 

@@ -1,0 +1,116 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_HOST, buildBrowserHost } from '../../../electron/hosts/web/build';
+import { PREBUILT_BRIDGE, pageBridgeScript } from '../../../electron/hosts/web/page-script';
+
+/**
+ * The browser host as `npm run build` builds it and `npm run start:web` runs it: one ES module run by
+ * plain node, serving the page bridge prebuilt beside it. Built into a stand-in project (package.json,
+ * node_modules and a stub renderer) so the repository's own out/ is left alone.
+ */
+const ROOT = resolve(import.meta.dirname, '../../..');
+let project: string;
+let child: ChildProcess | undefined;
+let url = '';
+let stderr = '';
+
+/** Preloaded into the built host: names on stderr every module it asks for by name (not by path). */
+const REPORT_IMPORTS = `
+import { registerHooks } from 'node:module';
+registerHooks({
+  resolve(specifier, context, next) {
+    if (!/^(\\.|\\/|file:)/.test(specifier)) process.stderr.write('imports ' + specifier + '\\n');
+    return next(specifier, context);
+  },
+});
+`;
+
+beforeAll(async () => {
+  project = mkdtempSync(join(tmpdir(), 'rd-built-host-'));
+  copyFileSync(join(ROOT, 'package.json'), join(project, 'package.json'));
+  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
+  mkdirSync(join(project, 'out/renderer'), { recursive: true });
+  writeFileSync(join(project, 'out/renderer/index.html'), '<html><head></head><body>built</body></html>');
+  await buildBrowserHost(join(project, 'out/web'));
+
+  const started = Date.now();
+  const proc = spawn(
+    process.execPath,
+    [
+      '--import',
+      `data:text/javascript,${encodeURIComponent(REPORT_IMPORTS)}`,
+      join(project, 'out/web', BUILT_HOST),
+      '--port',
+      '0',
+      '--data-dir',
+      join(project, 'data'),
+    ],
+    { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child = proc;
+  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  url = await new Promise<string>((done, fail) => {
+    let out = '';
+    proc.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/#secret=\S+)/.exec(out);
+      if (m) done(m[1]!);
+    });
+    proc.on('exit', (code) => fail(new Error(`the built host exited with ${code}: ${stderr}`)));
+  });
+  process.stderr.write(`built host printed its URL after ${Date.now() - started} ms\n`);
+}, 120_000);
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((done) => child!.once('exit', done));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+describe('the built browser host', () => {
+  it('is one module beside its prebuilt page bridge, which is the very script bundled from source', async () => {
+    expect(existsSync(join(project, 'out/web', BUILT_HOST))).toBe(true);
+    const prebuilt = readFileSync(join(project, 'out/web', PREBUILT_BRIDGE), 'utf8');
+    expect(prebuilt).toBe((await pageBridgeScript()).code);
+  });
+
+  it('starts under plain node, serves the renderer and that bridge, and says nothing of bundling', async () => {
+    const { origin, hash } = new URL(url);
+    const page = await fetch(`${origin}/`);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await page.text()).toMatch(/<head>\s*<script src="\/__host\/bridge\.js"><\/script>[\s\S]*built/);
+    const bridge = await fetch(`${origin}/__host/bridge.js`);
+    expect(await bridge.text()).toBe(readFileSync(join(project, 'out/web', PREBUILT_BRIDGE), 'utf8'));
+    expect(stderr).not.toContain('bundling');
+    // Its start compiles nothing and reads no package from node_modules: everything is in the one file
+    // (Vite is loaded only to bundle the bridge in memory, which it did not).
+    const imported = [...stderr.matchAll(/^imports (\S+)$/gm)].map((m) => m[1]);
+    expect(imported).toContain('node:http');
+    expect(imported.filter((s) => !s?.startsWith('node:'))).toEqual([]);
+
+    const secret = new URLSearchParams(hash.slice(1)).get('secret')!;
+    const info = await fetch(`${origin}/ipc/app.info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-refund-desk-secret': secret },
+      body: '{"input":null}',
+    });
+    expect(await info.json()).toMatchObject({ ok: true, value: { host: 'browser' } });
+    const refused = await fetch(`${origin}/ipc/app.info`, { method: 'POST', body: '{"input":null}' });
+    expect(refused.status).toBe(403);
+  });
+});
