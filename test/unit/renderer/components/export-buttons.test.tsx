@@ -30,6 +30,16 @@ function heldWorker() {
 
 const columns: CsvColumn<{ n: number }>[] = [{ header: 'N', kind: 'integer', value: (r) => r.n }];
 const rows = Array.from({ length: 10 }, (_, n) => ({ n }));
+/** An export of those rows as a screen asks for one. */
+const request = {
+  area: 'transactions',
+  profileName: 'Demo',
+  sheetName: 'N',
+  columns,
+  rows,
+  zone: UTC_ZONE,
+  excelDateFormat: 'yyyy-mm-dd hh:mm',
+};
 
 describe('export buttons', () => {
   it('show the running export where it was started, with progress and Cancel; the others wait', async () => {
@@ -64,15 +74,6 @@ describe('export buttons', () => {
   });
 
   it('say why an export was not written, from a button or the palette alike, until dismissed', async () => {
-    const request = {
-      area: 'transactions',
-      profileName: 'Demo',
-      sheetName: 'N',
-      columns,
-      rows,
-      zone: UTC_ZONE,
-      excelDateFormat: 'yyyy-mm-dd hh:mm',
-    };
     // jsdom has no Worker: the export worker cannot start, as when a page cannot create one.
     render(<ExportButtons onExport={(kind) => void downloadExport(kind, request)} />);
     await userEvent.click(screen.getByRole('button', { name: 'Export Excel' }));
@@ -104,15 +105,6 @@ describe('export buttons', () => {
   });
 
   it('say why once on a screen of several groups: in the group that started it, else the first', async () => {
-    const request = {
-      area: 'reconciliation-report',
-      profileName: 'Demo',
-      sheetName: 'N',
-      columns,
-      rows,
-      zone: UTC_ZONE,
-      excelDateFormat: 'yyyy-mm-dd hh:mm',
-    };
     const start = (kind: 'csv' | 'xlsx') => void downloadExport(kind, request);
     const { container, rerender } = render(
       <>
