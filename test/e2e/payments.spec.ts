@@ -233,6 +233,20 @@ test('back-office payments in the Demo: customer, link paid through the hosted p
   );
   expect(exports['payments.csv']).toContain(linkRef);
   expect(exports['payments.csv']).toContain('3220');
+  // Excel is a workbook (a zip), not the CSV under another name.
+  const [workbook] = await Promise.all([
+    page.waitForEvent('download'),
+    page
+      .getByRole('search', { name: 'Filter payments' })
+      .getByRole('button', { name: 'Export Excel' })
+      .click(),
+  ]);
+  expect(workbook.suggestedFilename()).toMatch(/^payments-.+\.xlsx$/);
+  expect(
+    readFileSync((await workbook.path()) ?? '')
+      .subarray(0, 2)
+      .toString('latin1'),
+  ).toBe('PK');
   await tab(page, 'Audit');
   await expect(page.getByTestId('payment-audit-table')).toContainText('Card stored');
   await shoot(page, 'audit');

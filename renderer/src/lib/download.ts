@@ -21,10 +21,6 @@ export function downloadBlob(fileName: string, blob: Blob): void {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-export function downloadText(fileName: string, text: string, mime = 'text/csv;charset=utf-8'): void {
-  downloadBlob(fileName, new Blob([text], { type: mime }));
-}
-
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**

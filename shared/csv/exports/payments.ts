@@ -1,7 +1,7 @@
 import type { Currency } from '../../domain/currencies';
 import { formatMinor } from '../../domain/money';
 import type { PaymentAuditEntry, PaymentView } from '../../ipc/contract/payments';
-import { type CsvColumn, writeCsv } from '../writer';
+import type { CsvColumn } from '../writer';
 
 /**
  * Column sets of the payments list and the payments audit log exports. They carry what a person may see
@@ -58,9 +58,3 @@ export const PAYMENT_AUDIT_COLUMNS: readonly CsvColumn<PaymentAuditEntry>[] = [
   { header: 'detail', kind: 'text', value: (e) => e.detail },
   { header: 'subjectId', kind: 'id', value: (e) => e.subjectId },
 ];
-
-/** The payments list as CSV (shared writer: BOM for Excel, ids kept as text, formula guard). */
-export const paymentsCsv = (rows: readonly PaymentView[]) => writeCsv(PAYMENT_COLUMNS, rows, { bom: true });
-/** The payments audit log as CSV. */
-export const paymentAuditCsv = (rows: readonly PaymentAuditEntry[]) =>
-  writeCsv(PAYMENT_AUDIT_COLUMNS, rows, { bom: true });

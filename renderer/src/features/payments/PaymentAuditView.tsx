@@ -1,11 +1,9 @@
 import { useFormat } from '../preferences/use-prefs';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { paymentAuditCsv } from '../../../../shared/csv/exports/payments';
 import { useBridge } from '../../lib/bridge';
-import { downloadText } from '../../lib/download';
 import { ListToolbar } from '../refunds/ListToolbar';
-import { paymentsFileName } from './filters';
+import { exportPaymentAudit } from './exports';
 import { amountText } from './format';
 import { OptionFilter } from './OrderFields';
 import { paymentAuditQuery } from './queries';
@@ -24,7 +22,8 @@ const ACTION_LABELS: Record<string, string> = {
 /** The read-only record of every payments action: who, what, when and the service's answer. */
 export function PaymentAuditView({ profileId }: { profileId: string }) {
   // Times in the person's chosen zone and format, like every other screen.
-  const localTime = useFormat().dateTimeSeconds;
+  const format = useFormat();
+  const localTime = format.dateTimeSeconds;
   const bridge = useBridge();
   const audit = useQuery(paymentAuditQuery(bridge, profileId));
   const [text, setText] = useState('');
@@ -58,7 +57,7 @@ export function PaymentAuditView({ profileId }: { profileId: string }) {
         placeholder="Reference, transaction, operator, outcome"
         shown={rows.length}
         total={audit.data?.length ?? 0}
-        onExport={() => downloadText(paymentsFileName('payments-audit', new Date()), paymentAuditCsv(rows))}
+        onExport={(kind) => void exportPaymentAudit(kind, rows, format)}
       >
         <OptionFilter
           label="Action"

@@ -1,10 +1,9 @@
 import { useFormat } from '../preferences/use-prefs';
 import { useMemo, useState } from 'react';
 import { PAYMENT_KINDS, PAYMENT_STATES, type PaymentView } from '../../../../shared/ipc/contract/payments';
-import { paymentsCsv } from '../../../../shared/csv/exports/payments';
-import { downloadText } from '../../lib/download';
 import { ListToolbar } from '../refunds/ListToolbar';
-import { filterPayments, type PaymentFilters, paymentsFileName } from './filters';
+import { exportPayments } from './exports';
+import { filterPayments, type PaymentFilters } from './filters';
 import { KIND_LABELS, STATE_LABELS, vendorLabel } from './format';
 import { OptionFilter } from './OrderFields';
 import { PaymentCells, PaymentHeadCells } from './PaymentCells';
@@ -17,7 +16,8 @@ export function PaymentsList(props: {
   onSelect: (id: string) => void;
 }) {
   // Times in the person's chosen zone and format, like every other screen.
-  const localTime = useFormat().dateTimeSeconds;
+  const format = useFormat();
+  const localTime = format.dateTimeSeconds;
   const [f, setF] = useState<PaymentFilters>({ kind: 'all', state: 'all', currency: 'all', text: '' });
   const rows = useMemo(() => filterPayments(props.payments, f), [props.payments, f]);
   const currencies = useMemo(
@@ -43,7 +43,7 @@ export function PaymentsList(props: {
         placeholder="Reference, transaction, customer"
         shown={rows.length}
         total={props.payments.length}
-        onExport={() => downloadText(paymentsFileName('payments', new Date()), paymentsCsv(rows))}
+        onExport={(kind) => void exportPayments(kind, rows, format)}
       >
         <OptionFilter
           label="Kind"

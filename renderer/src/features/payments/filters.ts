@@ -25,8 +25,3 @@ export function filterPayments(list: readonly PaymentView[], f: PaymentFilters):
     )
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
-
-/** "PAYMENTS-2026-11-22T10-20-30Z.csv": sorts by date, no characters Windows refuses. */
-export function paymentsFileName(kind: 'payments' | 'payments-audit', now: Date): string {
-  return `${kind}-${now.toISOString().slice(0, 19).replace(/:/g, '-')}Z.csv`;
-}

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { PAYMENT_STATES, type PaymentView } from '../../../../shared/ipc/contract/payments';
-import { PAYMENT_COLUMNS, paymentsCsv } from '../../../../shared/csv/exports/payments';
+import { PAYMENT_COLUMNS } from '../../../../shared/csv/exports/payments';
+import { writeCsv } from '../../../../shared/csv/writer';
+import { UTC_ZONE } from '../../../../shared/domain/zones';
 import { parseAmountField } from '../../../../renderer/src/features/payments/amount';
-import { filterPayments, paymentsFileName } from '../../../../renderer/src/features/payments/filters';
+import { filterPayments } from '../../../../renderer/src/features/payments/filters';
 import { describePayment } from '../../../../renderer/src/features/payments/format';
 import { parseGoods } from '../../../../renderer/src/features/payments/goods';
 import { upsertById } from '../../../../renderer/src/features/payments/queries';
@@ -73,9 +75,6 @@ describe('payments view logic', () => {
     expect(
       filterPayments(list, { kind: 'all', state: 'all', currency: 'all', text: 'lima' }).map((p) => p.id),
     ).toEqual(['PY3']);
-    expect(paymentsFileName('payments', new Date('2026-11-22T10:20:30Z'))).toBe(
-      'payments-2026-11-22T10-20-30Z.csv',
-    );
   });
 
   it('a pushed update never replaces a newer one; new items go first', () => {
@@ -129,9 +128,12 @@ describe('payments view logic', () => {
 
   it('the export carries no vaultId or card data beyond the last four, and guards formulas', () => {
     expect(PAYMENT_COLUMNS.map((c) => c.header)).not.toContain('vaultId');
-    const csv = paymentsCsv([
-      view({ note: '=HYPERLINK("x")', cardLast4: '3220', transactionNo: '297553638300708562' }),
-    ]);
+    // As the payments screen writes it (features/payments/exports.ts): times in UTC, as its column says.
+    const csv = writeCsv(
+      PAYMENT_COLUMNS,
+      [view({ note: '=HYPERLINK("x")', cardLast4: '3220', transactionNo: '297553638300708562' })],
+      { zone: UTC_ZONE },
+    );
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     expect(csv).toContain(`'=HYPERLINK`);
     expect(csv).toContain('3220');
