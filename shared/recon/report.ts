@@ -7,7 +7,7 @@
  */
 import type { Currency } from '../domain/currencies';
 import { formatMinor } from '../domain/money';
-import { matchLedger, type ReconItem, type ServiceAnswer } from './match';
+import { matchLedger, NO_DELTAS, type ReconItem, type ServiceAnswer } from './match';
 import type { LedgerRow, UnusableRow } from './ledger';
 import { periodRange, zoneLabel, zoneOf, type ReconOptions } from './period';
 import { summarise, type ReconSummary } from './summary';
@@ -43,7 +43,7 @@ function unreadableItem(u: UnusableRow): ReconItem {
     line: u.line,
     outcome: 'unreadable',
     unusable: u,
-    deltas: [],
+    deltas: NO_DELTAS,
     detail: `Cannot be used: ${u.reason}.`,
   };
 }
