@@ -9,8 +9,22 @@ import { MoneyParseError } from '../domain/money';
 import { z } from 'zod';
 import { escapeUnsafeText, refuseUnsafeText } from '../domain/text';
 import type { CsvRecord, ParsedCsv } from '../csv/parser';
-import { detectDecimal, parseLedgerAmount, type DecimalEvidence, type DecimalSeparator } from './amounts';
-import { detectDateOrder, parseLedgerDate, type DateEvidence, type DateOrder } from './dates';
+import {
+  decimalTally,
+  decimalVerdict,
+  parseLedgerAmount,
+  tallyDecimal,
+  type DecimalEvidence,
+  type DecimalSeparator,
+} from './amounts';
+import {
+  dateTally,
+  dateVerdict,
+  parseLedgerDate,
+  tallyDate,
+  type DateEvidence,
+  type DateOrder,
+} from './dates';
 import type { ColumnMapping, MappingField } from './mapping';
 
 const minor = z.number().int().refine(Number.isSafeInteger);
@@ -152,26 +166,27 @@ export interface FormatEvidence {
   dates: DateEvidence;
 }
 
-/** The cells of the named columns, one column after the other (arrays: faster than a generator). */
-function cellsOf(parsed: Pick<ParsedCsv, 'headers' | 'rows'>, ...headers: Array<string | undefined>) {
-  const out: string[] = [];
-  for (const header of headers) {
-    const i = header === undefined ? -1 : parsed.headers.indexOf(header);
-    if (i < 0) continue;
-    for (const r of parsed.rows) out.push(r.cells[i] ?? '');
-  }
-  return out;
-}
-
-/** Detects the decimal separator and date order from the mapped columns. */
+/**
+ * Detects the decimal separator and date order from the mapped columns: the amount and date cells in
+ * one walk over the rows (then the refunded column, if mapped: its values come after all amounts).
+ */
 export function detectFormats(
   parsed: Pick<ParsedCsv, 'headers' | 'rows'>,
   mapping: ColumnMapping,
 ): FormatEvidence {
-  return {
-    decimal: detectDecimal(cellsOf(parsed, mapping.amount, mapping.refunded)),
-    dates: detectDateOrder(cellsOf(parsed, mapping.date)),
-  };
+  const col = (h: string | undefined) => (h === undefined ? -1 : parsed.headers.indexOf(h));
+  const amount = col(mapping.amount);
+  const refunded = col(mapping.refunded);
+  const date = col(mapping.date);
+  const decimal = decimalTally();
+  const dates = dateTally();
+  let sawIso = false;
+  for (const { cells } of parsed.rows) {
+    if (amount >= 0) tallyDecimal(decimal, cells[amount] ?? '');
+    if (date >= 0 && tallyDate(dates, cells[date] ?? '')) sawIso = true;
+  }
+  if (refunded >= 0) for (const { cells } of parsed.rows) tallyDecimal(decimal, cells[refunded] ?? '');
+  return { decimal: decimalVerdict(decimal), dates: dateVerdict(dates, sawIso) };
 }
 
 /** The formats to read with: what was chosen, else what the evidence decided, else the defaults. */
