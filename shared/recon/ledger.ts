@@ -4,7 +4,7 @@
  * be used = data rows), each unusable one with its line, a reason and, where recognisable, its cause.
  * Amounts become integer minor units here and nowhere else.
  */
-import { currencySchema, isKnownCurrency } from '../domain/currencies';
+import { currencySchema, isKnownCurrency, type Currency } from '../domain/currencies';
 import { MoneyParseError } from '../domain/money';
 import { z } from 'zod';
 import { escapeUnsafeText, refuseUnsafeText } from '../domain/text';
@@ -251,6 +251,18 @@ function unusableOf(rec: CsvRecord, idx: FieldIndex, reason: string, cause: Unus
   };
 }
 
+/** A currency cell (trimmed, escaped): its code, or why a row with it cannot be used. */
+function readCurrency(cell: string): Currency | { problem: string } {
+  const currency = cell.toUpperCase();
+  if (!/^[A-Z]{3}$/.test(currency))
+    return {
+      problem: currency ? `currency “${currency.slice(0, 10)}” is not a 3-letter code` : 'has no currency',
+    };
+  if (!isKnownCurrency(currency))
+    return { problem: `currency ${currency} is not one the payment service handles` };
+  return currency;
+}
+
 /** Applies a mapping (assumed valid, see mappingIssues) to a parsed file. */
 export function toLedgerRows(
   parsed: Pick<ParsedCsv, 'headers' | 'rows' | 'problems' | 'delimiter'>,
@@ -275,8 +287,11 @@ export function toLedgerRows(
     ...(p.cells ? { raw: escapeUnsafeText(p.cells.join(parsed.delimiter)).slice(0, RAW_MAX) } : {}),
   }));
   // A ledger repeats a handful of currency and status words: each is read once per file.
-  const currencies = new Map<string, string>();
-  const statuses = new Map<string, LedgerStatus>();
+  // Keyed by the cell as written, so that a repeated cell is not trimmed and checked again, and every row
+  // with the same status keeps the same string (not one copy per row, 100k of them kept with the rows).
+  const currencies = new Map<string, Currency | { problem: string }>();
+  const statuses = new Map<string, { text: string; status: LedgerStatus }>();
+  const rawCell = (cells: readonly string[], i: number) => (i < 0 ? '' : (cells[i] ?? ''));
   // Made once, not per row: a closure per row is measurable at 100k rows.
   let rec: CsvRecord;
   const fail = (reason: string, cause: UnusableCause) => unusable.push(unusableOf(rec, idx, reason, cause));
@@ -301,23 +316,17 @@ export function toLedgerRows(
       else fail(`transaction number “${transactionNo.slice(0, 40)}” is not all digits`, 'id_not_digits');
       continue;
     }
-    const currencyCell = cellOf(cells, idx.currency);
-    let currency = currencies.get(currencyCell);
-    if (currency === undefined) {
-      currency = currencyCell.toUpperCase();
-      currencies.set(currencyCell, currency);
+    const currencyRaw = rawCell(cells, idx.currency);
+    let read = currencies.get(currencyRaw);
+    if (read === undefined) {
+      read = readCurrency(cellOf(cells, idx.currency));
+      currencies.set(currencyRaw, read);
     }
-    if (!/^[A-Z]{3}$/.test(currency)) {
-      fail(
-        currency ? `currency “${currency.slice(0, 10)}” is not a 3-letter code` : 'has no currency',
-        'currency',
-      );
+    if (typeof read !== 'string') {
+      fail(read.problem, 'currency');
       continue;
     }
-    if (!isKnownCurrency(currency)) {
-      fail(`currency ${currency} is not one the payment service handles`, 'currency');
-      continue;
-    }
+    const currency = read;
     let amountMinor: number;
     let refundedMinor: number | undefined;
     try {
@@ -337,12 +346,14 @@ export function toLedgerRows(
       );
       continue;
     }
-    const statusText = cellOf(cells, idx.status);
-    let status = statuses.get(statusText);
-    if (status === undefined) {
-      status = normaliseLedgerStatus(statusText);
-      statuses.set(statusText, status);
+    const statusRaw = rawCell(cells, idx.status);
+    let said = statuses.get(statusRaw);
+    if (said === undefined) {
+      const text = cellOf(cells, idx.status);
+      said = { text, status: normaliseLedgerStatus(text) };
+      statuses.set(statusRaw, said);
     }
+    const { text: statusText, status } = said;
     if (transactionNo && reference && date && day && statusText && refundedMinor === undefined) {
       // The usual row, made in one piece (same properties, same order as below).
       rows.push({
