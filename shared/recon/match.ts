@@ -135,6 +135,8 @@ export interface MatchOptions {
   fmt: (amountMinor: number, currency: Currency) => string;
   /** Omitted: dates are not compared. */
   dates?: DateCheck;
+  /** Called with each item as soon as it is made (the report's summary is added up this way). */
+  onItem?: (item: ReconItem) => void;
 }
 
 /** The currency an item belongs to in the summary ('' for an unreadable row with no usable currency). */
@@ -376,6 +378,11 @@ export function matchLedger(
     offsets[i] = dayOffsetOf(row.day, tx.paidAt || tx.createdAt || undefined);
   }
   const items: ReconItem[] = [];
+  const onItem = opts.onItem;
+  const emit = (item: ReconItem) => {
+    items.push(item);
+    if (onItem) onItem(item);
+  };
   for (let i = 0; i < n; i += 1) {
     const row = rows[i]!;
     const matchedBy = row.transactionNo ? 'transactionNo' : 'reference';
@@ -403,12 +410,12 @@ export function matchLedger(
       if (service) item.service = service;
       item.detail = `Same transaction as line ${first}: the ledger counts it twice.`;
       item.deltas = deltasOf(row, undefined);
-      items.push(item);
+      emit(item);
       continue;
     }
     keyLines[keyId] = row.line;
     if (!result || result.kind === 'failed') {
-      items.push({
+      emit({
         line: row.line,
         matchedBy,
         ledger: row,
@@ -421,7 +428,7 @@ export function matchLedger(
       continue;
     }
     if (result.kind === 'not_found' || !service) {
-      items.push({
+      emit({
         line: row.line,
         matchedBy,
         ledger: row,
@@ -436,7 +443,7 @@ export function matchLedger(
     const { outcome, detail } = classify(row, service, fmt, dates, dayOffset);
     // Properties in the order items have always been stored in; the usual item made in one piece.
     if (result.source !== 'cache' && dayOffset !== undefined) {
-      items.push({
+      emit({
         line: row.line,
         matchedBy,
         ledger: row,
@@ -455,7 +462,7 @@ export function matchLedger(
     item.outcome = outcome;
     item.detail = detail;
     item.deltas = deltasOf(row, service);
-    items.push(item);
+    emit(item);
   }
   return items;
 }
