@@ -104,7 +104,7 @@ function startsWithDayShape(t: string): boolean {
 }
 
 /** Exactly "dddd-dd-dd": how most ledgers write dates, read without a pattern or a Date. */
-const isIsoDayShape = (t: string) => t.length === 10 && startsWithDayShape(t);
+export const isIsoDayShape = (t: string) => t.length === 10 && startsWithDayShape(t);
 
 /**
  * The day of a "dddd-dd-dd" text when it is a real calendar day, else undefined — what valid() says

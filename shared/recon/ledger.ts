@@ -20,6 +20,7 @@ import {
 import {
   dateTally,
   dateVerdict,
+  isIsoDayShape,
   parseLedgerDate,
   tallyDate,
   type DateEvidence,
@@ -297,7 +298,10 @@ export function toLedgerRows(
   const fail = (reason: string, cause: UnusableCause) => unusable.push(unusableOf(rec, idx, reason, cause));
   for (rec of parsed.rows) {
     const cells = rec.cells;
-    const transactionNo = cellOf(cells, idx.transactionNo);
+    // A cell of digits (or a year-first day) has nothing to escape: the usual row skips that check.
+    const txText = idx.transactionNo < 0 ? '' : (cells[idx.transactionNo] ?? '').trim();
+    const txDigits = DIGITS.test(txText);
+    const transactionNo = txDigits ? txText : escapeUnsafeText(txText);
     const reference = cellOf(cells, idx.reference);
     if (!transactionNo && !reference) {
       fail('has neither a transaction number nor a reference', 'no_key');
@@ -307,7 +311,7 @@ export function toLedgerRows(
       fail(`reference “${reference.slice(0, 40)}…” is longer than ${REFERENCE_MAX} characters`, 'no_key');
       continue;
     }
-    if (transactionNo && !DIGITS.test(transactionNo)) {
+    if (transactionNo && !txDigits) {
       if (SCIENTIFIC.test(transactionNo))
         fail(
           `transaction number “${transactionNo}” was shortened by a spreadsheet to scientific notation, so its last digits are lost. Export the ledger again with that column formatted as Text (in Excel: Data → From Text/CSV, column type Text)`,
@@ -337,7 +341,8 @@ export function toLedgerRows(
       fail(e instanceof MoneyParseError ? `amount: ${e.message}` : 'amount could not be read', 'amount');
       continue;
     }
-    const date = cellOf(cells, idx.date);
+    const dateText = idx.date < 0 ? '' : (cells[idx.date] ?? '').trim();
+    const date = isIsoDayShape(dateText) ? dateText : escapeUnsafeText(dateText);
     const day = date ? parseLedgerDate(date, formats.dateOrder) : undefined;
     if (date && !day) {
       fail(
