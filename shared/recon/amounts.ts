@@ -83,20 +83,33 @@ export function readingOf(raw: string): Reading {
 
 /** Decides the decimal separator of a file from its amount values. */
 export function detectDecimal(values: Iterable<string>): DecimalEvidence {
-  const ev: DecimalEvidence = { dot: 0, comma: 0, ambiguous: 0, examples: {}, needsChoice: false };
-  for (const v of values) {
-    const r = readingOf(v);
-    if (r === '.') {
-      ev.dot += 1;
-      ev.examples.dot ??= v.trim();
-    } else if (r === ',') {
-      ev.comma += 1;
-      ev.examples.comma ??= v.trim();
-    } else if (r === 'ambiguous') {
-      ev.ambiguous += 1;
-      ev.examples.ambiguous ??= v.trim();
-    }
+  const ev = decimalTally();
+  for (const v of values) tallyDecimal(ev, v);
+  return decimalVerdict(ev);
+}
+
+/** Evidence before any value: detectDecimal is decimalTally, tallyDecimal per value, decimalVerdict. */
+export function decimalTally(): DecimalEvidence {
+  return { dot: 0, comma: 0, ambiguous: 0, examples: {}, needsChoice: false };
+}
+
+/** Adds what one value says (in file order: the first of each kind is its example). */
+export function tallyDecimal(ev: DecimalEvidence, v: string): void {
+  const r = readingOf(v);
+  if (r === '.') {
+    ev.dot += 1;
+    ev.examples.dot ??= v.trim();
+  } else if (r === ',') {
+    ev.comma += 1;
+    ev.examples.comma ??= v.trim();
+  } else if (r === 'ambiguous') {
+    ev.ambiguous += 1;
+    ev.examples.ambiguous ??= v.trim();
   }
+}
+
+/** Decides from the tally of every value. */
+export function decimalVerdict(ev: DecimalEvidence): DecimalEvidence {
   if (ev.dot > 0 && ev.comma === 0) ev.decimal = '.';
   else if (ev.comma > 0 && ev.dot === 0) ev.decimal = ',';
   ev.needsChoice = ev.decimal === undefined && (ev.ambiguous > 0 || (ev.dot > 0 && ev.comma > 0));

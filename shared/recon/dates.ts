@@ -41,28 +41,39 @@ function ordersOf(text: string): { dmy: boolean; mdy: boolean } | undefined {
 
 /** Decides day/month order from a file's date values. */
 export function detectDateOrder(values: Iterable<string>): DateEvidence {
-  const ev: DateEvidence = { dmy: 0, mdy: 0, ambiguous: 0, examples: {}, needsChoice: false };
+  const ev = dateTally();
   let sawIso = false;
-  for (const v of values) {
-    const t = v.trim();
-    if (t === '') continue;
-    if (ISO.test(t) || COMPACT.test(t)) {
-      sawIso = true;
-      continue;
-    }
-    const o = ordersOf(t);
-    if (!o) continue;
-    if (o.dmy && o.mdy) {
-      ev.ambiguous += 1;
-      ev.examples.ambiguous ??= t;
-    } else if (o.dmy) {
-      ev.dmy += 1;
-      ev.examples.dmy ??= t;
-    } else if (o.mdy) {
-      ev.mdy += 1;
-      ev.examples.mdy ??= t;
-    }
+  for (const v of values) if (tallyDate(ev, v)) sawIso = true;
+  return dateVerdict(ev, sawIso);
+}
+
+/** Evidence before any value: detectDateOrder is dateTally, tallyDate per value, dateVerdict. */
+export function dateTally(): DateEvidence {
+  return { dmy: 0, mdy: 0, ambiguous: 0, examples: {}, needsChoice: false };
+}
+
+/** Adds what one value says (in file order: the first of each kind is its example); true for year-first. */
+export function tallyDate(ev: DateEvidence, v: string): boolean {
+  const t = v.trim();
+  if (t === '') return false;
+  if (ISO.test(t) || COMPACT.test(t)) return true;
+  const o = ordersOf(t);
+  if (!o) return false;
+  if (o.dmy && o.mdy) {
+    ev.ambiguous += 1;
+    ev.examples.ambiguous ??= t;
+  } else if (o.dmy) {
+    ev.dmy += 1;
+    ev.examples.dmy ??= t;
+  } else if (o.mdy) {
+    ev.mdy += 1;
+    ev.examples.mdy ??= t;
   }
+  return false;
+}
+
+/** Decides from the tally of every value, and whether any was year-first. */
+export function dateVerdict(ev: DateEvidence, sawIso: boolean): DateEvidence {
   if (ev.dmy > 0 && ev.mdy === 0) ev.order = 'dmy';
   else if (ev.mdy > 0 && ev.dmy === 0) ev.order = 'mdy';
   else if (ev.dmy === 0 && ev.mdy === 0 && ev.ambiguous === 0 && sawIso) ev.order = 'ymd';
@@ -93,7 +104,7 @@ function startsWithDayShape(t: string): boolean {
 }
 
 /** Exactly "dddd-dd-dd": how most ledgers write dates, read without a pattern or a Date. */
-const isIsoDayShape = (t: string) => t.length === 10 && startsWithDayShape(t);
+export const isIsoDayShape = (t: string) => t.length === 10 && startsWithDayShape(t);
 
 /**
  * The day of a "dddd-dd-dd" text when it is a real calendar day, else undefined — what valid() says

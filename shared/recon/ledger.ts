@@ -4,13 +4,28 @@
  * be used = data rows), each unusable one with its line, a reason and, where recognisable, its cause.
  * Amounts become integer minor units here and nowhere else.
  */
-import { currencySchema, isKnownCurrency } from '../domain/currencies';
+import { currencySchema, isKnownCurrency, type Currency } from '../domain/currencies';
 import { MoneyParseError } from '../domain/money';
 import { z } from 'zod';
 import { escapeUnsafeText, refuseUnsafeText } from '../domain/text';
 import type { CsvRecord, ParsedCsv } from '../csv/parser';
-import { detectDecimal, parseLedgerAmount, type DecimalEvidence, type DecimalSeparator } from './amounts';
-import { detectDateOrder, parseLedgerDate, type DateEvidence, type DateOrder } from './dates';
+import {
+  decimalTally,
+  decimalVerdict,
+  parseLedgerAmount,
+  tallyDecimal,
+  type DecimalEvidence,
+  type DecimalSeparator,
+} from './amounts';
+import {
+  dateTally,
+  dateVerdict,
+  isIsoDayShape,
+  parseLedgerDate,
+  tallyDate,
+  type DateEvidence,
+  type DateOrder,
+} from './dates';
 import type { ColumnMapping, MappingField } from './mapping';
 
 const minor = z.number().int().refine(Number.isSafeInteger);
@@ -152,26 +167,27 @@ export interface FormatEvidence {
   dates: DateEvidence;
 }
 
-/** The cells of the named columns, one column after the other (arrays: faster than a generator). */
-function cellsOf(parsed: Pick<ParsedCsv, 'headers' | 'rows'>, ...headers: Array<string | undefined>) {
-  const out: string[] = [];
-  for (const header of headers) {
-    const i = header === undefined ? -1 : parsed.headers.indexOf(header);
-    if (i < 0) continue;
-    for (const r of parsed.rows) out.push(r.cells[i] ?? '');
-  }
-  return out;
-}
-
-/** Detects the decimal separator and date order from the mapped columns. */
+/**
+ * Detects the decimal separator and date order from the mapped columns: the amount and date cells in
+ * one walk over the rows (then the refunded column, if mapped: its values come after all amounts).
+ */
 export function detectFormats(
   parsed: Pick<ParsedCsv, 'headers' | 'rows'>,
   mapping: ColumnMapping,
 ): FormatEvidence {
-  return {
-    decimal: detectDecimal(cellsOf(parsed, mapping.amount, mapping.refunded)),
-    dates: detectDateOrder(cellsOf(parsed, mapping.date)),
-  };
+  const col = (h: string | undefined) => (h === undefined ? -1 : parsed.headers.indexOf(h));
+  const amount = col(mapping.amount);
+  const refunded = col(mapping.refunded);
+  const date = col(mapping.date);
+  const decimal = decimalTally();
+  const dates = dateTally();
+  let sawIso = false;
+  for (const { cells } of parsed.rows) {
+    if (amount >= 0) tallyDecimal(decimal, cells[amount] ?? '');
+    if (date >= 0 && tallyDate(dates, cells[date] ?? '')) sawIso = true;
+  }
+  if (refunded >= 0) for (const { cells } of parsed.rows) tallyDecimal(decimal, cells[refunded] ?? '');
+  return { decimal: decimalVerdict(decimal), dates: dateVerdict(dates, sawIso) };
 }
 
 /** The formats to read with: what was chosen, else what the evidence decided, else the defaults. */
@@ -236,6 +252,18 @@ function unusableOf(rec: CsvRecord, idx: FieldIndex, reason: string, cause: Unus
   };
 }
 
+/** A currency cell (trimmed, escaped): its code, or why a row with it cannot be used. */
+function readCurrency(cell: string): Currency | { problem: string } {
+  const currency = cell.toUpperCase();
+  if (!/^[A-Z]{3}$/.test(currency))
+    return {
+      problem: currency ? `currency “${currency.slice(0, 10)}” is not a 3-letter code` : 'has no currency',
+    };
+  if (!isKnownCurrency(currency))
+    return { problem: `currency ${currency} is not one the payment service handles` };
+  return currency;
+}
+
 /** Applies a mapping (assumed valid, see mappingIssues) to a parsed file. */
 export function toLedgerRows(
   parsed: Pick<ParsedCsv, 'headers' | 'rows' | 'problems' | 'delimiter'>,
@@ -260,14 +288,20 @@ export function toLedgerRows(
     ...(p.cells ? { raw: escapeUnsafeText(p.cells.join(parsed.delimiter)).slice(0, RAW_MAX) } : {}),
   }));
   // A ledger repeats a handful of currency and status words: each is read once per file.
-  const currencies = new Map<string, string>();
-  const statuses = new Map<string, LedgerStatus>();
+  // Keyed by the cell as written, so that a repeated cell is not trimmed and checked again, and every row
+  // with the same status keeps the same string (not one copy per row, 100k of them kept with the rows).
+  const currencies = new Map<string, Currency | { problem: string }>();
+  const statuses = new Map<string, { text: string; status: LedgerStatus }>();
+  const rawCell = (cells: readonly string[], i: number) => (i < 0 ? '' : (cells[i] ?? ''));
   // Made once, not per row: a closure per row is measurable at 100k rows.
   let rec: CsvRecord;
   const fail = (reason: string, cause: UnusableCause) => unusable.push(unusableOf(rec, idx, reason, cause));
   for (rec of parsed.rows) {
     const cells = rec.cells;
-    const transactionNo = cellOf(cells, idx.transactionNo);
+    // A cell of digits (or a year-first day) has nothing to escape: the usual row skips that check.
+    const txText = idx.transactionNo < 0 ? '' : (cells[idx.transactionNo] ?? '').trim();
+    const txDigits = DIGITS.test(txText);
+    const transactionNo = txDigits ? txText : escapeUnsafeText(txText);
     const reference = cellOf(cells, idx.reference);
     if (!transactionNo && !reference) {
       fail('has neither a transaction number nor a reference', 'no_key');
@@ -277,7 +311,7 @@ export function toLedgerRows(
       fail(`reference “${reference.slice(0, 40)}…” is longer than ${REFERENCE_MAX} characters`, 'no_key');
       continue;
     }
-    if (transactionNo && !DIGITS.test(transactionNo)) {
+    if (transactionNo && !txDigits) {
       if (SCIENTIFIC.test(transactionNo))
         fail(
           `transaction number “${transactionNo}” was shortened by a spreadsheet to scientific notation, so its last digits are lost. Export the ledger again with that column formatted as Text (in Excel: Data → From Text/CSV, column type Text)`,
@@ -286,23 +320,17 @@ export function toLedgerRows(
       else fail(`transaction number “${transactionNo.slice(0, 40)}” is not all digits`, 'id_not_digits');
       continue;
     }
-    const currencyCell = cellOf(cells, idx.currency);
-    let currency = currencies.get(currencyCell);
-    if (currency === undefined) {
-      currency = currencyCell.toUpperCase();
-      currencies.set(currencyCell, currency);
+    const currencyRaw = rawCell(cells, idx.currency);
+    let read = currencies.get(currencyRaw);
+    if (read === undefined) {
+      read = readCurrency(cellOf(cells, idx.currency));
+      currencies.set(currencyRaw, read);
     }
-    if (!/^[A-Z]{3}$/.test(currency)) {
-      fail(
-        currency ? `currency “${currency.slice(0, 10)}” is not a 3-letter code` : 'has no currency',
-        'currency',
-      );
+    if (typeof read !== 'string') {
+      fail(read.problem, 'currency');
       continue;
     }
-    if (!isKnownCurrency(currency)) {
-      fail(`currency ${currency} is not one the payment service handles`, 'currency');
-      continue;
-    }
+    const currency = read;
     let amountMinor: number;
     let refundedMinor: number | undefined;
     try {
@@ -313,7 +341,8 @@ export function toLedgerRows(
       fail(e instanceof MoneyParseError ? `amount: ${e.message}` : 'amount could not be read', 'amount');
       continue;
     }
-    const date = cellOf(cells, idx.date);
+    const dateText = idx.date < 0 ? '' : (cells[idx.date] ?? '').trim();
+    const date = isIsoDayShape(dateText) ? dateText : escapeUnsafeText(dateText);
     const day = date ? parseLedgerDate(date, formats.dateOrder) : undefined;
     if (date && !day) {
       fail(
@@ -322,12 +351,14 @@ export function toLedgerRows(
       );
       continue;
     }
-    const statusText = cellOf(cells, idx.status);
-    let status = statuses.get(statusText);
-    if (status === undefined) {
-      status = normaliseLedgerStatus(statusText);
-      statuses.set(statusText, status);
+    const statusRaw = rawCell(cells, idx.status);
+    let said = statuses.get(statusRaw);
+    if (said === undefined) {
+      const text = cellOf(cells, idx.status);
+      said = { text, status: normaliseLedgerStatus(text) };
+      statuses.set(statusRaw, said);
     }
+    const { text: statusText, status } = said;
     if (transactionNo && reference && date && day && statusText && refundedMinor === undefined) {
       // The usual row, made in one piece (same properties, same order as below).
       rows.push({

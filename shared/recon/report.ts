@@ -7,10 +7,10 @@
  */
 import type { Currency } from '../domain/currencies';
 import { formatMinor } from '../domain/money';
-import { matchLedger, type ReconItem, type ServiceAnswer } from './match';
+import { matchLedger, NO_DELTAS, type ReconItem, type ServiceAnswer } from './match';
 import type { LedgerRow, UnusableRow } from './ledger';
 import { periodRange, zoneLabel, zoneOf, type ReconOptions } from './period';
-import { summarise, type ReconSummary } from './summary';
+import { summaryTally, type ReconSummary } from './summary';
 import { serviceOnlyItems, type ListedPayment } from './two-way';
 
 /** What happened to the period's list of payments. */
@@ -43,7 +43,7 @@ function unreadableItem(u: UnusableRow): ReconItem {
     line: u.line,
     outcome: 'unreadable',
     unusable: u,
-    deltas: [],
+    deltas: NO_DELTAS,
     detail: `Cannot be used: ${u.reason}.`,
   };
 }
@@ -56,8 +56,10 @@ export function buildReport(input: ReportInput): ReconReport {
     zoneLabel: zoneLabel(options),
     toleranceDays: options.dateToleranceDays,
   };
-  const matched = matchLedger(input.rows, input.answer, { fmt: input.fmt, dates });
+  const tally = summaryTally();
+  const matched = matchLedger(input.rows, input.answer, { fmt: input.fmt, dates, onItem: tally.add });
   const unreadable = input.unusable.map(unreadableItem);
+  for (const item of unreadable) tally.add(item);
   // Merge by line: both lists are in line order. With nothing to merge, the matched items are the list.
   let items: ReconItem[] = matched;
   if (unreadable.length > 0) {
@@ -86,8 +88,12 @@ export function buildReport(input: ReportInput): ReconReport {
       unreadableLineByTx,
       fmt: input.fmt,
       dates,
-    }))
+    })) {
       items.push(item);
+      tally.add(item);
+    }
   }
-  return { items, summary: summarise(items) };
+  // The same as summarise(items): the matched rows in order, the unreadable ones (which only add to
+  // counts, so their place does not matter), then the service's items in order.
+  return { items, summary: tally.result() };
 }

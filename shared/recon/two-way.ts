@@ -12,6 +12,7 @@ import type { Currency } from '../domain/currencies';
 import { dayInZone } from '../domain/zones';
 import type { Transaction } from '../domain/transaction';
 import {
+  NO_DELTAS,
   paymentTime,
   refundCounts,
   serviceCounts,
@@ -86,7 +87,7 @@ export function serviceOnlyItems(input: TwoWayInput): ReconItem[] {
             status: r.status,
             ...(r.createdAt ? { createdAt: r.createdAt } : {}),
           },
-          deltas: [],
+          deltas: NO_DELTAS,
           detail: `The service refunded ${fmt(r.refundAmountMinor, r.currency)}${r.status === 'pending' ? ' (pending)' : ''} on ${r.createdAt ? dayInZone(Date.parse(r.createdAt), dates.zone) : 'a day in the period'} (${dates.zoneLabel}) of payment ${tx.transactionNo} made before the period; no ledger row has it.`,
         },
       });

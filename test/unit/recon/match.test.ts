@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ledgerKeys, lookupKey, matchLedger, type ReconOutcome } from '../../../shared/recon/match';
+import {
+  ledgerKeys,
+  lookupKey,
+  matchLedger,
+  NO_DELTAS,
+  type CurrencyAmount,
+  type ReconOutcome,
+} from '../../../shared/recon/match';
 import { fmt, lookupFrom, row, tx } from './fixtures';
 
 const refund = (amountMinor: number, status: 'success' | 'pending' | 'failed' = 'success') => ({
@@ -117,6 +124,15 @@ describe('matchLedger', () => {
     expect(items[6]?.deltas).toEqual([{ currency: 'USD' as const, amountMinor: 1000 }]);
     expect(items[11]?.deltas).toEqual([{ currency: 'USD' as const, amountMinor: -500 }]);
     expect(items[12]?.deltas).toEqual([]);
+  });
+
+  it('gives every item that adds nothing the same frozen empty list, which a stored report reads back as equal', () => {
+    expect(items[0]?.deltas).toBe(NO_DELTAS);
+    expect(items[12]?.deltas).toBe(NO_DELTAS);
+    expect(Object.isFrozen(NO_DELTAS)).toBe(true);
+    expect(() => (items[0]?.deltas as CurrencyAmount[]).push({ currency: 'USD', amountMinor: 1 })).toThrow();
+    expect(NO_DELTAS).toHaveLength(0);
+    expect(JSON.parse(JSON.stringify(items))).toEqual(items);
   });
 
   it('treats a row that was never looked up as not checked', () => {

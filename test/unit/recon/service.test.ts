@@ -371,6 +371,9 @@ describe('reconciliation runs (main)', () => {
     await service.settled(run.runId);
     const first = service.report(run.runId);
     expect(first.facts.offline).toBe(true);
+    // The failed key counts as asked and failed, not as a source of service data.
+    expect(first.facts.lookups).toEqual({ asked: 2, failed: 1, failedByCode: { network: 1 } });
+    expect(first.facts.sources).toEqual({ list: 0, lookup: 1, cache: 0 });
     expect(first.run).toMatchObject({ offline: true });
     expect(first.summary.counts.not_checked).toBe(1);
     expect(first.statement.join(' ')).toMatch(/could not be reached/);
@@ -381,6 +384,7 @@ describe('reconciliation runs (main)', () => {
     expect(gw.queried).toEqual(['100002']);
     const second = service.report(again.runId);
     expect(second.facts).toMatchObject({ recheckOf: run.runId, offline: false, usedCache: true });
+    expect(second.facts.sources).toMatchObject({ lookup: 1, cache: 1 });
     expect(second.summary.counts.matched).toBe(2);
     // The first record is unchanged.
     expect(service.report(run.runId).summary.counts.not_checked).toBe(1);

@@ -340,3 +340,71 @@ describe('a period the ledger left almost empty', () => {
     expect(report.summary.exceptions).toBe(200_000);
   });
 });
+
+describe('the summary a report adds up as its items are made', () => {
+  it('is summarise() of the report’s items, key order included, with unreadable rows and the service’s side', () => {
+    const paid = (no: string, amountMinor: number, currency: 'USD' | 'CNY', at: string) => ({
+      transaction: tx(no, amountMinor, currency, { paidAt: at, createdAt: at }),
+      fetchedAt: FETCHED_AT,
+    });
+    const rows: LedgerRow[] = [
+      { line: 3, transactionNo: '11', amountMinor: 1000, currency: 'USD', status: 'paid', day: '2025-06-02' },
+      { line: 5, transactionNo: '12', amountMinor: 990, currency: 'USD', status: 'paid', day: '2025-06-02' },
+      { line: 6, transactionNo: '13', amountMinor: 500, currency: 'CNY', status: 'paid', day: '2025-06-03' },
+      { line: 8, transactionNo: '11', amountMinor: 1000, currency: 'USD', status: 'paid', day: '2025-06-02' },
+      {
+        line: 9,
+        transactionNo: '14',
+        amountMinor: 300,
+        currency: 'CNY',
+        status: 'unpaid',
+        day: '2025-06-04',
+      },
+    ];
+    const listed = [
+      paid('11', 1000, 'USD', '2025-06-02T04:00:00.000Z'),
+      paid('12', 1000, 'USD', '2025-06-02T05:00:00.000Z'),
+      paid('13', 500, 'CNY', '2025-06-09T04:00:00.000Z'),
+      paid('15', 700, 'CNY', '2025-06-05T04:00:00.000Z'),
+      paid('16', 40, 'USD', '2025-06-06T04:00:00.000Z'),
+    ];
+    const byKey = new Map(listed.map((l) => [`tx:${l.transaction.transactionNo}`, l]));
+    const report = buildReport({
+      rows,
+      // Between, before and after the rows read: an unreadable row is merged in by its line.
+      unusable: [
+        { line: 2, reason: 'amount: not a number', cause: 'amount', currency: 'USD' },
+        { line: 4, reason: 'has no currency', cause: 'currency' },
+        { line: 12, reason: 'amount: not a number', cause: 'amount', currency: 'CNY' },
+      ],
+      answer: (k) => {
+        const l = byKey.get(k);
+        return l && { kind: 'found', transaction: l.transaction, source: 'list', fetchedAt: l.fetchedAt };
+      },
+      listed,
+      listing: 'complete',
+      options: {
+        period: { from: '2025-06-01', to: '2025-06-30' },
+        days: 'service',
+        timeZone: 'UTC',
+        dateToleranceDays: 1,
+        refundLookbackDays: 0,
+      },
+      fmt: detailAmount,
+    });
+    expect(report.items.map((i) => i.outcome)).toEqual([
+      'unreadable',
+      'matched',
+      'unreadable',
+      'amount_mismatch',
+      'date_mismatch',
+      'duplicate_in_ledger',
+      'not_checked',
+      'unreadable',
+      'missing_in_ledger',
+      'missing_in_ledger',
+    ]);
+    expect(JSON.stringify(report.summary)).toBe(JSON.stringify(summarise(report.items)));
+    expect(report.summary.currencies.map((c) => c.currency)).toEqual(['CNY', 'USD', '']);
+  });
+});

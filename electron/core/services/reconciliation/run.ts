@@ -16,7 +16,7 @@ import type { Clock, Logger } from '../ports';
 import type { JobStore } from './job-store';
 import { fetchWindow, listedPayments, listIndex, listingOf } from './listing';
 import type { ListWindow, RunInput, RunStore } from './run-store';
-import { type KeyResult, type Runner, startRunner } from './runner';
+import { type Runner, startRunner } from './runner';
 
 export type RunState = 'running' | 'paused' | 'cancelled' | 'completed';
 export type RunPhase = 'listing' | 'lookups' | 'matching' | 'done';
@@ -161,19 +161,26 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
     const needed = listWindows(facts.options);
     const listing = listingOf(needed, windows);
     const listed = listedPayments(windows);
-    const byList = listIndex(listed);
-    const results = new Map<string, KeyResult>((await jobs.readResults(runId)).map((r) => [r.key, r]));
-    const cached = new Map(input.cached.map((c) => [c.key, c]));
+    // Each answer is made once, when its source is read: the matching asks for every row's key, and
+    // the sources count below asks again for every key.
+    const byList = new Map<string, ServiceAnswer>();
+    for (const [key, l] of listIndex(listed))
+      byList.set(key, { kind: 'found', transaction: l.transaction, source: 'list', fetchedAt: l.fetchedAt });
+    const results = await jobs.readResults(runId);
+    const byLookup = new Map<string, ServiceAnswer>();
+    for (const r of results)
+      byLookup.set(r.key, { ...r.lookup, source: 'lookup', fetchedAt: r.fetchedAt ?? facts.createdAt });
+    const byCache = new Map<string, ServiceAnswer>();
+    for (const c of input.cached)
+      byCache.set(c.key, {
+        kind: 'found',
+        transaction: c.transaction,
+        source: 'cache',
+        fetchedAt: c.fetchedAt,
+      });
     const sources = { list: 0, lookup: 0, cache: 0 } as RunFacts['sources'];
-    const answer = (key: string): ServiceAnswer | undefined => {
-      const l = byList.get(key);
-      if (l) return { kind: 'found', transaction: l.transaction, source: 'list', fetchedAt: l.fetchedAt };
-      const r = results.get(key);
-      if (r) return { ...r.lookup, source: 'lookup', fetchedAt: r.fetchedAt ?? facts.createdAt };
-      const c = cached.get(key);
-      if (c) return { kind: 'found', transaction: c.transaction, source: 'cache', fetchedAt: c.fetchedAt };
-      return undefined;
-    };
+    const answer = (key: string): ServiceAnswer | undefined =>
+      byList.get(key) ?? byLookup.get(key) ?? byCache.get(key);
     for (const k of ledgerKeys(input.rows)) {
       const a = answer(lookupKey(k));
       if (!a || a.kind === 'failed') continue;
@@ -182,8 +189,8 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
         sources.cacheOldest = a.fetchedAt;
     }
     const failedByCode: Record<string, number> = {};
-    for (const r of results.values())
-      if (r.lookup.kind === 'failed') failedByCode[r.lookup.code] = (failedByCode[r.lookup.code] ?? 0) + 1;
+    for (const a of byLookup.values())
+      if (a.kind === 'failed') failedByCode[a.code] = (failedByCode[a.code] ?? 0) + 1;
     const report = buildReport({
       rows: input.rows,
       unusable: input.unusable,
