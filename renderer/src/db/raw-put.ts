@@ -37,6 +37,11 @@ export function putChunkRaw(
         rows.put(r.row);
         for (const refund of r.refunds) refunds.put(refund);
       }
+      // Nothing more goes into this transaction: commit as soon as the database has the puts, rather
+      // than when this thread next turns to its events (auto-commit). This thread is then usually busy
+      // putting the next chunk, whose transaction waits for this one's commit, so the database would
+      // idle between chunks.
+      tx.commit();
     } catch (e) {
       // Thrown by put itself (a record that cannot be cloned, a missing key): nothing of the chunk stays.
       try {

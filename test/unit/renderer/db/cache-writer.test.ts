@@ -98,9 +98,14 @@ type IdbTransaction = ReturnType<IdbConnection['transaction']>;
  * Makes the worker's writes (raw IndexedDB through the connection Dexie opened) fail as a full disk
  * does: the transaction of a put into `transactions` for which `full()` says so aborts with
  * QuotaExceededError, as Chromium's does when the disk or the quota runs out. `seen` collects every
- * read-write transaction the worker opened.
+ * read-write transaction the worker opened, `committed` those it committed explicitly.
  */
-function idbFullWhen(db: RefundDeskDb, full: () => boolean, seen: IdbTransaction[] = []) {
+function idbFullWhen(
+  db: RefundDeskDb,
+  full: () => boolean,
+  seen: IdbTransaction[] = [],
+  committed = new Set<IdbTransaction>(),
+) {
   const backend = db.backendDB.bind(db);
   db.backendDB = () => {
     const idb = backend();
@@ -109,6 +114,11 @@ function idbFullWhen(db: RefundDeskDb, full: () => boolean, seen: IdbTransaction
       transaction: (...args: Parameters<IdbConnection['transaction']>) => {
         const tx = transaction(...args);
         seen.push(tx);
+        const commit = tx.commit.bind(tx);
+        tx.commit = () => {
+          committed.add(tx);
+          commit();
+        };
         const objectStore = tx.objectStore.bind(tx);
         let aborting = false;
         tx.objectStore = (name: string) => {
@@ -163,9 +173,10 @@ describe('bulk writes of the cache in a worker', () => {
     s.close();
   });
 
-  it("the worker's raw writes store exactly the records and keys the repository stores on the page, refunds included, in relaxed transactions", async () => {
+  it("the worker's raw writes store exactly the records and keys the repository stores on the page, refunds included, in relaxed transactions committed at once", async () => {
     const opened: IdbTransaction[] = [];
-    const s = setup({ workerDb: (own) => idbFullWhen(own, () => false, opened) });
+    const committed = new Set<IdbTransaction>();
+    const s = setup({ workerDb: (own) => idbFullWhen(own, () => false, opened, committed) });
     const txs = many(WORKER_MIN_ROWS + 10).map((t, i) =>
       i % 3 === 0
         ? {
@@ -188,6 +199,8 @@ describe('bulk writes of the cache in a worker', () => {
     });
     expect(s.seen.some((m) => m.kind === 'rows')).toBe(true);
     expect(opened.map((t) => t.durability)).toEqual(['relaxed', 'relaxed', 'relaxed']);
+    // Each chunk commits as soon as its puts are in, not when the worker next handles its events.
+    expect(opened.every((t) => committed.has(t))).toBe(true);
 
     // The same rows through the repository (Dexie) into a database of their own.
     const reference = openDb('reference', s.indexedDB, s.keyRange);
