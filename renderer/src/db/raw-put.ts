@@ -15,8 +15,9 @@ type IdbConnection = ReturnType<RefundDeskDb['backendDB']>;
  * Resolves when the chunk is committed; rejects with IndexedDB's own error (QuotaExceededError for a
  * full disk) when it is not, and then none of its rows are stored.
  *
- * Durability is "relaxed": Chromium's default since version 121, which every other transaction of the
- * cache (Dexie's) gets too; the cache can be fetched again, so a chunk need not wait for a disk flush.
+ * Durability is "relaxed", said outright: it is Chromium's default since version 121, so what the
+ * cache's other transactions (Dexie's, which ask for the default) get too; the cache can be fetched
+ * again, so a chunk need not wait for a disk flush.
  */
 export function putChunkRaw(
   idb: IdbConnection,
