@@ -316,7 +316,7 @@ export async function rendererBench(): Promise<Figure[]> {
             size: ROWS,
             unit: 'ms',
             goal: 'ratio ≤ 1.1 (raw IndexedDB, same indexes, one transaction) and no main-thread task > 50 ms',
-            note: `the cache owner's writer driven in the page: the app's built worker writing chunks of ${WORKER_CHUNK} (Dexie bulkPut), the page sending slices; longest main-thread task during the write, median of runs: ${appLongest} ms (raw one-transaction floor: ${rawLongest} ms)`,
+            note: `the cache owner's writer driven in the page: the app's built worker writing chunks of ${WORKER_CHUNK} (raw IndexedDB puts on the connection Dexie opened), the page sending slices; longest main-thread task during the write, median of runs: ${appLongest} ms (raw one-transaction floor: ${rawLongest} ms)`,
           },
           app.map((x) => x.ms),
           raw.map((x) => x.ms),

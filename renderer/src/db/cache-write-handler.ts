@@ -1,7 +1,7 @@
 import type { Transaction } from '../../../shared/domain/transaction';
 import type { FromWorker, ToWorker } from './cache-write-protocol';
+import { putChunkRaw } from './raw-put';
 import type { RefundDeskDb } from './schema';
-import { createTransactionsRepo } from './transactions-repo';
 
 /** Chunks written at once: one committing while the next is put. */
 const IN_FLIGHT = 2;
@@ -26,8 +26,10 @@ interface Job {
  * as soon as the first chunk's rows have arrived while the page is still sending the rest, with the next
  * chunk put while the one before commits.
  *
- * Each database stays open between writes; Dexie closes it when another connection asks for a new
- * version or a delete (the cache reset, an upgrade in another window) and reopens it on the next write.
+ * Rows go to IndexedDB through the connection Dexie opened (raw-put), Dexie keeping the schema and
+ * the opening. Each database stays open between writes; Dexie closes it when another connection asks
+ * for a new version or a delete (the cache reset, an upgrade in another window), and the next chunk
+ * opens it again.
  */
 export function createCacheWriteHandler(deps: {
   open: (dbName: string) => RefundDeskDb;
@@ -62,15 +64,18 @@ export function createCacheWriteHandler(deps: {
       deps.post({ kind: 'progress', id: job.id, written: job.written });
     };
     try {
-      const repo = createTransactionsRepo(dbFor(job.dbName));
+      const db = dbFor(job.dbName);
       for (;;) {
         while (!job.cancelled && !job.complete && !failed && job.pending.length < job.chunkSize)
           await new Promise<void>((r) => (job.wake = r));
         if (job.cancelled || failed || job.pending.length === 0) break;
+        // Dexie closes its connection when another one deletes or upgrades the database (the cache
+        // reset); opening again waits for that and opens the new one. Awaited here, before the chunk's
+        // transaction is created, so chunks still commit in order.
+        if (!db.isOpen()) await db.open();
         const chunk = job.pending.splice(0, job.chunkSize);
-        const put = repo
-          .bulkUpsert(job.profileId, chunk, job.fetchedAt, { chunkSize: chunk.length })
-          .then(() => chunk.length);
+        // Through the raw connection, with the same stores and records as the repository's bulkUpsert.
+        const put = putChunkRaw(db.backendDB(), job.profileId, chunk, job.fetchedAt).then(() => chunk.length);
         // A failure stops the wait for more rows at once; it is thrown when its turn comes (below).
         put.catch(() => {
           failed = true;

@@ -18,7 +18,8 @@ export type LocalHit =
   | { kind: 'refundTransactionNo'; transaction: CachedTransaction; refundTransactionNo: string }
   | { kind: 'refundReference'; transaction: CachedTransaction; refundTransactionNo: string };
 
-function toRows(
+/** A transaction as cached: stamped with its profile and fetch time, its refunds as their own records too. */
+export function toRows(
   profileId: string,
   tx: Transaction,
   fetchedAt: string,

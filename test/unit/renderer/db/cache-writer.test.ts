@@ -91,6 +91,64 @@ function fullDiskAfter(db: RefundDeskDb, fits: number) {
   fullDiskWhen(db, (table, rows) => table === 'transactions' && (stored += rows) > fits);
 }
 
+type IdbConnection = ReturnType<RefundDeskDb['backendDB']>;
+type IdbTransaction = ReturnType<IdbConnection['transaction']>;
+
+/**
+ * Makes the worker's writes (raw IndexedDB through the connection Dexie opened) fail as a full disk
+ * does: the transaction of a put into `transactions` for which `full()` says so aborts with
+ * QuotaExceededError, as Chromium's does when the disk or the quota runs out. `seen` collects every
+ * read-write transaction the worker opened, `committed` those it committed explicitly.
+ */
+function idbFullWhen(
+  db: RefundDeskDb,
+  full: () => boolean,
+  seen: IdbTransaction[] = [],
+  committed = new Set<IdbTransaction>(),
+) {
+  const backend = db.backendDB.bind(db);
+  db.backendDB = () => {
+    const idb = backend();
+    const transaction = idb.transaction.bind(idb);
+    return Object.assign(Object.create(idb) as IdbConnection, {
+      transaction: (...args: Parameters<IdbConnection['transaction']>) => {
+        const tx = transaction(...args);
+        seen.push(tx);
+        const commit = tx.commit.bind(tx);
+        tx.commit = () => {
+          committed.add(tx);
+          commit();
+        };
+        const objectStore = tx.objectStore.bind(tx);
+        let aborting = false;
+        tx.objectStore = (name: string) => {
+          const store = objectStore(name);
+          if (name !== 'transactions') return store;
+          const put = store.put.bind(store);
+          store.put = (value: unknown) => {
+            if (!aborting && full()) {
+              aborting = true;
+              // fake-indexeddb's own abort, with the error a full disk gives.
+              queueMicrotask(() =>
+                (tx as unknown as { _abort(name: string): void })._abort('QuotaExceededError'),
+              );
+            }
+            return put(value);
+          };
+          return store;
+        };
+        return tx;
+      },
+    });
+  };
+}
+
+/** The worker's puts fail as a full disk does once more than `fits` rows would be stored. */
+function idbFullAfter(db: RefundDeskDb, fits: number) {
+  let stored = 0;
+  idbFullWhen(db, () => (stored += 1) > fits);
+}
+
 const many = (n: number, over: Partial<Transaction> = {}) => Array.from({ length: n }, () => makeTx(over));
 
 describe('bulk writes of the cache in a worker', () => {
@@ -113,6 +171,76 @@ describe('bulk writes of the cache in a worker', () => {
     expect(new Set(stored.map((r) => r.transactionNo))).toEqual(new Set(txs.map((t) => t.transactionNo)));
     expect(stored.every((r) => r.profileId === 'p1' && r.fetchedAt === AT)).toBe(true);
     s.close();
+  });
+
+  it("the worker's raw writes store exactly the records and keys the repository stores on the page, refunds included, in relaxed transactions committed at once", async () => {
+    const opened: IdbTransaction[] = [];
+    const committed = new Set<IdbTransaction>();
+    const s = setup({ workerDb: (own) => idbFullWhen(own, () => false, opened, committed) });
+    const txs = many(WORKER_MIN_ROWS + 10).map((t, i) =>
+      i % 3 === 0
+        ? {
+            ...t,
+            refunds: [
+              {
+                refundTransactionNo: `9${t.transactionNo}`,
+                refundReference: `R-${i}`,
+                refundAmountMinor: 100,
+                currency: 'USD' as const,
+                status: 'success' as const,
+              },
+            ],
+          }
+        : t,
+    );
+    expect(await createCacheWriter(s.db, s.createWorker).write('p1', txs, AT, { chunkSize: 200 })).toEqual({
+      written: txs.length,
+      cancelled: false,
+    });
+    expect(s.seen.some((m) => m.kind === 'rows')).toBe(true);
+    expect(opened.map((t) => t.durability)).toEqual(['relaxed', 'relaxed', 'relaxed']);
+    // Each chunk commits as soon as its puts are in, not when the worker next handles its events.
+    expect(opened.every((t) => committed.has(t))).toBe(true);
+
+    // The same rows through the repository (Dexie) into a database of their own.
+    const reference = openDb('reference', s.indexedDB, s.keyRange);
+    await createTransactionsRepo(reference).bulkUpsert('p1', txs, AT);
+    expect(await s.db.transactions.toArray()).toEqual(await reference.transactions.toArray());
+    expect(await s.db.refunds.toArray()).toEqual(await reference.refunds.toArray());
+    expect(await s.db.refunds.count()).toBe(Math.ceil(txs.length / 3));
+    // Found offline by a refund's number, through the index the worker's write filled.
+    const withRefund = txs[3] as Transaction;
+    expect(await s.repo.findLocal('p1', `9${withRefund.transactionNo}`)).toMatchObject({
+      kind: 'refundTransactionNo',
+      transaction: { transactionNo: withRefund.transactionNo },
+    });
+    s.close();
+  });
+
+  it('a row IndexedDB refuses fails its chunk with its own error; earlier chunks stay, nothing of that chunk does', async () => {
+    const { indexedDB, keyRange } = freshIdb();
+    const db = openDb('bad', indexedDB, keyRange);
+    const replies: FromWorker[] = [];
+    const handler = createCacheWriteHandler({ open: () => db, post: (m) => replies.push(m) });
+    const rows = many(4);
+    // A value structured clone cannot copy (never sent by the page, whose postMessage would refuse it).
+    const bad = { ...rows[3], note: () => 'not data' } as unknown as Transaction;
+    handler.onMessage({
+      kind: 'rows',
+      id: 1,
+      dbName: 'bad',
+      profileId: 'p1',
+      fetchedAt: AT,
+      chunkSize: 2,
+      rows: [rows[0], rows[1], rows[2], bad] as Transaction[],
+      last: true,
+    });
+    await vi.waitFor(() => expect(replies.at(-1)?.kind).toBe('failed'));
+    expect(replies.at(-1)).toMatchObject({ kind: 'failed', id: 1, written: 2, name: 'DataCloneError' });
+    const stored = await createTransactionsRepo(db).all('p1');
+    expect(stored.map((r) => r.transactionNo).sort()).toEqual(
+      [rows[0], rows[1]].map((r) => (r as Transaction).transactionNo).sort(),
+    );
   });
 
   it('a small write stays on the page; writes land in call order whichever way each goes', async () => {
@@ -177,7 +305,7 @@ describe('bulk writes of the cache in a worker', () => {
 
   it('a full disk fails with the same clear words in the worker as on the page, and the owner shows what was stored', async () => {
     // The worker's first chunk fits; the disk is full from the second on (IndexedDB's own error).
-    const s = setup({ workerDb: (own) => fullDiskAfter(own, WORKER_CHUNK) });
+    const s = setup({ workerDb: (own) => idbFullAfter(own, WORKER_CHUNK) });
     const client = new QueryClient();
     client.setQueryData(transactionKeys.rows('p1'), [] as ListRow[]);
     const owner = createCacheOwner(s.db, client, createCacheWriter(s.db, s.createWorker));
@@ -211,7 +339,7 @@ describe('bulk writes of the cache in a worker', () => {
     const { indexedDB, keyRange } = freshIdb();
     let failNext = true;
     const db = openDb('h', indexedDB, keyRange);
-    fullDiskWhen(db, () => {
+    idbFullWhen(db, () => {
       if (!failNext) return false;
       failNext = false;
       return true;
