@@ -9,6 +9,15 @@ import { buildReport, detailAmount } from '../../../shared/recon/report';
 import { summarise } from '../../../shared/recon/summary';
 import { FETCHED_AT, fmt, lookupFrom, row, tx } from './fixtures';
 
+/** A run over June 2025 in the service's days, dates compared within a day. */
+const JUNE = {
+  period: { from: '2025-06-01', to: '2025-06-30' },
+  days: 'service',
+  timeZone: 'UTC',
+  dateToleranceDays: 1,
+  refundLookbackDays: 0,
+} as const;
+
 describe('summarise', () => {
   it('adds up a small ledger by hand', () => {
     const rows = [
@@ -327,13 +336,7 @@ describe('a period the ledger left almost empty', () => {
       answer: () => undefined,
       listed,
       listing: 'complete',
-      options: {
-        period: { from: '2025-06-01', to: '2025-06-30' },
-        days: 'service',
-        timeZone: 'UTC',
-        dateToleranceDays: 1,
-        refundLookbackDays: 0,
-      },
+      options: JUNE,
       fmt: detailAmount,
     });
     expect(report.items).toHaveLength(200_000);
@@ -383,13 +386,7 @@ describe('the summary a report adds up as its items are made', () => {
       },
       listed,
       listing: 'complete',
-      options: {
-        period: { from: '2025-06-01', to: '2025-06-30' },
-        days: 'service',
-        timeZone: 'UTC',
-        dateToleranceDays: 1,
-        refundLookbackDays: 0,
-      },
+      options: JUNE,
       fmt: detailAmount,
     });
     expect(report.items.map((i) => i.outcome)).toEqual([
