@@ -96,7 +96,12 @@ export function TransactionsView({ profile, onRefund }: Props) {
   const closeDetail = useCallback(() => {
     setDetailNo(null);
     const back = detailOpener.current?.isConnected ? detailOpener.current : gridRef.current;
-    requestAnimationFrame(() => back?.focus());
+    // Only where focus was lost with the detail (it sits on <body>): if the person already moved it
+    // elsewhere before this frame, taking it back would send their next keys to the wrong place.
+    requestAnimationFrame(() => {
+      const now = document.activeElement;
+      if (!now || now === document.body || !now.isConnected) back?.focus();
+    });
   }, []);
   const toggle = useCallback(
     (no: string) =>
