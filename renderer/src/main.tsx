@@ -6,7 +6,9 @@ import { CacheGuard } from './app/CacheGuard';
 import { ErrorBoundary } from './app/ErrorBoundary';
 import { BridgeContext, readGlobalBridge } from './lib/bridge';
 import { installErrorReporting } from './lib/report-error';
+import { warmStart } from './app/warm-start';
 import { DbContext } from './db/context';
+import { createCacheOwner } from './db/owner';
 import { openDb } from './db/schema';
 import { PrefsProvider } from './features/preferences/PrefsProvider';
 import { loadPrefs, resolveTheme } from './features/preferences/prefs';
@@ -27,15 +29,18 @@ applyTheme(resolveTheme(prefs.theme, systemPrefersDark()));
 
 const root = document.getElementById('root');
 const bridge = readGlobalBridge();
+const db = openDb();
 if (root) {
   // Exceptions anywhere in the renderer reach main's log with a correlation id.
   if (bridge) installErrorReporting(bridge);
+  // The landing list's reads start now, while React renders the shell (app/warm-start.ts).
+  if (bridge) void warmStart(bridge, queryClient, createCacheOwner(db, queryClient));
   createRoot(root).render(
     <StrictMode>
       {bridge ? (
         <BridgeContext.Provider value={bridge}>
           <ErrorBoundary>
-            <DbContext.Provider value={openDb()}>
+            <DbContext.Provider value={db}>
               <QueryClientProvider client={queryClient}>
                 <PrefsProvider initial={prefs}>
                   <CacheGuard>

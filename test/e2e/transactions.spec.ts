@@ -334,3 +334,34 @@ test.describe('a sync large enough for the cache worker', () => {
     expect(errors).toEqual([]);
   });
 });
+
+test('scrolled, the rows stay in screen order in the DOM and only their window moves (no per-row transform)', async ({
+  page,
+  app,
+}) => {
+  await loadDemo(page, app);
+  const grid = page.getByTestId('tx-grid');
+  await grid.evaluate((g) => {
+    g.scrollTop = g.scrollHeight;
+  });
+  // The last row comes into view at the bottom of the grid.
+  const total = Number((await page.getByTestId('tx-count').textContent())?.replace(/\D/g, ''));
+  await expect(page.locator(`[data-testid="tx-row"][aria-rowindex="${total + 1}"]`)).toBeInViewport();
+  const rows = await page.getByTestId('tx-row').evaluateAll((els) =>
+    els.map((e) => ({
+      index: Number(e.getAttribute('aria-rowindex')),
+      top: e.getBoundingClientRect().top,
+      transform: (e as HTMLElement).style.transform,
+    })),
+  );
+  expect(rows.length).toBeGreaterThan(5);
+  for (let i = 1; i < rows.length; i += 1) {
+    expect(rows[i]?.index).toBe((rows[i - 1]?.index ?? 0) + 1);
+    expect(rows[i]?.top).toBeGreaterThan(rows[i - 1]?.top ?? 0);
+  }
+  expect(rows.every((r) => r.transform === '')).toBe(true);
+  await expect(page.locator('.tx-window')).toHaveCount(1);
+  expect(await page.locator('.tx-window').evaluate((w) => (w as HTMLElement).style.transform)).toMatch(
+    /^translateY\(\d+(\.\d+)?px\)$/,
+  );
+});

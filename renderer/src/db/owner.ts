@@ -24,6 +24,7 @@ export const transactionKeys = {
   /** The first screen of the list only (never merged into or mistaken for the whole list). */
   firstPage: (profileId: string) => ['transactions', profileId, 'first-page'] as const,
   newestFetch: (profileId: string) => ['transactions', profileId, 'newest-fetch'] as const,
+  setting: (profileId: string, name: string) => ['transactions', profileId, 'setting', name] as const,
 };
 
 export { mergeRows };
@@ -169,8 +170,20 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: 
 
     /** A small per-profile setting (a list's view, a remembered mapping); readers validate the value. */
     setting: (profileId: string, name: string): Promise<unknown> => meta.get(profileId, name),
-    saveSetting: (profileId: string, name: string, value: unknown): Promise<void> =>
-      meta.set(profileId, name, value),
+    /**
+     * The same setting as a query (null when none is stored), so it can be read ahead of a screen: the
+     * list's view is asked before the whole-cache read, which IndexedDB would otherwise answer first.
+     */
+    settingQuery: (profileId: string, name: string) =>
+      queryOptions({
+        queryKey: transactionKeys.setting(profileId, name),
+        queryFn: async (): Promise<unknown> => (await meta.get(profileId, name)) ?? null,
+        staleTime: Infinity,
+      }),
+    async saveSetting(profileId: string, name: string, value: unknown): Promise<void> {
+      await meta.set(profileId, name, value);
+      client.setQueryData(transactionKeys.setting(profileId, name), value);
+    },
 
     /** Removes everything cached for a deleted profile, and its queries with it. */
     async clearProfile(profileId: string): Promise<void> {

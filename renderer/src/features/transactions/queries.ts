@@ -1,5 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
-import { useCache } from '../../db/owner';
+import { type QueryClient, useQuery } from '@tanstack/react-query';
+import { type CacheOwner, useCache } from '../../db/owner';
+import { VIEW_STATE_KEY } from './view-state';
 
 export { mergeRows, transactionKeys } from '../../db/owner';
 
@@ -33,6 +34,18 @@ export function useListRows(profileId: string) {
     isError: all.isError,
     error: all.error,
   };
+}
+
+/**
+ * Starts the list's reads before it mounts, in the order it needs them: its view, the data's age and
+ * the first screen are asked first, so the whole-cache read never delays them.
+ */
+export function prefetchListRows(client: QueryClient, cache: CacheOwner, profileId: string): void {
+  // IndexedDB answers in the order asked: the small reads the list needs first go before the big one.
+  void client.prefetchQuery(cache.settingQuery(profileId, VIEW_STATE_KEY));
+  void client.prefetchQuery(cache.newestFetchQuery(profileId));
+  void client.prefetchQuery(cache.firstPageQuery(profileId, FIRST_PAGE_ROWS));
+  void client.prefetchQuery(cache.rowsQuery(profileId));
 }
 
 /** The newest fetch in the profile's cache: the data's age when offline. */

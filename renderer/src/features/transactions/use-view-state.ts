@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { COLUMN_IDS } from './columns';
 import { useCache } from '../../db/owner';
 import { DEFAULT_VIEW, VIEW_STATE_KEY, parseViewState, type ViewState } from './view-state';
@@ -7,33 +8,28 @@ const SAVE_DELAY_MS = 400;
 
 /**
  * The list's filters, sort and hidden columns, remembered per profile in the cache's meta table.
- * Loads once, then saves shortly after each change (typing in a filter does not write per keystroke).
+ * Loads once, then saves shortly after each change (typing in a filter does not write per keystroke). A
+ * change made before the stored view arrived wins over it.
  */
 export function useViewState(profileId: string) {
   const cache = useCache();
-  const [view, setView] = useState<ViewState>(DEFAULT_VIEW);
-  const [isLoaded, setLoaded] = useState(false);
+  // Read through a query (app/warm-start reads it ahead, before the whole cache): the list never sorts
+  // 100k rows by the default view only to sort them again when the stored one arrives.
+  const stored = useQuery(cache.settingQuery(profileId, VIEW_STATE_KEY));
+  const loaded = useMemo(
+    () => (stored.data === undefined ? undefined : parseViewState(stored.data ?? undefined, COLUMN_IDS)),
+    [stored.data],
+  );
+  // What the person changed here; until then the stored view (or the default while it loads).
+  const [changed, setChanged] = useState<ViewState | null>(null);
+  const view = changed ?? loaded ?? DEFAULT_VIEW;
+  const isLoaded = stored.data !== undefined || stored.isError;
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-
-  useEffect(() => {
-    let live = true;
-    void cache.setting(profileId, VIEW_STATE_KEY).then(
-      (stored) => {
-        if (!live) return;
-        setView(parseViewState(stored, COLUMN_IDS));
-        setLoaded(true);
-      },
-      () => live && setLoaded(true),
-    );
-    return () => {
-      live = false;
-    };
-  }, [cache, profileId]);
 
   const update = useCallback(
     (change: (v: ViewState) => ViewState) => {
-      setView((prev) => {
-        const next = change(prev);
+      setChanged((prev) => {
+        const next = change(prev ?? loaded ?? DEFAULT_VIEW);
         clearTimeout(timer.current);
         // A failed save only loses the remembered view, never data: ignore it.
         timer.current = setTimeout(
@@ -43,7 +39,7 @@ export function useViewState(profileId: string) {
         return next;
       });
     },
-    [cache, profileId],
+    [cache, profileId, loaded],
   );
 
   useEffect(() => () => clearTimeout(timer.current), []);

@@ -1,0 +1,98 @@
+// @vitest-environment jsdom
+import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { warmStart } from '../../../../renderer/src/app/warm-start';
+import { createTransactionsRepo } from '../../../../renderer/src/db/transactions-repo';
+import { transactionKeys } from '../../../../renderer/src/db/owner';
+import { profileKeys } from '../../../../renderer/src/features/profiles/queries';
+import { useViewState } from '../../../../renderer/src/features/transactions/use-view-state';
+import { VIEW_STATE_KEY } from '../../../../renderer/src/features/transactions/view-state';
+import { createFakeBridge } from '../../../fakes/bridge';
+import { makeTx } from '../db/helpers';
+import { harness, twoProfiles } from './harness';
+
+afterEach(cleanup);
+
+const FETCHED = '2026-11-24T10:00:00.000Z';
+
+async function seeded(name: string) {
+  const fake = createFakeBridge({ 'profiles.list': async () => ({ ok: true, value: twoProfiles() }) });
+  const h = harness(fake.bridge, name);
+  await createTransactionsRepo(h.db).bulkUpsert('P-A', [makeTx(), makeTx(), makeTx()], FETCHED);
+  await createTransactionsRepo(h.db).bulkUpsert('P-B', [makeTx()], FETCHED);
+  await h.cache.saveSetting('P-A', VIEW_STATE_KEY, { sorting: [{ id: 'amount', desc: true }] });
+  h.client.clear();
+  return { fake, ...h };
+}
+
+describe('warm start: the landing list is read while the app loads', () => {
+  it("reads the active profile's view, data age, first screen and then every row, in that order", async () => {
+    const { fake, client, cache } = await seeded('warm-order');
+    await warmStart(fake.bridge, client, cache);
+    await waitFor(() => expect(client.getQueryData(transactionKeys.rows('P-A'))).toHaveLength(3));
+    // The query cache keeps queries in the order they were asked: the big read goes last, so IndexedDB
+    // (which answers in order) never makes the small reads wait behind it.
+    const asked = client
+      .getQueryCache()
+      .getAll()
+      .map((q) => q.queryKey.slice(2).join(':'));
+    expect(asked).toEqual(['', `setting:${VIEW_STATE_KEY}`, 'newest-fetch', 'first-page', 'rows']);
+    expect(client.getQueryData(profileKeys.list)).toEqual(twoProfiles());
+    expect(client.getQueryData(transactionKeys.setting('P-A', VIEW_STATE_KEY))).toEqual({
+      sorting: [{ id: 'amount', desc: true }],
+    });
+    // Only the active profile is read.
+    expect(client.getQueryData(transactionKeys.rows('P-B'))).toBeUndefined();
+  });
+
+  it('reads nothing from a cache the open check refuses, and nothing without an active profile', async () => {
+    const refused = await seeded('warm-refused');
+    await warmStart(refused.fake.bridge, refused.client, {
+      ...refused.cache,
+      open: async () => 'written by a newer version',
+    });
+    expect(refused.client.getQueryData(transactionKeys.rows('P-A'))).toBeUndefined();
+
+    const none = await seeded('warm-none');
+    const bridge = createFakeBridge({
+      'profiles.list': async () => ({ ok: true, value: { ...twoProfiles(), activeProfileId: null } }),
+    }).bridge;
+    await warmStart(bridge, none.client, none.cache);
+    expect(
+      none.client
+        .getQueryCache()
+        .getAll()
+        .map((q) => q.queryKey[0]),
+    ).toEqual(['profiles']);
+  });
+
+  it('a failing main process is left for the screens: warm start settles without throwing', async () => {
+    const h = await seeded('warm-failing');
+    const failing = createFakeBridge({}).bridge; // every channel answers with an error envelope
+    await expect(warmStart(failing, h.client, h.cache)).resolves.toBeUndefined();
+    expect(h.client.getQueryData(transactionKeys.rows('P-A'))).toBeUndefined();
+  });
+});
+
+describe("the list's view", () => {
+  it('is the stored one from the first render when it was read ahead', async () => {
+    const { fake, client, cache, wrapper } = await seeded('view-ahead');
+    await warmStart(fake.bridge, client, cache);
+    await waitFor(() => expect(client.getQueryData(transactionKeys.rows('P-A'))).toBeDefined());
+    const { result } = renderHook(() => useViewState('P-A'), { wrapper });
+    expect(result.current.isLoaded).toBe(true);
+    expect(result.current.view.sorting).toEqual([{ id: 'amount', desc: true }]);
+  });
+
+  it('a change made before the stored view arrives wins over it, and is saved', async () => {
+    const { wrapper, cache } = await seeded('view-race');
+    const { result } = renderHook(() => useViewState('P-A'), { wrapper });
+    expect(result.current.isLoaded).toBe(false);
+    act(() => result.current.update((v) => ({ ...v, filter: { ...v.filter, text: 'ABC' } })));
+    await waitFor(() => expect(result.current.isLoaded).toBe(true));
+    expect(result.current.view.filter.text).toBe('ABC');
+    await waitFor(async () =>
+      expect(await cache.setting('P-A', VIEW_STATE_KEY)).toMatchObject({ filter: { text: 'ABC' } }),
+    );
+  });
+});
