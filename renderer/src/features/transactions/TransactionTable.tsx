@@ -10,6 +10,7 @@ import {
   type KeyboardEvent,
   memo,
   type RefObject,
+  useDeferredValue,
   useEffect,
   useMemo,
   useRef,
@@ -187,7 +188,10 @@ export function TransactionTable({
   const format = useFormat();
   const ownRef = useRef<HTMLDivElement>(null);
   const scrollRef = gridRef ?? ownRef;
-  const auto = useMemo(() => contentWidths(rows, columns, format, FONTS), [rows, columns, format]);
+  // Widths follow the rows a moment later, in a render of their own: measuring every column over 100k rows
+  // (~20 ms) need not hold back the count and totals when the whole cache arrives after the first screen.
+  const widthRows = useDeferredValue(rows);
+  const auto = useMemo(() => contentWidths(widthRows, columns, format, FONTS), [widthRows, columns, format]);
   const defs = useMemo<ColumnDef<ListRow>[]>(
     () =>
       columns.map((c) => ({
