@@ -75,7 +75,7 @@ export function TransactionsView({ profile, onRefund }: Props) {
   const offline = conn.state === 'offline';
   const busy = jobs.isRunning;
   const sortSpec = COLUMNS.find((c) => c.id === view.sorting[0]?.id);
-  const shownCurrencies = useMemo(() => new Set(shown.map((r) => r.currency)).size, [shown]);
+  const shownCurrencies = useMemo(() => distinctValues(shown, (r) => r.currency).length, [shown]);
 
   const onSort = useCallback(
     (id: string) =>
@@ -123,10 +123,13 @@ export function TransactionsView({ profile, onRefund }: Props) {
     [shown],
   );
 
-  const refreshTargets = selected.size > 0 ? [...selected] : shown.map((r) => r.transactionNo);
+  // How many rows a refresh would take; the list of their numbers is made only when one starts (making
+  // it on every render copied 100k numbers each time the list changed).
+  const refreshCount = selected.size > 0 ? selected.size : shown.length;
   const isLive = profile.environment !== 'demo';
   const startRefresh = () => {
-    const targets = refreshTargets.slice(0, MAX_BULK_REFRESH);
+    const all = selected.size > 0 ? [...selected] : shown.map((r) => r.transactionNo);
+    const targets = all.slice(0, MAX_BULK_REFRESH);
     if (isLive && targets.length > CONFIRM_REFRESH_ABOVE) setConfirmRefresh(targets);
     else void jobs.refresh(targets);
   };
@@ -167,7 +170,7 @@ export function TransactionsView({ profile, onRefund }: Props) {
         ? { disabledReason: OFFLINE_REASON }
         : !complete
           ? { disabledReason: READING_REASON }
-          : refreshTargets.length === 0
+          : refreshCount === 0
             ? { disabledReason: 'No rows shown' }
             : {}),
       run: startRefresh,
@@ -218,13 +221,13 @@ export function TransactionsView({ profile, onRefund }: Props) {
           <button
             type="button"
             onClick={startRefresh}
-            disabled={offline || busy || !complete || refreshTargets.length === 0}
+            disabled={offline || busy || !complete || refreshCount === 0}
             title={
               offline
                 ? OFFLINE_REASON
                 : !complete
                   ? READING_REASON
-                  : refreshTargets.length > MAX_BULK_REFRESH
+                  : refreshCount > MAX_BULK_REFRESH
                     ? `Refreshes the first ${format.count(MAX_BULK_REFRESH)}`
                     : 'Ask the service for the current state of these rows'
             }
@@ -267,11 +270,10 @@ export function TransactionsView({ profile, onRefund }: Props) {
             for <strong>{profile.name}</strong> ({environmentLabel(profile.environment)}), a few at a time.
             Nothing changes at the service; you can cancel while it runs.
           </p>
-          {refreshTargets.length > confirmRefresh.length && (
+          {refreshCount > confirmRefresh.length && (
             <p>
-              Only the first {format.count(confirmRefresh.length)} of the{' '}
-              {format.count(refreshTargets.length)} rows are refreshed at once. Narrow the filters or tick
-              rows to choose others.
+              Only the first {format.count(confirmRefresh.length)} of the {format.count(refreshCount)} rows
+              are refreshed at once. Narrow the filters or tick rows to choose others.
             </p>
           )}
         </ConfirmDialog>
