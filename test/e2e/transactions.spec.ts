@@ -365,3 +365,32 @@ test('scrolled, the rows stay in screen order in the DOM and only their window m
     /^translateY\(\d+(\.\d+)?px\)$/,
   );
 });
+
+test('closing the detail gives focus back to where it came from, but never takes it from where the person has since put it', async ({
+  page,
+  app,
+}) => {
+  await loadDemo(page, app);
+  const grid = page.getByTestId('tx-grid');
+  await grid.focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('tx-detail')).toBeVisible();
+  // Closed, and focus put in the filter box within the same task: the frame that returns focus comes later.
+  await page.evaluate(() => {
+    document.querySelector<HTMLButtonElement>('[data-testid="tx-detail"] button.close')?.click();
+    document.querySelector<HTMLInputElement>('input[aria-label="Filter by id or reference"]')?.focus();
+  });
+  await expect(page.getByTestId('tx-detail')).toHaveCount(0);
+  await page.evaluate(
+    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null)))),
+  );
+  await expect(page.getByLabel('Filter by id or reference')).toBeFocused();
+  // Left alone, focus goes back to the list the detail was opened from.
+  await grid.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('tx-detail')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('tx-detail')).toHaveCount(0);
+  await expect(grid).toBeFocused();
+});
