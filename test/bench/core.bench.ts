@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { writeCsv, type CsvColumn } from '../../shared/csv/writer';
 import { computeVerifySign } from '../../shared/protocol/signing';
 import { openDatabase } from '../../electron/core/adapters/sqlite/database';
-import { createSqliteRefundStore } from '../../electron/core/adapters/sqlite/refund-store';
+import { createSqliteIntentStore } from '../../electron/core/adapters/sqlite/intent-store';
+import { refundStoreOn } from '../../electron/core/services/refunds/store';
 import { MIGRATIONS } from '../../electron/core/adapters/sqlite/schema';
 import { generateSeed } from '../../electron/sandbox/index';
 import { type Figure, ms, perSec, time } from './harness';
@@ -57,14 +58,16 @@ export async function coreBench(): Promise<Figure[]> {
 
   const dir = mkdtempSync(join(tmpdir(), 'rd-bench-'));
   const db = openDatabase(join(dir, 'refund-desk.db'), MIGRATIONS);
-  const store = createSqliteRefundStore(db);
+  const store = refundStoreOn(createSqliteIntentStore(db, { now: Date.now }));
   const decisions = 500;
   const at = new Date().toISOString();
-  const j = await time(() => {
-    for (let i = 0; i < decisions; i += 1)
-      store.decide((tx) => {
-        tx.forPayment('200043', '300014', String(100000000000000000n + BigInt(i)));
-        tx.insertSending(
+  const account = { environment: 'demo' as const, baseUrl: '', merchantNo: '200043', storeNo: '300014' };
+  const j = await time(async () => {
+    for (let i = 0; i < decisions; i += 1) {
+      const transactionNo = String(100000000000000000n + BigInt(i));
+      await store.decide({ account, transactionNo, currency: 'USD' }, async (tx) => {
+        await tx.forPayment('200043', '300014', transactionNo);
+        await tx.insertSending(
           {
             id: `RDBENCH${i}`,
             profileId: 'p',
@@ -82,10 +85,11 @@ export async function coreBench(): Promise<Figure[]> {
             operator: 'bench',
             createdAt: at,
           },
-          'bench:1',
+          { holder: 'bench:1', ms: 15_000 },
           at,
         );
       });
+    }
   });
   db.close();
   rmSync(dir, { recursive: true, force: true });

@@ -47,7 +47,7 @@ describe('close as not sent', () => {
         /at least 3 time\(s\) over 30 minute\(s\).*1 check\(s\) reached the service so far, 0 minute/,
       ),
     });
-    expect(d.service.get(intent.id)!.state).toBe('outcome_unknown');
+    expect((await d.service.get(intent.id))!.state).toBe('outcome_unknown');
   });
 
   it('after 3 checks over 30 minutes: one more query, closed with the evidence in the audit, the payment refundable again', async () => {
@@ -62,7 +62,9 @@ describe('close as not sent', () => {
     expect(closed.detail).toMatch(
       /^Closed as not sent by test operator at .* after 4 checks over 32 minute\(s\)/,
     );
-    const audit = d.service.audit().find((e) => e.intentId === intent.id && e.outcome === 'closed_not_sent');
+    const audit = (await d.service.audit()).find(
+      (e) => e.intentId === intent.id && e.outcome === 'closed_not_sent',
+    );
     expect(audit?.detail).toMatch(/none with reference RD/);
     const next = await d.service.submit({
       transactionNo: p.transactionNo,
@@ -97,7 +99,7 @@ describe('close as not sent', () => {
         /lists this refund now \(as 900000000000000777\): it was sent, so it was not closed/,
       ),
     });
-    expect(d.service.get(intent.id)!.state).toMatch(/accepted|succeeded/);
+    expect((await d.service.get(intent.id))!.state).toMatch(/accepted|succeeded/);
     // A refund the service has listed is never closeable this way.
     await expect(d.service.closeNotSent('demo', intent.id, 'NOT SENT')).rejects.toMatchObject({
       code: 'conflict',

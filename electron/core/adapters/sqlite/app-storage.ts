@@ -1,40 +1,17 @@
 import { join } from 'node:path';
-import type { IpnEvent } from '../../services/ipn/events';
 import type { Logger } from '../../services/ports';
-import type { JobStore } from '../../services/reconciliation/job-store';
-import type { RunStore } from '../../services/reconciliation/run-store';
-import type { RefundStore } from '../../services/refunds/store';
+import type { AppStorage, StorageProblem } from '../../services/storage';
 import { type Database, openDatabase } from './database';
+import { createSqliteIntentStore } from './intent-store';
 import { importLegacyFiles } from './legacy-import';
 import { createSqliteRunStore } from './recon-run-store';
-import type { PaymentStore } from '../../services/payments/store';
-import { createSqlitePaymentStore } from './payment-store';
+import { createSqliteCustomerStore } from './payment-store';
 import { createSqliteJobStore } from './recon-store';
-import { createSqliteRefundStore } from './refund-store';
 import { MIGRATIONS } from './schema';
 
+export type { AppStorage, StorageProblem };
+
 export const DATABASE_FILE = 'refund-desk.db';
-
-/** A problem with main's durable state, for the health indicator: what is wrong and what to do. */
-export interface StorageProblem {
-  name: string;
-  detail: string;
-}
-
-export interface AppStorage {
-  refunds: RefundStore;
-  jobs: JobStore;
-  /** Reconciliation run records (facts, ledger, the period's list, report items). */
-  runs: RunStore;
-  /** Back-office payments: customers, stored methods, payment-creation intents, their audit log. */
-  payments: PaymentStore;
-  /** Records a verified IPN under its dedup key; 'duplicate' if that key was ever recorded. */
-  recordIpn(event: IpnEvent, key: string): Promise<'recorded' | 'duplicate'>;
-  /** Set when the database cannot be trusted: refunds and payments must be refused with this reason. */
-  untrusted(): string | undefined;
-  problems(): StorageProblem[];
-  close(): void;
-}
 
 /**
  * Opens `<dataDir>/refund-desk.db` for every service that keeps durable state, imports the files of
@@ -46,8 +23,13 @@ export function openAppStorage(opts: {
   dataDir: string;
   now: () => number;
   log: Logger;
-  /** The service address of a profile that still exists (for intents imported from earlier versions). */
+  /**
+   * Given: the files of earlier versions are imported now, with this profile → service address map.
+   * Otherwise the composition root imports them (importEarlierFiles) once the profiles are loaded.
+   */
   baseUrlFor?: (profileId: string) => string | undefined;
+  /** How often other processes' commits are looked for (the intents' change feed). */
+  watchMs?: number;
 }): AppStorage {
   const path = join(opts.dataDir, DATABASE_FILE);
   const badRows = new Map<string, string>();
@@ -66,11 +48,12 @@ export function openAppStorage(opts: {
     opts.log.error('storage.open_failed', { error: fatal });
     db = openDatabase(':memory:', MIGRATIONS);
   }
-  if (!fatal) {
+  const importEarlierFiles = (baseUrlFor: (profileId: string) => string | undefined) => {
+    if (fatal) return;
     try {
       const report = importLegacyFiles(db, opts.dataDir, {
         now: opts.now,
-        baseUrlFor: opts.baseUrlFor ?? (() => undefined),
+        baseUrlFor,
       });
       if (report)
         opts.log.info('storage.imported', {
@@ -85,20 +68,25 @@ export function openAppStorage(opts: {
       fatal = `Refund Desk could not import the refund journal of an earlier version (${e instanceof Error ? e.message : String(e)}). The old files are untouched; free disk space or fix the data folder's permissions, then restart.`;
       opts.log.error('storage.import_failed', { error: fatal });
     }
-  }
-  const refunds = createSqliteRefundStore(db, {
+  };
+  // Opened without the profiles (a host, before the core exists): the core imports once it has them.
+  if (opts.baseUrlFor) importEarlierFiles(opts.baseUrlFor);
+  const intents = createSqliteIntentStore(db, {
+    now: opts.now,
     onBadRow: (table, id, reason) => {
       badRows.set(`${table}:${id}`, reason);
       opts.log.error('storage.bad_row', { table, id, reason });
     },
     onUnusable,
+    ...(opts.watchMs ? { watchMs: opts.watchMs } : {}),
   });
 
   return {
-    refunds,
+    intents,
+    customers: createSqliteCustomerStore(db),
     jobs: createSqliteJobStore(db),
     runs: createSqliteRunStore(db),
-    payments: createSqlitePaymentStore(db, { onUnusable }),
+    importEarlierFiles,
     async recordIpn(event, key) {
       if (fatal) throw new Error('the database is unavailable');
       const r = db.immediate(() =>

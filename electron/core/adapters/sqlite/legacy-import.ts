@@ -2,12 +2,18 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuditEntry } from '../../services/refunds/audit';
-import type { Intent, IntentDraft, IntentState } from '../../services/refunds/intent';
+import {
+  type Intent,
+  type IntentDraft,
+  type IntentState,
+  toAuditRecord,
+  toRecord,
+} from '../../services/refunds/intent';
 import { ipnDedupKey, type IpnEvent } from '../../services/ipn/events';
 import { jobFileSchema } from '../../services/reconciliation/job-store';
 import type { KeyResult } from '../../services/reconciliation/runner';
 import type { Database } from './database';
-import { insertAuditRow, insertEventRow, insertIntentRow } from './refund-store';
+import { insertAuditRecord, insertEventRow, insertIntentRecord } from './intent-store';
 import { insertJobRow, insertResultRows } from './recon-store';
 
 /**
@@ -325,7 +331,17 @@ export function importLegacyFiles(
         });
         continue;
       }
-      insertIntentRow(db, intent, true);
+      const record = toRecord(intent);
+      try {
+        insertIntentRecord(db, { ...record, data: { ...record.data, imported: 1 } });
+      } catch (e) {
+        // The database allows one open refund per payment; an old journal holding two is shown, not guessed.
+        if (!/UNIQUE constraint/.test(String((e as Error).message))) throw e;
+        problem('refund-journal.jsonl', {
+          reason: `refund ${f.id} is ${intent.state} while another refund of payment ${intent.transactionNo} is open; it was not imported — check that payment with the payment service`,
+        });
+        continue;
+      }
       for (const e of f.events)
         insertEventRow(db, f.id, { at: e.at || at, type: e.type, to: intent.state, data: e.data });
       insertEventRow(db, f.id, { at, type: 'imported', from: f.state, to: intent.state, data: {} });
@@ -343,11 +359,13 @@ export function importLegacyFiles(
             excerpt: excerpt(JSON.stringify(l.value)),
           });
         else {
-          insertAuditRow(
+          insertAuditRecord(
             db,
-            Object.assign(
-              { profileName: '', environment: '', intentId: '', reasonCode: '', reasonNote: '' },
-              l.value,
+            toAuditRecord(
+              Object.assign(
+                { profileName: '', environment: '', intentId: '', reasonCode: '', reasonNote: '' },
+                l.value,
+              ) as AuditEntry,
             ),
           );
           report.auditEntries += 1;

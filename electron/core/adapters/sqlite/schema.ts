@@ -17,6 +17,15 @@ import type { Migration } from './database';
  *   audit log. A reference is unique per merchant except among creates the service rejected (nothing was
  *   created, so the same reference may be sent again). No card number, security code or expiry is ever a
  *   column: a card is kept as its last 4.
+ * - v5, one money engine: refund and payment intents in ONE `intents` table with a `kind`, their events
+ *   in one `intent_events`, and one `audit` log with a `kind` — migrated in this one transaction, every
+ *   row kept. Columns hold what is queried, constrained or shared by every kind (account, payment,
+ *   reference, amount, state, lease, check evidence, a card's last 4 with its CHECK); each kind's own
+ *   fields are a JSON `data` column, so a new kind (captures, batch rows) needs no migration and the
+ *   PostgreSQL store keeps them as jsonb. The invariants are the database's: at most one open refund
+ *   (sending, outcome unknown) per account and payment, and a payment reference unique per merchant
+ *   among creates the service did not reject. `sender` stays a label for people; whether it is still
+ *   sending is its lease (`lease_until`, ms), which migrated rows do not have: they are resolved by query.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -269,5 +278,129 @@ CREATE TABLE payment_audit (
   ret_msg TEXT,
   detail TEXT
 )`,
+  },
+  {
+    version: 5,
+    sql: `
+CREATE TABLE intents_v5 (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('refund', 'payment')),
+  seq INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  profile_id TEXT NOT NULL,
+  profile_name TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  merchant_no TEXT NOT NULL,
+  store_no TEXT NOT NULL,
+  transaction_no TEXT,
+  reference TEXT,
+  amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
+  currency TEXT NOT NULL CHECK (length(currency) = 3),
+  settle_currency TEXT NOT NULL,
+  operator TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  sender TEXT,
+  lease_until INTEGER,
+  ret_code TEXT,
+  ret_msg TEXT,
+  detail TEXT,
+  card_last4 TEXT CHECK (card_last4 IS NULL OR (length(card_last4) = 4 AND card_last4 NOT GLOB '*[^0-9]*')),
+  last_check_at TEXT,
+  last_check_found INTEGER,
+  last_check_note TEXT,
+  checks INTEGER NOT NULL DEFAULT 0,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  data TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(data))
+);
+INSERT INTO intents_v5 (id, kind, seq, state, profile_id, profile_name, environment, base_url, merchant_no,
+  store_no, transaction_no, reference, amount_minor, currency, settle_currency, operator, created_at,
+  updated_at, sender, ret_code, ret_msg, detail, last_check_at, last_check_found, last_check_note, checks,
+  attempts, data)
+SELECT id, 'refund', seq, state, profile_id, profile_name, environment, base_url, merchant_no, store_no,
+  transaction_no, reference, amount_minor, currency, settle_currency, operator, created_at, updated_at,
+  sender, ret_code, ret_msg, detail, last_check_at, last_check_found, last_check_note, checks, attempts,
+  json_object('reasonCode', reason_code, 'reasonNote', reason_note,
+    'refundTransactionNo', refund_transaction_no, 'refundStatus', refund_status, 'imported', imported)
+FROM intents;
+INSERT INTO intents_v5 (id, kind, seq, state, profile_id, profile_name, environment, base_url, merchant_no,
+  store_no, transaction_no, reference, amount_minor, currency, settle_currency, operator, created_at,
+  updated_at, sender, ret_code, ret_msg, detail, card_last4, last_check_at, last_check_found,
+  last_check_note, checks, attempts, data)
+SELECT id, 'payment', 0, state, profile_id, profile_name, environment, base_url, merchant_no, store_no,
+  transaction_no, reference, amount_minor, currency, settle_currency, operator, created_at, updated_at,
+  sender, ret_code, ret_msg, detail, card_last4, last_check_at, last_check_found, last_check_note, checks,
+  1, json_object('paymentKind', kind, 'vendor', vendor, 'terminal', terminal, 'description', description,
+    'note', note, 'goods', json(goods), 'timeoutMin', timeout_min, 'customerId', customer_id,
+    'customerNo', customer_no, 'methodId', method_id, 'saveCard', save_card,
+    'paymentStatus', payment_status, 'cashierUrl', cashier_url, 'authUrl', auth_url,
+    'savedMethodId', saved_method_id, 'paidAt', paid_at)
+FROM payment_intents;
+CREATE TABLE intent_events_v5 (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  intent_id TEXT NOT NULL REFERENCES intents_v5 (id),
+  at TEXT NOT NULL,
+  type TEXT NOT NULL,
+  from_state TEXT,
+  to_state TEXT NOT NULL,
+  data TEXT NOT NULL
+);
+INSERT INTO intent_events_v5 (id, intent_id, at, type, from_state, to_state, data)
+SELECT id, intent_id, at, type, from_state, to_state, data FROM intent_events ORDER BY id;
+INSERT INTO intent_events_v5 (intent_id, at, type, from_state, to_state, data)
+SELECT intent_id, at, type, from_state, to_state, data FROM payment_events ORDER BY id;
+CREATE TABLE audit_v5 (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind TEXT NOT NULL CHECK (kind IN ('refund', 'payment')),
+  at TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  operator TEXT NOT NULL,
+  profile_id TEXT NOT NULL,
+  profile_name TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  subject_id TEXT NOT NULL,
+  transaction_no TEXT,
+  amount_minor INTEGER,
+  currency TEXT,
+  ret_code TEXT,
+  ret_msg TEXT,
+  detail TEXT,
+  data TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(data))
+);
+INSERT INTO audit_v5 (id, kind, at, outcome, operator, profile_id, profile_name, environment, subject_id,
+  transaction_no, amount_minor, currency, ret_code, ret_msg, detail, data)
+SELECT id, 'refund', at, outcome, operator, profile_id, profile_name, environment, intent_id,
+  transaction_no, amount_minor, currency, ret_code, ret_msg, detail,
+  json_object('reasonCode', reason_code, 'reasonNote', reason_note,
+    'refundTransactionNo', refund_transaction_no)
+FROM audit ORDER BY id;
+INSERT INTO audit_v5 (kind, at, outcome, operator, profile_id, profile_name, environment, subject_id,
+  transaction_no, amount_minor, currency, ret_code, ret_msg, detail, data)
+SELECT 'payment', at, outcome, operator, profile_id, profile_name, environment, subject_id,
+  transaction_no, amount_minor, currency, ret_code, ret_msg, detail,
+  json_object('action', action, 'reference', reference, 'customerNo', customer_no, 'vendor', vendor)
+FROM payment_audit ORDER BY id;
+DROP TABLE payment_events;
+DROP TABLE payment_intents;
+DROP TABLE payment_audit;
+DROP TABLE intent_events;
+DROP TABLE intents;
+DROP TABLE audit;
+ALTER TABLE intents_v5 RENAME TO intents;
+ALTER TABLE intent_events_v5 RENAME TO intent_events;
+ALTER TABLE audit_v5 RENAME TO audit;
+CREATE INDEX intents_payment ON intents (merchant_no, store_no, transaction_no);
+CREATE INDEX intents_seq ON intents (seq);
+CREATE INDEX intents_list ON intents (kind, created_at, id);
+CREATE INDEX intents_unfinished ON intents (kind, state) WHERE state IN
+  ('sending', 'outcome_unknown', 'accepted', 'open');
+CREATE UNIQUE INDEX intents_one_open_refund ON intents (environment, merchant_no, store_no, transaction_no)
+  WHERE kind = 'refund' AND state IN ('sending', 'outcome_unknown');
+CREATE UNIQUE INDEX intents_payment_reference ON intents (merchant_no, reference)
+  WHERE kind = 'payment' AND state <> 'rejected';
+CREATE INDEX intent_events_intent ON intent_events (intent_id);
+CREATE INDEX audit_kind ON audit (kind, id);
+CREATE INDEX audit_profile ON audit (kind, profile_id, id)`,
   },
 ];

@@ -1,4 +1,6 @@
 import type { PaymentAuditEntry } from '../../../../shared/ipc/contract/payments';
+import type { AuditRecord, IntentRecord, IntentStore } from '../engine/port';
+import { InvariantViolation } from '../engine/port';
 import type { PaymentAccount, PaymentDraft, PaymentIntent, PaymentPatch, PaymentState } from './intent';
 
 /** A customer registered from this desk, as kept locally (the service has no customer lookup). */
@@ -33,36 +35,11 @@ export type InsertResult =
   | { ok: false; reason: 'reference_in_use'; existing: PaymentIntent };
 
 /**
- * The payments service's port to durable storage (adapters/sqlite/payment-store.ts). The service owns
- * the rules; the store owns atomicity across every process sharing the data directory.
+ * What payments keep beside their intents (the engine's): customers registered from this desk and their
+ * stored methods. `saveMethod` keeps a method and links it to the payment that created it, in one
+ * transaction; saving the same vaultId for the same customer again returns the method already kept.
  */
-export interface PaymentStore {
-  /**
-   * Inserts the intent as `sending` for `sender`, committed (fsync) before this returns — unless the
-   * merchant reference is already taken by an intent the service did not reject.
-   */
-  insertSending(draft: PaymentDraft, sender: string, at: string): InsertResult;
-  get(id: string): PaymentIntent | undefined;
-  /** Newest first. */
-  /** One profile's payment intents, or every profile's when none is named. */
-  list(profileId?: string): PaymentIntent[];
-  /** Every intent whose creation or payment is not final yet (resume, follower). */
-  unfinished(): PaymentIntent[];
-  byTransaction(merchantNo: string, transactionNo: string): PaymentIntent | undefined;
-  /** Guarded: applies only while the intent is in one of `from`; undefined when something else won. */
-  transition(
-    id: string,
-    from: readonly PaymentState[],
-    to: PaymentState,
-    patch: PaymentPatch,
-    event: { at: string; type: string; data?: Record<string, unknown> },
-  ): PaymentIntent | undefined;
-  /** Records the evidence of one query about an intent (its state is unchanged). */
-  noteCheck(id: string, check: { at: string; found: boolean; note: string }): PaymentIntent | undefined;
-  /**
-   * Keeps a stored method on its customer and links it to the payment that created it, in one
-   * transaction. Saving the same vaultId for the same customer again returns the method already kept.
-   */
+export interface CustomerStore {
   saveMethod(paymentId: string, method: StoredMethod, at: string): StoredMethod;
   customers: {
     insert(c: CustomerRecord): CustomerRecord;
@@ -74,9 +51,278 @@ export interface PaymentStore {
     get(id: string): StoredMethod | undefined;
     forCustomer(customerId: string): StoredMethod[];
   };
-  audit: {
-    record(entry: PaymentAuditEntry): void;
-    /** Newest first. */
-    list(): PaymentAuditEntry[];
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+/** A payment's own fields, kept in the record's `data`. */
+const DATA_FIELDS = [
+  'vendor',
+  'terminal',
+  'description',
+  'note',
+  'goods',
+  'timeoutMin',
+  'customerId',
+  'customerNo',
+  'methodId',
+  'saveCard',
+  'paymentStatus',
+  'cashierUrl',
+  'authUrl',
+  'savedMethodId',
+  'paidAt',
+] as const;
+
+export function toPaymentRecord(p: PaymentIntent): IntentRecord {
+  const data: Record<string, unknown> = { paymentKind: p.kind };
+  for (const k of DATA_FIELDS) if (p[k] !== undefined) data[k] = p[k];
+  const rec: IntentRecord = {
+    id: p.id,
+    kind: 'payment',
+    state: p.state,
+    profileId: p.profileId,
+    profileName: p.profileName,
+    environment: p.environment,
+    baseUrl: p.baseUrl,
+    merchantNo: p.merchantNo,
+    storeNo: p.storeNo,
+    reference: p.reference,
+    amountMinor: p.amountMinor,
+    currency: p.currency,
+    settleCurrency: p.settleCurrency,
+    operator: p.operator,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+    checks: p.checks,
+    attempts: 1,
+    data,
+  };
+  const extra = {
+    transactionNo: p.transactionNo,
+    sender: p.sender,
+    retCode: p.retCode,
+    retMsg: p.retMsg,
+    detail: p.detail,
+    cardLast4: p.cardLast4,
+    lastCheck: p.lastCheck,
+  };
+  for (const [k, v] of Object.entries(extra))
+    if (v !== undefined) (rec as unknown as Record<string, unknown>)[k] = v;
+  return rec;
+}
+
+export function fromPaymentRecord(r: IntentRecord): PaymentIntent {
+  const d = r.data;
+  const p: PaymentIntent = {
+    id: r.id,
+    kind: d['paymentKind'] as PaymentIntent['kind'],
+    state: r.state as PaymentState,
+    profileId: r.profileId,
+    profileName: r.profileName,
+    environment: r.environment,
+    baseUrl: r.baseUrl,
+    merchantNo: r.merchantNo,
+    storeNo: r.storeNo,
+    operator: r.operator,
+    reference: r.reference ?? '',
+    amountMinor: r.amountMinor,
+    currency: r.currency,
+    settleCurrency: r.settleCurrency,
+    vendor: str(d['vendor']) ?? '',
+    terminal: str(d['terminal']) ?? '',
+    goods: (d['goods'] as PaymentIntent['goods'] | undefined) ?? [],
+    saveCard: d['saveCard'] === true || d['saveCard'] === 1,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    checks: r.checks,
+  };
+  const extra: Partial<PaymentIntent> = {
+    description: str(d['description']),
+    note: str(d['note']),
+    timeoutMin: typeof d['timeoutMin'] === 'number' ? d['timeoutMin'] : undefined,
+    customerId: str(d['customerId']),
+    customerNo: str(d['customerNo']),
+    methodId: str(d['methodId']),
+    cardLast4: r.cardLast4,
+    sender: r.sender,
+    transactionNo: r.transactionNo,
+    paymentStatus: str(d['paymentStatus']),
+    cashierUrl: str(d['cashierUrl']),
+    authUrl: str(d['authUrl']),
+    savedMethodId: str(d['savedMethodId']),
+    retCode: r.retCode,
+    retMsg: r.retMsg,
+    detail: r.detail,
+    lastCheck: r.lastCheck,
+    paidAt: str(d['paidAt']),
+  };
+  for (const [k, v] of Object.entries(extra))
+    if (v !== undefined) (p as unknown as Record<string, unknown>)[k] = v;
+  return p;
+}
+
+export function toPaymentAudit(e: PaymentAuditEntry): AuditRecord {
+  const { action, reference, customerNo, vendor, subjectId, ...rest } = e;
+  return {
+    ...rest,
+    kind: 'payment',
+    subjectId,
+    data: {
+      action,
+      ...(reference ? { reference } : {}),
+      ...(customerNo ? { customerNo } : {}),
+      ...(vendor ? { vendor } : {}),
+    },
   };
 }
+
+export function fromPaymentAudit(a: AuditRecord): PaymentAuditEntry {
+  const e: Record<string, unknown> = {
+    at: a.at,
+    operator: a.operator,
+    profileId: a.profileId,
+    profileName: a.profileName,
+    environment: a.environment,
+    action: a.data['action'],
+    outcome: a.outcome,
+    subjectId: a.subjectId,
+  };
+  const extra = {
+    reference: str(a.data['reference']),
+    transactionNo: a.transactionNo,
+    customerNo: str(a.data['customerNo']),
+    amountMinor: a.amountMinor,
+    currency: a.currency,
+    vendor: str(a.data['vendor']),
+    retCode: a.retCode,
+    retMsg: a.retMsg,
+    detail: a.detail,
+  };
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) e[k] = v;
+  return e as unknown as PaymentAuditEntry;
+}
+
+/** A patch's payment fields go to `data`; the engine's columns stay columns. null clears. */
+function recordPatch(p: PaymentPatch) {
+  const { transactionNo, retCode, retMsg, detail, ...own } = p;
+  const cols = { transactionNo, retCode, retMsg, detail };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(cols)) if (k in p) out[k] = v ?? null;
+  const data: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(own)) data[k] = v ?? null;
+  return { ...out, ...(Object.keys(data).length ? { data } : {}) };
+}
+
+const UNFINISHED = ['sending', 'open', 'outcome_unknown'];
+
+/**
+ * Payments' view of the engine's store (payment intents and their audit, kind `payment`) together with
+ * the customers and stored methods payments keep beside them.
+ */
+export function paymentStoreOn(store: IntentStore, kept: CustomerStore) {
+  const one = async (id: string) => {
+    const r = await store.get(id);
+    return r && r.kind === 'payment' ? fromPaymentRecord(r) : undefined;
+  };
+  return {
+    engine: store,
+    /**
+     * Inserts the intent as `sending` with the sender's lease, committed before this resolves — unless
+     * the merchant reference is already taken by an intent the service did not reject.
+     */
+    insertSending: (
+      draft: PaymentDraft,
+      lease: { holder: string; ms: number },
+      at: string,
+    ): Promise<InsertResult> =>
+      store.decide(
+        [{ reference: { merchantNo: draft.merchantNo, reference: draft.reference } }],
+        async (tx) => {
+          const taken = async () =>
+            (await tx.byReference('payment', draft.merchantNo, draft.reference)).find(
+              (r) => r.state !== 'rejected',
+            );
+          const existing = await taken();
+          if (existing)
+            return {
+              ok: false as const,
+              reason: 'reference_in_use' as const,
+              existing: fromPaymentRecord(existing),
+            };
+          const intent: PaymentIntent = { ...draft, state: 'sending', updatedAt: at, checks: 0 };
+          try {
+            const r = await tx.insert(toPaymentRecord(intent), lease, { at, type: 'decided' });
+            return { ok: true as const, intent: fromPaymentRecord(r) };
+          } catch (e) {
+            if (e instanceof InvariantViolation && e.which === 'reference') {
+              const raced = await taken();
+              if (raced)
+                return {
+                  ok: false as const,
+                  reason: 'reference_in_use' as const,
+                  existing: fromPaymentRecord(raced),
+                };
+            }
+            throw e;
+          }
+        },
+      ),
+    get: one,
+    /** Newest first: one profile's payment intents, or every profile's when none is named. */
+    list: async (profileId?: string) =>
+      (
+        await store.list({ kind: 'payment', ...(profileId !== undefined ? { owner: { profileId } } : {}) })
+      ).items.map(fromPaymentRecord),
+    /** Every intent whose creation or payment is not final yet (resume, follower). */
+    unfinished: async () => (await store.inStates('payment', UNFINISHED)).map(fromPaymentRecord),
+    /** `sending` creates whose sender's lease ran out: resolved by query. */
+    orphans: async () => (await store.expiredLeases('payment')).map(fromPaymentRecord),
+    byTransaction: async (merchantNo: string, transactionNo: string) => {
+      const [r] = await store.byTransaction('payment', merchantNo, transactionNo);
+      return r && fromPaymentRecord(r);
+    },
+    /** Guarded transition and its audit entries in one unit of work; undefined when something else won. */
+    async transition(
+      id: string,
+      from: readonly PaymentState[],
+      to: PaymentState,
+      patch: PaymentPatch,
+      event: { at: string; type: string; data?: Record<string, unknown> },
+      audit?: (next: PaymentIntent) => PaymentAuditEntry[],
+    ): Promise<PaymentIntent | undefined> {
+      const r = await store.transition({
+        id,
+        from,
+        to,
+        patch: recordPatch(patch),
+        event,
+        ...(audit
+          ? { audit: (next: IntentRecord) => audit(fromPaymentRecord(next)).map(toPaymentAudit) }
+          : {}),
+      });
+      return r && fromPaymentRecord(r);
+    },
+    /** Records the evidence of one query about an intent (its state is unchanged). */
+    noteCheck: async (id: string, check: { at: string; found: boolean; note: string }) => {
+      const r = await store.noteCheck(id, { ...check, reached: true });
+      return r && fromPaymentRecord(r);
+    },
+    watch: (fn: (changed: PaymentIntent[]) => void) =>
+      store.watch((changed) => {
+        const mine = changed.filter((r) => r.kind === 'payment').map(fromPaymentRecord);
+        if (mine.length > 0) fn(mine);
+      }),
+    saveMethod: kept.saveMethod,
+    customers: kept.customers,
+    methods: kept.methods,
+    audit: {
+      record: (e: PaymentAuditEntry) => store.audit.record(toPaymentAudit(e)),
+      /** Newest first. */
+      list: async (profileId?: string) =>
+        (
+          await store.audit.list({ kind: 'payment', ...(profileId !== undefined ? { profileId } : {}) })
+        ).items.map(fromPaymentAudit),
+    },
+  };
+}
+export type PaymentStore = ReturnType<typeof paymentStoreOn>;
