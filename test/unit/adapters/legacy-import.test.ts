@@ -1,3 +1,4 @@
+import { refundStoreOn } from '../../../electron/core/services/refunds/store';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -133,7 +134,7 @@ describe('one-time import of the earlier JSON-lines files', () => {
     );
 
     const storage = open(dataDir);
-    const intents = new Map(storage.refunds.list().map((i) => [i.id, i]));
+    const intents = new Map((await refundStoreOn(storage.intents).list()).map((i) => [i.id, i]));
 
     expect(intents.get('RD0001')).toMatchObject({
       state: 'succeeded',
@@ -163,7 +164,7 @@ describe('one-time import of the earlier JSON-lines files', () => {
     );
     expect(intents.has('RD0004')).toBe(false);
     expect(intents.has('RD0007')).toBe(false);
-    expect(storage.refunds.audit.list()).toHaveLength(1);
+    expect(await refundStoreOn(storage.intents).audit.list()).toHaveLength(1);
     storage.close();
     const { DatabaseSync } = await import('node:sqlite');
     const raw = new DatabaseSync(join(dataDir, 'refund-desk.db'));
@@ -192,8 +193,8 @@ describe('one-time import of the earlier JSON-lines files', () => {
 
     // A second start imports nothing again.
     const again = open(dataDir);
-    expect(again.refunds.list()).toHaveLength(5);
-    expect(again.refunds.audit.list()).toHaveLength(1);
+    expect(await refundStoreOn(again.intents).list()).toHaveLength(5);
+    expect(await refundStoreOn(again.intents).audit.list()).toHaveLength(1);
     again.close();
   });
 
@@ -221,7 +222,7 @@ describe('one-time import of the earlier JSON-lines files', () => {
       },
     ]);
     // The last line had no newline after it but is whole: imported. Damage elsewhere → not provably unsent.
-    expect(storage.refunds.get('RD0010')).toMatchObject({ state: 'outcome_unknown' });
+    expect(await refundStoreOn(storage.intents).get('RD0010')).toMatchObject({ state: 'outcome_unknown' });
     storage.close();
   });
 });

@@ -1,3 +1,4 @@
+import { paymentStoreOn } from '../../../electron/core/services/payments/store';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,8 +7,10 @@ import { openAppStorage } from '../../../electron/core/adapters/sqlite/app-stora
 import type { PaymentDraft } from '../../../electron/core/services/payments/intent';
 import { createFakeLogger } from '../../fakes/logger';
 
-const open = (dir: string) =>
-  openAppStorage({ dataDir: dir, now: Date.now, log: createFakeLogger() }).payments;
+const open = (dir: string) => {
+  const s = openAppStorage({ dataDir: dir, now: Date.now, log: createFakeLogger() });
+  return paymentStoreOn(s.intents, s.customers);
+};
 const draft = (over: Partial<PaymentDraft> = {}): PaymentDraft => ({
   id: 'PY1',
   kind: 'card',

@@ -1,3 +1,4 @@
+import { refundStoreOn } from '../../../electron/core/services/refunds/store';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
@@ -138,7 +139,7 @@ describe('the app database', () => {
         asked += 1;
         throw new Error('must not be reached');
       },
-      store: storage.refunds,
+      store: refundStoreOn(storage.intents),
       clock: { now: Date.now },
       log: createFakeLogger(),
       context: () => ({
@@ -153,7 +154,6 @@ describe('the app database', () => {
       }),
       newId: () => 'RDX',
       sender: 'h:1',
-      senderAlive: () => true,
       untrusted: storage.untrusted,
     });
     await expect(

@@ -1,10 +1,13 @@
+import { paymentStoreOn } from '../../../electron/core/services/payments/store';
+import { refundStoreOn } from '../../../electron/core/services/refunds/store';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DATABASE_FILE, openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
 import { openDatabase } from '../../../electron/core/adapters/sqlite/database';
-import { insertAuditRow, insertIntentRow } from '../../../electron/core/adapters/sqlite/refund-store';
+import { insertAuditRecord, insertIntentRecord } from '../../../electron/core/adapters/sqlite/intent-store';
+import { toAuditRecord, toRecord } from '../../../electron/core/services/refunds/intent';
 import { createSqliteRunStore } from '../../../electron/core/adapters/sqlite/recon-run-store';
 import { MIGRATIONS } from '../../../electron/core/adapters/sqlite/schema';
 import type { RunFacts } from '../../../shared/recon/run';
@@ -43,9 +46,9 @@ function databaseOfEarlierVersions(): string {
   const dataDir = mkdtempSync(join(tmpdir(), 'rd-stored-'));
   const db = openDatabase(join(dataDir, DATABASE_FILE), MIGRATIONS);
   db.immediate(() => {
-    insertIntentRow(db, intent('RD1'));
-    insertIntentRow(db, intent('RD2'));
-    insertIntentRow(db, intent('RD3'));
+    insertIntentRecord(db, toRecord(intent('RD1')));
+    insertIntentRecord(db, toRecord(intent('RD2')));
+    insertIntentRecord(db, toRecord(intent('RD3')));
     db.run(`UPDATE intents SET currency = 'ZAR', settle_currency = 'ZAR' WHERE id = 'RD2'`);
     db.run(`UPDATE intents SET environment = '' WHERE id = 'RD3'`);
     const entry = {
@@ -62,8 +65,8 @@ function databaseOfEarlierVersions(): string {
       reasonNote: '',
       outcome: 'refused',
     } as const;
-    insertAuditRow(db, entry);
-    insertAuditRow(db, { ...entry, at: '2026-01-02T00:00:00.000Z' });
+    insertAuditRecord(db, toAuditRecord(entry));
+    insertAuditRecord(db, toAuditRecord({ ...entry, at: '2026-01-02T00:00:00.000Z' }));
     db.run(`UPDATE audit SET environment = '' WHERE at LIKE '2026-01-01%'`);
     db.run(`UPDATE audit SET currency = 'ZAR' WHERE at LIKE '2026-01-02%'`);
     db.run(
@@ -77,11 +80,11 @@ function databaseOfEarlierVersions(): string {
 }
 
 describe('journal records of earlier versions', () => {
-  it('read into the closed types: an unkept environment as "unrecorded", a foreign currency left out and named by health', () => {
+  it('read into the closed types: an unkept environment as "unrecorded", a foreign currency left out and named by health', async () => {
     const log = createFakeLogger();
     const storage = openAppStorage({ dataDir: databaseOfEarlierVersions(), now: () => 0, log });
 
-    const intents = storage.refunds.list();
+    const intents = await refundStoreOn(storage.intents).list();
     expect(intents.map((i) => [i.id, i.environment, i.currency])).toEqual([
       ['RD3', 'unrecorded', 'USD'],
       ['RD1', 'demo', 'USD'],
@@ -89,11 +92,11 @@ describe('journal records of earlier versions', () => {
     // What the dispatcher checks every reply against: the list no longer fails as a whole.
     for (const i of intents) expect(intentSchema.safeParse(i).error).toBeUndefined();
 
-    const audit = storage.refunds.audit.list();
+    const audit = await refundStoreOn(storage.intents).audit.list();
     expect(audit.map((e) => [e.environment, e.currency])).toEqual([['unrecorded', 'USD']]);
     for (const e of audit) expect(auditEntrySchema.safeParse(e).error).toBeUndefined();
 
-    const payments = storage.payments.audit.list();
+    const payments = await paymentStoreOn(storage.intents, storage.customers).audit.list();
     expect(payments.map((e) => [e.subjectId, e.environment])).toEqual([['PM1', 'unrecorded']]);
     for (const e of payments) expect(paymentAuditEntrySchema.safeParse(e).error).toBeUndefined();
 
