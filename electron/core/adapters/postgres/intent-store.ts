@@ -160,16 +160,31 @@ export function createPostgresIntentStore(
     (await rows(q, `SELECT ${INTENT_COLUMNS} FROM refund_desk.intents i WHERE id = $1`, [id]))[0];
 
   /**
+   * A pooled connection for several statements. While checked out, pg-pool listens to none of its errors:
+   * a connection that dies then (server restart) would throw from the socket's event; its query rejects
+   * anyway, so the event itself is only noted.
+   */
+  const onCheckedOutError = (e: Error) => o.onConnectionError?.('connection', e);
+  async function checkout(): Promise<pg.PoolClient> {
+    try {
+      const c = await pool.connect();
+      c.on('error', onCheckedOutError);
+      return c;
+    } catch (e) {
+      throw mapPgError(e);
+    }
+  }
+  const release = (c: pg.PoolClient, broken?: Error) => {
+    c.removeListener('error', onCheckedOutError);
+    c.release(broken);
+  };
+
+  /**
    * One unit of work on one connection; `lock` names the scope keys to hold until COMMIT. A connection
    * that could not even roll back is destroyed, not returned to the pool.
    */
   async function inTx<T>(lock: readonly ScopeKey[], fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    let c: pg.PoolClient;
-    try {
-      c = await pool.connect();
-    } catch (e) {
-      throw mapPgError(e);
-    }
+    const c = await checkout();
     let broken: Error | undefined;
     try {
       const ids = [...new Set(lock.map(lockId))].sort((a, b) => a - b);
@@ -189,7 +204,7 @@ export function createPostgresIntentStore(
       });
       throw mapPgError(e);
     } finally {
-      c.release(broken);
+      release(c, broken);
     }
   }
 
@@ -404,7 +419,7 @@ export function createPostgresIntentStore(
   let watermark = startWatermark;
   let feedStopped: Promise<void> = Promise.resolve();
   const readChanges = async (since: bigint) => {
-    const c = await pool.connect();
+    const c = await checkout();
     let broken: Error | undefined;
     try {
       const res = (await c.query(
@@ -429,7 +444,7 @@ export function createPostgresIntentStore(
       broken = e instanceof Error ? e : new Error(String(e));
       throw e;
     } finally {
-      c.release(broken);
+      release(c, broken);
     }
   };
 
