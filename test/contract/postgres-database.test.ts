@@ -4,11 +4,12 @@ import {
   lockId,
   LOCK_CLASS,
   openPostgresIntentStore,
+  scopeText,
 } from '../../electron/core/adapters/postgres/intent-store';
 import { migratePostgres } from '../../electron/core/adapters/postgres/migrate';
 import { DESK_SCHEMA_VERSION } from '../../electron/core/adapters/postgres/migrations';
 import type { IntentRecord } from '../../electron/core/services/engine/port';
-import { startPostgres, type TestCluster } from '../support/postgres';
+import { INSTALL_POSTGRES, postgresBinDir, startPostgres, type TestCluster } from '../support/postgres';
 import { ADMIN_URL_ENV, postgresFactory } from './postgres-factory';
 import { payment, record } from './records';
 
@@ -51,6 +52,15 @@ const INSERT = `INSERT INTO refund_desk.intents (id, kind, state, profile_id, pr
   merchant_no, store_no, transaction_no, reference, amount_minor, currency, settle_currency, operator, created_at,
   updated_at) VALUES ($1, $2, $3, 'p', 'P', 'demo', '', '200043', '300014', $4, $5, $6, 'USD', 'USD', 'raw', 'x', 'x')`;
 const at = () => new Date().toISOString();
+
+describe('the throw-away cluster', () => {
+  it('fails, with the command that installs them, when the server binaries are missing (never skips)', () => {
+    expect(() => postgresBinDir('/nonexistent/postgresql', '/nonexistent/pg_config')).toThrow(
+      INSTALL_POSTGRES,
+    );
+    expect(postgresBinDir()).toMatch(/bin$/);
+  });
+});
 
 describe('PostgreSQL team database: what the database holds by itself', () => {
   it('two raw connections cannot both hold an open refund of one payment, nor reuse a live payment reference', async () => {
@@ -114,7 +124,13 @@ describe('PostgreSQL team database: what the database holds by itself', () => {
     const frozen = await raw(url);
     const cut = new Promise<{ code?: string }>((r) => frozen.on('error', (e) => r(e as { code?: string })));
     await frozen.query('BEGIN');
-    await frozen.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS, lockId({ payment: key })]);
+    // The lock id computed in SQL (as a later SECURITY DEFINER function will) is the desks' own.
+    const sqlId = `('x' || left(encode(sha256(convert_to($2, 'UTF8')), 'hex'), 8))::bit(32)::int4`;
+    const taken = await frozen.query<{ id: number }>(
+      `SELECT ${sqlId} AS id, pg_advisory_xact_lock($1, ${sqlId})`,
+      [LOCK_CLASS, scopeText({ payment: key })],
+    );
+    expect(taken.rows[0]!.id).toBe(lockId({ payment: key }));
     // The next desk waits for the lock longer than the server lets the frozen one idle.
     const { store } = await desk(url, { lockTimeoutMs: 20_000 });
     const decided = await store.decide([{ payment: key }], (tx) =>

@@ -31,15 +31,14 @@ export interface TestCluster {
 export const INSTALL_POSTGRES = 'apt-get update && apt-get install -y postgresql';
 
 /** The newest installed server's bin directory (Debian: /usr/lib/postgresql/<major>/bin). */
-export function postgresBinDir(): string {
-  const root = '/usr/lib/postgresql';
+export function postgresBinDir(root = '/usr/lib/postgresql', pgConfig = 'pg_config'): string {
   const majors = existsSync(root)
     ? readdirSync(root)
         .filter((d) => existsSync(join(root, d, 'bin', 'initdb')))
         .sort((a, b) => Number(b) - Number(a))
     : [];
   if (majors[0]) return join(root, majors[0], 'bin');
-  const onPath = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
+  const onPath = spawnSync(pgConfig, ['--bindir'], { encoding: 'utf8' });
   const bin = onPath.status === 0 ? onPath.stdout.trim() : '';
   if (bin && existsSync(join(bin, 'initdb'))) return bin;
   throw new Error(

@@ -67,20 +67,27 @@ export interface OpenPostgresStore {
 /** Arbitrary, fixed: the first half of every desk's advisory lock key (the second is the scope's hash). */
 export const LOCK_CLASS = 0x52440001;
 
-/** The text a scope key is locked by: the same text on every desk for the same payment or daily total. */
+/**
+ * The text a scope key is locked by: the same text on every desk for the same payment or daily total.
+ * Fields are joined by U+001F (a character no field holds, and one PostgreSQL text may hold, unlike NUL).
+ */
 export function scopeText(k: ScopeKey): string {
   if ('payment' in k) {
     const p = k.payment;
-    return `payment\u0000${p.environment}\u0000${p.merchantNo}\u0000${p.storeNo}\u0000${p.transactionNo}`;
+    return `payment\u001f${p.environment}\u001f${p.merchantNo}\u001f${p.storeNo}\u001f${p.transactionNo}`;
   }
   if ('daily' in k) {
     const d = k.daily;
-    return `daily\u0000${d.account.environment}\u0000${d.account.merchantNo}\u0000${d.account.storeNo}\u0000${d.currency}`;
+    return `daily\u001f${d.account.environment}\u001f${d.account.merchantNo}\u001f${d.account.storeNo}\u001f${d.currency}`;
   }
-  return `reference\u0000${k.reference.merchantNo}\u0000${k.reference.reference}`;
+  return `reference\u001f${k.reference.merchantNo}\u001f${k.reference.reference}`;
 }
 
-/** A scope key's 32-bit lock id; distinct keys that collide only wait for each other (never wrong). */
+/**
+ * A scope key's 32-bit lock id: the first 4 bytes of SHA-256 of its text, signed. Distinct keys that
+ * collide only wait for each other (never wrong). SQL can take the same lock (a later SECURITY DEFINER
+ * function): ('x' || left(encode(sha256(convert_to(text, 'UTF8')), 'hex'), 8))::bit(32)::int4.
+ */
 export function lockId(k: ScopeKey): number {
   return createHash('sha256').update(scopeText(k)).digest().readInt32BE(0);
 }
