@@ -92,6 +92,36 @@ describe('PostgreSQL team database: what the database holds by itself', () => {
     await b.query(INSERT, ['PAY2', 'payment', 'open', null, 'ORDER-9', 100]);
   });
 
+  it("a decision holds its payment's lock until it commits: another desk's decision on that payment starts after and sees it; another payment is not held up", async () => {
+    const url = await postgresFactory.fresh();
+    const a = await desk(url);
+    const b = await desk(url);
+    const key = payment('650');
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const aIn = new Promise<void>((r) => (entered = r));
+    const first = a.store.decide([{ payment: key }], async (tx) => {
+      order.push('a:start');
+      entered();
+      await gate;
+      await tx.insert(record('RLK', key.transactionNo), undefined, { at: at(), type: 'decided' });
+      order.push('a:end');
+    });
+    await aIn;
+    const second = b.store.decide([{ payment: key }], async (tx) => {
+      order.push('b:start');
+      order.push(`b:sees ${(await tx.forPayment('refund', key)).length}`);
+    });
+    await b.store.decide([{ payment: payment('651') }], async () => {
+      order.push('other payment');
+    });
+    release();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['a:start', 'other payment', 'a:end', 'b:start', 'b:sees 1']);
+  });
+
   it('amounts are exact: the database refuses what a number cannot hold, and so does the store', async () => {
     const url = await postgresFactory.fresh();
     const c = await raw(url);
