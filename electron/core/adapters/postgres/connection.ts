@@ -17,6 +17,11 @@ export interface PgConnectOptions {
   idleInTransactionMs?: number;
   /** Connections per desk: decisions, transitions and reads run in parallel on different payments. */
   max?: number;
+  /**
+   * Which desk this is (stamped by the database beside the person on every write and audit entry);
+   * defaults to the application name. Letters, digits and `._:@-` are kept, anything else becomes `_`.
+   */
+  deskId?: string;
   /** Overrides the schema version this desk announces (tests of a desk older or newer than the database). */
   deskSchemaVersion?: number;
 }
@@ -45,10 +50,15 @@ export function pgClientConfig(o: PgConnectOptions): pg.ClientConfig {
     statement_timeout: o.statementTimeoutMs ?? PG_DEFAULTS.statementTimeoutMs,
     idle_in_transaction_session_timeout: o.idleInTransactionMs ?? PG_DEFAULTS.idleInTransactionMs,
     application_name: (o.applicationName ?? 'refund-desk').slice(0, 63),
-    options: `-c refund_desk.desk_schema=${o.deskSchemaVersion ?? DESK_SCHEMA_VERSION}`,
+    options: `-c refund_desk.desk_schema=${o.deskSchemaVersion ?? DESK_SCHEMA_VERSION} -c refund_desk.desk=${deskSetting(o.deskId ?? o.applicationName ?? 'refund-desk')}`,
     // pg 8 treats sslmode=require as verify-full, and v9 will not: say what we mean.
     ...(o.ca ? { ssl: { ca: o.ca, rejectUnauthorized: true } } : {}),
   };
+}
+
+/** A desk id as a startup option: no spaces or backslashes (the server splits options on them). */
+export function deskSetting(id: string): string {
+  return id.replace(/[^A-Za-z0-9._:@-]/g, '_').slice(0, 63) || 'unknown';
 }
 
 /** A pool of desk connections; an idle connection that dies (server restart) is dropped, never fatal. */
@@ -93,6 +103,23 @@ interface PgError {
 export const DESK_TOO_OLD = 'RD001';
 export const DATABASE_TOO_OLD = 'RD002';
 
+/**
+ * The four-eyes and append-only refusals of the team database (migration-team.ts): the database's own
+ * message says what happened and what to do; the code is what a reader branches on.
+ */
+const TEAM_REFUSALS: Record<string, 'forbidden' | 'conflict' | 'not_found'> = {
+  RD010: 'forbidden', // above the approval policy: request it
+  RD011: 'forbidden', // own request
+  RD012: 'forbidden', // above the checker's limit
+  RD013: 'conflict', // expired
+  RD014: 'conflict', // not awaiting approval
+  RD015: 'not_found',
+  RD016: 'forbidden', // not through this function / not yours
+  RD017: 'forbidden', // not in the group
+  RD020: 'forbidden', // a request is never edited
+  RD030: 'forbidden', // append-only
+};
+
 /** The database's refusals in the port's and the app's terms; anything else passes through unchanged. */
 export function mapPgError(e: unknown): unknown {
   const pe = (e ?? {}) as PgError;
@@ -114,6 +141,19 @@ export function mapPgError(e: unknown): unknown {
         details: { storage: 'read-only', todo: 'the administrator runs: cli team migrate' },
         cause: e,
       });
+    case '42501': // insufficient_privilege
+      return new AppError(
+        'forbidden',
+        `your database login may not do this (${pe.message ?? 'permission denied'}): the administrator adds you to the right group (cli team add-person)`,
+        { retryable: false, cause: e },
+      );
+    case '28P01': // invalid_password
+    case '28000': // invalid_authorization_specification (no pg_hba entry, no such role)
+      return new AppError(
+        'unauthorized',
+        'the team database refused this login: check the login and password (the password is never shown)',
+        { retryable: false, cause: e },
+      );
     case '55P03': // lock_not_available: lock_timeout
       return new AppError(
         'conflict',
@@ -124,7 +164,15 @@ export function mapPgError(e: unknown): unknown {
       return new AppError('timeout', 'the team database did not answer in time; nothing was decided', {
         cause: e,
       });
-    default:
+    default: {
+      const team = pe.code ? TEAM_REFUSALS[pe.code] : undefined;
+      if (team)
+        return new AppError(team, pe.message ?? 'the team database refused it', {
+          retryable: false,
+          details: { moneyMoved: 'no' },
+          cause: e,
+        });
       return e;
+    }
   }
 }

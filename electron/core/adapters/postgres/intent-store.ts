@@ -92,19 +92,38 @@ export function lockId(k: ScopeKey): number {
   return createHash('sha256').update(scopeText(k)).digest().readInt32BE(0);
 }
 
-/**
- * RFC 7396 merge patch (what SQLite's json_patch does): objects merge member by member, null removes a
- * member, anything else replaces.
- */
-function mergePatch(target: unknown, patch: unknown): unknown {
-  if (!patch || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const out: Record<string, unknown> =
-    target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as object) } : {};
-  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
-    if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
-  }
-  return out;
+/** An intent as refund_desk.insert_intent reads it (jsonb_populate_record: the table's column names). */
+function intentJson(i: IntentRecord, lease: LeaseGrant | undefined): Record<string, unknown> {
+  return {
+    id: i.id,
+    kind: i.kind,
+    state: i.state,
+    profile_id: i.profileId,
+    profile_name: i.profileName,
+    environment: i.environment,
+    base_url: i.baseUrl,
+    merchant_no: i.merchantNo,
+    store_no: i.storeNo,
+    transaction_no: i.transactionNo ?? null,
+    reference: i.reference ?? null,
+    amount_minor: i.amountMinor,
+    currency: i.currency,
+    settle_currency: i.settleCurrency,
+    operator: i.operator,
+    created_at: i.createdAt,
+    updated_at: i.updatedAt,
+    sender: lease ? lease.holder : (i.sender ?? null),
+    ret_code: i.retCode ?? null,
+    ret_msg: i.retMsg ?? null,
+    detail: i.detail ?? null,
+    card_last4: i.cardLast4 ?? null,
+    last_check_at: i.lastCheck?.at ?? null,
+    last_check_found: i.lastCheck ? i.lastCheck.found : null,
+    last_check_note: i.lastCheck?.note ?? null,
+    checks: i.checks,
+    attempts: i.attempts,
+    data: i.data,
+  };
 }
 
 type Q = pg.Pool | pg.PoolClient;
@@ -249,40 +268,39 @@ export function createPostgresIntentStore(
       }
     };
 
+  /** Through refund_desk.record_audit: the person, desk and server time are the database's stamps. */
   async function auditNow(q: Q, e: AuditRecord): Promise<void> {
     if (e.amountMinor !== undefined) safeAmount(e.amountMinor, 'the audited amount');
     try {
-      await q.query(
-        `INSERT INTO refund_desk.audit (kind, at, outcome, operator, profile_id, profile_name, environment,
-           subject_id, transaction_no, amount_minor, currency, ret_code, ret_msg, detail, data)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-        [
-          e.kind,
-          e.at,
-          e.outcome,
-          e.operator,
-          e.profileId,
-          e.profileName,
-          e.environment,
-          e.subjectId,
-          e.transactionNo ?? null,
-          e.amountMinor ?? null,
-          e.currency ?? null,
-          e.retCode ?? null,
-          e.retMsg ?? null,
-          e.detail ?? null,
-          JSON.stringify(e.data),
-        ],
-      );
+      await q.query('SELECT refund_desk.record_audit($1::jsonb)', [
+        JSON.stringify({
+          kind: e.kind,
+          at: e.at,
+          outcome: e.outcome,
+          operator: e.operator,
+          profile_id: e.profileId,
+          profile_name: e.profileName,
+          environment: e.environment,
+          subject_id: e.subjectId,
+          transaction_no: e.transactionNo ?? null,
+          amount_minor: e.amountMinor ?? null,
+          currency: e.currency ?? null,
+          ret_code: e.retCode ?? null,
+          ret_msg: e.retMsg ?? null,
+          detail: e.detail ?? null,
+          data: e.data,
+        }),
+      ]);
     } catch (err) {
       throw mapPgError(err);
     }
   }
 
   /**
-   * The intent and its first event in ONE statement. ON CONFLICT DO NOTHING keeps the transaction usable
-   * when a unique index refuses the row (as SQLite's failed statement does: the decision may read again
-   * and explain), and still waits for a conflicting insert that is not committed yet.
+   * The intent and its first event in ONE statement, through refund_desk.insert_intent (a desk has no
+   * INSERT on the table). Its ON CONFLICT DO NOTHING keeps the transaction usable when a unique index
+   * refuses the row (as SQLite's failed statement does: the decision may read again and explain), and
+   * still waits for a conflicting insert that is not committed yet.
    */
   async function insertNow(
     q: Q,
@@ -297,55 +315,11 @@ export function createPostgresIntentStore(
     try {
       raw = (
         await q.query<PgRow>(
-          `WITH ins AS (
-             INSERT INTO refund_desk.intents (id, kind, state, profile_id, profile_name, environment, base_url,
-               merchant_no, store_no, transaction_no, reference, amount_minor, currency, settle_currency, operator,
-               created_at, updated_at, sender, lease_until, ret_code, ret_msg, detail, card_last4, last_check_at,
-               last_check_found, last_check_note, checks, attempts, data)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-               CASE WHEN $19::float8 IS NULL THEN NULL
-                 ELSE clock_timestamp() + ($19::float8 + $20::float8) * interval '1 millisecond' END,
-               $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)
-             ON CONFLICT DO NOTHING
-             RETURNING *),
-           ev AS (
-             INSERT INTO refund_desk.intent_events (intent_id, at, type, from_state, to_state, data)
-             SELECT id, $31, $32, NULL, state, $33::jsonb FROM ins)
-           SELECT ${INTENT_COLUMNS} FROM ins i`,
+          `SELECT ${INTENT_COLUMNS} FROM refund_desk.insert_intent($1::jsonb, $2::float8, $3::jsonb) i`,
           [
-            i.id,
-            i.kind,
-            i.state,
-            i.profileId,
-            i.profileName,
-            i.environment,
-            i.baseUrl,
-            i.merchantNo,
-            i.storeNo,
-            i.transactionNo ?? null,
-            i.reference ?? null,
-            i.amountMinor,
-            i.currency,
-            i.settleCurrency,
-            i.operator,
-            i.createdAt,
-            i.updatedAt,
-            lease ? lease.holder : (i.sender ?? null),
-            lease ? lease.ms : null,
-            offset(),
-            i.retCode ?? null,
-            i.retMsg ?? null,
-            i.detail ?? null,
-            i.cardLast4 ?? null,
-            i.lastCheck?.at ?? null,
-            i.lastCheck ? i.lastCheck.found : null,
-            i.lastCheck?.note ?? null,
-            i.checks,
-            i.attempts,
-            JSON.stringify(i.data),
-            event.at,
-            event.type,
-            JSON.stringify(eventData),
+            JSON.stringify(intentJson(i, lease)),
+            lease ? lease.ms + offset() : null,
+            JSON.stringify({ at: event.at, type: event.type, data: eventData }),
           ],
         )
       ).rows;
@@ -360,47 +334,27 @@ export function createPostgresIntentStore(
     throw new InvariantViolation(i.kind === 'payment' ? 'reference' : 'open_refund');
   }
 
-  /** The guarded transition, its event and its audit entries, inside the caller's transaction. */
+  /**
+   * The guarded transition and its event through refund_desk.transition_intent (which locks the row,
+   * checks `from`, merges `data` as RFC 7396 and refuses what four-eyes forbids), then its audit entries,
+   * inside the caller's transaction.
+   */
   async function transitionNow(c: pg.PoolClient, t: Transition): Promise<IntentRecord | undefined> {
-    const cur = (
-      await c.query<{ state: string; data: unknown }>(
-        'SELECT state, data FROM refund_desk.intents WHERE id = $1 FOR UPDATE',
-        [t.id],
-      )
-    ).rows[0];
-    if (!cur || !t.from.includes(cur.state)) return undefined;
-    const sets = ['state = $2', 'updated_at = $3'];
-    const params: unknown[] = [t.id, t.to, t.event.at];
-    // Leaving `sending` ends the sender's lease: nobody is sending it any more.
-    if (t.to !== 'sending') sets.push('lease_until = NULL');
-    const cols = [
-      ['transactionNo', 'transaction_no'],
-      ['retCode', 'ret_code'],
-      ['retMsg', 'ret_msg'],
-      ['detail', 'detail'],
-    ] as const;
-    for (const [k, col] of cols) {
-      if (k in t.patch) {
-        params.push(t.patch[k] ?? null);
-        sets.push(`${col} = $${params.length}`);
-      }
-    }
-    if (t.patch.data && Object.keys(t.patch.data).length > 0) {
-      params.push(JSON.stringify(mergePatch(cur.data, t.patch.data)));
-      sets.push(`data = $${params.length}::jsonb`);
-    }
     const { data, ...fields } = t.patch;
-    params.push(cur.state, t.event.type, JSON.stringify({ ...fields, ...data, ...t.event.data }));
-    const n = params.length;
     const raw = (
       await c.query<PgRow>(
-        `WITH upd AS (
-           UPDATE refund_desk.intents SET ${sets.join(', ')} WHERE id = $1 AND state = $${n - 2} RETURNING *),
-         ev AS (
-           INSERT INTO refund_desk.intent_events (intent_id, at, type, from_state, to_state, data)
-           SELECT id, $3, $${n - 1}, $${n - 2}, state, $${n}::jsonb FROM upd)
-         SELECT ${INTENT_COLUMNS} FROM upd i`,
-        params,
+        `SELECT ${INTENT_COLUMNS} FROM refund_desk.transition_intent($1, $2::text[], $3, $4::jsonb, $5::jsonb) i`,
+        [
+          t.id,
+          [...t.from],
+          t.to,
+          JSON.stringify(t.patch),
+          JSON.stringify({
+            at: t.event.at,
+            type: t.event.type,
+            data: { ...fields, ...data, ...t.event.data },
+          }),
+        ],
       )
     ).rows;
     const next = parse(raw)[0];
@@ -462,13 +416,7 @@ export function createPostgresIntentStore(
       (
         await rows(
           pool,
-          `WITH upd AS (
-             UPDATE refund_desk.intents SET last_check_at = $2, last_check_found = $3, last_check_note = $4,
-               checks = checks + 1, updated_at = $2 WHERE id = $1 RETURNING *),
-           ev AS (
-             INSERT INTO refund_desk.intent_events (intent_id, at, type, from_state, to_state, data)
-             SELECT id, $2, 'checked', state, state, $5::jsonb FROM upd)
-           SELECT ${INTENT_COLUMNS} FROM upd i`,
+          `SELECT ${INTENT_COLUMNS} FROM refund_desk.note_check($1, $2, $3, $4, $5::jsonb) i`,
           [id, check.at, check.found, check.note, JSON.stringify({ ...check })],
         )
       )[0],
@@ -486,13 +434,11 @@ export function createPostgresIntentStore(
     },
     renewLease: async (id, holder, ms) => {
       try {
-        const r = await pool.query(
-          `UPDATE refund_desk.intents
-             SET lease_until = clock_timestamp() + ($4::float8 + $3::float8) * interval '1 millisecond'
-             WHERE id = $1 AND state = 'sending' AND sender = $2`,
-          [id, holder, ms, offset()],
+        const r = await pool.query<{ renewed: boolean }>(
+          'SELECT refund_desk.renew_lease($1, $2, $3::float8) AS renewed',
+          [id, holder, ms + offset()],
         );
-        return r.rowCount === 1;
+        return r.rows[0]?.renewed === true;
       } catch (e) {
         throw mapPgError(e);
       }

@@ -21,6 +21,8 @@
  *   a desk that was not listening — loses nothing).
  * - `intent_events` and `audit` are append-only histories with the server's time and login on each row.
  */
+import { TEAM_MIGRATION_SQL } from './migration-team';
+
 export interface PgMigration {
   version: number;
   name: string;
@@ -145,6 +147,8 @@ CREATE TRIGGER intents_notify AFTER INSERT OR UPDATE ON refund_desk.intents
   FOR EACH ROW EXECUTE FUNCTION refund_desk.notify_intent();
 `,
   },
+  // v2: people (login roles in groups), desk ids, SECURITY DEFINER writes, four-eyes (migration-team.ts).
+  { version: 2, name: 'people and four-eyes', sql: TEAM_MIGRATION_SQL },
 ];
 
 /** The schema version this build reads and writes. */
