@@ -1,5 +1,14 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,8 +28,19 @@ export interface TestCluster {
   port: number;
   /** Holds the cluster's data directory, its unix socket and its log. */
   dir: string;
-  /** Connection string for `database` as the superuser. */
+  /** Connection string for `database` as the superuser (trusted from 127.0.0.1, no password). */
   url(database?: string): string;
+  /**
+   * A login role with a password (every role but the superuser authenticates with SCRAM over TCP), and
+   * its connection string. Existing roles get the new password.
+   */
+  createLogin(name: string, password: string): Promise<void>;
+  loginUrl(name: string, password: string, database: string): string;
+  /** Runs SQL with the real `psql` client as `user` (PGPASSWORD), ON_ERROR_STOP: the exit status and output. */
+  psql(
+    sql: string,
+    as: { user: string; password?: string; database: string; desk?: string },
+  ): { status: number | null; stdout: string; stderr: string };
   createDatabase(name: string): Promise<string>;
   /** `pg_ctl restart -m <mode>`: with `immediate`, every connection dies as in a crash. */
   restart(mode?: 'immediate' | 'fast'): void;
@@ -82,6 +102,17 @@ export async function startPostgres(opts: { durable?: boolean } = {}): Promise<T
   };
   const readLog = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync']);
+  // The superuser (the tests' administrator) is trusted; every other login proves its password, as people
+  // connecting to a team database do.
+  writeFileSync(
+    join(data, 'pg_hba.conf'),
+    [
+      'local all all trust',
+      'host all postgres 127.0.0.1/32 trust',
+      'host all all 127.0.0.1/32 scram-sha-256',
+      '',
+    ].join('\n'),
+  );
   const port = await freePort();
   const host = '127.0.0.1';
   const serverOpts = [
@@ -110,11 +141,55 @@ export async function startPostgres(opts: { durable?: boolean } = {}): Promise<T
   process.once('exit', stop);
   const url = (database = 'postgres') =>
     `postgres://postgres@${host}:${port}/${encodeURIComponent(database)}`;
+  const admin = async (sql: string, params: unknown[] = [], database = 'postgres') => {
+    const c = new pg.Client({ connectionString: url(database) });
+    await c.connect();
+    try {
+      return await c.query(sql, params);
+    } finally {
+      await c.end();
+    }
+  };
+  const psqlBin = existsSync(join(bin, 'psql')) ? join(bin, 'psql') : 'psql';
   return {
     host,
     port,
     dir,
     url,
+    async createLogin(name, password) {
+      // DDL takes no parameters: the server quotes the name and the password itself.
+      const q = (
+        await admin('SELECT quote_ident($1) AS role, quote_literal($1) AS name, quote_literal($2) AS pw', [
+          name,
+          password,
+        ])
+      ).rows[0] as { role: string; name: string; pw: string };
+      await admin(
+        `DO $$ BEGIN
+           IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = ${q.name})
+           THEN ALTER ROLE ${q.role} LOGIN PASSWORD ${q.pw};
+           ELSE CREATE ROLE ${q.role} LOGIN PASSWORD ${q.pw}; END IF; END $$`,
+      );
+    },
+    loginUrl: (name, password, database) =>
+      `postgres://${encodeURIComponent(name)}:${encodeURIComponent(password)}@${host}:${port}/${encodeURIComponent(database)}`,
+    psql(sql, as) {
+      const r = spawnSync(psqlBin, ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-At', '-f', '-'], {
+        input: sql,
+        encoding: 'utf8',
+        env: {
+          PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+          PGHOST: host,
+          PGPORT: String(port),
+          PGUSER: as.user,
+          PGDATABASE: as.database,
+          ...(as.password !== undefined ? { PGPASSWORD: as.password } : {}),
+          PGOPTIONS: `-c refund_desk.desk=${as.desk ?? 'psql'}`,
+          PGCONNECT_TIMEOUT: '10',
+        },
+      });
+      return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+    },
     async createDatabase(name) {
       const c = new pg.Client({ connectionString: url() });
       await c.connect();
