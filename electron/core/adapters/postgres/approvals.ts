@@ -111,9 +111,13 @@ export async function whoAmI(
   q: Q,
 ): Promise<{ login: string; groups: string[]; limits: Array<{ currency: string; upToMinor: number }> }> {
   try {
+    // The groups granted to this login (each implies what it needs: a maker and a checker also read).
     const me = await q.query<{ login: string; groups: string[] }>(
-      `SELECT session_user AS login, ARRAY(SELECT g FROM unnest(ARRAY['refund_viewer', 'refund_maker', 'refund_checker']) g
-         WHERE pg_has_role(session_user, g, 'MEMBER')) AS groups`,
+      `SELECT session_user AS login, ARRAY(
+         SELECT g.rolname::text FROM pg_auth_members m
+           JOIN pg_roles g ON g.oid = m.roleid JOIN pg_roles u ON u.oid = m.member
+          WHERE u.rolname = session_user AND g.rolname IN ('refund_viewer', 'refund_maker', 'refund_checker')
+          ORDER BY g.rolname) AS groups`,
     );
     const limits = await q.query<{ currency: string; up_to_minor: string }>(
       'SELECT currency, up_to_minor FROM refund_desk.approval_limits WHERE login = session_user ORDER BY currency',
