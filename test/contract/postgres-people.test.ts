@@ -311,4 +311,35 @@ describe('team database through psql as each person', () => {
     }
     expect(Number(asOwner('SELECT count(*) FROM refund_desk.audit').stdout.trim())).toBeGreaterThan(0);
   });
+
+  it('an owner who is not a superuser (as on a managed server, CREATEROLE only) migrates twice, adds people, and is refused by the audit triggers too', async () => {
+    await ownerSql(`CREATE ROLE dbowner LOGIN CREATEROLE PASSWORD 'owner-pw'`);
+    await ownerSql(`CREATE DATABASE people_owned_${process.pid} OWNER dbowner`);
+    const url = cluster.loginUrl('dbowner', 'owner-pw', `people_owned_${process.pid}`);
+    expect(await migratePostgres({ connectionString: url })).toEqual({ from: 0, to: 2 });
+    expect(await migratePostgres({ connectionString: url })).toEqual({ from: 2, to: 2 });
+    await cluster.createLogin('erin', 'erin-pw');
+    await addPerson(
+      { connectionString: url },
+      { login: 'erin', role: 'checker', limits: [{ currency: 'USD', upToMinor: 100 }] },
+    );
+    const asDbOwner = (sql: string) =>
+      cluster.psql(sql, { user: 'dbowner', password: 'owner-pw', database: `people_owned_${process.pid}` });
+    expect(
+      asDbOwner(`SELECT proowner::regrole FROM pg_proc WHERE proname = 'approve_request'`).stdout.trim(),
+    ).toBe('dbowner');
+    expect(asDbOwner(`UPDATE refund_desk.audit SET at = 'x'`).stderr).toMatch(
+      /append-only: UPDATE is refused/,
+    );
+    expect(asDbOwner('TRUNCATE refund_desk.audit').stderr).toMatch(/append-only: TRUNCATE is refused/);
+    const erin = cluster.psql(
+      `SELECT string_agg(currency || ':' || up_to_minor, ',') FROM refund_desk.approval_limits`,
+      {
+        user: 'erin',
+        password: 'erin-pw',
+        database: `people_owned_${process.pid}`,
+      },
+    );
+    expect(erin.stdout.trim()).toBe('USD:100');
+  });
 });

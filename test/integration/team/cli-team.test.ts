@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestRefund, whoAmI } from '../../../electron/core/adapters/postgres/approvals';
+import { approveRequest, requestRefund, whoAmI } from '../../../electron/core/adapters/postgres/approvals';
 import { runCli } from '../../../electron/hosts/cli/main';
 import type { CliIo } from '../../../electron/hosts/cli/io';
 import { record } from '../../contract/records';
@@ -326,6 +326,26 @@ describe('cli approvals and reject (people, their own logins)', () => {
     const none = io();
     expect(await runCli(['approvals', '--database-url', url('bob')], none)).toBe(0);
     expect(none.stdout).toEqual(['No open requests for approval.']);
+
+    // Approved (the database part of approve-and-send): still open until the approver's desk sends it.
+    await asLogin('alice', (c) =>
+      requestRefund(c, record('RQC2', '8002', { amountMinor: 20_000 }), 'goodwill'),
+    );
+    await expect(asLogin('carol', (c) => approveRequest(c, 'RQC2'))).rejects.toMatchObject({
+      code: 'forbidden',
+      message: expect.stringMatching(/above your approval limit/),
+    });
+    const approved = await asLogin('bob', (c) => approveRequest(c, 'RQC2'));
+    expect(approved).toMatchObject({
+      approvedBy: 'bob',
+      requestedBy: 'alice',
+      intent: { state: 'approved' },
+    });
+    const still = io();
+    expect(await runCli(['approvals', '--json', '--database-url', url('carol')], still)).toBe(0);
+    expect(JSON.parse(still.stdout.join('\n'))).toMatchObject([
+      { id: 'RQC2', state: 'approved', approvedBy: 'bob' },
+    ]);
   });
 });
 
