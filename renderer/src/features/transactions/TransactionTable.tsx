@@ -20,6 +20,8 @@ import type { Formatters } from '../preferences/format';
 import { type ColumnSpec, columnHeader } from './columns';
 import { contentWidths, MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH } from './column-widths';
 import type { ListRow } from './list-row';
+import { type UncertainRefunds, uncertainFor } from './open-refunds';
+import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import type { Sorting } from './sorting';
 
 const ROW_HEIGHT = 32;
@@ -46,6 +48,8 @@ interface Props {
   onToggle(transactionNo: string): void;
   onToggleAll(): void;
   gridRef?: RefObject<HTMLDivElement | null>;
+  /** This desk's refunds whose outcome is unknown, by payment (open-refunds.ts uncertainByPayment). */
+  uncertain?: ReadonlyMap<string, readonly IntentView[]>;
 }
 
 /** Sticky offsets: the left-pinned columns after the checkbox, the right-pinned ones from the right edge. */
@@ -83,6 +87,7 @@ interface RowProps {
   format: Formatters;
   isActive: boolean;
   isSelected: boolean;
+  uncertain: UncertainRefunds | undefined;
   onActivate(no: string): void;
   onOpen(no: string): void;
   onToggle(no: string): void;
@@ -97,6 +102,7 @@ const Row = memo(function Row({
   format,
   isActive,
   isSelected,
+  uncertain,
   onActivate,
   onOpen,
   onToggle,
@@ -131,13 +137,13 @@ const Row = memo(function Row({
         />
       </div>
       {columns.map((c) => {
-        const cell = c.display(row, format);
+        const cell = c.display(row, format, uncertain);
         return (
           <div
             key={c.id}
             role="gridcell"
             data-column={c.id}
-            className={`tx-cell${c.align === 'right' ? ' num' : ''}${c.pinned ? ` pinned-${c.pinned}` : ''}${c.id === 'status' ? ` status status-${row.status}` : ''}${cell.none ? ' none' : ''}`}
+            className={`tx-cell${c.align === 'right' ? ' num' : ''}${c.pinned ? ` pinned-${c.pinned}` : ''}${c.id === 'status' ? ` status status-${row.status}` : ''}${cell.none ? ' none' : ''}${cell.uncertain ? ' uncertain' : ''}`}
             style={{ width: layout.sizes[c.id], ...layout.sticky[c.id] }}
             title={cell.title}
           >
@@ -145,6 +151,11 @@ const Row = memo(function Row({
               <>
                 <span aria-hidden="true">—</span>
                 <span className="sr-only">none</span>
+              </>
+            ) : cell.uncertain ? (
+              <>
+                {cell.text}
+                <span className="sr-only"> (uncertain: {cell.title})</span>
               </>
             ) : cell.unit ? (
               <>
@@ -184,6 +195,7 @@ export function TransactionTable({
   onToggle,
   onToggleAll,
   gridRef,
+  uncertain,
 }: Props) {
   const format = useFormat();
   const ownRef = useRef<HTMLDivElement>(null);
@@ -394,6 +406,7 @@ export function TransactionTable({
                 format={format}
                 isActive={row.transactionNo === activeNo}
                 isSelected={selected.has(row.transactionNo)}
+                uncertain={uncertain?.has(row.transactionNo) ? uncertainFor(row, uncertain) : undefined}
                 onActivate={onActivate}
                 onOpen={onOpen}
                 onToggle={onToggle}

@@ -1,7 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { environmentLabel } from '../../../../shared/domain/labels';
 import type { Environment } from '../../../../shared/domain/profile';
-import { exportCommands, useCommands } from '../../app/nav';
+import { exportCommands, useAppNav, useCommands } from '../../app/nav';
+import { useBridge } from '../../lib/bridge';
+import { refundsListQuery } from '../refunds/queries';
 import { downloadExport } from '../../lib/download';
 import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
 import { ExportButtons } from '../../lib/ui/ExportButtons';
@@ -17,6 +20,7 @@ import { JobBar } from './JobBar';
 import { ResetCache } from '../settings/ResetCache';
 import { useTransactionJobs } from './mutations';
 import { OfflineBanner } from './OfflineBanner';
+import { uncertainByPayment, uncertainFor } from './open-refunds';
 import { useListRows, useNewestFetch } from './queries';
 import { SearchBox } from './SearchBox';
 import { sortRows } from './sorting';
@@ -47,6 +51,11 @@ export function TransactionsView({ profile, onRefund }: Props) {
   const newest = useNewestFetch(profile.id);
   const { view, update } = useViewState(profile.id);
   const jobs = useTransactionJobs(profile.id);
+  const nav = useAppNav();
+  // This desk's refunds (live through refunds.updated): one sent without a known outcome makes the
+  // cached "Refundable" of its payment uncertain, in the row and in the detail panel.
+  const intents = useQuery(refundsListQuery(useBridge(), { profileId: profile.id }));
+  const uncertain = useMemo(() => uncertainByPayment(intents.data ?? []), [intents.data]);
   const [activeNo, setActiveNo] = useState<string | null>(null);
   const [detailNo, setDetailNo] = useState<string | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -341,6 +350,7 @@ export function TransactionsView({ profile, onRefund }: Props) {
                   onToggle={toggle}
                   onToggleAll={toggleAll}
                   gridRef={gridRef}
+                  uncertain={uncertain}
                 />
                 <p className="tx-legend small muted" data-testid="tx-legend">
                   Amounts are in each row’s currency. — means none (not paid, not refundable, or not given by
@@ -357,6 +367,8 @@ export function TransactionsView({ profile, onRefund }: Props) {
                 onClose={closeDetail}
                 onRefresh={() => void jobs.refresh([detail.transactionNo])}
                 isRefreshing={busy}
+                uncertain={uncertainFor(detail, uncertain)}
+                {...(nav ? { onOpenRefunds: () => nav.goTo('refunds') } : {})}
                 {...(onRefund ? { onRefund: () => onRefund(detail.transactionNo) } : {})}
               />
             )}
