@@ -63,3 +63,79 @@ test('a refund with an unknown outcome shows in the detail panel and the list ro
   await detail.getByRole('button', { name: 'Open Refunds' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Refunds' })).toBeVisible();
 });
+
+/** The Demo profile, saved as Settings would, with this operator and "close as not sent" policy. */
+async function setDemo(
+  app: HostFixture,
+  operatorName: string,
+  unknownClose: { minChecks: number; minMinutes: number },
+) {
+  const { profiles } = await app.core.profiles.profiles.list();
+  const demo = profiles.find((p) => p.environment === 'demo');
+  if (!demo) throw new Error('no Demo profile');
+  await app.core.profiles.profiles.save({
+    id: demo.id,
+    name: demo.name,
+    environment: demo.environment,
+    merchantNo: demo.merchantNo,
+    storeNo: demo.storeNo,
+    ipnEnabled: demo.ipnEnabled,
+    operatorName,
+    guardrails: { limits: [], unknownClose },
+  });
+}
+
+test('close as not sent: when it becomes possible is on the row, the panel fits the screen and names the payment, a closed refund names who closed it', async ({
+  page,
+  app,
+}) => {
+  const pay = freshPayment(app, used, 'USD', 5_000);
+  await setDemo(app, 'Ana Lima', { minChecks: 2, minMinutes: 0 });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(app.host.url);
+  await lookUp(page, pay.transactionNo);
+  await unknownRefundFromPanel(page, app, '12.00');
+
+  await page.getByRole('button', { name: 'Refunds', exact: true }).click();
+  const row = page.getByTestId('refunds-table').getByRole('row').filter({ hasText: pay.transactionNo });
+  // One check reached the service right after the 503; this profile's policy wants two.
+  await expect(row.getByTestId('close-later')).toHaveText('Close as not sent: possible after 1 more check');
+  await expect(row.getByRole('button', { name: 'Close as not sent…' })).toHaveCount(0);
+  await look(page, 'day-one-refunds-close-later');
+
+  await row.getByRole('button', { name: 'Check again' }).click();
+  const open = row.getByRole('button', { name: 'Close as not sent…' });
+  await expect(open).toBeVisible();
+  await open.click();
+  const panel = page.getByTestId('close-not-sent');
+  await expect(panel.getByRole('heading')).toContainText(pay.transactionNo);
+  await expect(panel).toContainText('12.00 USD');
+  const field = panel.getByLabel('Type NOT SENT to confirm');
+  await expect(field).toBeFocused();
+  // Nothing runs past the right edge, and focusing the field did not scroll the list sideways.
+  for (const v of [
+    { width: 1280, height: 720 },
+    { width: 1440, height: 900 },
+  ]) {
+    await page.setViewportSize(v);
+    for (const el of [panel, field, panel.getByRole('button', { name: 'Close as not sent', exact: true })]) {
+      const box = await el.boundingBox();
+      expect(box && box.x + box.width).toBeLessThanOrEqual(v.width);
+    }
+  }
+  expect(await page.locator('.rd-table-wrap').evaluate((e) => e.scrollLeft)).toBe(0);
+  await look(page, 'day-one-close-not-sent');
+
+  await field.fill('not sent');
+  await panel.getByRole('button', { name: 'Close as not sent', exact: true }).click();
+  await expect(panel).toHaveCount(0);
+  await expect(row.getByTestId('closed-not-sent')).toHaveText(
+    /^Closed as not sent by Ana Lima, \d{4}-\d\d-\d\d \d\d:\d\d$/,
+  );
+  await expect(row).not.toContainText('try again');
+  await row.getByRole('button', { name: /^Details of refund/ }).click();
+  const detail = page.getByTestId('refund-record-detail');
+  await expect(detail.getByRole('heading', { name: 'Closed as not sent' })).toBeVisible();
+  await expect(detail).not.toContainText(/\d{4}-\d\d-\d\dT\d\d/);
+  await look(page, 'day-one-refunds-closed');
+});

@@ -1,6 +1,7 @@
 import { AppError, isAppError } from '../../../../shared/domain/errors';
 import type { RefundRecord } from '../../../../shared/domain/transaction';
 import type { AuditEntry } from './audit';
+import { closeReadiness } from './close-rule';
 import type { Intent, IntentPatch, IntentState } from './intent';
 import type { RefundServiceDeps } from './service';
 
@@ -294,9 +295,14 @@ export function createResolver(
           { details: { intentId: id } },
         );
       const reached = checks.filter((c) => c.reached);
-      const minutes = Math.floor((deps.clock.now() - Date.parse(intent.createdAt)) / 60_000);
       const { minChecks, minMinutes } = by.policy;
-      if (reached.length < minChecks || minutes < minMinutes)
+      const { minutes, ready } = closeReadiness(
+        intent.createdAt,
+        reached.length,
+        by.policy,
+        deps.clock.now(),
+      );
+      if (!ready)
         throw new AppError(
           'conflict',
           `Check again at least ${minChecks} time(s) over ${minMinutes} minute(s) before closing it as not sent: ${reached.length} check(s) reached the service so far, ${minutes} minute(s) since it was sent.`,
@@ -344,7 +350,12 @@ export function createResolver(
       );
       if (!closed)
         throw new AppError('conflict', 'This refund changed meanwhile; it was not closed. Look at it again.');
-      auditOf(closed, 'closed_not_sent', `Closed by ${by.operator}. ${evidence}`);
+      // The audit names who closed it (not who sent it): that is whom the Refunds list says closed it.
+      auditOf(
+        { ...closed, operator: by.operator },
+        'closed_not_sent',
+        `Closed by ${by.operator}. ${evidence}`,
+      );
       return closed;
     });
 

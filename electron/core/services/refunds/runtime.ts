@@ -166,7 +166,7 @@ export function createRefundsRuntime(deps: {
       }
     },
     onChange: (intent) => {
-      deps.events.emit('refunds.updated', intent);
+      deps.events.emit('refunds.updated', service.view(intent));
       if (intent.state === 'accepted') poller.kick();
     },
   });
@@ -200,7 +200,7 @@ export function createRefundsRuntime(deps: {
           version = v;
           const changes = deps.store.changesSince(seq);
           seq = changes.seq;
-          for (const i of changes.intents) deps.events.emit('refunds.updated', i);
+          for (const i of service.views(changes.intents)) deps.events.emit('refunds.updated', i);
           if (changes.intents.some((i) => i.state === 'accepted')) poller.kick();
         } catch (e) {
           deps.log.warn('refund.watch_failed', { error: e instanceof Error ? e.message : String(e) });

@@ -21,6 +21,7 @@ import { type Confirmation, type Guardrails, missingConfirmations } from './guar
 import { COUNTED_STATES, type Intent, type IntentAccount, OPEN_STATES } from './intent';
 import { createKeyedLock } from './locks';
 import { createResolver } from './resolver';
+import { createIntentViews } from './views';
 import type { RefundStore } from './store';
 
 /** Who is refunding, and where to: the profile the call names, resolved by the host. */
@@ -176,6 +177,7 @@ export function createRefundService(deps: RefundServiceDeps) {
   const lock = createKeyedLock();
   const iso = () => new Date(deps.clock.now()).toISOString();
   const resolver = createResolver(deps);
+  const views = createIntentViews(deps);
   const belongs = (i: Intent, profileId: string) =>
     i.profileId === profileId || (deps.belongsTo?.(i, profileId) ?? false);
   /** The intent, if the named profile may act on it; `conflict` when it is another profile's. */
@@ -467,7 +469,7 @@ export function createRefundService(deps: RefundServiceDeps) {
           ),
         );
       const intent = ownIntent(profileId, id);
-      const policy = (intent && deps.closePolicy?.(intent)) ?? DEFAULT_UNKNOWN_CLOSE;
+      const policy = intent ? views.policyFor(intent) : DEFAULT_UNKNOWN_CLOSE;
       return resolver.closeNotSent(id, { operator: deps.context(profileId).operator, policy });
     },
     /** One profile's intents (sent with it or to its account), or every profile's. */
@@ -475,6 +477,9 @@ export function createRefundService(deps: RefundServiceDeps) {
       const all = deps.store.list();
       return profileId === undefined ? all : all.filter((i) => belongs(i, profileId));
     },
+    /** An intent as a person sees it: with when it may be closed, or who closed it (views.ts). */
+    view: views.view,
+    views: views.views,
     unfinished: () => deps.store.unfinished(),
     get: (id: string) => deps.store.get(id),
     audit: (profileId?: string) => {

@@ -25,6 +25,8 @@ import { useCheckAgain } from './mutations';
 import { refundsListQuery } from './queries';
 import { RecordDetail } from './RecordDetail';
 import { RecordTable } from './RecordTable';
+import { CloseNotSent } from './CloseNotSent';
+import { useNow } from '../transactions/use-now';
 
 const STATUSES = Object.keys(RECORD_STATUS_LABELS) as RecordStatus[];
 
@@ -67,6 +69,10 @@ function ProfileRefunds({ profile }: { profile: ProfileView }) {
   });
   const [sort, setSort] = useState<RecordSort>({ by: 'at', dir: 'desc' });
   const [selectedKey, setSelectedKey] = useState<string>();
+  // The row whose "Close as not sent" panel is open (above the list, never inside the row).
+  const [closingKey, setClosingKey] = useState<string>();
+  // "possible after 06:49" turns into the action by itself when the time comes.
+  const nowMs = useNow(15_000);
   const [newTx, setNewTx] = useState('');
 
   const record = useMemo(
@@ -86,6 +92,7 @@ function ProfileRefunds({ profile }: { profile: ProfileView }) {
   const currencies = useMemo(() => currenciesOf(record), [record]);
   const unknown = record.filter((r) => r.intent?.state === 'outcome_unknown').length;
   const selected = record.find((r) => r.key === selectedKey);
+  const closing = record.find((r) => r.key === closingKey);
   const fetchedAt = cached.data?.find((t) => t.transactionNo === selected?.transactionNo)?.fetchedAt;
   const newTxValid = /^\d{1,32}$/.test(newTx.trim());
   const openPayment = useCallback((transactionNo: string) => nav?.lookup(transactionNo), [nav]);
@@ -233,6 +240,15 @@ function ProfileRefunds({ profile }: { profile: ProfileView }) {
           onClose={() => setSelectedKey(undefined)}
         />
       )}
+      {closing?.intent && (
+        <CloseNotSent
+          key={closing.key}
+          intent={closing.intent}
+          profileId={closing.profileId}
+          f={f}
+          onDone={() => setClosingKey(undefined)}
+        />
+      )}
       <div className="rd-table-wrap" role="region" aria-label="Refunds list" tabIndex={0}>
         <RecordTable
           rows={rows}
@@ -241,6 +257,8 @@ function ProfileRefunds({ profile }: { profile: ProfileView }) {
           onSort={setSort}
           selectedKey={selectedKey}
           checkingId={checkAgain.isPending ? checkAgain.variables.id : undefined}
+          nowMs={nowMs}
+          onCloseNotSent={setClosingKey}
           onSelect={setSelectedKey}
           onOpenPayment={openPayment}
           onCheckAgain={runCheck}

@@ -1,5 +1,6 @@
 import type { Currency } from '../../../../shared/domain/currencies';
 import { formatMinor } from '../../../../shared/domain/money';
+import type { Formatters } from '../preferences/format';
 
 export { environmentLabel } from '../../../../shared/domain/labels';
 export { reasonLabel } from '../../../../shared/csv/exports/refunds';
@@ -15,3 +16,9 @@ export function amountText(amountMinor: number, currency: Currency): string {
     return `${amountMinor} (minor units) ${currency}`;
   }
 }
+
+/** What the outcome texts need of the person's formatters: amounts with their code, and times. */
+export type Words = Pick<Formatters, 'amountCode' | 'dateTime'>;
+
+/** Plain decimals and ISO times, for texts made where no display preferences apply. */
+export const PLAIN_WORDS: Words = { amountCode: amountText, dateTime: (iso) => iso ?? '' };

@@ -1,7 +1,7 @@
 import type { AppErrorShape } from '../../../../shared/domain/errors';
-import { formatMinor } from '../../../../shared/domain/money';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import { INTENT_STATE_LABELS } from '../../../../shared/domain/labels';
+import { PLAIN_WORDS, type Words } from './format';
 
 /**
  * `pending`: the service accepted the refund but has not reported it final; it can still fail, so
@@ -28,9 +28,12 @@ export const MONEY_MOVED_TEXT: Record<MoneyMoved, string> = {
   pending: 'Money moved: pending — not final yet',
 };
 
-/** Describes an intent returned by refunds.submit / checkAgain or pushed by refunds.updated. */
-export function describeIntent(intent: IntentView): OutcomeText {
-  const amount = `${formatMinor(intent.amountMinor, intent.currency)} ${intent.currency}`;
+/**
+ * Describes an intent returned by refunds.submit / checkAgain or pushed by refunds.updated. `f`: the
+ * person's formatters (amounts and times as on every other screen).
+ */
+export function describeIntent(intent: IntentView, f: Words = PLAIN_WORDS): OutcomeText {
+  const amount = f.amountCode(intent.amountMinor, intent.currency);
   const service = [intent.retMsg, intent.retCode ? `(code ${intent.retCode})` : undefined]
     .filter(Boolean)
     .join(' ');
@@ -68,6 +71,16 @@ export function describeIntent(intent: IntentView): OutcomeText {
         next: 'You may start a new refund for this payment.',
       };
     case 'refused':
+      if (intent.closedNotSent) {
+        const c = intent.closedNotSent;
+        return {
+          tone: 'bad',
+          title: 'Closed as not sent',
+          moneyMoved: 'no',
+          body: `The refund of ${amount} was sent ${f.dateTime(intent.createdAt)}, but the service never listed it: ${c.by || 'an unnamed operator'} closed it as not sent ${f.dateTime(c.at)}, after ${c.checks} check${c.checks === 1 ? '' : 's'} found no refund with reference ${intent.id}.`,
+          next: 'Nothing to do here. The payment can be refunded again if the customer is still owed the money.',
+        };
+      }
       return {
         tone: 'bad',
         title: 'Refused before sending',
@@ -103,6 +116,9 @@ export function describeIntent(intent: IntentView): OutcomeText {
  */
 export function checkedWords(intent: IntentView, at: (iso: string) => string): string {
   const c = intent.lastCheck;
+  // The closing check's note carries main's raw evidence (ISO times): say it in the person's zone instead.
+  if (intent.closedNotSent)
+    return `Last checked ${at(intent.closedNotSent.at)}, just before it was closed: not found at the service.`;
   if (c)
     return `Last checked ${at(c.at)}: ${c.found ? 'found at the service' : 'not found at the service'} — ${c.note}`;
   return `Status as of ${at(intent.updatedAt)}.`;
