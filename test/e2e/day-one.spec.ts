@@ -139,3 +139,39 @@ test('close as not sent: when it becomes possible is on the row, the panel fits 
   await expect(detail).not.toContainText(/\d{4}-\d\d-\d\dT\d\d/);
   await look(page, 'day-one-refunds-closed');
 });
+
+test('Numbers → Deutsch: the refund dialog shows and reads amounts the German way, and asks about a dot', async ({
+  page,
+  app,
+}) => {
+  const pay = freshPayment(app, used, 'USD', 5_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(app.host.url);
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.getByLabel('Numbers and language').selectOption('de-DE');
+  await page.getByRole('button', { name: 'Transactions', exact: true }).click();
+  await lookUp(page, pay.transactionNo);
+  await page.getByTestId('tx-detail').getByRole('button', { name: 'Refund…' }).click();
+  const dialog = page.getByRole('dialog');
+  const amount = dialog.getByLabel('Refund amount (USD)');
+  const whole = (pay.amountMinor / 100).toFixed(2).replace('.', ',');
+  await expect(amount).toHaveValue(new RegExp(`^${whole.replace(/^(\d+)(\d{3}),/, '$1\\.$2,')}$`));
+  await amount.fill('12,50');
+  await expect(dialog.getByTestId('amount-message')).toHaveText('Partial refund.');
+  await expect(dialog.getByTestId('remaining-after')).toContainText(',');
+  await amount.fill('12.50');
+  await expect(dialog.getByTestId('amount-message')).toContainText('Did you mean 12,50?');
+  await expect(dialog.getByRole('button', { name: 'Continue' })).toBeDisabled();
+  await look(page, 'day-one-refund-dialog-deutsch');
+  await amount.fill('12,50');
+  await dialog.getByLabel('Reason', { exact: true }).selectOption('customer_request');
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  await dialog.getByRole('button', { name: /^Refund 12,50 USD/ }).click();
+  await expect(dialog.getByTestId('refund-result')).toContainText('12,50 USD');
+  expect(
+    app.core
+      .demoSandbox()
+      ?.state.payment(pay.transactionNo)
+      ?.refunds.map((no) => app.core.demoSandbox()?.state.refund(no)?.refundAmountMinor),
+  ).toEqual([1250]);
+});

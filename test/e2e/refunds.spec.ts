@@ -59,15 +59,22 @@ test('refund dialog: running remaining amount, strict parsing, reason, confirmat
   await amount.fill('');
   await amount.pressSequentially('2.5');
   await expect(after).toContainText(`${formatMinor(pay.amountMinor - 250, 'USD')} USD`);
-  // Over what remains: a clear message, Continue blocked, remaining never below zero.
+  // Over what remains: a clear message, Continue blocked, and no "0.00 remaining" beside it.
   await amount.fill(formatMinor(pay.amountMinor + 1, 'USD'));
   await expect(dialog.getByTestId('amount-message')).toContainText('more than remains refundable');
-  await expect(after).toContainText('0.00 USD');
+  await expect(after).not.toContainText('0.00');
   await expect(dialog.getByRole('button', { name: 'Continue' })).toBeDisabled();
-  await amount.fill('1.005');
-  await expect(dialog.getByTestId('amount-message')).toContainText('at most 2 decimals');
-  await amount.fill('1,000');
-  await expect(dialog.getByTestId('amount-message')).toContainText('plain amount');
+  // Unreadable, negative or ambiguous amounts block Continue too.
+  for (const [bad, says] of [
+    ['1.0055', 'at most 2 decimals'],
+    ['abc', 'Type an amount such as'],
+    ['-5', 'greater than zero'],
+    ['1,5', 'Did you mean 1.5?'],
+  ] as const) {
+    await amount.fill(bad);
+    await expect(dialog.getByTestId('amount-message')).toContainText(says);
+    await expect(dialog.getByRole('button', { name: 'Continue' })).toBeDisabled();
+  }
   await amount.fill('2.50');
   await expect(after).toContainText(`${formatMinor(pay.amountMinor - 250, 'USD')} USD`);
   await page.screenshot({ path: shotPath('refund-dialog-amount') });

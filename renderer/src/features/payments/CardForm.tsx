@@ -10,6 +10,7 @@ import { moneyModeOf } from '../../../../shared/domain/profile';
 import { useBridge } from '../../lib/bridge';
 import type { ProfileView } from '../profiles/queries';
 import { parseAmountField } from './amount';
+import { useFormat } from '../preferences/use-prefs';
 import { Field } from './Field';
 import { described } from './field-props';
 import { useCaptureCard } from './mutations';
@@ -31,6 +32,7 @@ export function CardForm(props: {
   onCreated: (p: PaymentView) => void;
 }) {
   const bridge = useBridge();
+  const f = useFormat();
   const cache = useCache();
   // Live money decides, from where the calls go (a custom address may be production too).
   const live =
@@ -91,7 +93,7 @@ export function CardForm(props: {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const found: Record<string, string> = {};
-    const a = parseAmountField(amount, 'USD');
+    const a = parseAmountField(amount, 'USD', f);
     if (!a.ok) found['amount'] = a.message;
     if (!REFERENCE_PATTERN.test(reference.trim())) found['reference'] = REFERENCE_MESSAGE;
     if (saveCard && !customerId) found['customerId'] = 'Choose the customer the card is saved for.';

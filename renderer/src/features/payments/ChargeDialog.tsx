@@ -13,7 +13,8 @@ import { environmentLabel } from '../refunds/format';
 import { moneyModeOf } from '../../../../shared/domain/profile';
 import { parseAmountField } from './amount';
 import { Field } from './Field';
-import { amountText } from './format';
+import { useFormat } from '../preferences/use-prefs';
+import { toPlainDecimal } from '../refunds/amount';
 import { errorOf, useChargeMethod } from './mutations';
 import { AmountField, ReferenceField } from './OrderFields';
 import { PaymentDetail } from './PaymentDetail';
@@ -42,6 +43,8 @@ export function ChargeDialog(props: {
   onClose: () => void;
 }) {
   const titleId = useId();
+  const f = useFormat();
+  const amountText = f.amountCode;
   const { profile, customer, method } = props;
   const moneyMode = moneyModeOf(profile.environment, profile.effectiveBaseUrl ?? profile.baseUrl);
   const live = moneyMode === 'live';
@@ -71,14 +74,14 @@ export function ChargeDialog(props: {
     };
   }, [step]);
 
-  const parsed = parseAmountField(amount, 'USD');
+  const parsed = parseAmountField(amount, 'USD', f);
   const amountMinor = parsed.ok ? parsed.amountMinor : 0;
   const need = chargeConfirmation({
     amountMinor,
     currency: 'USD',
     moneyMode,
     guardrails: profile.guardrails ?? { limits: [] },
-    typedAmount: typed,
+    typedAmount: toPlainDecimal(typed, 'USD', f),
   });
   const typedNeeded = need.reasons.length > 0;
 
@@ -103,7 +106,7 @@ export function ChargeDialog(props: {
         currency: 'USD',
         reference: reference.trim(),
         ...(note.trim() ? { note: note.trim() } : {}),
-        confirmation: typedNeeded ? { typedAmount: typed } : {},
+        confirmation: typedNeeded ? { typedAmount: toPlainDecimal(typed, 'USD', f) } : {},
       },
       {
         onSuccess: () => setStep('result'),

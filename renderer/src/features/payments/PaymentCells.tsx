@@ -1,5 +1,5 @@
 import type { PaymentView } from '../../../../shared/ipc/contract/payments';
-import { amountText } from './format';
+import { useFormat } from '../preferences/use-prefs';
 import { PaymentBadge } from './PaymentBadge';
 
 /** A payment's reference (opens it), a line about it, its amount and its state: cells of a table row. */
@@ -10,6 +10,7 @@ export function PaymentCells(props: {
   onOpen: (id: string) => void;
 }) {
   const p = props.payment;
+  const f = useFormat();
   return (
     <>
       <td>
@@ -26,7 +27,7 @@ export function PaymentCells(props: {
         </button>
         <div className="small muted">{props.about}</div>
       </td>
-      <td className="num">{amountText(p.amountMinor, p.currency)}</td>
+      <td className="num">{f.amountCode(p.amountMinor, p.currency)}</td>
       <td>
         <PaymentBadge state={p.state} />
       </td>

@@ -5,7 +5,7 @@ import { cardLabel } from '../../../../shared/domain/card';
 import { useRefundDialog } from '../refunds/dialog-context';
 import { environmentLabel } from '../refunds/format';
 import { CopyField } from './Field';
-import { amountText, describePayment, KIND_LABELS, vendorLabel } from './format';
+import { describePayment, KIND_LABELS, vendorLabel } from './format';
 import { errorOf, useCheckPayment, useOpenPage } from './mutations';
 import { PaymentBadge } from './PaymentBadge';
 
@@ -28,8 +28,9 @@ export function PaymentDetail({
   actions?: boolean;
 }) {
   // Times in the person's chosen zone and format, like every other screen.
-  const localTime = useFormat().dateTimeSeconds;
-  const outcome = describePayment(p, localTime);
+  const f = useFormat();
+  const localTime = f.dateTimeSeconds;
+  const outcome = describePayment(p, localTime, f.amountCode);
   const check = useCheckPayment();
   const open = useOpenPage();
   const refund = useRefundDialog();
@@ -47,7 +48,7 @@ export function PaymentDetail({
       <header className="pm-detail-head">
         <div>
           <div className="muted small">{KIND_LABELS[p.kind]}</div>
-          <h2 className="num">{amountText(p.amountMinor, p.currency)}</h2>
+          <h2 className="num">{f.amountCode(p.amountMinor, p.currency)}</h2>
         </div>
         <PaymentBadge state={p.state} />
         {onClose && (

@@ -54,8 +54,12 @@ export interface PaymentOutcome {
 }
 
 /** A payment's state in words: what happened, whether money moved, what to do next. */
-export function describePayment(p: PaymentView, localTime: TimeText = asIs): PaymentOutcome {
-  const amount = amountText(p.amountMinor, p.currency);
+export function describePayment(
+  p: PaymentView,
+  localTime: TimeText = asIs,
+  money: (amountMinor: number, currency: PaymentView['currency']) => string = amountText,
+): PaymentOutcome {
+  const amount = money(p.amountMinor, p.currency);
   const service = [p.retMsg, p.retCode ? `(code ${p.retCode})` : undefined].filter(Boolean).join(' ');
   switch (p.state) {
     case 'sending':

@@ -1,4 +1,5 @@
 import type { UnusableRow } from '../../../../shared/recon/ledger';
+import { useFormat } from '../preferences/use-prefs';
 import { CAUSE_LABELS } from './report-parts';
 
 /**
@@ -13,11 +14,12 @@ export function UnusableList({
   rows: ReadonlyArray<Pick<UnusableRow, 'line' | 'reason' | 'cause'>>;
   total: number;
 }) {
+  const f = useFormat();
   if (total === 0) return null;
   return (
     <details className="recon-problems" open data-testid="recon-problems">
       <summary>
-        {total.toLocaleString()} row{total === 1 ? '' : 's'} cannot be used: each is listed in the report as
+        {f.count(total)} row{total === 1 ? '' : 's'} cannot be used: each is listed in the report as
         unreadable, with its line and reason; the other rows are checked.
       </summary>
       <ul>
@@ -31,8 +33,8 @@ export function UnusableList({
         ))}
         {total > rows.length && (
           <li>
-            … and {(total - rows.length).toLocaleString()} more, all in the report (filter “Unreadable row”)
-            and its export.
+            … and {f.count(total - rows.length)} more, all in the report (filter “Unreadable row”) and its
+            export.
           </li>
         )}
       </ul>

@@ -2,7 +2,8 @@ import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 
 import { REFUND_REASONS } from '../../../../shared/ipc/contract/refunds';
 import { typedAmountMatches } from './amount';
 import { type Confirmations, confirmationsComplete, type Preview } from './draft';
-import { amountText, environmentLabel } from './format';
+import { environmentLabel } from './format';
+import { useFormat } from '../preferences/use-prefs';
 import { moneyModeShown, type Requirements } from './requirements';
 
 /** How long after the step appears its send button stays disarmed. */
@@ -33,14 +34,16 @@ export function ConfirmStep(props: {
   onSubmit(): void;
 }) {
   const { preview, amountMinor, requirements: req, confirmations: c } = props;
+  const f = useFormat();
+  const amountText = f.amountCode;
   const tx = preview.transaction;
   const moneyMode = moneyModeShown(preview);
   const production = moneyMode === 'live';
-  const complete = confirmationsComplete(req, c, amountMinor, tx.currency);
+  const complete = confirmationsComplete(req, c, amountMinor, tx.currency, f);
   const typedWrong =
     req.typedAmount &&
     c.typedAmount.trim() !== '' &&
-    !typedAmountMatches(c.typedAmount, tx.currency, amountMinor);
+    !typedAmountMatches(c.typedAmount, tx.currency, amountMinor, f);
   const reason = REFUND_REASONS.find((r) => r.code === props.reasonCode)?.label ?? props.reasonCode;
   // Initial focus is never on the money-moving button: on the first confirmation field if there is one,
   // else on the summary heading, so a stray Enter does nothing.

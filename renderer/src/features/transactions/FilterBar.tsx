@@ -23,8 +23,8 @@ export function FilterBar({ filter, onChange, currencies, vendors }: Props) {
   const format = useFormat();
   const set = <K extends keyof TransactionFilter>(k: K, v: TransactionFilter[K]) =>
     onChange({ ...filter, [k]: v });
-  const ctx = { cachedCurrencies: currencies };
-  const problems = filterProblems(filter, ctx);
+  const ctx = { cachedCurrencies: currencies, locale: format.locale };
+  const problems = filterProblems(filter, ctx, format.amount);
   const amountIn = amountCurrency(filter, ctx);
   return (
     <div className="tx-filters" role="group" aria-label="Filters">

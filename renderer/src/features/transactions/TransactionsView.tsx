@@ -75,8 +75,13 @@ export function TransactionsView({ profile, onRefund }: Props) {
   const currencies = useMemo(() => distinctValues(all, (r) => r.currency), [all]);
   const vendors = useMemo(() => distinctValues(all, (r) => r.vendor), [all]);
   const shown = useMemo(
-    () => applyFilter(sortedAll, filter, { zone: format.zone.iana, cachedCurrencies: currencies }),
-    [sortedAll, filter, format.zone.iana, currencies],
+    () =>
+      applyFilter(sortedAll, filter, {
+        zone: format.zone.iana,
+        cachedCurrencies: currencies,
+        locale: format.locale,
+      }),
+    [sortedAll, filter, format.zone.iana, format.locale, currencies],
   );
   const totals = useMemo(() => totalsByCurrency(shown, view.totalsBasis), [shown, view.totalsBasis]);
   const columns = useMemo(() => visibleColumns(view.hiddenColumns), [view.hiddenColumns]);

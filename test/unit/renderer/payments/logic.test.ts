@@ -95,10 +95,12 @@ describe('payments view logic', () => {
       ok: false,
       message: expect.stringMatching(/no decimals/),
     });
-    expect(parseAmountField('1,000', 'USD')).toMatchObject({
+    expect(parseAmountField('1,000', 'USD')).toEqual({ ok: true, amountMinor: 100_000 });
+    expect(parseAmountField('12,50', 'USD')).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/plain amount/),
+      message: expect.stringMatching(/Did you mean 12\.50\?/),
     });
+    expect(parseAmountField('$5', 'USD')).toMatchObject({ ok: false, message: /no currency signs/ });
     expect(parseAmountField('0', 'USD')).toMatchObject({ ok: false });
     expect(
       parseGoods([
