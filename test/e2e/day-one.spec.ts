@@ -175,3 +175,42 @@ test('Numbers → Deutsch: the refund dialog shows and reads amounts the German 
       ?.refunds.map((no) => app.core.demoSandbox()?.state.refund(no)?.refundAmountMinor),
   ).toEqual([1250]);
 });
+
+test('money mode: the profile form shows it as the address is typed, a local address is declared (live money by default), every card says it', async ({
+  page,
+  app,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(app.host.url);
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const settings = page.getByTestId('settings');
+  await expect(settings.getByTestId('profile-item').first().getByTestId('profile-money-mode')).toHaveText(
+    'No real money',
+  );
+  await settings.getByRole('button', { name: 'Add profile' }).click();
+  const form = page.getByRole('form', { name: 'New profile' });
+  const mode = form.getByTestId('form-money-mode');
+  await expect(mode).toHaveText('Test system');
+  await form.getByLabel('Connects to').selectOption('custom');
+  await form.getByLabel('Service address').fill('https://pay.partner.example.com');
+  await expect(mode).toHaveText('LIVE MONEY');
+  await form.getByLabel('Service address').fill(app.core.profiles.demoBaseUrl()!);
+  // On this computer: the app cannot know, so it asks, and until answered it is live money.
+  await expect(mode).toHaveText('LIVE MONEY');
+  const declare = form.getByLabel('What is behind this address on this computer?');
+  await expect(declare).toHaveValue('live');
+  await look(page, 'day-one-profile-form-local-address');
+  await declare.selectOption('local');
+  await expect(mode).toHaveText('No real money');
+  await form.getByLabel('Profile name').fill('Local simulator');
+  await form.getByLabel('Merchant number').fill('200043');
+  await form.getByLabel('Store number').fill('300014');
+  await form.getByRole('button', { name: 'Add profile' }).click();
+  const cards = settings.getByTestId('profile-item');
+  await expect(cards).toHaveCount(2);
+  await expect(cards.filter({ hasText: 'Local simulator' }).getByTestId('profile-money-mode')).toHaveText(
+    'No real money',
+  );
+  await expect(settings.getByTestId('current-money-mode')).toHaveText('No real money');
+  await look(page, 'day-one-settings-profiles');
+});

@@ -53,7 +53,7 @@ export function createPaymentsRuntime(deps: {
       profileName: p.name,
       environment: p.environment,
       baseUrl,
-      moneyMode: moneyModeOf(p.environment, baseUrl || undefined),
+      moneyMode: moneyModeOf(p.environment, baseUrl || undefined, p.loopbackMoneyMode),
       merchantNo: p.merchantNo,
       storeNo: p.storeNo,
       operator: p.operatorName ?? osUser(),

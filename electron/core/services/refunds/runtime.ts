@@ -85,6 +85,7 @@ export function createRefundsRuntime(deps: {
       storeNo: p.storeNo,
       operator: p.operatorName ?? osUser(),
       guardrails: p.guardrails ?? { limits: [] },
+      ...(p.loopbackMoneyMode ? { loopbackMoneyMode: p.loopbackMoneyMode } : {}),
       ...(ipnUrl ? { ipnUrl } : {}),
     };
   };

@@ -29,6 +29,8 @@ import type { RefundStore } from './store';
 type RefundAccount = Omit<IntentAccount, 'environment'> & { environment: Environment };
 
 export interface RefundContext extends RefundAccount {
+  /** What the person declared is behind a Custom address on this machine (moneyModeOf). */
+  loopbackMoneyMode?: MoneyMode;
   operator: string;
   guardrails: Guardrails;
   /** Where refund IPNs should go (the loopback listener), if one runs. */
@@ -222,7 +224,7 @@ export function createRefundService(deps: RefundServiceDeps) {
       todayTotalMinor: todayTotal(ctx, transaction.currency),
       guardrails: ctx.guardrails,
       environment: ctx.environment,
-      moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl),
+      moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl, ctx.loopbackMoneyMode),
       baseUrl: ctx.baseUrl,
       merchantNo: ctx.merchantNo,
       profileId: ctx.profileId,
@@ -347,7 +349,7 @@ export function createRefundService(deps: RefundServiceDeps) {
         const need = missingConfirmations({
           amountMinor: input.amountMinor,
           currency: tx.currency,
-          moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl),
+          moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl, ctx.loopbackMoneyMode),
           todayTotalMinor: todayTotal(ctx, tx.currency, db),
           guardrails: ctx.guardrails,
           confirmation: input.confirmation,

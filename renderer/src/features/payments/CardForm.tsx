@@ -6,7 +6,7 @@ import {
   REFERENCE_PATTERN,
 } from '../../../../shared/domain/checkout';
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
-import { moneyModeOf } from '../../../../shared/domain/profile';
+import { profileMoneyMode } from '../profiles/money-mode';
 import { useBridge } from '../../lib/bridge';
 import type { ProfileView } from '../profiles/queries';
 import { parseAmountField } from './amount';
@@ -27,7 +27,7 @@ const MONTHS = Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(2, '0
  * before the answer arrives. Nothing here stores, logs or caches it.
  */
 export function CardForm(props: {
-  profile: Pick<ProfileView, 'id' | 'environment' | 'baseUrl' | 'effectiveBaseUrl'>;
+  profile: Pick<ProfileView, 'id' | 'environment' | 'baseUrl' | 'effectiveBaseUrl' | 'loopbackMoneyMode'>;
   customers: readonly CustomerView[];
   onCreated: (p: PaymentView) => void;
 }) {
@@ -35,9 +35,7 @@ export function CardForm(props: {
   const f = useFormat();
   const cache = useCache();
   // Live money decides, from where the calls go (a custom address may be production too).
-  const live =
-    moneyModeOf(props.profile.environment, props.profile.effectiveBaseUrl ?? props.profile.baseUrl) ===
-    'live';
+  const live = profileMoneyMode(props.profile) === 'live';
   const [acknowledged, setAcknowledged] = useState<boolean | undefined>(live ? undefined : true);
   const [amount, setAmount] = useState('');
   const [reference, setReference] = useState(newPaymentReference);

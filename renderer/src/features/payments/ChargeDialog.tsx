@@ -10,7 +10,7 @@ import type { ProfileView } from '../profiles/queries';
 import { Dialog } from '../../lib/ui/Dialog';
 import { DELIBERATE_MS } from '../refunds/ConfirmStep';
 import { environmentLabel } from '../refunds/format';
-import { moneyModeOf } from '../../../../shared/domain/profile';
+import { profileMoneyMode } from '../profiles/money-mode';
 import { parseAmountField } from './amount';
 import { Field } from './Field';
 import { useFormat } from '../preferences/use-prefs';
@@ -46,7 +46,7 @@ export function ChargeDialog(props: {
   const f = useFormat();
   const amountText = f.amountCode;
   const { profile, customer, method } = props;
-  const moneyMode = moneyModeOf(profile.environment, profile.effectiveBaseUrl ?? profile.baseUrl);
+  const moneyMode = profileMoneyMode(profile);
   const live = moneyMode === 'live';
   const host = hostOf(profile.effectiveBaseUrl ?? profile.baseUrl);
   const charge = useChargeMethod();
