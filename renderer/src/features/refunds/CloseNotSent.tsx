@@ -1,12 +1,10 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import type { Formatters } from '../preferences/format';
+import { closeButtonId } from './close-words';
 import { useCloseNotSent } from './mutations';
 
 const WORDS = 'NOT SENT';
-
-/** The row action that opens the panel: only once main's rule allows it (close-words.ts closeOffer). */
-export const closeButtonId = (intentId: string) => `rd-close-${intentId}`;
 
 /**
  * The way out of "unknown" for a refund the service never lists: a deliberate, typed action. Main

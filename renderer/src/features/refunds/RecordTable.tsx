@@ -8,8 +8,7 @@ import {
 } from '../../../../shared/domain/refund-record';
 import type { Formatters } from '../preferences/format';
 import { ProfileCell } from '../profiles/ProfileScope';
-import { closeButtonId } from './CloseNotSent';
-import { closeOffer } from './close-words';
+import { closeButtonId, closeOffer } from './close-words';
 import { reasonLabel } from './format';
 import { StateBadge } from './StateBadge';
 

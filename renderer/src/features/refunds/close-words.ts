@@ -24,3 +24,6 @@ export function closeOffer(intent: IntentView, nowMs: number, f: Pick<Formatters
     : `possible after ${checks}`;
   return { kind: 'later', text };
 }
+
+/** The row action that opens the panel (offered only once main's rule allows it): focus returns to it. */
+export const closeButtonId = (intentId: string) => `rd-close-${intentId}`;

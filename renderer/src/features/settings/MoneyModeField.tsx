@@ -8,7 +8,8 @@ import {
   type MoneyMode,
   moneyModeOf,
 } from '../../../../shared/domain/profile';
-import { MONEY_BADGE, MoneyModeBadge } from '../profiles/money-mode';
+import { MONEY_BADGE } from '../profiles/money-mode';
+import { MoneyModeBadge } from '../profiles/MoneyModeBadge';
 
 /** Where a draft's calls would go: the fixed host, or the Custom address as typed so far. */
 function addressOf(environment: Environment, baseUrl: string): string | undefined {

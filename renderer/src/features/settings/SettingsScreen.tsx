@@ -8,7 +8,8 @@ import { useActivateProfile, useDeleteProfile } from './mutations';
 import { ProfileForm } from './ProfileForm';
 import { profilesQuery, type ProfileView } from '../profiles/queries';
 import { DisplaySettings } from '../preferences/DisplaySettings';
-import { MONEY_BADGE, MoneyModeBadge, profileMoneyMode } from '../profiles/money-mode';
+import { MONEY_BADGE, profileMoneyMode } from '../profiles/money-mode';
+import { MoneyModeBadge } from '../profiles/MoneyModeBadge';
 import { ResetCache } from './ResetCache';
 import './settings.css';
 

@@ -1,5 +1,6 @@
 import { useId } from 'react';
-import { MoneyModeBadge, profileMoneyMode } from '../profiles/money-mode';
+import { profileMoneyMode } from '../profiles/money-mode';
+import { MoneyModeBadge } from '../profiles/MoneyModeBadge';
 import { useActiveProfile } from '../profiles/queries';
 import { useActivateProfile } from '../settings/mutations';
 
