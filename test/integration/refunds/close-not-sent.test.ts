@@ -163,8 +163,8 @@ describe('a refund closed as not sent stays watched', () => {
 
   it('listed by the next refund’s fresh query: that refund is refused with the news, the closed one becomes the refund it was', async () => {
     const clock = { ms: Date.now() };
-    // The client gives up after 300 ms; the request is held on the way and lands when released.
-    const d = buildRefunds(sb, undefined, {}, 300, { clock: { now: () => clock.ms } });
+    // The client gives up after 1.5 s; the request is held on the way and lands when released.
+    const d = buildRefunds(sb, undefined, {}, 1_500, { clock: { now: () => clock.ms } });
     const p = freshPayment(sb, used);
     const held = sb.hold('refund');
     const first = await d.service.submit({
