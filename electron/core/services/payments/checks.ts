@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { type CardScrubber, createCardScrubber } from '../../../../shared/domain/card-scrub';
 import { AppError } from '../../../../shared/domain/errors';
 import { isAcceptableBaseUrl } from '../../../../shared/domain/profile';
 import { isAllowedExternalUrl } from '../external-links';
@@ -63,21 +64,30 @@ export function isAllowedPaymentPage(url: string, serviceBaseUrl: string | undef
   );
 }
 
-const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-
 /**
- * Hides a card number and security code should the service ever echo them in a message. Keeps only
- * their hashes, so nothing of the card outlives the request in memory.
+ * The scrubber of one card request (shared/domain/card-scrub.ts): it knows the card only through keyed
+ * hashes (a random key per request, dropped with the scrubber), so nothing of the card outlives the
+ * request in a readable form. Every text and URL the card call brings back passes it before it is
+ * stored, logged, pushed or exported.
  */
 export function cardScrubber(card: {
   number: string;
   cvv: string;
-}): (text: string | undefined) => string | undefined {
-  const numberHash = sha(card.number);
-  const cvvHash = sha(card.cvv);
-  const last4 = card.number.slice(-4);
-  return (text) =>
-    text
-      ?.replace(/\d{12,19}/g, (run) => (sha(run) === numberHash ? `•••• ${last4}` : run))
-      .replace(/(?<![0-9A-Za-z])\d{3,4}(?![0-9A-Za-z])/g, (run) => (sha(run) === cvvHash ? '•••' : run));
+  expMonth: string;
+  expYear: string;
+}): CardScrubber {
+  const key = randomBytes(32);
+  const h = (text: string) => createHmac('sha256', key).update(text).digest('base64');
+  const digits = card.number.replace(/\D/g, '');
+  const pan = h(digits);
+  const cvv = h(card.cvv);
+  const expiry = h(`${card.expYear}${card.expMonth.padStart(2, '0')}`);
+  return createCardScrubber({
+    isPan: (d) => d.length === digits.length && h(d) === pan,
+    panLength: digits.length,
+    last4: digits.slice(-4),
+    isCvv: (d) => d.length === card.cvv.length && h(d) === cvv,
+    cvvLength: card.cvv.length,
+    isExpiry: (ym) => h(ym) === expiry,
+  });
 }
