@@ -76,18 +76,39 @@ export function cardScrubber(card: {
   expMonth: string;
   expYear: string;
 }): CardScrubber {
-  const key = randomBytes(32);
-  const h = (text: string) => createHmac('sha256', key).update(text).digest('base64');
   const digits = card.number.replace(/\D/g, '');
-  const pan = h(digits);
-  const cvv = h(card.cvv);
-  const expiry = h(`${card.expYear}${card.expMonth.padStart(2, '0')}`);
+  return overHashes(randomBytes(32), {
+    pan: digits,
+    cvv: card.cvv,
+    expiry: `${card.expYear}${card.expMonth.padStart(2, '0')}`,
+  });
+}
+
+/**
+ * Built apart from the card so that the scrubber's functions close over the key, the hashes, two
+ * lengths and the last four digits only (a closure keeps its whole enclosing scope alive).
+ */
+function overHashes(key: Buffer, secret: { pan: string; cvv: string; expiry: string }): CardScrubber {
+  const h = (text: string) => createHmac('sha256', key).update(text).digest('base64');
+  const pan = h(secret.pan);
+  const panLength = secret.pan.length;
+  const last4 = secret.pan.slice(-4);
+  const cvv = h(secret.cvv);
+  const cvvLength = secret.cvv.length;
+  const expiry = h(secret.expiry);
+  return scrubberOf(h, { pan, panLength, last4, cvv, cvvLength, expiry });
+}
+
+function scrubberOf(
+  h: (text: string) => string,
+  k: { pan: string; panLength: number; last4: string; cvv: string; cvvLength: number; expiry: string },
+): CardScrubber {
   return createCardScrubber({
-    isPan: (d) => d.length === digits.length && h(d) === pan,
-    panLength: digits.length,
-    last4: digits.slice(-4),
-    isCvv: (d) => d.length === card.cvv.length && h(d) === cvv,
-    cvvLength: card.cvv.length,
-    isExpiry: (ym) => h(ym) === expiry,
+    isPan: (d) => d.length === k.panLength && h(d) === k.pan,
+    panLength: k.panLength,
+    last4: k.last4,
+    isCvv: (d) => d.length === k.cvvLength && h(d) === k.cvv,
+    cvvLength: k.cvvLength,
+    isExpiry: (ym) => h(ym) === k.expiry,
   });
 }
