@@ -14,6 +14,7 @@ import {
   type PaymentState,
 } from './intent';
 import { createPaymentAuditor } from './audit';
+import { createScrubberRegistry, knownIds } from './card-guard';
 import type { PaymentStore } from './store';
 
 export type PaymentGateway = Pick<
@@ -56,6 +57,9 @@ export function createPaymentFollower(deps: FollowerDeps) {
   const vaultHints = new Map<string, string>();
   const due = new Map<string, { at: number; step: number }>();
   const running = new Set<string>();
+  // What a look-up brings back is scrubbed like the create's answer (with its card while it is recent).
+  const scrubbers = createScrubberRegistry(() => deps.clock.now());
+  const scrubbed = (i: PaymentIntent, text: string) => scrubbers.for(i.id).text(text, knownIds(i));
 
   const record = createPaymentAuditor(deps);
   function audit(
@@ -76,7 +80,7 @@ export function createPaymentFollower(deps: FollowerDeps) {
       ...(i.customerNo ? { customerNo: i.customerNo } : {}),
       ...(i.retCode ? { retCode: i.retCode } : {}),
       ...(i.retMsg ? { retMsg: i.retMsg } : {}),
-      ...(detail ? { detail } : {}),
+      ...(detail ? { detail: scrubbed(i, detail) } : {}),
     });
   }
 
@@ -90,6 +94,7 @@ export function createPaymentFollower(deps: FollowerDeps) {
   ): PaymentIntent | undefined {
     const next = deps.store.transition(i.id, from, to, patch, { at: iso(), type });
     if (next) deps.onPayment?.(next);
+    if (next && FINAL_PAYMENT_STATES.has(next.state)) scrubbers.forget(i.id);
     return next;
   }
 
@@ -199,7 +204,7 @@ export function createPaymentFollower(deps: FollowerDeps) {
   }
 
   function note(i: PaymentIntent, found: boolean, text: string): PaymentIntent {
-    const next = deps.store.noteCheck(i.id, { at: iso(), found, note: text }) ?? i;
+    const next = deps.store.noteCheck(i.id, { at: iso(), found, note: scrubbed(i, text) }) ?? i;
     deps.onPayment?.(next);
     return next;
   }
@@ -265,6 +270,8 @@ export function createPaymentFollower(deps: FollowerDeps) {
     audit,
     move,
     keepMethod,
+    /** The scrubber of a card create, for the texts its look-ups bring back (hashes, for a while). */
+    remember: scrubbers.remember,
     /** Follows one payment from the fastest step again (after a create, an IPN, Check again). */
     kick(id: string): void {
       due.set(id, { at: deps.clock.now() + schedule[0]!, step: 1 });
