@@ -7,13 +7,11 @@ import { z } from 'zod';
 import { refuseUnsafeText } from '../domain/text';
 import type { CsvEncoding } from '../csv/parser';
 import { DATE_ORDERS } from './dates';
+import { RECON_MAX_ROWS } from './limits';
 import { DECIMAL_SEPARATORS } from './amounts';
 import type { ColumnMapping } from './mapping';
 import type { ReconOptions } from './period';
 import type { ListingState } from './report';
-
-/** The most data rows one run takes: a 100k-row ledger with room to spare. */
-const RECON_MAX_ROWS = 250_000;
 
 /** The encodings the reader decodes (shared/csv/parser.ts): the file's is one of them, never free text. */
 const CSV_ENCODINGS = [
