@@ -4,6 +4,7 @@ import { AUDIT_EXPORT_COLUMNS } from '../../../shared/csv/exports/refunds';
 import type { CsvColumn } from '../../../shared/csv/writer';
 import { writeXlsx, XLSX_CELL_MAX } from '../../../shared/csv/xlsx';
 import type { AuditEntryView } from '../../../shared/ipc/contract/refunds';
+import { exportWork, type ExportReply } from '../../../renderer/src/lib/export-work';
 import { readXlsx, serialToIso } from '../../fakes/xlsx-reader';
 import { EXPORT_ROW_COLUMNS } from '../../fakes/export-rows';
 
@@ -178,6 +179,31 @@ describe('XLSX writer: text no XML file may hold, and text longer than a cell', 
       'ok 😀 \ud7ff \ue000 \ufffd tab\tline\nend',
     ]);
     expect(ws.getRow(2).getCell(opCol).value).toBe(`op${notes[0]!.length}`);
+  });
+
+  it('the export worker (every screen’s Excel export, the reconciliation report included) writes such a workbook readable', async () => {
+    const replies: ExportReply[] = [];
+    const work = exportWork((reply) => replies.push(reply));
+    await work({
+      type: 'start',
+      kind: 'xlsx',
+      columns: [
+        { header: 'Outcome', kind: 'text' },
+        { header: 'Note\uffff', kind: 'text' },
+      ],
+      total: 1,
+      csv: {},
+      xlsx: { sheetName: 'Report' },
+    });
+    await work({ type: 'rows', rows: [['matched', 'customer \uffff asked \ud83d']] });
+    await work({ type: 'end' });
+    const done = replies.find((r) => r.type === 'done');
+    expect(done, JSON.stringify(replies)).toBeDefined();
+    const bytes = new Uint8Array((done as Extract<ExportReply, { type: 'done' }>).bytes);
+    for (const xml of Object.values(xmlParts(bytes))) expect(XML_CHARS.test(xml)).toBe(true);
+    const ws = (await load(bytes)).getWorksheet('Report')!;
+    expect(ws.getRow(1).values).toEqual([undefined, 'Outcome', 'Note']);
+    expect(ws.getCell('B2').value).toBe('customer  asked ');
   });
 
   it('a cell longer than Excel holds is cut to 32,767 characters with a marker saying how much is missing', async () => {
