@@ -140,7 +140,7 @@ export const profileInputSchema = z
     merchantNo: digits('merchant number', '200043'),
     storeNo: digits('store number', '300014'),
     environment: environmentSchema,
-    baseUrl: z.string().trim().max(300).optional(),
+    baseUrl: z.string().trim().max(300).superRefine(refuseUnsafeText('service address')).optional(),
     ipnEnabled: z.boolean().default(false),
     operatorName: z
       .string()
