@@ -1,3 +1,4 @@
+import { AppError } from '../../../../shared/domain/errors';
 import type { PaymentAuditEntry } from '../../../../shared/ipc/contract/payments';
 import type { PaymentIntent, PaymentPatch, PaymentState } from '../../services/payments/intent';
 import type { CustomerRecord, PaymentStore, StoredMethod } from '../../services/payments/store';
@@ -215,8 +216,27 @@ export function createSqlitePaymentStore(db: Database, opts: { onUnusable?: OnUn
       )[0],
     transition(id, from, to, patch, ev) {
       return db.immediate(() => {
-        const cur = db.get<{ state: string }>('SELECT state FROM payment_intents WHERE id = ?', id);
+        const cur = db.get<{ state: string; merchant_no: string }>(
+          'SELECT state, merchant_no FROM payment_intents WHERE id = ?',
+          id,
+        );
         if (!cur || !from.includes(cur.state as PaymentState)) return undefined;
+        // A transaction number is one payment's: never recorded for a second intent of the merchant,
+        // decided inside the write lock so two processes given the same number cannot both keep it.
+        if (typeof patch.transactionNo === 'string') {
+          const other = db.get<{ id: string }>(
+            'SELECT id FROM payment_intents WHERE merchant_no = ? AND transaction_no = ? AND id <> ?',
+            cur.merchant_no,
+            patch.transactionNo,
+            id,
+          );
+          if (other)
+            throw new AppError(
+              'conflict',
+              `Transaction ${patch.transactionNo} is already recorded for payment ${other.id}.`,
+              { details: { transactionNoTakenBy: other.id } },
+            );
+        }
         const sets = ['state = ?', 'updated_at = ?'];
         const params: SqlValue[] = [to, ev.at];
         for (const [key, col] of PATCH_COLUMNS) {

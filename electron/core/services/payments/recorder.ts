@@ -1,10 +1,12 @@
 import { AppError, isAppError } from '../../../../shared/domain/errors';
+import type { Currency } from '../../../../shared/domain/currencies';
 import type { Guardrails } from '../../../../shared/domain/guardrails';
 import type { MoneyMode } from '../../../../shared/domain/profile';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { RET } from '../../../../shared/protocol/ret-codes';
 import { normaliseTransactionStatus } from '../../../../shared/protocol/statuses';
 import { serviceTimeToIso } from '../../../../shared/protocol/time';
+import { paymentAnswerMismatch } from './answers';
 import { refusal } from './checks';
 import type { FollowerDeps, PaymentFollower, PaymentGateway } from './follow';
 import { finalStateFor, type PaymentAccount, type PaymentDraft, type PaymentIntent } from './intent';
@@ -37,6 +39,10 @@ export interface RecorderDeps extends FollowerDeps {
 /** What a create answered, whichever endpoint it went to. */
 export interface Answer {
   transactionNo: string;
+  /** What the answer says it is about (checked against the request before it is believed). */
+  reference?: string;
+  amountMinor?: number;
+  currency?: Currency;
   status?: string;
   cashierUrl?: string;
   authorization?: string;
@@ -177,7 +183,13 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
     return recordCreated(intent, answer);
   }
 
-  function recordCreated(intent: PaymentIntent, a: Answer): PaymentIntent {
+  async function recordCreated(intent: PaymentIntent, a: Answer): Promise<PaymentIntent> {
+    // A success answer is believed only when it is about this payment: same amount, currency and
+    // reference as sent, and a transaction number no other payment of this desk holds. Anything else
+    // is evidence of a problem (outcome unknown, looked up by reference), never a success.
+    const mismatch = paymentAnswerMismatch(intent, a, follower.takenBy(intent, a.transactionNo));
+    if (mismatch)
+      return follower.disbelieve(intent, mismatch, ['sending', 'outcome_unknown'], actionOf(intent.kind));
     // The whitelabel SDK data holds the vendor's client token: kept in memory for this session only.
     if (a.authorization) deps.keepSdkData?.(intent.id, a.authorization);
     const status = normaliseTransactionStatus(a.status ?? 'init');
@@ -200,6 +212,15 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
         ['sending', 'outcome_unknown'],
       );
     } catch (e) {
+      // Another process recorded this number for another payment meanwhile (payment-store.ts).
+      const other = isAppError(e) ? e.details?.transactionNoTakenBy : undefined;
+      if (typeof other === 'string')
+        return follower.disbelieve(
+          intent,
+          paymentAnswerMismatch(intent, a, other)!,
+          ['sending', 'outcome_unknown'],
+          actionOf(intent.kind),
+        );
       deps.log.error('payment.record_failed', {
         intentId: intent.id,
         error: e instanceof Error ? e.message : '',
