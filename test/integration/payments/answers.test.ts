@@ -82,6 +82,21 @@ const atService = (reference: string) =>
     .state.snapshot()
     .payments.filter((x) => x.reference === reference);
 
+describe('the words of an unknown outcome say what is known', () => {
+  it('a capture answered 000000 is unknown, and its detail does not say it was rejected or that nothing moved', async () => {
+    sandbox().setFaults({ endpoints: { capture: { systemErrorRate: 1 } } });
+    const p = await capture();
+    expect(p).toMatchObject({ state: 'outcome_unknown', retCode: '000000' });
+    for (const words of [
+      p.detail,
+      (await auditOf(p.id)).find((e) => e.outcome === 'outcome_unknown')?.detail,
+    ]) {
+      expect(words).toMatch(/may or may not have gone through/);
+      expect(words).not.toMatch(/rejected|Nothing was charged/);
+    }
+  });
+});
+
 describe('a payment answer is believed only when it is about the payment sent', () => {
   it.each([
     ['another amount', { amount: '999.99' }, /amount: sent 12\.34 USD, answered 999\.99 USD/],
