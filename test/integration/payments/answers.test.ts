@@ -124,6 +124,24 @@ describe('a payment answer is believed only when it is about the payment sent', 
     },
   );
 
+  it('the evidence of an answer that echoes the card never keeps the card number', async () => {
+    const spaced = CARD_SUCCESS.replace(/(\d{4})(?=\d)/g, '$1 ');
+    sandbox().setFaults({ answers: { capture: { reference: CARD_SUCCESS } } });
+    const p = await capture();
+    sandbox().resetFaults();
+    sandbox().setFaults({ answers: { capture: { reference: `card ${spaced}\u202e${'x'.repeat(500)}` } } });
+    const q = await capture();
+    for (const x of [p, q]) {
+      const audit = await auditOf(x.id);
+      const evidence = audit.find((e) => e.outcome === 'outcome_unknown')?.detail ?? '';
+      expect(evidence).toMatch(/reference: sent ANS-\S+, answered /);
+      const kept = JSON.stringify([x, audit, updates.filter((u) => u.id === x.id)]);
+      expect(kept).not.toContain(CARD_SUCCESS);
+      expect(kept).not.toContain(spaced);
+      expect(evidence).not.toMatch(/\u202e|x{65}/);
+    }
+  });
+
   it('five captures answered with one transaction number are each settled by their own reference', async () => {
     const first = await capture();
     expect(first.state).toBe('succeeded');

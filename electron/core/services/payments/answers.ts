@@ -22,6 +22,18 @@ export interface AnswerMismatch {
  * number this desk already recorded for another of its payments (`takenBy`, that payment's id). The
  * same check for a create's answer (recorder.ts) and for a query's (follow.ts), as refunds have it.
  */
+/**
+ * An answered value as evidence: printable ASCII only, short, and without a grouped 13–19 digit number
+ * (a card number echoed as "4242 4242 …"; an unbroken one is left to the card call's scrubber, since
+ * transaction numbers are unbroken runs of digits and are the evidence).
+ */
+const shown = (v: string) => {
+  const plain = v
+    .replace(/[^\x20-\x7e]/g, '?')
+    .replace(/\d(?:[ .-]*\d){12,18}/g, (run) => (/\D/.test(run) ? '[number hidden]' : run));
+  return plain.length > 64 ? `${plain.slice(0, 64)}…` : plain;
+};
+
 export function paymentAnswerMismatch(
   intent: Pick<PaymentIntent, 'reference' | 'amountMinor' | 'currency' | 'transactionNo'>,
   a: PaymentEchoed,
@@ -38,13 +50,13 @@ export function paymentAnswerMismatch(
   if (answeredCurrency !== intent.currency)
     diffs.push(['currency', `sent ${intent.currency}, answered ${answeredCurrency}`]);
   if (a.reference !== undefined && a.reference !== intent.reference)
-    diffs.push(['reference', `sent ${intent.reference}, answered ${a.reference}`]);
+    diffs.push(['reference', `sent ${intent.reference}, answered ${shown(a.reference)}`]);
   if (intent.transactionNo && a.transactionNo !== undefined && a.transactionNo !== intent.transactionNo)
-    diffs.push(['transactionNo', `asked about ${intent.transactionNo}, answered ${a.transactionNo}`]);
+    diffs.push(['transactionNo', `asked about ${intent.transactionNo}, answered ${shown(a.transactionNo)}`]);
   else if (takenBy && a.transactionNo)
     diffs.push([
       'transactionNo',
-      `answered ${a.transactionNo}, which this desk already recorded for its payment ${takenBy}`,
+      `answered ${shown(a.transactionNo)}, which this desk already recorded for its payment ${takenBy}`,
     ]);
   if (diffs.length === 0) return undefined;
   return { fields: diffs.map((d) => d[0]), text: diffs.map(([f, t]) => `${f}: ${t}`).join('; ') };

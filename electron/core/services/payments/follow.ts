@@ -1,4 +1,4 @@
-import { isAppError } from '../../../../shared/domain/errors';
+import { AppError, isAppError } from '../../../../shared/domain/errors';
 import { cardLabel } from '../../../../shared/domain/card';
 import type { PaymentAuditEntry } from '../../../../shared/ipc/contract/payments';
 import type { Transaction } from '../../../../shared/domain/transaction';
@@ -160,8 +160,13 @@ export function createPaymentFollower(deps: FollowerDeps) {
   /** The id of another payment of this desk already recorded with `transactionNo`, if any. */
   function takenBy(i: PaymentIntent, transactionNo: string | undefined): string | undefined {
     if (!transactionNo) return undefined;
-    const other = deps.store.byTransaction(i.merchantNo, transactionNo);
-    return other && other.id !== i.id ? other.id : undefined;
+    try {
+      const other = deps.store.byTransaction(i.merchantNo, transactionNo);
+      return other && other.id !== i.id ? other.id : undefined;
+    } catch {
+      // Unreadable now: recording the number is refused by the store's own guard if it is taken.
+      return undefined;
+    }
   }
 
   /**
@@ -176,7 +181,18 @@ export function createPaymentFollower(deps: FollowerDeps) {
   ): Promise<PaymentIntent> {
     deps.log.warn('payment.answer_mismatch', { intentId: i.id, fields: m.fields.join(',') });
     const detail = `The service's answer does not match the payment that was sent (${m.text}). Whether it exists, and for how much, is not known: Refund Desk looks it up by its reference ${i.reference}.`;
-    const unknown = move(i, 'outcome_unknown', { detail }, 'answer_mismatch', from);
+    let unknown: PaymentIntent | undefined;
+    try {
+      unknown = move(i, 'outcome_unknown', { detail }, 'answer_mismatch', from);
+    } catch (e) {
+      // The service did answer something: never let a storage failure read as "nothing was sent".
+      deps.log.error('payment.record_failed', { intentId: i.id, error: e instanceof Error ? e.message : '' });
+      throw new AppError(
+        'outcome_unknown',
+        `${detail} Refund Desk could not record that (${isAppError(e) ? e.message : 'storage failure'}). Do not create it again; look it up in Transactions.`,
+        { details: { moneyMoved: 'unknown', intentId: i.id } },
+      );
+    }
     if (unknown) audit(unknown, 'outcome_unknown', action, detail);
     const now = unknown ?? deps.store.get(i.id) ?? i;
     return now.state === 'outcome_unknown' ? lookUp(now) : now;

@@ -6,7 +6,7 @@ import type { Transaction } from '../../../../shared/domain/transaction';
 import { RET } from '../../../../shared/protocol/ret-codes';
 import { normaliseTransactionStatus } from '../../../../shared/protocol/statuses';
 import { serviceTimeToIso } from '../../../../shared/protocol/time';
-import { paymentAnswerMismatch } from './answers';
+import { type AnswerMismatch, paymentAnswerMismatch } from './answers';
 import { refusal } from './checks';
 import type { FollowerDeps, PaymentFollower, PaymentGateway } from './follow';
 import { finalStateFor, type PaymentAccount, type PaymentDraft, type PaymentIntent } from './intent';
@@ -180,16 +180,27 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
     } catch (e) {
       return recordFailure(intent, e, scrub);
     }
-    return recordCreated(intent, answer);
+    return recordCreated(intent, answer, scrub);
   }
 
-  async function recordCreated(intent: PaymentIntent, a: Answer): Promise<PaymentIntent> {
+  async function recordCreated(
+    intent: PaymentIntent,
+    a: Answer,
+    scrub: (t: string | undefined) => string | undefined,
+  ): Promise<PaymentIntent> {
     // A success answer is believed only when it is about this payment: same amount, currency and
     // reference as sent, and a transaction number no other payment of this desk holds. Anything else
-    // is evidence of a problem (outcome unknown, looked up by reference), never a success.
+    // is evidence of a problem (outcome unknown, looked up by reference), never a success. The
+    // evidence quotes the answer, so it passes the card call's scrubber before it is kept.
+    const disbelieve = (m: AnswerMismatch) =>
+      follower.disbelieve(
+        intent,
+        { ...m, text: scrub(m.text) ?? '' },
+        ['sending', 'outcome_unknown'],
+        actionOf(intent.kind),
+      );
     const mismatch = paymentAnswerMismatch(intent, a, follower.takenBy(intent, a.transactionNo));
-    if (mismatch)
-      return follower.disbelieve(intent, mismatch, ['sending', 'outcome_unknown'], actionOf(intent.kind));
+    if (mismatch) return disbelieve(mismatch);
     // The whitelabel SDK data holds the vendor's client token: kept in memory for this session only.
     if (a.authorization) deps.keepSdkData?.(intent.id, a.authorization);
     const status = normaliseTransactionStatus(a.status ?? 'init');
@@ -214,13 +225,7 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
     } catch (e) {
       // Another process recorded this number for another payment meanwhile (payment-store.ts).
       const other = isAppError(e) ? e.details?.transactionNoTakenBy : undefined;
-      if (typeof other === 'string')
-        return follower.disbelieve(
-          intent,
-          paymentAnswerMismatch(intent, a, other)!,
-          ['sending', 'outcome_unknown'],
-          actionOf(intent.kind),
-        );
+      if (typeof other === 'string') return disbelieve(paymentAnswerMismatch(intent, a, other)!);
       deps.log.error('payment.record_failed', {
         intentId: intent.id,
         error: e instanceof Error ? e.message : '',
