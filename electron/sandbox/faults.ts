@@ -10,6 +10,9 @@
  * - answers: after the request was handled and applied — a success answer that says something else
  *   than what happened (another amount, reference or transaction number): the hostile answer a client
  *   must check against its request instead of believing.
+ * - hold (FaultInjector.hold): the next request of an endpoint is held on the way, before anything else,
+ *   until the test releases it; then it is handled and applied as if it had just arrived, whether or not
+ *   its client is still waiting — a request that lands after the client gave up on it.
  */
 import { z } from 'zod';
 import { createRng, deriveSeed, type Rng } from './prng';
@@ -126,9 +129,37 @@ export function mergeFaults(base: FaultConfig, patch: Partial<FaultConfig>): Fau
   };
 }
 
+/** A request held on the way (FaultInjector.hold). */
+export interface HeldRequest {
+  /** Resolves once a request of the endpoint has been caught by this hold. */
+  arrived: Promise<void>;
+  /** Lets the request go on; resolves once it has been handled (its changes applied, answer attempted). */
+  release(): Promise<void>;
+}
+
+interface Gate {
+  arrive(): void;
+  released: Promise<void>;
+  open(): void;
+  handled(): void;
+  done: Promise<void>;
+}
+
+function gate(): { gate: Gate; arrived: Promise<void> } {
+  let arrive!: () => void;
+  let open!: () => void;
+  let handled!: () => void;
+  const arrived = new Promise<void>((r) => (arrive = r));
+  const released = new Promise<void>((r) => (open = r));
+  const done = new Promise<void>((r) => (handled = r));
+  return { gate: { arrive, released, open, handled, done }, arrived };
+}
+
 export class FaultInjector {
   private current: FaultConfig;
   private readonly rng: Rng;
+  /** Holds not yet taken by a request, per endpoint, oldest first. */
+  private readonly waiting = new Map<EndpointName, Gate[]>();
 
   constructor(seed: number, initial: Partial<FaultConfig> = {}) {
     this.rng = createRng(deriveSeed(seed, 'faults'));
@@ -158,6 +189,32 @@ export class FaultInjector {
   answerFor(name: EndpointName): AnswerOverride | undefined {
     const a = this.current.answers?.[name];
     return a && Object.keys(a).length > 0 ? { ...a } : undefined;
+  }
+
+  /**
+   * Holds the next request of `name` on the way until `release()` (then it is handled and applied as if
+   * it had just arrived). Not undone by reset(): a held request stays held until released (one still
+   * held when the sandbox closes is never applied).
+   */
+  hold(name: EndpointName): HeldRequest {
+    const { gate: g, arrived } = gate();
+    this.waiting.set(name, [...(this.waiting.get(name) ?? []), g]);
+    return {
+      arrived,
+      release: () => {
+        g.open();
+        return g.done;
+      },
+    };
+  }
+
+  /** The server's side: the hold the next request of `name` is caught by, if one waits. */
+  takeHold(name: EndpointName): { released: Promise<void>; handled(): void } | undefined {
+    const queue = this.waiting.get(name);
+    const g = queue?.shift();
+    if (!g) return undefined;
+    g.arrive();
+    return { released: g.released, handled: g.handled };
   }
 
   /** True with probability `p`; exact at 0 and 1. */

@@ -70,6 +70,25 @@ async function handleApi(
     sendJson(res, 200, envelope(RET.API_VERSION, `API version error: ${route.name} is v${route.version}`));
     return RET.API_VERSION;
   }
+  // Held on the way (faults.ts, hold): it arrives only when released, whether or not its client waits.
+  const held = ctx.faults.takeHold(route.name);
+  if (!held) return handleArrived(ctx, route, raw, req, res);
+  await held.released;
+  try {
+    return `${await handleArrived(ctx, route, raw, req, res)}+held`;
+  } finally {
+    held.handled();
+  }
+}
+
+/** A request as the service receives it: faults, authentication, the handler, the answer. */
+async function handleArrived(
+  ctx: SandboxContext,
+  route: Route,
+  raw: unknown,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<string> {
   // Faults that strike before the request is handled: nothing changes.
   const faults = ctx.faults.forEndpoint(route.name);
   await sleep(faults.latencyMs);

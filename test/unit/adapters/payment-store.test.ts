@@ -1,10 +1,13 @@
 import { mkdtempSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
 import type { PaymentDraft } from '../../../electron/core/services/payments/intent';
 import { createFakeLogger } from '../../fakes/logger';
+import { scanForCard } from '../../integration/payments/card-scan';
+import { unsafeLinkNotice } from '../../../shared/domain/card-scrub';
 
 const open = (dir: string) =>
   openAppStorage({ dataDir: dir, now: Date.now, log: createFakeLogger() }).payments;
@@ -146,5 +149,53 @@ describe('payments in the app database', () => {
     expect(s.methods.forCustomer('CU1')).toHaveLength(1);
     expect(s.get('PY1')?.savedMethodId).toBe('PM1');
     expect(s.customers.list('p').map((c) => c.customerNo)).toEqual(['1234567890123456789012']);
+  });
+
+  it('belt and braces: card data any writer hands the store is masked on its way to disk, and on its way out of an older row', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rd-paystore-'));
+    const s = open(dir);
+    const pan = '4000 0566 5566 5556';
+    expect(s.insertSending(draft({ note: `typed ${pan}` }), 'h', 't').ok).toBe(true);
+    const moved = s.transition(
+      'PY1',
+      ['sending'],
+      'open',
+      {
+        transactionNo: '300000000000000001',
+        paymentStatus: 'pending',
+        retMsg: `card ${pan} cvv 987`,
+        authUrl: 'https://acs.example/acs?pan=4000056655665556&cvv=987',
+      },
+      { at: 't1', type: 'created' },
+    );
+    expect(moved).toMatchObject({ note: 'typed •••• 5556', retMsg: 'card •••• 5556 cvv •••' });
+    expect(moved?.authUrl).toBeUndefined();
+    expect(moved?.detail).toBe(unsafeLinkNotice('3ds'));
+    expect(s.noteCheck('PY1', { at: 't2', found: false, note: `lookup ${pan}` })?.lastCheck?.note).toBe(
+      'lookup •••• 5556',
+    );
+    s.audit.record({
+      at: 't3',
+      operator: 'Ana',
+      profileId: 'p',
+      profileName: 'Demo',
+      environment: 'demo',
+      action: 'payment.card',
+      outcome: 'rejected',
+      subjectId: 'PY1',
+      retMsg: `echo ${pan}`,
+      detail: 'exp 12/2031 cvc 987',
+    });
+    expect(s.audit.list()[0]).toMatchObject({ retMsg: 'echo •••• 5556', detail: 'exp ••/•• cvc •••' });
+    expect(scanForCard({ dir, numbers: ['4000056655665556'], cvv: '987' })).toEqual([]);
+
+    // A row an older version wrote with what the service echoed: masked wherever it is read.
+    const raw = new DatabaseSync(join(dir, 'refund-desk.db'));
+    raw
+      .prepare('UPDATE payment_intents SET ret_msg = ?, auth_url = ?, detail = NULL WHERE id = ?')
+      .run(`old ${pan}`, 'https://acs.example/acs?cardNumber=4000056655665556', 'PY1');
+    raw.close();
+    expect(s.get('PY1')).toMatchObject({ retMsg: 'old •••• 5556', detail: unsafeLinkNotice('3ds') });
+    expect(s.get('PY1')?.authUrl).toBeUndefined();
   });
 });

@@ -15,6 +15,7 @@ import {
 } from './intent';
 import { createPaymentAuditor } from './audit';
 import { type AnswerMismatch, paymentAnswerMismatch } from './answers';
+import { createScrubberRegistry, knownIds } from './card-guard';
 import type { PaymentStore } from './store';
 
 export type PaymentGateway = Pick<
@@ -57,6 +58,9 @@ export function createPaymentFollower(deps: FollowerDeps) {
   const vaultHints = new Map<string, string>();
   const due = new Map<string, { at: number; step: number }>();
   const running = new Set<string>();
+  // What a look-up brings back is scrubbed like the create's answer (with its card while it is recent).
+  const scrubbers = createScrubberRegistry(() => deps.clock.now());
+  const scrubbed = (i: PaymentIntent, text: string) => scrubbers.for(i.id).text(text, knownIds(i));
 
   const record = createPaymentAuditor(deps);
   function audit(
@@ -77,7 +81,7 @@ export function createPaymentFollower(deps: FollowerDeps) {
       ...(i.customerNo ? { customerNo: i.customerNo } : {}),
       ...(i.retCode ? { retCode: i.retCode } : {}),
       ...(i.retMsg ? { retMsg: i.retMsg } : {}),
-      ...(detail ? { detail } : {}),
+      ...(detail ? { detail: scrubbed(i, detail) } : {}),
     });
   }
 
@@ -91,6 +95,7 @@ export function createPaymentFollower(deps: FollowerDeps) {
   ): PaymentIntent | undefined {
     const next = deps.store.transition(i.id, from, to, patch, { at: iso(), type });
     if (next) deps.onPayment?.(next);
+    if (next && FINAL_PAYMENT_STATES.has(next.state)) scrubbers.forget(i.id);
     return next;
   }
 
@@ -180,7 +185,10 @@ export function createPaymentFollower(deps: FollowerDeps) {
     action: PaymentAuditEntry['action'],
   ): Promise<PaymentIntent> {
     deps.log.warn('payment.answer_mismatch', { intentId: i.id, fields: m.fields.join(',') });
-    const detail = `The service's answer does not match the payment that was sent (${m.text}). Whether it exists, and for how much, is not known: Refund Desk looks it up by its reference ${i.reference}.`;
+    const detail = scrubbed(
+      i,
+      `The service's answer does not match the payment that was sent (${m.text}). Whether it exists, and for how much, is not known: Refund Desk looks it up by its reference ${i.reference}.`,
+    );
     let unknown: PaymentIntent | undefined;
     try {
       unknown = move(i, 'outcome_unknown', { detail }, 'answer_mismatch', from);
@@ -249,7 +257,7 @@ export function createPaymentFollower(deps: FollowerDeps) {
   }
 
   function note(i: PaymentIntent, found: boolean, text: string): PaymentIntent {
-    const next = deps.store.noteCheck(i.id, { at: iso(), found, note: text }) ?? i;
+    const next = deps.store.noteCheck(i.id, { at: iso(), found, note: scrubbed(i, text) }) ?? i;
     deps.onPayment?.(next);
     return next;
   }
@@ -317,6 +325,8 @@ export function createPaymentFollower(deps: FollowerDeps) {
     audit,
     move,
     keepMethod,
+    /** The scrubber of a card create, for the texts its look-ups bring back (hashes, for a while). */
+    remember: scrubbers.remember,
     /** Follows one payment from the fastest step again (after a create, an IPN, Check again). */
     kick(id: string): void {
       due.set(id, { at: deps.clock.now() + schedule[0]!, step: 1 });

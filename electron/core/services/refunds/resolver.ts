@@ -1,4 +1,11 @@
 import { AppError, isAppError } from '../../../../shared/domain/errors';
+import { closePolicyAtFloor, UNKNOWN_CLOSE_FLOOR } from '../../../../shared/domain/guardrails';
+import { formatMinor } from '../../../../shared/domain/money';
+import {
+  CLOSED_WATCH_MS,
+  closedWatchIntervalMs,
+  closedWatchUntil,
+} from '../../../../shared/domain/refund-intent';
 import type { RefundRecord } from '../../../../shared/domain/transaction';
 import type { AuditEntry } from './audit';
 import type { Intent, IntentPatch, IntentState } from './intent';
@@ -19,7 +26,9 @@ export const SENDING_STALE_MS = 10 * 60_000;
  *   resolver already marked it unknown, the direct answer still wins;
  * - an unknown outcome is looked for in the payment's refundInfo by refundReference = intent id, at the
  *   intent's own account;
- * - an accepted refund is followed until its status is final.
+ * - an accepted refund is followed until its status is final;
+ * - a refund a person closed as not sent is still watched by reference (CLOSED_WATCH_MS): if the service
+ *   lists it after all, it becomes the refund it was, counted again, and the person is told.
  */
 export function createResolver(
   deps: Pick<RefundServiceDeps, 'gatewayFor' | 'store' | 'clock' | 'log' | 'onChange' | 'senderAlive'>,
@@ -222,6 +231,8 @@ export function createResolver(
       unrecorded.delete(id);
     }
     if (intent.state === 'accepted') return trackNow(intent);
+    // Check again (or `check-refund`) on a refund closed as not sent: asked about now, at any age.
+    if (intent.state === 'refused' && intent.closedNotSentAt !== undefined) return watchNow(intent);
     if (intent.state !== 'outcome_unknown') return intent;
     let refunds: RefundRecord[];
     try {
@@ -298,10 +309,141 @@ export function createResolver(
   }
 
   /**
+   * The service lists a refund a person closed as not sent: it was sent after all. As sent (same amount
+   * and currency), it becomes that refund — accepted, then followed to final — so its amount counts
+   * against what remains again and in the day's total. Listed otherwise, it is unknown again, which
+   * blocks the payment until a person looks (and it can never be closed again). Either way an audit entry
+   * and an event (`refunds.updated`, with `closedNotSentAt` set) tell the person at once.
+   */
+  function recordFoundAfterClose(intent: Intent, mine: RefundRecord, how: string): Intent {
+    const closedAt = intent.closedNotSentAt ?? intent.updatedAt;
+    const sent = `${formatMinor(intent.amountMinor, intent.currency)} ${intent.currency}`;
+    deps.log.warn('refund.found_after_close', {
+      intentId: intent.id,
+      refundTransactionNo: mine.refundTransactionNo,
+      status: mine.status,
+    });
+    deps.store.noteCheck(intent.id, {
+      at: iso(),
+      found: true,
+      reached: true,
+      note: `Found ${how} as refund ${mine.refundTransactionNo} (${mine.status}), after it was closed as not sent at ${closedAt}.`,
+    });
+    if (mine.refundAmountMinor !== intent.amountMinor || mine.currency !== intent.currency) {
+      const detail = `Closed as not sent at ${closedAt}, but the service lists refund ${mine.refundTransactionNo} with reference ${intent.id} for ${formatMinor(mine.refundAmountMinor, mine.currency)} ${mine.currency} (sent: ${sent}). Whether, and how much, was refunded is not known: do not refund this payment again; check it with the payment service.`;
+      return (
+        move(
+          current(intent),
+          ['refused'],
+          'outcome_unknown',
+          { detail, refundTransactionNo: mine.refundTransactionNo, refundStatus: mine.status },
+          'found_after_close',
+          { outcome: 'found_after_close', detail },
+        ) ?? current(intent)
+      );
+    }
+    const detail = `Closed as not sent at ${closedAt}, but the service has it: refund ${mine.refundTransactionNo} of ${sent} was sent and is ${mine.status === 'success' ? 'completed' : mine.status}. It counts against what remains refundable; a refund made for this payment after closing it was made in addition to this one.`;
+    const accepted = move(
+      current(intent),
+      ['refused'],
+      'accepted',
+      { refundTransactionNo: mine.refundTransactionNo, refundStatus: mine.status, detail },
+      'found_after_close',
+      { outcome: 'found_after_close', detail },
+    );
+    return settleIfFinal(accepted ?? current(intent), mine.status);
+  }
+
+  /** One look at a refund closed as not sent: is it listed at the service now? */
+  async function watchNow(intent: Intent): Promise<Intent> {
+    let refunds: RefundRecord[];
+    try {
+      refunds = await refundsOf(intent);
+    } catch (e) {
+      const why = isAppError(e) ? e.message : 'unexpected error';
+      return (
+        changed(
+          deps.store.noteCheck(intent.id, {
+            at: iso(),
+            found: false,
+            reached: false,
+            note: `Closed as not sent; still watched, but the service could not be asked: ${why}`,
+          }),
+        ) ?? current(intent)
+      );
+    }
+    const mine = refunds.find((r) => r.refundReference === intent.id);
+    if (mine) return recordFoundAfterClose(current(intent), mine, 'while watched');
+    const until = closedWatchUntil(intent);
+    return (
+      changed(
+        deps.store.noteCheck(intent.id, {
+          at: iso(),
+          found: false,
+          reached: true,
+          note: `Closed as not sent; still not listed: the service lists ${refunds.length} refund(s) for this payment and none carries reference ${intent.id}.${until ? ` Watched until ${until}.` : ''}`,
+        }),
+      ) ?? current(intent)
+    );
+  }
+
+  /**
+   * The refunds a person closed as not sent within CLOSED_WATCH_MS, each asked about when its interval
+   * since the last look (any process's: the last check is in the database) has passed.
+   */
+  async function watchClosed(): Promise<Intent[]> {
+    const now = deps.clock.now();
+    const out: Intent[] = [];
+    for (const i of deps.store.closedSince(new Date(now - CLOSED_WATCH_MS).toISOString())) {
+      const closedAt = Date.parse(i.closedNotSentAt ?? '');
+      const last = Date.parse(i.lastCheck?.at ?? '');
+      if (Number.isNaN(closedAt)) continue;
+      if (!Number.isNaN(last) && now - last < closedWatchIntervalMs(now - closedAt)) continue;
+      try {
+        out.push(
+          await serial(i.id, async () => {
+            const cur = current(i);
+            return cur.state === 'refused' && cur.closedNotSentAt !== undefined ? watchNow(cur) : cur;
+          }),
+        );
+      } catch (e) {
+        deps.log.warn('refund.watch_closed_failed', {
+          intentId: i.id,
+          error: e instanceof Error ? e.message : '',
+        });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A fresh query of a payment (before deciding a new refund, or for the dialog) that lists a refund
+   * closed as not sent: recorded now, without waiting for the watch. Returns the intents so found.
+   */
+  function noticeFoundAfterClose(
+    intents: readonly Intent[],
+    refunds: readonly RefundRecord[],
+  ): Promise<Intent[]> {
+    const found = intents.flatMap((i) => {
+      const mine = refunds.find((r) => r.refundReference === i.id);
+      return i.state === 'refused' && i.closedNotSentAt !== undefined && mine ? [{ i, mine }] : [];
+    });
+    return Promise.all(
+      found.map(({ i, mine }) =>
+        serial(i.id, async () => {
+          const cur = current(i);
+          return cur.state === 'refused' ? recordFoundAfterClose(cur, mine, 'in a fresh query') : cur;
+        }),
+      ),
+    );
+  }
+
+  /**
    * The way out of "unknown" for a refund the service never lists (a 503 before anything happened, a
-   * process killed before the request arrived): after enough checks over enough time, a person closes it
-   * as not sent. One more query is made immediately before closing; if the reference appears, it is not
-   * closed (it is recorded as found). A refund the service ever listed is never closeable this way.
+   * process killed before the request arrived): after enough checks over enough time — the profile's
+   * policy, never less than the floor — a person closes it as not sent. One more query is made
+   * immediately before closing; if the reference appears, it is not closed (it is recorded as found). A
+   * refund the service ever listed is never closeable this way. A closed refund is still watched.
    */
   const closeNotSent = (
     id: string,
@@ -326,11 +468,13 @@ export function createResolver(
         );
       const reached = checks.filter((c) => c.reached);
       const minutes = Math.floor((deps.clock.now() - Date.parse(intent.createdAt)) / 60_000);
-      const { minChecks, minMinutes } = by.policy;
+      // Whatever the profile says (a settings file is not trusted), never less than the floor: a refund
+      // closed while the service may still be applying it can be paid twice.
+      const { minChecks, minMinutes } = closePolicyAtFloor(by.policy);
       if (reached.length < minChecks || minutes < minMinutes)
         throw new AppError(
           'conflict',
-          `Check again at least ${minChecks} time(s) over ${minMinutes} minute(s) before closing it as not sent: ${reached.length} check(s) reached the service so far, ${minutes} minute(s) since it was sent.`,
+          `Check again at least ${minChecks} time(s) over ${minMinutes} minute(s) before closing it as not sent: ${reached.length} check(s) reached the service so far, ${minutes} minute(s) since it was sent. The payment service may still apply a refund up to ${UNKNOWN_CLOSE_FLOOR.minMinutes / 60} hours after it was sent; closing it sooner could pay it twice.`,
           { details: { intentId: id, checks: reached.length, minutes, minChecks, minMinutes } },
         );
       let refunds: RefundRecord[];
@@ -366,11 +510,15 @@ export function createResolver(
         reached: true,
         note: `Asked before closing: ${evidence}`,
       });
+      const until = new Date(Date.parse(at) + CLOSED_WATCH_MS).toISOString();
       const closed = move(
         current(intent),
         ['outcome_unknown'],
         'refused',
-        { detail: `Closed as not sent by ${by.operator} at ${at} after ${evidence}` },
+        {
+          detail: `Closed as not sent by ${by.operator} at ${at} after ${evidence} Refund Desk keeps asking the service for it until ${until}; if it appears there, it becomes the refund it was and you are told.`,
+          closedNotSentAt: at,
+        },
         'closed_not_sent',
       );
       if (!closed)
@@ -382,6 +530,8 @@ export function createResolver(
   return {
     resolve,
     closeNotSent,
+    watchClosed,
+    noticeFoundAfterClose,
     recordAnswer,
     recordRejected,
     recordUnknown,
