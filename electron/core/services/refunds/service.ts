@@ -59,6 +59,8 @@ export interface RefundServiceDeps {
   onChange?: (intent: Intent) => void;
   /** Set when the database cannot be trusted: every refund is refused with this reason. */
   untrusted?: () => string | undefined;
+  /** Set when the database cannot be read at all: lists fail with this reason instead of being empty. */
+  unreadable?: () => string | undefined;
   /** How much checking an unknown refund needs before it may be closed (its profile's setting). */
   closePolicy?: (account: IntentAccount) => { minChecks: number; minMinutes: number } | undefined;
 }
@@ -463,6 +465,17 @@ export function createRefundService(deps: RefundServiceDeps) {
     return resolver.recordUnknown(intent, detail);
   }
 
+  /** An unreadable database lists nothing: that is "cannot be read", never "0 refunds". */
+  function readable(what: string): void {
+    const why = deps.unreadable?.();
+    if (why)
+      throw new AppError(
+        'unavailable',
+        `Refund Desk cannot read its database, so its ${what} cannot be shown. ${why}`,
+        { details: { storage: 'unreadable' } },
+      );
+  }
+
   return {
     /** Fresh numbers for the dialog: status, remaining (service + this account's intents), limits. */
     preview,
@@ -497,12 +510,14 @@ export function createRefundService(deps: RefundServiceDeps) {
     },
     /** One profile's intents (sent with it or to its account), or every profile's. */
     list: (profileId?: string) => {
+      readable('refunds');
       const all = deps.store.list();
       return profileId === undefined ? all : all.filter((i) => belongs(i, profileId));
     },
     unfinished: () => deps.store.unfinished(),
     get: (id: string) => deps.store.get(id),
     audit: (profileId?: string) => {
+      readable('audit log');
       const all = deps.store.audit.list();
       return profileId === undefined ? all : all.filter((e) => e.profileId === profileId);
     },
