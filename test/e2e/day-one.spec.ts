@@ -90,7 +90,8 @@ test('close as not sent: when it becomes possible is on the row, the panel fits 
   app,
 }) => {
   const pay = freshPayment(app, used, 'USD', 5_000);
-  await setDemo(app, 'Ana Lima', { minChecks: 2, minMinutes: 0 });
+  // The least a profile may ask (the floor main enforces): 3 checks over 2 hours.
+  await setDemo(app, 'Ana Lima', { minChecks: 3, minMinutes: 120 });
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto(app.host.url);
   await lookUp(page, pay.transactionNo);
@@ -98,12 +99,23 @@ test('close as not sent: when it becomes possible is on the row, the panel fits 
 
   await page.getByRole('button', { name: 'Refunds', exact: true }).click();
   const row = page.getByTestId('refunds-table').getByRole('row').filter({ hasText: pay.transactionNo });
-  // One check reached the service right after the 503; this profile's policy wants two.
-  await expect(row.getByTestId('close-later')).toHaveText('Close as not sent: possible after 1 more check');
+  // One check reached the service right after the 503: two more, and two hours, before it may be closed.
+  await expect(row.getByTestId('close-later')).toHaveText(
+    /^Close as not sent: possible after (\d{4}-\d\d-\d\d )?\d\d:\d\d \(2 more checks\)$/,
+  );
   await expect(row.getByRole('button', { name: 'Close as not sent…' })).toHaveCount(0);
   await look(page, 'day-one-refunds-close-later');
 
-  await row.getByRole('button', { name: 'Check again' }).click();
+  // Two hours later (main's clock and the page's), after two more checks that do not find it.
+  const later = Date.now() + 121 * 60_000;
+  app.clock.offsetMs = 121 * 60_000;
+  await page.clock.setFixedTime(later);
+  for (let i = 0; i < 2; i += 1) {
+    await row.getByRole('button', { name: 'Check again' }).click();
+    await expect(row.getByRole('button', { name: 'Check again' })).toBeEnabled();
+  }
+  await page.getByRole('button', { name: 'Transactions', exact: true }).click();
+  await page.getByRole('button', { name: 'Refunds', exact: true }).click();
   const open = row.getByRole('button', { name: 'Close as not sent…' });
   await expect(open).toBeVisible();
   await open.click();

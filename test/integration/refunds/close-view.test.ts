@@ -33,18 +33,19 @@ describe('close as not sent, as the screen sees it', () => {
       sb.resetFaults();
     }
     expect(intent.state).toBe('outcome_unknown');
-    const possibleAt = new Date(Date.parse(intent.createdAt) + 30 * 60_000).toISOString();
-    // The defaults: 3 checks that reached the service, over 30 minutes. One check was made after the 503.
+    const possibleAt = new Date(Date.parse(intent.createdAt) + 120 * 60_000).toISOString();
+    // The defaults raised to the floor: 3 checks that reached the service, over 120 minutes. One check
+    // was made right after the 503.
     expect(d.service.view(intent).close).toEqual({
       possibleAt,
       checksNeeded: 2,
       minChecks: 3,
-      minMinutes: 30,
+      minMinutes: 120,
     });
     expect(d.service.views(d.service.list()).find((i) => i.id === intent.id)?.close?.checksNeeded).toBe(2);
 
     for (const left of [1, 0]) {
-      clock.ms += 16 * 60_000;
+      clock.ms += 61 * 60_000;
       const again = await d.service.checkAgain('demo', intent.id);
       expect(d.service.view(again).close).toMatchObject({ possibleAt, checksNeeded: left });
     }
@@ -64,11 +65,12 @@ describe('close as not sent, as the screen sees it', () => {
     d.close();
   });
 
-  it('follows the profile’s own policy, and says nothing for a refund that is not unknown', async () => {
+  it('follows the profile’s own policy as main enforces it (never below the floor), and says nothing for a refund that is not unknown', async () => {
     const clock = { ms: Date.now() };
+    let policy = { minChecks: 1, minMinutes: 0 };
     const d = buildRefunds(sb, undefined, {}, 3000, {
       clock: { now: () => clock.ms },
-      closePolicy: () => ({ minChecks: 1, minMinutes: 0 }),
+      closePolicy: () => policy,
     });
     const p = freshPayment(sb, used);
     sb.setFaults({ endpoints: { refund: { http5xxRate: 1 } } });
@@ -83,11 +85,19 @@ describe('close as not sent, as the screen sees it', () => {
     } finally {
       sb.resetFaults();
     }
+    // A stored policy below the floor is raised, as the resolver raises it.
     expect(d.service.view(intent).close).toEqual({
-      possibleAt: intent.createdAt,
-      checksNeeded: 0,
-      minChecks: 1,
-      minMinutes: 0,
+      possibleAt: new Date(Date.parse(intent.createdAt) + 120 * 60_000).toISOString(),
+      checksNeeded: 2,
+      minChecks: 3,
+      minMinutes: 120,
+    });
+    policy = { minChecks: 5, minMinutes: 240 };
+    expect(d.service.view(intent).close).toEqual({
+      possibleAt: new Date(Date.parse(intent.createdAt) + 240 * 60_000).toISOString(),
+      checksNeeded: 4,
+      minChecks: 5,
+      minMinutes: 240,
     });
     const fine = await d.service.submit({
       transactionNo: freshPayment(sb, used).transactionNo,

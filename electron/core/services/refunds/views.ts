@@ -1,3 +1,4 @@
+import { closePolicyAtFloor } from '../../../../shared/domain/guardrails';
 import { DEFAULT_UNKNOWN_CLOSE } from '../../../../shared/domain/profile';
 import type { IntentView } from '../../../../shared/domain/refund-intent';
 import type { Clock } from '../ports';
@@ -15,8 +16,12 @@ export function createIntentViews(deps: {
   clock: Clock;
   closePolicy?: ((account: IntentAccount) => ClosePolicy | undefined) | undefined;
 }) {
-  /** The close policy of an intent's own profile (the defaults when it has none, or is gone). */
-  const policyFor = (intent: Intent): ClosePolicy => deps.closePolicy?.(intent) ?? DEFAULT_UNKNOWN_CLOSE;
+  /**
+   * The close policy of an intent's own profile (the defaults when it has none, or is gone), raised to
+   * the floor as the resolver raises it: the screen says what main will enforce.
+   */
+  const policyFor = (intent: Intent): ClosePolicy =>
+    closePolicyAtFloor(deps.closePolicy?.(intent) ?? DEFAULT_UNKNOWN_CLOSE);
 
   const closeOf = (intent: Intent): IntentView['close'] => {
     if (intent.state !== 'outcome_unknown') return undefined;
@@ -38,23 +43,27 @@ export function createIntentViews(deps: {
     };
   };
 
+  /** Closed as not sent (and maybe listed by the service after all): by whom, when, after how many checks. */
+  const isClosed = (i: Intent) => i.closedNotSentAt !== undefined || i.state === 'refused';
   const closedOf = (
     intent: Intent,
     closings: ReadonlyMap<string, { operator: string; at: string }>,
   ): IntentView['closedNotSent'] => {
-    const entry = intent.state === 'refused' ? closings.get(intent.id) : undefined;
+    const entry = isClosed(intent) ? closings.get(intent.id) : undefined;
     if (!entry) return undefined;
+    const at = intent.closedNotSentAt ?? entry.at;
     return {
       by: entry.operator,
-      at: entry.at,
-      checks: deps.store.checksOf(intent.id).filter((c) => c.reached).length,
+      at,
+      // The checks that reached the service up to the close (the watch goes on asking afterwards).
+      checks: deps.store.checksOf(intent.id).filter((c) => c.reached && c.at <= at).length,
     };
   };
 
-  /** Every "closed as not sent" audit entry by intent id (read only when a refused intent is shown). */
+  /** Every "closed as not sent" audit entry by intent id (read only when a closed intent is shown). */
   const closings = (intents: readonly Intent[]) => {
     const out = new Map<string, { operator: string; at: string }>();
-    if (!intents.some((i) => i.state === 'refused')) return out;
+    if (!intents.some(isClosed)) return out;
     for (const e of deps.store.audit.list()) if (e.outcome === 'closed_not_sent') out.set(e.intentId, e);
     return out;
   };

@@ -4,7 +4,7 @@ import {
   type RefundRecordRow,
 } from '../../../../shared/domain/refund-record';
 import type { Formatters } from '../preferences/format';
-import { describeIntent, MONEY_MOVED_TEXT } from './outcome';
+import { closedLabel, describeIntent, MONEY_MOVED_TEXT } from './outcome';
 import { checkedText, describeServiceRefund } from './record-words';
 
 /** The outcome card of one row: what happened, whether money moved, when checked, what to do next. */
@@ -33,7 +33,7 @@ export function RecordDetail(p: {
       </p>
       <p className="muted">{o.next}</p>
       <p className="small">
-        Status: {row.intent?.closedNotSent ? 'Closed as not sent' : RECORD_STATUS_LABELS[recordStatus(row)]}
+        Status: {(row.intent && closedLabel(row.intent)) ?? RECORD_STATUS_LABELS[recordStatus(row)]}
         {row.refundReference ? ` · reference ${row.refundReference}` : ''}
       </p>
       <div className="rd-actions">

@@ -45,6 +45,7 @@ const closed = () =>
       found: false,
       note: 'Asked before closing: 3 checks over 43 minute(s), the last at 2026-11-24T07:02:11.000Z',
     },
+    closedNotSentAt: '2026-11-24T07:02:11.000Z',
     closedNotSent: { by: 'Bo Chen', at: '2026-11-24T07:02:11.000Z', checks: 3 },
   });
 
@@ -105,7 +106,9 @@ describe('close as not sent, before anybody types', () => {
 
   it('lists a closed refund as closed by that person, with times in the chosen format, never “Refused … try again”', () => {
     const { row } = renderTable(closed(), at('08:00'));
-    expect(within(row).getByText('Closed as not sent', { selector: '.rd-badge' })).toBeTruthy();
+    expect(
+      within(row).getByText('Closed as not sent · still watched', { selector: '.rd-badge' }),
+    ).toBeTruthy();
     expect(within(row).getByTestId('closed-not-sent').textContent).toBe(
       'Closed as not sent by Bo Chen, 2026-11-24 07:02',
     );
@@ -124,7 +127,7 @@ describe('close as not sent, before anybody types', () => {
       />,
     );
     const detail = screen.getByTestId('refund-record-detail');
-    expect(within(detail).getByRole('heading').textContent).toBe('Closed as not sent');
+    expect(within(detail).getByRole('heading').textContent).toBe('Closed as not sent · still watched');
     expect(detail.textContent).toContain('Bo Chen closed it as not sent 2026-11-24 07:02');
     expect(detail.textContent).not.toContain('Correct the problem and try again');
     expect(detail.textContent).not.toMatch(/\d{4}-\d\d-\d\dT/);
