@@ -226,3 +226,55 @@ test('money mode: the profile form shows it as the address is typed, a local add
   await expect(settings.getByTestId('current-money-mode')).toHaveText('No real money');
   await look(page, 'day-one-settings-profiles');
 });
+
+test('with the detail open the list shows whole columns only; a look-up always shows its row; a miss closes the previous panel', async ({
+  page,
+  app,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(app.host.url);
+  await page.getByTestId('load-demo').click();
+  await expect(page.getByTestId('tx-job')).toHaveAttribute('data-status', 'finished', { timeout: 20_000 });
+  await page.getByTestId('tx-job').getByRole('button', { name: 'Dismiss' }).click();
+  const grid = page.getByTestId('tx-grid');
+  const rows = page.getByTestId('tx-row');
+
+  // The oldest row becomes the active one, then the list is scrolled back to the top by hand.
+  await grid.focus();
+  await page.keyboard.press('End');
+  const last = page.locator('[data-testid="tx-row"].active');
+  const lastNo = (await last.getAttribute('data-transaction-no')) ?? '';
+  expect(lastNo).toMatch(/^\d+$/);
+  await grid.evaluate((g) => (g.scrollTop = 0));
+  await expect(page.locator(`[data-transaction-no="${lastNo}"]`)).toHaveCount(0);
+
+  for (const size of [
+    { width: 1280, height: 720 },
+    { width: 1440, height: 900 },
+  ]) {
+    await page.setViewportSize(size);
+    await page.getByLabel('Look up a transaction').fill(lastNo);
+    await page.getByLabel('Look up a transaction').press('Enter');
+    await expect(page.getByTestId('detail-transaction-no')).toHaveText(lastNo);
+    // The looked-up row is in view, though it was the active row already.
+    const row = page.locator(`[data-testid="tx-row"][data-transaction-no="${lastNo}"]`);
+    await expect(row).toBeVisible();
+    const g = (await grid.boundingBox())!;
+    const r = (await row.boundingBox())!;
+    expect(r.y >= g.y && r.y + r.height <= g.y + g.height).toBe(true);
+    // Beside the panel no column sits under the pinned money columns: nothing to scroll sideways to,
+    // and no cell is cut short.
+    expect(await grid.evaluate((e) => e.scrollWidth <= e.clientWidth + 1)).toBe(true);
+    for (const cell of await rows.first().locator('[role="gridcell"]').all())
+      expect(await cell.evaluate((c) => c.scrollWidth <= c.clientWidth + 1)).toBe(true);
+    await expect(rows.first().locator('[data-column="status"]')).toBeVisible();
+    await grid.evaluate((e) => (e.scrollTop = 0));
+  }
+  await look(page, 'day-one-detail-compact-columns');
+
+  // A number nobody has: the previous payment's panel closes beside "not found".
+  await page.getByLabel('Look up a transaction').fill('100000000000000001');
+  await page.getByLabel('Look up a transaction').press('Enter');
+  await expect(page.getByTestId('tx-outcome')).toHaveAttribute('data-kind', 'not_found');
+  await expect(page.getByTestId('tx-detail')).toHaveCount(0);
+});

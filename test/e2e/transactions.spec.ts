@@ -36,7 +36,7 @@ test('empty state, one-click demo data, list with totals, sorting, filters and c
 
   await page.getByTestId('load-demo').click();
   await expect(page.getByTestId('tx-job')).toHaveAttribute('data-status', 'finished', { timeout: 20_000 });
-  await expect(page.getByTestId('tx-job')).toContainText(/Synced \d+ transactions/);
+  await expect(page.getByTestId('tx-job')).toContainText(/Synced [\d,]+ transactions/);
   const count = Number((await page.getByTestId('tx-count').textContent())?.replace(/\D/g, ''));
   expect(count).toBeGreaterThan(20);
   await page.screenshot({ path: shotPath('transactions-list') });
@@ -320,7 +320,9 @@ test.describe('a sync large enough for the cache worker', () => {
     await page.getByTestId('load-demo').click();
     const job = page.getByTestId('tx-job');
     await expect(job).toHaveAttribute('data-status', 'finished', { timeout: 45_000 });
-    const synced = Number(/Synced (\d+) transactions/.exec((await job.textContent()) ?? '')?.[1]);
+    const synced = Number(
+      /Synced ([\d,]+) transactions/.exec((await job.textContent()) ?? '')?.[1]?.replace(/,/g, ''),
+    );
     expect(synced).toBeGreaterThanOrEqual(500);
     expect(workers.some((u) => /cache-write\.worker-[\w-]+\.js$/.test(u))).toBe(true);
     const shownCount = async () =>

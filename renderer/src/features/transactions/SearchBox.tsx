@@ -27,10 +27,13 @@ type Outcome =
 export function SearchBox({
   profileId,
   onFound,
+  onMissed,
   inputRef,
 }: {
   profileId: string;
   onFound(transactionNo: string): void;
+  /** The look-up found nothing (the screen closes what it showed for the previous one). */
+  onMissed?: () => void;
   inputRef?: RefObject<HTMLInputElement | null>;
 }) {
   const [text, setText] = useState('');
@@ -71,6 +74,7 @@ export function SearchBox({
     const q = s.text;
     if (conn.state === 'offline') {
       const hit = await searchCache(q);
+      if (!hit) onMissed?.();
       setOutcome(
         hit
           ? {
@@ -112,6 +116,7 @@ export function SearchBox({
       const problem = describeLookupError(err.error, q);
       // Could not ask: show what the cache knows beside the explanation.
       const hit = problem.kind === 'offline' ? await searchCache(q) : undefined;
+      if (!hit) onMissed?.();
       setOutcome({ kind: 'problem', problem, ...(hit ? { cachedText: hit.text } : {}) });
     }
   };

@@ -58,6 +58,8 @@ export function TransactionsView({ profile, onRefund }: Props) {
   const uncertain = useMemo(() => uncertainByPayment(intents.data ?? []), [intents.data]);
   const [activeNo, setActiveNo] = useState<string | null>(null);
   const [detailNo, setDetailNo] = useState<string | null>(null);
+  // The row a look-up found: scrolled into view every time, even when it was the active row already.
+  const [reveal, setReveal] = useState<{ transactionNo: string; seq: number } | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [syncOpen, setSyncOpen] = useState(false);
   const [confirmRefresh, setConfirmRefresh] = useState<string[] | null>(null);
@@ -222,7 +224,16 @@ export function TransactionsView({ profile, onRefund }: Props) {
       }}
     >
       <div className="tx-toolbar">
-        <SearchBox profileId={profile.id} onFound={open} inputRef={searchRef} />
+        <SearchBox
+          profileId={profile.id}
+          onFound={(no) => {
+            open(no);
+            setReveal((r) => ({ transactionNo: no, seq: (r?.seq ?? 0) + 1 }));
+          }}
+          // Nothing found: the previous payment's panel must not stay open beside "No payment matches".
+          onMissed={() => setDetailNo(null)}
+          inputRef={searchRef}
+        />
         <div className="tx-actions">
           <button
             type="button"
@@ -356,6 +367,8 @@ export function TransactionsView({ profile, onRefund }: Props) {
                   onToggleAll={toggleAll}
                   gridRef={gridRef}
                   uncertain={uncertain}
+                  compact={detail !== undefined}
+                  reveal={reveal}
                 />
                 <p className="tx-legend small muted" data-testid="tx-legend">
                   Amounts are in each row’s currency. — means none (not paid, not refundable, or not given by
