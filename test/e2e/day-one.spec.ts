@@ -278,3 +278,48 @@ test('with the detail open the list shows whole columns only; a look-up always s
   await expect(page.getByTestId('tx-outcome')).toHaveAttribute('data-kind', 'not_found');
   await expect(page.getByTestId('tx-detail')).toHaveCount(0);
 });
+
+/** WCAG contrast of two computed `rgb(…)` colours. */
+function contrast(a: string, b: string): number {
+  const lum = (c: string) => {
+    const [r = 0, g = 0, bl = 0] = (c.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number);
+    const ch = (v: number) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * ch(r) + 0.7152 * ch(g) + 0.0722 * ch(bl);
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test('dark theme: a hovered row in Payments stays readable (theme colours, not a fixed light blue)', async ({
+  page,
+  app,
+}) => {
+  const profileId = (await app.core.profiles.profiles.list()).activeProfileId!;
+  const made = await app.core.dispatch('payments.createCheckout', {
+    profileId,
+    kind: 'link',
+    amountMinor: 2500,
+    currency: 'USD',
+    settleCurrency: 'USD',
+    vendor: 'alipay',
+    reference: `DAY1-${Date.now()}`,
+    description: 'Phone order',
+    goods: [],
+    timeoutMin: 30,
+  });
+  expect(made.ok).toBe(true);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(app.host.url);
+  await page.getByRole('button', { name: 'Payments', exact: true }).click();
+  const row = page.getByTestId('payments-table').locator('tbody tr').first();
+  await row.hover();
+  const cell = row.locator('td').nth(1);
+  const [bg, fg] = await cell.evaluate((td) => {
+    const s = getComputedStyle(td);
+    return [s.backgroundColor, s.color];
+  });
+  expect(contrast(bg, fg)).toBeGreaterThanOrEqual(4.5);
+});
