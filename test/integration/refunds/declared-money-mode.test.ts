@@ -1,5 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppCore } from '../../../electron/core/compose';
@@ -51,7 +51,12 @@ const previewMode = async (profileId: string) => {
 
 describe('a Custom address on this computer: the money mode the person declares', () => {
   it('is live money until declared; a declared simulator is not; the declaration goes with the address', async () => {
-    const saved = await call<{ id: string; loopbackMoneyMode?: string }>('profiles.save', input({}));
+    const saved = await call<{ id: string; loopbackMoneyMode?: string; operator?: string }>(
+      'profiles.save',
+      input({}),
+    );
+    // No operator name: every confirmation shows the account name main records instead.
+    expect(saved.operator).toBe(userInfo().username);
     await call('profiles.setToken', { id: saved.id, token: DEMO_MERCHANT.token });
     expect(saved.loopbackMoneyMode).toBeUndefined();
     expect(await previewMode(saved.id)).toBe('live');
@@ -64,11 +69,12 @@ describe('a Custom address on this computer: the money mode the person declares'
     expect(await previewMode(saved.id)).toBe('local');
 
     // An edit that does not mention it keeps it while the address stays the same…
-    const kept = await call<{ loopbackMoneyMode?: string }>(
+    const kept = await call<{ loopbackMoneyMode?: string; operator?: string }>(
       'profiles.save',
       input({ id: saved.id, operatorName: 'Ana' }),
     );
     expect(kept.loopbackMoneyMode).toBe('local');
+    expect(kept.operator).toBe('Ana');
     // …and a remote address never carries one.
     const remote = await call<{ loopbackMoneyMode?: string }>(
       'profiles.save',

@@ -16,6 +16,7 @@ import {
 import type { profileViewSchema } from '../../../../shared/ipc/contract/profiles';
 import type { GatewayConfig } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
+import { osUser } from '../operator';
 import { type SecretStore, type SecretStoreInfo, SettingsCorruptError, type SettingsStore } from './ports';
 
 const settingsSchema = z.object({
@@ -178,7 +179,13 @@ export function createProfilesService(deps: ProfilesDeps) {
 
   async function view(p: Profile): Promise<ProfileView> {
     const url = baseUrlOf(p);
-    return { ...p, hasToken: await hasToken(p), ...(url ? { effectiveBaseUrl: url } : {}) };
+    return {
+      ...p,
+      hasToken: await hasToken(p),
+      ...(url ? { effectiveBaseUrl: url } : {}),
+      // The name every confirmation shows is the one main records (refunds, payments, audit).
+      operator: p.operatorName ?? osUser(),
+    };
   }
 
   function validate(input: ProfileInput) {

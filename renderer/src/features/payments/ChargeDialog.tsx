@@ -11,6 +11,7 @@ import { Dialog } from '../../lib/ui/Dialog';
 import { DELIBERATE_MS } from '../refunds/ConfirmStep';
 import { environmentLabel } from '../refunds/format';
 import { profileMoneyMode } from '../profiles/money-mode';
+import { OperatorName } from '../profiles/OperatorName';
 import { parseAmountField } from './amount';
 import { Field } from './Field';
 import { useFormat } from '../preferences/use-prefs';
@@ -206,9 +207,7 @@ export function ChargeDialog(props: {
           <div>
             <dt>Operator</dt>
             <dd>
-              {profile.operatorName ?? (
-                <span className="muted">your computer account name (set your name in Settings)</span>
-              )}
+              <OperatorName name={profile.operator} fromAccount={!profile.operatorName} />
             </dd>
           </div>
         </dl>
@@ -233,6 +232,9 @@ export function ChargeDialog(props: {
             <p className="muted small">Needed because {need.reasons.join(' and ')}. Pasting is disabled.</p>
           </div>
         )}
+        <p className="muted small" data-testid="send-hint">
+          To charge, Tab to the “Charge” button and press Enter (or click it). Enter alone does not charge.
+        </p>
         <footer className="rd-actions">
           <button type="button" onClick={() => setStep('amount')} disabled={charge.isPending}>
             Back
