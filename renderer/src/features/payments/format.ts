@@ -1,25 +1,11 @@
 import { UNSAFE_LINK_NOTICES } from '../../../../shared/domain/card-scrub';
 import { vendorLabel } from '../../../../shared/domain/checkout';
-import type { PaymentKind, PaymentState, PaymentView } from '../../../../shared/ipc/contract/payments';
+import { PAYMENT_KIND_LABELS, PAYMENT_STATE_LABELS } from '../../../../shared/csv/exports/payments';
+import type { PaymentState, PaymentView } from '../../../../shared/ipc/contract/payments';
 import { amountText } from '../refunds/format';
 
-export const KIND_LABELS: Record<PaymentKind, string> = {
-  link: 'Payment link',
-  whitelabel: 'Whitelabel',
-  card: 'Card',
-  charge: 'Stored-method charge',
-};
-
-export const STATE_LABELS: Record<PaymentState, string> = {
-  sending: 'Sending',
-  open: 'Open',
-  succeeded: 'Paid',
-  failed: 'Failed',
-  closed: 'Closed unpaid',
-  rejected: 'Rejected',
-  outcome_unknown: 'Outcome unknown',
-  not_created: 'Not created',
-};
+// One set of words for the screens and the exports (shared/csv/exports/payments.ts).
+export { PAYMENT_KIND_LABELS as KIND_LABELS, PAYMENT_STATE_LABELS as STATE_LABELS };
 
 export const STATE_TONES: Record<PaymentState, 'ok' | 'bad' | 'warn' | 'info'> = {
   sending: 'info',

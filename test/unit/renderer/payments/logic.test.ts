@@ -148,7 +148,7 @@ describe('payments view logic', () => {
 
   it('the export carries no vaultId or card data beyond the last four, and guards formulas', () => {
     expect(PAYMENT_COLUMNS.map((c) => c.header)).not.toContain('vaultId');
-    // As the payments screen writes it (features/payments/exports.ts): times in UTC, as its column says.
+    // Written in UTC here (the screen writes the person's zone, and the headers name it).
     const csv = writeCsv(
       PAYMENT_COLUMNS,
       [view({ note: '=HYPERLINK("x")', cardLast4: '3220', transactionNo: '297553638300708562' })],
