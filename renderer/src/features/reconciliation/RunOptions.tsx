@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { DateField } from '../../lib/ui/DateField';
 import { useFormat } from '../preferences/use-prefs';
 import type { DecimalSeparator } from '../../../../shared/recon/amounts';
 import { DATE_ORDER_LABELS, type DateOrder } from '../../../../shared/recon/dates';
@@ -128,11 +129,10 @@ export function PeriodChoices({ options, hasDate, localZone, onChange }: PeriodP
           ).map(([end, name]) => (
             <label key={end}>
               <span>{name}</span>
-              <input
-                type="date"
+              <DateField
                 aria-label={name}
                 value={options.period![end]}
-                onChange={(e) => set({ period: { ...options.period!, [end]: e.target.value } })}
+                onChange={(v) => set({ period: { ...options.period!, [end]: v } })}
               />
             </label>
           ))}

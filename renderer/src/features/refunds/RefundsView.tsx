@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { DateField } from '../../lib/ui/DateField';
 import { type FormEvent, useCallback, useMemo, useState } from 'react';
 import {
   filterRecord,
@@ -202,20 +203,10 @@ function ProfileRefunds({ profile }: { profile: ProfileView }) {
         </label>
         <AllProfilesToggle state={listScope} />
         <label>
-          From{' '}
-          <input
-            type="date"
-            value={draft.fromDate}
-            onChange={(e) => setDraft({ ...draft, fromDate: e.target.value })}
-          />
+          From <DateField value={draft.fromDate} onChange={(v) => setDraft({ ...draft, fromDate: v })} />
         </label>
         <label>
-          To{' '}
-          <input
-            type="date"
-            value={draft.toDate}
-            onChange={(e) => setDraft({ ...draft, toDate: e.target.value })}
-          />
+          To <DateField value={draft.toDate} onChange={(v) => setDraft({ ...draft, toDate: v })} />
         </label>
       </ListToolbar>
 
