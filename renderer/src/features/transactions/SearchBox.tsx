@@ -79,7 +79,8 @@ export function SearchBox({
         hit
           ? {
               kind: 'cached',
-              text: `${hit.text} The service cannot be reached, so this may be out of date.`,
+              // The offline banner says why; this says where the answer came from and what that means.
+              text: `${hit.text} It may be out of date.`,
               transactionNo: hit.no,
             }
           : {
