@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { cardDigits, cardProblems } from '../../../../shared/domain/card';
+import { cardDigits, cardProblems, fullExpiryYear } from '../../../../shared/domain/card';
 import {
   newPaymentReference,
   REFERENCE_MESSAGE,
@@ -102,7 +102,7 @@ export function CardForm(props: {
       return;
     }
     setErrors({});
-    const sent = { ...card, number: cardDigits(card.number) };
+    const sent = { ...card, number: cardDigits(card.number), expYear: fullExpiryYear(card.expYear) };
     // Drop the card from the form before anything else happens.
     setCard(NO_CARD);
     void capture.capture(
@@ -195,7 +195,7 @@ export function CardForm(props: {
             inputMode="numeric"
             autoComplete="off"
             maxLength={4}
-            placeholder="YYYY"
+            placeholder="YY"
             value={card.expYear}
             onChange={(e) => setCardField('expYear', e.target.value)}
           />

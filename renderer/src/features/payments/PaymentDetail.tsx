@@ -118,8 +118,9 @@ export function PaymentDetail({
           <CopyField id={`pm-3ds-${p.id}`} label="3-D Secure page" value={p.authUrl} />
         </div>
       )}
-      {open.isSuccess && (
-        <p className="muted small" role="status">
+      {/* Only beside the link it speaks of: this payment's, while it still waits for the check. */}
+      {open.isSuccess && open.variables.id === p.id && isOpen && p.kind === 'card' && p.authUrl && (
+        <p className="muted small" role="status" data-testid="open-page-note">
           Asked your browser to open the page. If nothing opened, copy the link above.
         </p>
       )}
