@@ -323,3 +323,66 @@ test('dark theme: a hovered row in Payments stays readable (theme colours, not a
   });
   expect(contrast(bg, fg)).toBeGreaterThanOrEqual(4.5);
 });
+
+test('Demo: a whitelabel payment can be paid or failed from its card (the sandbox stands in for the SDK page), and its card does not call it a link', async ({
+  page,
+  app,
+  context,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(app.host.url);
+  await page.getByRole('button', { name: 'Payments', exact: true }).click();
+  await page.getByRole('tab', { name: 'New payment', exact: true }).click();
+  await page.getByRole('radio', { name: /Whitelabel/ }).check();
+  const wl = page.getByRole('form', { name: 'New whitelabel payment' });
+  await wl.getByLabel('Amount (USD)').fill('12.00');
+  await wl.getByRole('button', { name: 'Create whitelabel payment' }).click();
+  const detail = page.getByTestId('payment-detail');
+  await expect(detail.getByTestId('payment-outcome')).toContainText('Created — not paid yet');
+  await expect(detail).toContainText('no call to cancel a whitelabel payment');
+  await expect(detail).not.toContainText('cancel a link');
+  await detail.getByRole('button', { name: 'Open the Demo payer page' }).click();
+  const url = await detail.getByLabel('Demo payer page').inputValue();
+  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/checkout\/[0-9a-f]{32}$/);
+  await look(page, 'day-one-whitelabel-demo', { axe: true });
+
+  const payer = await context.newPage();
+  await payer.goto(url);
+  await payer.getByRole('button', { name: 'Pay' }).click();
+  // No return page for a whitelabel payment (the merchant's own page would go on): the sandbox says so.
+  await expect(payer.getByRole('heading', { level: 1 })).toHaveText('Payment success');
+  await payer.close();
+  await expect(detail.getByTestId('payment-outcome')).toContainText('Paid', { timeout: 20_000 });
+});
+
+test('Demo: a payment link’s payer returns to a page in words, not the sandbox’s JSON', async ({
+  page,
+  app,
+  context,
+}) => {
+  const profileId = (await app.core.profiles.profiles.list()).activeProfileId!;
+  const made = await app.core.dispatch('payments.createCheckout', {
+    profileId,
+    kind: 'link',
+    amountMinor: 2500,
+    currency: 'USD',
+    settleCurrency: 'USD',
+    vendor: 'alipay',
+    reference: `DAY1L-${Date.now()}`,
+    description: 'Phone order',
+    goods: [],
+    timeoutMin: 30,
+  });
+  if (!made.ok) throw new Error(made.error.message);
+  const url = (made.value as { cashierUrl?: string }).cashierUrl!;
+  const payer = await context.newPage();
+  await payer.goto(url);
+  await payer.getByRole('button', { name: 'Fail' }).click();
+  await payer.waitForURL((u) => !/^\/checkout\//.test(u.pathname), { waitUntil: 'load' });
+  await expect(payer.getByRole('heading', { level: 1 })).toHaveText(
+    'The payment did not go through. No money moved.',
+  );
+  expect(await payer.content()).not.toContain('"ok":true');
+  await payer.close();
+  expect(page).toBeTruthy();
+});

@@ -96,6 +96,23 @@ export function PaymentDetail({
           multiline
         />
       )}
+      {p.kind === 'whitelabel' && p.sdkAuthorization && isOpen && p.environment === 'demo' && (
+        <div className="pm-handover">
+          <p className="muted small">
+            In Demo the sandbox stands in for your page with the SDK: open its payer page to pay or fail this
+            payment as the customer would.
+          </p>
+          <button
+            type="button"
+            onClick={() => open.mutate({ profileId: p.profileId, id: p.id, page: 'checkout' })}
+          >
+            Open the Demo payer page
+          </button>
+          {open.isSuccess && open.variables.id === p.id && (
+            <CopyField id={`pm-demo-payer-${p.id}`} label="Demo payer page" value={open.data.url} />
+          )}
+        </div>
+      )}
       {p.kind === 'whitelabel' && !p.sdkAuthorization && isOpen && (
         <p className="muted small">
           The SDK data was shown in the session that created this payment. Refund Desk does not store it (it
@@ -182,7 +199,8 @@ export function PaymentDetail({
       )}
       {(p.kind === 'link' || p.kind === 'whitelabel') && isOpen && (
         <p className="muted small">
-          The service has no call to cancel a link: an unpaid one closes by itself at its expiry.
+          The service has no call to cancel {p.kind === 'link' ? 'a payment link' : 'a whitelabel payment'}:
+          an unpaid one closes by itself at its expiry.
         </p>
       )}
     </section>
