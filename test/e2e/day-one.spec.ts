@@ -386,3 +386,54 @@ test('Demo: a payment link’s payer returns to a page in words, not the sandbox
   await payer.close();
   expect(page).toBeTruthy();
 });
+
+test('find a payment by what the customer says: amount with or without currency, card’s last 4, date — in the look-up box and the palette, every match with why', async ({
+  page,
+  app,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(app.host.url);
+  await page.getByTestId('load-demo').click();
+  await expect(page.getByTestId('tx-job')).toHaveAttribute('data-status', 'finished', { timeout: 20_000 });
+  await page.getByTestId('tx-job').getByRole('button', { name: 'Dismiss' }).click();
+  // What the customer says: the amount of a paid card payment, as the list writes it, with its currency.
+  const row = page.locator('[data-testid="tx-row"]', { hasText: 'Successful' }).first();
+  const no = (await row.getAttribute('data-transaction-no')) ?? '';
+  const amount = ((await row.locator('[data-column="amount"]').textContent()) ?? '').trim(); // "12.00 CNY"
+  const [figure = '', currency = ''] = amount.split(/\s+/);
+  const box = page.getByLabel('Look up a transaction');
+
+  await box.fill(`${figure} ${currency}`);
+  await expect(page.getByTestId('tx-search-hint')).toContainText('what a customer says');
+  await box.press('Enter');
+  const results = page.getByTestId('tx-matches');
+  await expect(results).toBeVisible();
+  const hit = results.locator(`li[data-transaction-no="${no}"]`);
+  await expect(hit).toContainText(`Amount ${figure} ${currency}`);
+  await look(page, 'day-one-search-results');
+  await hit.getByRole('button', { name: no }).click();
+  await expect(page.getByTestId('detail-transaction-no')).toHaveText(no);
+
+  // Without the currency: every currency's payment of that figure is listed, each says its own.
+  await box.fill(figure);
+  await box.press('Enter');
+  await expect(results.locator(`li[data-transaction-no="${no}"]`)).toContainText(
+    `Amount ${figure} ${currency}`,
+  );
+
+  // A day that has no payment: said, not silent.
+  await box.fill('1999-01-01');
+  await box.press('Enter');
+  await expect(results).toContainText('No cached payment matches “1999-01-01”');
+
+  // The palette finds the same, and opens it.
+  await page.keyboard.press('Control+k');
+  const palette = page.getByTestId('command-palette');
+  await page.keyboard.type(`${figure} ${currency}`);
+  const option = palette.locator(`[data-command="match.${no}"]`);
+  await expect(option).toContainText(`Amount ${figure} ${currency}`);
+  await look(page, 'day-one-palette-search', { shots: true });
+  await option.click();
+  await expect(palette).toHaveCount(0);
+  await expect(page.getByTestId('detail-transaction-no')).toHaveText(no);
+});

@@ -7,9 +7,15 @@ import { describeLookupError } from './lookup-errors';
 import { classifyQuery, describeMatchedKind, describeShape } from './id-kind';
 import { useLookup } from './mutations';
 import { formatAgeNow } from './format';
+import { CustomerMatches } from './CustomerMatches';
+import { readCustomerWords } from './customer-words';
+import type { CustomerMatch } from './customer-search';
+import { usePaymentFinder } from './use-payment-finder';
+import { useFormat } from '../preferences/use-prefs';
 
 type Outcome =
   | { kind: 'found'; text: string; transactionNo: string }
+  | { kind: 'matches'; query: string; matches: CustomerMatch[]; alsoReference: boolean }
   | { kind: 'cached'; text: string; transactionNo: string }
   | {
       kind: 'problem';
@@ -45,7 +51,11 @@ export function SearchBox({
   const bridge = useBridge();
   const conn = useConnectivity();
   const nav = useAppNav();
+  const f = useFormat();
+  const find = usePaymentFinder(profileId);
   const shape = classifyQuery(text);
+  // What a customer says (an amount, a card's last four, an e-mail or name, a date) is searched in the cache.
+  const byWords = shape.shape !== 'service-number' && readCustomerWords(text, f.dateFormat) !== undefined;
 
   const searchCache = async (q: string) => {
     const hit = await cache.findLocal(profileId, q);
@@ -68,8 +78,19 @@ export function SearchBox({
     return [...out].slice(0, 5);
   };
 
-  const run = async (raw: string) => {
+  /** Looks the text up at the service as an id (the only way when it is not a customer's words). */
+  const run = async (raw: string, asId = false) => {
     const s = classifyQuery(raw);
+    if (!asId && s.shape !== 'service-number' && !lookup.isPending) {
+      const found = await find(raw);
+      if (found) {
+        const { matches } = found;
+        setOutcome({ kind: 'matches', query: raw.trim(), matches, alsoReference: s.shape === 'reference' });
+        if (matches.length === 1 && matches[0]) onFound(matches[0].transactionNo);
+        else onMissed?.();
+        return;
+      }
+    }
     if (s.shape === 'empty' || s.shape === 'invalid' || lookup.isPending) return;
     const q = s.text;
     if (conn.state === 'offline') {
@@ -155,8 +176,10 @@ export function SearchBox({
 
   const hint =
     shape.shape === 'empty'
-      ? 'Transaction, refund or reference number (press / to come here)'
-      : describeShape(shape);
+      ? 'Transaction, refund or reference number — or what the customer says: amount, card’s last 4, e-mail, name, date (press / to come here)'
+      : byWords
+        ? 'Looks like what a customer says: the cached payments are searched (amount, card’s last 4, e-mail, name, date).'
+        : describeShape(shape);
   return (
     <form className="tx-search" role="search" aria-label="Look up" onSubmit={submit}>
       <div className="tx-search-row">
@@ -165,7 +188,7 @@ export function SearchBox({
           type="search"
           aria-label="Look up a transaction"
           aria-describedby="tx-search-hint"
-          placeholder="Look up: transaction no., reference or refund no."
+          placeholder="Transaction no., reference, refund no. — or amount, card’s last 4, e-mail, name, date"
           value={text}
           onChange={(e) => {
             setText(e.target.value);
@@ -179,9 +202,13 @@ export function SearchBox({
         <button
           type="submit"
           className="primary"
-          disabled={shape.shape === 'empty' || shape.shape === 'invalid' || lookup.isPending}
+          disabled={(!byWords && (shape.shape === 'empty' || shape.shape === 'invalid')) || lookup.isPending}
         >
-          {lookup.isPending ? 'Looking up…' : conn.state === 'offline' ? 'Search cache' : 'Look up'}
+          {lookup.isPending
+            ? 'Looking up…'
+            : conn.state === 'offline' || byWords
+              ? 'Search cache'
+              : 'Look up'}
         </button>
       </div>
       <div
@@ -191,7 +218,28 @@ export function SearchBox({
       >
         {hint}
       </div>
-      {outcome && (
+      {outcome?.kind === 'matches' && (
+        <>
+          <CustomerMatches
+            query={outcome.query}
+            matches={outcome.matches}
+            onOpen={(no, cached) => (cached ? onFound(no) : void run(no, true))}
+          />
+          {outcome.alsoReference && (
+            <button
+              type="button"
+              className="link small"
+              onClick={() => {
+                setOutcome(null);
+                void run(outcome.query, true);
+              }}
+            >
+              Look “{outcome.query}” up at the service as a reference instead
+            </button>
+          )}
+        </>
+      )}
+      {outcome && outcome.kind !== 'matches' && (
         <div
           className={`tx-outcome ${outcome.kind === 'problem' ? `problem problem-${outcome.problem.kind}` : 'ok'}`}
           role={outcome.kind === 'problem' ? 'alert' : 'status'}
