@@ -2,7 +2,7 @@ import { isKnownCurrency } from '../../../shared/domain/currencies';
 import { type QueryClient, queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { Transaction } from '../../../shared/domain/transaction';
-import { type ListRow, toListRow } from '../features/transactions/list-row';
+import { type ListRow, toListRow } from './list-row';
 import { listRowsOf, MERGE_SLICE, mergeRows, mergeWrittenInSlices } from './list-merge';
 import { createCacheAdmin, openCache, RESET_CACHE_WORDS, resetLocalCache } from './cache';
 import { createCacheWriteWorker } from './cache-write-worker';
@@ -13,7 +13,7 @@ import { createMetaRepo } from './meta-repo';
 import type { CachedTransaction, LookupEntry, RefundDeskDb } from './schema';
 import { createTransactionsRepo, type LocalHit } from './transactions-repo';
 
-export type { CachedTransaction, LocalHit, WriteOutcome };
+export type { CachedTransaction, ListRow, LocalHit, WriteOutcome };
 export { RESET_CACHE_WORDS };
 
 /** Query-key factory: everything cached per profile lives under ['transactions', profileId]. */

@@ -15,7 +15,7 @@ import {
   parseAmountBound,
 } from '../../../../renderer/src/features/transactions/filters';
 import { classifyQuery, queryKeysFor } from '../../../../renderer/src/features/transactions/id-kind';
-import { toListRow } from '../../../../renderer/src/features/transactions/list-row';
+import { toListRow } from '../../../../renderer/src/db/list-row';
 import { sortRows } from '../../../../renderer/src/features/transactions/sorting';
 import { totalsByCurrency } from '../../../../renderer/src/features/transactions/totals';
 import { DEFAULT_VIEW, parseViewState } from '../../../../renderer/src/features/transactions/view-state';
