@@ -8,9 +8,8 @@ import { createCacheAdmin, openCache, RESET_CACHE_WORDS, resetLocalCache } from 
 import { createCacheWriteWorker } from './cache-write-worker';
 import { type CacheWriter, createCacheWriter, type WriteOutcome } from './cache-writer';
 import { useDb } from './context';
-import { createLookupsRepo } from './lookups-repo';
 import { createMetaRepo } from './meta-repo';
-import type { CachedTransaction, LookupEntry, RefundDeskDb } from './schema';
+import type { CachedTransaction, RefundDeskDb } from './schema';
 import { createTransactionsRepo, type LocalHit } from './transactions-repo';
 
 export type { CachedTransaction, ListRow, LocalHit, WriteOutcome };
@@ -62,7 +61,6 @@ function writerFor(db: RefundDeskDb): CacheWriter {
  */
 export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: CacheWriter = writerFor(db)) {
   const transactions = createTransactionsRepo(db);
-  const lookups = createLookupsRepo(db);
   const meta = createMetaRepo(db);
   return {
     /** Every cached row of the profile, decorated once for sorting/filtering/totals. */
@@ -164,9 +162,6 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: 
       await show(outcome.written === txs.length ? txs : txs.slice(0, outcome.written));
       return outcome;
     },
-
-    /** Records one search in the profile's lookup history. */
-    recordLookup: (entry: Omit<LookupEntry, 'id'>): Promise<void> => lookups.add(entry),
 
     /** A small per-profile setting (a list's view, a remembered mapping); readers validate the value. */
     setting: (profileId: string, name: string): Promise<unknown> => meta.get(profileId, name),
