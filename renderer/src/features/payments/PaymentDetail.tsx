@@ -6,7 +6,8 @@ import { useRefundDialog } from '../refunds/dialog-context';
 import { environmentLabel } from '../refunds/format';
 import { CopyField } from './Field';
 import { amountText, describePayment, KIND_LABELS, vendorLabel } from './format';
-import { errorOf, useCheckPayment, useOpenPage } from './mutations';
+import { useCheckPayment, useOpenPage } from './mutations';
+import { errorOf } from '../../lib/bridge';
 import { PaymentBadge } from './PaymentBadge';
 
 const MOVED: Record<ReturnType<typeof describePayment>['moneyMoved'], string> = {

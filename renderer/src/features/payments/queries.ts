@@ -3,6 +3,7 @@ import { useEffect, useMemo } from 'react';
 import type { Bridge } from '../../../../shared/ipc/contract';
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
 import { unwrap, useBridge } from '../../lib/bridge';
+import { upsertNewest } from '../../lib/upsert';
 
 /** Query-key factory: payments and customers per profile; the payments audit log. */
 export const paymentKeys = {
@@ -30,30 +31,19 @@ export const paymentAuditQuery = (bridge: Bridge, profileId: string) =>
     queryFn: () => unwrap(bridge['payments.audit']({ profileId })),
   });
 
-/** Replaces (by id, never with an older version) or adds one item, newest first. */
-export function upsertById<T extends { id: string; createdAt: string; updatedAt?: string }>(
-  list: readonly T[] | undefined,
-  item: T,
-): T[] | undefined {
-  if (!list) return list;
-  const at = list.findIndex((x) => x.id === item.id);
-  if (at < 0) return [item, ...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-  const cur = list[at]!;
-  if (cur.updatedAt && item.updatedAt && item.updatedAt < cur.updatedAt) return [...list];
-  return list.map((x, i) => (i === at ? item : x));
-}
-
 /** Writes an answer or a pushed update into the cached lists (and refreshes the audit log). */
 export function useRememberPayment() {
   const client = useQueryClient();
   return useMemo(
     () => ({
       payment(p: PaymentView) {
-        client.setQueryData<PaymentView[]>(paymentKeys.list(p.profileId), (old) => upsertById(old, p));
+        client.setQueryData<PaymentView[]>(paymentKeys.list(p.profileId), (old) => upsertNewest(old, p));
         void client.invalidateQueries({ queryKey: ['payments', 'audit'] });
       },
       customer(c: CustomerView) {
-        client.setQueryData<CustomerView[]>(paymentKeys.customers(c.profileId), (old) => upsertById(old, c));
+        client.setQueryData<CustomerView[]>(paymentKeys.customers(c.profileId), (old) =>
+          upsertNewest(old, c),
+        );
         void client.invalidateQueries({ queryKey: ['payments', 'audit'] });
       },
     }),

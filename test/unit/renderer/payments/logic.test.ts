@@ -7,7 +7,7 @@ import { parseAmountField } from '../../../../renderer/src/features/payments/amo
 import { filterPayments } from '../../../../renderer/src/features/payments/filters';
 import { describePayment } from '../../../../renderer/src/features/payments/format';
 import { parseGoods } from '../../../../renderer/src/features/payments/goods';
-import { upsertById } from '../../../../renderer/src/features/payments/queries';
+import { upsertNewest } from '../../../../renderer/src/lib/upsert';
 import { fieldErrorsOf } from '../../../../renderer/src/features/payments/server-errors';
 
 const view = (over: Partial<PaymentView> = {}): PaymentView => ({
@@ -80,12 +80,12 @@ describe('payments view logic', () => {
   it('a pushed update never replaces a newer one; new items go first', () => {
     const old = [view()];
     const newer = view({ state: 'succeeded', updatedAt: '2026-11-22T10:05:00.000Z' });
-    expect(upsertById(old, newer)![0]!.state).toBe('succeeded');
-    expect(upsertById([newer], view())![0]!.state).toBe('succeeded');
+    expect(upsertNewest(old, newer)![0]!.state).toBe('succeeded');
+    expect(upsertNewest([newer], view())![0]!.state).toBe('succeeded');
     expect(
-      upsertById(old, view({ id: 'PY9', createdAt: '2026-11-23T00:00:00.000Z' }))!.map((p) => p.id),
+      upsertNewest(old, view({ id: 'PY9', createdAt: '2026-11-23T00:00:00.000Z' }))!.map((p) => p.id),
     ).toEqual(['PY9', 'PY1']);
-    expect(upsertById(undefined, view())).toBeUndefined();
+    expect(upsertNewest(undefined, view())).toBeUndefined();
   });
 
   it('amounts are parsed strictly in the currency’s units; goods lines are checked', () => {
