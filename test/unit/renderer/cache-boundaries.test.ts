@@ -21,7 +21,7 @@ async function boundaryMessages(code: string, path: string): Promise<string[]> {
 }
 
 describe('cache boundaries (eslint.config.js)', () => {
-  it('a feature may not import Dexie or touch IndexedDB', async () => {
+  it('a feature may not import Dexie or touch IndexedDB', { timeout: 60_000 }, async () => {
     const feature = 'renderer/src/features/transactions/probe.ts';
     for (const code of [
       "import Dexie from 'dexie';\nexport const d = Dexie;\n",
@@ -56,11 +56,10 @@ describe('cache boundaries (eslint.config.js)', () => {
     expect(messages[0]).toContain('imports no screen');
   });
 
-  it('the real cache layer and features keep to it', async () => {
-    const results = await eslint.lintFiles([
-      'renderer/src/db/**/*.ts',
-      'renderer/src/features/**/*.{ts,tsx}',
-    ]);
+  // The features are linted by `npm run lint` like every file; the cache layer is checked here too,
+  // because its import of a feature's view model is what these rules were written against.
+  it('the real cache layer keeps to it', { timeout: 120_000 }, async () => {
+    const results = await eslint.lintFiles(['renderer/src/db/**/*.ts']);
     const broken = results.flatMap((r) =>
       r.messages
         .filter((m) =>
