@@ -24,6 +24,9 @@ export const transactionKeys = {
   firstPage: (profileId: string) => ['transactions', profileId, 'first-page'] as const,
   newestFetch: (profileId: string) => ['transactions', profileId, 'newest-fetch'] as const,
   setting: (profileId: string, name: string) => ['transactions', profileId, 'setting', name] as const,
+  /** Rows read by number (other screens' views of cached payments); every write re-reads them. */
+  byNumbers: (profileId: string, transactionNos: readonly string[] = []) =>
+    ['transactions', profileId, 'by-number', ...transactionNos] as const,
 };
 
 export { mergeRows };
@@ -79,6 +82,24 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: 
       queryOptions({
         queryKey: transactionKeys.firstPage(profileId),
         queryFn: async (): Promise<ListRow[]> => (await transactions.newest(profileId, limit)).map(toListRow),
+        staleTime: Infinity,
+      }),
+
+    /**
+     * The cached rows of these transaction numbers, by number, decorated exactly as the Transactions list
+     * decorates them (toListRow: refunded, remaining, refund state), so another screen that shows a
+     * payment's refunds — Payments — says what Transactions says. Numbers not cached are absent.
+     */
+    byNumbersQuery: (profileId: string, transactionNos: readonly string[]) =>
+      queryOptions({
+        queryKey: transactionKeys.byNumbers(profileId, transactionNos),
+        queryFn: async (): Promise<Record<string, ListRow>> =>
+          Object.fromEntries(
+            (await transactions.byNumbers(profileId, transactionNos)).map((t) => [
+              t.transactionNo,
+              toListRow(t),
+            ]),
+          ),
         staleTime: Infinity,
       }),
 
@@ -142,6 +163,8 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: 
         );
         // The first screen is a read of the index, not a list to merge into: read it again when shown.
         void client.invalidateQueries({ queryKey: transactionKeys.firstPage(profileId) });
+        // So are reads by number (a payment's refunds on the Payments screen).
+        void client.invalidateQueries({ queryKey: transactionKeys.byNumbers(profileId) });
       };
       const show = (written: readonly Transaction[]): Promise<void> => {
         const done = (mergeTails.get(client) ?? Promise.resolve()).then(() => showNow(written));
