@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { classifyId } from '../../domain/id-kind';
+import { refuseUnsafeText } from '../../domain/text';
 import { transactionSchema } from '../../domain/transaction';
 import { scoped } from './scope';
 
@@ -14,6 +15,7 @@ export const transactionsLookup = {
         .trim()
         .min(1, 'Type a transaction number, refund number or reference.')
         .max(128)
+        .superRefine(refuseUnsafeText('search'))
         // The one rule for typed ids (shared/domain/id-kind.ts), as the search box applies it.
         .superRefine((q, ctx) => {
           const id = classifyId(q);

@@ -25,6 +25,11 @@ export interface RefundStore {
   list(): Intent[];
   /** Every intent not yet final (resume, poller). */
   unfinished(): Intent[];
+  /**
+   * Intents a person closed as not sent after `sinceIso` that are still closed (state `refused`): the
+   * ones still watched, in case the service lists them after all.
+   */
+  closedSince(sinceIso: string): Intent[];
   forPayment(merchantNo: string, storeNo: string, transactionNo: string): Intent[];
   /** Σ amounts of the account's counted intents in `currency` created in [fromIso, toIso). */
   dayTotal(merchantNo: string, storeNo: string, currency: Currency, fromIso: string, toIso: string): number;
