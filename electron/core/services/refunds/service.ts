@@ -21,7 +21,7 @@ import { type Confirmation, type Guardrails, missingConfirmations } from './guar
 import { COUNTED_STATES, type Intent, type IntentAccount, OPEN_STATES } from './intent';
 import { createKeyedLock } from './locks';
 import { createResolver } from './resolver';
-import type { RefundStore } from './store';
+import { type RefundStore, type SendingIntent, UnreadableIntentError } from './store';
 
 /** Who is refunding, and where to: the profile the call names, resolved by the host. */
 /** The account a new refund is made in: a profile's now, so its environment is always a known one. */
@@ -210,8 +210,14 @@ export function createRefundService(deps: RefundServiceDeps) {
     // Resolved once: every figure and every name in the answer is this one profile's.
     const ctx = deps.context(profileId);
     const { transaction } = await deps.gatewayFor(ctx).queryTransaction({ transactionNo });
-    const intents = deps.store.forPayment(ctx.merchantNo, ctx.storeNo, transaction.transactionNo);
-    const blockedReason = refundBlocker(transaction);
+    let intents: Intent[] = [];
+    let blockedReason = refundBlocker(transaction);
+    try {
+      intents = deps.store.forPayment(ctx.merchantNo, ctx.storeNo, transaction.transactionNo);
+    } catch (e) {
+      if (!(e instanceof UnreadableIntentError)) throw e;
+      blockedReason ??= e.message;
+    }
     return {
       transaction,
       remainingMinor: blockedReason ? 0 : remainingFor(transaction, intents),
@@ -296,7 +302,12 @@ export function createRefundService(deps: RefundServiceDeps) {
     if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0)
       refuse('invalid_input', 'The refund amount must be greater than zero.');
     // Cheap early answer before any network; the transaction below decides for real.
-    refuseIfOpen(deps.store.forPayment(ctx.merchantNo, ctx.storeNo, input.transactionNo));
+    try {
+      refuseIfOpen(deps.store.forPayment(ctx.merchantNo, ctx.storeNo, input.transactionNo));
+    } catch (e) {
+      if (e instanceof UnreadableIntentError) refuse('conflict', e.message, { intentId: e.intentId });
+      throw e;
+    }
 
     let tx: Transaction;
     try {
@@ -329,7 +340,7 @@ export function createRefundService(deps: RefundServiceDeps) {
         `The refund currency ${input.currency} does not match the payment's ${tx.currency}.`,
       );
 
-    let intent: Intent;
+    let intent: SendingIntent;
     try {
       intent = deps.store.decide((db) => {
         const intents = db.forPayment(ctx.merchantNo, ctx.storeNo, tx.transactionNo);
@@ -376,6 +387,7 @@ export function createRefundService(deps: RefundServiceDeps) {
       // Refusals are audited here, after the transaction rolled back (an audit row written inside it
       // would be rolled back with it).
       if (e instanceof Refusal) refuse(e.code, e.message, e.details);
+      if (e instanceof UnreadableIntentError) refuse('conflict', e.message, { intentId: e.intentId });
       if (isAppError(e) && e.details?.storage) {
         // The decision could not be written (disk full, read-only folder, damaged file): nothing left.
         refuse('unavailable', `Refund Desk could not record the refund before sending it: ${e.message}`, {
@@ -389,7 +401,7 @@ export function createRefundService(deps: RefundServiceDeps) {
   }
 
   /** The only place a refund request leaves the app: its intent is already committed as `sending`. */
-  async function send(intent: Intent, ctx: RefundContext): Promise<Intent> {
+  async function send(intent: SendingIntent, ctx: RefundContext): Promise<Intent> {
     let r: Awaited<ReturnType<RefundGateway['refund']>>;
     try {
       r = await deps.gatewayFor(intent).refund({
