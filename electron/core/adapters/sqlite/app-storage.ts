@@ -17,12 +17,13 @@ import { MIGRATIONS } from './schema';
 export const DATABASE_FILE = 'refund-desk.db';
 
 /**
- * Places the guard against older versions; a failure is logged, not fatal (this version's own decisions
- * do not depend on it).
+ * Places the guard against older versions, under the database's write lock when there is a database
+ * (imports rename the old files under it too). A failure is logged, not fatal: this version's own
+ * decisions do not depend on it.
  */
-function guard(dataDir: string, log: Logger): 'guarded' | 'journal' | 'failed' {
+function guard(dataDir: string, log: Logger, db?: Database): 'guarded' | 'journal' | 'failed' {
   try {
-    return guardAgainstOlderVersions(dataDir);
+    return db ? db.immediate(() => guardAgainstOlderVersions(dataDir)) : guardAgainstOlderVersions(dataDir);
   } catch (e) {
     log.warn('storage.guard_failed', { error: e instanceof Error ? e.message : String(e) });
     return 'failed';
@@ -104,7 +105,7 @@ export function openAppStorage(opts: {
       fatal = `Refund Desk could not import the refund journal of an earlier version (${e instanceof Error ? e.message : String(e)}). The old files are untouched; free disk space or fix the data folder's permissions, then restart.`;
       opts.log.error('storage.import_failed', { error: fatal });
     }
-    if (guard(opts.dataDir, opts.log) !== 'journal') break;
+    if (guard(opts.dataDir, opts.log, db) !== 'journal') break;
   }
   const refunds = createSqliteRefundStore(db, {
     onBadRow: (table, id, reason) => {

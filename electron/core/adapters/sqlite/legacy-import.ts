@@ -329,8 +329,12 @@ export function importLegacyFiles(
   noteImportDone(db, at);
 
   // Renamed only after the import committed: a crash in between finds the record and only renames.
+  // Under the database's write lock, like the guard's placing (./older-versions.ts): a process renames
+  // only what it still finds as it read it, never what another one put there meanwhile (the guard).
   const stamp = at.replace(/[:.]/g, '-');
-  const renamed = snapshots.map((s) => renameIfUnchanged(s, stamp)).filter((p) => p !== undefined);
+  const renamed = db.immediate(() =>
+    snapshots.map((s) => renameIfUnchanged(s, stamp)).filter((p) => p !== undefined),
+  );
   if (report) report.renamed.push(...renamed);
   return report;
 }
