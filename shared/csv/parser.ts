@@ -12,6 +12,7 @@
  * data rows). Line ends may be mixed (CRLF, LF, CR) within one file; each counts as one line.
  */
 import Papa from 'papaparse';
+import { escapeUnsafeText } from '../domain/text';
 import { unwrapCell } from './writer';
 
 export type CsvEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
@@ -318,7 +319,9 @@ export function parseCsvText(input: string, opts: ParseOptions & { encoding?: Cs
     const cells = unwrap ? unwrapCells(read) : read;
     if (!headers) {
       if (isBlank(cells)) return;
-      headers = cells.map((h) => h.trim());
+      // A header name is stored with the run's mapping: what the stored-text rule refuses is escaped
+      // visibly (⟨U+200B⟩), as the importer does with cells, so the mapping names what is shown.
+      headers = cells.map((h) => escapeUnsafeText(h.trim()));
       headerLine = startLine;
       return;
     }

@@ -27,6 +27,35 @@ export interface XlsxOptions {
 }
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The most characters one cell holds in Excel (a longer text makes Excel repair the file). */
+export const XLSX_CELL_MAX = 32_767;
+
+/**
+ * What XML 1.0 forbids (everything outside its Char production: #x9 | #xA | #xD | [#x20-#xD7FF] |
+ * [#xE000-#xFFFD] | [#x10000-#x10FFFF]) — C0 controls, U+FFFE/U+FFFF and lone surrogates. A workbook's
+ * sheets are XML: one such character in any cell makes the whole file unreadable (exceljs writes
+ * U+FFFF as it is), so these are dropped from every text the workbook holds. None can be shown anyway.
+ */
+const XML_ILLEGAL = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+const XML_ILLEGAL_ALL = new RegExp(XML_ILLEGAL.source, 'gu');
+
+const truncatedMarker = (cut: number) => `… [truncated: ${cut.toLocaleString('en-US')} more characters]`;
+
+/**
+ * Text as a cell can hold it: without what XML forbids, and at most XLSX_CELL_MAX characters — a longer
+ * one is cut with a visible marker saying how much is missing (marker included in the limit; a
+ * character of two UTF-16 units is never cut in half).
+ */
+export function xlsxCellText(text: string): string {
+  const clean = XML_ILLEGAL.test(text) ? text.replace(XML_ILLEGAL_ALL, '') : text;
+  if (clean.length <= XLSX_CELL_MAX) return clean;
+  // The marker for the whole length is at least as long as the one for what is cut.
+  let keep = XLSX_CELL_MAX - truncatedMarker(clean.length).length;
+  const last = clean.charCodeAt(keep - 1);
+  if (last >= 0xd800 && last <= 0xdbff) keep -= 1;
+  return `${clean.slice(0, keep)}${truncatedMarker(clean.length - keep)}`;
+}
 const UTC = { iana: 'UTC', label: 'UTC' };
 const PLAIN_DECIMAL = /^-?\d+(?:\.(\d+))?$/;
 
@@ -61,7 +90,7 @@ function cellWriter(
   dateFormat: string,
 ): CellWriter {
   const empty = { value: null, style: styles.none };
-  const text = (raw: string | number, style: Style) => ({ value: String(raw), style });
+  const text = (raw: string | number, style: Style) => ({ value: xlsxCellText(String(raw)), style });
   switch (kind) {
     case 'amount': {
       // The decimal string says how many decimals the currency has: one format per count.
@@ -135,10 +164,10 @@ export async function writeXlsx<Row>(
   const dateFormat = opts.dateFormat ?? 'yyyy-mm-dd hh:mm:ss';
   const workbook = new Excel.Workbook();
   workbook.creator = 'Refund Desk';
-  const sheet = workbook.addWorksheet(opts.sheetName.slice(0, 31) || 'Export', {
+  const sheet = workbook.addWorksheet(xlsxCellText(opts.sheetName).slice(0, 31) || 'Export', {
     views: [{ state: 'frozen', ySplit: 1 }],
   });
-  const headers = columns.map((c) => headerText(c, zone));
+  const headers = columns.map((c) => xlsxCellText(headerText(c, zone)));
   sheet.addRow(headers).font = { bold: true };
   const styles = new Styles();
   const n = columns.length;

@@ -9,6 +9,7 @@ import { MoneyParseError } from '../domain/money';
 import { z } from 'zod';
 import { escapeUnsafeText, refuseUnsafeText } from '../domain/text';
 import type { CsvRecord, ParsedCsv } from '../csv/parser';
+import { ledgerColumnsProblem, ledgerRowsProblem } from './limits';
 import {
   decimalTally,
   decimalVerdict,
@@ -387,13 +388,33 @@ export function toLedgerRows(
   return { rows, unusable, dataRows: rows.length + unusable.length };
 }
 
+/** At most this many header names, each at most HEADER_SHOWN_MAX characters, are named in a message. */
+const HEADERS_SHOWN = 6;
+const HEADER_SHOWN_MAX = 40;
+
+/**
+ * Header names for a message, bounded whatever the file holds (a million columns, a name of a megabyte):
+ * the first few, each cut, and how many more there are.
+ */
+export function headersShown(headers: readonly string[], shown = HEADERS_SHOWN): string {
+  const names = headers
+    .slice(0, shown)
+    .map((h) => (h.length > HEADER_SHOWN_MAX ? `${h.slice(0, HEADER_SHOWN_MAX - 1)}…` : h));
+  const more = headers.length - names.length;
+  return `${names.join(', ')}${more > 0 ? ` and ${more.toLocaleString('en-US')} more` : ''}`;
+}
+
 /**
  * Whether a parsed file can be reconciled at all: undefined when it can, else a sentence that says why
- * and what to do (no header, or a header and no data rows).
+ * and what to do (no header, a header and no data rows, more rows or columns than a run takes).
  */
-export function ledgerFileProblem(parsed: Pick<ParsedCsv, 'headers' | 'dataRows'>): string | undefined {
+export function ledgerFileProblem(
+  parsed: Pick<ParsedCsv, 'headers' | 'dataRows'> & { headerLine?: number },
+): string | undefined {
   if (parsed.headers.length === 0) return 'The file is empty: it has no header row.';
+  const columns = ledgerColumnsProblem(parsed.headers.length, parsed.headerLine ?? 1);
+  if (columns) return columns;
   if (parsed.dataRows === 0)
-    return `The file has a header row (${parsed.headers.slice(0, 6).join(', ')}${parsed.headers.length > 6 ? ', …' : ''}) but no data rows, so there is nothing to check. Export the ledger again with its rows.`;
-  return undefined;
+    return `The file has a header row (${headersShown(parsed.headers)}) but no data rows, so there is nothing to check. Export the ledger again with its rows.`;
+  return ledgerRowsProblem(parsed.dataRows);
 }

@@ -3,6 +3,7 @@
  * remembered for a profile still fits next month's export even if a column moves.
  */
 import { z } from 'zod';
+import { refuseUnsafeText } from '../domain/text';
 
 export const MAPPING_FIELDS = [
   'transactionNo',
@@ -15,16 +16,22 @@ export const MAPPING_FIELDS = [
 ] as const;
 export type MappingField = (typeof MAPPING_FIELDS)[number];
 
+/**
+ * A header name as the reader gives it: any character the stored-text rule refuses is already escaped
+ * visibly (shared/csv/parser.ts), so a name that still holds one did not come from a file.
+ */
+const columnName = z.string().max(200).superRefine(refuseUnsafeText('column name')).optional();
+
 /** Field → header name. transactionNo and/or reference, amount and currency are needed. */
 export const columnMappingSchema = z
   .object({
-    transactionNo: z.string().max(200).optional(),
-    reference: z.string().max(200).optional(),
-    amount: z.string().max(200).optional(),
-    currency: z.string().max(200).optional(),
-    date: z.string().max(200).optional(),
-    status: z.string().max(200).optional(),
-    refunded: z.string().max(200).optional(),
+    transactionNo: columnName,
+    reference: columnName,
+    amount: columnName,
+    currency: columnName,
+    date: columnName,
+    status: columnName,
+    refunded: columnName,
   })
   .strict();
 export type ColumnMapping = z.infer<typeof columnMappingSchema>;

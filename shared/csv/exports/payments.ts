@@ -1,3 +1,4 @@
+import { scrubCardText } from '../../domain/card-scrub';
 import type { Currency } from '../../domain/currencies';
 import { formatMinor } from '../../domain/money';
 import type { PaymentAuditEntry, PaymentView } from '../../ipc/contract/payments';
@@ -9,6 +10,15 @@ import type { CsvColumn } from '../writer';
  * Columns are only ever appended.
  */
 const UTC = () => 'UTC';
+/** Texts a service wrote pass the card scrubber once more (an older version kept what it echoed). */
+const safe = (
+  row: {
+    transactionNo?: string | undefined;
+    reference?: string | undefined;
+    customerNo?: string | undefined;
+  },
+  text: string | undefined,
+) => scrubCardText(text, [row.transactionNo, row.reference, row.customerNo]);
 const money = (row: { amountMinor?: number | undefined; currency?: Currency | undefined }) =>
   row.amountMinor !== undefined && row.currency ? formatMinor(row.amountMinor, row.currency) : undefined;
 
@@ -28,12 +38,12 @@ export const PAYMENT_COLUMNS: readonly CsvColumn<PaymentView>[] = [
   { header: 'vendor', kind: 'text', value: (p) => p.vendor },
   { header: 'cardLast4', kind: 'id', value: (p) => p.cardLast4 },
   { header: 'customerNo', kind: 'id', value: (p) => p.customerNo },
-  { header: 'description', kind: 'text', value: (p) => p.description },
-  { header: 'note', kind: 'text', value: (p) => p.note },
+  { header: 'description', kind: 'text', value: (p) => safe(p, p.description) },
+  { header: 'note', kind: 'text', value: (p) => safe(p, p.note) },
   { header: 'paidAt', kind: 'timestamp', value: (p) => p.paidAt },
   { header: 'expiresAt', kind: 'timestamp', value: (p) => p.expiresAt },
-  { header: 'ret_code', kind: 'text', value: (p) => p.retCode },
-  { header: 'ret_msg', kind: 'text', value: (p) => p.retMsg },
+  { header: 'ret_code', kind: 'text', value: (p) => safe(p, p.retCode) },
+  { header: 'ret_msg', kind: 'text', value: (p) => safe(p, p.retMsg) },
   { header: 'operator', kind: 'text', value: (p) => p.operator },
   { header: 'profile', kind: 'text', value: (p) => p.profileName },
   { header: 'environment', kind: 'text', value: (p) => p.environment },
@@ -53,8 +63,8 @@ export const PAYMENT_AUDIT_COLUMNS: readonly CsvColumn<PaymentAuditEntry>[] = [
   { header: 'amount', kind: 'amount', value: money },
   { header: 'currency', kind: 'text', value: (e) => e.currency },
   { header: 'vendor', kind: 'text', value: (e) => e.vendor },
-  { header: 'ret_code', kind: 'text', value: (e) => e.retCode },
-  { header: 'ret_msg', kind: 'text', value: (e) => e.retMsg },
-  { header: 'detail', kind: 'text', value: (e) => e.detail },
+  { header: 'ret_code', kind: 'text', value: (e) => safe(e, e.retCode) },
+  { header: 'ret_msg', kind: 'text', value: (e) => safe(e, e.retMsg) },
+  { header: 'detail', kind: 'text', value: (e) => safe(e, e.detail) },
   { header: 'subjectId', kind: 'id', value: (e) => e.subjectId },
 ];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refuseUnsafeText } from '../../domain/text';
 import { transactionSchema } from '../../domain/transaction';
 import { scoped } from './scope';
 
@@ -8,7 +9,12 @@ export const transactionsLookup = {
   input: z
     .object({
       ...scoped,
-      query: z.string().trim().min(1, 'Type a transaction number, refund number or reference.').max(128),
+      query: z
+        .string()
+        .trim()
+        .min(1, 'Type a transaction number, refund number or reference.')
+        .max(128)
+        .superRefine(refuseUnsafeText('search')),
       /** Payments the caller believes a refund reference belongs to; main verifies each with a fresh query. */
       candidates: z
         .array(z.string().regex(/^\d{1,32}$/))

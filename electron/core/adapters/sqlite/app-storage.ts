@@ -47,6 +47,11 @@ export interface AppStorage {
   recordIpn(event: IpnEvent, key: string): Promise<'recorded' | 'duplicate'>;
   /** Set when the database cannot be trusted: refunds and payments must be refused with this reason. */
   untrusted(): string | undefined;
+  /**
+   * Set when the database could not be opened at all (damaged, written by a newer version): what is
+   * listed is an empty stand-in, so lists must say "cannot be read" with this reason, never "none".
+   */
+  unreadable(): string | undefined;
   problems(): StorageProblem[];
   close(): void;
 }
@@ -74,11 +79,12 @@ export function openAppStorage(opts: {
     unusableRows.set(`${table}:${id}`, reason);
   };
   let fatal: string | undefined;
+  let unreadable: string | undefined;
   let db: Database;
   try {
     db = openDatabase(path, MIGRATIONS);
   } catch (e) {
-    fatal = e instanceof Error ? e.message : String(e);
+    fatal = unreadable = e instanceof Error ? e.message : String(e);
     opts.log.error('storage.open_failed', { error: fatal });
     db = openDatabase(':memory:', MIGRATIONS);
     // Nothing can be imported, but the guard is still placed where no old journal is in its way.
@@ -133,6 +139,7 @@ export function openAppStorage(opts: {
       );
       return r.changes === 1 ? 'recorded' : 'duplicate';
     },
+    unreadable: () => unreadable,
     untrusted: () => {
       if (fatal) return fatal;
       if (badRows.size > 0)

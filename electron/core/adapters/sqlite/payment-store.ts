@@ -1,7 +1,9 @@
+import { AppError } from '../../../../shared/domain/errors';
 import type { PaymentAuditEntry } from '../../../../shared/ipc/contract/payments';
 import type { PaymentIntent, PaymentPatch, PaymentState } from '../../services/payments/intent';
 import type { CustomerRecord, PaymentStore, StoredMethod } from '../../services/payments/store';
 import type { Database, Row, SqlValue } from './database';
+import { scrubAudit, scrubDraft, scrubIntent, scrubNote, scrubPatch } from './payment-scrub';
 import { type OnUnusable, readUsable, storedCurrency, storedEnvironment } from './stored';
 
 /**
@@ -156,7 +158,7 @@ export function createSqlitePaymentStore(db: Database, opts: { onUnusable?: OnUn
     readUsable(
       'payment_intents',
       db.all(sql, ...params),
-      (r) => withCheck(journalRow(fromRow(INTENT_COLUMNS, r), r), r),
+      (r) => scrubIntent(withCheck(journalRow(fromRow(INTENT_COLUMNS, r), r), r)),
       opts.onUnusable,
     );
   const one = (id: string) => intents('SELECT * FROM payment_intents WHERE id = ?', id)[0];
@@ -182,7 +184,13 @@ export function createSqlitePaymentStore(db: Database, opts: { onUnusable?: OnUn
         const taken = `SELECT * FROM payment_intents WHERE merchant_no = ? AND reference = ? AND state <> 'rejected'`;
         const existing = intents(taken, draft.merchantNo, draft.reference)[0];
         if (existing) return { ok: false as const, reason: 'reference_in_use' as const, existing };
-        const intent: PaymentIntent = { ...draft, state: 'sending', sender, updatedAt: at, checks: 0 };
+        const intent: PaymentIntent = {
+          ...scrubDraft(draft),
+          state: 'sending',
+          sender,
+          updatedAt: at,
+          checks: 0,
+        };
         try {
           insertRow(db, 'payment_intents', INTENT_COLUMNS, intent);
         } catch (e) {
@@ -213,10 +221,31 @@ export function createSqlitePaymentStore(db: Database, opts: { onUnusable?: OnUn
         merchantNo,
         transactionNo,
       )[0],
-    transition(id, from, to, patch, ev) {
+    transition(id, from, to, given, ev) {
       return db.immediate(() => {
-        const cur = db.get<{ state: string }>('SELECT state FROM payment_intents WHERE id = ?', id);
+        const cur = db.get<{ state: string } & Row>(
+          'SELECT state, transaction_no, reference, customer_no, merchant_no, store_no FROM payment_intents WHERE id = ?',
+          id,
+        );
         if (!cur || !from.includes(cur.state as PaymentState)) return undefined;
+        // Belt and braces: no card data into the row or its event, whoever wrote the patch.
+        const patch = scrubPatch(given, fromRow(INTENT_COLUMNS, cur));
+        // A transaction number is one payment's: never recorded for a second intent of the merchant,
+        // decided inside the write lock so two processes given the same number cannot both keep it.
+        if (typeof patch.transactionNo === 'string') {
+          const other = db.get<{ id: string }>(
+            'SELECT id FROM payment_intents WHERE merchant_no = ? AND transaction_no = ? AND id <> ?',
+            cur['merchant_no'] as string,
+            patch.transactionNo,
+            id,
+          );
+          if (other)
+            throw new AppError(
+              'conflict',
+              `Transaction ${patch.transactionNo} is already recorded for payment ${other.id}.`,
+              { details: { transactionNoTakenBy: other.id } },
+            );
+        }
         const sets = ['state = ?', 'updated_at = ?'];
         const params: SqlValue[] = [to, ev.at];
         for (const [key, col] of PATCH_COLUMNS) {
@@ -236,8 +265,13 @@ export function createSqlitePaymentStore(db: Database, opts: { onUnusable?: OnUn
         return one(id);
       });
     },
-    noteCheck(id, check) {
+    noteCheck(id, given) {
       return db.immediate(() => {
+        const row = db.get<Row>(
+          'SELECT transaction_no, reference, customer_no, merchant_no, store_no FROM payment_intents WHERE id = ?',
+          id,
+        );
+        const check = { ...given, note: scrubNote(given.note, row ? fromRow(INTENT_COLUMNS, row) : {}) };
         const r = db.run(
           `UPDATE payment_intents SET last_check_at = ?, last_check_found = ?, last_check_note = ?,
              checks = checks + 1, updated_at = ? WHERE id = ?`,
@@ -306,12 +340,12 @@ export function createSqlitePaymentStore(db: Database, opts: { onUnusable?: OnUn
           .map((r) => fromRow(METHOD_COLUMNS, r)),
     },
     audit: {
-      record: (e) => void db.immediate(() => insertRow(db, 'payment_audit', AUDIT_COLUMNS, e)),
+      record: (e) => void db.immediate(() => insertRow(db, 'payment_audit', AUDIT_COLUMNS, scrubAudit(e))),
       list: () =>
         readUsable(
           'payment_audit',
           db.all('SELECT * FROM payment_audit ORDER BY id DESC'),
-          (r) => journalRow(fromRow(AUDIT_COLUMNS, r), r),
+          (r) => scrubAudit(journalRow(fromRow(AUDIT_COLUMNS, r), r)),
           opts.onUnusable,
         ),
     },

@@ -50,6 +50,7 @@ function toIntent(r: Row): Intent {
     ['retCode', 'ret_code'],
     ['retMsg', 'ret_msg'],
     ['detail', 'detail'],
+    ['closedNotSentAt', 'closed_not_sent_at'],
   ];
   for (const [key, col] of optional) {
     const v = opt(col);
@@ -267,6 +268,12 @@ export function createSqliteRefundStore(
     get: one,
     list: () => rows('SELECT * FROM intents ORDER BY created_at DESC, id DESC'),
     unfinished: () => rows(`SELECT * FROM intents WHERE state NOT IN ${FINAL} ORDER BY created_at`),
+    closedSince: (sinceIso) =>
+      rows(
+        `SELECT * FROM intents WHERE state = 'refused' AND closed_not_sent_at IS NOT NULL
+           AND closed_not_sent_at > ? ORDER BY closed_not_sent_at`,
+        sinceIso,
+      ),
     forPayment,
     dayTotal,
     transition(id, from, to, patch, event) {
@@ -281,6 +288,7 @@ export function createSqliteRefundStore(
           ['retCode', 'ret_code'],
           ['retMsg', 'ret_msg'],
           ['detail', 'detail'],
+          ['closedNotSentAt', 'closed_not_sent_at'],
         ];
         for (const [k, col] of cols) {
           if (k in patch) {

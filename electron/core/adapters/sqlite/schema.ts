@@ -17,6 +17,11 @@ import type { Migration } from './database';
  *   audit log. A reference is unique per merchant except among creates the service rejected (nothing was
  *   created, so the same reference may be sent again). No card number, security code or expiry is ever a
  *   column: a card is kept as its last 4.
+ * - v5, refunds closed as not sent stay watched (issue 24): `closed_not_sent_at` says when a person
+ *   closed an unknown refund as not sent; such an intent stays `refused` (it does not block or count)
+ *   but is asked about by reference for a week, and if the service lists it, it becomes the refund it
+ *   was. Intents closed by earlier versions get the time of their `closed_not_sent` event, so they are
+ *   watched too. Only a column and an index: no table is rebuilt.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -269,5 +274,18 @@ CREATE TABLE payment_audit (
   ret_msg TEXT,
   detail TEXT
 )`,
+  },
+  {
+    // v5 (issue 24, "close as not sent"): closed refunds stay watched. Kept apart from any other change.
+    version: 5,
+    sql: `
+ALTER TABLE intents ADD COLUMN closed_not_sent_at TEXT;
+UPDATE intents SET closed_not_sent_at = (
+  SELECT e.at FROM intent_events e
+   WHERE e.intent_id = intents.id AND e.type = 'closed_not_sent'
+   ORDER BY e.id DESC LIMIT 1)
+ WHERE state = 'refused';
+CREATE INDEX intents_closed_watch ON intents (closed_not_sent_at)
+ WHERE state = 'refused' AND closed_not_sent_at IS NOT NULL`,
   },
 ];

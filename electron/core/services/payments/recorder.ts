@@ -1,10 +1,14 @@
 import { AppError, isAppError } from '../../../../shared/domain/errors';
+import type { Currency } from '../../../../shared/domain/currencies';
 import type { Guardrails } from '../../../../shared/domain/guardrails';
 import type { MoneyMode } from '../../../../shared/domain/profile';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { RET } from '../../../../shared/protocol/ret-codes';
 import { normaliseTransactionStatus } from '../../../../shared/protocol/statuses';
 import { serviceTimeToIso } from '../../../../shared/protocol/time';
+import { type CardScrubber, cardScrub } from '../../../../shared/domain/card-scrub';
+import { type AnswerMismatch, paymentAnswerMismatch } from './answers';
+import { safeLinks, scrubbedFailure } from './card-guard';
 import { refusal } from './checks';
 import type { FollowerDeps, PaymentFollower, PaymentGateway } from './follow';
 import { finalStateFor, type PaymentAccount, type PaymentDraft, type PaymentIntent } from './intent';
@@ -37,6 +41,10 @@ export interface RecorderDeps extends FollowerDeps {
 /** What a create answered, whichever endpoint it went to. */
 export interface Answer {
   transactionNo: string;
+  /** What the answer says it is about (checked against the request before it is believed). */
+  reference?: string;
+  amountMinor?: number;
+  currency?: Currency;
   status?: string;
   cashierUrl?: string;
   authorization?: string;
@@ -137,12 +145,17 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
 
   const actionOf = (kind: PaymentDraft['kind']) => `payment.${kind}` as const;
 
-  /** Journals the draft, sends it once, records the answer. The only place a create leaves the app. */
+  /**
+   * Journals the draft, sends it once, records the answer. The only place a create leaves the app, and
+   * the only place its answer comes in: every text and URL of the answer (or of its error) passes
+   * `scrub` — the request's card scrubber for a card capture, the rules without a card otherwise —
+   * before anything is stored, logged, pushed or returned.
+   */
   async function create(
     ctx: PaymentContext,
     draft: PaymentDraft,
     send: (gw: PaymentGateway) => Promise<Answer>,
-    scrub: (t: string | undefined) => string | undefined = (t) => t,
+    scrub: CardScrubber = cardScrub,
   ): Promise<PaymentIntent> {
     const action = actionOf(draft.kind);
     let inserted;
@@ -168,16 +181,31 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
     }
     const intent = inserted.intent;
     deps.onPayment?.(intent);
+    // Its look-ups (now and on the follower's schedule) are scrubbed with the request's card too.
+    follower.remember(intent.id, scrub);
     let answer: Answer;
     try {
       answer = await send(deps.gatewayFor(intent));
     } catch (e) {
       return recordFailure(intent, e, scrub);
     }
-    return recordCreated(intent, answer);
+    // The page links as far as they are safe: one that carried card data is dropped (never opened).
+    const { cashierUrl: _cashier, authUrl: _auth, ...rest } = answer;
+    return recordCreated(intent, { ...rest, ...safeLinks(intent, answer, scrub) });
   }
 
-  function recordCreated(intent: PaymentIntent, a: Answer): PaymentIntent {
+  async function recordCreated(
+    intent: PaymentIntent,
+    a: Answer & { unsafeLink?: string },
+  ): Promise<PaymentIntent> {
+    // A success answer is believed only when it is about this payment: same amount, currency and
+    // reference as sent, and a transaction number no other payment of this desk holds. Anything else
+    // is evidence of a problem (outcome unknown, looked up by reference), never a success. The
+    // evidence quotes the answer: the follower scrubs it with this request's card before keeping it.
+    const disbelieve = (m: AnswerMismatch) =>
+      follower.disbelieve(intent, m, ['sending', 'outcome_unknown'], actionOf(intent.kind));
+    const mismatch = paymentAnswerMismatch(intent, a, follower.takenBy(intent, a.transactionNo));
+    if (mismatch) return disbelieve(mismatch);
     // The whitelabel SDK data holds the vendor's client token: kept in memory for this session only.
     if (a.authorization) deps.keepSdkData?.(intent.id, a.authorization);
     const status = normaliseTransactionStatus(a.status ?? 'init');
@@ -194,12 +222,15 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
           ...(a.cashierUrl ? { cashierUrl: a.cashierUrl } : {}),
           ...(a.authUrl ? { authUrl: a.authUrl } : {}),
           ...(paidAt ? { paidAt } : {}),
-          detail: null,
+          detail: a.unsafeLink ?? null,
         },
         'created',
         ['sending', 'outcome_unknown'],
       );
     } catch (e) {
+      // Another process recorded this number for another payment meanwhile (payment-store.ts).
+      const other = isAppError(e) ? e.details?.transactionNoTakenBy : undefined;
+      if (typeof other === 'string') return disbelieve(paymentAnswerMismatch(intent, a, other)!);
       deps.log.error('payment.record_failed', {
         intentId: intent.id,
         error: e instanceof Error ? e.message : '',
@@ -211,10 +242,12 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
       );
     }
     const created = next ?? deps.store.get(intent.id) ?? intent;
+    if (a.unsafeLink) deps.log.warn('payment.page_unsafe', { intentId: intent.id });
     follower.audit(
       created,
       to === 'open' ? 'created' : (to as 'succeeded' | 'failed' | 'closed'),
       actionOf(created.kind),
+      a.unsafeLink,
     );
     deps.onTransaction?.(created, transactionOf(created), 'created');
     const kept = follower.keepMethod(created, a.vaultId);
@@ -225,23 +258,17 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
   async function recordFailure(
     intent: PaymentIntent,
     e: unknown,
-    scrub: (t: string | undefined) => string | undefined,
+    scrub: CardScrubber,
   ): Promise<PaymentIntent> {
     const notSent = isAppError(e) && e.details?.sent === false;
-    const detail = scrub(isAppError(e) ? e.message : 'The request failed in an unexpected way.');
+    const { detail, ...said } = scrubbedFailure(intent, e, scrub);
     const retCode = isAppError(e) && typeof e.details?.ret_code === 'string' ? e.details.ret_code : undefined;
-    const retMsg =
-      isAppError(e) && typeof e.details?.ret_msg === 'string' ? scrub(e.details.ret_msg) : undefined;
-    const said = { ...(retCode ? { retCode } : {}), ...(retMsg ? { retMsg } : {}) };
     // 000000 / 000080 say the service (or the acquirer behind it) failed, not that it refused: the
     // payment may exist, so it is looked for by reference like a lost answer.
     const ambiguous = retCode !== undefined && AMBIGUOUS_RET_CODES.has(retCode);
     if (isAppError(e) && !ambiguous && (REJECTION_CODES.has(e.code) || notSent)) {
       const rejected =
-        follower.move(intent, 'rejected', { ...said, detail: detail ?? null }, 'rejected', [
-          'sending',
-          'outcome_unknown',
-        ]) ??
+        follower.move(intent, 'rejected', { ...said, detail }, 'rejected', ['sending', 'outcome_unknown']) ??
         deps.store.get(intent.id) ??
         intent;
       follower.audit(rejected, 'rejected', actionOf(rejected.kind), detail);
@@ -249,9 +276,7 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
     }
     deps.log.warn('payment.outcome_unknown', { intentId: intent.id });
     const unknown =
-      follower.move(intent, 'outcome_unknown', { ...said, detail: detail ?? null }, 'outcome_unknown', [
-        'sending',
-      ]) ?? intent;
+      follower.move(intent, 'outcome_unknown', { ...said, detail }, 'outcome_unknown', ['sending']) ?? intent;
     follower.audit(unknown, 'outcome_unknown', actionOf(unknown.kind), detail);
     // Look for it by its reference right away; never send it again.
     return (await follower.check(intent.id).catch(() => undefined)) ?? deps.store.get(intent.id) ?? unknown;

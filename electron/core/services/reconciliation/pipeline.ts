@@ -11,6 +11,7 @@ import {
   detectFormats,
   formatQuestions,
   formatsFrom,
+  headersShown,
   ledgerFileProblem,
   toLedgerRows,
   type FormatEvidence,
@@ -66,7 +67,8 @@ export function prepareLedger(
   const issues = mappingIssues(mapping, parsed.headers);
   if (issues.length > 0)
     throw new LedgerInputError(
-      `The columns could not be mapped: ${issues.join(' ')} Columns found: ${parsed.headers.join(', ')}.`,
+      // Bounded: a header of a million columns is named by its first ones and a count.
+      `The columns could not be mapped: ${issues.join(' ')} Columns found: ${headersShown(parsed.headers, 30)}.`,
     );
   const chosen: Partial<LedgerFormats> = {
     ...(opts.decimal ? { decimal: opts.decimal } : {}),

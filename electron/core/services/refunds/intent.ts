@@ -10,7 +10,19 @@ import type { IntentState } from '../../../../shared/domain/refund-intent';
  *                                      └──▶ outcome_unknown ──query finds refundReference──▶ accepted …
  *
  * A refund that fails a check is never inserted: it is refused, and only the audit log records it.
- * `refused` exists for intents imported from the older journal that were never sent.
+ * `refused` exists for intents imported from the older journal that were never sent, and for unknown
+ * refunds a person closed as not sent (`closedNotSentAt` set):
+ *
+ *   outcome_unknown ──person closes (policy ≥ floor)──▶ refused + closedNotSentAt
+ *        ▲                                                │ watched by reference for CLOSED_WATCH_MS
+ *        └──listed, but not as sent (amount, currency)────┤
+ *                                   listed as sent ───────┴──▶ accepted … ("found after close")
+ *
+ * A closed intent is neither OPEN nor COUNTED: the person decided it never left, so a new refund of the
+ * payment may be made (otherwise closing would lock the payment for the whole watch). What stops that
+ * new refund from paying twice is the floor of the close policy (shared/domain/guardrails.ts): a
+ * refund cannot be closed while the service may still be applying it. The watch is the detector for
+ * what arrives later still: the intent is then counted again from the moment it is found.
  */
 export type {
   Intent,
@@ -31,5 +43,6 @@ export const COUNTED_STATES: ReadonlySet<IntentState> = new Set([
 
 /** What a transition may change besides the state; null clears a field. */
 export type IntentPatch = {
-  [K in 'refundTransactionNo' | 'refundStatus' | 'retCode' | 'retMsg' | 'detail']?: string | null;
+  [K in 'refundTransactionNo' | 'refundStatus' | 'retCode' | 'retMsg' | 'detail' | 'closedNotSentAt']?:
+    string | null;
 };

@@ -53,13 +53,15 @@ export interface SingleAccount {
 
 /**
  * Wires the refund service to the database, the active profile, the IPN confirmations (hints), the
- * poller and a watcher that notices what other processes (the CLI, another window) changed; resumes
- * every intent that is not final on start.
+ * poller and a watcher that notices what other processes (the CLI, another window) changed and keeps
+ * asking about refunds closed as not sent; resumes every intent that is not final on start.
  */
 export function createRefundsRuntime(deps: {
   store: RefundStore;
   /** Why refunds must be refused (the database cannot be trusted), or undefined. */
   untrusted: () => string | undefined;
+  /** Why the database cannot be read at all (lists answer that, not an empty list), or undefined. */
+  unreadable?: () => string | undefined;
   clock: Clock;
   log: Logger;
   events: EventBus;
@@ -158,6 +160,7 @@ export function createRefundsRuntime(deps: {
     sender: THIS_SENDER,
     senderAlive,
     untrusted: deps.untrusted,
+    ...(deps.unreadable ? { unreadable: deps.unreadable } : {}),
     closePolicy: (a) => {
       try {
         return deps.profiles.profiles.get(a.profileId).guardrails?.unknownClose;
@@ -184,6 +187,7 @@ export function createRefundsRuntime(deps: {
   let seq = safe(() => deps.store.currentSeq(), 0);
   let version = safe(() => deps.store.dataVersion(), 0);
   let sweeping = false;
+  let watchingClosed = false;
   const watch = background
     ? setInterval(() => {
         // A process that died while sending leaves its intent `sending`: find out by query, now.
@@ -193,6 +197,19 @@ export function createRefundsRuntime(deps: {
             .sweepOrphans()
             .catch(() => undefined)
             .finally(() => (sweeping = false));
+        }
+        // Refunds closed as not sent are still asked about (each on its own interval, see
+        // resolver.watchClosed); one the service lists becomes the refund it was, pushed at once.
+        if (!watchingClosed && !deps.untrusted()) {
+          watchingClosed = true;
+          void service
+            .watchClosed()
+            .catch((e: unknown) =>
+              deps.log.warn('refund.watch_closed_failed', {
+                error: e instanceof Error ? e.message : String(e),
+              }),
+            )
+            .finally(() => (watchingClosed = false));
         }
         try {
           const v = deps.store.dataVersion();

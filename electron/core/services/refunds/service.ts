@@ -1,6 +1,7 @@
 import type { Currency } from '../../../../shared/domain/currencies';
 import { refuseOtherProfile } from '../scope';
 import { AppError, isAppError } from '../../../../shared/domain/errors';
+import { closePolicyAtFloor } from '../../../../shared/domain/guardrails';
 import { formatMinor } from '../../../../shared/domain/money';
 import {
   DEFAULT_UNKNOWN_CLOSE,
@@ -58,6 +59,8 @@ export interface RefundServiceDeps {
   onChange?: (intent: Intent) => void;
   /** Set when the database cannot be trusted: every refund is refused with this reason. */
   untrusted?: () => string | undefined;
+  /** Set when the database cannot be read at all: lists fail with this reason instead of being empty. */
+  unreadable?: () => string | undefined;
   /** How much checking an unknown refund needs before it may be closed (its profile's setting). */
   closePolicy?: (account: IntentAccount) => { minChecks: number; minMinutes: number } | undefined;
 }
@@ -210,11 +213,16 @@ export function createRefundService(deps: RefundServiceDeps) {
     // Resolved once: every figure and every name in the answer is this one profile's.
     const ctx = deps.context(profileId);
     const { transaction } = await deps.gatewayFor(ctx).queryTransaction({ transactionNo });
+    const forPayment = () => deps.store.forPayment(ctx.merchantNo, ctx.storeNo, transaction.transactionNo);
     let intents: Intent[] = [];
     let blockedReason = refundBlocker(transaction);
     try {
-      intents = deps.store.forPayment(ctx.merchantNo, ctx.storeNo, transaction.transactionNo);
+      // A refund closed as not sent that this fresh query lists is recorded now, so the dialog shows it.
+      const before = forPayment();
+      const found = await resolver.noticeFoundAfterClose(before, transaction.refunds);
+      intents = found.length > 0 ? forPayment() : before;
     } catch (e) {
+      // A refund of this payment that cannot be read: what remains cannot be worked out without it.
       if (!(e instanceof UnreadableIntentError)) throw e;
       blockedReason ??= e.message;
     }
@@ -301,13 +309,17 @@ export function createRefundService(deps: RefundServiceDeps) {
       );
     if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0)
       refuse('invalid_input', 'The refund amount must be greater than zero.');
+    /** This payment's intents; one that cannot be read refuses the refund with the reason. */
+    const paymentIntents = (transactionNo: string): Intent[] => {
+      try {
+        return deps.store.forPayment(ctx.merchantNo, ctx.storeNo, transactionNo);
+      } catch (e) {
+        if (e instanceof UnreadableIntentError) refuse('conflict', e.message, { intentId: e.intentId });
+        throw e;
+      }
+    };
     // Cheap early answer before any network; the transaction below decides for real.
-    try {
-      refuseIfOpen(deps.store.forPayment(ctx.merchantNo, ctx.storeNo, input.transactionNo));
-    } catch (e) {
-      if (e instanceof UnreadableIntentError) refuse('conflict', e.message, { intentId: e.intentId });
-      throw e;
-    }
+    refuseIfOpen(paymentIntents(input.transactionNo));
 
     let tx: Transaction;
     try {
@@ -322,6 +334,22 @@ export function createRefundService(deps: RefundServiceDeps) {
         'refused',
       );
       throw e;
+    }
+    // A refund of this payment that a person closed as not sent, listed by this fresh query: it was sent
+    // after all. It becomes that refund now, and this submit — most likely made to replace it — is
+    // refused with that news rather than paying the customer twice. A second submit, made knowing it,
+    // is decided as usual (the found refund then counts against what remains).
+    const foundNow = await resolver.noticeFoundAfterClose(paymentIntents(tx.transactionNo), tx.refunds);
+    const first = foundNow[0];
+    if (first) {
+      const was = `Refund ${first.id} of ${formatMinor(first.amountMinor, first.currency)} ${first.currency}, closed as not sent${first.closedNotSentAt ? ` at ${first.closedNotSentAt}` : ''}, is listed by the service after all${first.refundTransactionNo ? ` (as refund ${first.refundTransactionNo})` : ''}`;
+      refuse(
+        'conflict',
+        first.state === 'outcome_unknown'
+          ? `${was}, but not as it was sent: whether, and how much, was refunded is not known. Check this payment with the payment service first (Refunds → Check again).`
+          : `${was}: that money was refunded. Look at this payment's refunds; if more is still owed, start the refund again.`,
+        { intentId: first.id, foundAfterClose: true, state: first.state },
+      );
     }
     // What the record is comes first: a refund record's own status ("pending") is not why it is refused.
     const blocker = refundBlocker(tx);
@@ -451,6 +479,17 @@ export function createRefundService(deps: RefundServiceDeps) {
     return resolver.recordUnknown(intent, detail);
   }
 
+  /** An unreadable database lists nothing: that is "cannot be read", never "0 refunds". */
+  function readable(what: string): void {
+    const why = deps.unreadable?.();
+    if (why)
+      throw new AppError(
+        'unavailable',
+        `Refund Desk cannot read its database, so its ${what} cannot be shown. ${why}`,
+        { details: { storage: 'unreadable' } },
+      );
+  }
+
   return {
     /** Fresh numbers for the dialog: status, remaining (service + this account's intents), limits. */
     preview,
@@ -479,17 +518,20 @@ export function createRefundService(deps: RefundServiceDeps) {
           ),
         );
       const intent = ownIntent(profileId, id);
-      const policy = (intent && deps.closePolicy?.(intent)) ?? DEFAULT_UNKNOWN_CLOSE;
+      // The profile's policy raised to the floor (the resolver raises it again: settings are not trusted).
+      const policy = closePolicyAtFloor((intent && deps.closePolicy?.(intent)) ?? DEFAULT_UNKNOWN_CLOSE);
       return resolver.closeNotSent(id, { operator: deps.context(profileId).operator, policy });
     },
     /** One profile's intents (sent with it or to its account), or every profile's. */
     list: (profileId?: string) => {
+      readable('refunds');
       const all = deps.store.list();
       return profileId === undefined ? all : all.filter((i) => belongs(i, profileId));
     },
     unfinished: () => deps.store.unfinished(),
     get: (id: string) => deps.store.get(id),
     audit: (profileId?: string) => {
+      readable('audit log');
       const all = deps.store.audit.list();
       return profileId === undefined ? all : all.filter((e) => e.profileId === profileId);
     },
@@ -499,6 +541,11 @@ export function createRefundService(deps: RefundServiceDeps) {
     sweepOrphans: () => resolver.sweepOrphans(),
     /** Follows accepted, not-yet-final refunds one step (poller and IPN hints call this). */
     track: (transactionNo?: string) => resolver.trackAccepted(transactionNo),
+    /**
+     * Asks the service about every refund closed as not sent in the last CLOSED_WATCH_MS whose interval
+     * has passed; one it lists becomes the refund it was (the runtime's watcher calls this).
+     */
+    watchClosed: () => resolver.watchClosed(),
   };
 }
 export type RefundService = ReturnType<typeof createRefundService>;

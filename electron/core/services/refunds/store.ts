@@ -26,6 +26,11 @@ export interface RefundStore {
   /** Every intent not yet final (resume, poller). */
   unfinished(): Intent[];
   /**
+   * Intents a person closed as not sent after `sinceIso` that are still closed (state `refused`): the
+   * ones still watched, in case the service lists them after all.
+   */
+  closedSince(sinceIso: string): Intent[];
+  /**
    * Every intent of one payment. Throws UnreadableIntentError when one that may have moved money cannot
    * be read: leaving it out would let a refund be decided without it.
    */

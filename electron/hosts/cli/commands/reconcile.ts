@@ -8,13 +8,15 @@
  * it (over an in-memory database), so the outcomes, summary and statement are the app's.
  * Token from REFUND_DESK_API_TOKEN (never an argument: argv is visible to other users of the machine).
  * Exit: 0 all matched, 1 differences found (exceptions or unreadable rows), 2 bad input (file, mapping,
- * formats that need a choice, arguments, credentials rejected), 5 network (some of the service could
+ * formats that need a choice, arguments, credentials rejected, a ledger over the app's limits: 128 MB,
+ * 250,000 rows, 1,000 columns — checked before it is read whole), 5 network (some of the service could
  * not be reached; the report is still written, those rows as not_checked).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { cliGateway, CONNECTION_OPTIONS, type Connection, connectionFrom } from '../connection';
 import { type CliIo, type Command, UsageError } from '../io';
+import { readLedgerFile } from '../ledger-file';
 import { reconcileInMemory } from '../recon-run';
 import { LedgerInputError, prepareLedger } from '../../../core/services/reconciliation/pipeline';
 import type { DateOrder } from '../../../../shared/recon/dates';
@@ -29,6 +31,7 @@ import {
 } from '../../../../shared/recon/period';
 import { OFFLINE_CODES } from '../../../../shared/recon/run';
 import { formatMinor } from '../../../../shared/domain/money';
+import { escapeUnsafeText } from '../../../../shared/domain/text';
 import { systemZoneName } from '../../../../shared/domain/zones';
 
 export const EXIT = { ok: 0, differences: 1, badInput: 2, network: 5 } as const;
@@ -47,6 +50,20 @@ export const reconcileCommand: Command = {
 };
 
 const CREDENTIAL_CODES = new Set(['unauthorized', 'forbidden', 'upstream_rejected']);
+
+/** The most characters of one message echoed from the input (a file's text, a path, a parse error). */
+const SHOWN_MAX = 2_000;
+
+/**
+ * Text from the input as a message may echo it: characters that hide or steer a terminal made visible,
+ * and at most `max` characters — a header of a million columns is never printed whole.
+ */
+function shown(text: string, max = SHOWN_MAX): string {
+  const safe = escapeUnsafeText(text);
+  return safe.length <= max
+    ? safe
+    : `${safe.slice(0, max)}… (${(safe.length - max).toLocaleString('en-US')} more characters not shown)`;
+}
 
 async function readMapping(arg: string | undefined): Promise<ColumnMapping | undefined> {
   if (!arg) return undefined;
@@ -153,19 +170,24 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
   const now = io.now ?? Date.now;
   let prepared;
   try {
-    const bytes = new Uint8Array(await readFile(ledgerPath));
-    prepared = prepareLedger(bytes, ledgerPath.split(/[\\/]/).at(-1) ?? ledgerPath, {
+    // The app's limits (size, rows, columns), checked before the file is in memory whole.
+    const file = await readLedgerFile(ledgerPath);
+    if ('problem' in file) {
+      io.err(`reconcile: ${shown(ledgerPath, 200)}: ${file.problem} Nothing was checked.`);
+      return EXIT.badInput;
+    }
+    prepared = prepareLedger(file.bytes, ledgerPath.split(/[\\/]/).at(-1) ?? ledgerPath, {
       ...formats,
       ...(v.mapping ? { mapping: await readMapping(v.mapping) } : {}),
     });
   } catch (e) {
     io.err(
-      `reconcile: ${e instanceof LedgerInputError || e instanceof SyntaxError ? e.message : `cannot read ${ledgerPath}: ${e instanceof Error ? e.message : String(e)}`}`,
+      `reconcile: ${shown(e instanceof LedgerInputError || e instanceof SyntaxError ? e.message : `cannot read ${ledgerPath}: ${e instanceof Error ? e.message : String(e)}`)}`,
     );
     return EXIT.badInput;
   }
   const unusable = prepared.imported.unusable;
-  for (const p of unusable.slice(0, 20)) io.err(`line ${p.line}: ${p.reason}`);
+  for (const p of unusable.slice(0, 20)) io.err(`line ${p.line}: ${shown(p.reason)}`);
   if (unusable.length > 20) io.err(`… and ${unusable.length - 20} more rows that cannot be used`);
 
   let lastPrinted = 0;

@@ -1,3 +1,4 @@
+import { UNSAFE_LINK_NOTICES } from '../../../../shared/domain/card-scrub';
 import { vendorLabel } from '../../../../shared/domain/checkout';
 import type { PaymentKind, PaymentState, PaymentView } from '../../../../shared/ipc/contract/payments';
 import { amountText } from '../refunds/format';
@@ -37,6 +38,8 @@ const asIs: TimeText = (iso) => iso;
 
 /** What an open payment is waiting for, from its kind and the service's status. */
 export function waitingFor(p: PaymentView, localTime: TimeText = asIs): string {
+  // A page link that carried card data was dropped (main never keeps it): say what to do instead.
+  if (p.detail && UNSAFE_LINK_NOTICES.has(p.detail)) return p.detail;
   if (p.kind === 'card' && p.paymentStatus === 'pending')
     return 'Waiting for the 3-D Secure check: the cardholder confirms the payment on the bank’s page.';
   if (p.kind === 'link')

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { escapeUnsafeText } from '../../../../shared/domain/text';
 import { ledgerFileProblem } from '../../../../shared/recon/ledger';
+import { ledgerSizeProblem } from '../../../../shared/recon/limits';
 import { unwrap, useBridge } from '../../lib/bridge';
 import { ledgerWorkerPort } from './ledger-worker-port';
 import { type LedgerSession, openLedger } from './parse-client';
@@ -70,8 +71,13 @@ export function ImportStep({ isDemo, onParsed }: Props) {
             onChange={(e) => {
               const file = e.target.files?.[0];
               e.target.value = '';
+              if (!file) return;
               // A file name may hold control or text-direction characters: keep them visible, never live.
-              if (file) void file.arrayBuffer().then((b) => parse(b, escapeUnsafeText(file.name)));
+              const label = escapeUnsafeText(file.name);
+              // Over the size a run takes (the CLI's limit too): refused before a byte of it is read.
+              const tooBig = ledgerSizeProblem(file.size);
+              if (tooBig) setError(`${label} could not be used: ${tooBig} Nothing was imported.`);
+              else void file.arrayBuffer().then((b) => parse(b, label));
             }}
           />
         </label>

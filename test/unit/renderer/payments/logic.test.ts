@@ -3,6 +3,7 @@ import { PAYMENT_STATES, type PaymentView } from '../../../../shared/ipc/contrac
 import { PAYMENT_COLUMNS } from '../../../../shared/csv/exports/payments';
 import { writeCsv } from '../../../../shared/csv/writer';
 import { UTC_ZONE } from '../../../../shared/domain/zones';
+import { unsafeLinkNotice } from '../../../../shared/domain/card-scrub';
 import { parseAmountField } from '../../../../renderer/src/features/payments/amount';
 import { filterPayments } from '../../../../renderer/src/features/payments/filters';
 import { describePayment } from '../../../../renderer/src/features/payments/format';
@@ -43,6 +44,23 @@ describe('payments view logic', () => {
     ).toContain('bad amount (code 000023)');
     expect(describePayment(view({ kind: 'card', paymentStatus: 'pending' })).body).toContain('3-D Secure');
     expect(describePayment(view({ state: 'outcome_unknown' })).body).toMatch(/never sends it again/);
+  });
+
+  it('a card payment whose 3-D Secure link carried card data says what to do instead of waiting for the page', () => {
+    const notice = unsafeLinkNotice('3ds');
+    const body = describePayment(view({ kind: 'card', paymentStatus: 'pending', detail: notice })).body;
+    expect(body).toContain(notice);
+    expect(body).not.toMatch(/confirms the payment on the bank’s page/);
+  });
+
+  it('the export masks a card number or code in a service text once more (rows an older version kept)', () => {
+    const csv = writeCsv(
+      PAYMENT_COLUMNS,
+      [view({ retMsg: 'card 4000 0566 5566 5556 cvv 987 refused', note: 'n 4000-0566-5566-5556' })],
+      { zone: UTC_ZONE },
+    );
+    expect(csv).toContain('card •••• 5556 cvv ••• refused');
+    expect(csv.replace(/(\d)[ -](?=\d)/g, '$1')).not.toContain('4000056655665556');
   });
 
   it('filters by kind, state (or "not final yet") and text, newest first', () => {
