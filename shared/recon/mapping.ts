@@ -303,7 +303,7 @@ export const norm = (h: string) =>
 
 const SYNONYMS: Readonly<Record<MappingField, readonly string[]>> = Object.fromEntries(
   MAPPING_FIELDS.map((f) => [f, [...new Set(SPELLINGS[f].map(norm))]]),
-) as Record<MappingField, readonly string[]>;
+) as unknown as Record<MappingField, readonly string[]>;
 
 /**
  * Whether a synonym is long enough to be looked for inside a longer header ("Order Reference" →
