@@ -79,7 +79,7 @@ const NOT_CSV_SIGNATURES: ReadonlyArray<{ bytes: number[]; what: string }> = [
   },
   {
     bytes: [0xd0, 0xcf, 0x11, 0xe0],
-    what: 'an old Excel workbook (.xls), not a CSV file. In Excel choose File → Save As → “CSV UTF-8”, then import that file',
+    what: 'an old Excel workbook (.xls), which cannot be read. In Excel choose File → Save As → “Excel Workbook (.xlsx)” or “CSV UTF-8”, then import that file',
   },
   {
     bytes: [0x25, 0x50, 0x44, 0x46],
