@@ -132,7 +132,7 @@ export function PeriodChoices({ options, hasDate, localZone, onChange }: PeriodP
               />
             </label>
           ))}
-          <label>
+          <label className="recon-wide">
             <span>Whose days</span>
             <select
               aria-label="Whose days"
