@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/domain/errors';
 import type { Transaction } from '../../../shared/domain/transaction';
-import { reportCsv } from '../../../shared/recon/export';
+import { reportCsv, reportRows, summaryCsv } from '../../../shared/recon/export';
 import type { LedgerRow } from '../../../shared/recon/ledger';
 import type { ReconOptions } from '../../../shared/recon/period';
 import type { LedgerFileInfo } from '../../../shared/recon/run';
@@ -274,9 +274,30 @@ describe('month-end close (main)', () => {
         },
       ),
     ).toEqual({ ok: false, reason: 'signed' });
-    // Reproducible: computed again (after a restart) it is the same hash.
+    // Reproducible: computed again it is the same hash, and two exports carry it and the signature.
     const again = await x.seal(runId);
     expect(again).toMatchObject({ contentHash: signed.contentHash, intact: true });
+    const exportNow = async () => {
+      const s = await x.seal(runId);
+      const signature = { signOff: s.signOff!, contentHash: s.contentHash! };
+      const items = service.items(runId, 0, 100).items;
+      const rep = service.report(runId);
+      return {
+        report: reportCsv(reportRows(items, (await x.list(runId)).exceptions, signature)),
+        summary: summaryCsv(rep.summary.currencies, '2025-07-02T04:00:00.000Z', {
+          run: rep.facts,
+          signature,
+        }),
+      };
+    };
+    const e1 = await exportNow();
+    const e2 = await exportNow();
+    expect(e2).toEqual(e1);
+    expect(e1.summary).toContain(`,Chris,`);
+    expect(e1.summary).toContain(`June closed.,5,${signed.contentHash}`);
+    expect(e1.report.split('\r\n')[2]).toMatch(
+      new RegExp(`Written off,.*Below threshold\\.,.*Chris,.*,${signed.contentHash}$`),
+    );
     storage.close();
     const raw = new DatabaseSync(join(dataDir, 'refund-desk.db'));
     expect(() =>

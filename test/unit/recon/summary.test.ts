@@ -240,6 +240,19 @@ describe('report and summary CSV', () => {
       'Refund amount',
       'Refund status',
       'Refund created',
+      // Appended for month-end close.
+      'Exception state',
+      'Owner',
+      'Age (days)',
+      'Age bucket',
+      'Aged from',
+      'Notes',
+      'Manual match',
+      'Carried from run',
+      'Carry-forward check',
+      'Signed by',
+      'Signed at',
+      'Content hash (SHA-256)',
     ]);
     expect(SUMMARY_COLUMNS.map((c) => c.header)).toEqual([
       'Currency',
@@ -274,6 +287,12 @@ describe('report and summary CSV', () => {
       'Data source',
       'Run status',
       'Compared how',
+      // Appended for month-end close.
+      'Signed by',
+      'Signed at',
+      'Sign-off comment',
+      'Open at sign-off',
+      'Content hash (SHA-256)',
     ]);
   });
 
