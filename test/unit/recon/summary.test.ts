@@ -323,7 +323,7 @@ describe('report and summary CSV', () => {
     const csv = summaryCsv(currencies, '2024-06-01T00:00:00.000Z', { bom: false });
     expect(csv.split('\r\n')[0]).toContain(',Unexplained,Generated (UTC),Time zone,Date differs,');
     expect(csv.split('\r\n')[1]).toBe(
-      'USD,2,0,1,0,0,0,1,0,0,7.50,9.90,0.00,-2.40,-2.40,0.00,2024-06-01T00:00:00Z,UTC,0,0,0,0,,,,,,,,,',
+      'USD,2,0,1,0,0,0,1,0,0,7.50,9.90,0.00,-2.40,-2.40,0.00,2024-06-01T00:00:00Z,UTC,0,0,0,0,,,,,,,,,,,,,,',
     );
     const utc8 = summaryCsv(currencies, '2024-06-01T00:00:00.000Z', {
       bom: false,
