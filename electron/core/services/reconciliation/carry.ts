@@ -103,8 +103,20 @@ export function decideCarried(
         at,
       };
   }
+  if (item.outcome === 'duplicate_in_ledger')
+    return {
+      result: 'still_open',
+      why: 'a second booking of the same payment clears only when a person resolves it (reverse one of them)',
+      at,
+    };
+  if (item.outcome === 'unreadable')
+    return {
+      result: 'still_open',
+      why: 'the row could not be read, and this ledger does not book the payment readably',
+      at,
+    };
   // The old ledger row agrees with the service now (it appeared, its status or amount was corrected).
-  if (item.ledger && item.outcome !== 'duplicate_in_ledger') {
+  if (item.ledger) {
     const o = outcomeOf(item.ledger);
     if (o?.outcome === 'matched')
       return {
