@@ -105,7 +105,7 @@ export function ExceptionEditor({
             <label>
               <span>State</span>
               <select
-                aria-label="State"
+                aria-label="Set state"
                 value={state}
                 onChange={(ev) => setState(ev.target.value as ExceptionState)}
                 disabled={Boolean(e.match)}
@@ -120,7 +120,7 @@ export function ExceptionEditor({
             <label>
               <span>Owner</span>
               <input
-                aria-label="Owner"
+                aria-label="Owner name"
                 value={owner}
                 maxLength={60}
                 onChange={(ev) => setOwner(ev.target.value)}

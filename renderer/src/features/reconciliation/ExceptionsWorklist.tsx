@@ -62,7 +62,7 @@ export function ExceptionsWorklist({ data }: { data: ReturnType<typeof useExcept
       </p>
       <div className="recon-filters" role="group" aria-label="Filter exceptions">
         <select
-          aria-label="Exception state"
+          aria-label="Filter by state"
           value={state}
           onChange={(e) => setState(e.target.value as ExceptionState | '')}
         >
@@ -73,7 +73,11 @@ export function ExceptionsWorklist({ data }: { data: ReturnType<typeof useExcept
             </option>
           ))}
         </select>
-        <select aria-label="Age" value={age} onChange={(e) => setAge(e.target.value as AgeBucket | '')}>
+        <select
+          aria-label="Filter by age"
+          value={age}
+          onChange={(e) => setAge(e.target.value as AgeBucket | '')}
+        >
           <option value="">Any age</option>
           {AGE_BUCKETS.map((a) => (
             <option key={a} value={a}>
@@ -82,7 +86,7 @@ export function ExceptionsWorklist({ data }: { data: ReturnType<typeof useExcept
           ))}
         </select>
         <select
-          aria-label="Owner"
+          aria-label="Filter by owner"
           value={owner === null ? '*' : owner}
           onChange={(e) => setOwner(e.target.value === '*' ? null : e.target.value)}
         >
@@ -95,7 +99,7 @@ export function ExceptionsWorklist({ data }: { data: ReturnType<typeof useExcept
           ))}
         </select>
         <select
-          aria-label="Exception outcome"
+          aria-label="Filter by kind"
           value={outcome}
           onChange={(e) => setOutcome(e.target.value as ReconOutcome | '')}
         >
@@ -108,7 +112,7 @@ export function ExceptionsWorklist({ data }: { data: ReturnType<typeof useExcept
         </select>
         {carriedCount > 0 && (
           <select
-            aria-label="Carried"
+            aria-label="Filter by carry"
             value={carried}
             onChange={(e) => setCarried(e.target.value as typeof carried)}
           >

@@ -59,7 +59,13 @@ export function SignOffPanel({
                 {f.count(open.length)} exception{open.length === 1 ? ' is' : 's are'} still open. They are
                 signed as open:
               </p>
-              <ul className="recon-open-list" data-testid="recon-signoff-open">
+              <ul
+                className="recon-open-list"
+                data-testid="recon-signoff-open"
+                // It scrolls when long: reachable and read by keyboard too (axe scrollable-region-focusable).
+                tabIndex={0}
+                aria-label="Exceptions signed as open"
+              >
                 {open.slice(0, 50).map((id) => {
                   const e = ids.get(id);
                   const i = e?.item;
