@@ -111,6 +111,7 @@ test('month-end close: work the exceptions, sign, carry forward into the next mo
   await page.getByLabel('Filter by owner').selectOption('Ann');
   await expect(page.getByTestId('recon-worklist-count')).toHaveText('2 shown');
   await page.getByLabel('Filter by owner').selectOption('*');
+  await page.evaluate(() => document.getElementById('recon-worklist')?.scrollIntoView({ block: 'start' }));
   await look(page, 'reconciliation-worklist');
 
   // Sign with the open ones listed as open.
@@ -125,6 +126,7 @@ test('month-end close: work the exceptions, sign, carry forward into the next mo
   const hash = (await page.getByTestId('recon-hash').textContent())!.trim();
   expect(hash).toMatch(/^[0-9a-f]{64}$/);
   await expect(page.getByTestId('recon-exception')).toContainText('can no longer change');
+  await page.evaluate(() => document.getElementById('recon-signoff')?.scrollIntoView({ block: 'start' }));
   await look(page, 'reconciliation-signed');
 
   // A signed run refuses changes in main, with the reason.
@@ -178,6 +180,7 @@ test('month-end close: work the exceptions, sign, carry forward into the next mo
   await rowOf(late[0]!).click();
   await expect(page.getByTestId('recon-carry-check')).toContainText('Cleared: booked in this ledger at line');
   await page.getByLabel('Filter by carry').selectOption('carried');
+  await page.evaluate(() => document.getElementById('recon-worklist')?.scrollIntoView({ block: 'start' }));
   await look(page, 'reconciliation-carried');
   // June (signed) is as it was signed.
   const juneNow = await app.core.dispatch('reconciliation.exceptions', { profileId, runId: juneId });

@@ -136,7 +136,8 @@ export function ExceptionsWorklist({ data }: { data: ReturnType<typeof useExcept
                 <th>State</th>
                 <th>Owner</th>
                 <th className="num">Age</th>
-                <th>Notes</th>
+                {/* Beside an open editor (which shows them in full) the notes make room. */}
+                {!selected && <th>Notes</th>}
               </tr>
             </thead>
             <tbody>
@@ -176,7 +177,11 @@ export function ExceptionsWorklist({ data }: { data: ReturnType<typeof useExcept
                     <td className="num" title={AGE_BUCKET_LABELS[e.age]}>
                       {e.ageDays} d
                     </td>
-                    <td className="detail">{e.notes.at(-1)?.text ?? ''}</td>
+                    {!selected && (
+                      <td className="detail" title={e.notes.at(-1)?.text}>
+                        {e.notes.at(-1)?.text ?? ''}
+                      </td>
+                    )}
                   </tr>
                 );
               })}

@@ -1,6 +1,11 @@
 import { useState } from 'react';
+import { OUTCOME_LABELS, type ReconItem } from '../../../../shared/recon/match';
 import { useFormat } from '../preferences/use-prefs';
 import type { useExceptions } from './use-exceptions';
+
+/** The number a person knows an exception by. */
+const key = (i: ReconItem | undefined) =>
+  i?.ledger?.transactionNo ?? i?.service?.transactionNo ?? i?.ledger?.reference;
 
 /**
  * Sign-off: a controller signs the run with a comment. Exceptions still open are listed and must be
@@ -71,12 +76,9 @@ export function SignOffPanel({
                   const i = e?.item;
                   return (
                     <li key={id}>
-                      {i?.line !== undefined && !e?.carried
-                        ? `Line ${i.line}`
-                        : e?.carried
-                          ? 'Carried'
-                          : 'Service'}{' '}
-                      · {i?.ledger?.transactionNo ?? i?.service?.transactionNo ?? i?.ledger?.reference ?? id}
+                      {e?.carried ? 'Carried' : i?.line !== undefined ? `Line ${i.line}` : 'Service'} ·{' '}
+                      {i ? OUTCOME_LABELS[i.outcome] : id}
+                      {key(i) ? ` · ${key(i)}` : ''}
                       {e?.state === 'explained' ? ' · explained' : ''}
                     </li>
                   );
