@@ -10,7 +10,7 @@ import { transactionSyncHandlers } from './ipc/handlers/transactions-sync';
 import { reconciliationHandlers } from './ipc/handlers/reconciliation';
 import { demoLedgerFor } from './demo-ledger';
 import { createReconciliationService } from './services/reconciliation/service';
-import { createRefundsRuntime, type SingleAccount } from './services/refunds/runtime';
+import { createRefundsRuntime, osUser, type SingleAccount } from './services/refunds/runtime';
 import { refundHandlers } from './ipc/handlers/refunds';
 import { paymentHandlers } from './ipc/handlers/payments';
 import { createPaymentsRuntime, type PaymentsRuntime } from './services/payments/runtime';
@@ -208,10 +208,20 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     ...transactionSyncHandlers(
       createTransactionSync({ gateway: (id) => profiles.gatewayOf(id), clock: adapters.clock, limiterFor }),
     ),
-    ...reconciliationHandlers(reconciliation, () => {
-      const demo = demoLedgerFor(sandbox);
-      return { name: 'demo-ledger.csv', text: demo.csv };
-    }),
+    ...reconciliationHandlers(
+      reconciliation,
+      () => {
+        const demo = demoLedgerFor(sandbox);
+        return { name: 'demo-ledger.csv', text: demo.csv };
+      },
+      (profileId) => {
+        try {
+          return profiles.profiles.get(profileId).operatorName ?? osUser();
+        } catch {
+          return osUser();
+        }
+      },
+    ),
     ...refundHandlers(refunds.service, adapters.clock.now),
     ...paymentHandlers(payments),
   };

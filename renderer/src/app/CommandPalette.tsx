@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useEffect, useId, useMemo, useState } from 'react';
 import { Dialog } from '../lib/ui/Dialog';
-import { classifyQuery } from '../features/transactions/id-kind';
+import { classifyId } from '../../../shared/domain/id-kind';
 import type { FoundByWords } from '../features/transactions/use-payment-finder';
 import { useFormat } from '../features/preferences/use-prefs';
 import { type Command, matchCommands } from './nav';
@@ -27,7 +27,7 @@ export function CommandPalette({
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const [found, setFound] = useState<{ query: string; result: FoundByWords } | null>(null);
-  const shape = classifyQuery(query);
+  const shape = classifyId(query);
   // The cache is searched as the words are typed; an answer for older words is dropped.
   useEffect(() => {
     let current = true;
@@ -61,7 +61,7 @@ export function CommandPalette({
       run: () => onLookup(m.transactionNo),
     }));
     const matched = [...payments, ...matchCommands(commands, query)];
-    if (shape.shape !== 'service-number' && shape.shape !== 'reference') return matched;
+    if (shape.shape === 'empty' || shape.shape === 'invalid') return matched;
     const go: Command = {
       id: 'lookup',
       title: `Go to payment “${shape.text}”`,

@@ -2,7 +2,8 @@ import { scrubCardText } from '../../domain/card-scrub';
 import type { Currency } from '../../domain/currencies';
 import { formatMinor } from '../../domain/money';
 import { vendorLabel } from '../../domain/checkout';
-import { environmentLabel } from '../../domain/labels';
+import { environmentLabel, REFUNDED_STATE_LABELS } from '../../domain/labels';
+import type { RefundedState } from '../../domain/transaction';
 import type { PaymentAuditEntry, PaymentKind, PaymentState, PaymentView } from '../../ipc/contract/payments';
 import type { CsvColumn } from '../writer';
 
@@ -25,6 +26,25 @@ export const PAYMENT_STATE_LABELS: Readonly<Record<PaymentState, string>> = {
 };
 
 /**
+ * A paid payment's refunds as the Transactions screen shows them: worked out from the payment's
+ * transaction in the renderer's cache by the Transactions list's own rule (db/list-row.ts), so the two
+ * screens and their exports never disagree. `remainingMinor` is absent when nothing can safely be
+ * refunded (not successful at the service, or refunds in another currency).
+ */
+export interface PaymentRefunds {
+  refunded: RefundedState;
+  refundedMinor: number;
+  remainingMinor?: number;
+  /** Why nothing can be refunded, in words, when `remainingMinor` is absent. */
+  notRefundable?: string;
+  /** When the service said so (the cached transaction's fetchedAt). */
+  asOf: string;
+}
+
+/** A payment as the Payments screen lists and exports it. */
+export type PaymentRow = PaymentView & { refundSummary?: PaymentRefunds };
+
+/**
  * Column sets of the payments list and the payments audit log exports, as the refunds and audit exports
  * write theirs: headers are words people read, a code that matters has its own column beside its label,
  * and timestamps are written in the zone the person chose (the writers name it in the header). They
@@ -43,7 +63,7 @@ const safe = (
 const money = (row: { amountMinor?: number | undefined; currency?: Currency | undefined }) =>
   row.amountMinor !== undefined && row.currency ? formatMinor(row.amountMinor, row.currency) : undefined;
 
-export const PAYMENT_COLUMNS: readonly CsvColumn<PaymentView>[] = [
+export const PAYMENT_COLUMNS: readonly CsvColumn<PaymentRow>[] = [
   { header: 'Created', kind: 'timestamp', value: (p) => p.createdAt },
   { header: 'Updated', kind: 'timestamp', value: (p) => p.updatedAt },
   { header: 'Payment', kind: 'id', value: (p) => p.id },
@@ -70,6 +90,27 @@ export const PAYMENT_COLUMNS: readonly CsvColumn<PaymentView>[] = [
   { header: 'Operator', kind: 'text', value: (p) => p.operator },
   { header: 'Profile', kind: 'text', value: (p) => p.profileName },
   { header: 'Environment', kind: 'text', value: (p) => environmentLabel(p.environment) },
+  // A paid payment's refunds, as the Transactions export has them (empty when they are not known here).
+  {
+    header: 'Refund state',
+    kind: 'text',
+    value: (p) => (p.refundSummary ? REFUNDED_STATE_LABELS[p.refundSummary.refunded] : undefined),
+  },
+  { header: 'Refund state code', kind: 'text', value: (p) => p.refundSummary?.refunded },
+  {
+    header: 'Refunded',
+    kind: 'amount',
+    value: (p) => p.refundSummary && formatMinor(p.refundSummary.refundedMinor, p.currency),
+  },
+  {
+    header: 'Refundable',
+    kind: 'amount',
+    value: (p) =>
+      p.refundSummary?.remainingMinor === undefined
+        ? undefined
+        : formatMinor(p.refundSummary.remainingMinor, p.currency),
+  },
+  { header: 'Refunds as of', kind: 'timestamp', value: (p) => p.refundSummary?.asOf },
 ];
 
 export const PAYMENT_AUDIT_COLUMNS: readonly CsvColumn<PaymentAuditEntry>[] = [

@@ -22,6 +22,8 @@ import type { Migration } from './database';
  *   but is asked about by reference for a week, and if the service lists it, it becomes the refund it
  *   was. Intents closed by earlier versions get the time of their `closed_not_sent` event, so they are
  *   watched too. Only a column and an index: no table is rebuilt.
+ * - month-end close (issue 28, exceptions and sign-off): see the migration's own comment. Self-contained
+ *   (only new tables and triggers), so it can be renumbered when branches merge.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -287,5 +289,76 @@ UPDATE intents SET closed_not_sent_at = (
  WHERE state = 'refused';
 CREATE INDEX intents_closed_watch ON intents (closed_not_sent_at)
  WHERE state = 'refused' AND closed_not_sent_at IS NOT NULL`,
+  },
+  {
+    // Month-end close (issue 28): exceptions you work, carry-forward, sign-off. NEW TABLES ONLY, nothing
+    // existing is altered, so this migration can be renumbered at merge without touching any other.
+    // - recon_exceptions: one row per exception of a run — `i<seq>` for the run's own non-matched item
+    //   `seq`, `c<n>` for one carried from an earlier run (its item kept in `carried`). Kept beside the
+    //   run's record: working an exception never writes recon_items / recon_jobs (the figures).
+    // - recon_exception_audit: every change (who, when, what, before/after), append-only (triggers).
+    // - recon_signoffs: who signed a run, when, the comment, the exceptions listed open, the content
+    //   hash. Once a run has a row here the database refuses any change to its exceptions and items
+    //   (triggers), whoever asks — the screen's refusal is only the friendly half.
+    version: 6,
+    sql: `
+CREATE TABLE recon_exceptions (
+  run_id TEXT NOT NULL REFERENCES recon_jobs (id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  item_seq INTEGER,
+  state TEXT NOT NULL CHECK (state IN ('open', 'explained', 'resolved', 'written_off')),
+  owner TEXT,
+  notes TEXT NOT NULL,
+  match TEXT,
+  carried TEXT,
+  age_from TEXT NOT NULL,
+  age_from_what TEXT NOT NULL CHECK (age_from_what IN ('ledger', 'service', 'run')),
+  updated_at TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  PRIMARY KEY (run_id, id)
+);
+CREATE TABLE recon_exception_audit (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  run_id TEXT NOT NULL,
+  exception_id TEXT,
+  at TEXT NOT NULL,
+  by TEXT NOT NULL,
+  action TEXT NOT NULL,
+  before TEXT,
+  after TEXT
+);
+CREATE INDEX recon_exception_audit_run ON recon_exception_audit (run_id, id);
+CREATE TABLE recon_signoffs (
+  run_id TEXT PRIMARY KEY REFERENCES recon_jobs (id),
+  by TEXT NOT NULL,
+  at TEXT NOT NULL,
+  comment TEXT NOT NULL,
+  open_ids TEXT NOT NULL,
+  content_hash TEXT NOT NULL CHECK (length(content_hash) = 64)
+);
+CREATE TRIGGER recon_exception_audit_no_update BEFORE UPDATE ON recon_exception_audit
+BEGIN SELECT RAISE(ABORT, 'the exception audit is append-only'); END;
+CREATE TRIGGER recon_exception_audit_no_delete BEFORE DELETE ON recon_exception_audit
+BEGIN SELECT RAISE(ABORT, 'the exception audit is append-only'); END;
+CREATE TRIGGER recon_signoffs_no_update BEFORE UPDATE ON recon_signoffs
+BEGIN SELECT RAISE(ABORT, 'a sign-off cannot change'); END;
+CREATE TRIGGER recon_exceptions_signed_insert BEFORE INSERT ON recon_exceptions
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = NEW.run_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its exceptions cannot change'); END;
+CREATE TRIGGER recon_exceptions_signed_update BEFORE UPDATE ON recon_exceptions
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.run_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its exceptions cannot change'); END;
+CREATE TRIGGER recon_exceptions_signed_delete BEFORE DELETE ON recon_exceptions
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.run_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its exceptions cannot change'); END;
+CREATE TRIGGER recon_items_signed_insert BEFORE INSERT ON recon_items
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = NEW.job_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its items cannot change'); END;
+CREATE TRIGGER recon_items_signed_update BEFORE UPDATE ON recon_items
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.job_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its items cannot change'); END;
+CREATE TRIGGER recon_items_signed_delete BEFORE DELETE ON recon_items
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.job_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its items cannot change'); END`,
   },
 ];

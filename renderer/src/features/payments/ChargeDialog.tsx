@@ -16,7 +16,8 @@ import { parseAmountField } from './amount';
 import { Field } from './Field';
 import { useFormat } from '../preferences/use-prefs';
 import { toPlainDecimal } from '../refunds/amount';
-import { errorOf, useChargeMethod } from './mutations';
+import { useChargeMethod } from './mutations';
+import { errorOf } from '../../lib/bridge';
 import { AmountField, ReferenceField } from './OrderFields';
 import { PaymentDetail } from './PaymentDetail';
 

@@ -1,13 +1,17 @@
-import { PAYMENT_AUDIT_COLUMNS, PAYMENT_COLUMNS } from '../../../../shared/csv/exports/payments';
-import type { PaymentAuditEntry, PaymentView } from '../../../../shared/ipc/contract/payments';
+import {
+  PAYMENT_AUDIT_COLUMNS,
+  PAYMENT_COLUMNS,
+  type PaymentRow,
+} from '../../../../shared/csv/exports/payments';
+import type { PaymentAuditEntry } from '../../../../shared/ipc/contract/payments';
 import { downloadExport } from '../../lib/download';
 import type { Formatters } from '../preferences/format';
 import { profilePart } from '../refunds/filters';
 
 // Times are written in the person's chosen zone, and the headers name it, as in every other export.
 
-/** Downloads the payments shown (CSV for machines, Excel for people). */
-export function exportPayments(kind: 'csv' | 'xlsx', rows: readonly PaymentView[], f: Formatters) {
+/** Downloads the payments shown, with their refunds as the screen shows them (CSV for machines, Excel for people). */
+export function exportPayments(kind: 'csv' | 'xlsx', rows: readonly PaymentRow[], f: Formatters) {
   return downloadExport(kind, {
     area: 'payments',
     profileName: profilePart(rows),

@@ -4,7 +4,8 @@ import { BridgeError, useBridge } from '../../lib/bridge';
 import { useAppNav } from '../../app/nav';
 import { useConnectivity } from './connectivity';
 import { describeLookupError } from './lookup-errors';
-import { classifyQuery, describeMatchedKind, describeShape } from './id-kind';
+import { classifyId } from '../../../../shared/domain/id-kind';
+import { describeMatchedKind, describeShape } from './id-kind';
 import { useLookup } from './mutations';
 import { formatAgeNow } from './format';
 import { CustomerMatches } from './CustomerMatches';
@@ -53,7 +54,7 @@ export function SearchBox({
   const nav = useAppNav();
   const f = useFormat();
   const find = usePaymentFinder(profileId);
-  const shape = classifyQuery(text);
+  const shape = classifyId(text);
   // What a customer says (an amount, a card's last four, an e-mail or name, a date) is searched in the cache.
   const byWords = shape.shape !== 'service-number' && readCustomerWords(text, f.dateFormat) !== undefined;
 
@@ -80,7 +81,7 @@ export function SearchBox({
 
   /** Looks the text up at the service as an id (the only way when it is not a customer's words). */
   const run = async (raw: string, asId = false) => {
-    const s = classifyQuery(raw);
+    const s = classifyId(raw);
     if (!asId && s.shape !== 'service-number' && !lookup.isPending) {
       const found = await find(raw);
       if (found) {
@@ -118,7 +119,8 @@ export function SearchBox({
       return;
     }
     try {
-      const candidates = s.shape === 'reference' ? await refundReferenceCandidates(q) : [];
+      const candidates =
+        s.shape === 'reference' || s.shape === 'refund-reference' ? await refundReferenceCandidates(q) : [];
       const r = await lookup.mutateAsync({ query: q, candidates });
       onFound(r.transaction.transactionNo);
       const via = describeMatchedKind(r.kind);

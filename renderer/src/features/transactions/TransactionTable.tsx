@@ -20,7 +20,7 @@ import { useFormat } from '../preferences/use-prefs';
 import type { Formatters } from '../preferences/format';
 import { type ColumnSpec, columnHeader } from './columns';
 import { contentWidths, fitColumns, MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH } from './column-widths';
-import type { ListRow } from './list-row';
+import type { ListRow } from '../../db/owner';
 import { type UncertainRefunds, uncertainFor } from './open-refunds';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import type { Sorting } from './sorting';

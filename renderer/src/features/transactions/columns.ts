@@ -9,7 +9,7 @@ import {
 } from '../../../../shared/domain/labels';
 import { refundBlocker } from '../../../../shared/domain/transaction';
 import type { Formatters } from '../preferences/format';
-import type { ListRow } from './list-row';
+import type { ListRow } from '../../db/owner';
 import { type UncertainRefunds, uncertainWords } from './open-refunds';
 
 /**

@@ -80,6 +80,8 @@ function currencyOf(token: string): { currencies: Currency[]; rest: string } | u
 export function readCustomerWords(text: string, dateFormat: DateFormat): CustomerWords | undefined {
   const tokens = text.trim().split(/\s+/).filter(Boolean);
   if (tokens.length === 0) return undefined;
+  // A transaction or refund number copied in groups ("4066 0296 6802 8308 59") is an id, not words.
+  if (/^\d{12,}$/.test(tokens.join(''))) return undefined;
   const out: CustomerWords = { amounts: [], currencies: [], name: [] };
   const days = [dateText(dateFormat), dateText('iso')];
   for (const token of tokens) {

@@ -2,7 +2,7 @@ import { currencyExponent, isKnownCurrency } from '../../../../shared/domain/cur
 import { MoneyParseError } from '../../../../shared/domain/money';
 import { parseLocaleAmount } from '../../../../shared/domain/money-input';
 import { dayStartInZone } from '../../../../shared/domain/zones';
-import type { ListRow } from './list-row';
+import type { ListRow } from '../../db/owner';
 
 /** What the person filters the list by. Empty arrays and empty strings mean "any". */
 export interface TransactionFilter {

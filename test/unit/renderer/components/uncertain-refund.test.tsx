@@ -5,7 +5,7 @@ import { createFormatters } from '../../../../renderer/src/features/preferences/
 import { DEFAULT_PREFS } from '../../../../renderer/src/features/preferences/prefs';
 import { COLUMNS } from '../../../../renderer/src/features/transactions/columns';
 import { DetailPanel } from '../../../../renderer/src/features/transactions/DetailPanel';
-import { toListRow } from '../../../../renderer/src/features/transactions/list-row';
+import { toListRow } from '../../../../renderer/src/db/list-row';
 import {
   uncertainByPayment,
   uncertainFor,
