@@ -27,11 +27,13 @@ export function CustomerMatches({
         <strong>
           {matches.length === 0
             ? `No cached payment matches “${query}”.`
-            : `${f.count(matches.length)} cached payment${matches.length === 1 ? '' : 's'} match “${query}”`}
+            : `${f.count(matches.length)} cached payment${matches.length === 1 ? ' matches' : 's match'} “${query}”`}
         </strong>
         {matches.length === 0
           ? ' Try fewer words, or sync the days the customer paid on; an id (transaction no., reference) is asked of the service.'
-          : ' — every part of what you typed matches each of them:'}
+          : matches.length === 1
+            ? ' — every part of what you typed matches it:'
+            : ' — every part of what you typed matches each of them:'}
       </p>
       {shown.length > 0 && (
         <ul className="tx-match-list">

@@ -215,7 +215,7 @@ export function SearchBox({
       </div>
       <div
         id="tx-search-hint"
-        className={`tx-search-hint${shape.shape === 'invalid' ? ' warn' : ''}`}
+        className={`tx-search-hint${shape.shape === 'invalid' && !byWords ? ' warn' : ''}`}
         data-testid="tx-search-hint"
       >
         {hint}
