@@ -178,7 +178,7 @@ export function SearchBox({
 
   const hint =
     shape.shape === 'empty'
-      ? 'Transaction, refund or reference number — or what the customer says: amount, card’s last 4, e-mail, name, date (press / to come here)'
+      ? 'An id, or what the customer says: amount, card’s last 4, e-mail, name, date (/ comes here)'
       : byWords
         ? 'Looks like what a customer says: the cached payments are searched (amount, card’s last 4, e-mail, name, date).'
         : describeShape(shape);
@@ -190,7 +190,7 @@ export function SearchBox({
           type="search"
           aria-label="Look up a transaction"
           aria-describedby="tx-search-hint"
-          placeholder="Transaction no., reference, refund no. — or amount, card’s last 4, e-mail, name, date"
+          placeholder="Transaction no., reference — or amount, card’s last 4, e-mail, name"
           value={text}
           onChange={(e) => {
             setText(e.target.value);
