@@ -27,7 +27,8 @@ export function passesLuhn(digits: string): boolean {
 }
 
 /** A card's expiry year as printed (MM/YY) or in full: "29" is 2029 (cards only expire in the future). */
-export const fullExpiryYear = (year: string) => (/^\d{2}$/.test(year.trim()) ? `20${year.trim()}` : year.trim());
+export const fullExpiryYear = (year: string) =>
+  /^\d{2}$/.test(year.trim()) ? `20${year.trim()}` : year.trim();
 
 /** True once the expiry month (`yyyy`, `MM`) is over, in UTC. */
 export function cardExpired(expYear: string, expMonth: string, nowMs: number): boolean {
