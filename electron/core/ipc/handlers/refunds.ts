@@ -18,11 +18,12 @@ export function refundHandlers(refunds: RefundService, now: () => number): Pick<
       ...(await refunds.preview(profileId, transactionNo)),
       fetchedAt: new Date(now()).toISOString(),
     }),
-    'refunds.submit': (input) => refunds.submit(input),
-    'refunds.list': (input) => refunds.list(scopeProfileId(input)),
-    'refunds.checkAgain': ({ profileId, id }) => refunds.checkAgain(profileId, id),
-    'refunds.closeNotSent': ({ profileId, id, confirmation }) =>
-      refunds.closeNotSent(profileId, id, confirmation),
+    // Intents go out as a person sees them: with when one may be closed, or who closed it.
+    'refunds.submit': async (input) => refunds.view(await refunds.submit(input)),
+    'refunds.list': (input) => refunds.views(refunds.list(scopeProfileId(input))),
+    'refunds.checkAgain': async ({ profileId, id }) => refunds.view(await refunds.checkAgain(profileId, id)),
+    'refunds.closeNotSent': async ({ profileId, id, confirmation }) =>
+      refunds.view(await refunds.closeNotSent(profileId, id, confirmation)),
     'audit.list': (input) => refunds.audit(scopeProfileId(input)),
   };
 }

@@ -44,6 +44,22 @@ export function createPaymentsRuntime(deps: {
     if (sdkData.size > 200) sdkData.delete(sdkData.keys().next().value as string);
   };
   const views = createViews(deps.store, (id) => sdkData.get(id));
+  /**
+   * A Demo whitelabel payment has no hosted page (the merchant's own page runs the vendor SDK): the
+   * embedded sandbox names a stand-in payer page in its SDK data (`approveUrl`), so a clerk can pay or
+   * fail it. Only for Demo, only from this session's SDK data; openPage still checks the address.
+   */
+  const demoPayerPage = (i: { id: string; kind: string; environment: string }): string | undefined => {
+    const data = i.kind === 'whitelabel' && i.environment === 'demo' ? sdkData.get(i.id) : undefined;
+    if (!data) return undefined;
+    try {
+      const parsed: unknown = JSON.parse(Buffer.from(data, 'base64').toString('utf8'));
+      const url = (parsed as { approveUrl?: unknown }).approveUrl;
+      return typeof url === 'string' ? url : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   const context = (profileId: string): PaymentContext => {
     const p = deps.profiles.profiles.get(profileId);
     const ipnUrl = deps.profiles.ipnUrlFor(p.id);
@@ -54,13 +70,16 @@ export function createPaymentsRuntime(deps: {
       profileName: p.name,
       environment: p.environment,
       baseUrl,
-      moneyMode: moneyModeOf(p.environment, baseUrl || undefined),
+      moneyMode: moneyModeOf(p.environment, baseUrl || undefined, p.loopbackMoneyMode),
       merchantNo: p.merchantNo,
       storeNo: p.storeNo,
       operator: p.operatorName ?? osUser(),
       guardrails: p.guardrails ?? { limits: [] },
       ...(ipnUrl ? { ipnUrl } : {}),
-      ...(demo ? { defaultCallbackUrl: `${demo}/` } : {}),
+      // The sandbox's own return page: the payer lands on words, not on the API's JSON.
+      ...(demo
+        ? { defaultCallbackUrl: `${demo}/returned?status={status}&reference={reference}&amount={amount}` }
+        : {}),
     };
   };
 
@@ -172,7 +191,7 @@ export function createPaymentsRuntime(deps: {
       const i = deps.store.get(id);
       if (!i) throw new AppError('not_found', 'This desk has no payment with that id. Reload the list.');
       refuseOtherProfile('payment', i, profileId);
-      const url = page === 'checkout' ? (i.cashierUrl ?? i.authUrl) : i.authUrl;
+      const url = page === 'checkout' ? (i.cashierUrl ?? i.authUrl ?? demoPayerPage(i)) : i.authUrl;
       // A link that carried card data was never kept: say so, and what to do instead.
       if (!url && i.detail && UNSAFE_LINK_NOTICES.has(i.detail)) {
         deps.log.warn('payment.page_refused', { intentId: id });

@@ -7,6 +7,7 @@ import {
   ENVIRONMENT_BASE_URLS,
   type Environment,
   fieldErrors,
+  isLoopbackUrl,
   type Profile,
   type ProfileInput,
   profileInputSchema,
@@ -15,6 +16,7 @@ import {
 import type { profileViewSchema } from '../../../../shared/ipc/contract/profiles';
 import type { GatewayConfig } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
+import { osUser } from '../operator';
 import { type SecretStore, type SecretStoreInfo, SettingsCorruptError, type SettingsStore } from './ports';
 
 const settingsSchema = z.object({
@@ -177,7 +179,13 @@ export function createProfilesService(deps: ProfilesDeps) {
 
   async function view(p: Profile): Promise<ProfileView> {
     const url = baseUrlOf(p);
-    return { ...p, hasToken: await hasToken(p), ...(url ? { effectiveBaseUrl: url } : {}) };
+    return {
+      ...p,
+      hasToken: await hasToken(p),
+      ...(url ? { effectiveBaseUrl: url } : {}),
+      // The name every confirmation shows is the one main records (refunds, payments, audit).
+      operator: p.operatorName ?? osUser(),
+    };
   }
 
   function validate(input: ProfileInput) {
@@ -247,6 +255,9 @@ export function createProfilesService(deps: ProfilesDeps) {
         ...(v.merGroupNo ? { merGroupNo: v.merGroupNo } : {}),
         ...(v.guardrails ? { guardrails: v.guardrails } : {}),
       };
+      // Only a Custom address on this machine carries a declared money mode (elsewhere the address decides).
+      const declarable =
+        v.environment === 'custom' && fields.baseUrl !== undefined && isLoopbackUrl(fields.baseUrl);
       let saved: Profile;
       let profiles: Profile[];
       let retarget = false;
@@ -261,9 +272,13 @@ export function createProfilesService(deps: ProfilesDeps) {
             : v.guardrails.unknownClose === undefined && keptClose
               ? { ...v.guardrails, unknownClose: keptClose }
               : v.guardrails;
+        // An edit that does not say keeps the declaration while the address stays the same.
+        const declared =
+          v.loopbackMoneyMode ?? (old.baseUrl === fields.baseUrl ? old.loopbackMoneyMode : undefined);
         saved = {
           ...fields,
           ...(guardrails ? { guardrails } : {}),
+          ...(declarable && declared ? { loopbackMoneyMode: declared } : {}),
           id: old.id,
           createdAt: old.createdAt,
           updatedAt: now,
@@ -272,7 +287,13 @@ export function createProfilesService(deps: ProfilesDeps) {
         // A token is only ever sent to the host it was entered for: a new destination needs it again.
         retarget = old.environment !== saved.environment || old.baseUrl !== saved.baseUrl;
       } else {
-        saved = { ...fields, id: newSortableId('P', deps.clock.now()), createdAt: now, updatedAt: now };
+        saved = {
+          ...fields,
+          ...(declarable && v.loopbackMoneyMode ? { loopbackMoneyMode: v.loopbackMoneyMode } : {}),
+          id: newSortableId('P', deps.clock.now()),
+          createdAt: now,
+          updatedAt: now,
+        };
         profiles = [...state.profiles, saved];
       }
       if (profiles.some((p) => p.id !== saved.id && p.name.toLowerCase() === saved.name.toLowerCase())) {

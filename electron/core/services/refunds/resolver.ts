@@ -8,6 +8,7 @@ import {
 } from '../../../../shared/domain/refund-intent';
 import type { RefundRecord } from '../../../../shared/domain/transaction';
 import type { AuditEntry } from './audit';
+import { closeReadiness } from './close-rule';
 import type { Intent, IntentPatch, IntentState } from './intent';
 import type { RefundServiceDeps } from './service';
 
@@ -467,11 +468,12 @@ export function createResolver(
           { details: { intentId: id } },
         );
       const reached = checks.filter((c) => c.reached);
-      const minutes = Math.floor((deps.clock.now() - Date.parse(intent.createdAt)) / 60_000);
       // Whatever the profile says (a settings file is not trusted), never less than the floor: a refund
       // closed while the service may still be applying it can be paid twice.
-      const { minChecks, minMinutes } = closePolicyAtFloor(by.policy);
-      if (reached.length < minChecks || minutes < minMinutes)
+      const policy = closePolicyAtFloor(by.policy);
+      const { minChecks, minMinutes } = policy;
+      const { minutes, ready } = closeReadiness(intent.createdAt, reached.length, policy, deps.clock.now());
+      if (!ready)
         throw new AppError(
           'conflict',
           `Check again at least ${minChecks} time(s) over ${minMinutes} minute(s) before closing it as not sent: ${reached.length} check(s) reached the service so far, ${minutes} minute(s) since it was sent. The payment service may still apply a refund up to ${UNKNOWN_CLOSE_FLOOR.minMinutes / 60} hours after it was sent; closing it sooner could pay it twice.`,
@@ -523,7 +525,12 @@ export function createResolver(
       );
       if (!closed)
         throw new AppError('conflict', 'This refund changed meanwhile; it was not closed. Look at it again.');
-      auditOf(closed, 'closed_not_sent', `Closed by ${by.operator}. ${evidence}`);
+      // The audit names who closed it (not who sent it): that is whom the Refunds list says closed it.
+      auditOf(
+        { ...closed, operator: by.operator },
+        'closed_not_sent',
+        `Closed by ${by.operator}. ${evidence}`,
+      );
       return closed;
     });
 

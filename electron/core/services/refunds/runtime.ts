@@ -1,7 +1,8 @@
-import { hostname, userInfo } from 'node:os';
+import { hostname } from 'node:os';
 import type { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
 import type { EventBus } from '../event-bus';
+import { osUser } from '../operator';
 import type { Clock, Logger } from '../ports';
 import type { ProfilesRuntime } from '../profiles/runtime';
 import { describeAccount, findAccountProfile } from './accounts';
@@ -10,14 +11,8 @@ import { createRefundPoller } from './poller';
 import { createRefundService, type RefundContext, type RefundGateway } from './service';
 import type { RefundStore } from './store';
 
-/** The OS account name, used as the operator when a profile names none. */
-export function osUser(): string {
-  try {
-    return userInfo().username || 'unknown operator';
-  } catch {
-    return 'unknown operator';
-  }
-}
+/** The OS account name, used as the operator when a profile names none (kept here for its importers). */
+export { osUser };
 
 /** `host:pid` of this process, recorded on every intent it sends. */
 export const THIS_SENDER = `${hostname()}:${process.pid}`;
@@ -87,6 +82,7 @@ export function createRefundsRuntime(deps: {
       storeNo: p.storeNo,
       operator: p.operatorName ?? osUser(),
       guardrails: p.guardrails ?? { limits: [] },
+      ...(p.loopbackMoneyMode ? { loopbackMoneyMode: p.loopbackMoneyMode } : {}),
       ...(ipnUrl ? { ipnUrl } : {}),
     };
   };
@@ -169,7 +165,7 @@ export function createRefundsRuntime(deps: {
       }
     },
     onChange: (intent) => {
-      deps.events.emit('refunds.updated', intent);
+      deps.events.emit('refunds.updated', service.view(intent));
       if (intent.state === 'accepted') poller.kick();
     },
   });
@@ -217,7 +213,7 @@ export function createRefundsRuntime(deps: {
           version = v;
           const changes = deps.store.changesSince(seq);
           seq = changes.seq;
-          for (const i of changes.intents) deps.events.emit('refunds.updated', i);
+          for (const i of service.views(changes.intents)) deps.events.emit('refunds.updated', i);
           if (changes.intents.some((i) => i.state === 'accepted')) poller.kick();
         } catch (e) {
           deps.log.warn('refund.watch_failed', { error: e instanceof Error ? e.message : String(e) });

@@ -23,12 +23,15 @@ import { COUNTED_STATES, type Intent, type IntentAccount, OPEN_STATES } from './
 import { createKeyedLock } from './locks';
 import { createResolver } from './resolver';
 import { type RefundStore, type SendingIntent, UnreadableIntentError } from './store';
+import { createIntentViews } from './views';
 
 /** Who is refunding, and where to: the profile the call names, resolved by the host. */
 /** The account a new refund is made in: a profile's now, so its environment is always a known one. */
 type RefundAccount = Omit<IntentAccount, 'environment'> & { environment: Environment };
 
 export interface RefundContext extends RefundAccount {
+  /** What the person declared is behind a Custom address on this machine (moneyModeOf). */
+  loopbackMoneyMode?: MoneyMode;
   operator: string;
   guardrails: Guardrails;
   /** Where refund IPNs should go (the loopback listener), if one runs. */
@@ -179,6 +182,7 @@ export function createRefundService(deps: RefundServiceDeps) {
   const lock = createKeyedLock();
   const iso = () => new Date(deps.clock.now()).toISOString();
   const resolver = createResolver(deps);
+  const views = createIntentViews(deps);
   const belongs = (i: Intent, profileId: string) =>
     i.profileId === profileId || (deps.belongsTo?.(i, profileId) ?? false);
   /** The intent, if the named profile may act on it; `conflict` when it is another profile's. */
@@ -234,7 +238,7 @@ export function createRefundService(deps: RefundServiceDeps) {
       todayTotalMinor: todayTotal(ctx, transaction.currency),
       guardrails: ctx.guardrails,
       environment: ctx.environment,
-      moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl),
+      moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl, ctx.loopbackMoneyMode),
       baseUrl: ctx.baseUrl,
       merchantNo: ctx.merchantNo,
       profileId: ctx.profileId,
@@ -384,7 +388,7 @@ export function createRefundService(deps: RefundServiceDeps) {
         const need = missingConfirmations({
           amountMinor: input.amountMinor,
           currency: tx.currency,
-          moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl),
+          moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl, ctx.loopbackMoneyMode),
           todayTotalMinor: todayTotal(ctx, tx.currency, db),
           guardrails: ctx.guardrails,
           confirmation: input.confirmation,
@@ -519,7 +523,7 @@ export function createRefundService(deps: RefundServiceDeps) {
         );
       const intent = ownIntent(profileId, id);
       // The profile's policy raised to the floor (the resolver raises it again: settings are not trusted).
-      const policy = closePolicyAtFloor((intent && deps.closePolicy?.(intent)) ?? DEFAULT_UNKNOWN_CLOSE);
+      const policy = intent ? views.policyFor(intent) : closePolicyAtFloor(DEFAULT_UNKNOWN_CLOSE);
       return resolver.closeNotSent(id, { operator: deps.context(profileId).operator, policy });
     },
     /** One profile's intents (sent with it or to its account), or every profile's. */
@@ -528,6 +532,9 @@ export function createRefundService(deps: RefundServiceDeps) {
       const all = deps.store.list();
       return profileId === undefined ? all : all.filter((i) => belongs(i, profileId));
     },
+    /** An intent as a person sees it: with when it may be closed, or who closed it (views.ts). */
+    view: views.view,
+    views: views.views,
     unfinished: () => deps.store.unfinished(),
     get: (id: string) => deps.store.get(id),
     audit: (profileId?: string) => {
