@@ -11,6 +11,7 @@ const open = (dir: string) => {
   const s = openAppStorage({ dataDir: dir, now: Date.now, log: createFakeLogger() });
   return paymentStoreOn(s.intents, s.customers);
 };
+const lease = (holder: string) => ({ holder, ms: 15_000 });
 const draft = (over: Partial<PaymentDraft> = {}): PaymentDraft => ({
   id: 'PY1',
   kind: 'card',
@@ -35,29 +36,37 @@ const draft = (over: Partial<PaymentDraft> = {}): PaymentDraft => ({
 });
 
 describe('payments in the app database', () => {
-  it('a reference is taken across processes, except by creates the service rejected', () => {
+  it('a reference is taken across processes, except by creates the service rejected', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rd-paystore-'));
     const a = open(dir);
     const b = open(dir);
-    expect(a.insertSending(draft(), 'h:1', 't').ok).toBe(true);
-    const again = b.insertSending(draft({ id: 'PY2' }), 'h:2', 't');
+    expect((await a.insertSending(draft(), lease('h:1'), 't')).ok).toBe(true);
+    const again = await b.insertSending(draft({ id: 'PY2' }), lease('h:2'), 't');
     expect(again).toMatchObject({ ok: false, reason: 'reference_in_use', existing: { id: 'PY1' } });
     expect(
-      a.transition('PY1', ['sending'], 'rejected', { retCode: '000023' }, { at: 't2', type: 'rejected' }),
+      await a.transition(
+        'PY1',
+        ['sending'],
+        'rejected',
+        { retCode: '000023' },
+        { at: 't2', type: 'rejected' },
+      ),
     ).toMatchObject({
       state: 'rejected',
       retCode: '000023',
     });
-    expect(b.insertSending(draft({ id: 'PY2' }), 'h:2', 't').ok).toBe(true);
+    expect((await b.insertSending(draft({ id: 'PY2' }), lease('h:2'), 't')).ok).toBe(true);
     // The same reference at another merchant is another reference.
-    expect(b.insertSending(draft({ id: 'PY3', merchantNo: '200101' }), 'h:2', 't').ok).toBe(true);
+    expect((await b.insertSending(draft({ id: 'PY3', merchantNo: '200101' }), lease('h:2'), 't')).ok).toBe(
+      true,
+    );
   });
 
-  it('transitions are guarded; the intent reads back whole; a card is only ever its last four', () => {
+  it('transitions are guarded; the intent reads back whole; a card is only ever its last four', async () => {
     const s = open(mkdtempSync(join(tmpdir(), 'rd-paystore-')));
-    s.insertSending(draft(), 'h:1', 't');
-    expect(s.transition('PY1', ['open'], 'succeeded', {}, { at: 't', type: 'x' })).toBeUndefined();
-    const open1 = s.transition(
+    await s.insertSending(draft(), lease('h:1'), 't');
+    expect(await s.transition('PY1', ['open'], 'succeeded', {}, { at: 't', type: 'x' })).toBeUndefined();
+    const open1 = await s.transition(
       'PY1',
       ['sending'],
       'open',
@@ -70,18 +79,19 @@ describe('payments in the app database', () => {
       saveCard: true,
       cardLast4: '3220',
     });
-    expect(s.byTransaction('200043', '300000000000000001')?.id).toBe('PY1');
-    expect(s.unfinished().map((i) => i.id)).toEqual(['PY1']);
-    expect(s.noteCheck('PY1', { at: 't2', found: true, note: 'n' })).toMatchObject({
+    expect((await s.byTransaction('200043', '300000000000000001'))?.id).toBe('PY1');
+    expect((await s.unfinished()).map((i) => i.id)).toEqual(['PY1']);
+    expect(await s.noteCheck('PY1', { at: 't2', found: true, note: 'n' })).toMatchObject({
       checks: 1,
       lastCheck: { note: 'n' },
     });
-    expect(() =>
-      s.insertSending(draft({ id: 'PY9', reference: 'R9', cardLast4: '4242424242424242' }), 'h', 't'),
-    ).toThrow();
+    await expect(
+      s.insertSending(draft({ id: 'PY9', reference: 'R9', cardLast4: '4242424242424242' }), lease('h'), 't'),
+    ).rejects.toThrow();
+    expect(await s.get('PY9')).toBeUndefined();
   });
 
-  it('a stored method is kept once per customer and linked to the payment that created it', () => {
+  it('a stored method is kept once per customer and linked to the payment that created it', async () => {
     const s = open(mkdtempSync(join(tmpdir(), 'rd-paystore-')));
     s.customers.insert({
       id: 'CU1',
@@ -99,7 +109,11 @@ describe('payments in the app database', () => {
       operator: 'Ana',
       createdAt: 't',
     });
-    s.insertSending(draft({ customerId: 'CU1', customerNo: '1234567890123456789012' }), 'h', 't');
+    await s.insertSending(
+      draft({ customerId: 'CU1', customerNo: '1234567890123456789012' }),
+      lease('h'),
+      't',
+    );
     const method = {
       id: 'PM1',
       customerId: 'CU1',
@@ -112,7 +126,7 @@ describe('payments in the app database', () => {
     expect(s.saveMethod('PY1', method, 't').id).toBe('PM1');
     expect(s.saveMethod('PY1', { ...method, id: 'PM2' }, 't').id).toBe('PM1');
     expect(s.methods.forCustomer('CU1')).toHaveLength(1);
-    expect(s.get('PY1')?.savedMethodId).toBe('PM1');
+    expect((await s.get('PY1'))?.savedMethodId).toBe('PM1');
     expect(s.customers.list('p').map((c) => c.customerNo)).toEqual(['1234567890123456789012']);
   });
 });

@@ -321,8 +321,9 @@ INSERT INTO intents_v5 (id, kind, seq, state, profile_id, profile_name, environm
 SELECT id, 'refund', seq, state, profile_id, profile_name, environment, base_url, merchant_no, store_no,
   transaction_no, reference, amount_minor, currency, settle_currency, operator, created_at, updated_at,
   sender, ret_code, ret_msg, detail, last_check_at, last_check_found, last_check_note, checks, attempts,
-  json_object('reasonCode', reason_code, 'reasonNote', reason_note,
-    'refundTransactionNo', refund_transaction_no, 'refundStatus', refund_status, 'imported', imported)
+  json_patch('{}', json_object('reasonCode', reason_code, 'reasonNote', reason_note,
+    'refundTransactionNo', refund_transaction_no, 'refundStatus', refund_status,
+    'imported', CASE imported WHEN 1 THEN json('true') END))
 FROM intents;
 INSERT INTO intents_v5 (id, kind, seq, state, profile_id, profile_name, environment, base_url, merchant_no,
   store_no, transaction_no, reference, amount_minor, currency, settle_currency, operator, created_at,
@@ -331,11 +332,12 @@ INSERT INTO intents_v5 (id, kind, seq, state, profile_id, profile_name, environm
 SELECT id, 'payment', 0, state, profile_id, profile_name, environment, base_url, merchant_no, store_no,
   transaction_no, reference, amount_minor, currency, settle_currency, operator, created_at, updated_at,
   sender, ret_code, ret_msg, detail, card_last4, last_check_at, last_check_found, last_check_note, checks,
-  1, json_object('paymentKind', kind, 'vendor', vendor, 'terminal', terminal, 'description', description,
-    'note', note, 'goods', json(goods), 'timeoutMin', timeout_min, 'customerId', customer_id,
-    'customerNo', customer_no, 'methodId', method_id, 'saveCard', save_card,
+  1, json_patch('{}', json_object('paymentKind', kind, 'vendor', vendor, 'terminal', terminal,
+    'description', description, 'note', note, 'goods', json(goods), 'timeoutMin', timeout_min,
+    'customerId', customer_id, 'customerNo', customer_no, 'methodId', method_id,
+    'saveCard', json(CASE save_card WHEN 1 THEN 'true' ELSE 'false' END),
     'paymentStatus', payment_status, 'cashierUrl', cashier_url, 'authUrl', auth_url,
-    'savedMethodId', saved_method_id, 'paidAt', paid_at)
+    'savedMethodId', saved_method_id, 'paidAt', paid_at))
 FROM payment_intents;
 CREATE TABLE intent_events_v5 (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -372,14 +374,15 @@ INSERT INTO audit_v5 (id, kind, at, outcome, operator, profile_id, profile_name,
   transaction_no, amount_minor, currency, ret_code, ret_msg, detail, data)
 SELECT id, 'refund', at, outcome, operator, profile_id, profile_name, environment, intent_id,
   transaction_no, amount_minor, currency, ret_code, ret_msg, detail,
-  json_object('reasonCode', reason_code, 'reasonNote', reason_note,
-    'refundTransactionNo', refund_transaction_no)
+  json_patch('{}', json_object('reasonCode', reason_code, 'reasonNote', reason_note,
+    'refundTransactionNo', refund_transaction_no))
 FROM audit ORDER BY id;
 INSERT INTO audit_v5 (kind, at, outcome, operator, profile_id, profile_name, environment, subject_id,
   transaction_no, amount_minor, currency, ret_code, ret_msg, detail, data)
 SELECT 'payment', at, outcome, operator, profile_id, profile_name, environment, subject_id,
   transaction_no, amount_minor, currency, ret_code, ret_msg, detail,
-  json_object('action', action, 'reference', reference, 'customerNo', customer_no, 'vendor', vendor)
+  json_patch('{}', json_object('action', action, 'reference', reference, 'customerNo', customer_no,
+    'vendor', vendor))
 FROM payment_audit ORDER BY id;
 DROP TABLE payment_events;
 DROP TABLE payment_intents;
