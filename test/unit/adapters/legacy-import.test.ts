@@ -225,4 +225,57 @@ describe('one-time import of the earlier JSON-lines files', () => {
     expect(await refundStoreOn(storage.intents).get('RD0010')).toMatchObject({ state: 'outcome_unknown' });
     storage.close();
   });
+
+  it('an old journal with two unanswered refunds of one payment: both imported, both open, the payment stays blocked', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rd-import-'));
+    const payment = { transactionNo: '297553638300709999' };
+    writeFileSync(
+      join(dataDir, 'refund-journal.jsonl'),
+      [
+        line({ type: 'created', at, intent: draft('RD0021', payment) }),
+        line({ type: 'sent', at, id: 'RD0021' }),
+        line({ type: 'created', at, intent: draft('RD0022', { ...payment, amountMinor: 300 }) }),
+        line({ type: 'sent', at, id: 'RD0022' }),
+        '',
+      ].join('\n'),
+    );
+    const storage = open(dataDir);
+    const refunds = refundStoreOn(storage.intents);
+    // Nothing dropped: both are what the journal proves — sent, answer unknown — and both count.
+    expect(
+      (await refunds.forPayment('200043', '300014', payment.transactionNo)).map((i) => [i.id, i.state]),
+    ).toEqual([
+      ['RD0021', 'outcome_unknown'],
+      ['RD0022', 'outcome_unknown'],
+    ]);
+    expect(storage.problems().find((p) => p.name === 'journal-import')).toBeUndefined();
+    // The database refuses a third open refund of the payment, even once the first is resolved.
+    const decide = () =>
+      refunds.decide(
+        {
+          account: {
+            environment: 'production',
+            baseUrl: 'https://mapi.yuansfer.com',
+            merchantNo: '200043',
+            storeNo: '300014',
+          },
+          transactionNo: payment.transactionNo,
+          currency: 'USD',
+        },
+        (tx) =>
+          tx.insertSending(
+            {
+              ...draft('RD0023', payment),
+              environment: 'production',
+              baseUrl: 'https://mapi.yuansfer.com',
+            } as never,
+            { holder: 't:1', ms: 15_000 },
+            at,
+          ),
+      );
+    await expect(decide()).rejects.toMatchObject({ which: 'open_refund' });
+    await refunds.transition('RD0021', ['outcome_unknown'], 'rejected', {}, { at, type: 'rejected' });
+    await expect(decide()).rejects.toMatchObject({ which: 'open_refund' });
+    storage.close();
+  });
 });

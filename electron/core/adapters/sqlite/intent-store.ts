@@ -120,14 +120,17 @@ function violation(e: unknown): InvariantViolation {
   return new InvariantViolation('open_refund');
 }
 
-/** Inserts an intent row as given (a decision, a migration test, or the one-time import). */
-export function insertIntentRecord(db: Database, i: IntentRecord): void {
+/**
+ * Inserts an intent row as given (a decision, a migration test, or the one-time import). `duplicateOf`:
+ * only the import of an old journal that holds two open refunds of one payment sets it (schema.ts, v5).
+ */
+export function insertIntentRecord(db: Database, i: IntentRecord, duplicateOf?: string): void {
   db.run(
     `INSERT INTO intents (id, kind, seq, state, profile_id, profile_name, environment, base_url, merchant_no,
        store_no, transaction_no, reference, amount_minor, currency, settle_currency, operator, created_at,
        updated_at, sender, lease_until, ret_code, ret_msg, detail, card_last4, last_check_at, last_check_found,
-       last_check_note, checks, attempts, data)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       last_check_note, checks, attempts, data, duplicate_of)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     i.id,
     i.kind,
     nextSeq(db),
@@ -158,6 +161,7 @@ export function insertIntentRecord(db: Database, i: IntentRecord): void {
     i.checks,
     i.attempts,
     JSON.stringify(i.data),
+    duplicateOf ?? null,
   );
 }
 

@@ -194,6 +194,18 @@ function applyLegacy(map: Map<string, Folded>, e: Record<string, unknown>): stri
   return undefined;
 }
 
+/** The refund of `i`'s payment that is open already (the first), if any. */
+function openRefundOf(db: Database, i: Intent): string | undefined {
+  return db.get<{ id: string }>(
+    `SELECT id FROM intents WHERE kind = 'refund' AND merchant_no = ? AND transaction_no = ? AND store_no = ?
+       AND environment = ? AND state IN ('sending', 'outcome_unknown') ORDER BY created_at, id LIMIT 1`,
+    i.merchantNo,
+    i.transactionNo,
+    i.storeNo,
+    i.environment,
+  )?.id;
+}
+
 /** The state an imported intent continues in. Never "not sent" unless the journal proves it. */
 function continueAs(f: Folded, journalDamaged: boolean): { state: IntentState; detail?: string } {
   if (f.state === 'created')
@@ -332,19 +344,31 @@ export function importLegacyFiles(
         continue;
       }
       const record = toRecord(intent);
+      const row = { ...record, data: { ...record.data, imported: 1 } };
+      let beside: string | undefined;
       try {
-        insertIntentRecord(db, { ...record, data: { ...record.data, imported: 1 } });
+        insertIntentRecord(db, row);
       } catch (e) {
-        // The database allows one open refund per payment; an old journal holding two is shown, not guessed.
-        if (!/UNIQUE constraint/.test(String((e as Error).message))) throw e;
-        problem('refund-journal.jsonl', {
-          reason: `refund ${f.id} is ${intent.state} while another refund of payment ${intent.transactionNo} is open; it was not imported — check that payment with the payment service`,
-        });
-        continue;
+        // The database allows one open refund per payment, but an old journal may hold two unanswered:
+        // both are kept (schema.ts, v5) — the later one marked, still blocking and counted — never dropped.
+        beside = openRefundOf(db, intent);
+        if (!/UNIQUE constraint/.test(String((e as Error).message)) || !beside) throw e;
+        insertIntentRecord(db, row, beside);
       }
       for (const e of f.events)
         insertEventRow(db, f.id, { at: e.at || at, type: e.type, to: intent.state, data: e.data });
       insertEventRow(db, f.id, { at, type: 'imported', from: f.state, to: intent.state, data: {} });
+      if (beside)
+        insertEventRow(db, f.id, {
+          at,
+          type: 'open_beside',
+          from: intent.state,
+          to: intent.state,
+          data: {
+            openRefund: beside,
+            note: `Imported open beside refund ${beside} of the same payment. Both are kept; both block further refunds of the payment and count against it until they are resolved by query.`,
+          },
+        });
       report.intents += 1;
     }
 

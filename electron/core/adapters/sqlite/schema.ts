@@ -26,6 +26,14 @@ import type { Migration } from './database';
  *   (sending, outcome unknown) per account and payment, and a payment reference unique per merchant
  *   among creates the service did not reject. `sender` stays a label for people; whether it is still
  *   sending is its lease (`lease_until`, ms), which migrated rows do not have: they are resolved by query.
+ *   Earlier versions enforced "one open refund per payment" in code only, so a file may hold two (an old
+ *   journal imported with both unanswered): the unique index would fail the whole migration and leave
+ *   the desk without refunds for good. Both are kept, unchanged, and the later one is marked
+ *   (`duplicate_of`, with an `open_beside` event) so the index admits it; it still blocks — the
+ *   deciding code sees its state, and a trigger refuses a new open refund while any marked one of that
+ *   payment is open — and still counts against what remains. Nothing is guessed, nothing is sent.
+ *   Indexes lead with what each query pins (kind, merchant, payment or day), so no decision scans the
+ *   whole table.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -312,6 +320,7 @@ CREATE TABLE intents_v5 (
   last_check_note TEXT,
   checks INTEGER NOT NULL DEFAULT 0,
   attempts INTEGER NOT NULL DEFAULT 0,
+  duplicate_of TEXT,
   data TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(data))
 );
 INSERT INTO intents_v5 (id, kind, seq, state, profile_id, profile_name, environment, base_url, merchant_no,
@@ -352,6 +361,16 @@ INSERT INTO intent_events_v5 (id, intent_id, at, type, from_state, to_state, dat
 SELECT id, intent_id, at, type, from_state, to_state, data FROM intent_events ORDER BY id;
 INSERT INTO intent_events_v5 (intent_id, at, type, from_state, to_state, data)
 SELECT intent_id, at, type, from_state, to_state, data FROM payment_events ORDER BY id;
+UPDATE intents_v5 SET duplicate_of = d.first FROM (
+  SELECT id, first_value(id) OVER w AS first, row_number() OVER w AS n FROM intents_v5
+   WHERE kind = 'refund' AND state IN ('sending', 'outcome_unknown')
+  WINDOW w AS (PARTITION BY environment, merchant_no, store_no, transaction_no ORDER BY created_at, id)
+) AS d WHERE intents_v5.id = d.id AND d.n > 1;
+INSERT INTO intent_events_v5 (intent_id, at, type, from_state, to_state, data)
+SELECT id, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), 'open_beside', state, state,
+  json_object('openRefund', duplicate_of, 'note', 'Found open beside refund ' || duplicate_of ||
+    ' of the same payment when this version first opened the database. Both are kept; both block further refunds of the payment and count against it until they are resolved by query.')
+FROM intents_v5 WHERE duplicate_of IS NOT NULL ORDER BY created_at, id;
 CREATE TABLE audit_v5 (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   kind TEXT NOT NULL CHECK (kind IN ('refund', 'payment')),
@@ -393,13 +412,21 @@ DROP TABLE audit;
 ALTER TABLE intents_v5 RENAME TO intents;
 ALTER TABLE intent_events_v5 RENAME TO intent_events;
 ALTER TABLE audit_v5 RENAME TO audit;
-CREATE INDEX intents_payment ON intents (merchant_no, store_no, transaction_no);
+CREATE INDEX intents_payment ON intents (kind, merchant_no, transaction_no, store_no);
+CREATE INDEX intents_day ON intents (kind, merchant_no, store_no, currency, created_at);
+CREATE INDEX intents_state ON intents (kind, state);
+CREATE INDEX intents_reference ON intents (kind, merchant_no, reference);
 CREATE INDEX intents_seq ON intents (seq);
 CREATE INDEX intents_list ON intents (kind, created_at, id);
-CREATE INDEX intents_unfinished ON intents (kind, state) WHERE state IN
-  ('sending', 'outcome_unknown', 'accepted', 'open');
 CREATE UNIQUE INDEX intents_one_open_refund ON intents (environment, merchant_no, store_no, transaction_no)
-  WHERE kind = 'refund' AND state IN ('sending', 'outcome_unknown');
+  WHERE kind = 'refund' AND state IN ('sending', 'outcome_unknown') AND duplicate_of IS NULL;
+CREATE TRIGGER intents_open_beside_duplicate BEFORE INSERT ON intents
+  WHEN NEW.kind = 'refund' AND NEW.state IN ('sending', 'outcome_unknown') AND NEW.duplicate_of IS NULL
+   AND EXISTS (SELECT 1 FROM intents o WHERE o.kind = 'refund' AND o.merchant_no = NEW.merchant_no
+     AND o.transaction_no = NEW.transaction_no AND o.store_no = NEW.store_no
+     AND o.environment = NEW.environment AND o.duplicate_of IS NOT NULL
+     AND o.state IN ('sending', 'outcome_unknown'))
+BEGIN SELECT RAISE(ABORT, 'UNIQUE constraint failed: one open refund per payment (a marked duplicate is open)'); END;
 CREATE UNIQUE INDEX intents_payment_reference ON intents (merchant_no, reference)
   WHERE kind = 'payment' AND state <> 'rejected';
 CREATE INDEX intent_events_intent ON intent_events (intent_id);

@@ -115,7 +115,12 @@ export interface LeaseGrant {
   ms: number;
 }
 
-/** Thrown by `insert` when the database's own invariant refuses the row (one open refund, one reference). */
+/**
+ * Thrown by `insert` when the database's own invariant refuses the row: `open_refund` — another refund
+ * of the payment is open (sending or outcome unknown), including one an earlier version left open beside
+ * another (both kept, both blocking); `reference` — the merchant reference is taken by a create the
+ * service did not reject; `id` — the id exists.
+ */
 export class InvariantViolation extends Error {
   override name = 'InvariantViolation';
   constructor(readonly which: 'open_refund' | 'reference' | 'id') {
