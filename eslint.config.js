@@ -44,7 +44,9 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', noElectron] },
   },
   // Services reach I/O only through ports: files, sockets, servers, processes and the database are
-  // adapters (electron/core/adapters), handed to services by the composition root.
+  // adapters (electron/core/adapters), handed to services by the composition root. Who this process is
+  // (host, pid, OS user) is given by the host too: a service that asks the OS or probes a pid is tied to
+  // one machine, and the engine's leases must mean the same on every desk.
   {
     files: ['electron/core/services/**'],
     rules: {
@@ -52,8 +54,28 @@ export default tseslint.config(
         'error',
         {
           ...noElectron,
+          patterns: [
+            ...noElectron.patterns,
+            {
+              group: ['**/adapters', '**/adapters/**'],
+              message:
+                'Services reach adapters only through the ports the composition root hands them (compose.ts).',
+            },
+          ],
           paths: [
             ...noElectron.paths,
+            ...['os', 'module'].flatMap((m) => [
+              {
+                name: m,
+                message:
+                  'Who this process is comes from the host (ProcessIdentity); loading modules is an adapter’s business.',
+              },
+              {
+                name: `node:${m}`,
+                message:
+                  'Who this process is comes from the host (ProcessIdentity); loading modules is an adapter’s business.',
+              },
+            ]),
             ...[
               'fs',
               'fs/promises',
@@ -77,6 +99,22 @@ export default tseslint.config(
       'no-restricted-globals': [
         'error',
         { name: 'fetch', message: 'Services call the network through the HttpClient port.' },
+      ],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'kill',
+          message: 'Whether a sender is alive is its lease (engine/lease.ts), not a pid on this machine.',
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          // The same through globalThis (process.kill and process['kill'] are the rule above).
+          selector: "MemberExpression[object.property.name='process'][property.name='kill']",
+          message: 'Whether a sender is alive is its lease (engine/lease.ts), not a pid on this machine.',
+        },
       ],
     },
   },
