@@ -124,7 +124,12 @@ function violation(e: unknown): InvariantViolation {
  * Inserts an intent row as given (a decision, a migration test, or the one-time import). `duplicateOf`:
  * only the import of an old journal that holds two open refunds of one payment sets it (schema.ts, v5).
  */
-export function insertIntentRecord(db: Database, i: IntentRecord, duplicateOf?: string): void {
+export function insertIntentRecord(
+  db: Database,
+  i: IntentRecord,
+  duplicateOf?: string,
+  data = JSON.stringify(i.data),
+): void {
   db.run(
     `INSERT INTO intents (id, kind, seq, state, profile_id, profile_name, environment, base_url, merchant_no,
        store_no, transaction_no, reference, amount_minor, currency, settle_currency, operator, created_at,
@@ -160,7 +165,7 @@ export function insertIntentRecord(db: Database, i: IntentRecord, duplicateOf?: 
     i.lastCheck?.note ?? null,
     i.checks,
     i.attempts,
-    JSON.stringify(i.data),
+    data,
     duplicateOf ?? null,
   );
 }
@@ -209,6 +214,24 @@ function nextSeq(db: Database): number {
   return Number(r!.seq);
 }
 
+/**
+ * Kinds and states go into the SQL text as literals, never as bound parameters. The partial indexes name
+ * them (one open refund, a payment's reference), and when a WHERE term compares such a column with a
+ * bound parameter, SQLite decides per value whether the partial index applies — so it re-prepares the
+ * statement on every run (parse and plan again: 10–15 µs a statement, most of a decision). Both sets are
+ * closed; anything else is refused here rather than written into SQL.
+ */
+const KINDS: ReadonlySet<string> = new Set<IntentKind>(['refund', 'payment']);
+function kindSql(kind: IntentKind): string {
+  if (!KINDS.has(kind)) throw new Error(`unknown intent kind: ${String(kind)}`);
+  return `'${kind}'`;
+}
+function stateSql(state: string): string {
+  if (!/^[a-z_]{1,40}$/.test(state)) throw new Error(`not a state name: ${state}`);
+  return `'${state}'`;
+}
+const statesSql = (states: readonly string[]) => `(${states.map(stateSql).join(', ')})`;
+
 /** `created_at|id` of the last row of a page: the next page starts strictly below it. */
 const cursorOf = (r: IntentRecord) => `${r.createdAt}|${r.id}`;
 
@@ -226,8 +249,16 @@ export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOpt
     return out;
   };
   const rows = (sql: string, ...params: SqlValue[]) => parse(db.all(sql, ...params));
+  /**
+   * Few rows, oldest first. Sorted here, not by ORDER BY: with no statistics, SQLite would otherwise walk
+   * the (kind, created_at) list index over every intent of the kind to skip a sort of a handful of rows,
+   * instead of seeking the index the query pins (payment, state). test/unit/adapters/intent-store-plans.
+   */
+  const oldestFirst = (sql: string, ...params: SqlValue[]) =>
+    rows(sql, ...params).sort((a, b) =>
+      a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1,
+    );
   const one = (id: string) => rows('SELECT * FROM intents WHERE id = ?', id)[0];
-  const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
   // One transaction at a time on this connection: writes queue here.
   let tail: Promise<unknown> = Promise.resolve();
@@ -238,34 +269,30 @@ export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOpt
   }
 
   const forPayment: DecideTx['forPayment'] = async (kind, k) =>
-    rows(
-      `SELECT * FROM intents WHERE kind = ? AND merchant_no = ? AND store_no = ? AND transaction_no = ?
-         ORDER BY created_at, id`,
-      kind,
+    oldestFirst(
+      `SELECT * FROM intents WHERE kind = ${kindSql(kind)} AND merchant_no = ? AND store_no = ?
+         AND transaction_no = ?`,
       k.merchantNo,
       k.storeNo,
       k.transactionNo,
     );
   const byReference: DecideTx['byReference'] = async (kind, merchantNo, reference) =>
     rows(
-      'SELECT * FROM intents WHERE kind = ? AND merchant_no = ? AND reference = ?',
-      kind,
+      `SELECT * FROM intents WHERE kind = ${kindSql(kind)} AND merchant_no = ? AND reference = ?`,
       merchantNo,
       reference,
     );
   const sum: DecideTx['sum'] = async (q) =>
     Number(
       db.get<{ total: number }>(
-        `SELECT COALESCE(SUM(amount_minor), 0) AS total FROM intents WHERE kind = ? AND merchant_no = ?
-           AND store_no = ? AND currency = ? AND created_at >= ? AND created_at < ?
-           AND state IN (${placeholders(q.states.length)})`,
-        q.kind,
+        `SELECT COALESCE(SUM(amount_minor), 0) AS total FROM intents WHERE kind = ${kindSql(q.kind)}
+           AND merchant_no = ? AND store_no = ? AND currency = ? AND created_at >= ? AND created_at < ?
+           AND state IN ${statesSql(q.states)}`,
         q.account.merchantNo,
         q.account.storeNo,
         q.currency,
         q.fromIso,
         q.toIso,
-        ...q.states,
       )!.total,
     );
 
@@ -295,10 +322,9 @@ export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOpt
       params.push(JSON.stringify(t.patch.data));
     }
     const r = db.run(
-      `UPDATE intents SET ${sets.join(', ')} WHERE id = ? AND state = ?`,
+      `UPDATE intents SET ${sets.join(', ')} WHERE id = ? AND state = ${stateSql(cur.state)}`,
       ...params,
       t.id,
-      cur.state,
     );
     if (r.changes !== 1) return undefined;
     const { data, ...fields } = t.patch;
@@ -320,8 +346,9 @@ export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOpt
       ...record,
       ...(lease ? { sender: lease.holder, leaseUntil: opts.now() + lease.ms } : {}),
     };
+    const data = JSON.stringify(row.data);
     try {
-      insertIntentRecord(db, row);
+      insertIntentRecord(db, row, undefined, data);
     } catch (e) {
       if (isConstraint(e)) throw violation(e);
       throw e;
@@ -333,7 +360,8 @@ export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOpt
       to: row.state,
       data: { ...(lease ? { sender: lease.holder } : {}), ...event.data },
     });
-    return one(row.id)!;
+    // What was written, without reading it back: its `data` as stored (no undefined members).
+    return { ...row, data: JSON.parse(data) as Record<string, unknown> };
   }
 
   const tx: DecideTx = {
@@ -417,31 +445,25 @@ export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOpt
           ).changes === 1,
       ),
     expiredLeases: async (kind) =>
-      rows(
-        `SELECT * FROM intents WHERE kind = ? AND state = 'sending' AND (lease_until IS NULL OR lease_until <= ?)
-           ORDER BY created_at`,
-        kind,
+      oldestFirst(
+        `SELECT * FROM intents WHERE kind = ${kindSql(kind)} AND state = 'sending'
+           AND (lease_until IS NULL OR lease_until <= ?)`,
         opts.now(),
       ),
     get: async (id) => one(id),
     inStates: async (kind, states) =>
-      rows(
-        `SELECT * FROM intents WHERE kind = ? AND state IN (${placeholders(states.length)}) ORDER BY created_at, id`,
-        kind,
-        ...states,
-      ),
+      oldestFirst(`SELECT * FROM intents WHERE kind = ${kindSql(kind)} AND state IN ${statesSql(states)}`),
     forPayment,
     byTransaction: async (kind, merchantNo, transactionNo) =>
-      rows(
-        'SELECT * FROM intents WHERE kind = ? AND merchant_no = ? AND transaction_no = ? ORDER BY created_at',
-        kind,
+      oldestFirst(
+        `SELECT * FROM intents WHERE kind = ${kindSql(kind)} AND merchant_no = ? AND transaction_no = ?`,
         merchantNo,
         transactionNo,
       ),
     sum,
     list: async (q) => {
-      const where = ['kind = ?'];
-      const params: SqlValue[] = [q.kind];
+      const where = [`kind = ${kindSql(q.kind)}`];
+      const params: SqlValue[] = [];
       if (q.owner) ownerClause(q.owner, where, params);
       if (q.after) {
         const at = q.after.indexOf('|');
