@@ -18,6 +18,43 @@ const rendererImports = {
   ],
 };
 
+/** What services may import (see the services block below). */
+const serviceImports = {
+  ...noElectron,
+  patterns: [
+    ...noElectron.patterns,
+    {
+      group: ['**/adapters', '**/adapters/**'],
+      message: 'Services reach adapters only through the ports the composition root hands them (compose.ts).',
+    },
+  ],
+  paths: [
+    ...noElectron.paths,
+    ...['os', 'module'].flatMap((m) => [
+      {
+        name: m,
+        message:
+          'Who this process is comes from the host (ProcessIdentity); loading modules is an adapter’s business.',
+      },
+      {
+        name: `node:${m}`,
+        message:
+          'Who this process is comes from the host (ProcessIdentity); loading modules is an adapter’s business.',
+      },
+    ]),
+    ...['fs', 'fs/promises', 'http', 'https', 'net', 'dgram', 'child_process', 'worker_threads'].flatMap(
+      (m) => [
+        { name: m, message: 'Services reach I/O only through ports; put this in an adapter.' },
+        {
+          name: `node:${m}`,
+          message: 'Services reach I/O only through ports; put this in an adapter.',
+        },
+      ],
+    ),
+    { name: 'node:sqlite', message: 'The database is an adapter (electron/core/adapters/sqlite).' },
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -50,52 +87,7 @@ export default tseslint.config(
   {
     files: ['electron/core/services/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          ...noElectron,
-          patterns: [
-            ...noElectron.patterns,
-            {
-              group: ['**/adapters', '**/adapters/**'],
-              message:
-                'Services reach adapters only through the ports the composition root hands them (compose.ts).',
-            },
-          ],
-          paths: [
-            ...noElectron.paths,
-            ...['os', 'module'].flatMap((m) => [
-              {
-                name: m,
-                message:
-                  'Who this process is comes from the host (ProcessIdentity); loading modules is an adapter’s business.',
-              },
-              {
-                name: `node:${m}`,
-                message:
-                  'Who this process is comes from the host (ProcessIdentity); loading modules is an adapter’s business.',
-              },
-            ]),
-            ...[
-              'fs',
-              'fs/promises',
-              'http',
-              'https',
-              'net',
-              'dgram',
-              'child_process',
-              'worker_threads',
-            ].flatMap((m) => [
-              { name: m, message: 'Services reach I/O only through ports; put this in an adapter.' },
-              {
-                name: `node:${m}`,
-                message: 'Services reach I/O only through ports; put this in an adapter.',
-              },
-            ]),
-            { name: 'node:sqlite', message: 'The database is an adapter (electron/core/adapters/sqlite).' },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', serviceImports],
       'no-restricted-globals': [
         'error',
         { name: 'fetch', message: 'Services call the network through the HttpClient port.' },
@@ -118,6 +110,29 @@ export default tseslint.config(
       ],
     },
   },
+  // One engine, kinds beside each other: refunds and payments share engine/ (states, leases, answer
+  // classification, accounts) and never reach into each other.
+  ...[
+    ['payments', 'refunds'],
+    ['refunds', 'payments'],
+  ].map(([kind, other]) => ({
+    files: [`electron/core/services/${kind}/**`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...serviceImports,
+          patterns: [
+            ...serviceImports.patterns,
+            {
+              group: [`**/${other}/**`, `**/${other}`],
+              message: `${kind}/ does not reach into ${other}/: what both need belongs in engine/.`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
   // The renderer reaches main only through the bridge; it may not import main-process code.
   {
     files: ['renderer/**'],

@@ -60,6 +60,25 @@ describe('lint: what services may not reach', () => {
     ).toEqual([]);
   });
 
+  it('refunds and payments share the engine and never reach into each other (nor, there, into adapters)', async () => {
+    const payments = 'electron/core/services/payments/lint-probe.ts';
+    const refunds = 'electron/core/services/refunds/lint-probe.ts';
+    const uses = (from: string) => `${from}\nexport const x = 1;\n`;
+    expect(await ruleHits(uses("import { OPEN_STATES } from '../refunds/intent';"), payments)).toEqual([
+      '1:no-restricted-imports',
+    ]);
+    expect(await ruleHits(uses("import type { PaymentIntent } from '../payments/intent';"), refunds)).toEqual(
+      ['1:no-restricted-imports'],
+    );
+    expect(await ruleHits(uses("import { hostname } from 'node:os';"), payments)).toEqual([
+      '1:no-restricted-imports',
+    ]);
+    expect(await ruleHits(uses("import { whileLeased } from '../engine/lease';"), payments)).toEqual([]);
+    expect(await ruleHits(uses("import { classifyFailure } from '../engine/classify';"), refunds)).toEqual(
+      [],
+    );
+  });
+
   it('every service as it is today passes', async () => {
     const results = await eslint.lintFiles(['electron/core/services/**/*.ts']);
     const errors = results.flatMap((r) =>

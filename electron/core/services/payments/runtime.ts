@@ -4,10 +4,9 @@ import { newSortableId } from '../../../../shared/domain/ids';
 import { moneyModeOf } from '../../../../shared/domain/profile';
 import type { EventBus } from '../event-bus';
 import type { IpnEvent } from '../ipn/events';
-import type { Clock, Logger, OpenExternal } from '../ports';
+import type { Clock, Logger, OpenExternal, ProcessIdentity } from '../ports';
 import type { ProfilesRuntime } from '../profiles/runtime';
 import { findAccountProfile } from '../engine/account';
-import type { ProcessIdentity } from '../refunds/runtime';
 import { isAllowedPaymentPage } from './checks';
 import { createCustomerRegistry } from './customers';
 import type { PaymentGateway } from './follow';
@@ -138,6 +137,16 @@ export function createPaymentsRuntime(deps: {
     }
   });
 
+  // What other processes wrote (another window, a browser host or CLI on this data directory, another
+  // desk on a shared database) arrives through the store's change feed and is pushed to the renderer;
+  // this process's own changes are pushed where they are made.
+  const unwatch =
+    (deps.background ?? true)
+      ? deps.store.watch((changed) => {
+          for (const i of changed) deps.events.emit('payments.updated', views.payment(i));
+        })
+      : undefined;
+
   let ticking = false;
   const timer =
     (deps.background ?? true)
@@ -199,6 +208,7 @@ export function createPaymentsRuntime(deps: {
     },
     close(): void {
       clearInterval(timer);
+      unwatch?.();
       unsubscribe();
     },
   };

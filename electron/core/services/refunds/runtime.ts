@@ -3,19 +3,13 @@ import type { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
 import { describeAccount, findAccountProfile, type IntentAccount } from '../engine/account';
 import type { EventBus } from '../event-bus';
-import type { Clock, Logger } from '../ports';
+import type { Clock, Logger, ProcessIdentity } from '../ports';
 import type { ProfilesRuntime } from '../profiles/runtime';
 import { createRefundPoller } from './poller';
 import { createRefundService, type RefundContext, type RefundGateway } from './service';
 import type { RefundStore } from './store';
 
-/** Who this process is, given by the host (services read no OS state themselves). */
-export interface ProcessIdentity {
-  /** A label for the intents this process sends (`host:pid`): people read it; the lease decides. */
-  sender: string;
-  /** The operator's name when a profile names none (the OS account). */
-  osUser: string;
-}
+export type { ProcessIdentity } from '../ports';
 
 /**
  * A host that acts for one account only (the CLI): refunds are made and followed up through this profile,
