@@ -195,6 +195,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     identity,
     ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
     untrusted: store.untrusted,
+    unreadable: store.unreadable,
     clock: adapters.clock,
     log: adapters.log,
     events,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Guardrails, guardrailsSchema } from './guardrails';
+import { type Guardrails, guardrailsInputSchema, guardrailsSchema, UNKNOWN_CLOSE_FLOOR } from './guardrails';
 import { refuseUnsafeText } from './text';
 
 /**
@@ -107,8 +107,12 @@ export function isAcceptableBaseUrl(text: string): boolean {
   return u.protocol === 'http:' && LOOPBACK.has(u.hostname);
 }
 
-/** Before a refund whose outcome is unknown may be closed as "not sent": checks, over at least this long. */
-export const DEFAULT_UNKNOWN_CLOSE = { minChecks: 3, minMinutes: 30 } as const;
+/**
+ * Before a refund whose outcome is unknown may be closed as "not sent": checks, over at least this long.
+ * The default is the floor (./guardrails.ts UNKNOWN_CLOSE_FLOOR): nothing below it is safe, and more
+ * only keeps the payment blocked longer.
+ */
+export const DEFAULT_UNKNOWN_CLOSE = UNKNOWN_CLOSE_FLOOR;
 
 /** A profile's money-safety settings (./guardrails.ts). */
 export type ProfileGuardrails = Guardrails;
@@ -136,7 +140,7 @@ export const profileInputSchema = z
     merchantNo: digits('merchant number', '200043'),
     storeNo: digits('store number', '300014'),
     environment: environmentSchema,
-    baseUrl: z.string().trim().max(300).optional(),
+    baseUrl: z.string().trim().max(300).superRefine(refuseUnsafeText('service address')).optional(),
     ipnEnabled: z.boolean().default(false),
     operatorName: z
       .string()
@@ -144,7 +148,7 @@ export const profileInputSchema = z
       .max(60, 'Keep the operator name under 60 characters.')
       .superRefine(refuseUnsafeText('operator name'))
       .optional(),
-    guardrails: guardrailsSchema.optional(),
+    guardrails: guardrailsInputSchema.optional(),
     merGroupNo: z
       .string()
       .trim()

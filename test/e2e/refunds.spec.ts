@@ -229,7 +229,7 @@ test('an unknown outcome is shown as such, with the evidence and a Check again a
   await row.getByLabel('Type NOT SENT to confirm').fill('not sent');
   await closeButton.click();
   await expect(row.getByRole('alert')).toContainText(
-    /Not closed: Check again at least 3 time\(s\) over 30 minute\(s\)/,
+    /Not closed: Check again at least 3 time\(s\) over 120 minute\(s\)/,
   );
   await expect(row).toHaveClass(/rd-row-unknown/);
   await row.getByRole('button', { name: 'Cancel' }).click();

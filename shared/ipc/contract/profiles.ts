@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { profileInputSchema, profileSchema } from '../../domain/profile';
+import { refuseUnsafeText } from '../../domain/text';
 
 /** A profile as the renderer sees it: never the token, only whether one is set. */
 export const profileViewSchema = profileSchema.extend({
@@ -34,7 +35,8 @@ export const profilesSetToken = {
   input: z
     .object({
       id: z.string().min(1).max(64),
-      token: z.string().min(1, 'Paste the API token.').max(256),
+      // Never echoed: the message names only the character and where it is.
+      token: z.string().min(1, 'Paste the API token.').max(256).superRefine(refuseUnsafeText('API token')),
       /** Store even where the OS offers no real encryption (Linux basic_text); off unless the person ticks it. */
       allowPlainTextStorage: z.boolean().optional(),
     })

@@ -28,7 +28,10 @@ export const RECON_INPUT_CHUNK = 5000;
 /** An answer from this app's cache: what the service said for a key, and when it was fetched. */
 export const cachedAnswerSchema = z
   .object({
-    key: z.string().regex(/^(tx:\d{1,32}|ref:.{1,128})$/s),
+    key: z
+      .string()
+      .regex(/^(tx:\d{1,32}|ref:.{1,128})$/s)
+      .superRefine(refuseUnsafeText('cached key')),
     transaction: transactionSchema,
     fetchedAt: z.string().max(40),
   })
@@ -73,7 +76,10 @@ export const reconciliationCreate = {
       label: z.string().max(200).superRefine(refuseUnsafeText('label')),
       file: ledgerFileInfoSchema,
       mapping: columnMappingSchema,
-      options: reconOptionsSchema,
+      // Checked here, not in reconOptionsSchema: runs already stored are read back through that schema.
+      options: reconOptionsSchema.extend({
+        timeZone: reconOptionsSchema.shape.timeZone.superRefine(refuseUnsafeText('time zone')),
+      }),
     })
     .strict(),
   output: z.object({ runId: z.string() }),

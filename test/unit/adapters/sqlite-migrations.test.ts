@@ -27,7 +27,7 @@ import { createFakeLogger } from '../../fakes/logger';
  */
 const LATEST = MIGRATIONS.at(-1)!.version;
 /** The version that put refunds and payments into the engine's tables. */
-const ENGINE = 5;
+const ENGINE = 6;
 const EARLIER = MIGRATIONS.map((m) => m.version).filter((v) => v < ENGINE);
 
 type Row = Record<string, string | number | null>;
@@ -153,6 +153,26 @@ const REFUNDS: Intent[] = [
     attempts: 1,
   },
   {
+    // Closed as not sent by a person (after enough checks): refused, still watched by reference.
+    ...ACCOUNT,
+    id: 'RD07',
+    transactionNo: '297553638300700007',
+    amountMinor: 250,
+    currency: 'USD',
+    settleCurrency: 'USD',
+    reasonCode: 'other',
+    reasonNote: '',
+    operator: 'Ana',
+    createdAt: '2026-01-07T09:00:00.000Z',
+    updatedAt: '2026-01-07T12:00:00.000Z',
+    state: 'refused',
+    sender: 'desk:107',
+    detail: 'Closed as not sent by Ana.',
+    closedNotSentAt: '2026-01-07T12:00:00.000Z',
+    checks: 3,
+    attempts: 1,
+  },
+  {
     ...ACCOUNT,
     id: 'RD06',
     profileId: 'cli:200043:300014',
@@ -188,7 +208,7 @@ function refundRow(i: Intent, seq: number, imported = false): Row {
     reference: i.reference ?? null,
     amount_minor: i.amountMinor,
     currency: i.currency,
-    settle_currency: i.settleCurrency,
+    settle_currency: i.settleCurrency ?? '',
     reason_code: i.reasonCode,
     reason_note: i.reasonNote,
     operator: i.operator,
@@ -208,6 +228,8 @@ function refundRow(i: Intent, seq: number, imported = false): Row {
     imported: imported ? 1 : 0,
   };
 }
+
+const CLOSED_AT = '2026-01-07T12:00:00.000Z';
 
 const REFUND_EVENTS: Row[] = [
   {
@@ -243,6 +265,14 @@ const REFUND_EVENTS: Row[] = [
     data: '{"at":"t4","found":false,"reached":false,"note":"Not listed yet."}',
   },
   { intent_id: 'RD06', at: 't5', type: 'legacy:created', from_state: null, to_state: 'refused', data: '{}' },
+  {
+    intent_id: 'RD07',
+    at: CLOSED_AT,
+    type: 'closed_not_sent',
+    from_state: 'outcome_unknown',
+    to_state: 'refused',
+    data: '{}',
+  },
 ];
 
 const REFUND_AUDIT: AuditEntry[] = [
@@ -680,13 +710,27 @@ function writeV4(db: Database): void {
   for (const e of PAYMENT_AUDIT) insert(db, 'payment_audit', paymentAuditRow(e));
 }
 
-const WRITERS: Record<number, (db: Database) => void> = { 1: writeV1, 2: writeV2, 3: writeV3, 4: writeV4 };
+// ---- v5: when a refund was closed as not sent (issue 24) ---------------------------------------------
+
+/** What v5 itself does for a refund closed by an earlier version (its closed_not_sent event's time). */
+function writeV5(db: Database): void {
+  db.run(`UPDATE intents SET closed_not_sent_at = ? WHERE id = 'RD07'`, CLOSED_AT);
+}
+
+const WRITERS: Record<number, (db: Database) => void> = {
+  1: writeV1,
+  2: writeV2,
+  3: writeV3,
+  4: writeV4,
+  5: writeV5,
+};
 
 /** Tables the engine's migration does not touch: they must come through row for row. */
 const KEPT_TABLES: Record<number, string[]> = {
   2: ['ipn_events', 'recon_results', 'import_problems', 'meta'],
   3: ['recon_jobs', 'recon_inputs', 'recon_windows', 'recon_items'],
   4: ['customers', 'payment_methods'],
+  5: [],
 };
 
 /** A data directory holding a database at schema `from`, with rows in every table that version had. */
@@ -717,7 +761,7 @@ const rawDb = (dataDir: string) => openDatabase(join(dataDir, DATABASE_FILE), MI
 
 describe('migrations from every earlier schema, with data in every table', () => {
   it('the matrix is complete: every version before the engine is tested', () => {
-    expect(EARLIER).toEqual([1, 2, 3, 4]);
+    expect(EARLIER).toEqual([1, 2, 3, 4, 5]);
     expect(Object.keys(WRITERS).map(Number)).toEqual(EARLIER);
   });
 
@@ -735,6 +779,8 @@ describe('migrations from every earlier schema, with data in every table', () =>
       { at: 't4', found: false, reached: false, note: 'Not listed yet.' },
     ]);
     expect((await refunds.unfinished()).map((i) => i.id)).toEqual(['RD02', 'RD04', 'RD05']);
+    // A refund closed as not sent (by v5, or before it: its event's time) is still watched.
+    expect((await refunds.closedSince('2026-01-01T00:00:00.000Z')).map((i) => i.id)).toEqual(['RD07']);
     // A refund being sent by an earlier version has no lease: it is resolved by query at once.
     expect((await refunds.orphans()).map((i) => i.id)).toEqual(['RD05']);
     // Newest first, exactly as written.
@@ -828,7 +874,7 @@ function decideOpenRefund(storage: AppStorage, like: Intent, id = 'RDNEW'): Prom
         transactionNo: like.transactionNo,
         amountMinor: 1,
         currency: like.currency,
-        settleCurrency: like.settleCurrency,
+        settleCurrency: like.settleCurrency ?? like.currency,
         reasonCode: 'other',
         reasonNote: '',
         operator: 'test',

@@ -1,4 +1,5 @@
 import { refundStoreOn } from '../../../electron/core/services/refunds/store';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
@@ -44,7 +45,9 @@ describe('the app database', () => {
           );
           old.run(`INSERT INTO recon_results (job_id, key, data) VALUES ('RC1', 'tx:1', '{}')`);
         });
-      if (from === 4)
+      // v4 and v5 kept the payments' audit log in a table of its own.
+      const paymentAudit = from === 4 || from === 5;
+      if (paymentAudit)
         old.immediate(() =>
           old.run(
             `INSERT INTO payment_audit (at, operator, profile_id, profile_name, environment, action, outcome, subject_id)
@@ -54,12 +57,12 @@ describe('the app database', () => {
       old.close();
       const db = openDatabase(path, MIGRATIONS);
       expect(db.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
-      // v5 keeps one audit log with a kind: the refunds' entries and the payments' both land there.
+      // v6 keeps one audit log with a kind: the refunds' entries and the payments' both land there.
       expect(db.all(`SELECT amount_minor FROM audit WHERE kind = 'refund'`)).toEqual(
         from >= 1 ? [{ amount_minor: 5 }] : [],
       );
       expect(db.all(`SELECT subject_id, data FROM audit WHERE kind = 'payment'`)).toEqual(
-        from === 4 ? [{ subject_id: 'CU1', data: JSON.stringify({ action: 'customer.register' }) }] : [],
+        paymentAudit ? [{ subject_id: 'CU1', data: JSON.stringify({ action: 'customer.register' }) }] : [],
       );
       // Reconciliation jobs of earlier versions keep their answers; they have no record (no facts).
       expect(db.all('SELECT id, facts, started FROM recon_jobs')).toEqual(
@@ -97,7 +100,7 @@ describe('the app database', () => {
         ),
       );
       expect(db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM audit WHERE kind = 'payment'`)!.n).toBe(
-        from === 4 ? 2 : 1,
+        paymentAudit ? 2 : 1,
       );
       db.close();
     },
@@ -117,6 +120,32 @@ describe('the app database', () => {
     expect(db.schemaVersion()).toBe(1);
     expect(db.all(`SELECT name FROM sqlite_master WHERE name = 'ok'`)).toHaveLength(0);
     db.close();
+  });
+
+  it('a new file another process is still setting up: the switch to WAL waits for it instead of failing "busy"', async () => {
+    // Processes starting at once on a new data directory: one holds the new file's write lock before it
+    // is in WAL mode, so SQLite answers the others' switch SQLITE_BUSY at once (no busy handler there).
+    const path = join(dir(), DATABASE_FILE);
+    new DatabaseSync(path).close();
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const { DatabaseSync } = require('node:sqlite');
+         const db = new DatabaseSync(process.argv[1]);
+         db.exec('BEGIN IMMEDIATE');
+         process.stdout.write('locked\\n');
+         setTimeout(() => { db.exec('COMMIT'); db.close(); }, 500);`,
+        path,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise((locked) => holder.stdout.once('data', locked));
+    const db = openDatabase(path, MIGRATIONS);
+    expect(pragma(db, 'journal_mode')).toBe('wal');
+    expect(db.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
+    db.close();
+    await new Promise((exited) => holder.once('exit', exited));
   });
 
   it('a database from a newer version is refused untouched', () => {

@@ -128,7 +128,10 @@ export const VALID_SAMPLES = Object.fromEntries(
   ]),
 ) as Readonly<Record<InvokeChannel, unknown>>;
 
-/** Every character stored text refuses (shared/domain/text.ts): controls, Bidi_Control, U+2028/2029. */
+/**
+ * Characters stored text refuses (shared/domain/text.ts): controls, Bidi_Control, U+2028/2029, invisible
+ * (default-ignorable) characters, noncharacters and lone surrogates.
+ */
 export const HIDING_CHARACTERS = [
   '\u0000',
   '\u0007',
@@ -150,6 +153,16 @@ export const HIDING_CHARACTERS = [
   '\u2069',
   '\u2028',
   '\u2029',
+  '\u200b',
+  '\u2060',
+  '\u00ad',
+  '\u3164',
+  '\ufeff',
+  '\ufff9',
+  '\ufffe',
+  '\uffff',
+  '\ud800',
+  '\udfff',
 ] as const;
 
 const HOSTILE_CONSTANTS: unknown[] = [

@@ -12,9 +12,15 @@ import type {
   RecordPatch,
   Transition,
 } from '../../services/engine/port';
-import { InvariantViolation } from '../../services/engine/port';
+import { InvariantViolation, UnreadableRecords, type UnreadableRow } from '../../services/engine/port';
 import type { Database, Row, SqlValue } from './database';
-import { type OnUnusable, storedCurrency, storedEnvironment, UnusableRowError } from './stored';
+import {
+  type OnUnusable,
+  storedCurrency,
+  storedEnvironment,
+  storedSettleCurrency,
+  UnusableRowError,
+} from './stored';
 
 /**
  * The intent engine's store on the app's SQLite file (schema v5: one `intents` table with a kind).
@@ -56,7 +62,6 @@ function toRecord(r: Row): IntentRecord {
     storeNo: String(r['store_no']),
     amountMinor: Number(r['amount_minor']),
     currency: storedCurrency(r['currency']),
-    settleCurrency: storedCurrency(r['settle_currency'], 'settle_currency'),
     operator: String(r['operator']),
     createdAt: String(r['created_at']),
     updatedAt: String(r['updated_at']),
@@ -77,6 +82,14 @@ function toRecord(r: Row): IntentRecord {
     const v = opt(r, col);
     if (v !== undefined) (rec as unknown as Record<string, string>)[k] = v;
   }
+  // A refund's settle currency is no amount's unit: an unknown or empty one is left out, the refund still
+  // read, listed, blocking and counted. A payment is created in it: one this app does not handle makes
+  // the row unusable (left out of lists, named by health), as before the engine.
+  const settle =
+    rec.kind === 'payment'
+      ? storedCurrency(r['settle_currency'], 'settle_currency')
+      : storedSettleCurrency(r['settle_currency']);
+  if (settle) rec.settleCurrency = settle;
   if (r['lease_until'] !== null && r['lease_until'] !== undefined) rec.leaseUntil = Number(r['lease_until']);
   if (r['last_check_at'] !== null && r['last_check_at'] !== undefined)
     rec.lastCheck = {
@@ -150,7 +163,8 @@ export function insertIntentRecord(
     i.reference ?? null,
     i.amountMinor,
     i.currency,
-    i.settleCurrency,
+    // NOT NULL: a record read back without a settle currency is stored with none.
+    i.settleCurrency ?? '',
     i.operator,
     i.createdAt,
     i.updatedAt,
@@ -232,18 +246,24 @@ function stateSql(state: string): string {
 }
 const statesSql = (states: readonly string[]) => `(${states.map(stateSql).join(', ')})`;
 
+const byAge = (a: IntentRecord, b: IntentRecord) =>
+  a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1;
+
 /** `created_at|id` of the last row of a page: the next page starts strictly below it. */
 const cursorOf = (r: IntentRecord) => `${r.createdAt}|${r.id}`;
 
 export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOptions): IntentStore {
-  const parse = (raw: Row[]): IntentRecord[] => {
+  /** Rows as records; one that cannot be read is reported (health shows it) and handed to `skipped`. */
+  const parse = (raw: Row[], skipped?: (row: UnreadableRow) => void): IntentRecord[] => {
     const out: IntentRecord[] = [];
     for (const r of raw) {
       try {
         out.push(toRecord(r));
       } catch (e) {
-        if (e instanceof UnusableRowError) opts.onUnusable?.('intents', String(r['id']), e.message);
-        else opts.onBadRow?.('intents', String(r['id']), e instanceof Error ? e.message : String(e));
+        const reason = e instanceof Error ? e.message : String(e);
+        if (e instanceof UnusableRowError) opts.onUnusable?.('intents', String(r['id']), reason);
+        else opts.onBadRow?.('intents', String(r['id']), reason);
+        skipped?.({ id: String(r['id']), state: String(r['state']), reason });
       }
     }
     return out;
@@ -254,10 +274,7 @@ export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOpt
    * the (kind, created_at) list index over every intent of the kind to skip a sort of a handful of rows,
    * instead of seeking the index the query pins (payment, state). test/unit/adapters/intent-store-plans.
    */
-  const oldestFirst = (sql: string, ...params: SqlValue[]) =>
-    rows(sql, ...params).sort((a, b) =>
-      a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1,
-    );
+  const oldestFirst = (sql: string, ...params: SqlValue[]) => rows(sql, ...params).sort(byAge);
   const one = (id: string) => rows('SELECT * FROM intents WHERE id = ?', id)[0];
 
   // One transaction at a time on this connection: writes queue here.
@@ -268,13 +285,27 @@ export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOpt
     return run;
   }
 
-  const forPayment: DecideTx['forPayment'] = async (kind, k) =>
+  /** A payment's intents, oldest first; never without one that cannot be read (UnreadableRecords). */
+  const forPayment: DecideTx['forPayment'] = async (kind, k) => {
+    const unreadable: UnreadableRow[] = [];
+    const out = parse(
+      db.all(
+        `SELECT * FROM intents WHERE kind = ${kindSql(kind)} AND merchant_no = ? AND store_no = ?
+           AND transaction_no = ?`,
+        k.merchantNo,
+        k.storeNo,
+        k.transactionNo,
+      ),
+      (row) => unreadable.push(row),
+    ).sort(byAge);
+    if (unreadable.length > 0) throw new UnreadableRecords(out, unreadable);
+    return out;
+  };
+  const byTransaction: DecideTx['byTransaction'] = async (kind, merchantNo, transactionNo) =>
     oldestFirst(
-      `SELECT * FROM intents WHERE kind = ${kindSql(kind)} AND merchant_no = ? AND store_no = ?
-         AND transaction_no = ?`,
-      k.merchantNo,
-      k.storeNo,
-      k.transactionNo,
+      `SELECT * FROM intents WHERE kind = ${kindSql(kind)} AND merchant_no = ? AND transaction_no = ?`,
+      merchantNo,
+      transactionNo,
     );
   const byReference: DecideTx['byReference'] = async (kind, merchantNo, reference) =>
     rows(
@@ -286,7 +317,8 @@ export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOpt
     Number(
       db.get<{ total: number }>(
         `SELECT COALESCE(SUM(amount_minor), 0) AS total FROM intents WHERE kind = ${kindSql(q.kind)}
-           AND merchant_no = ? AND store_no = ? AND currency = ? AND created_at >= ? AND created_at < ?
+           AND merchant_no = ? AND store_no = ? AND upper(trim(currency)) = ? AND created_at >= ?
+           AND created_at < ?
            AND state IN ${statesSql(q.states)}`,
         q.account.merchantNo,
         q.account.storeNo,
@@ -367,6 +399,7 @@ export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOpt
   const tx: DecideTx = {
     get: async (id) => one(id),
     forPayment,
+    byTransaction,
     byReference,
     sum,
     insert: async (record, lease, event) => insertNow(record, lease, event),
@@ -454,12 +487,7 @@ export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOpt
     inStates: async (kind, states) =>
       oldestFirst(`SELECT * FROM intents WHERE kind = ${kindSql(kind)} AND state IN ${statesSql(states)}`),
     forPayment,
-    byTransaction: async (kind, merchantNo, transactionNo) =>
-      oldestFirst(
-        `SELECT * FROM intents WHERE kind = ${kindSql(kind)} AND merchant_no = ? AND transaction_no = ?`,
-        merchantNo,
-        transactionNo,
-      ),
+    byTransaction,
     sum,
     list: async (q) => {
       const where = [`kind = ${kindSql(q.kind)}`];

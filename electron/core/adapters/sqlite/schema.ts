@@ -17,12 +17,18 @@ import type { Migration } from './database';
  *   audit log. A reference is unique per merchant except among creates the service rejected (nothing was
  *   created, so the same reference may be sent again). No card number, security code or expiry is ever a
  *   column: a card is kept as its last 4.
- * - v5, one money engine: refund and payment intents in ONE `intents` table with a `kind`, their events
+ * - v5, refunds closed as not sent stay watched (issue 24): `closed_not_sent_at` says when a person
+ *   closed an unknown refund as not sent; such an intent stays `refused` (it does not block or count)
+ *   but is asked about by reference for a week, and if the service lists it, it becomes the refund it
+ *   was. Intents closed by earlier versions get the time of their `closed_not_sent` event, so they are
+ *   watched too. Only a column and an index: no table is rebuilt.
+ * - v6, one money engine: refund and payment intents in ONE `intents` table with a `kind`, their events
  *   in one `intent_events`, and one `audit` log with a `kind` — migrated in this one transaction, every
  *   row kept. Columns hold what is queried, constrained or shared by every kind (account, payment,
  *   reference, amount, state, lease, check evidence, a card's last 4 with its CHECK); each kind's own
- *   fields are a JSON `data` column, so a new kind (captures, batch rows) needs no migration and the
- *   PostgreSQL store keeps them as jsonb. The invariants are the database's: at most one open refund
+ *   fields are a JSON `data` column (a refund's reason, its refund number and status, when it was
+ *   closed as not sent; a payment's goods, vendor, links…), so a new kind (captures, batch rows) needs
+ *   no migration and the PostgreSQL store keeps them as jsonb. The invariants are the database's: at most one open refund
  *   (sending, outcome unknown) per account and payment, and a payment reference unique per merchant
  *   among creates the service did not reject. `sender` stays a label for people; whether it is still
  *   sending is its lease (`lease_until`, ms), which migrated rows do not have: they are resolved by query.
@@ -33,7 +39,8 @@ import type { Migration } from './database';
  *   deciding code sees its state, and a trigger refuses a new open refund while any marked one of that
  *   payment is open — and still counts against what remains. Nothing is guessed, nothing is sent.
  *   Indexes lead with what each query pins (kind, merchant, payment or day), so no decision scans the
- *   whole table.
+ *   whole table; the day's index is on the currency as read (trimmed, upper case: earlier versions kept
+ *   a code in any case).
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -288,9 +295,22 @@ CREATE TABLE payment_audit (
 )`,
   },
   {
+    // v5 (issue 24, "close as not sent"): closed refunds stay watched. Kept apart from any other change.
     version: 5,
     sql: `
-CREATE TABLE intents_v5 (
+ALTER TABLE intents ADD COLUMN closed_not_sent_at TEXT;
+UPDATE intents SET closed_not_sent_at = (
+  SELECT e.at FROM intent_events e
+   WHERE e.intent_id = intents.id AND e.type = 'closed_not_sent'
+   ORDER BY e.id DESC LIMIT 1)
+ WHERE state = 'refused';
+CREATE INDEX intents_closed_watch ON intents (closed_not_sent_at)
+ WHERE state = 'refused' AND closed_not_sent_at IS NOT NULL`,
+  },
+  {
+    version: 6,
+    sql: `
+CREATE TABLE intents_v6 (
   id TEXT PRIMARY KEY,
   kind TEXT NOT NULL CHECK (kind IN ('refund', 'payment')),
   seq INTEGER NOT NULL,
@@ -323,7 +343,7 @@ CREATE TABLE intents_v5 (
   duplicate_of TEXT,
   data TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(data))
 );
-INSERT INTO intents_v5 (id, kind, seq, state, profile_id, profile_name, environment, base_url, merchant_no,
+INSERT INTO intents_v6 (id, kind, seq, state, profile_id, profile_name, environment, base_url, merchant_no,
   store_no, transaction_no, reference, amount_minor, currency, settle_currency, operator, created_at,
   updated_at, sender, ret_code, ret_msg, detail, last_check_at, last_check_found, last_check_note, checks,
   attempts, data)
@@ -332,9 +352,9 @@ SELECT id, 'refund', seq, state, profile_id, profile_name, environment, base_url
   sender, ret_code, ret_msg, detail, last_check_at, last_check_found, last_check_note, checks, attempts,
   json_patch('{}', json_object('reasonCode', reason_code, 'reasonNote', reason_note,
     'refundTransactionNo', refund_transaction_no, 'refundStatus', refund_status,
-    'imported', CASE imported WHEN 1 THEN json('true') END))
+    'closedNotSentAt', closed_not_sent_at, 'imported', CASE imported WHEN 1 THEN json('true') END))
 FROM intents;
-INSERT INTO intents_v5 (id, kind, seq, state, profile_id, profile_name, environment, base_url, merchant_no,
+INSERT INTO intents_v6 (id, kind, seq, state, profile_id, profile_name, environment, base_url, merchant_no,
   store_no, transaction_no, reference, amount_minor, currency, settle_currency, operator, created_at,
   updated_at, sender, ret_code, ret_msg, detail, card_last4, last_check_at, last_check_found,
   last_check_note, checks, attempts, data)
@@ -348,30 +368,30 @@ SELECT id, 'payment', 0, state, profile_id, profile_name, environment, base_url,
     'paymentStatus', payment_status, 'cashierUrl', cashier_url, 'authUrl', auth_url,
     'savedMethodId', saved_method_id, 'paidAt', paid_at))
 FROM payment_intents;
-CREATE TABLE intent_events_v5 (
+CREATE TABLE intent_events_v6 (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
-  intent_id TEXT NOT NULL REFERENCES intents_v5 (id),
+  intent_id TEXT NOT NULL REFERENCES intents_v6 (id),
   at TEXT NOT NULL,
   type TEXT NOT NULL,
   from_state TEXT,
   to_state TEXT NOT NULL,
   data TEXT NOT NULL
 );
-INSERT INTO intent_events_v5 (id, intent_id, at, type, from_state, to_state, data)
+INSERT INTO intent_events_v6 (id, intent_id, at, type, from_state, to_state, data)
 SELECT id, intent_id, at, type, from_state, to_state, data FROM intent_events ORDER BY id;
-INSERT INTO intent_events_v5 (intent_id, at, type, from_state, to_state, data)
+INSERT INTO intent_events_v6 (intent_id, at, type, from_state, to_state, data)
 SELECT intent_id, at, type, from_state, to_state, data FROM payment_events ORDER BY id;
-UPDATE intents_v5 SET duplicate_of = d.first FROM (
-  SELECT id, first_value(id) OVER w AS first, row_number() OVER w AS n FROM intents_v5
+UPDATE intents_v6 SET duplicate_of = d.first FROM (
+  SELECT id, first_value(id) OVER w AS first, row_number() OVER w AS n FROM intents_v6
    WHERE kind = 'refund' AND state IN ('sending', 'outcome_unknown')
   WINDOW w AS (PARTITION BY environment, merchant_no, store_no, transaction_no ORDER BY created_at, id)
-) AS d WHERE intents_v5.id = d.id AND d.n > 1;
-INSERT INTO intent_events_v5 (intent_id, at, type, from_state, to_state, data)
+) AS d WHERE intents_v6.id = d.id AND d.n > 1;
+INSERT INTO intent_events_v6 (intent_id, at, type, from_state, to_state, data)
 SELECT id, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), 'open_beside', state, state,
   json_object('openRefund', duplicate_of, 'note', 'Found open beside refund ' || duplicate_of ||
     ' of the same payment when this version first opened the database. Both are kept; both block further refunds of the payment and count against it until they are resolved by query.')
-FROM intents_v5 WHERE duplicate_of IS NOT NULL ORDER BY created_at, id;
-CREATE TABLE audit_v5 (
+FROM intents_v6 WHERE duplicate_of IS NOT NULL ORDER BY created_at, id;
+CREATE TABLE audit_v6 (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   kind TEXT NOT NULL CHECK (kind IN ('refund', 'payment')),
   at TEXT NOT NULL,
@@ -389,14 +409,14 @@ CREATE TABLE audit_v5 (
   detail TEXT,
   data TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(data))
 );
-INSERT INTO audit_v5 (id, kind, at, outcome, operator, profile_id, profile_name, environment, subject_id,
+INSERT INTO audit_v6 (id, kind, at, outcome, operator, profile_id, profile_name, environment, subject_id,
   transaction_no, amount_minor, currency, ret_code, ret_msg, detail, data)
 SELECT id, 'refund', at, outcome, operator, profile_id, profile_name, environment, intent_id,
   transaction_no, amount_minor, currency, ret_code, ret_msg, detail,
   json_patch('{}', json_object('reasonCode', reason_code, 'reasonNote', reason_note,
     'refundTransactionNo', refund_transaction_no))
 FROM audit ORDER BY id;
-INSERT INTO audit_v5 (kind, at, outcome, operator, profile_id, profile_name, environment, subject_id,
+INSERT INTO audit_v6 (kind, at, outcome, operator, profile_id, profile_name, environment, subject_id,
   transaction_no, amount_minor, currency, ret_code, ret_msg, detail, data)
 SELECT 'payment', at, outcome, operator, profile_id, profile_name, environment, subject_id,
   transaction_no, amount_minor, currency, ret_code, ret_msg, detail,
@@ -409,11 +429,11 @@ DROP TABLE payment_audit;
 DROP TABLE intent_events;
 DROP TABLE intents;
 DROP TABLE audit;
-ALTER TABLE intents_v5 RENAME TO intents;
-ALTER TABLE intent_events_v5 RENAME TO intent_events;
-ALTER TABLE audit_v5 RENAME TO audit;
+ALTER TABLE intents_v6 RENAME TO intents;
+ALTER TABLE intent_events_v6 RENAME TO intent_events;
+ALTER TABLE audit_v6 RENAME TO audit;
 CREATE INDEX intents_payment ON intents (kind, merchant_no, transaction_no, store_no);
-CREATE INDEX intents_day ON intents (kind, merchant_no, store_no, currency, created_at);
+CREATE INDEX intents_day ON intents (kind, merchant_no, store_no, upper(trim(currency)), created_at);
 CREATE INDEX intents_state ON intents (kind, state);
 CREATE INDEX intents_reference ON intents (kind, merchant_no, reference);
 CREATE INDEX intents_seq ON intents (seq);

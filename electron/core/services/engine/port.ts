@@ -29,7 +29,8 @@ export interface IntentRecord extends AccountKey {
   reference?: string;
   amountMinor: number;
   currency: Currency;
-  settleCurrency: Currency;
+  /** Absent when the stored one is empty or not a currency this app handles (no amount's unit). */
+  settleCurrency?: Currency;
   operator: string;
   createdAt: string;
   updatedAt: string;
@@ -128,13 +129,39 @@ export class InvariantViolation extends Error {
   }
 }
 
+/** A stored intent that cannot be read into a record (a currency this app does not handle, a damaged row). */
+export interface UnreadableRow {
+  id: string;
+  state: string;
+  reason: string;
+}
+
+/**
+ * Thrown by `forPayment` when some of the payment's intents cannot be read: a decision about that
+ * payment must never be made as if they were not there. It carries what could be read and what could
+ * not; the kind decides which unreadable ones still matter (a refund that ended without moving money
+ * does not). Lists leave such rows out instead (and health names them).
+ */
+export class UnreadableRecords extends Error {
+  override name = 'UnreadableRecords';
+  constructor(
+    readonly readable: IntentRecord[],
+    readonly unreadable: UnreadableRow[],
+  ) {
+    super(`${unreadable.length} intent(s) of the payment cannot be read`);
+  }
+}
+
 /**
  * What a decision may do. Reads see everything committed before the decision began plus its own
  * writes; writes commit together when `fn` returns, or not at all.
  */
 export interface DecideTx {
   get(id: string): Promise<IntentRecord | undefined>;
+  /** Oldest first. Rejects with UnreadableRecords when one of them cannot be read. */
   forPayment(kind: IntentKind, key: Omit<PaymentKey, 'environment'>): Promise<IntentRecord[]>;
+  /** Every intent of `kind` naming this payment at the merchant, any store. */
+  byTransaction(kind: IntentKind, merchantNo: string, transactionNo: string): Promise<IntentRecord[]>;
   byReference(kind: IntentKind, merchantNo: string, reference: string): Promise<IntentRecord[]>;
   /** Σ amountMinor of the account's intents of `kind` in `states` and `currency`, created in [from, to). */
   sum(q: {

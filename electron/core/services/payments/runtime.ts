@@ -1,4 +1,5 @@
 import { refuseOtherProfile } from '../scope';
+import { UNSAFE_LINK_NOTICES } from '../../../../shared/domain/card-scrub';
 import { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
 import { moneyModeOf } from '../../../../shared/domain/profile';
@@ -188,6 +189,11 @@ export function createPaymentsRuntime(deps: {
       if (!i) throw new AppError('not_found', 'This desk has no payment with that id. Reload the list.');
       refuseOtherProfile('payment', i, profileId);
       const url = page === 'checkout' ? (i.cashierUrl ?? i.authUrl) : i.authUrl;
+      // A link that carried card data was never kept: say so, and what to do instead.
+      if (!url && i.detail && UNSAFE_LINK_NOTICES.has(i.detail)) {
+        deps.log.warn('payment.page_refused', { intentId: id });
+        throw new AppError('forbidden', i.detail);
+      }
       if (!url) throw new AppError('not_found', 'The service gave no page for this payment.');
       let base: string | undefined = i.baseUrl;
       try {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isKnownCurrency } from '../../../../shared/domain/currencies';
+import { closePolicyAtFloor, UNKNOWN_CLOSE_FLOOR } from '../../../../shared/domain/guardrails';
 import { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
 import {
@@ -49,6 +50,24 @@ export function withoutUnknownLimitCurrencies(raw: Record<string, unknown>): {
     return kept.length === limits.length ? p : { ...q, guardrails: { ...q.guardrails, limits: kept } };
   });
   return { settings: { ...raw, profiles }, dropped };
+}
+
+/**
+ * Earlier versions let a profile close an unknown refund as not sent after 1 check and 0 minutes. A
+ * stored policy below the floor (shared/domain/guardrails.ts UNKNOWN_CLOSE_FLOOR) is never trusted: it is
+ * raised to the floor on reading (and written so at the next save), and the person is told.
+ */
+export function withCloseFloor(profiles: readonly Profile[]): { profiles: Profile[]; raised: string[] } {
+  const raised: string[] = [];
+  const out = profiles.map((p) => {
+    const stored = p.guardrails?.unknownClose;
+    if (!p.guardrails || !stored) return p;
+    const floored = closePolicyAtFloor(stored);
+    if (floored.minChecks === stored.minChecks && floored.minMinutes === stored.minMinutes) return p;
+    raised.push(p.name);
+    return { ...p, guardrails: { ...p.guardrails, unknownClose: floored } };
+  });
+  return { profiles: out, raised };
 }
 
 /** The embedded sandbox's coordinates, when it runs (Demo profiles point at it). */
@@ -116,7 +135,13 @@ export function createProfilesService(deps: ProfilesDeps) {
         'warning',
         `The refund limit in ${d.currency} of profile “${d.profile}” was removed: this app does not handle ${d.currency}.`,
       );
-    return parsed.data;
+    const { profiles, raised } = withCloseFloor(parsed.data.profiles);
+    for (const name of raised)
+      notice(
+        'warning',
+        `Profile “${name.slice(0, 60)}” allowed closing an unknown refund as not sent sooner than is safe; it now needs at least ${UNKNOWN_CLOSE_FLOOR.minChecks} checks over ${UNKNOWN_CLOSE_FLOOR.minMinutes} minutes (the payment service may still apply a refund that long after it was sent).`,
+      );
+    return { ...parsed.data, profiles };
   }
 
   function quarantine(why: string): Settings {

@@ -23,13 +23,15 @@ export interface SingleAccount {
 
 /**
  * Wires the refund service to the database, the active profile, the IPN confirmations (hints), the
- * poller and a watcher that notices what other processes (the CLI, another window) changed; resumes
- * every intent that is not final on start.
+ * poller and a watcher that notices what other processes (the CLI, another window) changed and keeps
+ * asking about refunds closed as not sent; resumes every intent that is not final on start.
  */
 export function createRefundsRuntime(deps: {
   store: RefundStore;
   /** Why refunds must be refused (the database cannot be trusted), or undefined. */
   untrusted: () => string | undefined;
+  /** Why the database cannot be read at all (lists answer that, not an empty list), or undefined. */
+  unreadable?: () => string | undefined;
   clock: Clock;
   log: Logger;
   events: EventBus;
@@ -141,6 +143,7 @@ export function createRefundsRuntime(deps: {
     sender: deps.identity.sender,
     ...(deps.leaseMs ? { leaseMs: deps.leaseMs } : {}),
     untrusted: deps.untrusted,
+    ...(deps.unreadable ? { unreadable: deps.unreadable } : {}),
     closePolicy: (a) => {
       try {
         return deps.profiles.profiles.get(a.profileId).guardrails?.unknownClose;
@@ -172,14 +175,31 @@ export function createRefundsRuntime(deps: {
       })
     : undefined;
   let sweeping = false;
+  let watchingClosed = false;
   const sweep = background
     ? setInterval(() => {
-        if (sweeping || deps.untrusted()) return;
-        sweeping = true;
-        void service
-          .sweepOrphans()
-          .catch(() => undefined)
-          .finally(() => (sweeping = false));
+        if (deps.untrusted()) return;
+        // A process that died while sending lets its lease expire: find out by query, now.
+        if (!sweeping) {
+          sweeping = true;
+          void service
+            .sweepOrphans()
+            .catch(() => undefined)
+            .finally(() => (sweeping = false));
+        }
+        // Refunds closed as not sent are still asked about (each on its own interval, see
+        // resolver.watchClosed); one the service lists becomes the refund it was, pushed at once.
+        if (!watchingClosed) {
+          watchingClosed = true;
+          void service
+            .watchClosed()
+            .catch((e: unknown) =>
+              deps.log.warn('refund.watch_closed_failed', {
+                error: e instanceof Error ? e.message : String(e),
+              }),
+            )
+            .finally(() => (watchingClosed = false));
+        }
       }, deps.watchMs ?? 1_000)
     : undefined;
   sweep?.unref?.();

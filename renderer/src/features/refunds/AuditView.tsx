@@ -21,6 +21,7 @@ const OUTCOMES: ReadonlyArray<AuditEntry['outcome']> = [
   'outcome_unknown',
   'failed',
   'closed_not_sent',
+  'found_after_close',
 ];
 
 // An audit entry records one moment, so "accepted" is not "accepted · not final yet" as in the live list.
@@ -120,7 +121,13 @@ export function AuditView() {
                 </td>
                 <td>
                   <StateBadge
-                    state={e.outcome === 'closed_not_sent' ? 'refused' : e.outcome}
+                    state={
+                      e.outcome === 'closed_not_sent'
+                        ? 'refused'
+                        : e.outcome === 'found_after_close'
+                          ? 'outcome_unknown'
+                          : e.outcome
+                    }
                     label={AUDIT_LABELS[e.outcome]}
                   />
                 </td>

@@ -6,10 +6,12 @@ import {
   type RecordSort,
   type RefundRecordRow,
 } from '../../../../shared/domain/refund-record';
+import { closedThenFound } from '../../../../shared/domain/refund-intent';
 import type { Formatters } from '../preferences/format';
 import { ProfileCell } from '../profiles/ProfileScope';
 import { CloseNotSent } from './CloseNotSent';
 import { amountText, reasonLabel } from './format';
+import { closedLabel } from './outcome';
 import { StateBadge } from './StateBadge';
 
 const TONE = { completed: 'ok', pending: 'info', failed: 'bad', unknown: 'warn', not_sent: 'bad' } as const;
@@ -21,7 +23,11 @@ function StatusCell({ row, f }: { row: RefundRecordRow; f: Formatters }) {
   return (
     <>
       {i ? (
-        <StateBadge state={i.state} />
+        <StateBadge
+          state={i.state}
+          {...(closedLabel(i) ? { label: closedLabel(i) } : {})}
+          {...(closedThenFound(i) ? { tone: 'warn' as const } : {})}
+        />
       ) : (
         <span className={`rd-badge rd-badge-${TONE[status]}`} data-status={status}>
           {RECORD_STATUS_LABELS[status]}
@@ -32,6 +38,11 @@ function StatusCell({ row, f }: { row: RefundRecordRow; f: Formatters }) {
         <div className="small muted">
           {i.retMsg}
           {i.retCode ? ` (${i.retCode})` : ''}
+        </div>
+      )}
+      {i && closedThenFound(i) && i.detail && (
+        <div className="small" data-testid="found-after-close">
+          {i.detail}
         </div>
       )}
       {/* Why an open refund is still open: the last check's evidence, or why it cannot be checked. */}

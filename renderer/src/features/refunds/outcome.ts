@@ -2,6 +2,7 @@ import type { AppErrorShape } from '../../../../shared/domain/errors';
 import { formatMinor } from '../../../../shared/domain/money';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import { INTENT_STATE_LABELS } from '../../../../shared/domain/labels';
+import { closedWatchUntil } from '../../../../shared/domain/refund-intent';
 
 /**
  * `pending`: the service accepted the refund but has not reported it final; it can still fail, so
@@ -28,9 +29,60 @@ export const MONEY_MOVED_TEXT: Record<MoneyMoved, string> = {
   pending: 'Money moved: pending — not final yet',
 };
 
+/** The short words for a refund a person closed as not sent (badge label), or undefined for any other. */
+export function closedLabel(intent: IntentView): string | undefined {
+  if (intent.closedNotSentAt === undefined) return undefined;
+  if (intent.state === 'refused') return 'Closed as not sent · still watched';
+  if (intent.state === 'accepted' || intent.state === 'succeeded')
+    return 'Closed as not sent, but the service has it: refunded after all';
+  if (intent.state === 'failed') return 'Closed as not sent; the service had it, and it failed';
+  return 'Closed as not sent, but the service lists it';
+}
+
+/**
+ * A refund a person closed as not sent: still watched, or listed by the service after all (then it was
+ * sent, and a refund made after closing was made in addition to it).
+ */
+function describeClosed(intent: IntentView, amount: string): OutcomeText | undefined {
+  const closedAt = intent.closedNotSentAt;
+  if (closedAt === undefined) return undefined;
+  const until = closedWatchUntil(intent);
+  switch (intent.state) {
+    case 'refused':
+      return {
+        tone: 'bad',
+        title: 'Closed as not sent · still watched',
+        moneyMoved: 'no',
+        body: `${intent.detail ?? 'A person closed this refund as not sent.'}`,
+        next: `Nothing to do. Refund Desk keeps asking the service for reference ${intent.id}${until ? ` until ${until}` : ''}; if it appears, this refund says so at once.`,
+      };
+    case 'accepted':
+    case 'succeeded':
+      return {
+        tone: 'warn',
+        title: `Closed as not sent, but the service has it: refunded after all${intent.state === 'accepted' ? ' (not final yet)' : ''}`,
+        moneyMoved: intent.state === 'accepted' ? 'pending' : 'yes',
+        body: `${amount} was refunded as ${intent.refundTransactionNo ?? '—'} although it was closed as not sent (${closedAt}). A refund made for this payment after closing it was made in addition to this one.`,
+        next: 'Check this payment’s refunds: if the customer was refunded again after closing, they were paid twice — contact the customer or the payment service. This refund now counts against what remains refundable.',
+      };
+    case 'failed':
+      return {
+        tone: 'warn',
+        title: 'Closed as not sent; the service had it, and it failed',
+        moneyMoved: 'no',
+        body: `The service listed ${intent.refundTransactionNo ?? 'this refund'} after it was closed as not sent (${closedAt}); it finally failed. No money reached the customer through it.`,
+        next: 'Nothing more to do for this refund.',
+      };
+    default:
+      return undefined; // unknown again (listed, but not as sent): the usual words and its evidence
+  }
+}
+
 /** Describes an intent returned by refunds.submit / checkAgain or pushed by refunds.updated. */
 export function describeIntent(intent: IntentView): OutcomeText {
   const amount = `${formatMinor(intent.amountMinor, intent.currency)} ${intent.currency}`;
+  const closed = describeClosed(intent, amount);
+  if (closed) return closed;
   const service = [intent.retMsg, intent.retCode ? `(code ${intent.retCode})` : undefined]
     .filter(Boolean)
     .join(' ');

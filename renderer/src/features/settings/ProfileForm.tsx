@@ -337,7 +337,9 @@ function UnknownCloseFields({
       <legend>Closing an unknown refund as “not sent”</legend>
       <p className="st-hint">
         A refund whose outcome is unknown, and that the service still does not list, may be closed as not sent
-        only after this many checks over at least this long.
+        only after this many checks over at least this long — never fewer than 3 checks over 2 hours (the
+        payment service may still apply a request that long after it was sent). A closed refund is still
+        watched for a week: if the service lists it after all, Refunds says so at once.
       </p>
       <div className="st-row">
         {input('minChecks', 'Checks, at least')}
