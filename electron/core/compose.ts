@@ -222,10 +222,20 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     ...transactionSyncHandlers(
       createTransactionSync({ gateway: (id) => profiles.gatewayOf(id), clock: adapters.clock, limiterFor }),
     ),
-    ...reconciliationHandlers(reconciliation, () => {
-      const demo = demoLedgerFor(sandbox);
-      return { name: 'demo-ledger.csv', text: demo.csv };
-    }),
+    ...reconciliationHandlers(
+      reconciliation,
+      () => {
+        const demo = demoLedgerFor(sandbox);
+        return { name: 'demo-ledger.csv', text: demo.csv };
+      },
+      (profileId) => {
+        try {
+          return profiles.profiles.get(profileId).operatorName ?? identity.osUser;
+        } catch {
+          return identity.osUser;
+        }
+      },
+    ),
     ...refundHandlers(refunds.service, adapters.clock.now),
     ...paymentHandlers(payments),
   };

@@ -27,7 +27,7 @@ import { createFakeLogger } from '../../fakes/logger';
  */
 const LATEST = MIGRATIONS.at(-1)!.version;
 /** The version that put refunds and payments into the engine's tables. */
-const ENGINE = 6;
+const ENGINE = 7;
 const EARLIER = MIGRATIONS.map((m) => m.version).filter((v) => v < ENGINE);
 
 type Row = Record<string, string | number | null>;
@@ -717,12 +717,49 @@ function writeV5(db: Database): void {
   db.run(`UPDATE intents SET closed_not_sent_at = ? WHERE id = 'RD07'`, CLOSED_AT);
 }
 
+// ---- v6: month-end close — a run's exceptions, their audit, sign-offs (issue 28) ----------------------
+
+function writeV6(db: Database): void {
+  insert(db, 'recon_exceptions', {
+    run_id: 'RC2',
+    id: 'i1',
+    item_seq: 1,
+    state: 'explained',
+    owner: 'Ana',
+    notes: '["bank fee"]',
+    match: null,
+    carried: null,
+    age_from: '2026-07-01',
+    age_from_what: 'ledger',
+    updated_at: 't4',
+    version: 2,
+  });
+  insert(db, 'recon_exception_audit', {
+    run_id: 'RC2',
+    exception_id: 'i1',
+    at: 't4',
+    by: 'Ana',
+    action: 'explain',
+    before: '{"state":"open"}',
+    after: '{"state":"explained"}',
+  });
+  insert(db, 'recon_signoffs', {
+    run_id: 'RC1',
+    by: 'Bo',
+    at: 't5',
+    comment: 'June closed',
+    open_ids: '[]',
+    content_hash: 'a'.repeat(64),
+  });
+}
+
 const WRITERS: Record<number, (db: Database) => void> = {
   1: writeV1,
   2: writeV2,
   3: writeV3,
   4: writeV4,
   5: writeV5,
+  6: writeV6,
 };
 
 /** Tables the engine's migration does not touch: they must come through row for row. */
@@ -731,6 +768,7 @@ const KEPT_TABLES: Record<number, string[]> = {
   3: ['recon_jobs', 'recon_inputs', 'recon_windows', 'recon_items'],
   4: ['customers', 'payment_methods'],
   5: [],
+  6: ['recon_exceptions', 'recon_exception_audit', 'recon_signoffs'],
 };
 
 /** A data directory holding a database at schema `from`, with rows in every table that version had. */
@@ -761,7 +799,7 @@ const rawDb = (dataDir: string) => openDatabase(join(dataDir, DATABASE_FILE), MI
 
 describe('migrations from every earlier schema, with data in every table', () => {
   it('the matrix is complete: every version before the engine is tested', () => {
-    expect(EARLIER).toEqual([1, 2, 3, 4, 5]);
+    expect(EARLIER).toEqual([1, 2, 3, 4, 5, 6]);
     expect(Object.keys(WRITERS).map(Number)).toEqual(EARLIER);
   });
 

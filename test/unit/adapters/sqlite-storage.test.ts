@@ -45,8 +45,8 @@ describe('the app database', () => {
           );
           old.run(`INSERT INTO recon_results (job_id, key, data) VALUES ('RC1', 'tx:1', '{}')`);
         });
-      // v4 and v5 kept the payments' audit log in a table of its own.
-      const paymentAudit = from === 4 || from === 5;
+      // v4 to v6 kept the payments' audit log in a table of its own.
+      const paymentAudit = from >= 4 && from <= 6;
       if (paymentAudit)
         old.immediate(() =>
           old.run(
@@ -57,7 +57,7 @@ describe('the app database', () => {
       old.close();
       const db = openDatabase(path, MIGRATIONS);
       expect(db.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
-      // v6 keeps one audit log with a kind: the refunds' entries and the payments' both land there.
+      // v7 keeps one audit log with a kind: the refunds' entries and the payments' both land there.
       expect(db.all(`SELECT amount_minor FROM audit WHERE kind = 'refund'`)).toEqual(
         from >= 1 ? [{ amount_minor: 5 }] : [],
       );

@@ -437,7 +437,7 @@ function importJournal(
       insertIntentRecord(db, row);
     } catch (e) {
       // The database allows one open refund per payment, but an old journal may hold two unanswered:
-      // both are kept (schema.ts, v6) — the later one marked, still blocking and counted — never dropped.
+      // both are kept (schema.ts, v7) — the later one marked, still blocking and counted — never dropped.
       beside = openRefundOf(db, intent);
       if (!/UNIQUE constraint/.test(String((e as Error).message)) || !beside) throw e;
       insertIntentRecord(db, row, beside);
