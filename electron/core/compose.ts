@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import { createFetchHttpClient } from './adapters/http-fetch';
 import { createIpnListener } from './adapters/ipn-http-listener';
-import { type AppStorage, openAppStorage } from './adapters/sqlite/app-storage';
+import { processIdentity } from './adapters/process-identity';
+import type { AppStorage } from './services/storage';
+import { paymentStoreOn } from './services/payments/store';
+import { refundStoreOn } from './services/refunds/store';
 import { createDispatcher, type Dispatch, type HandlerMap } from './ipc/dispatcher';
 import { appHandlers } from './ipc/handlers/app';
 import { profileHandlers } from './ipc/handlers/profiles';
@@ -10,7 +13,7 @@ import { transactionSyncHandlers } from './ipc/handlers/transactions-sync';
 import { reconciliationHandlers } from './ipc/handlers/reconciliation';
 import { demoLedgerFor } from './demo-ledger';
 import { createReconciliationService } from './services/reconciliation/service';
-import { createRefundsRuntime, osUser, type SingleAccount } from './services/refunds/runtime';
+import { createRefundsRuntime, type ProcessIdentity, type SingleAccount } from './services/refunds/runtime';
 import { refundHandlers } from './ipc/handlers/refunds';
 import { paymentHandlers } from './ipc/handlers/payments';
 import { createPaymentsRuntime, type PaymentsRuntime } from './services/payments/runtime';
@@ -42,6 +45,13 @@ export interface HostAdapters {
   secrets: SecretStore;
   /** Defaults to the plain-Node fetch adapter. */
   http?: HttpClient;
+  /**
+   * Main's durable state, opened by the host (SQLite in the data directory for a single desk; any
+   * implementation of the store port). The core closes it on close().
+   */
+  storage: AppStorage;
+  /** Who this process is (`host:pid`, the OS account). Defaults to this process's. */
+  identity?: ProcessIdentity;
 }
 
 /** Knobs for tests and the browser host; the Electron app uses the defaults. */
@@ -56,6 +66,8 @@ export interface CoreOptions {
   background?: boolean;
   /** Refunds for one account only (the CLI), refusing in its words an intent that went elsewhere. */
   singleAccount?: SingleAccount;
+  /** Sender lease length (tests shorten it; default engine/lease.ts DEFAULT_LEASE_MS). */
+  leaseMs?: number;
 }
 
 export interface AppCore {
@@ -108,6 +120,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
   // Opened right after the profiles (the one-time import asks them for service addresses); an IPN can
   // only arrive once the listener the profiles start is reachable, and is refused (so resent) until then.
   const opened: { storage?: AppStorage; payments?: PaymentsRuntime } = {};
+  const identity = adapters.identity ?? processIdentity();
   const profiles = await createProfilesRuntime({
     settings: adapters.settings,
     secrets: adapters.secrets,
@@ -115,6 +128,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     clock: adapters.clock,
     log: adapters.log,
     events,
+    osUser: identity.osUser,
     ...(options.demo === false
       ? {}
       : { startDemo: demoStarter(adapters.dataDir, adapters.log, options.demo ?? {}, (s) => (sandbox = s)) }),
@@ -127,20 +141,17 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     onIpn: (e) => opened.payments?.hint(e),
     createIpnListener,
   });
-  const store = (opened.storage = openAppStorage({
-    dataDir: adapters.dataDir,
-    now: adapters.clock.now,
-    log: adapters.log,
-    baseUrlFor: (id) => {
-      try {
-        return profiles.profiles.get(id).environment === 'demo'
-          ? undefined
-          : profiles.profiles.effectiveBaseUrl(id);
-      } catch {
-        return undefined;
-      }
-    },
-  }));
+  const store = (opened.storage = adapters.storage);
+  // Intents of earlier versions did not record their service address: their profile's, if it exists.
+  store.importEarlierFiles?.((id) => {
+    try {
+      return profiles.profiles.get(id).environment === 'demo'
+        ? undefined
+        : profiles.profiles.effectiveBaseUrl(id);
+    } catch {
+      return undefined;
+    }
+  });
   const app = createAppService({
     name: adapters.name,
     version: adapters.version,
@@ -181,7 +192,9 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     onProgress: (runId, p) => events.emit('reconciliation.progress', { runId, ...p }),
   });
   const refunds = createRefundsRuntime({
-    store: store.refunds,
+    store: refundStoreOn(store.intents),
+    identity,
+    ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
     untrusted: store.untrusted,
     unreadable: store.unreadable,
     clock: adapters.clock,
@@ -192,7 +205,9 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     ...(options.singleAccount ? { singleAccount: options.singleAccount } : {}),
   });
   const payments = (opened.payments = createPaymentsRuntime({
-    store: store.payments,
+    store: paymentStoreOn(store.intents, store.customers),
+    identity,
+    ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
     untrusted: store.untrusted,
     clock: adapters.clock,
     log: adapters.log,
@@ -216,9 +231,9 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
       },
       (profileId) => {
         try {
-          return profiles.profiles.get(profileId).operatorName ?? osUser();
+          return profiles.profiles.get(profileId).operatorName ?? identity.osUser;
         } catch {
-          return osUser();
+          return identity.osUser;
         }
       },
     ),

@@ -1,3 +1,4 @@
+import { refundStoreOn } from '../../../electron/core/services/refunds/store';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,13 +80,15 @@ describe('cli refund', () => {
     const storage = openAppStorage({ dataDir, now: Date.now, log: { info() {}, warn() {}, error() {} } });
     try {
       // The exact account it went to is on the intent: follow-ups go there and nowhere else.
-      expect(storage.refunds.get(out.intentId)).toMatchObject({
+      expect(await refundStoreOn(storage.intents).get(out.intentId)).toMatchObject({
         profileId: `cli:${DEMO_MERCHANT.merchantNo}:${DEMO_MERCHANT.storeNo}`,
         baseUrl: sb.baseUrl,
         merchantNo: DEMO_MERCHANT.merchantNo,
         storeNo: DEMO_MERCHANT.storeNo,
       });
-      expect(storage.refunds.audit.list().some((e) => e.reasonNote === 'customer asked')).toBe(true);
+      expect(
+        (await refundStoreOn(storage.intents).audit.list()).some((e) => e.reasonNote === 'customer asked'),
+      ).toBe(true);
     } finally {
       storage.close();
     }
@@ -227,7 +230,7 @@ describe("cli --profile: the app's named profiles", () => {
       log: { info() {}, warn() {}, error() {} },
     });
     try {
-      expect(storage.refunds.get(out.intentId)).toMatchObject({
+      expect(await refundStoreOn(storage.intents).get(out.intentId)).toMatchObject({
         profileId: 'P-local',
         profileName: 'Local gateway',
         baseUrl: sb.baseUrl,

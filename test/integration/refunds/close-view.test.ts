@@ -36,32 +36,36 @@ describe('close as not sent, as the screen sees it', () => {
     const possibleAt = new Date(Date.parse(intent.createdAt) + 120 * 60_000).toISOString();
     // The defaults raised to the floor: 3 checks that reached the service, over 120 minutes. One check
     // was made right after the 503.
-    expect(d.service.view(intent).close).toEqual({
+    expect((await d.service.view(intent)).close).toEqual({
       possibleAt,
       checksNeeded: 2,
       minChecks: 3,
       minMinutes: 120,
     });
-    expect(d.service.views(d.service.list()).find((i) => i.id === intent.id)?.close?.checksNeeded).toBe(2);
+    expect(
+      (await d.service.views(await d.service.list())).find((i) => i.id === intent.id)?.close?.checksNeeded,
+    ).toBe(2);
 
     for (const left of [1, 0]) {
       clock.ms += 61 * 60_000;
       const again = await d.service.checkAgain('demo', intent.id);
-      expect(d.service.view(again).close).toMatchObject({ possibleAt, checksNeeded: left });
+      expect((await d.service.view(again)).close).toMatchObject({ possibleAt, checksNeeded: left });
     }
 
     // Closed by another person than the one who sent it: the screen and the audit name the closer.
     ctx.operator = 'Bo Chen';
     const closed = await d.service.closeNotSent('demo', intent.id, 'NOT SENT');
-    const view = d.service.view(closed);
+    const view = await d.service.view(closed);
     expect(view.close).toBeUndefined();
     expect(view.closedNotSent).toEqual({ by: 'Bo Chen', at: expect.any(String), checks: 4 });
     expect(Date.parse(view.closedNotSent!.at)).toBe(clock.ms);
-    const entry = d.service.audit().find((e) => e.intentId === intent.id && e.outcome === 'closed_not_sent');
-    expect(entry?.operator).toBe('Bo Chen');
-    expect(d.service.views(d.service.list()).find((i) => i.id === intent.id)?.closedNotSent?.by).toBe(
-      'Bo Chen',
+    const entry = (await d.service.audit()).find(
+      (e) => e.intentId === intent.id && e.outcome === 'closed_not_sent',
     );
+    expect(entry?.operator).toBe('Bo Chen');
+    expect(
+      (await d.service.views(await d.service.list())).find((i) => i.id === intent.id)?.closedNotSent?.by,
+    ).toBe('Bo Chen');
     d.close();
   });
 
@@ -86,14 +90,14 @@ describe('close as not sent, as the screen sees it', () => {
       sb.resetFaults();
     }
     // A stored policy below the floor is raised, as the resolver raises it.
-    expect(d.service.view(intent).close).toEqual({
+    expect((await d.service.view(intent)).close).toEqual({
       possibleAt: new Date(Date.parse(intent.createdAt) + 120 * 60_000).toISOString(),
       checksNeeded: 2,
       minChecks: 3,
       minMinutes: 120,
     });
     policy = { minChecks: 5, minMinutes: 240 };
-    expect(d.service.view(intent).close).toEqual({
+    expect((await d.service.view(intent)).close).toEqual({
       possibleAt: new Date(Date.parse(intent.createdAt) + 240 * 60_000).toISOString(),
       checksNeeded: 4,
       minChecks: 5,
@@ -105,7 +109,7 @@ describe('close as not sent, as the screen sees it', () => {
       currency: p.currency,
       ...reason,
     });
-    expect(d.service.view(fine)).toEqual(fine);
+    expect(await d.service.view(fine)).toEqual(fine);
     d.close();
   });
 });

@@ -19,11 +19,12 @@ export function refundHandlers(refunds: RefundService, now: () => number): Pick<
       fetchedAt: new Date(now()).toISOString(),
     }),
     // Intents go out as a person sees them: with when one may be closed, or who closed it.
-    'refunds.submit': async (input) => refunds.view(await refunds.submit(input)),
-    'refunds.list': (input) => refunds.views(refunds.list(scopeProfileId(input))),
-    'refunds.checkAgain': async ({ profileId, id }) => refunds.view(await refunds.checkAgain(profileId, id)),
+    'refunds.submit': async (input) => await refunds.view(await refunds.submit(input)),
+    'refunds.list': async (input) => await refunds.views(await refunds.list(scopeProfileId(input))),
+    'refunds.checkAgain': async ({ profileId, id }) =>
+      await refunds.view(await refunds.checkAgain(profileId, id)),
     'refunds.closeNotSent': async ({ profileId, id, confirmation }) =>
-      refunds.view(await refunds.closeNotSent(profileId, id, confirmation)),
+      await refunds.view(await refunds.closeNotSent(profileId, id, confirmation)),
     'audit.list': (input) => refunds.audit(scopeProfileId(input)),
   };
 }

@@ -16,7 +16,6 @@ import {
 import type { profileViewSchema } from '../../../../shared/ipc/contract/profiles';
 import type { GatewayConfig } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
-import { osUser } from '../operator';
 import { type SecretStore, type SecretStoreInfo, SettingsCorruptError, type SettingsStore } from './ports';
 
 const settingsSchema = z.object({
@@ -96,6 +95,8 @@ export interface ProfilesDeps {
   clock: Clock;
   log: Logger;
   demo?: () => DemoRuntime | undefined;
+  /** The operator's name when a profile names none (the host's OS account; ports.ProcessIdentity). */
+  osUser?: string;
 }
 
 /** Where a profile's API token is kept in the secret store. */
@@ -184,7 +185,7 @@ export function createProfilesService(deps: ProfilesDeps) {
       hasToken: await hasToken(p),
       ...(url ? { effectiveBaseUrl: url } : {}),
       // The name every confirmation shows is the one main records (refunds, payments, audit).
-      operator: p.operatorName ?? osUser(),
+      operator: p.operatorName ?? deps.osUser ?? 'unknown operator',
     };
   }
 

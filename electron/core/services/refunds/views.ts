@@ -23,9 +23,9 @@ export function createIntentViews(deps: {
   const policyFor = (intent: Intent): ClosePolicy =>
     closePolicyAtFloor(deps.closePolicy?.(intent) ?? DEFAULT_UNKNOWN_CLOSE);
 
-  const closeOf = (intent: Intent): IntentView['close'] => {
+  const closeOf = async (intent: Intent): Promise<IntentView['close']> => {
     if (intent.state !== 'outcome_unknown') return undefined;
-    const checks = deps.store.checksOf(intent.id);
+    const checks = await deps.store.checksOf(intent.id);
     // Listed once by the service: it was sent, and is never closeable this way.
     if (checks.some((c) => c.found)) return undefined;
     const policy = policyFor(intent);
@@ -45,10 +45,10 @@ export function createIntentViews(deps: {
 
   /** Closed as not sent (and maybe listed by the service after all): by whom, when, after how many checks. */
   const isClosed = (i: Intent) => i.closedNotSentAt !== undefined || i.state === 'refused';
-  const closedOf = (
+  const closedOf = async (
     intent: Intent,
     closings: ReadonlyMap<string, { operator: string; at: string }>,
-  ): IntentView['closedNotSent'] => {
+  ): Promise<IntentView['closedNotSent']> => {
     const entry = isClosed(intent) ? closings.get(intent.id) : undefined;
     if (!entry) return undefined;
     const at = intent.closedNotSentAt ?? entry.at;
@@ -56,33 +56,34 @@ export function createIntentViews(deps: {
       by: entry.operator,
       at,
       // The checks that reached the service up to the close (the watch goes on asking afterwards).
-      checks: deps.store.checksOf(intent.id).filter((c) => c.reached && c.at <= at).length,
+      checks: (await deps.store.checksOf(intent.id)).filter((c) => c.reached && c.at <= at).length,
     };
   };
 
   /** Every "closed as not sent" audit entry by intent id (read only when a closed intent is shown). */
-  const closings = (intents: readonly Intent[]) => {
+  const closings = async (intents: readonly Intent[]) => {
     const out = new Map<string, { operator: string; at: string }>();
     if (!intents.some(isClosed)) return out;
-    for (const e of deps.store.audit.list()) if (e.outcome === 'closed_not_sent') out.set(e.intentId, e);
+    for (const e of await deps.store.audit.list())
+      if (e.outcome === 'closed_not_sent') out.set(e.intentId, e);
     return out;
   };
 
-  const decorate = (
+  const decorate = async (
     intent: Intent,
     closed: ReadonlyMap<string, { operator: string; at: string }>,
-  ): IntentView => {
-    const close = closeOf(intent);
-    const closedNotSent = closedOf(intent, closed);
+  ): Promise<IntentView> => {
+    const close = await closeOf(intent);
+    const closedNotSent = await closedOf(intent, closed);
     return { ...intent, ...(close ? { close } : {}), ...(closedNotSent ? { closedNotSent } : {}) };
   };
 
   return {
     policyFor,
-    view: (intent: Intent): IntentView => decorate(intent, closings([intent])),
-    views: (intents: readonly Intent[]): IntentView[] => {
-      const closed = closings(intents);
-      return intents.map((i) => decorate(i, closed));
+    view: async (intent: Intent): Promise<IntentView> => decorate(intent, await closings([intent])),
+    views: async (intents: readonly Intent[]): Promise<IntentView[]> => {
+      const closed = await closings(intents);
+      return Promise.all(intents.map((i) => decorate(i, closed)));
     },
   };
 }
