@@ -128,6 +128,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     clock: adapters.clock,
     log: adapters.log,
     events,
+    osUser: identity.osUser,
     ...(options.demo === false
       ? {}
       : { startDemo: demoStarter(adapters.dataDir, adapters.log, options.demo ?? {}, (s) => (sandbox = s)) }),
@@ -195,6 +196,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     identity,
     ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
     untrusted: store.untrusted,
+    unreadable: store.unreadable,
     clock: adapters.clock,
     log: adapters.log,
     events,
@@ -221,10 +223,20 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     ...transactionSyncHandlers(
       createTransactionSync({ gateway: (id) => profiles.gatewayOf(id), clock: adapters.clock, limiterFor }),
     ),
-    ...reconciliationHandlers(reconciliation, () => {
-      const demo = demoLedgerFor(sandbox);
-      return { name: 'demo-ledger.csv', text: demo.csv };
-    }),
+    ...reconciliationHandlers(
+      reconciliation,
+      () => {
+        const demo = demoLedgerFor(sandbox);
+        return { name: 'demo-ledger.csv', text: demo.csv };
+      },
+      (profileId) => {
+        try {
+          return profiles.profiles.get(profileId).operatorName ?? identity.osUser;
+        } catch {
+          return identity.osUser;
+        }
+      },
+    ),
     ...refundHandlers(refunds.service, adapters.clock.now),
     ...paymentHandlers(payments),
   };

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { MERCHANTS } from './catalog';
 import type { SandboxContext } from './context';
-import { FaultInjector, type FaultConfig } from './faults';
+import { type EndpointName, FaultInjector, type FaultConfig, type HeldRequest } from './faults';
 import { createIdFactory } from './ids';
 import { createIpnDispatcher, type IpnLogEntry } from './ipn';
 import { completePayment, closeExpired, type PaymentOutcome } from './payments';
@@ -27,6 +27,7 @@ export {
   type EndpointName,
   type FaultConfig,
   type FaultPatch,
+  type HeldRequest,
 } from './faults';
 export { DEFAULT_IPN_SCHEDULE, MAX_IPN_ATTEMPTS, type IpnLogEntry } from './ipn';
 export { generateSeed, seedAnchor } from './seed';
@@ -80,6 +81,11 @@ export interface RunningSandbox {
   faults(): FaultConfig;
   setFaults(patch: Partial<FaultConfig>): FaultConfig;
   resetFaults(): FaultConfig;
+  /**
+   * Holds the next request to `endpoint` on the way until released, then handles (applies) it as if it
+   * had just arrived — a request that lands after its client gave up (faults.ts, hold).
+   */
+  hold(endpoint: EndpointName): HeldRequest;
   /** Read-only views of the state (copies). */
   state: {
     counts(): { payments: number; refunds: number; customers: number; vaults: number };
@@ -182,6 +188,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     faults: () => faults.config(),
     setFaults: (patch) => faults.update(patch),
     resetFaults: () => faults.reset(),
+    hold: (endpoint) => faults.hold(endpoint),
     state: {
       counts: () => store.counts(),
       payment: (no) => {

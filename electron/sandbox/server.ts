@@ -70,6 +70,25 @@ async function handleApi(
     sendJson(res, 200, envelope(RET.API_VERSION, `API version error: ${route.name} is v${route.version}`));
     return RET.API_VERSION;
   }
+  // Held on the way (faults.ts, hold): it arrives only when released, whether or not its client waits.
+  const held = ctx.faults.takeHold(route.name);
+  if (!held) return handleArrived(ctx, route, raw, req, res);
+  await held.released;
+  try {
+    return `${await handleArrived(ctx, route, raw, req, res)}+held`;
+  } finally {
+    held.handled();
+  }
+}
+
+/** A request as the service receives it: faults, authentication, the handler, the answer. */
+async function handleArrived(
+  ctx: SandboxContext,
+  route: Route,
+  raw: unknown,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<string> {
   // Faults that strike before the request is handled: nothing changes.
   const faults = ctx.faults.forEndpoint(route.name);
   await sleep(faults.latencyMs);
@@ -100,6 +119,10 @@ async function handleApi(
     body = envelope(err.retCode, err.message, err.result ? { result: err.result } : {});
   }
   const retCode = String(body.ret_code);
+  // A hostile success answer: the request was applied as sent, the answer says otherwise.
+  const override = ctx.faults.answerFor(route.name);
+  if (override && retCode === RET.SUCCESS && body.result && typeof body.result === 'object')
+    body.result = { ...(body.result as Record<string, unknown>), ...override };
 
   // Faults that strike after the request was handled: the client cannot know what happened.
   if (ctx.faults.roll(faults.dropAfterRate)) {
@@ -121,7 +144,8 @@ async function handleApi(
 export function createSandboxServer(ctx: SandboxContext, adminSecret: string): Server {
   const server = createServer((req, res) => {
     const started = Date.now();
-    const path = new URL(req.url ?? '/', 'http://sandbox.invalid').pathname;
+    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    const path = url.pathname;
     const done = (outcome: string): void => {
       // Method, path and ret_code only: never bodies, card data or signatures.
       if (!path.startsWith('/__admin/'))
@@ -129,7 +153,7 @@ export function createSandboxServer(ctx: SandboxContext, adminSecret: string): S
     };
     const work = async (): Promise<void> => {
       if (path.startsWith('/__admin/')) return handleAdmin(ctx, adminSecret, req, res, path);
-      if (await handlePage(ctx, req, res, path)) return done(String(res.statusCode));
+      if (await handlePage(ctx, req, res, path, url.searchParams)) return done(String(res.statusCode));
       if (path === '/' || path === '/health') {
         sendJson(res, 200, { ok: true, service: 'refund-desk payment sandbox' });
         return;

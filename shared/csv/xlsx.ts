@@ -7,6 +7,7 @@
  *   many: "6798000" IDR → #,##0, "12.30" USD → #,##0.00);
  * - `integer` → a number;
  * - `timestamp` → a real date, the wall clock of the chosen zone, with the zone in the header;
+ * - `date` → a calendar day "2026-11-19" as a date cell (yyyy-mm-dd); anything else as text;
  * - `text` → a text cell (typed as a string, so Excel never evaluates it as a formula).
  * The header row is bold, frozen and carries filters.
  *
@@ -27,8 +28,40 @@ export interface XlsxOptions {
 }
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The most characters one cell holds in Excel (a longer text makes Excel repair the file). */
+export const XLSX_CELL_MAX = 32_767;
+
+/**
+ * What XML 1.0 forbids (everything outside its Char production: #x9 | #xA | #xD | [#x20-#xD7FF] |
+ * [#xE000-#xFFFD] | [#x10000-#x10FFFF]) — C0 controls, U+FFFE/U+FFFF and lone surrogates. A workbook's
+ * sheets are XML: one such character in any cell makes the whole file unreadable (exceljs writes
+ * U+FFFF as it is), so these are dropped from every text the workbook holds. None can be shown anyway.
+ */
+const XML_ILLEGAL = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+const XML_ILLEGAL_ALL = new RegExp(XML_ILLEGAL.source, 'gu');
+
+const truncatedMarker = (cut: number) => `… [truncated: ${cut.toLocaleString('en-US')} more characters]`;
+
+/**
+ * Text as a cell can hold it: without what XML forbids, and at most XLSX_CELL_MAX characters — a longer
+ * one is cut with a visible marker saying how much is missing (marker included in the limit; a
+ * character of two UTF-16 units is never cut in half).
+ */
+export function xlsxCellText(text: string): string {
+  const clean = XML_ILLEGAL.test(text) ? text.replace(XML_ILLEGAL_ALL, '') : text;
+  if (clean.length <= XLSX_CELL_MAX) return clean;
+  // The marker for the whole length is at least as long as the one for what is cut.
+  let keep = XLSX_CELL_MAX - truncatedMarker(clean.length).length;
+  const last = clean.charCodeAt(keep - 1);
+  if (last >= 0xd800 && last <= 0xdbff) keep -= 1;
+  return `${clean.slice(0, keep)}${truncatedMarker(clean.length - keep)}`;
+}
 const UTC = { iana: 'UTC', label: 'UTC' };
 const PLAIN_DECIMAL = /^-?\d+(?:\.(\d+))?$/;
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** How a `date` column's days show. */
+const DAY_FORMAT = 'yyyy-mm-dd';
 
 type CellValue = string | number | Date | null;
 type Raw = string | number | null | undefined;
@@ -61,7 +94,7 @@ function cellWriter(
   dateFormat: string,
 ): CellWriter {
   const empty = { value: null, style: styles.none };
-  const text = (raw: string | number, style: Style) => ({ value: String(raw), style });
+  const text = (raw: string | number, style: Style) => ({ value: xlsxCellText(String(raw)), style });
   switch (kind) {
     case 'amount': {
       // The decimal string says how many decimals the currency has: one format per count.
@@ -96,6 +129,15 @@ function cellWriter(
         return { value: new Date(Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second)), style };
       };
     }
+    case 'date': {
+      const style = styles.of(DAY_FORMAT);
+      return (raw) => {
+        if (raw === null || raw === undefined || raw === '') return empty;
+        const m = ISO_DAY.exec(String(raw));
+        if (!m) return text(raw, styles.none);
+        return { value: new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))), style };
+      };
+    }
     case 'id': {
       const style = styles.of('@');
       return (raw) =>
@@ -112,7 +154,10 @@ function widthOf(header: string, samples: readonly CellValue[], kind: string): n
     const len = v instanceof Date ? 19 : typeof v === 'number' ? String(v).length + 4 : (v ?? '').length;
     return Math.max(n, len);
   }, 0);
-  return Math.min(60, Math.max(header.length + 3, longest + 2, kind === 'timestamp' ? 20 : 8));
+  return Math.min(
+    60,
+    Math.max(header.length + 3, longest + 2, kind === 'timestamp' ? 20 : kind === 'date' ? 12 : 8),
+  );
 }
 
 /**
@@ -135,10 +180,10 @@ export async function writeXlsx<Row>(
   const dateFormat = opts.dateFormat ?? 'yyyy-mm-dd hh:mm:ss';
   const workbook = new Excel.Workbook();
   workbook.creator = 'Refund Desk';
-  const sheet = workbook.addWorksheet(opts.sheetName.slice(0, 31) || 'Export', {
+  const sheet = workbook.addWorksheet(xlsxCellText(opts.sheetName).slice(0, 31) || 'Export', {
     views: [{ state: 'frozen', ySplit: 1 }],
   });
-  const headers = columns.map((c) => headerText(c, zone));
+  const headers = columns.map((c) => xlsxCellText(headerText(c, zone)));
   sheet.addRow(headers).font = { bold: true };
   const styles = new Styles();
   const n = columns.length;
@@ -149,6 +194,7 @@ export async function writeXlsx<Row>(
   columns.forEach((c, i) => {
     if (c.kind === 'id') sheet.getColumn(i + 1).numFmt = '@';
     if (c.kind === 'timestamp') sheet.getColumn(i + 1).numFmt = dateFormat;
+    if (c.kind === 'date') sheet.getColumn(i + 1).numFmt = DAY_FORMAT;
   });
   const samples: CellValue[][] = columns.map(() => []);
   const rowValues = new Array<CellValue>(n);

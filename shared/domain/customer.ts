@@ -91,12 +91,14 @@ export const customerInputSchema = z
       .string()
       .trim()
       .min(1, 'Type the first name.')
-      .max(64, 'Keep the first name under 64 characters.'),
+      .max(64, 'Keep the first name under 64 characters.')
+      .superRefine(refuseUnsafeText('first name')),
     lastName: z
       .string()
       .trim()
       .min(1, 'Type the last name.')
-      .max(64, 'Keep the last name under 64 characters.'),
+      .max(64, 'Keep the last name under 64 characters.')
+      .superRefine(refuseUnsafeText('last name')),
     email: z
       .string()
       .trim()

@@ -109,6 +109,7 @@ export const AUDIT_OUTCOME_LABELS: Readonly<Record<string, string>> = {
   outcome_unknown: 'Outcome unknown',
   failed: 'Failed',
   closed_not_sent: 'Closed as not sent',
+  found_after_close: 'Closed as not sent, but the service has it: refunded after all',
 };
 
 /** Profile environments as people say them, and a record's that an earlier version did not keep. */

@@ -10,7 +10,14 @@ export interface Money {
 }
 
 /** Why an amount did not parse, for code to act on (the message is for people). */
-export type MoneyParseReason = 'format' | 'decimals' | 'too_large' | 'negative' | 'not_integer';
+export type MoneyParseReason =
+  | 'format'
+  | 'decimals'
+  | 'too_large'
+  | 'negative'
+  | 'not_integer'
+  /** Reads differently in the two number conventions (money-input.ts): the message asks which was meant. */
+  | 'ambiguous';
 
 export class MoneyParseError extends Error {
   override name = 'MoneyParseError';
@@ -64,8 +71,11 @@ export function parseMinor(
 
 /** Parses an amount as the service writes it (JSON number or string, two decimals). */
 export function parseWireAmount(value: string | number, currency: Currency): number {
-  // Older servers send JSON numbers: String() of a number such as 10.5 gives "10.5", which is exact
-  // for the short decimals the service uses; anything with more precision is rejected by parseMinor.
+  // Older servers send JSON numbers. String() gives a double's shortest round-trip form ("10.5"):
+  // anything with more decimals than the currency has is refused by parseMinor, and a number whose
+  // JSON text said more than the double holds never gets here (shared/protocol/wire-json.ts).
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw new MoneyParseError(`"${String(value)}" is not an amount`);
   const minor = parseMinor(typeof value === 'number' ? String(value) : value, currency, {
     allowExtraZeros: true,
   });

@@ -49,6 +49,12 @@ const intentDraftSchema = intentAccountSchema.extend({
 export type IntentDraft = z.infer<typeof intentDraftSchema>;
 
 export const intentSchema = intentDraftSchema.extend({
+  /**
+   * Absent only on a refund of an earlier version that kept a settle currency this app does not handle
+   * (or none): it is no amount's unit, so the refund is still shown, counted and checked. Every refund
+   * this version sends has one.
+   */
+  settleCurrency: currencySchema.optional(),
   state: z.enum(INTENT_STATES),
   updatedAt: z.string(),
   /** `host:pid` of the process that sends (or sent) the request. */
@@ -61,11 +67,75 @@ export const intentSchema = intentDraftSchema.extend({
   detail: z.string().optional(),
   /** Evidence from the last query about this intent. */
   lastCheck: lastCheckSchema.optional(),
+  /**
+   * When a person closed it as not sent (its outcome was unknown and the service did not list it). It
+   * stays set for good: a closed refund is still watched, and if the service lists it after all it
+   * becomes the refund it was (accepted, succeeded, failed) — "closed as not sent, but the service has
+   * it" (see closedThenFound).
+   */
+  closedNotSentAt: z.string().optional(),
   /** How many times the service was asked about it after the first answer. */
   checks: z.number().int(),
   attempts: z.number().int(),
 });
 export type Intent = z.infer<typeof intentSchema>;
+
+/**
+ * How long a refund closed as not sent is still asked about by reference. The close policy's floor
+ * (./guardrails.ts) covers the service's own 2-hour window; this covers what arrives later still: a
+ * request parked by a proxy or an acquirer over a weekend and a holiday, or replayed by a partner
+ * gateway. A week also matches the longest close policy a profile may set, and it is as long as a
+ * clerk can still reasonably put things right with the customer. Watching costs one query per closed
+ * refund per interval (closedWatchIntervalMs), and closed refunds are rare.
+ */
+export const CLOSED_WATCH_MS = 7 * 24 * 60 * 60_000;
+
+/**
+ * How often a watched refund is asked about, by how long ago it was closed: often while a late arrival
+ * is likeliest, then hourly.
+ */
+export function closedWatchIntervalMs(sinceCloseMs: number): number {
+  if (sinceCloseMs < 60 * 60_000) return 2 * 60_000;
+  if (sinceCloseMs < 24 * 60 * 60_000) return 15 * 60_000;
+  return 60 * 60_000;
+}
+
+/** Until when a refund closed as not sent is watched (ISO), or undefined if it was never closed. */
+export function closedWatchUntil(i: Pick<Intent, 'closedNotSentAt'>): string | undefined {
+  if (i.closedNotSentAt === undefined) return undefined;
+  const at = Date.parse(i.closedNotSentAt);
+  return Number.isNaN(at) ? undefined : new Date(at + CLOSED_WATCH_MS).toISOString();
+}
+
+/** A refund a person closed as not sent that the service listed afterwards: it was sent after all. */
+export function closedThenFound(i: Pick<Intent, 'state' | 'closedNotSentAt'>): boolean {
+  return i.closedNotSentAt !== undefined && i.state !== 'refused';
+}
+
+/**
+ * An intent as main shows it to a person: the intent, and what main derives for it from the journal and
+ * the intent's profile, so the screen never recomputes a money rule (main re-checks on every action).
+ */
+export const intentViewSchema = intentSchema.extend({
+  /**
+   * For an unknown refund the service has never listed: when "Close as not sent" becomes possible under
+   * its profile's policy. `possibleAt`: the earliest moment (created + the policy's minutes);
+   * `checksNeeded`: how many more checks must reach the service before then.
+   */
+  close: z
+    .object({
+      possibleAt: z.string(),
+      checksNeeded: z.number().int().nonnegative(),
+      minChecks: z.number().int().nonnegative(),
+      minMinutes: z.number().int().nonnegative(),
+    })
+    .optional(),
+  /** Set when a person closed this refund as not sent: who, when, after how many checks (from the audit). */
+  closedNotSent: z
+    .object({ by: z.string(), at: z.string(), checks: z.number().int().nonnegative() })
+    .optional(),
+});
+export type IntentView = z.infer<typeof intentViewSchema>;
 
 const AUDIT_OUTCOMES = [
   'refused',
@@ -76,6 +146,8 @@ const AUDIT_OUTCOMES = [
   'failed',
   /** A person closed an unknown refund the service never listed, after the required checks. */
   'closed_not_sent',
+  /** A refund closed as not sent was listed by the service after all: it was sent. */
+  'found_after_close',
 ] as const;
 
 /** One entry of the audit log: every refund attempt, refused, rejected and unknown ones included. */

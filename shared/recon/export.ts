@@ -11,6 +11,8 @@ import { UTC_ZONE, type Zone } from '../domain/zones';
 import { OUTCOME_LABELS, itemCurrency, type ReconItem } from './match';
 import type { RunFacts } from './run';
 import { dataSourceLabel } from './statement';
+import { AGE_BUCKET_LABELS, EXCEPTION_STATE_LABELS, type ExceptionView } from './exceptions';
+import type { SignOff } from './seal';
 import type { CurrencySummary } from './summary';
 
 // A run stored by an earlier version may name a currency this app no longer handles: its figures are
@@ -32,13 +34,83 @@ function differenceOf(item: ReconItem): { amountMinor: number; currency: Currenc
   return item.deltas.find((d) => d.currency === currency) ?? item.deltas[0];
 }
 
+/**
+ * The ledger's date of a row as a calendar day (a date cell in Excel, ISO in CSV) when it was read; as
+ * written when the row could not be read (then it may be no date at all).
+ */
+const ledgerDay = (r: ReconItem) => (r.ledger ? (r.ledger.day ?? r.ledger.date) : r.unusable?.fields?.date);
+
+/**
+ * The ledger's row as written: the row itself when it could not be read; for a read row, its date as
+ * the ledger wrote it when that is not already the day shown ("Date: 19.11.2026").
+ */
+function asWritten(r: ReconItem): string | undefined {
+  if (r.unusable) return r.unusable.raw;
+  const date = r.ledger?.date;
+  return date && date !== r.ledger?.day ? `Date: ${date}` : undefined;
+}
+
+/** The row's detail, led by why it was matched by reference when its transaction number was unusable. */
+function detailOf(r: ReconItem): string {
+  const note = r.ledger?.keyNote;
+  if (!note) return r.detail;
+  const said = `${note.charAt(0).toUpperCase()}${note.slice(1)}.`;
+  return r.detail ? `${said} ${r.detail}` : said;
+}
+
 /** A ledger cell of a row: read, or as written when the row could not be read. */
-const ledgerText = (r: ReconItem, f: 'transactionNo' | 'reference' | 'currency' | 'date') =>
+const ledgerText = (r: ReconItem, f: 'transactionNo' | 'reference' | 'currency') =>
   r.ledger ? r.ledger[f] : r.unusable?.fields?.[f];
 
 const MATCHED_BY: Readonly<Record<string, string>> = {
   transactionNo: 'Transaction no.',
   reference: 'Reference',
+};
+
+/**
+ * Month-end close beside a row (issue 28): its exception as worked, and the run's signature with the
+ * content hash computed by main when the export was asked for (a second export reproduces it).
+ */
+export interface RowClose {
+  exception?: ExceptionView;
+  signature?: { signOff: SignOff; contentHash: string };
+}
+/** A report line: an item, with its exception and the run's signature when there are any. */
+export type ReportRow = ReconItem & { close?: RowClose };
+
+/**
+ * The report's rows with the close columns: the run's items in order (an item's exception is `i<seq>`),
+ * then the exceptions carried from an earlier run (their item as first seen). Without exceptions or a
+ * signature, the items themselves.
+ */
+export function reportRows(
+  items: readonly ReconItem[],
+  exceptions: readonly ExceptionView[] = [],
+  signature?: RowClose['signature'],
+): ReportRow[] {
+  if (exceptions.length === 0 && !signature) return [...items];
+  const own = new Map(exceptions.filter((e) => !e.carried).map((e) => [e.id, e]));
+  const close = (exception?: ExceptionView): RowClose | undefined =>
+    exception || signature
+      ? { ...(exception ? { exception } : {}), ...(signature ? { signature } : {}) }
+      : undefined;
+  const rows: ReportRow[] = items.map((item, seq) => {
+    const c = close(own.get(`i${seq}`));
+    return c ? { ...item, close: c } : item;
+  });
+  for (const e of exceptions) if (e.carried) rows.push({ ...e.carried.item, close: close(e)! });
+  return rows;
+}
+
+const notesText = (e: ExceptionView | undefined) =>
+  e?.notes.map((n) => `${n.at.slice(0, 10)} ${n.by}: ${n.text}`).join(' | ');
+const matchText = (e: ExceptionView | undefined) =>
+  e?.match && `${e.match.kind} ${e.match.id} (${e.match.by}): ${e.match.reason}`;
+const checkText = (e: ExceptionView | undefined) => {
+  const c = e?.carried?.check;
+  if (!c) return undefined;
+  const word = c.result === 'cleared' ? 'Cleared' : c.result === 'still_open' ? 'Still open' : 'Not checked';
+  return `${word}: ${c.why}`;
 };
 
 /** The zone timestamps are written in, as the `Time zone` column and the timestamp headers name it. */
@@ -48,7 +120,7 @@ type ExportZone = Pick<Zone, 'iana' | 'label'>;
  * Report: one line per item, exceptions and matches alike. The set is append-only: columns are added at
  * the end, none removed (`Time zone` stays beside the zoned times for scripts that read it).
  */
-export function reportColumns(zone: ExportZone = UTC_ZONE): readonly CsvColumn<ReconItem>[] {
+export function reportColumns(zone: ExportZone = UTC_ZONE): readonly CsvColumn<ReportRow>[] {
   return [
     { header: 'Line', kind: 'integer', value: (r) => r.line },
     { header: 'Outcome', kind: 'text', value: (r) => OUTCOME_LABELS[r.outcome] },
@@ -75,7 +147,7 @@ export function reportColumns(zone: ExportZone = UTC_ZONE): readonly CsvColumn<R
       kind: 'text',
       value: (r) => r.ledger && (r.ledger.statusText ?? r.ledger.status),
     },
-    { header: 'Ledger date', kind: 'text', value: (r) => ledgerText(r, 'date') },
+    { header: 'Ledger date', kind: 'date', value: ledgerDay },
     {
       header: 'Service amount',
       kind: 'amount',
@@ -102,9 +174,9 @@ export function reportColumns(zone: ExportZone = UTC_ZONE): readonly CsvColumn<R
     { header: 'Duplicate of line', kind: 'integer', value: (r) => r.duplicateOfLine },
     { header: 'Paid at service', kind: 'timestamp', value: (r) => r.service?.paidAt },
     { header: 'Time zone', kind: 'text', value: (r) => (r.service?.paidAt ? zone.label : '') },
-    { header: 'Detail', kind: 'text', value: (r) => r.detail },
+    { header: 'Detail', kind: 'text', value: detailOf },
     { header: 'Cause', kind: 'text', value: (r) => r.unusable?.cause },
-    { header: 'Ledger row as written', kind: 'text', value: (r) => r.unusable?.raw },
+    { header: 'Ledger row as written', kind: 'text', value: asWritten },
     { header: 'Created at service', kind: 'timestamp', value: (r) => r.service?.createdAt },
     { header: 'Service data source', kind: 'text', value: (r) => r.service?.source },
     { header: 'Fetched from service', kind: 'timestamp', value: (r) => r.service?.fetchedAt },
@@ -117,6 +189,27 @@ export function reportColumns(zone: ExportZone = UTC_ZONE): readonly CsvColumn<R
     },
     { header: 'Refund status', kind: 'text', value: (r) => r.refund?.status },
     { header: 'Refund created', kind: 'timestamp', value: (r) => r.refund?.createdAt },
+    // Appended for month-end close: the row's exception as worked, then the run's signature.
+    {
+      header: 'Exception state',
+      kind: 'text',
+      value: (r) => r.close?.exception && EXCEPTION_STATE_LABELS[r.close.exception.state],
+    },
+    { header: 'Owner', kind: 'text', value: (r) => r.close?.exception?.owner },
+    { header: 'Age (days)', kind: 'integer', value: (r) => r.close?.exception?.ageDays },
+    {
+      header: 'Age bucket',
+      kind: 'text',
+      value: (r) => r.close?.exception && AGE_BUCKET_LABELS[r.close.exception.age],
+    },
+    { header: 'Aged from', kind: 'date', value: (r) => r.close?.exception?.ageFrom },
+    { header: 'Notes', kind: 'text', value: (r) => notesText(r.close?.exception) },
+    { header: 'Manual match', kind: 'text', value: (r) => matchText(r.close?.exception) },
+    { header: 'Carried from run', kind: 'text', value: (r) => r.close?.exception?.carried?.runId },
+    { header: 'Carry-forward check', kind: 'text', value: (r) => checkText(r.close?.exception) },
+    { header: 'Signed by', kind: 'text', value: (r) => r.close?.signature?.signOff.by },
+    { header: 'Signed at', kind: 'timestamp', value: (r) => r.close?.signature?.signOff.at },
+    { header: 'Content hash (SHA-256)', kind: 'text', value: (r) => r.close?.signature?.contentHash },
   ];
 }
 
@@ -125,6 +218,7 @@ export interface SummaryExportRow extends CurrencySummary {
   /** The run the summary is of (absent for summaries written without a run record). */
   run?: RunFacts;
   statement?: string;
+  signature?: RowClose['signature'];
 }
 
 /** Summary: one line per currency (append-only, like the report). */
@@ -158,8 +252,8 @@ export function summaryColumns(zone: ExportZone = UTC_ZONE): readonly CsvColumn<
     { header: 'Unreadable', kind: 'integer', value: (r) => r.counts.unreadable },
     { header: 'Run id', kind: 'text', value: (r) => r.run?.runId },
     { header: 'Profile', kind: 'text', value: (r) => r.run?.profileName },
-    { header: 'Period from', kind: 'text', value: (r) => r.run?.options.period?.from },
-    { header: 'Period to', kind: 'text', value: (r) => r.run?.options.period?.to },
+    { header: 'Period from', kind: 'date', value: (r) => r.run?.options.period?.from },
+    { header: 'Period to', kind: 'date', value: (r) => r.run?.options.period?.to },
     {
       header: 'Period days',
       kind: 'text',
@@ -170,6 +264,16 @@ export function summaryColumns(zone: ExportZone = UTC_ZONE): readonly CsvColumn<
     { header: 'Data source', kind: 'text', value: (r) => r.run && dataSourceLabel(r.run) },
     { header: 'Run status', kind: 'text', value: (r) => r.run?.endedAs },
     { header: 'Compared how', kind: 'text', value: (r) => r.statement },
+    // Appended for month-end close: the signature and the content hash.
+    { header: 'Signed by', kind: 'text', value: (r) => r.signature?.signOff.by },
+    { header: 'Signed at', kind: 'timestamp', value: (r) => r.signature?.signOff.at },
+    { header: 'Sign-off comment', kind: 'text', value: (r) => r.signature?.signOff.comment },
+    {
+      header: 'Open at sign-off',
+      kind: 'integer',
+      value: (r) => r.signature?.signOff.openAtSignOff.length,
+    },
+    { header: 'Content hash (SHA-256)', kind: 'text', value: (r) => r.signature?.contentHash },
   ];
 }
 
@@ -178,7 +282,7 @@ export const REPORT_COLUMNS = reportColumns(UTC_ZONE);
 export const SUMMARY_COLUMNS = summaryColumns(UTC_ZONE);
 
 /** The report CSV text; times in `opts.zone`, UTC when none. */
-export function reportCsv(items: Iterable<ReconItem>, opts?: CsvOptions): string {
+export function reportCsv(items: Iterable<ReportRow>, opts?: CsvOptions): string {
   const zone = opts?.zone ?? UTC_ZONE;
   return writeCsv(reportColumns(zone), items, { ...opts, zone });
 }
@@ -190,11 +294,12 @@ export function reportCsv(items: Iterable<ReconItem>, opts?: CsvOptions): string
 export function summaryCsv(
   currencies: readonly CurrencySummary[],
   generatedAt: string,
-  opts?: CsvOptions & { run?: RunFacts; statement?: readonly string[] },
+  opts?: CsvOptions & { run?: RunFacts; statement?: readonly string[]; signature?: RowClose['signature'] },
 ): string {
-  const { run, statement, ...csv } = opts ?? {};
+  const { run, statement, signature, ...csv } = opts ?? {};
   const extra = {
     ...(run ? { run } : {}),
+    ...(signature ? { signature } : {}),
     ...(statement ? { statement: statement.join(' ') } : {}),
   };
   const zone = csv.zone ?? UTC_ZONE;

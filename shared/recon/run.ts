@@ -5,14 +5,21 @@
  */
 import { z } from 'zod';
 import { refuseUnsafeText } from '../domain/text';
+import type { CsvEncoding } from '../csv/parser';
 import { DATE_ORDERS } from './dates';
+import { RECON_MAX_ROWS } from './limits';
 import { DECIMAL_SEPARATORS } from './amounts';
 import type { ColumnMapping } from './mapping';
 import type { ReconOptions } from './period';
 import type { ListingState } from './report';
 
-/** The most data rows one run takes: a 100k-row ledger with room to spare. */
-const RECON_MAX_ROWS = 250_000;
+/** The encodings the reader decodes (shared/csv/parser.ts): the file's is one of them, never free text. */
+const CSV_ENCODINGS = [
+  'utf-8',
+  'utf-16le',
+  'utf-16be',
+  'windows-1252',
+] as const satisfies readonly CsvEncoding[];
 
 /** How a format was decided: from the file's values, by the person, or the default (no evidence needed). */
 const formatSourceSchema = z.enum(['detected', 'chosen', 'default']);
@@ -21,8 +28,11 @@ export type FormatSource = z.infer<typeof formatSourceSchema>;
 export const ledgerFileInfoSchema = z
   .object({
     name: z.string().max(200).superRefine(refuseUnsafeText('file name')),
-    encoding: z.string().max(20),
+    encoding: z.enum(CSV_ENCODINGS),
     delimiter: z.enum([',', ';', '\t']),
+    /** An Excel workbook and the sheet read (absent: a CSV file, as every run before workbooks). */
+    kind: z.literal('xlsx').optional(),
+    sheet: z.string().max(100).superRefine(refuseUnsafeText('sheet name')).optional(),
     /** Data rows in the file (read + cannot be used). */
     dataRows: z.number().int().min(1).max(RECON_MAX_ROWS),
     decimal: z.enum(DECIMAL_SEPARATORS),
@@ -64,6 +74,8 @@ export interface RunFacts {
   stoppedBecause?: { code: string; message: string };
   /** The run whose rows not checked this run re-checked. */
   recheckOf?: string;
+  /** The earlier run of the same account whose outstanding exceptions this run carries forward. */
+  carryForwardOf?: string;
 }
 
 /** Failures that mean the service could not be reached (as opposed to refusing a key). */

@@ -1,7 +1,7 @@
 import { coreBench } from './core.bench';
 import { printTable, type Figure } from './harness';
 import { hostileBodyBench } from './hostile-body.bench';
-import { reconBench, reconTwoWayBench } from './recon.bench';
+import { reconBench, reconTwoWayBench, reconXlsxBench } from './recon.bench';
 import { rendererBench } from './renderer.bench';
 import {
   coldStartBench,
@@ -22,6 +22,8 @@ const SUITES: Array<[string, () => Promise<Figure[]>]> = [
   ['service', serviceBench],
   ['recon', reconBench],
   ['recon-two-way', reconTwoWayBench],
+  // The same 100k rows as .xlsx and as CSV, bytes to report: `npm run bench -- recon-xlsx`.
+  ['recon-xlsx', reconXlsxBench],
   ['renderer', rendererBench],
   ['hostile', hostileBodyBench],
   // The network and host cold-start figures alone (also part of `results`): `npm run bench -- network`.
@@ -39,7 +41,7 @@ const SUITES: Array<[string, () => Promise<Figure[]>]> = [
 ];
 
 /** Suites whose figures another suite already measures: run only when named. */
-const ONLY_WHEN_NAMED = new Set(['network', 'cold-start', 'exports', 'reconcile']);
+const ONLY_WHEN_NAMED = new Set(['network', 'cold-start', 'exports', 'reconcile', 'recon-xlsx']);
 
 async function main(): Promise<void> {
   const only = process.argv[2];

@@ -8,7 +8,7 @@ import {
 } from '../../electron/core/adapters/postgres/intent-store';
 import { migratePostgres } from '../../electron/core/adapters/postgres/migrate';
 import { DESK_SCHEMA_VERSION } from '../../electron/core/adapters/postgres/migrations';
-import type { IntentRecord } from '../../electron/core/services/engine/port';
+import { type IntentRecord, UnreadableRecords } from '../../electron/core/services/engine/port';
 import { INSTALL_POSTGRES, postgresBinDir, startPostgres, type TestCluster } from '../support/postgres';
 import { ADMIN_URL_ENV, postgresFactory } from './postgres-factory';
 import { payment, record } from './records';
@@ -143,6 +143,52 @@ describe('PostgreSQL team database: what the database holds by itself', () => {
       ),
     ).rejects.toThrow(/minor units below 2\^53/);
     expect(await store.get('BIG2')).toBeUndefined();
+  });
+
+  it("rows the desk cannot read never vanish from a payment's decision: forPayment refuses (UnreadableRecords); a settle currency is no amount's unit; codes read in any case", async () => {
+    const url = await postgresFactory.fresh();
+    const c = await raw(url);
+    const put = (id: string, txn: string, state: string, currency: string, settle: string) =>
+      c.query(
+        `INSERT INTO refund_desk.intents (id, kind, state, profile_id, profile_name, environment, base_url,
+           merchant_no, store_no, transaction_no, amount_minor, currency, settle_currency, operator, created_at,
+           updated_at) VALUES ($1, 'refund', $2, 'p', 'P', 'demo', '', '200043', '300014', $3, 100, $4, $5, 'raw',
+           $6, $6)`,
+        [id, state, txn, currency, settle, at()],
+      );
+    await put('UNK', '700', 'succeeded', 'ZZZ', 'USD');
+    await put('OK1', '700', 'failed', 'USD', 'USD');
+    await put('NOSETTLE', '701', 'succeeded', 'usd', '');
+    const unusable: string[] = [];
+    const { store } = await desk(url, { onUnusable: (_t, id) => unusable.push(id) });
+    const err = await store
+      .decide([{ payment: payment('700') }], (tx) => tx.forPayment('refund', payment('700')))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnreadableRecords);
+    expect((err as UnreadableRecords).readable.map((r) => r.id)).toEqual(['OK1']);
+    expect((err as UnreadableRecords).unreadable).toEqual([
+      { id: 'UNK', state: 'succeeded', reason: expect.stringMatching(/ZZZ/) as unknown },
+    ]);
+    expect(unusable).toContain('UNK');
+    // A list leaves it out (health names it); a lower-case code is USD; no settle currency is left out.
+    const rec = await store.get('NOSETTLE');
+    expect(rec).toMatchObject({ currency: 'USD' });
+    expect(rec!.settleCurrency).toBeUndefined();
+    const [mine] = await store.decide([{ payment: payment('701') }], (tx) =>
+      tx.byTransaction('refund', '200043', '701'),
+    );
+    expect(mine!.id).toBe('NOSETTLE');
+    const total = await store.decide([], (tx) =>
+      tx.sum({
+        kind: 'refund',
+        account: { merchantNo: '200043', storeNo: '300014' },
+        currency: 'USD',
+        states: ['succeeded'],
+        fromIso: '2000-01-01T00:00:00.000Z',
+        toIso: '2999-01-01T00:00:00.000Z',
+      }),
+    );
+    expect(total).toBe(100);
   });
 
   it('a frozen desk holding the payment lock is cut by idle_in_transaction_session_timeout; the next decision proceeds', async () => {

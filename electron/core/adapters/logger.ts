@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { type KnownIds, scrubCardText } from '../../../shared/domain/card-scrub';
 import type { Logger } from '../services/ports';
 
 /**
@@ -11,16 +12,29 @@ const SECRET_KEY =
   /token|secret|password|passphrase|verifysign|signature|signing|md5|card|cvv|pan|body|authorization|cookie/i;
 const MAX_DEPTH = 4;
 
-export function redact(value: unknown, depth = 0): unknown {
+/** Fields that hold the service's or this app's ids (transactionNo, intentId …), quoted whole in texts. */
+const ID_KEY = /(?:No|Id)$/;
+
+/**
+ * Also masks card data in every string (shared/domain/card-scrub.ts, the rules that need no card): a
+ * message that quotes what a service echoed cannot carry a card number or code into a log file.
+ */
+export function redact(value: unknown, depth = 0, known: KnownIds = []): unknown {
   if (depth > MAX_DEPTH) return '[deep]';
-  if (Array.isArray(value)) return value.slice(0, 20).map((v) => redact(v, depth + 1));
+  if (Array.isArray(value)) return value.slice(0, 20).map((v) => redact(v, depth + 1, known));
   if (value && typeof value === 'object') {
+    const ids = Object.entries(value)
+      .filter(([k, v]) => ID_KEY.test(k) && typeof v === 'string')
+      .map(([, v]) => v as string);
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value))
-      out[k] = SECRET_KEY.test(k) ? '[redacted]' : redact(v, depth + 1);
+      out[k] = SECRET_KEY.test(k) ? '[redacted]' : redact(v, depth + 1, [...known, ...ids]);
     return out;
   }
-  if (typeof value === 'string' && value.length > 500) return `${value.slice(0, 500)}…`;
+  if (typeof value === 'string') {
+    const text = scrubCardText(value, known);
+    return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+  }
   return value;
 }
 

@@ -1,5 +1,5 @@
 import { hostname, userInfo } from 'node:os';
-import type { ProcessIdentity } from '../services/refunds/runtime';
+import type { ProcessIdentity } from '../services/ports';
 
 /** The OS account name, used as the operator when a profile names none. */
 function osUser(): string {

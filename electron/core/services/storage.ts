@@ -25,12 +25,18 @@ export interface AppStorage {
   /** Records a verified IPN under its dedup key; 'duplicate' if that key was ever recorded. */
   recordIpn(event: IpnEvent, key: string): Promise<'recorded' | 'duplicate'>;
   /**
-   * Imports, once, what earlier versions kept in files. `baseUrlFor`: the service address of a profile
+   * Imports what earlier versions kept in files (each content once), then keeps versions before the
+   * database from refunding in this data directory. `baseUrlFor`: the service address of a profile
    * that still exists (intents of earlier versions did not record it).
    */
   importEarlierFiles?(baseUrlFor: (profileId: string) => string | undefined): void;
   /** Set when the database cannot be trusted: refunds and payments must be refused with this reason. */
   untrusted(): string | undefined;
+  /**
+   * Set when the database could not be opened at all (damaged, written by a newer version): what is
+   * listed is an empty stand-in, so lists must say "cannot be read" with this reason, never "none".
+   */
+  unreadable(): string | undefined;
   problems(): StorageProblem[];
   close(): void;
 }

@@ -135,9 +135,9 @@ export const paymentsCreateCheckout = {
         .min(TIMEOUT_MIN.min, 'At least 1 minute.')
         .max(TIMEOUT_MIN.max, 'At most 30 days (43200 minutes).'),
       /** Where the payer is sent after the hosted page (links only; Demo uses the sandbox's own page). */
-      callbackUrl: z.string().trim().max(500).optional(),
+      callbackUrl: z.string().trim().max(500).superRefine(refuseUnsafeText('return page address')).optional(),
       /** The merchant's own notification address, for profiles without the local listener. */
-      ipnUrl: z.string().trim().max(500).optional(),
+      ipnUrl: z.string().trim().max(500).superRefine(refuseUnsafeText('notification address')).optional(),
     })
     .strict(),
   output: paymentViewSchema,

@@ -1,11 +1,17 @@
 import { z } from 'zod';
 import { profileInputSchema, profileSchema } from '../../domain/profile';
+import { refuseUnsafeText } from '../../domain/text';
 
 /** A profile as the renderer sees it: never the token, only whether one is set. */
 export const profileViewSchema = profileSchema.extend({
   hasToken: z.boolean(),
   /** The address calls go to now (Demo: the running sandbox; undefined if it is not running). */
   effectiveBaseUrl: z.string().optional(),
+  /**
+   * The operator main records for this profile's refunds and payments: its operator name, else this
+   * computer's account name (then `operatorName` is absent). Every confirmation shows this same name.
+   */
+  operator: z.string().optional(),
 });
 
 const idInput = z.object({ id: z.string().min(1).max(64) }).strict();
@@ -34,7 +40,8 @@ export const profilesSetToken = {
   input: z
     .object({
       id: z.string().min(1).max(64),
-      token: z.string().min(1, 'Paste the API token.').max(256),
+      // Never echoed: the message names only the character and where it is.
+      token: z.string().min(1, 'Paste the API token.').max(256).superRefine(refuseUnsafeText('API token')),
       /** Store even where the OS offers no real encryption (Linux basic_text); off unless the person ticks it. */
       allowPlainTextStorage: z.boolean().optional(),
     })

@@ -5,26 +5,28 @@ import { join, relative } from 'node:path';
  * Looks for card numbers and a security code everywhere a leak could land: every file under a data
  * directory read as raw bytes (the SQLite database, its -wal and -shm, logs, settings, the sandbox's
  * state), plus any texts given (log lines, IPC events and replies, exports, a dump of the renderer's
- * cache). Card numbers are searched plain, grouped with spaces or dashes, and as UTF-16; the security
- * code as a token of its own (digits inside longer ids, hex or base64 are not it).
+ * cache). Card numbers are searched in any grouping (spaces, dashes, dots, tabs, up to three such
+ * characters between digits) and as UTF-16; the security code as a token of its own (digits inside
+ * longer ids, hex or base64 are not it); `strings` (an expiry's spellings) as written, not inside a
+ * longer number.
  */
 export function scanForCard(args: {
   dir?: string;
   texts?: Record<string, string>;
   numbers: readonly string[];
   cvv: string;
+  strings?: readonly string[];
 }): string[] {
   const hits: string[] = [];
-  const forms = args.numbers.flatMap((n) => [
-    n,
-    n.replace(/(\d{4})(?=\d)/g, '$1 '),
-    n.replace(/(\d{4})(?=\d)/g, '$1-'),
-  ]);
   const cvvToken = new RegExp(`(?<![0-9A-Za-z+/=._-])${args.cvv}(?![0-9A-Za-z+/=._-])`);
+  const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const others = (args.strings ?? []).map((s) => ({ s, re: new RegExp(`(?<!\\d)${escaped(s)}(?!\\d)`) }));
   const look = (where: string, text: string) => {
-    for (const f of forms)
-      if (text.includes(f)) hits.push(`${where}: card number ${f.slice(0, 4)}…${f.slice(-4)}`);
+    const joined = text.replace(/(\d)[ .\-_\t\u00a0]{1,3}(?=\d)/g, '$1');
+    for (const n of args.numbers)
+      if (joined.includes(n)) hits.push(`${where}: card number ${n.slice(0, 4)}…${n.slice(-4)}`);
     if (cvvToken.test(text)) hits.push(`${where}: security code`);
+    for (const o of others) if (o.re.test(text)) hits.push(`${where}: ${o.s}`);
   };
   const walk = (d: string): string[] =>
     readdirSync(d).flatMap((name) => {

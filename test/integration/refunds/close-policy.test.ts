@@ -9,9 +9,11 @@ import { refundablePayment } from '../gateway/helpers';
 
 /**
  * "Close as not sent" follows the policy of the refund's own profile, as saved in Settings (the whole
- * app core over IPC: profiles.save → refunds runtime → closePolicy), and a save that gives only the
- * limits keeps that policy.
+ * app core over IPC: profiles.save → refunds runtime → closePolicy), never below the floor of 3 checks
+ * over 120 minutes (a policy below it cannot be saved), and a save that gives only the limits keeps
+ * that policy. The desk's clock is the test's.
  */
+const clock = { ms: Date.now() };
 let core: AppCore;
 let demoId: string;
 let taken = 0;
@@ -27,6 +29,7 @@ beforeAll(async () => {
     host: 'browser',
     dataDir: mkdtempSync(join(tmpdir(), 'rd-close-policy-')),
     log: createFakeLogger(),
+    now: () => clock.ms,
     demo: { transactions: 120, refundSettleMs: 20, ipnSchedule: [10] },
     gateway: { timeoutMs: 1_500, retry: { retries: 0 } },
   });
@@ -35,9 +38,9 @@ beforeAll(async () => {
 afterAll(() => core.close());
 
 /** Saves the Demo profile as the Settings form does, with these guardrails. */
-async function saveDemo(guardrails: unknown) {
+function saveDemoAnswer(guardrails: unknown) {
   const p = core.profiles.profiles.get(demoId);
-  await call('profiles.save', {
+  return core.dispatch('profiles.save', {
     id: p.id,
     name: p.name,
     environment: p.environment,
@@ -46,6 +49,10 @@ async function saveDemo(guardrails: unknown) {
     ipnEnabled: p.ipnEnabled,
     guardrails,
   });
+}
+async function saveDemo(guardrails: unknown) {
+  const r = await saveDemoAnswer(guardrails);
+  if (!r.ok) throw new Error(`profiles.save: ${r.error.message}`);
 }
 
 /** A refund whose outcome is unknown: the service answered 503, so nothing happened (checked once). */
@@ -74,36 +81,72 @@ async function unknownRefund(): Promise<{ id: string; checks: number }> {
 const close = (id: string) =>
   core.dispatch('refunds.closeNotSent', { profileId: demoId, id, confirmation: 'NOT SENT' });
 
-describe('close as not sent: the profile’s own policy', () => {
-  it('with the defaults (3 checks over 30 minutes) an intent checked once cannot be closed', async () => {
+/** Checks an intent again `times` times, `minutes` apart on the desk's clock. */
+async function checkAgain(id: string, times: number, minutes: number) {
+  for (let i = 0; i < times; i += 1) {
+    clock.ms += minutes * 60_000;
+    await call('refunds.checkAgain', { profileId: demoId, id });
+  }
+}
+
+describe('close as not sent: the profile’s own policy, never below the floor', () => {
+  it('with the defaults (3 checks over 120 minutes) an intent checked once cannot be closed', async () => {
     const intent = await unknownRefund();
     expect(await close(intent.id)).toMatchObject({
       ok: false,
-      error: { code: 'conflict', message: expect.stringMatching(/at least 3 time\(s\) over 30 minute\(s\)/) },
+      error: {
+        code: 'conflict',
+        message: expect.stringMatching(/at least 3 time\(s\) over 120 minute\(s\)/),
+      },
     });
   });
 
-  it('a profile policy of 1 check over 0 minutes lets the same intent be closed at once', async () => {
+  it('a policy below the floor (1 check over 0 minutes) cannot be saved, and says why', async () => {
+    const r = await saveDemoAnswer({ limits: [], unknownClose: { minChecks: 1, minMinutes: 0 } });
+    expect(r).toMatchObject({
+      ok: false,
+      error: {
+        code: 'invalid_input',
+        message: expect.stringMatching(
+          /At least 3 checks: .*At least 120 minutes \(2 hours\): the payment service keeps working on a request for up to 2 hours/,
+        ),
+      },
+    });
+    expect(core.profiles.profiles.get(demoId).guardrails?.unknownClose).not.toEqual({
+      minChecks: 1,
+      minMinutes: 0,
+    });
+  });
+
+  it('at the floor, the intent is closed once checked 3 times over 120 minutes', async () => {
+    await saveDemo({ limits: [], unknownClose: { minChecks: 3, minMinutes: 120 } });
     const intent = await unknownRefund();
-    await saveDemo({ limits: [], unknownClose: { minChecks: 1, minMinutes: 0 } });
-    expect(await close(intent.id)).toMatchObject({ ok: true, value: { id: intent.id } });
+    await checkAgain(intent.id, 1, 60);
+    expect(await close(intent.id)).toMatchObject({ ok: false });
+    await checkAgain(intent.id, 1, 61);
+    expect(await close(intent.id)).toMatchObject({ ok: true, value: { id: intent.id, state: 'refused' } });
   });
 
   it('saving only the limits keeps the policy; a stricter policy is then enforced', async () => {
-    await saveDemo({ limits: [], unknownClose: { minChecks: 1, minMinutes: 0 } });
+    await saveDemo({ limits: [], unknownClose: { minChecks: 3, minMinutes: 120 } });
     await saveDemo({ limits: [{ currency: 'USD', maxSingleMinor: 100_000 }] });
     expect(core.profiles.profiles.get(demoId).guardrails).toEqual({
       limits: [{ currency: 'USD', maxSingleMinor: 100_000 }],
-      unknownClose: { minChecks: 1, minMinutes: 0 },
+      unknownClose: { minChecks: 3, minMinutes: 120 },
     });
     const kept = await unknownRefund();
+    await checkAgain(kept.id, 2, 61);
     expect(await close(kept.id)).toMatchObject({ ok: true });
 
-    await saveDemo({ limits: [], unknownClose: { minChecks: 6, minMinutes: 0 } });
+    await saveDemo({ limits: [], unknownClose: { minChecks: 6, minMinutes: 120 } });
     const strict = await unknownRefund();
+    await checkAgain(strict.id, 2, 61);
     expect(await close(strict.id)).toMatchObject({
       ok: false,
-      error: { code: 'conflict', message: expect.stringMatching(/at least 6 time\(s\) over 0 minute\(s\)/) },
+      error: {
+        code: 'conflict',
+        message: expect.stringMatching(/at least 6 time\(s\) over 120 minute\(s\)/),
+      },
     });
   });
 });

@@ -44,7 +44,8 @@ export function buildRefunds(
   storageNow: () => number = Date.now,
 ) {
   const log = createFakeLogger();
-  const storage = openAppStorage({ dataDir: dir, now: storageNow, log });
+  // As the app's core does at start: the files of earlier versions are imported (no profiles here).
+  const storage = openAppStorage({ dataDir: dir, now: storageNow, log, baseUrlFor: () => undefined });
   const gateway = createGatewayClient({
     http: createFetchHttpClient(),
     clock: { now: Date.now },

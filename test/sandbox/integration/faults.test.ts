@@ -135,6 +135,39 @@ describe('fault knobs', () => {
     // Other endpoints were not affected by the refund-only fault.
     expect(q.ret_code).toBe('000100');
   });
+  it('hold: a refund held on the way lands when released, after its client gave up; other requests pass', async () => {
+    const no = await paidPayment(sb);
+    const held = sb.hold('refund');
+    const body = signed({
+      transactionNo: no,
+      refundAmount: '4.00',
+      currency: 'USD',
+      settleCurrency: 'USD',
+      refundReference: 'RD-HELD',
+    });
+    const gaveUp = new AbortController();
+    const sent = fetch(`${sb.baseUrl}${PATHS.refund}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      signal: gaveUp.signal,
+    });
+    await held.arrived;
+    gaveUp.abort();
+    await expect(sent).rejects.toThrow();
+    sb.resetFaults(); // a reset does not let it go: it is still on its way
+    expect(await refundCount(no)).toBe(0);
+    // Only the next request was held: another refund goes straight through.
+    expect(JSON.parse((await postRaw(sb, PATHS.refund, refundBody(no, '1.00'))).text)).toMatchObject({
+      ret_code: '000100',
+    });
+    await held.release();
+    const q = await call(sb, PATHS.tranQuery, { transactionNo: no });
+    expect(q.result?.refundInfo).toHaveLength(2);
+    expect(q.result?.refundInfo).toEqual(
+      expect.arrayContaining([expect.objectContaining({ refundReference: 'RD-HELD', refundAmount: '4.00' })]),
+    );
+  });
   it('"all" applies to every endpoint; an endpoint entry overrides it', async () => {
     sb.setFaults({ all: { systemErrorRate: 1 }, endpoints: { 'tran-query': { systemErrorRate: 0 } } });
     expect((await call(sb, PATHS.transList, { startDate: '20240101', endDate: '20240101' })).ret_code).toBe(

@@ -6,69 +6,42 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DATABASE_FILE, openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
 import { openDatabase } from '../../../electron/core/adapters/sqlite/database';
-import { insertAuditRecord, insertIntentRecord } from '../../../electron/core/adapters/sqlite/intent-store';
-import { toAuditRecord, toRecord } from '../../../electron/core/services/refunds/intent';
 import { createSqliteRunStore } from '../../../electron/core/adapters/sqlite/recon-run-store';
 import { MIGRATIONS } from '../../../electron/core/adapters/sqlite/schema';
 import type { RunFacts } from '../../../shared/recon/run';
 import type { Transaction } from '../../../shared/domain/transaction';
-import { auditEntrySchema, type Intent, intentSchema } from '../../../shared/domain/refund-intent';
+import { auditEntrySchema, intentSchema } from '../../../shared/domain/refund-intent';
 import { paymentAuditEntrySchema } from '../../../shared/ipc/contract/payments';
 import { createFakeLogger } from '../../fakes/logger';
-
-const intent = (id: string): Intent => ({
-  id,
-  profileId: 'p1',
-  profileName: 'Main',
-  environment: 'demo',
-  baseUrl: 'http://127.0.0.1:1',
-  merchantNo: '200043',
-  storeNo: '300014',
-  transactionNo: '297553638300708562',
-  amountMinor: 500,
-  currency: 'USD',
-  settleCurrency: 'USD',
-  reasonCode: 'other',
-  reasonNote: 'x',
-  operator: 'o',
-  createdAt: `2026-01-0${id.slice(-1)}T00:00:00.000Z`,
-  updatedAt: '2026-01-05T00:00:00.000Z',
-  state: 'rejected',
-  checks: 0,
-  attempts: 1,
-});
 
 /**
  * Earlier versions wrote journal values today's closed types do not admit: an environment left empty
  * by the import of the old files, a currency this app does not handle (they took any three letters).
+ * Written here as those versions did, at schema 4 (refunds and payments in tables of their own), and
+ * then opened by this version, which migrates them.
  */
 function databaseOfEarlierVersions(): string {
   const dataDir = mkdtempSync(join(tmpdir(), 'rd-stored-'));
-  const db = openDatabase(join(dataDir, DATABASE_FILE), MIGRATIONS);
+  const db = openDatabase(join(dataDir, DATABASE_FILE), MIGRATIONS.slice(0, 4));
   db.immediate(() => {
-    insertIntentRecord(db, toRecord(intent('RD1')));
-    insertIntentRecord(db, toRecord(intent('RD2')));
-    insertIntentRecord(db, toRecord(intent('RD3')));
+    for (const id of ['RD1', 'RD2', 'RD3'])
+      db.run(
+        `INSERT INTO intents (id, seq, state, profile_id, profile_name, environment, base_url, merchant_no,
+           store_no, transaction_no, amount_minor, currency, settle_currency, reason_code, reason_note,
+           operator, created_at, updated_at, attempts)
+         VALUES (?, 1, 'rejected', 'p1', 'Main', 'demo', 'http://127.0.0.1:1', '200043', '300014',
+           '297553638300708562', 500, 'USD', 'USD', 'other', 'x', 'o', ?, '2026-01-05T00:00:00.000Z', 1)`,
+        id,
+        `2026-01-0${id.slice(-1)}T00:00:00.000Z`,
+      );
     db.run(`UPDATE intents SET currency = 'ZAR', settle_currency = 'ZAR' WHERE id = 'RD2'`);
     db.run(`UPDATE intents SET environment = '' WHERE id = 'RD3'`);
-    const entry = {
-      at: '2026-01-01T00:00:00.000Z',
-      operator: 'o',
-      profileId: 'p1',
-      profileName: '',
-      environment: 'demo',
-      intentId: '',
-      transactionNo: '1',
-      amountMinor: 5,
-      currency: 'USD',
-      reasonCode: '',
-      reasonNote: '',
-      outcome: 'refused',
-    } as const;
-    insertAuditRecord(db, toAuditRecord(entry));
-    insertAuditRecord(db, toAuditRecord({ ...entry, at: '2026-01-02T00:00:00.000Z' }));
-    db.run(`UPDATE audit SET environment = '' WHERE at LIKE '2026-01-01%'`);
-    db.run(`UPDATE audit SET currency = 'ZAR' WHERE at LIKE '2026-01-02%'`);
+    db.run(
+      `INSERT INTO audit (at, outcome, operator, profile_id, profile_name, environment, intent_id,
+         transaction_no, amount_minor, currency, reason_code, reason_note)
+       VALUES ('2026-01-01T00:00:00.000Z', 'refused', 'o', 'p1', '', '', '', '1', 5, 'USD', '', ''),
+              ('2026-01-02T00:00:00.000Z', 'refused', 'o', 'p1', '', 'demo', '', '1', 5, 'ZAR', '', '')`,
+    );
     db.run(
       `INSERT INTO payment_audit (at, operator, profile_id, profile_name, environment, action, outcome, subject_id, amount_minor, currency)
        VALUES ('t1', 'o', 'p1', 'Main', 'sandbox', 'payment.link', 'refused', 'PM1', 100, 'USD'),

@@ -9,6 +9,7 @@ import {
   splitQuoted,
 } from '../../../shared/csv/parser';
 import { type CsvColumn, writeCsv } from '../../../shared/csv/writer';
+import { columnMappingSchema } from '../../../shared/recon/mapping';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 function utf16(s: string, le: boolean, bom: boolean): Uint8Array {
@@ -125,6 +126,13 @@ describe('parseCsvText', () => {
   });
   it('an empty file has no headers and no rows', () => {
     expect(parseCsvText('')).toMatchObject({ headers: [], rows: [], problems: [], dataRows: 0 });
+  });
+  it('a header name with a character stored text refuses is escaped visibly, so a mapping to it can be stored', () => {
+    const p = parseCsvText('Txn\u200bNo,Amount\u202e,Ccy\n297553638300708562,1.00,USD\n');
+    expect(p.headers).toEqual(['Txn⟨U+200B⟩No', 'Amount⟨U+202E⟩', 'Ccy']);
+    const mapping = { transactionNo: p.headers[0], amount: p.headers[1], currency: p.headers[2] };
+    expect(columnMappingSchema.safeParse(mapping).success).toBe(true);
+    expect(columnMappingSchema.safeParse({ ...mapping, amount: 'Amount\u202e' }).success).toBe(false);
   });
 });
 

@@ -64,6 +64,24 @@ const RAW_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
   'reconciliation.items': { runId: 'RC0000000000', offset: 0, limit: 10 },
   'reconciliation.recheck': { runId: 'RC0000000000' },
   'reconciliation.demoLedger': undefined,
+  'reconciliation.exceptions': { runId: 'RC0000000000', filter: { states: ['open'], owner: 'Ann' } },
+  'reconciliation.updateException': {
+    runId: 'RC0000000000',
+    exceptionId: 'i3',
+    version: 0,
+    state: 'explained',
+    owner: 'Ann',
+    note: 'Fee booked apart.',
+  },
+  'reconciliation.matchException': {
+    runId: 'RC0000000000',
+    exceptionId: 'i3',
+    version: 0,
+    kind: 'payment',
+    id: TX,
+    reason: 'Same order.',
+  },
+  'reconciliation.signOff': { runId: 'RC0000000000', comment: 'June closed.', open: ['i3'] },
   'refunds.preview': { transactionNo: TX },
   'refunds.submit': {
     transactionNo: TX,
@@ -128,7 +146,10 @@ export const VALID_SAMPLES = Object.fromEntries(
   ]),
 ) as Readonly<Record<InvokeChannel, unknown>>;
 
-/** Every character stored text refuses (shared/domain/text.ts): controls, Bidi_Control, U+2028/2029. */
+/**
+ * Characters stored text refuses (shared/domain/text.ts): controls, Bidi_Control, U+2028/2029, invisible
+ * (default-ignorable) characters, noncharacters and lone surrogates.
+ */
 export const HIDING_CHARACTERS = [
   '\u0000',
   '\u0007',
@@ -150,6 +171,16 @@ export const HIDING_CHARACTERS = [
   '\u2069',
   '\u2028',
   '\u2029',
+  '\u200b',
+  '\u2060',
+  '\u00ad',
+  '\u3164',
+  '\ufeff',
+  '\ufff9',
+  '\ufffe',
+  '\uffff',
+  '\ud800',
+  '\udfff',
 ] as const;
 
 const HOSTILE_CONSTANTS: unknown[] = [

@@ -21,4 +21,19 @@ describe('redacting logger', () => {
       expect(text).not.toContain(secret);
     expect(text).toContain('ok-visible');
   });
+
+  it('masks a card number or code in any text it is given, keeping the ids it names', () => {
+    const lines: string[] = [];
+    const log = createLogger({ sink: (l) => lines.push(l) });
+    // 301234567890123456 passes Luhn, like one service id in ten.
+    log.warn('payment.x', {
+      transactionNo: '301234567890123456',
+      error: 'card 4000 0566 5566 5556 cvv 987 refused for 301234567890123456',
+      nested: { why: ['exp 12/2031, 4111-1111-1111-1111'] },
+    });
+    const text = lines.join('\n');
+    expect(text.replace(/(\d)[ -](?=\d)/g, '$1')).not.toMatch(/4000056655665556|4111111111111111/);
+    expect(text).toContain('card •••• 5556 cvv ••• refused for 301234567890123456');
+    expect(text).toContain('exp ••/••, •••• 1111');
+  });
 });

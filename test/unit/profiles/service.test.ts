@@ -72,7 +72,7 @@ describe('profiles service', () => {
 
   it('editing only the limits keeps the profile’s "close as not sent" policy; giving one replaces it', async () => {
     const { svc } = setup();
-    const policy = { minChecks: 5, minMinutes: 90 };
+    const policy = { minChecks: 5, minMinutes: 150 };
     const a = await svc.save({ ...prod, guardrails: { limits: [], unknownClose: policy } });
     expect(svc.get(a.id).guardrails?.unknownClose).toEqual(policy);
     // What the Settings limits editor used to send: the limits alone.
@@ -84,9 +84,63 @@ describe('profiles service', () => {
     await svc.save({
       ...prod,
       id: a.id,
-      guardrails: { limits, unknownClose: { minChecks: 2, minMinutes: 0 } },
+      guardrails: { limits, unknownClose: { minChecks: 3, minMinutes: 120 } },
     });
-    expect(svc.get(a.id).guardrails?.unknownClose).toEqual({ minChecks: 2, minMinutes: 0 });
+    expect(svc.get(a.id).guardrails?.unknownClose).toEqual({ minChecks: 3, minMinutes: 120 });
+  });
+
+  it('refuses a "close as not sent" policy below the floor (3 checks over 120 minutes), saying why', async () => {
+    const { svc } = setup();
+    const a = await svc.save({
+      ...prod,
+      guardrails: { limits: [], unknownClose: { minChecks: 3, minMinutes: 120 } },
+    });
+    const e = await rejects(
+      svc.save({
+        ...prod,
+        id: a.id,
+        guardrails: { limits: [], unknownClose: { minChecks: 1, minMinutes: 0 } },
+      }),
+    );
+    expect(e.code).toBe('invalid_input');
+    expect(e.details?.fields).toEqual({
+      'guardrails.unknownClose.minChecks': expect.stringMatching(
+        /^At least 3 checks: fewer could close a refund/,
+      ),
+      'guardrails.unknownClose.minMinutes': expect.stringMatching(
+        /^At least 120 minutes \(2 hours\): the payment service keeps working on a request for up to 2 hours, so a refund closed sooner may still arrive and be paid twice\.$/,
+      ),
+    });
+    expect(svc.get(a.id).guardrails?.unknownClose).toEqual({ minChecks: 3, minMinutes: 120 });
+  });
+
+  it('raises a stored policy below the floor (an earlier version allowed 1 check over 0 minutes) and says so', () => {
+    const stored = (unknownClose: { minChecks: number; minMinutes: number }, id: string, name: string) => ({
+      ...prod,
+      name,
+      id,
+      guardrails: { limits: [], unknownClose },
+      createdAt: '2024-01-01T00:00:00.000Z',
+      updatedAt: '2024-01-01T00:00:00.000Z',
+    });
+    const { svc } = setup({
+      version: 1,
+      activeProfileId: 'P1',
+      profiles: [
+        stored({ minChecks: 1, minMinutes: 0 }, 'P1', 'Old'),
+        stored({ minChecks: 10, minMinutes: 30 }, 'P2', 'Many checks'),
+        stored({ minChecks: 4, minMinutes: 600 }, 'P3', 'Stricter'),
+      ],
+    });
+    expect(svc.get('P1').guardrails?.unknownClose).toEqual({ minChecks: 3, minMinutes: 120 });
+    expect(svc.get('P2').guardrails?.unknownClose).toEqual({ minChecks: 10, minMinutes: 120 });
+    expect(svc.get('P3').guardrails?.unknownClose).toEqual({ minChecks: 4, minMinutes: 600 });
+    expect(svc.notices().map((n) => n.message)).toEqual([
+      expect.stringMatching(
+        /^Profile “Old” allowed closing an unknown refund as not sent sooner than is safe; it now needs at least 3 checks over 120 minutes/,
+      ),
+      expect.stringMatching(/^Profile “Many checks” allowed closing/),
+    ]);
   });
 
   it('explains invalid input per field', async () => {

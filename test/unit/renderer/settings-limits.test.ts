@@ -55,44 +55,61 @@ describe('refund limits editor', () => {
 
 describe('close-as-not-sent policy in the profile form', () => {
   it('shows the profile’s policy, or the defaults main applies without one', () => {
-    expect(unknownCloseToDraft(undefined)).toEqual({ minChecks: '3', minMinutes: '30' });
-    expect(unknownCloseToDraft({ limits: [], unknownClose: { minChecks: 5, minMinutes: 90 } })).toEqual({
+    expect(unknownCloseToDraft(undefined)).toEqual({ minChecks: '3', minMinutes: '120' });
+    expect(unknownCloseToDraft({ limits: [], unknownClose: { minChecks: 5, minMinutes: 150 } })).toEqual({
       minChecks: '5',
-      minMinutes: '90',
+      minMinutes: '150',
     });
   });
 
   it('parses whole numbers in the range main accepts, and says what to fix', () => {
-    expect(draftToUnknownClose({ minChecks: ' 4 ', minMinutes: '0' })).toEqual({
-      unknownClose: { minChecks: 4, minMinutes: 0 },
+    expect(draftToUnknownClose({ minChecks: ' 4 ', minMinutes: '120' })).toEqual({
+      unknownClose: { minChecks: 4, minMinutes: 120 },
     });
-    expect(draftToUnknownClose({ minChecks: '0', minMinutes: '10081' })).toEqual({
+    expect(draftToUnknownClose({ minChecks: '51', minMinutes: '10081' })).toEqual({
       errors: {
-        'unknownClose.minChecks': 'Checks: a whole number from 1 to 50.',
-        'unknownClose.minMinutes': 'Minutes: a whole number from 0 to 10080.',
+        'unknownClose.minChecks': 'Checks: a whole number from 3 to 50.',
+        'unknownClose.minMinutes': 'Minutes: a whole number from 120 to 10080.',
       },
     });
-    for (const bad of ['', '2.5', '-1', '1e1', 'three', '51'])
-      expect(draftToUnknownClose({ minChecks: bad, minMinutes: '30' })).toHaveProperty('errors');
+    for (const bad of ['', '2.5', '-1', '1e1', 'three', '51', '0', '2'])
+      expect(draftToUnknownClose({ minChecks: bad, minMinutes: '120' })).toHaveProperty('errors');
+  });
+
+  it('refuses less than the floor (3 checks over 120 minutes) and says why', () => {
+    expect(draftToUnknownClose({ minChecks: '1', minMinutes: '0' })).toEqual({
+      errors: {
+        'unknownClose.minChecks':
+          'At least 3 checks: fewer could close a refund the payment service is still working on.',
+        'unknownClose.minMinutes':
+          'At least 120 minutes (2 hours): the payment service keeps working on a request for up to 2 hours, so a refund closed sooner may still arrive and be paid twice.',
+      },
+    });
+    expect(draftToUnknownClose({ minChecks: '3', minMinutes: '119' })).toEqual({
+      errors: { 'unknownClose.minMinutes': expect.stringMatching(/^At least 120 minutes \(2 hours\)/) },
+    });
+    expect(draftToUnknownClose({ minChecks: '3', minMinutes: '120' })).toEqual({
+      unknownClose: { minChecks: 3, minMinutes: 120 },
+    });
   });
 
   it('saves limits and policy together, so saving the limits never drops the policy', () => {
     const rows = [{ currency: 'USD', maxSingle: '250', dailyTotal: '' }];
-    expect(draftsToGuardrails(rows, { minChecks: '5', minMinutes: '90' })).toEqual({
+    expect(draftsToGuardrails(rows, { minChecks: '5', minMinutes: '150' })).toEqual({
       guardrails: {
         limits: [{ currency: 'USD', maxSingleMinor: 25_000 }],
-        unknownClose: { minChecks: 5, minMinutes: 90 },
+        unknownClose: { minChecks: 5, minMinutes: 150 },
       },
     });
     expect(
       draftsToGuardrails([{ currency: 'US', maxSingle: '1', dailyTotal: '' }], {
         minChecks: '0',
-        minMinutes: '1',
+        minMinutes: '120',
       }),
     ).toEqual({
       errors: {
         'limits.0': 'Use a three-letter currency code such as USD.',
-        'unknownClose.minChecks': 'Checks: a whole number from 1 to 50.',
+        'unknownClose.minChecks': expect.stringMatching(/^At least 3 checks/),
       },
     });
   });

@@ -35,7 +35,9 @@ describe('names and free text refuse control and bidi-override characters', () =
       for (const field of ['name', 'operatorName']) {
         const r = profileInputSchema.safeParse(profile({ [field]: `Main ${c}store` }));
         expect(r.success, `${field} with U+${c.codePointAt(0)!.toString(16)}`).toBe(false);
-        expect(messageOf(r)).toMatch(/contains U\+[0-9A-F]{4} \(.+\), which can make it read differently/);
+        expect(messageOf(r)).toMatch(
+          /contains U\+[0-9A-F]{4,5} \(.+\) at character 6, which can make it read differently/,
+        );
       }
     }
   });
@@ -43,10 +45,10 @@ describe('names and free text refuse control and bidi-override characters', () =
   it('says which character and why, naming the field', () => {
     const r = profileInputSchema.safeParse(profile({ name: 'Refunds \u202e1.00' }));
     expect(messageOf(r)).toBe(
-      'The profile name contains U+202E (a right-to-left override), which can make it read differently on screen than it is stored. Retype it without that character.',
+      'The profile name contains U+202E (a right-to-left override) at character 9, which can make it read differently than it is stored. Retype it without that character.',
     );
     const nul = profileInputSchema.safeParse(profile({ operatorName: 'ann\u0000' }));
-    expect(messageOf(nul)).toContain('operator name contains U+0000 (a NUL character)');
+    expect(messageOf(nul)).toContain('operator name contains U+0000 (a NUL character) at character 4');
   });
 
   it('refund notes allow line breaks and tabs, nothing else invisible', () => {

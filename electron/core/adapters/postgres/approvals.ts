@@ -66,7 +66,7 @@ export function requestRefund(q: Q, record: IntentRecord, reason: string): Promi
       transaction_no: record.transactionNo,
       amount_minor: record.amountMinor,
       currency: record.currency,
-      settle_currency: record.settleCurrency,
+      settle_currency: record.settleCurrency ?? '',
       operator: record.operator,
       created_at: record.createdAt,
       updated_at: record.updatedAt,

@@ -14,7 +14,7 @@ import type {
   ScopeKey,
   Transition,
 } from '../../services/engine/port';
-import { InvariantViolation } from '../../services/engine/port';
+import { InvariantViolation, UnreadableRecords, type UnreadableRow } from '../../services/engine/port';
 import { UnusableRowError } from '../sqlite/stored';
 import { type ChangeFeed, startChangeFeed } from './change-feed';
 import {
@@ -108,7 +108,8 @@ function intentJson(i: IntentRecord, lease: LeaseGrant | undefined): Record<stri
     reference: i.reference ?? null,
     amount_minor: i.amountMinor,
     currency: i.currency,
-    settle_currency: i.settleCurrency,
+    // NOT NULL: a record read back without a settle currency is stored with none.
+    settle_currency: i.settleCurrency ?? '',
     operator: i.operator,
     created_at: i.createdAt,
     updated_at: i.updatedAt,
@@ -163,24 +164,29 @@ export function createPostgresIntentStore(
   const offset = () => o.clockOffsetMs?.() ?? 0;
   const lockMs = Math.max(1, Math.round(o.lockTimeoutMs ?? PG_DEFAULTS.lockTimeoutMs));
 
-  const parse = (raw: PgRow[]): IntentRecord[] => {
+  /** Rows as records; one that cannot be read is reported (health shows it) and handed to `skipped`. */
+  const parse = (raw: PgRow[], skipped?: (row: UnreadableRow) => void): IntentRecord[] => {
     const out: IntentRecord[] = [];
     for (const r of raw) {
       try {
         out.push(toRecord(r));
       } catch (e) {
-        if (e instanceof UnusableRowError) o.onUnusable?.('intents', String(r['id']), e.message);
-        else o.onBadRow?.('intents', String(r['id']), e instanceof Error ? e.message : String(e));
+        const reason = e instanceof Error ? e.message : String(e);
+        if (e instanceof UnusableRowError) o.onUnusable?.('intents', String(r['id']), reason);
+        else o.onBadRow?.('intents', String(r['id']), reason);
+        skipped?.({ id: String(r['id']), state: String(r['state']), reason });
       }
     }
     return out;
   };
-  const rows = async (q: Q, sql: string, params: unknown[] = []) => {
+  const rows = async (q: Q, sql: string, params: unknown[] = [], skipped?: (row: UnreadableRow) => void) => {
+    let raw: PgRow[];
     try {
-      return parse((await q.query<PgRow>(sql, params)).rows);
+      raw = (await q.query<PgRow>(sql, params)).rows;
     } catch (e) {
       throw mapPgError(e);
     }
+    return parse(raw, skipped);
   };
   const one = async (q: Q, id: string) =>
     (await rows(q, `SELECT ${INTENT_COLUMNS} FROM refund_desk.intents i WHERE id = $1`, [id]))[0];
@@ -234,15 +240,30 @@ export function createPostgresIntentStore(
     }
   }
 
+  /** A payment's intents, oldest first; never without one that cannot be read (UnreadableRecords). */
   const forPayment =
     (q: Q): DecideTx['forPayment'] =>
-    (kind, k) =>
-      rows(
+    async (kind, k) => {
+      const unreadable: UnreadableRow[] = [];
+      const out = await rows(
         q,
         `SELECT ${INTENT_COLUMNS} FROM refund_desk.intents i
          WHERE kind = $1 AND merchant_no = $2 AND store_no = $3 AND transaction_no = $4
          ORDER BY created_at, id`,
         [kind, k.merchantNo, k.storeNo, k.transactionNo],
+        (row) => unreadable.push(row),
+      );
+      if (unreadable.length > 0) throw new UnreadableRecords(out, unreadable);
+      return out;
+    };
+  const byTransaction =
+    (q: Q): DecideTx['byTransaction'] =>
+    (kind, merchantNo, transactionNo) =>
+      rows(
+        q,
+        `SELECT ${INTENT_COLUMNS} FROM refund_desk.intents i
+           WHERE kind = $1 AND merchant_no = $2 AND transaction_no = $3 ORDER BY created_at, id`,
+        [kind, merchantNo, transactionNo],
       );
   const byReference =
     (q: Q): DecideTx['byReference'] =>
@@ -258,7 +279,7 @@ export function createPostgresIntentStore(
       try {
         const r = await q.query<{ total: string }>(
           `SELECT COALESCE(SUM(amount_minor), 0)::int8 AS total FROM refund_desk.intents
-           WHERE kind = $1 AND merchant_no = $2 AND store_no = $3 AND currency = $4
+           WHERE kind = $1 AND merchant_no = $2 AND store_no = $3 AND upper(btrim(currency)) = $4
              AND created_at >= $5 AND created_at < $6 AND state = ANY($7::text[])`,
           [s.kind, s.account.merchantNo, s.account.storeNo, s.currency, s.fromIso, s.toIso, [...s.states]],
         );
@@ -367,6 +388,7 @@ export function createPostgresIntentStore(
   const txOn = (c: pg.PoolClient): DecideTx => ({
     get: (id) => one(c, id),
     forPayment: forPayment(c),
+    byTransaction: byTransaction(c),
     byReference: byReference(c),
     sum: sum(c),
     insert: (record, lease, event) => insertNow(c, record, lease, event),
@@ -461,13 +483,7 @@ export function createPostgresIntentStore(
         [kind, [...states]],
       ),
     forPayment: forPayment(pool),
-    byTransaction: (kind, merchantNo, transactionNo) =>
-      rows(
-        pool,
-        `SELECT ${INTENT_COLUMNS} FROM refund_desk.intents i
-           WHERE kind = $1 AND merchant_no = $2 AND transaction_no = $3 ORDER BY created_at, id`,
-        [kind, merchantNo, transactionNo],
-      ),
+    byTransaction: byTransaction(pool),
     sum: sum(pool),
     list: async (q) => {
       const where = ['kind = $1'];

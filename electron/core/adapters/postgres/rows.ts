@@ -1,5 +1,5 @@
 import type { AuditRecord, IntentKind, IntentRecord } from '../../services/engine/port';
-import { storedCurrency, storedEnvironment } from '../sqlite/stored';
+import { storedCurrency, storedEnvironment, storedSettleCurrency } from '../sqlite/stored';
 import { int8 } from './connection';
 
 /** A row as pg hands it over: int8 as text, jsonb parsed, booleans as booleans. */
@@ -34,7 +34,6 @@ export function toRecord(r: PgRow): IntentRecord {
     storeNo: String(r['store_no']),
     amountMinor: int8(r['amount_minor'], 'amount_minor'),
     currency: storedCurrency(r['currency']),
-    settleCurrency: storedCurrency(r['settle_currency'], 'settle_currency'),
     operator: String(r['operator']),
     createdAt: String(r['created_at']),
     updatedAt: String(r['updated_at']),
@@ -55,6 +54,13 @@ export function toRecord(r: PgRow): IntentRecord {
     const v = text(r, col);
     if (v !== undefined) (rec as unknown as Record<string, string>)[k] = v;
   }
+  // As SQLite's reader (../sqlite/intent-store.ts): a refund's settle currency is no amount's unit, an
+  // unknown or empty one is left out; a payment is created in it, so an unknown one makes the row unusable.
+  const settle =
+    rec.kind === 'payment'
+      ? storedCurrency(r['settle_currency'], 'settle_currency')
+      : storedSettleCurrency(r['settle_currency']);
+  if (settle) rec.settleCurrency = settle;
   if (r['lease_ms'] !== null && r['lease_ms'] !== undefined)
     rec.leaseUntil = int8(r['lease_ms'], 'lease_until');
   if (r['last_check_at'] !== null && r['last_check_at'] !== undefined)

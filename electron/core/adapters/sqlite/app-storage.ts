@@ -4,6 +4,7 @@ import type { AppStorage, StorageProblem } from '../../services/storage';
 import { type Database, openDatabase } from './database';
 import { createSqliteIntentStore } from './intent-store';
 import { importLegacyFiles } from './legacy-import';
+import { guardAgainstOlderVersions } from './older-versions';
 import { createSqliteRunStore } from './recon-run-store';
 import { createSqliteCustomerStore } from './payment-store';
 import { createSqliteJobStore } from './recon-store';
@@ -14,8 +15,23 @@ export type { AppStorage, StorageProblem };
 export const DATABASE_FILE = 'refund-desk.db';
 
 /**
+ * Places the guard against older versions, under the database's write lock when there is a database
+ * (imports rename the old files under it too). A failure is logged, not fatal: this version's own
+ * decisions do not depend on it.
+ */
+function guard(dataDir: string, log: Logger, db?: Database): 'guarded' | 'journal' | 'failed' {
+  try {
+    return db ? db.immediate(() => guardAgainstOlderVersions(dataDir)) : guardAgainstOlderVersions(dataDir);
+  } catch (e) {
+    log.warn('storage.guard_failed', { error: e instanceof Error ? e.message : String(e) });
+    return 'failed';
+  }
+}
+
+/**
  * Opens `<dataDir>/refund-desk.db` for every service that keeps durable state, imports the files of
- * earlier versions once, and keeps what went wrong for health. A database that cannot be opened or
+ * earlier versions (each content once), keeps older versions from refunding here without the database
+ * (./older-versions.ts), and keeps what went wrong for health. A database that cannot be opened or
  * trusted does not stop the app: lookups keep working on an empty stand-in kept in memory, refunds and
  * IPN acknowledgements are refused, and health says why and what to do.
  */
@@ -40,33 +56,40 @@ export function openAppStorage(opts: {
     unusableRows.set(`${table}:${id}`, reason);
   };
   let fatal: string | undefined;
+  let unreadable: string | undefined;
   let db: Database;
   try {
     db = openDatabase(path, MIGRATIONS);
   } catch (e) {
-    fatal = e instanceof Error ? e.message : String(e);
+    fatal = unreadable = e instanceof Error ? e.message : String(e);
     opts.log.error('storage.open_failed', { error: fatal });
     db = openDatabase(':memory:', MIGRATIONS);
+    // Nothing can be imported, but the guard is still placed where no old journal is in its way.
+    guard(opts.dataDir, opts.log);
   }
   const importEarlierFiles = (baseUrlFor: (profileId: string) => string | undefined) => {
-    if (fatal) return;
-    try {
-      const report = importLegacyFiles(db, opts.dataDir, {
-        now: opts.now,
-        baseUrlFor,
-      });
-      if (report)
-        opts.log.info('storage.imported', {
-          intents: report.intents,
-          audit: report.auditEntries,
-          ipn: report.ipnEvents,
-          reconJobs: report.reconJobs,
-          problems: report.problems.length,
+    // Import, then guard the old journal's path against older versions (./older-versions.ts). An older
+    // version that writes its journal in between is imported on the next pass (or at the next start).
+    for (let pass = 0; !fatal && pass < 3; pass += 1) {
+      try {
+        const report = importLegacyFiles(db, opts.dataDir, {
+          now: opts.now,
+          baseUrlFor,
         });
-    } catch (e) {
-      // The old files stay where they are; the next start tries again.
-      fatal = `Refund Desk could not import the refund journal of an earlier version (${e instanceof Error ? e.message : String(e)}). The old files are untouched; free disk space or fix the data folder's permissions, then restart.`;
-      opts.log.error('storage.import_failed', { error: fatal });
+        if (report)
+          opts.log.info('storage.imported', {
+            intents: report.intents,
+            audit: report.auditEntries,
+            ipn: report.ipnEvents,
+            reconJobs: report.reconJobs,
+            problems: report.problems.length,
+          });
+      } catch (e) {
+        // The old files stay where they are; the next start tries again.
+        fatal = `Refund Desk could not import the refund journal of an earlier version (${e instanceof Error ? e.message : String(e)}). The old files are untouched; free disk space or fix the data folder's permissions, then restart.`;
+        opts.log.error('storage.import_failed', { error: fatal });
+      }
+      if (guard(opts.dataDir, opts.log, db) !== 'journal') break;
     }
   };
   // Opened without the profiles (a host, before the core exists): the core imports once it has them.
@@ -100,6 +123,7 @@ export function openAppStorage(opts: {
       );
       return r.changes === 1 ? 'recorded' : 'duplicate';
     },
+    unreadable: () => unreadable,
     untrusted: () => {
       if (fatal) return fatal;
       if (badRows.size > 0)

@@ -12,9 +12,15 @@ import type {
   RecordPatch,
   Transition,
 } from '../../services/engine/port';
-import { InvariantViolation } from '../../services/engine/port';
+import { InvariantViolation, UnreadableRecords, type UnreadableRow } from '../../services/engine/port';
 import type { Database, Row, SqlValue } from './database';
-import { type OnUnusable, storedCurrency, storedEnvironment, UnusableRowError } from './stored';
+import {
+  type OnUnusable,
+  storedCurrency,
+  storedEnvironment,
+  storedSettleCurrency,
+  UnusableRowError,
+} from './stored';
 
 /**
  * The intent engine's store on the app's SQLite file (schema v5: one `intents` table with a kind).
@@ -56,7 +62,6 @@ function toRecord(r: Row): IntentRecord {
     storeNo: String(r['store_no']),
     amountMinor: Number(r['amount_minor']),
     currency: storedCurrency(r['currency']),
-    settleCurrency: storedCurrency(r['settle_currency'], 'settle_currency'),
     operator: String(r['operator']),
     createdAt: String(r['created_at']),
     updatedAt: String(r['updated_at']),
@@ -77,6 +82,14 @@ function toRecord(r: Row): IntentRecord {
     const v = opt(r, col);
     if (v !== undefined) (rec as unknown as Record<string, string>)[k] = v;
   }
+  // A refund's settle currency is no amount's unit: an unknown or empty one is left out, the refund still
+  // read, listed, blocking and counted. A payment is created in it: one this app does not handle makes
+  // the row unusable (left out of lists, named by health), as before the engine.
+  const settle =
+    rec.kind === 'payment'
+      ? storedCurrency(r['settle_currency'], 'settle_currency')
+      : storedSettleCurrency(r['settle_currency']);
+  if (settle) rec.settleCurrency = settle;
   if (r['lease_until'] !== null && r['lease_until'] !== undefined) rec.leaseUntil = Number(r['lease_until']);
   if (r['last_check_at'] !== null && r['last_check_at'] !== undefined)
     rec.lastCheck = {
@@ -120,14 +133,22 @@ function violation(e: unknown): InvariantViolation {
   return new InvariantViolation('open_refund');
 }
 
-/** Inserts an intent row as given (a decision, a migration test, or the one-time import). */
-export function insertIntentRecord(db: Database, i: IntentRecord): void {
+/**
+ * Inserts an intent row as given (a decision, a migration test, or the one-time import). `duplicateOf`:
+ * only the import of an old journal that holds two open refunds of one payment sets it (schema.ts, v5).
+ */
+export function insertIntentRecord(
+  db: Database,
+  i: IntentRecord,
+  duplicateOf?: string,
+  data = JSON.stringify(i.data),
+): void {
   db.run(
     `INSERT INTO intents (id, kind, seq, state, profile_id, profile_name, environment, base_url, merchant_no,
        store_no, transaction_no, reference, amount_minor, currency, settle_currency, operator, created_at,
        updated_at, sender, lease_until, ret_code, ret_msg, detail, card_last4, last_check_at, last_check_found,
-       last_check_note, checks, attempts, data)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       last_check_note, checks, attempts, data, duplicate_of)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     i.id,
     i.kind,
     nextSeq(db),
@@ -142,7 +163,8 @@ export function insertIntentRecord(db: Database, i: IntentRecord): void {
     i.reference ?? null,
     i.amountMinor,
     i.currency,
-    i.settleCurrency,
+    // NOT NULL: a record read back without a settle currency is stored with none.
+    i.settleCurrency ?? '',
     i.operator,
     i.createdAt,
     i.updatedAt,
@@ -157,7 +179,8 @@ export function insertIntentRecord(db: Database, i: IntentRecord): void {
     i.lastCheck?.note ?? null,
     i.checks,
     i.attempts,
-    JSON.stringify(i.data),
+    data,
+    duplicateOf ?? null,
   );
 }
 
@@ -205,25 +228,54 @@ function nextSeq(db: Database): number {
   return Number(r!.seq);
 }
 
+/**
+ * Kinds and states go into the SQL text as literals, never as bound parameters. The partial indexes name
+ * them (one open refund, a payment's reference), and when a WHERE term compares such a column with a
+ * bound parameter, SQLite decides per value whether the partial index applies — so it re-prepares the
+ * statement on every run (parse and plan again: 10–15 µs a statement, most of a decision). Both sets are
+ * closed; anything else is refused here rather than written into SQL.
+ */
+const KINDS: ReadonlySet<string> = new Set<IntentKind>(['refund', 'payment']);
+function kindSql(kind: IntentKind): string {
+  if (!KINDS.has(kind)) throw new Error(`unknown intent kind: ${String(kind)}`);
+  return `'${kind}'`;
+}
+function stateSql(state: string): string {
+  if (!/^[a-z_]{1,40}$/.test(state)) throw new Error(`not a state name: ${state}`);
+  return `'${state}'`;
+}
+const statesSql = (states: readonly string[]) => `(${states.map(stateSql).join(', ')})`;
+
+const byAge = (a: IntentRecord, b: IntentRecord) =>
+  a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1;
+
 /** `created_at|id` of the last row of a page: the next page starts strictly below it. */
 const cursorOf = (r: IntentRecord) => `${r.createdAt}|${r.id}`;
 
 export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOptions): IntentStore {
-  const parse = (raw: Row[]): IntentRecord[] => {
+  /** Rows as records; one that cannot be read is reported (health shows it) and handed to `skipped`. */
+  const parse = (raw: Row[], skipped?: (row: UnreadableRow) => void): IntentRecord[] => {
     const out: IntentRecord[] = [];
     for (const r of raw) {
       try {
         out.push(toRecord(r));
       } catch (e) {
-        if (e instanceof UnusableRowError) opts.onUnusable?.('intents', String(r['id']), e.message);
-        else opts.onBadRow?.('intents', String(r['id']), e instanceof Error ? e.message : String(e));
+        const reason = e instanceof Error ? e.message : String(e);
+        if (e instanceof UnusableRowError) opts.onUnusable?.('intents', String(r['id']), reason);
+        else opts.onBadRow?.('intents', String(r['id']), reason);
+        skipped?.({ id: String(r['id']), state: String(r['state']), reason });
       }
     }
     return out;
   };
   const rows = (sql: string, ...params: SqlValue[]) => parse(db.all(sql, ...params));
+  /**
+   * Few rows, oldest first. Sorted here, not by ORDER BY: with no statistics, SQLite would otherwise walk
+   * the (kind, created_at) list index over every intent of the kind to skip a sort of a handful of rows,
+   * instead of seeking the index the query pins (payment, state). test/unit/adapters/intent-store-plans.
+   */
+  const oldestFirst = (sql: string, ...params: SqlValue[]) => rows(sql, ...params).sort(byAge);
   const one = (id: string) => rows('SELECT * FROM intents WHERE id = ?', id)[0];
-  const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
   // One transaction at a time on this connection: writes queue here.
   let tail: Promise<unknown> = Promise.resolve();
@@ -233,35 +285,46 @@ export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOpt
     return run;
   }
 
-  const forPayment: DecideTx['forPayment'] = async (kind, k) =>
-    rows(
-      `SELECT * FROM intents WHERE kind = ? AND merchant_no = ? AND store_no = ? AND transaction_no = ?
-         ORDER BY created_at, id`,
-      kind,
-      k.merchantNo,
-      k.storeNo,
-      k.transactionNo,
+  /** A payment's intents, oldest first; never without one that cannot be read (UnreadableRecords). */
+  const forPayment: DecideTx['forPayment'] = async (kind, k) => {
+    const unreadable: UnreadableRow[] = [];
+    const out = parse(
+      db.all(
+        `SELECT * FROM intents WHERE kind = ${kindSql(kind)} AND merchant_no = ? AND store_no = ?
+           AND transaction_no = ?`,
+        k.merchantNo,
+        k.storeNo,
+        k.transactionNo,
+      ),
+      (row) => unreadable.push(row),
+    ).sort(byAge);
+    if (unreadable.length > 0) throw new UnreadableRecords(out, unreadable);
+    return out;
+  };
+  const byTransaction: DecideTx['byTransaction'] = async (kind, merchantNo, transactionNo) =>
+    oldestFirst(
+      `SELECT * FROM intents WHERE kind = ${kindSql(kind)} AND merchant_no = ? AND transaction_no = ?`,
+      merchantNo,
+      transactionNo,
     );
   const byReference: DecideTx['byReference'] = async (kind, merchantNo, reference) =>
     rows(
-      'SELECT * FROM intents WHERE kind = ? AND merchant_no = ? AND reference = ?',
-      kind,
+      `SELECT * FROM intents WHERE kind = ${kindSql(kind)} AND merchant_no = ? AND reference = ?`,
       merchantNo,
       reference,
     );
   const sum: DecideTx['sum'] = async (q) =>
     Number(
       db.get<{ total: number }>(
-        `SELECT COALESCE(SUM(amount_minor), 0) AS total FROM intents WHERE kind = ? AND merchant_no = ?
-           AND store_no = ? AND currency = ? AND created_at >= ? AND created_at < ?
-           AND state IN (${placeholders(q.states.length)})`,
-        q.kind,
+        `SELECT COALESCE(SUM(amount_minor), 0) AS total FROM intents WHERE kind = ${kindSql(q.kind)}
+           AND merchant_no = ? AND store_no = ? AND upper(trim(currency)) = ? AND created_at >= ?
+           AND created_at < ?
+           AND state IN ${statesSql(q.states)}`,
         q.account.merchantNo,
         q.account.storeNo,
         q.currency,
         q.fromIso,
         q.toIso,
-        ...q.states,
       )!.total,
     );
 
@@ -291,10 +354,9 @@ export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOpt
       params.push(JSON.stringify(t.patch.data));
     }
     const r = db.run(
-      `UPDATE intents SET ${sets.join(', ')} WHERE id = ? AND state = ?`,
+      `UPDATE intents SET ${sets.join(', ')} WHERE id = ? AND state = ${stateSql(cur.state)}`,
       ...params,
       t.id,
-      cur.state,
     );
     if (r.changes !== 1) return undefined;
     const { data, ...fields } = t.patch;
@@ -316,8 +378,9 @@ export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOpt
       ...record,
       ...(lease ? { sender: lease.holder, leaseUntil: opts.now() + lease.ms } : {}),
     };
+    const data = JSON.stringify(row.data);
     try {
-      insertIntentRecord(db, row);
+      insertIntentRecord(db, row, undefined, data);
     } catch (e) {
       if (isConstraint(e)) throw violation(e);
       throw e;
@@ -329,12 +392,14 @@ export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOpt
       to: row.state,
       data: { ...(lease ? { sender: lease.holder } : {}), ...event.data },
     });
-    return one(row.id)!;
+    // What was written, without reading it back: its `data` as stored (no undefined members).
+    return { ...row, data: JSON.parse(data) as Record<string, unknown> };
   }
 
   const tx: DecideTx = {
     get: async (id) => one(id),
     forPayment,
+    byTransaction,
     byReference,
     sum,
     insert: async (record, lease, event) => insertNow(record, lease, event),
@@ -413,31 +478,20 @@ export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOpt
           ).changes === 1,
       ),
     expiredLeases: async (kind) =>
-      rows(
-        `SELECT * FROM intents WHERE kind = ? AND state = 'sending' AND (lease_until IS NULL OR lease_until <= ?)
-           ORDER BY created_at`,
-        kind,
+      oldestFirst(
+        `SELECT * FROM intents WHERE kind = ${kindSql(kind)} AND state = 'sending'
+           AND (lease_until IS NULL OR lease_until <= ?)`,
         opts.now(),
       ),
     get: async (id) => one(id),
     inStates: async (kind, states) =>
-      rows(
-        `SELECT * FROM intents WHERE kind = ? AND state IN (${placeholders(states.length)}) ORDER BY created_at, id`,
-        kind,
-        ...states,
-      ),
+      oldestFirst(`SELECT * FROM intents WHERE kind = ${kindSql(kind)} AND state IN ${statesSql(states)}`),
     forPayment,
-    byTransaction: async (kind, merchantNo, transactionNo) =>
-      rows(
-        'SELECT * FROM intents WHERE kind = ? AND merchant_no = ? AND transaction_no = ? ORDER BY created_at',
-        kind,
-        merchantNo,
-        transactionNo,
-      ),
+    byTransaction,
     sum,
     list: async (q) => {
-      const where = ['kind = ?'];
-      const params: SqlValue[] = [q.kind];
+      const where = [`kind = ${kindSql(q.kind)}`];
+      const params: SqlValue[] = [];
       if (q.owner) ownerClause(q.owner, where, params);
       if (q.after) {
         const at = q.after.indexOf('|');

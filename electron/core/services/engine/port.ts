@@ -29,7 +29,8 @@ export interface IntentRecord extends AccountKey {
   reference?: string;
   amountMinor: number;
   currency: Currency;
-  settleCurrency: Currency;
+  /** Absent when the stored one is empty or not a currency this app handles (no amount's unit). */
+  settleCurrency?: Currency;
   operator: string;
   createdAt: string;
   updatedAt: string;
@@ -115,11 +116,39 @@ export interface LeaseGrant {
   ms: number;
 }
 
-/** Thrown by `insert` when the database's own invariant refuses the row (one open refund, one reference). */
+/**
+ * Thrown by `insert` when the database's own invariant refuses the row: `open_refund` — another refund
+ * of the payment is open (sending or outcome unknown), including one an earlier version left open beside
+ * another (both kept, both blocking); `reference` — the merchant reference is taken by a create the
+ * service did not reject; `id` — the id exists.
+ */
 export class InvariantViolation extends Error {
   override name = 'InvariantViolation';
   constructor(readonly which: 'open_refund' | 'reference' | 'id') {
     super(`the store refused the intent: ${which}`);
+  }
+}
+
+/** A stored intent that cannot be read into a record (a currency this app does not handle, a damaged row). */
+export interface UnreadableRow {
+  id: string;
+  state: string;
+  reason: string;
+}
+
+/**
+ * Thrown by `forPayment` when some of the payment's intents cannot be read: a decision about that
+ * payment must never be made as if they were not there. It carries what could be read and what could
+ * not; the kind decides which unreadable ones still matter (a refund that ended without moving money
+ * does not). Lists leave such rows out instead (and health names them).
+ */
+export class UnreadableRecords extends Error {
+  override name = 'UnreadableRecords';
+  constructor(
+    readonly readable: IntentRecord[],
+    readonly unreadable: UnreadableRow[],
+  ) {
+    super(`${unreadable.length} intent(s) of the payment cannot be read`);
   }
 }
 
@@ -129,7 +158,10 @@ export class InvariantViolation extends Error {
  */
 export interface DecideTx {
   get(id: string): Promise<IntentRecord | undefined>;
+  /** Oldest first. Rejects with UnreadableRecords when one of them cannot be read. */
   forPayment(kind: IntentKind, key: Omit<PaymentKey, 'environment'>): Promise<IntentRecord[]>;
+  /** Every intent of `kind` naming this payment at the merchant, any store. */
+  byTransaction(kind: IntentKind, merchantNo: string, transactionNo: string): Promise<IntentRecord[]>;
   byReference(kind: IntentKind, merchantNo: string, reference: string): Promise<IntentRecord[]>;
   /** Σ amountMinor of the account's intents of `kind` in `states` and `currency`, created in [from, to). */
   sum(q: {

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { type CardScrubber, createCardScrubber } from '../../../../shared/domain/card-scrub';
 import { AppError } from '../../../../shared/domain/errors';
 import { isAcceptableBaseUrl } from '../../../../shared/domain/profile';
 import { isAllowedExternalUrl } from '../external-links';
@@ -63,21 +64,51 @@ export function isAllowedPaymentPage(url: string, serviceBaseUrl: string | undef
   );
 }
 
-const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-
 /**
- * Hides a card number and security code should the service ever echo them in a message. Keeps only
- * their hashes, so nothing of the card outlives the request in memory.
+ * The scrubber of one card request (shared/domain/card-scrub.ts): it knows the card only through keyed
+ * hashes (a random key per request, dropped with the scrubber), so nothing of the card outlives the
+ * request in a readable form. Every text and URL the card call brings back passes it before it is
+ * stored, logged, pushed or exported.
  */
 export function cardScrubber(card: {
   number: string;
   cvv: string;
-}): (text: string | undefined) => string | undefined {
-  const numberHash = sha(card.number);
-  const cvvHash = sha(card.cvv);
-  const last4 = card.number.slice(-4);
-  return (text) =>
-    text
-      ?.replace(/\d{12,19}/g, (run) => (sha(run) === numberHash ? `•••• ${last4}` : run))
-      .replace(/(?<![0-9A-Za-z])\d{3,4}(?![0-9A-Za-z])/g, (run) => (sha(run) === cvvHash ? '•••' : run));
+  expMonth: string;
+  expYear: string;
+}): CardScrubber {
+  const digits = card.number.replace(/\D/g, '');
+  return overHashes(randomBytes(32), {
+    pan: digits,
+    cvv: card.cvv,
+    expiry: `${card.expYear}${card.expMonth.padStart(2, '0')}`,
+  });
+}
+
+/**
+ * Built apart from the card so that the scrubber's functions close over the key, the hashes, two
+ * lengths and the last four digits only (a closure keeps its whole enclosing scope alive).
+ */
+function overHashes(key: Buffer, secret: { pan: string; cvv: string; expiry: string }): CardScrubber {
+  const h = (text: string) => createHmac('sha256', key).update(text).digest('base64');
+  const pan = h(secret.pan);
+  const panLength = secret.pan.length;
+  const last4 = secret.pan.slice(-4);
+  const cvv = h(secret.cvv);
+  const cvvLength = secret.cvv.length;
+  const expiry = h(secret.expiry);
+  return scrubberOf(h, { pan, panLength, last4, cvv, cvvLength, expiry });
+}
+
+function scrubberOf(
+  h: (text: string) => string,
+  k: { pan: string; panLength: number; last4: string; cvv: string; cvvLength: number; expiry: string },
+): CardScrubber {
+  return createCardScrubber({
+    isPan: (d) => d.length === k.panLength && h(d) === k.pan,
+    panLength: k.panLength,
+    last4: k.last4,
+    isCvv: (d) => d.length === k.cvvLength && h(d) === k.cvv,
+    cvvLength: k.cvvLength,
+    isExpiry: (ym) => h(ym) === k.expiry,
+  });
 }

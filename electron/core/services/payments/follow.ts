@@ -1,4 +1,4 @@
-import { isAppError } from '../../../../shared/domain/errors';
+import { AppError, isAppError } from '../../../../shared/domain/errors';
 import { cardLabel } from '../../../../shared/domain/card';
 import type { PaymentAuditEntry } from '../../../../shared/ipc/contract/payments';
 import type { Transaction } from '../../../../shared/domain/transaction';
@@ -13,6 +13,8 @@ import {
   type PaymentState,
 } from './intent';
 import { auditEntry } from './audit';
+import { type AnswerMismatch, paymentAnswerMismatch } from './answers';
+import { createScrubberRegistry, knownIds } from './card-guard';
 import type { PaymentStore } from './store';
 
 export type PaymentGateway = Pick<
@@ -53,6 +55,9 @@ export function createPaymentFollower(deps: FollowerDeps) {
   const vaultHints = new Map<string, string>();
   const due = new Map<string, { at: number; step: number }>();
   const running = new Set<string>();
+  // What a look-up brings back is scrubbed like the create's answer (with its card while it is recent).
+  const scrubbers = createScrubberRegistry(() => deps.clock.now());
+  const scrubbed = (i: PaymentIntent, text: string) => scrubbers.for(i.id).text(text, knownIds(i));
 
   /** The audit entry of a step of `i`, written with the transition that made it (one unit of work). */
   function audit(
@@ -73,7 +78,7 @@ export function createPaymentFollower(deps: FollowerDeps) {
       ...(i.customerNo ? { customerNo: i.customerNo } : {}),
       ...(i.retCode ? { retCode: i.retCode } : {}),
       ...(i.retMsg ? { retMsg: i.retMsg } : {}),
-      ...(detail ? { detail } : {}),
+      ...(detail ? { detail: scrubbed(i, detail) } : {}),
     });
   }
 
@@ -91,6 +96,7 @@ export function createPaymentFollower(deps: FollowerDeps) {
   ): Promise<PaymentIntent | undefined> {
     const next = await deps.store.transition(i.id, from, to, patch, { at: iso(), type }, entries);
     if (next) deps.onPayment?.(next);
+    if (next && FINAL_PAYMENT_STATES.has(next.state)) scrubbers.forget(i.id);
     return next;
   }
 
@@ -175,6 +181,51 @@ export function createPaymentFollower(deps: FollowerDeps) {
     return keepMethod(next, vaultId ?? q.vaultId ?? vaultHints.get(tx.transactionNo));
   }
 
+  /** The id of another payment of this desk already recorded with `transactionNo`, if any. */
+  async function takenBy(i: PaymentIntent, transactionNo: string | undefined): Promise<string | undefined> {
+    if (!transactionNo) return undefined;
+    try {
+      const other = await deps.store.byTransaction(i.merchantNo, transactionNo);
+      return other && other.id !== i.id ? other.id : undefined;
+    } catch {
+      // Unreadable now: recording the number is refused by the store's own guard if it is taken.
+      return undefined;
+    }
+  }
+
+  /**
+   * An answer that is not about this payment is not believed: the payment's outcome is unknown, with
+   * the evidence, and it is looked up by its own reference — never by the number the answer named.
+   */
+  async function disbelieve(
+    i: PaymentIntent,
+    m: AnswerMismatch,
+    from: readonly PaymentState[],
+    action: PaymentAuditEntry['action'],
+  ): Promise<PaymentIntent> {
+    deps.log.warn('payment.answer_mismatch', { intentId: i.id, fields: m.fields.join(',') });
+    const detail = scrubbed(
+      i,
+      `The service's answer does not match the payment that was sent (${m.text}). Whether it exists, and for how much, is not known: Refund Desk looks it up by its reference ${i.reference}.`,
+    );
+    let unknown: PaymentIntent | undefined;
+    try {
+      unknown = await move(i, 'outcome_unknown', { detail }, 'answer_mismatch', from, (n) => [
+        audit(n, 'outcome_unknown', action, detail),
+      ]);
+    } catch (e) {
+      // The service did answer something: never let a storage failure read as "nothing was sent".
+      deps.log.error('payment.record_failed', { intentId: i.id, error: e instanceof Error ? e.message : '' });
+      throw new AppError(
+        'outcome_unknown',
+        `${detail} Refund Desk could not record that (${isAppError(e) ? e.message : 'storage failure'}). Do not create it again; look it up in Transactions.`,
+        { details: { moneyMoved: 'unknown', intentId: i.id } },
+      );
+    }
+    const now = unknown ?? (await deps.store.get(i.id)) ?? i;
+    return now.state === 'outcome_unknown' ? lookUp(now) : now;
+  }
+
   async function lookUp(i: PaymentIntent): Promise<PaymentIntent> {
     const gw = deps.gatewayFor(i);
     const byNumber = i.state === 'open' && i.transactionNo;
@@ -183,12 +234,20 @@ export function createPaymentFollower(deps: FollowerDeps) {
         byNumber ? { transactionNo: i.transactionNo! } : { reference: i.reference },
       );
       const tx = q.transaction;
-      if (!byNumber && (tx.amountMinor !== i.amountMinor || tx.currency !== i.currency)) {
-        // Someone else's payment carries this reference: ours was not created with it.
+      // By number the answer must be that payment as sent; by reference whatever number it names is
+      // the payment's own — unless this desk already recorded that number for another of its payments.
+      const m = paymentAnswerMismatch(
+        byNumber ? i : { ...i, transactionNo: undefined },
+        tx,
+        await takenBy(i, tx.transactionNo),
+      );
+      if (m && byNumber) return disbelieve(i, m, ['open'], 'payment.check');
+      if (m) {
+        // Someone else's payment carries this reference (or the service is confused): not taken for ours.
         return note(
           i,
           false,
-          `A payment with reference ${i.reference} exists at the service, but for ${tx.amountMinor} ${tx.currency} (minor units), not this one.`,
+          `A payment with reference ${i.reference} exists at the service, but it is not this one as sent (${m.text}).`,
         );
       }
       return await apply(i, q);
@@ -217,7 +276,7 @@ export function createPaymentFollower(deps: FollowerDeps) {
   }
 
   async function note(i: PaymentIntent, found: boolean, text: string): Promise<PaymentIntent> {
-    const next = (await deps.store.noteCheck(i.id, { at: iso(), found, note: text })) ?? i;
+    const next = (await deps.store.noteCheck(i.id, { at: iso(), found, note: scrubbed(i, text) })) ?? i;
     deps.onPayment?.(next);
     return next;
   }
@@ -273,10 +332,14 @@ export function createPaymentFollower(deps: FollowerDeps) {
   return {
     check,
     apply,
+    disbelieve,
+    takenBy,
     tick,
     audit,
     move,
     keepMethod,
+    /** The scrubber of a card create, for the texts its look-ups bring back (hashes, for a while). */
+    remember: scrubbers.remember,
     /** Follows one payment from the fastest step again (after a create, an IPN, Check again). */
     kick(id: string): void {
       due.set(id, { at: deps.clock.now() + schedule[0]!, step: 1 });
@@ -303,6 +366,13 @@ export function createPaymentFollower(deps: FollowerDeps) {
     ): Promise<PaymentIntent | undefined> {
       const i = await deps.store.byTransaction(merchantNo, q.transaction.transactionNo);
       if (!i || i.profileId !== profileId) return undefined;
+      const m = paymentAnswerMismatch(i, q.transaction);
+      if (m) {
+        // Not this payment as sent: not applied; its own check (by number, then by reference) settles it.
+        deps.log.warn('payment.answer_mismatch', { intentId: i.id, fields: m.fields.join(',') });
+        due.set(i.id, { at: deps.clock.now(), step: 0 });
+        return i;
+      }
       const vaultId = vaultHints.get(q.transaction.transactionNo);
       return apply(i, q, vaultId);
     },

@@ -1,9 +1,13 @@
 import { AppError, isAppError } from '../../../../shared/domain/errors';
+import type { Currency } from '../../../../shared/domain/currencies';
 import type { Guardrails } from '../../../../shared/domain/guardrails';
 import type { MoneyMode } from '../../../../shared/domain/profile';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { normaliseTransactionStatus } from '../../../../shared/protocol/statuses';
 import { serviceTimeToIso } from '../../../../shared/protocol/time';
+import { type CardScrubber, cardScrub } from '../../../../shared/domain/card-scrub';
+import { type AnswerMismatch, paymentAnswerMismatch } from './answers';
+import { safeLinks, scrubbedFailure } from './card-guard';
 import { refusal } from './checks';
 import type { FollowerDeps, PaymentFollower, PaymentGateway } from './follow';
 import { finalStateFor, type PaymentAccount, type PaymentDraft, type PaymentIntent } from './intent';
@@ -40,6 +44,10 @@ export interface RecorderDeps extends FollowerDeps {
 /** What a create answered, whichever endpoint it went to. */
 export interface Answer {
   transactionNo: string;
+  /** What the answer says it is about (checked against the request before it is believed). */
+  reference?: string;
+  amountMinor?: number;
+  currency?: Currency;
   status?: string;
   cashierUrl?: string;
   authorization?: string;
@@ -131,12 +139,17 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
 
   const actionOf = (kind: PaymentDraft['kind']) => `payment.${kind}` as const;
 
-  /** Journals the draft, sends it once, records the answer. The only place a create leaves the app. */
+  /**
+   * Journals the draft, sends it once, records the answer. The only place a create leaves the app, and
+   * the only place its answer comes in: every text and URL of the answer (or of its error) passes
+   * `scrub` — the request's card scrubber for a card capture, the rules without a card otherwise —
+   * before anything is stored, logged, pushed or returned.
+   */
   async function create(
     ctx: PaymentContext,
     draft: PaymentDraft,
     send: (gw: PaymentGateway) => Promise<Answer>,
-    scrub: (t: string | undefined) => string | undefined = (t) => t,
+    scrub: CardScrubber = cardScrub,
   ): Promise<PaymentIntent> {
     const action = actionOf(draft.kind);
     let inserted;
@@ -162,6 +175,8 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
     }
     const intent = inserted.intent;
     deps.onPayment?.(intent);
+    // Its look-ups (now and on the follower's schedule) are scrubbed with the request's card too.
+    follower.remember(intent.id, scrub);
     let answer: Answer;
     try {
       // The lease is renewed while the request is out: a sender that dies lets it expire within seconds.
@@ -171,10 +186,23 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
     } catch (e) {
       return recordFailure(intent, e, scrub);
     }
-    return recordCreated(intent, answer);
+    // The page links as far as they are safe: one that carried card data is dropped (never opened).
+    const { cashierUrl: _cashier, authUrl: _auth, ...rest } = answer;
+    return recordCreated(intent, { ...rest, ...safeLinks(intent, answer, scrub) });
   }
 
-  async function recordCreated(intent: PaymentIntent, a: Answer): Promise<PaymentIntent> {
+  async function recordCreated(
+    intent: PaymentIntent,
+    a: Answer & { unsafeLink?: string },
+  ): Promise<PaymentIntent> {
+    // A success answer is believed only when it is about this payment: same amount, currency and
+    // reference as sent, and a transaction number no other payment of this desk holds. Anything else
+    // is evidence of a problem (outcome unknown, looked up by reference), never a success. The
+    // evidence quotes the answer: the follower scrubs it with this request's card before keeping it.
+    const disbelieve = (m: AnswerMismatch) =>
+      follower.disbelieve(intent, m, ['sending', 'outcome_unknown'], actionOf(intent.kind));
+    const mismatch = paymentAnswerMismatch(intent, a, await follower.takenBy(intent, a.transactionNo));
+    if (mismatch) return disbelieve(mismatch);
     // The whitelabel SDK data holds the vendor's client token: kept in memory for this session only.
     if (a.authorization) deps.keepSdkData?.(intent.id, a.authorization);
     const status = normaliseTransactionStatus(a.status ?? 'init');
@@ -191,7 +219,7 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
           ...(a.cashierUrl ? { cashierUrl: a.cashierUrl } : {}),
           ...(a.authUrl ? { authUrl: a.authUrl } : {}),
           ...(paidAt ? { paidAt } : {}),
-          detail: null,
+          detail: a.unsafeLink ?? null,
         },
         'created',
         ['sending', 'outcome_unknown'],
@@ -200,10 +228,14 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
             n,
             to === 'open' ? 'created' : (to as 'succeeded' | 'failed' | 'closed'),
             actionOf(n.kind),
+            a.unsafeLink,
           ),
         ],
       );
     } catch (e) {
+      // Another process recorded this number for another payment meanwhile (payment-store.ts).
+      const other = isAppError(e) ? e.details?.transactionNoTakenBy : undefined;
+      if (typeof other === 'string') return disbelieve(paymentAnswerMismatch(intent, a, other)!);
       deps.log.error('payment.record_failed', {
         intentId: intent.id,
         error: e instanceof Error ? e.message : '',
@@ -215,6 +247,7 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
       );
     }
     const created = next ?? (await deps.store.get(intent.id)) ?? intent;
+    if (a.unsafeLink) deps.log.warn('payment.page_unsafe', { intentId: intent.id });
     deps.onTransaction?.(created, transactionOf(created), 'created');
     const kept = await follower.keepMethod(created, a.vaultId);
     if (kept.state === 'open') follower.kick(kept.id);
@@ -224,19 +257,19 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
   async function recordFailure(
     intent: PaymentIntent,
     e: unknown,
-    scrub: (t: string | undefined) => string | undefined,
+    scrub: CardScrubber,
   ): Promise<PaymentIntent> {
     // 000000 / 000080 say the service (or the acquirer behind it) failed, not that it refused: the
-    // payment may exist, so it is looked for by reference like a lost answer (engine/classify.ts).
-    const f = classifyFailure(e, scrub);
-    const said = { ...(f.retCode ? { retCode: f.retCode } : {}), ...(f.retMsg ? { retMsg: f.retMsg } : {}) };
-    const detail = f.detail || undefined;
+    // payment may exist, so it is looked for by reference like a lost answer (engine/classify.ts). Every
+    // text the service (or the error) gave passes this request's card scrubber before it is kept.
+    const f = classifyFailure(e);
+    const { detail, ...said } = scrubbedFailure(intent, e, scrub);
     if (f.outcome === 'rejected') {
       return (
         (await follower.move(
           intent,
           'rejected',
-          { ...said, detail: detail ?? null },
+          { ...said, detail },
           'rejected',
           ['sending', 'outcome_unknown'],
           (n) => [follower.audit(n, 'rejected', actionOf(n.kind), detail)],
@@ -250,7 +283,7 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
       (await follower.move(
         intent,
         'outcome_unknown',
-        { ...said, detail: detail ?? null },
+        { ...said, detail },
         'outcome_unknown',
         ['sending'],
         (n) => [follower.audit(n, 'outcome_unknown', actionOf(n.kind), detail)],

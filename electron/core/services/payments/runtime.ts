@@ -1,13 +1,13 @@
 import { refuseOtherProfile } from '../scope';
+import { UNSAFE_LINK_NOTICES } from '../../../../shared/domain/card-scrub';
 import { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
 import { moneyModeOf } from '../../../../shared/domain/profile';
 import type { EventBus } from '../event-bus';
 import type { IpnEvent } from '../ipn/events';
-import type { Clock, Logger, OpenExternal } from '../ports';
+import type { Clock, Logger, OpenExternal, ProcessIdentity } from '../ports';
 import type { ProfilesRuntime } from '../profiles/runtime';
 import { findAccountProfile } from '../engine/account';
-import type { ProcessIdentity } from '../refunds/runtime';
 import { isAllowedPaymentPage } from './checks';
 import { createCustomerRegistry } from './customers';
 import type { PaymentGateway } from './follow';
@@ -46,6 +46,22 @@ export function createPaymentsRuntime(deps: {
     if (sdkData.size > 200) sdkData.delete(sdkData.keys().next().value as string);
   };
   const views = createViews(deps.store, (id) => sdkData.get(id));
+  /**
+   * A Demo whitelabel payment has no hosted page (the merchant's own page runs the vendor SDK): the
+   * embedded sandbox names a stand-in payer page in its SDK data (`approveUrl`), so a clerk can pay or
+   * fail it. Only for Demo, only from this session's SDK data; openPage still checks the address.
+   */
+  const demoPayerPage = (i: { id: string; kind: string; environment: string }): string | undefined => {
+    const data = i.kind === 'whitelabel' && i.environment === 'demo' ? sdkData.get(i.id) : undefined;
+    if (!data) return undefined;
+    try {
+      const parsed: unknown = JSON.parse(Buffer.from(data, 'base64').toString('utf8'));
+      const url = (parsed as { approveUrl?: unknown }).approveUrl;
+      return typeof url === 'string' ? url : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   const context = (profileId: string): PaymentContext => {
     const p = deps.profiles.profiles.get(profileId);
     const ipnUrl = deps.profiles.ipnUrlFor(p.id);
@@ -56,13 +72,16 @@ export function createPaymentsRuntime(deps: {
       profileName: p.name,
       environment: p.environment,
       baseUrl,
-      moneyMode: moneyModeOf(p.environment, baseUrl || undefined),
+      moneyMode: moneyModeOf(p.environment, baseUrl || undefined, p.loopbackMoneyMode),
       merchantNo: p.merchantNo,
       storeNo: p.storeNo,
       operator: p.operatorName ?? deps.identity.osUser,
       guardrails: p.guardrails ?? { limits: [] },
       ...(ipnUrl ? { ipnUrl } : {}),
-      ...(demo ? { defaultCallbackUrl: `${demo}/` } : {}),
+      // The sandbox's own return page: the payer lands on words, not on the API's JSON.
+      ...(demo
+        ? { defaultCallbackUrl: `${demo}/returned?status={status}&reference={reference}&amount={amount}` }
+        : {}),
     };
   };
 
@@ -138,6 +157,16 @@ export function createPaymentsRuntime(deps: {
     }
   });
 
+  // What other processes wrote (another window, a browser host or CLI on this data directory, another
+  // desk on a shared database) arrives through the store's change feed and is pushed to the renderer;
+  // this process's own changes are pushed where they are made.
+  const unwatch =
+    (deps.background ?? true)
+      ? deps.store.watch((changed) => {
+          for (const i of changed) deps.events.emit('payments.updated', views.payment(i));
+        })
+      : undefined;
+
   let ticking = false;
   const timer =
     (deps.background ?? true)
@@ -178,7 +207,12 @@ export function createPaymentsRuntime(deps: {
       const i = await deps.store.get(id);
       if (!i) throw new AppError('not_found', 'This desk has no payment with that id. Reload the list.');
       refuseOtherProfile('payment', i, profileId);
-      const url = page === 'checkout' ? (i.cashierUrl ?? i.authUrl) : i.authUrl;
+      const url = page === 'checkout' ? (i.cashierUrl ?? i.authUrl ?? demoPayerPage(i)) : i.authUrl;
+      // A link that carried card data was never kept: say so, and what to do instead.
+      if (!url && i.detail && UNSAFE_LINK_NOTICES.has(i.detail)) {
+        deps.log.warn('payment.page_refused', { intentId: id });
+        throw new AppError('forbidden', i.detail);
+      }
       if (!url) throw new AppError('not_found', 'The service gave no page for this payment.');
       let base: string | undefined = i.baseUrl;
       try {
@@ -199,6 +233,7 @@ export function createPaymentsRuntime(deps: {
     },
     close(): void {
       clearInterval(timer);
+      unwatch?.();
       unsubscribe();
     },
   };

@@ -1,7 +1,10 @@
+import { accountKeyOf } from '../../../../shared/domain/account';
+import { AppError } from '../../../../shared/domain/errors';
 import type { PaymentAuditEntry } from '../../../../shared/ipc/contract/payments';
-import type { AuditRecord, IntentRecord, IntentStore } from '../engine/port';
+import type { AuditRecord, IntentRecord, IntentStore, ScopeKey } from '../engine/port';
 import { InvariantViolation } from '../engine/port';
 import type { PaymentAccount, PaymentDraft, PaymentIntent, PaymentPatch, PaymentState } from './intent';
+import { scrubAudit, scrubDraft, scrubIntent, scrubNote, scrubPatch } from './scrub';
 
 /** A customer registered from this desk, as kept locally (the service has no customer lookup). */
 export interface CustomerRecord extends Omit<PaymentAccount, 'profileName'> {
@@ -127,7 +130,8 @@ export function fromPaymentRecord(r: IntentRecord): PaymentIntent {
     reference: r.reference ?? '',
     amountMinor: r.amountMinor,
     currency: r.currency,
-    settleCurrency: r.settleCurrency,
+    // Always there for a payment (the store refuses to read one without it).
+    settleCurrency: r.settleCurrency ?? r.currency,
     vendor: str(d['vendor']) ?? '',
     terminal: str(d['terminal']) ?? '',
     goods: (d['goods'] as PaymentIntent['goods'] | undefined) ?? [],
@@ -220,9 +224,12 @@ const UNFINISHED = ['sending', 'open', 'outcome_unknown'];
  * the customers and stored methods payments keep beside them.
  */
 export function paymentStoreOn(store: IntentStore, kept: CustomerStore) {
+  // Belt and braces (./scrub.ts): no card data into a record, its events or the audit log whoever wrote
+  // it, and none out of one an older version kept.
+  const read = (r: IntentRecord) => scrubIntent(fromPaymentRecord(r));
   const one = async (id: string) => {
     const r = await store.get(id);
-    return r && r.kind === 'payment' ? fromPaymentRecord(r) : undefined;
+    return r && r.kind === 'payment' ? read(r) : undefined;
   };
   return {
     engine: store,
@@ -247,12 +254,12 @@ export function paymentStoreOn(store: IntentStore, kept: CustomerStore) {
             return {
               ok: false as const,
               reason: 'reference_in_use' as const,
-              existing: fromPaymentRecord(existing),
+              existing: read(existing),
             };
-          const intent: PaymentIntent = { ...draft, state: 'sending', updatedAt: at, checks: 0 };
+          const intent: PaymentIntent = { ...scrubDraft(draft), state: 'sending', updatedAt: at, checks: 0 };
           try {
             const r = await tx.insert(toPaymentRecord(intent), lease, { at, type: 'decided' });
-            return { ok: true as const, intent: fromPaymentRecord(r) };
+            return { ok: true as const, intent: read(r) };
           } catch (e) {
             if (e instanceof InvariantViolation && e.which === 'reference') {
               const raced = await taken();
@@ -260,7 +267,7 @@ export function paymentStoreOn(store: IntentStore, kept: CustomerStore) {
                 return {
                   ok: false as const,
                   reason: 'reference_in_use' as const,
-                  existing: fromPaymentRecord(raced),
+                  existing: read(raced),
                 };
             }
             throw e;
@@ -272,56 +279,87 @@ export function paymentStoreOn(store: IntentStore, kept: CustomerStore) {
     list: async (profileId?: string) =>
       (
         await store.list({ kind: 'payment', ...(profileId !== undefined ? { owner: { profileId } } : {}) })
-      ).items.map(fromPaymentRecord),
+      ).items.map(read),
     /** Every intent whose creation or payment is not final yet (resume, follower). */
-    unfinished: async () => (await store.inStates('payment', UNFINISHED)).map(fromPaymentRecord),
+    unfinished: async () => (await store.inStates('payment', UNFINISHED)).map(read),
     /** `sending` creates whose sender's lease ran out: resolved by query. */
-    orphans: async () => (await store.expiredLeases('payment')).map(fromPaymentRecord),
+    orphans: async () => (await store.expiredLeases('payment')).map(read),
     byTransaction: async (merchantNo: string, transactionNo: string) => {
       const [r] = await store.byTransaction('payment', merchantNo, transactionNo);
-      return r && fromPaymentRecord(r);
+      return r && read(r);
     },
-    /** Guarded transition and its audit entries in one unit of work; undefined when something else won. */
+    /**
+     * Guarded transition and its audit entries in one unit of work; undefined when something else won.
+     * Throws `conflict` (details.transactionNoTakenBy) when the patch's transactionNo is already recorded
+     * for another intent of the merchant: one payment, one intent — decided inside the unit of work, so
+     * two processes given the same number cannot both keep it.
+     */
     async transition(
       id: string,
       from: readonly PaymentState[],
       to: PaymentState,
-      patch: PaymentPatch,
+      given: PaymentPatch,
       event: { at: string; type: string; data?: Record<string, unknown> },
       audit?: (next: PaymentIntent) => PaymentAuditEntry[],
     ): Promise<PaymentIntent | undefined> {
-      const r = await store.transition({
-        id,
-        from,
-        to,
-        patch: recordPatch(patch),
-        event,
-        ...(audit
-          ? { audit: (next: IntentRecord) => audit(fromPaymentRecord(next)).map(toPaymentAudit) }
-          : {}),
+      const before = await store.get(id);
+      if (!before || before.kind !== 'payment') return undefined;
+      const number = typeof given.transactionNo === 'string' ? given.transactionNo : undefined;
+      const scope: ScopeKey[] = number
+        ? [{ payment: { ...accountKeyOf(before), transactionNo: number } }]
+        : [];
+      const r = await store.decide(scope, async (tx) => {
+        const cur = await tx.get(id);
+        if (!cur) return undefined;
+        const patch = scrubPatch(given, fromPaymentRecord(cur));
+        if (typeof patch.transactionNo === 'string') {
+          const other = (await tx.byTransaction('payment', cur.merchantNo, patch.transactionNo)).find(
+            (o) => o.id !== id,
+          );
+          if (other)
+            throw new AppError(
+              'conflict',
+              `Transaction ${patch.transactionNo} is already recorded for payment ${other.id}.`,
+              { details: { transactionNoTakenBy: other.id } },
+            );
+        }
+        return tx.transition({
+          id,
+          from,
+          to,
+          patch: recordPatch(patch),
+          event,
+          ...(audit
+            ? {
+                audit: (next: IntentRecord) => audit(read(next)).map((e) => toPaymentAudit(scrubAudit(e))),
+              }
+            : {}),
+        });
       });
-      return r && fromPaymentRecord(r);
+      return r && read(r);
     },
     /** Records the evidence of one query about an intent (its state is unchanged). */
-    noteCheck: async (id: string, check: { at: string; found: boolean; note: string }) => {
-      const r = await store.noteCheck(id, { ...check, reached: true });
-      return r && fromPaymentRecord(r);
+    noteCheck: async (id: string, given: { at: string; found: boolean; note: string }) => {
+      const cur = await store.get(id);
+      const note = scrubNote(given.note, cur ? fromPaymentRecord(cur) : {});
+      const r = await store.noteCheck(id, { ...given, note, reached: true });
+      return r && read(r);
     },
     watch: (fn: (changed: PaymentIntent[]) => void) =>
       store.watch((changed) => {
-        const mine = changed.filter((r) => r.kind === 'payment').map(fromPaymentRecord);
+        const mine = changed.filter((r) => r.kind === 'payment').map(read);
         if (mine.length > 0) fn(mine);
       }),
     saveMethod: kept.saveMethod,
     customers: kept.customers,
     methods: kept.methods,
     audit: {
-      record: (e: PaymentAuditEntry) => store.audit.record(toPaymentAudit(e)),
+      record: (e: PaymentAuditEntry) => store.audit.record(toPaymentAudit(scrubAudit(e))),
       /** Newest first. */
       list: async (profileId?: string) =>
         (
           await store.audit.list({ kind: 'payment', ...(profileId !== undefined ? { profileId } : {}) })
-        ).items.map(fromPaymentAudit),
+        ).items.map((a) => scrubAudit(fromPaymentAudit(a))),
     },
   };
 }

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { isKnownCurrency } from '../../../../shared/domain/currencies';
+import { closePolicyAtFloor, UNKNOWN_CLOSE_FLOOR } from '../../../../shared/domain/guardrails';
 import { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
 import {
   ENVIRONMENT_BASE_URLS,
   type Environment,
   fieldErrors,
+  isLoopbackUrl,
   type Profile,
   type ProfileInput,
   profileInputSchema,
@@ -51,6 +53,24 @@ export function withoutUnknownLimitCurrencies(raw: Record<string, unknown>): {
   return { settings: { ...raw, profiles }, dropped };
 }
 
+/**
+ * Earlier versions let a profile close an unknown refund as not sent after 1 check and 0 minutes. A
+ * stored policy below the floor (shared/domain/guardrails.ts UNKNOWN_CLOSE_FLOOR) is never trusted: it is
+ * raised to the floor on reading (and written so at the next save), and the person is told.
+ */
+export function withCloseFloor(profiles: readonly Profile[]): { profiles: Profile[]; raised: string[] } {
+  const raised: string[] = [];
+  const out = profiles.map((p) => {
+    const stored = p.guardrails?.unknownClose;
+    if (!p.guardrails || !stored) return p;
+    const floored = closePolicyAtFloor(stored);
+    if (floored.minChecks === stored.minChecks && floored.minMinutes === stored.minMinutes) return p;
+    raised.push(p.name);
+    return { ...p, guardrails: { ...p.guardrails, unknownClose: floored } };
+  });
+  return { profiles: out, raised };
+}
+
 /** The embedded sandbox's coordinates, when it runs (Demo profiles point at it). */
 export interface DemoRuntime {
   baseUrl: string;
@@ -75,6 +95,8 @@ export interface ProfilesDeps {
   clock: Clock;
   log: Logger;
   demo?: () => DemoRuntime | undefined;
+  /** The operator's name when a profile names none (the host's OS account; ports.ProcessIdentity). */
+  osUser?: string;
 }
 
 /** Where a profile's API token is kept in the secret store. */
@@ -116,7 +138,13 @@ export function createProfilesService(deps: ProfilesDeps) {
         'warning',
         `The refund limit in ${d.currency} of profile “${d.profile}” was removed: this app does not handle ${d.currency}.`,
       );
-    return parsed.data;
+    const { profiles, raised } = withCloseFloor(parsed.data.profiles);
+    for (const name of raised)
+      notice(
+        'warning',
+        `Profile “${name.slice(0, 60)}” allowed closing an unknown refund as not sent sooner than is safe; it now needs at least ${UNKNOWN_CLOSE_FLOOR.minChecks} checks over ${UNKNOWN_CLOSE_FLOOR.minMinutes} minutes (the payment service may still apply a refund that long after it was sent).`,
+      );
+    return { ...parsed.data, profiles };
   }
 
   function quarantine(why: string): Settings {
@@ -152,7 +180,13 @@ export function createProfilesService(deps: ProfilesDeps) {
 
   async function view(p: Profile): Promise<ProfileView> {
     const url = baseUrlOf(p);
-    return { ...p, hasToken: await hasToken(p), ...(url ? { effectiveBaseUrl: url } : {}) };
+    return {
+      ...p,
+      hasToken: await hasToken(p),
+      ...(url ? { effectiveBaseUrl: url } : {}),
+      // The name every confirmation shows is the one main records (refunds, payments, audit).
+      operator: p.operatorName ?? deps.osUser ?? 'unknown operator',
+    };
   }
 
   function validate(input: ProfileInput) {
@@ -222,6 +256,9 @@ export function createProfilesService(deps: ProfilesDeps) {
         ...(v.merGroupNo ? { merGroupNo: v.merGroupNo } : {}),
         ...(v.guardrails ? { guardrails: v.guardrails } : {}),
       };
+      // Only a Custom address on this machine carries a declared money mode (elsewhere the address decides).
+      const declarable =
+        v.environment === 'custom' && fields.baseUrl !== undefined && isLoopbackUrl(fields.baseUrl);
       let saved: Profile;
       let profiles: Profile[];
       let retarget = false;
@@ -236,9 +273,13 @@ export function createProfilesService(deps: ProfilesDeps) {
             : v.guardrails.unknownClose === undefined && keptClose
               ? { ...v.guardrails, unknownClose: keptClose }
               : v.guardrails;
+        // An edit that does not say keeps the declaration while the address stays the same.
+        const declared =
+          v.loopbackMoneyMode ?? (old.baseUrl === fields.baseUrl ? old.loopbackMoneyMode : undefined);
         saved = {
           ...fields,
           ...(guardrails ? { guardrails } : {}),
+          ...(declarable && declared ? { loopbackMoneyMode: declared } : {}),
           id: old.id,
           createdAt: old.createdAt,
           updatedAt: now,
@@ -247,7 +288,13 @@ export function createProfilesService(deps: ProfilesDeps) {
         // A token is only ever sent to the host it was entered for: a new destination needs it again.
         retarget = old.environment !== saved.environment || old.baseUrl !== saved.baseUrl;
       } else {
-        saved = { ...fields, id: newSortableId('P', deps.clock.now()), createdAt: now, updatedAt: now };
+        saved = {
+          ...fields,
+          ...(declarable && v.loopbackMoneyMode ? { loopbackMoneyMode: v.loopbackMoneyMode } : {}),
+          id: newSortableId('P', deps.clock.now()),
+          createdAt: now,
+          updatedAt: now,
+        };
         profiles = [...state.profiles, saved];
       }
       if (profiles.some((p) => p.id !== saved.id && p.name.toLowerCase() === saved.name.toLowerCase())) {

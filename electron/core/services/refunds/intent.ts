@@ -11,7 +11,19 @@ import type { AuditRecord, IntentRecord } from '../engine/port';
  *                                      └──▶ outcome_unknown ──query finds refundReference──▶ accepted …
  *
  * A refund that fails a check is never inserted: it is refused, and only the audit log records it.
- * `refused` exists for intents imported from the older journal that were never sent.
+ * `refused` exists for intents imported from the older journal that were never sent, and for unknown
+ * refunds a person closed as not sent (`closedNotSentAt` set):
+ *
+ *   outcome_unknown ──person closes (policy ≥ floor)──▶ refused + closedNotSentAt
+ *        ▲                                                │ watched by reference for CLOSED_WATCH_MS
+ *        └──listed, but not as sent (amount, currency)────┤
+ *                                   listed as sent ───────┴──▶ accepted … ("found after close")
+ *
+ * A closed intent is neither OPEN nor COUNTED: the person decided it never left, so a new refund of the
+ * payment may be made (otherwise closing would lock the payment for the whole watch). What stops that
+ * new refund from paying twice is the floor of the close policy (shared/domain/guardrails.ts): a
+ * refund cannot be closed while the service may still be applying it. The watch is the detector for
+ * what arrives later still: the intent is then counted again from the moment it is found.
  */
 export type { Intent, IntentDraft, IntentState } from '../../../../shared/domain/refund-intent';
 export type { IntentAccount } from '../engine/account';
@@ -28,7 +40,8 @@ export const COUNTED_STATES: ReadonlySet<IntentState> = new Set([
 
 /** What a transition may change besides the state; null clears a field. */
 export type IntentPatch = {
-  [K in 'refundTransactionNo' | 'refundStatus' | 'retCode' | 'retMsg' | 'detail']?: string | null;
+  [K in 'refundTransactionNo' | 'refundStatus' | 'retCode' | 'retMsg' | 'detail' | 'closedNotSentAt']?:
+    string | null;
 };
 
 /** Refund states in which the request is being sent or its outcome is not known (the database index). */
@@ -38,7 +51,7 @@ const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 /** A refund intent as the engine stores it: the shared columns, and its own fields in `data`. */
 export function toRecord(i: Intent): IntentRecord {
-  const { reasonCode, reasonNote, refundTransactionNo, refundStatus, ...rest } = i;
+  const { reasonCode, reasonNote, refundTransactionNo, refundStatus, closedNotSentAt, ...rest } = i;
   return {
     ...rest,
     kind: 'refund',
@@ -47,6 +60,7 @@ export function toRecord(i: Intent): IntentRecord {
       reasonNote,
       ...(refundTransactionNo ? { refundTransactionNo } : {}),
       ...(refundStatus ? { refundStatus } : {}),
+      ...(closedNotSentAt ? { closedNotSentAt } : {}),
     },
   };
 }
@@ -65,7 +79,6 @@ export function fromRecord(r: IntentRecord): Intent {
     transactionNo: r.transactionNo ?? '',
     amountMinor: r.amountMinor,
     currency: r.currency,
-    settleCurrency: r.settleCurrency,
     reasonCode: str(r.data['reasonCode']) ?? '',
     reasonNote: str(r.data['reasonNote']) ?? '',
     operator: r.operator,
@@ -75,6 +88,7 @@ export function fromRecord(r: IntentRecord): Intent {
     attempts: r.attempts,
   };
   const extra: Partial<Intent> = {
+    settleCurrency: r.settleCurrency,
     reference: r.reference,
     sender: r.sender,
     refundTransactionNo: str(r.data['refundTransactionNo']),
@@ -83,6 +97,7 @@ export function fromRecord(r: IntentRecord): Intent {
     retMsg: r.retMsg,
     detail: r.detail,
     lastCheck: r.lastCheck,
+    closedNotSentAt: str(r.data['closedNotSentAt']),
   };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) (i as Record<string, unknown>)[k] = v;
   return i;

@@ -1,6 +1,14 @@
 import { AppError, isAppError } from '../../../../shared/domain/errors';
+import { closePolicyAtFloor, UNKNOWN_CLOSE_FLOOR } from '../../../../shared/domain/guardrails';
+import { formatMinor } from '../../../../shared/domain/money';
+import {
+  CLOSED_WATCH_MS,
+  closedWatchIntervalMs,
+  closedWatchUntil,
+} from '../../../../shared/domain/refund-intent';
 import type { RefundRecord } from '../../../../shared/domain/transaction';
 import type { AuditEntry } from './audit';
+import { closeReadiness } from './close-rule';
 import type { Intent, IntentPatch, IntentState } from './intent';
 import type { RefundServiceDeps } from './service';
 
@@ -14,7 +22,9 @@ import type { RefundServiceDeps } from './service';
  *   resolver already marked it unknown, the direct answer still wins;
  * - an unknown outcome is looked for in the payment's refundInfo by refundReference = intent id, at the
  *   intent's own account;
- * - an accepted refund is followed until its status is final.
+ * - an accepted refund is followed until its status is final;
+ * - a refund a person closed as not sent is still watched by reference (CLOSED_WATCH_MS): if the service
+ *   lists it after all, it becomes the refund it was, counted again, and the person is told.
  */
 export function createResolver(
   deps: Pick<RefundServiceDeps, 'gatewayFor' | 'store' | 'clock' | 'log' | 'onChange'>,
@@ -24,10 +34,15 @@ export function createResolver(
     if (i) deps.onChange?.(i);
     return i;
   };
-  const entryOf = (i: Intent, outcome: AuditEntry['outcome'], detail?: string): AuditEntry => ({
+  const entryOf = (
+    i: Intent,
+    outcome: AuditEntry['outcome'],
+    detail?: string,
+    operator?: string,
+  ): AuditEntry => ({
     at: iso(),
     outcome,
-    operator: i.operator,
+    operator: operator ?? i.operator,
     profileId: i.profileId,
     profileName: i.profileName,
     environment: i.environment,
@@ -49,7 +64,8 @@ export function createResolver(
     to: IntentState,
     patch: IntentPatch,
     type: string,
-    audit?: { outcome: AuditEntry['outcome']; detail?: string },
+    /** `operator`: who did this, when not the person who sent the refund (a person closing it). */
+    audit?: { outcome: AuditEntry['outcome']; detail?: string; operator?: string },
   ): Promise<Intent | undefined> =>
     changed(
       await deps.store.transition(
@@ -58,10 +74,18 @@ export function createResolver(
         to,
         patch,
         { at: iso(), type },
-        audit ? (next) => entryOf(next, audit.outcome, audit.detail) : undefined,
+        audit ? (next) => entryOf(next, audit.outcome, audit.detail, audit.operator) : undefined,
       ),
     );
   const current = async (i: Intent) => (await deps.store.get(i.id)) ?? i;
+  const causeOf = (e: unknown) => (isAppError(e) && e.details?.cause ? ` (${String(e.details.cause)})` : '');
+  /**
+   * What this process knows about refunds whose answer it could not record (disk full, I/O error): the
+   * intent is still `sending` in the database. The sweep records it as unknown in these words, not as
+   * a sender that stopped, as soon as a write succeeds — before a restart forgets them.
+   */
+  const unrecorded = new Map<string, string>();
+
   // One resolution at a time per intent in this process; other processes are kept apart by the guards.
   const chains = new Map<string, Promise<unknown>>();
   function serial<T>(id: string, fn: () => Promise<T>): Promise<T> {
@@ -105,6 +129,10 @@ export function createResolver(
         intentId: intent.id,
         error: e instanceof Error ? e.message : '',
       });
+      unrecorded.set(
+        intent.id,
+        `The service accepted this refund as ${answer.refundTransactionNo}, but Refund Desk could not record its answer${causeOf(e)}.`,
+      );
       throw new AppError(
         'outcome_unknown',
         `The service accepted refund ${answer.refundTransactionNo}, but Refund Desk could not record it${isAppError(e) && e.details?.cause ? ` (${String(e.details.cause)})` : ''}. Do not refund this payment again; fix that and restart.`,
@@ -132,6 +160,13 @@ export function createResolver(
         })) ?? (await current(intent))
       );
     } catch (e) {
+      const said = [patch.retMsg ? `“${patch.retMsg}”` : '', patch.retCode ? `(${patch.retCode})` : '']
+        .filter(Boolean)
+        .join(' ');
+      unrecorded.set(
+        intent.id,
+        `The service rejected this refund${said ? ` ${said}` : ''}, but Refund Desk could not record its answer${causeOf(e)}.`,
+      );
       throw new AppError(
         'unavailable',
         `The service refused this refund (no money moved), but Refund Desk could not record that${isAppError(e) && e.details?.cause ? ` (${String(e.details.cause)})` : ''}. The refund stays blocked until it is checked again.`,
@@ -148,6 +183,7 @@ export function createResolver(
         detail,
       });
     } catch (e) {
+      unrecorded.set(intent.id, `${detail} Refund Desk could not record that at the time${causeOf(e)}.`);
       throw new AppError(
         'outcome_unknown',
         `Whether this refund reached the service is not known, and Refund Desk could not record that${isAppError(e) && e.details?.cause ? ` (${String(e.details.cause)})` : ''}. Do not refund this payment again.`,
@@ -171,20 +207,35 @@ export function createResolver(
     if (!intent)
       throw new AppError('not_found', 'This desk has no refund with that id. Refresh the Refunds list.');
     if (intent.state === 'sending') {
-      // Its sender holds a lease while the request is out; only an expired one is taken over.
-      if (!(await deps.store.orphans()).some((o) => o.id === id)) return intent;
-      // Its sender stopped (died, hung, lost its machine) before recording an answer: the request may have left.
+      const known = unrecorded.get(id);
+      // Its sender holds a lease while the request is out; only an expired one is taken over — unless
+      // this process is the sender and knows the answer came but could not be recorded.
+      if (!known && !(await deps.store.orphans()).some((o) => o.id === id)) return intent;
+      // Its sender stopped (died, hung, lost its machine) before recording an answer: the request may have
+      // left, and an answer may have come. What this process knows of an answer it could not record is said.
       intent =
         (await move(
           intent,
           ['sending'],
           'outcome_unknown',
-          { detail: 'The process sending this refund stopped before the service answered.' },
-          'sender_gone',
-          { outcome: 'outcome_unknown', detail: 'sender stopped before the answer' },
+          {
+            detail: known
+              ? `${known} It is settled by looking the refund up by its reference.`
+              : 'The process sending this refund stopped before it recorded an answer from the service: whether the refund was applied is not known, so it is looked up by its reference.',
+          },
+          known ? 'answer_unrecorded' : 'sender_gone',
+          {
+            outcome: 'outcome_unknown',
+            detail: known
+              ? 'the service answered; the answer could not be recorded'
+              : 'sender stopped before recording an answer',
+          },
         )) ?? (await current(intent));
+      unrecorded.delete(id);
     }
     if (intent.state === 'accepted') return trackNow(intent);
+    // Check again (or `check-refund`) on a refund closed as not sent: asked about now, at any age.
+    if (intent.state === 'refused' && intent.closedNotSentAt !== undefined) return watchNow(intent);
     if (intent.state !== 'outcome_unknown') return intent;
     let refunds: RefundRecord[];
     try {
@@ -264,10 +315,141 @@ export function createResolver(
   }
 
   /**
+   * The service lists a refund a person closed as not sent: it was sent after all. As sent (same amount
+   * and currency), it becomes that refund — accepted, then followed to final — so its amount counts
+   * against what remains again and in the day's total. Listed otherwise, it is unknown again, which
+   * blocks the payment until a person looks (and it can never be closed again). Either way an audit entry
+   * and an event (`refunds.updated`, with `closedNotSentAt` set) tell the person at once.
+   */
+  async function recordFoundAfterClose(intent: Intent, mine: RefundRecord, how: string): Promise<Intent> {
+    const closedAt = intent.closedNotSentAt ?? intent.updatedAt;
+    const sent = `${formatMinor(intent.amountMinor, intent.currency)} ${intent.currency}`;
+    deps.log.warn('refund.found_after_close', {
+      intentId: intent.id,
+      refundTransactionNo: mine.refundTransactionNo,
+      status: mine.status,
+    });
+    await deps.store.noteCheck(intent.id, {
+      at: iso(),
+      found: true,
+      reached: true,
+      note: `Found ${how} as refund ${mine.refundTransactionNo} (${mine.status}), after it was closed as not sent at ${closedAt}.`,
+    });
+    if (mine.refundAmountMinor !== intent.amountMinor || mine.currency !== intent.currency) {
+      const detail = `Closed as not sent at ${closedAt}, but the service lists refund ${mine.refundTransactionNo} with reference ${intent.id} for ${formatMinor(mine.refundAmountMinor, mine.currency)} ${mine.currency} (sent: ${sent}). Whether, and how much, was refunded is not known: do not refund this payment again; check it with the payment service.`;
+      return (
+        (await move(
+          await current(intent),
+          ['refused'],
+          'outcome_unknown',
+          { detail, refundTransactionNo: mine.refundTransactionNo, refundStatus: mine.status },
+          'found_after_close',
+          { outcome: 'found_after_close', detail },
+        )) ?? current(intent)
+      );
+    }
+    const detail = `Closed as not sent at ${closedAt}, but the service has it: refund ${mine.refundTransactionNo} of ${sent} was sent and is ${mine.status === 'success' ? 'completed' : mine.status}. It counts against what remains refundable; a refund made for this payment after closing it was made in addition to this one.`;
+    const accepted = await move(
+      await current(intent),
+      ['refused'],
+      'accepted',
+      { refundTransactionNo: mine.refundTransactionNo, refundStatus: mine.status, detail },
+      'found_after_close',
+      { outcome: 'found_after_close', detail },
+    );
+    return settleIfFinal(accepted ?? (await current(intent)), mine.status);
+  }
+
+  /** One look at a refund closed as not sent: is it listed at the service now? */
+  async function watchNow(intent: Intent): Promise<Intent> {
+    let refunds: RefundRecord[];
+    try {
+      refunds = await refundsOf(intent);
+    } catch (e) {
+      const why = isAppError(e) ? e.message : 'unexpected error';
+      return (
+        changed(
+          await deps.store.noteCheck(intent.id, {
+            at: iso(),
+            found: false,
+            reached: false,
+            note: `Closed as not sent; still watched, but the service could not be asked: ${why}`,
+          }),
+        ) ?? current(intent)
+      );
+    }
+    const mine = refunds.find((r) => r.refundReference === intent.id);
+    if (mine) return recordFoundAfterClose(await current(intent), mine, 'while watched');
+    const until = closedWatchUntil(intent);
+    return (
+      changed(
+        await deps.store.noteCheck(intent.id, {
+          at: iso(),
+          found: false,
+          reached: true,
+          note: `Closed as not sent; still not listed: the service lists ${refunds.length} refund(s) for this payment and none carries reference ${intent.id}.${until ? ` Watched until ${until}.` : ''}`,
+        }),
+      ) ?? current(intent)
+    );
+  }
+
+  /**
+   * The refunds a person closed as not sent within CLOSED_WATCH_MS, each asked about when its interval
+   * since the last look (any process's: the last check is in the database) has passed.
+   */
+  async function watchClosed(): Promise<Intent[]> {
+    const now = deps.clock.now();
+    const out: Intent[] = [];
+    for (const i of await deps.store.closedSince(new Date(now - CLOSED_WATCH_MS).toISOString())) {
+      const closedAt = Date.parse(i.closedNotSentAt ?? '');
+      const last = Date.parse(i.lastCheck?.at ?? '');
+      if (Number.isNaN(closedAt)) continue;
+      if (!Number.isNaN(last) && now - last < closedWatchIntervalMs(now - closedAt)) continue;
+      try {
+        out.push(
+          await serial(i.id, async () => {
+            const cur = await current(i);
+            return cur.state === 'refused' && cur.closedNotSentAt !== undefined ? watchNow(cur) : cur;
+          }),
+        );
+      } catch (e) {
+        deps.log.warn('refund.watch_closed_failed', {
+          intentId: i.id,
+          error: e instanceof Error ? e.message : '',
+        });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A fresh query of a payment (before deciding a new refund, or for the dialog) that lists a refund
+   * closed as not sent: recorded now, without waiting for the watch. Returns the intents so found.
+   */
+  function noticeFoundAfterClose(
+    intents: readonly Intent[],
+    refunds: readonly RefundRecord[],
+  ): Promise<Intent[]> {
+    const found = intents.flatMap((i) => {
+      const mine = refunds.find((r) => r.refundReference === i.id);
+      return i.state === 'refused' && i.closedNotSentAt !== undefined && mine ? [{ i, mine }] : [];
+    });
+    return Promise.all(
+      found.map(({ i, mine }) =>
+        serial(i.id, async () => {
+          const cur = await current(i);
+          return cur.state === 'refused' ? recordFoundAfterClose(cur, mine, 'in a fresh query') : cur;
+        }),
+      ),
+    );
+  }
+
+  /**
    * The way out of "unknown" for a refund the service never lists (a 503 before anything happened, a
-   * process killed before the request arrived): after enough checks over enough time, a person closes it
-   * as not sent. One more query is made immediately before closing; if the reference appears, it is not
-   * closed (it is recorded as found). A refund the service ever listed is never closeable this way.
+   * process killed before the request arrived): after enough checks over enough time — the profile's
+   * policy, never less than the floor — a person closes it as not sent. One more query is made
+   * immediately before closing; if the reference appears, it is not closed (it is recorded as found). A
+   * refund the service ever listed is never closeable this way. A closed refund is still watched.
    */
   const closeNotSent = (
     id: string,
@@ -291,12 +473,15 @@ export function createResolver(
           { details: { intentId: id } },
         );
       const reached = checks.filter((c) => c.reached);
-      const minutes = Math.floor((deps.clock.now() - Date.parse(intent.createdAt)) / 60_000);
-      const { minChecks, minMinutes } = by.policy;
-      if (reached.length < minChecks || minutes < minMinutes)
+      // Whatever the profile says (a settings file is not trusted), never less than the floor: a refund
+      // closed while the service may still be applying it can be paid twice.
+      const policy = closePolicyAtFloor(by.policy);
+      const { minChecks, minMinutes } = policy;
+      const { minutes, ready } = closeReadiness(intent.createdAt, reached.length, policy, deps.clock.now());
+      if (!ready)
         throw new AppError(
           'conflict',
-          `Check again at least ${minChecks} time(s) over ${minMinutes} minute(s) before closing it as not sent: ${reached.length} check(s) reached the service so far, ${minutes} minute(s) since it was sent.`,
+          `Check again at least ${minChecks} time(s) over ${minMinutes} minute(s) before closing it as not sent: ${reached.length} check(s) reached the service so far, ${minutes} minute(s) since it was sent. The payment service may still apply a refund up to ${UNKNOWN_CLOSE_FLOOR.minMinutes / 60} hours after it was sent; closing it sooner could pay it twice.`,
           { details: { intentId: id, checks: reached.length, minutes, minChecks, minMinutes } },
         );
       let refunds: RefundRecord[];
@@ -332,13 +517,22 @@ export function createResolver(
         reached: true,
         note: `Asked before closing: ${evidence}`,
       });
+      const until = new Date(Date.parse(at) + CLOSED_WATCH_MS).toISOString();
       const closed = await move(
         await current(intent),
         ['outcome_unknown'],
         'refused',
-        { detail: `Closed as not sent by ${by.operator} at ${at} after ${evidence}` },
+        {
+          detail: `Closed as not sent by ${by.operator} at ${at} after ${evidence} Refund Desk keeps asking the service for it until ${until}; if it appears there, it becomes the refund it was and you are told.`,
+          closedNotSentAt: at,
+        },
         'closed_not_sent',
-        { outcome: 'closed_not_sent', detail: `Closed by ${by.operator}. ${evidence}` },
+        // The audit names who closed it (not who sent it): that is whom the Refunds list says closed it.
+        {
+          outcome: 'closed_not_sent',
+          detail: `Closed by ${by.operator}. ${evidence}`,
+          operator: by.operator,
+        },
       );
       if (!closed)
         throw new AppError('conflict', 'This refund changed meanwhile; it was not closed. Look at it again.');
@@ -348,6 +542,8 @@ export function createResolver(
   return {
     resolve,
     closeNotSent,
+    watchClosed,
+    noticeFoundAfterClose,
     recordAnswer,
     recordRejected,
     recordUnknown,
@@ -372,7 +568,9 @@ export function createResolver(
      */
     async sweepOrphans(): Promise<Intent[]> {
       const out: Intent[] = [];
-      for (const i of await deps.store.orphans()) {
+      const orphans = new Set((await deps.store.orphans()).map((o) => o.id));
+      for (const i of await deps.store.unfinished()) {
+        if (i.state !== 'sending' || (!orphans.has(i.id) && !unrecorded.has(i.id))) continue;
         try {
           out.push(await resolve(i.id));
         } catch (e) {

@@ -3,19 +3,14 @@ import type { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
 import { describeAccount, findAccountProfile, type IntentAccount } from '../engine/account';
 import type { EventBus } from '../event-bus';
-import type { Clock, Logger } from '../ports';
+import type { Clock, Logger, ProcessIdentity } from '../ports';
 import type { ProfilesRuntime } from '../profiles/runtime';
+import type { Intent } from './intent';
 import { createRefundPoller } from './poller';
 import { createRefundService, type RefundContext, type RefundGateway } from './service';
 import type { RefundStore } from './store';
 
-/** Who this process is, given by the host (services read no OS state themselves). */
-export interface ProcessIdentity {
-  /** A label for the intents this process sends (`host:pid`): people read it; the lease decides. */
-  sender: string;
-  /** The operator's name when a profile names none (the OS account). */
-  osUser: string;
-}
+export type { ProcessIdentity } from '../ports';
 
 /**
  * A host that acts for one account only (the CLI): refunds are made and followed up through this profile,
@@ -29,13 +24,15 @@ export interface SingleAccount {
 
 /**
  * Wires the refund service to the database, the active profile, the IPN confirmations (hints), the
- * poller and a watcher that notices what other processes (the CLI, another window) changed; resumes
- * every intent that is not final on start.
+ * poller and a watcher that notices what other processes (the CLI, another window) changed and keeps
+ * asking about refunds closed as not sent; resumes every intent that is not final on start.
  */
 export function createRefundsRuntime(deps: {
   store: RefundStore;
   /** Why refunds must be refused (the database cannot be trusted), or undefined. */
   untrusted: () => string | undefined;
+  /** Why the database cannot be read at all (lists answer that, not an empty list), or undefined. */
+  unreadable?: () => string | undefined;
   clock: Clock;
   log: Logger;
   events: EventBus;
@@ -64,6 +61,7 @@ export function createRefundsRuntime(deps: {
       storeNo: p.storeNo,
       operator: p.operatorName ?? deps.identity.osUser,
       guardrails: p.guardrails ?? { limits: [] },
+      ...(p.loopbackMoneyMode ? { loopbackMoneyMode: p.loopbackMoneyMode } : {}),
       ...(ipnUrl ? { ipnUrl } : {}),
     };
   };
@@ -147,6 +145,7 @@ export function createRefundsRuntime(deps: {
     sender: deps.identity.sender,
     ...(deps.leaseMs ? { leaseMs: deps.leaseMs } : {}),
     untrusted: deps.untrusted,
+    ...(deps.unreadable ? { unreadable: deps.unreadable } : {}),
     closePolicy: (a) => {
       try {
         return deps.profiles.profiles.get(a.profileId).guardrails?.unknownClose;
@@ -155,11 +154,25 @@ export function createRefundsRuntime(deps: {
       }
     },
     onChange: (intent) => {
-      deps.events.emit('refunds.updated', intent);
+      push([intent]);
       if (intent.state === 'accepted') poller.kick();
     },
   });
   const poller = createRefundPoller(service, deps.log);
+  /**
+   * Pushes intents to the renderer as a person sees them (views.ts reads their checks and closings). The
+   * renderer keeps the newest by updatedAt, so views that resolve out of order cannot undo a change; if a
+   * view cannot be read, the intent goes as it is rather than not at all.
+   */
+  function push(intents: readonly Intent[]): void {
+    void service.views(intents).then(
+      (views) => views.forEach((v) => deps.events.emit('refunds.updated', v)),
+      (e: unknown) => {
+        deps.log.warn('refund.view_failed', { error: e instanceof Error ? e.message : String(e) });
+        intents.forEach((i) => deps.events.emit('refunds.updated', i));
+      },
+    );
+  }
 
   // An IPN (confirmed by a fresh query) about a refund is a hint to follow that payment's refunds now.
   const unsubscribe = deps.events.subscribe((event, payload) => {
@@ -173,19 +186,36 @@ export function createRefundsRuntime(deps: {
   const background = deps.background ?? true;
   const unwatch = background
     ? deps.store.watch((changed) => {
-        for (const i of changed) deps.events.emit('refunds.updated', i);
+        push(changed);
         if (changed.some((i) => i.state === 'accepted')) poller.kick();
       })
     : undefined;
   let sweeping = false;
+  let watchingClosed = false;
   const sweep = background
     ? setInterval(() => {
-        if (sweeping || deps.untrusted()) return;
-        sweeping = true;
-        void service
-          .sweepOrphans()
-          .catch(() => undefined)
-          .finally(() => (sweeping = false));
+        if (deps.untrusted()) return;
+        // A process that died while sending lets its lease expire: find out by query, now.
+        if (!sweeping) {
+          sweeping = true;
+          void service
+            .sweepOrphans()
+            .catch(() => undefined)
+            .finally(() => (sweeping = false));
+        }
+        // Refunds closed as not sent are still asked about (each on its own interval, see
+        // resolver.watchClosed); one the service lists becomes the refund it was, pushed at once.
+        if (!watchingClosed) {
+          watchingClosed = true;
+          void service
+            .watchClosed()
+            .catch((e: unknown) =>
+              deps.log.warn('refund.watch_closed_failed', {
+                error: e instanceof Error ? e.message : String(e),
+              }),
+            )
+            .finally(() => (watchingClosed = false));
+        }
       }, deps.watchMs ?? 1_000)
     : undefined;
   sweep?.unref?.();

@@ -1,6 +1,7 @@
 import type { Currency } from '../../../../shared/domain/currencies';
 import { refuseOtherProfile } from '../scope';
 import { AppError, isAppError } from '../../../../shared/domain/errors';
+import { closePolicyAtFloor } from '../../../../shared/domain/guardrails';
 import { formatMinor } from '../../../../shared/domain/money';
 import {
   DEFAULT_UNKNOWN_CLOSE,
@@ -24,13 +25,16 @@ import { DEFAULT_LEASE_MS, whileLeased } from '../engine/lease';
 import { COUNTED_STATES, type Intent, OPEN_STATES } from './intent';
 import { createKeyedLock } from './locks';
 import { createResolver } from './resolver';
-import type { RefundStore } from './store';
+import { type RefundStore, type SendingIntent, UnreadableIntentError } from './store';
+import { createIntentViews } from './views';
 
 /** Who is refunding, and where to: the profile the call names, resolved by the host. */
 /** The account a new refund is made in: a profile's now, so its environment is always a known one. */
 type RefundAccount = Omit<IntentAccount, 'environment'> & { environment: Environment };
 
 export interface RefundContext extends RefundAccount {
+  /** What the person declared is behind a Custom address on this machine (moneyModeOf). */
+  loopbackMoneyMode?: MoneyMode;
   operator: string;
   guardrails: Guardrails;
   /** Where refund IPNs should go (the loopback listener), if one runs. */
@@ -66,6 +70,8 @@ export interface RefundServiceDeps {
   onChange?: (intent: Intent) => void;
   /** Set when the database cannot be trusted: every refund is refused with this reason. */
   untrusted?: () => string | undefined;
+  /** Set when the database cannot be read at all: lists fail with this reason instead of being empty. */
+  unreadable?: () => string | undefined;
   /** How much checking an unknown refund needs before it may be closed (its profile's setting). */
   closePolicy?: (account: IntentAccount) => { minChecks: number; minMinutes: number } | undefined;
 }
@@ -174,6 +180,7 @@ export function createRefundService(deps: RefundServiceDeps) {
   const lease = { holder: deps.sender, ms: deps.leaseMs ?? DEFAULT_LEASE_MS };
   const iso = () => new Date(deps.clock.now()).toISOString();
   const resolver = createResolver(deps);
+  const views = createIntentViews(deps);
   const belongs = (i: Intent, profileId: string) =>
     i.profileId === profileId || (deps.belongsTo?.(i, profileId) ?? false);
   /** The intent, if the named profile may act on it; `conflict` when it is another profile's. */
@@ -212,8 +219,19 @@ export function createRefundService(deps: RefundServiceDeps) {
     // Resolved once: every figure and every name in the answer is this one profile's.
     const ctx = deps.context(profileId);
     const { transaction } = await deps.gatewayFor(ctx).queryTransaction({ transactionNo });
-    const intents = await deps.store.forPayment(ctx.merchantNo, ctx.storeNo, transaction.transactionNo);
-    const blockedReason = refundBlocker(transaction);
+    const forPayment = () => deps.store.forPayment(ctx.merchantNo, ctx.storeNo, transaction.transactionNo);
+    let intents: Intent[] = [];
+    let blockedReason = refundBlocker(transaction);
+    try {
+      // A refund closed as not sent that this fresh query lists is recorded now, so the dialog shows it.
+      const before = await forPayment();
+      const found = await resolver.noticeFoundAfterClose(before, transaction.refunds);
+      intents = found.length > 0 ? await forPayment() : before;
+    } catch (e) {
+      // A refund of this payment that cannot be read: what remains cannot be worked out without it.
+      if (!(e instanceof UnreadableIntentError)) throw e;
+      blockedReason ??= e.message;
+    }
     return {
       transaction,
       remainingMinor: blockedReason ? 0 : remainingFor(transaction, intents),
@@ -222,7 +240,7 @@ export function createRefundService(deps: RefundServiceDeps) {
       todayTotalMinor: await todayTotal(ctx, transaction.currency),
       guardrails: ctx.guardrails,
       environment: ctx.environment,
-      moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl),
+      moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl, ctx.loopbackMoneyMode),
       baseUrl: ctx.baseUrl,
       merchantNo: ctx.merchantNo,
       profileId: ctx.profileId,
@@ -297,8 +315,18 @@ export function createRefundService(deps: RefundServiceDeps) {
       );
     if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0)
       await refuse('invalid_input', 'The refund amount must be greater than zero.');
+    /** This payment's intents; one that cannot be read refuses the refund with the reason. */
+    const paymentIntents = async (transactionNo: string): Promise<Intent[]> => {
+      try {
+        return await deps.store.forPayment(ctx.merchantNo, ctx.storeNo, transactionNo);
+      } catch (e) {
+        if (e instanceof UnreadableIntentError)
+          return refuse('conflict', e.message, { intentId: e.intentId });
+        throw e;
+      }
+    };
     // Cheap early answer before any network; the transaction below decides for real.
-    await refuseIfOpen(await deps.store.forPayment(ctx.merchantNo, ctx.storeNo, input.transactionNo));
+    await refuseIfOpen(await paymentIntents(input.transactionNo));
 
     let tx: Transaction;
     try {
@@ -313,6 +341,22 @@ export function createRefundService(deps: RefundServiceDeps) {
         'refused',
       );
       throw e;
+    }
+    // A refund of this payment that a person closed as not sent, listed by this fresh query: it was sent
+    // after all. It becomes that refund now, and this submit — most likely made to replace it — is
+    // refused with that news rather than paying the customer twice. A second submit, made knowing it,
+    // is decided as usual (the found refund then counts against what remains).
+    const foundNow = await resolver.noticeFoundAfterClose(await paymentIntents(tx.transactionNo), tx.refunds);
+    const first = foundNow[0];
+    if (first) {
+      const was = `Refund ${first.id} of ${formatMinor(first.amountMinor, first.currency)} ${first.currency}, closed as not sent${first.closedNotSentAt ? ` at ${first.closedNotSentAt}` : ''}, is listed by the service after all${first.refundTransactionNo ? ` (as refund ${first.refundTransactionNo})` : ''}`;
+      await refuse(
+        'conflict',
+        first.state === 'outcome_unknown'
+          ? `${was}, but not as it was sent: whether, and how much, was refunded is not known. Check this payment with the payment service first (Refunds → Check again).`
+          : `${was}: that money was refunded. Look at this payment's refunds; if more is still owed, start the refund again.`,
+        { intentId: first.id, foundAfterClose: true, state: first.state },
+      );
     }
     // What the record is comes first: a refund record's own status ("pending") is not why it is refused.
     const blocker = refundBlocker(tx);
@@ -331,7 +375,7 @@ export function createRefundService(deps: RefundServiceDeps) {
         `The refund currency ${input.currency} does not match the payment's ${tx.currency}.`,
       );
 
-    let intent: Intent;
+    let intent: SendingIntent;
     try {
       const account = {
         environment: ctx.environment,
@@ -354,7 +398,7 @@ export function createRefundService(deps: RefundServiceDeps) {
         const need = missingConfirmations({
           amountMinor: input.amountMinor,
           currency: tx.currency,
-          moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl),
+          moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl, ctx.loopbackMoneyMode),
           todayTotalMinor: await todayTotal(ctx, tx.currency, db),
           guardrails: ctx.guardrails,
           confirmation: input.confirmation,
@@ -385,11 +429,10 @@ export function createRefundService(deps: RefundServiceDeps) {
       // Refusals are audited here, after the transaction rolled back (an audit row written inside it
       // would be rolled back with it).
       if (e instanceof Refusal) return refuse(e.code, e.message, e.details);
+      if (e instanceof UnreadableIntentError) return refuse('conflict', e.message, { intentId: e.intentId });
       if (e instanceof InvariantViolation) {
         // The database's own rule (one open refund per payment) caught what the check above missed.
-        const open = (await deps.store.forPayment(ctx.merchantNo, ctx.storeNo, tx.transactionNo)).find((i) =>
-          OPEN_STATES.has(i.state),
-        );
+        const open = (await paymentIntents(tx.transactionNo)).find((i) => OPEN_STATES.has(i.state));
         const r = open
           ? openRefusal(open)
           : new Refusal('conflict', 'Another refund for this payment is open.');
@@ -412,7 +455,7 @@ export function createRefundService(deps: RefundServiceDeps) {
   }
 
   /** The only place a refund request leaves the app: its intent is already committed as `sending`. */
-  async function send(intent: Intent, ctx: RefundContext): Promise<Intent> {
+  async function send(intent: SendingIntent, ctx: RefundContext): Promise<Intent> {
     let r: Awaited<ReturnType<RefundGateway['refund']>>;
     try {
       // The lease is renewed while the request is out: a sender that dies lets it expire within seconds.
@@ -459,6 +502,17 @@ export function createRefundService(deps: RefundServiceDeps) {
     return resolver.recordUnknown(intent, detail);
   }
 
+  /** An unreadable database lists nothing: that is "cannot be read", never "0 refunds". */
+  function readable(what: string): void {
+    const why = deps.unreadable?.();
+    if (why)
+      throw new AppError(
+        'unavailable',
+        `Refund Desk cannot read its database, so its ${what} cannot be shown. ${why}`,
+        { details: { storage: 'unreadable' } },
+      );
+  }
+
   return {
     /** Fresh numbers for the dialog: status, remaining (service + this account's intents), limits. */
     preview,
@@ -487,23 +541,37 @@ export function createRefundService(deps: RefundServiceDeps) {
           ),
         );
       const intent = await ownIntent(profileId, id);
-      const policy = (intent && deps.closePolicy?.(intent)) ?? DEFAULT_UNKNOWN_CLOSE;
+      // The profile's policy raised to the floor (the resolver raises it again: settings are not trusted).
+      const policy = intent ? views.policyFor(intent) : closePolicyAtFloor(DEFAULT_UNKNOWN_CLOSE);
       return resolver.closeNotSent(id, { operator: deps.context(profileId).operator, policy });
     },
     /** One profile's intents (sent with it or to its account), or every profile's: one scoped query. */
-    list: (profileId?: string) =>
-      deps.store.list(
+    list: async (profileId?: string) => {
+      readable('refunds');
+      return deps.store.list(
         profileId === undefined ? undefined : deps.ownerOf ? deps.ownerOf(profileId) : { profileId },
-      ),
+      );
+    },
+    /** An intent as a person sees it: with when it may be closed, or who closed it (views.ts). */
+    view: views.view,
+    views: views.views,
     unfinished: () => deps.store.unfinished(),
     get: (id: string) => deps.store.get(id),
-    audit: (profileId?: string) => deps.store.audit.list(profileId),
+    audit: async (profileId?: string) => {
+      readable('audit log');
+      return deps.store.audit.list(profileId);
+    },
     /** On start: every intent not final resumes where it was, by query — never by assumption. */
     resumeAll: () => resolver.resumeAll(),
     /** Resolves by query the intents whose sending process stopped before recording an answer. */
     sweepOrphans: () => resolver.sweepOrphans(),
     /** Follows accepted, not-yet-final refunds one step (poller and IPN hints call this). */
     track: (transactionNo?: string) => resolver.trackAccepted(transactionNo),
+    /**
+     * Asks the service about every refund closed as not sent in the last CLOSED_WATCH_MS whose interval
+     * has passed; one it lists becomes the refund it was (the runtime's watcher calls this).
+     */
+    watchClosed: () => resolver.watchClosed(),
   };
 }
 export type RefundService = ReturnType<typeof createRefundService>;

@@ -1,6 +1,13 @@
 import type { AccountKey } from '../../../../shared/domain/account';
 import type { Currency } from '../../../../shared/domain/currencies';
-import type { IntentCheck, IntentStore, Owner, ScopeKey } from '../engine/port';
+import {
+  type IntentCheck,
+  type IntentRecord,
+  type IntentStore,
+  type Owner,
+  type ScopeKey,
+  UnreadableRecords,
+} from '../engine/port';
 import type { AuditEntry } from './audit';
 import {
   COUNTED_STATES,
@@ -19,22 +26,46 @@ export type { IntentCheck };
 
 /** The refund's own fields a transition may change, split into the engine's columns and `data`. */
 function recordPatch(p: IntentPatch) {
-  const { refundTransactionNo, refundStatus, ...cols } = p;
+  const { refundTransactionNo, refundStatus, closedNotSentAt, ...cols } = p;
   const data: Record<string, unknown> = {};
   if ('refundTransactionNo' in p) data['refundTransactionNo'] = refundTransactionNo ?? null;
   if ('refundStatus' in p) data['refundStatus'] = refundStatus ?? null;
+  if ('closedNotSentAt' in p) data['closedNotSentAt'] = closedNotSentAt ?? null;
   return { ...cols, ...(Object.keys(data).length ? { data } : {}) };
 }
 
 const UNFINISHED = ['sending', 'outcome_unknown', 'accepted'];
+/** States in which a refund is final and moved no money: the only ones a decision may do without. */
+const NO_MONEY: ReadonlySet<string> = new Set(['rejected', 'refused', 'failed']);
+
+/**
+ * A payment's refunds, for deciding (or previewing) a refund of it. One that cannot be read is never
+ * left out: unless it ended without moving money, its amount may be refunded and it may still be open,
+ * so what remains cannot be worked out without it — UnreadableIntentError says so.
+ */
+async function paymentRefunds(read: () => Promise<IntentRecord[]>): Promise<Intent[]> {
+  try {
+    return (await read()).map(fromRecord);
+  } catch (e) {
+    if (!(e instanceof UnreadableRecords)) throw e;
+    const blocking = e.unreadable.find((u) => !NO_MONEY.has(u.state));
+    if (blocking)
+      throw new UnreadableIntentError(
+        blocking.id,
+        `Refund ${blocking.id} of this payment is in the database but cannot be read (${blocking.reason}); it may have refunded money or still be unresolved, so what remains refundable cannot be worked out. Look the payment up with the payment service: this desk does not refund it.`,
+      );
+    return e.readable.map(fromRecord);
+  }
+}
 
 /**
  * Refunds' view of the engine's store: refund intents and audit entries in and out of the shared
  * records (./intent.ts toRecord / fromRecord). Every rule of atomicity is the store's (engine/port.ts).
  */
 export function refundStoreOn(store: IntentStore) {
-  const forPayment = async (merchantNo: string, storeNo: string, transactionNo: string) =>
-    (await store.forPayment('refund', { merchantNo, storeNo, transactionNo })).map(fromRecord);
+  /** Every intent of one payment; throws UnreadableIntentError (see paymentRefunds). */
+  const forPayment = (merchantNo: string, storeNo: string, transactionNo: string) =>
+    paymentRefunds(() => store.forPayment('refund', { merchantNo, storeNo, transactionNo }));
   const dayTotal = async (m: string, s: string, currency: Currency, fromIso: string, toIso: string) =>
     store.sum({
       kind: 'refund',
@@ -61,8 +92,8 @@ export function refundStoreOn(store: IntentStore) {
       ];
       return store.decide(scope, (tx) =>
         fn({
-          forPayment: async (m, s, t) =>
-            (await tx.forPayment('refund', { merchantNo: m, storeNo: s, transactionNo: t })).map(fromRecord),
+          forPayment: (m, s, t) =>
+            paymentRefunds(() => tx.forPayment('refund', { merchantNo: m, storeNo: s, transactionNo: t })),
           dayTotal: (m, s, ccy, from, to) =>
             tx.sum({
               kind: 'refund',
@@ -72,14 +103,16 @@ export function refundStoreOn(store: IntentStore) {
               fromIso: from,
               toIso: to,
             }),
-          insertSending: async (draft, lease, at) =>
-            fromRecord(
+          insertSending: async (draft, lease, at) => ({
+            ...fromRecord(
               await tx.insert(
                 toRecord({ ...draft, state: 'sending', updatedAt: at, checks: 0, attempts: 1 }),
                 lease,
                 { at, type: 'decided' },
               ),
             ),
+            settleCurrency: draft.settleCurrency,
+          }),
         }),
       );
     },
@@ -92,6 +125,15 @@ export function refundStoreOn(store: IntentStore) {
       (await store.list({ kind: 'refund', ...(owner ? { owner } : {}) })).items.map(fromRecord),
     /** Every intent not yet final (resume, poller). */
     unfinished: async () => (await store.inStates('refund', UNFINISHED)).map(fromRecord),
+    /**
+     * Intents a person closed as not sent after `sinceIso` that are still closed (state `refused`): the
+     * ones still watched, in case the service lists them after all. Oldest close first.
+     */
+    closedSince: async (sinceIso: string) =>
+      (await store.inStates('refund', ['refused']))
+        .map(fromRecord)
+        .filter((i) => i.closedNotSentAt !== undefined && i.closedNotSentAt > sinceIso)
+        .sort((a, b) => (a.closedNotSentAt! < b.closedNotSentAt! ? -1 : 1)),
     /** `sending` intents whose sender's lease ran out: resolved by query. */
     orphans: async () => (await store.expiredLeases('refund')).map(fromRecord),
     forPayment,
@@ -155,5 +197,27 @@ export interface RefundDecisionTx {
     toIso: string,
   ): Promise<number>;
   /** Inserts the intent as `sending`, its sender holding `lease`. */
-  insertSending(draft: IntentDraft, lease: { holder: string; ms: number }, at: string): Promise<Intent>;
+  insertSending(
+    draft: IntentDraft,
+    lease: { holder: string; ms: number },
+    at: string,
+  ): Promise<SendingIntent>;
+}
+
+/** An intent this version decided: it has every field a refund request needs. */
+export type SendingIntent = Intent & Pick<IntentDraft, 'settleCurrency'>;
+
+/**
+ * A refund of the payment is in the database but cannot be read (an earlier version kept it in a
+ * currency this app does not handle, or the row is damaged) and may have moved money: no refund of that
+ * payment can be decided. `message` says so in words for the person.
+ */
+export class UnreadableIntentError extends Error {
+  override name = 'UnreadableIntentError';
+  constructor(
+    readonly intentId: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }

@@ -1,26 +1,40 @@
 /**
- * `cli reconcile <ledger.csv> --base-url <url> --merchant <no> --store <no> [--mapping <json>]
+ * `cli reconcile <ledger.csv|ledger.xlsx> --base-url <url> --merchant <no> --store <no> [--mapping <json>]
+ *  [--sheet <name>]
  *  --out <report.csv> [--summary <summary.csv>] [--concurrency <n>]
  *  [--from YYYY-MM-DD --to YYYY-MM-DD [--days service|local] [--time-zone <IANA>] [--refund-lookback <days>]]
- *  [--date-tolerance <days>] [--decimal dot|comma] [--date-order ymd|dmy|mdy]`
+ *  [--date-tolerance <days>] [--decimal dot|comma] [--date-order ymd|dmy|mdy]
+ *  [--carry-forward <runId> [--data-dir <dir>]]`
  *
+ * --carry-forward: the outstanding exceptions of an earlier run the app stored (same account, a period
+ * ending before this one) are carried into this run and re-checked against the service and this ledger;
+ * each is printed as cleared (and why) or still open, and added to the report after the run's rows.
+ * Carried exceptions still open count as differences (exit 1).
+ * A ledger is a CSV file or an Excel workbook (.xlsx): its sheet named by --sheet, else the one whose
+ * header looks like a ledger (the first when none does), said on stderr when it has several.
  * The same report as the screen for the same ledger and period: the app's reconciliation service runs
  * it (over an in-memory database), so the outcomes, summary and statement are the app's.
  * Token from REFUND_DESK_API_TOKEN (never an argument: argv is visible to other users of the machine).
  * Exit: 0 all matched, 1 differences found (exceptions or unreadable rows), 2 bad input (file, mapping,
- * formats that need a choice, arguments, credentials rejected), 5 network (some of the service could
+ * formats that need a choice, arguments, credentials rejected, a ledger over the app's limits: 128 MB,
+ * 250,000 rows, 1,000 columns — checked before it is read whole), 5 network (some of the service could
  * not be reached; the report is still written, those rows as not_checked).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { cliGateway, CONNECTION_OPTIONS, type Connection, connectionFrom } from '../connection';
 import { type CliIo, type Command, UsageError } from '../io';
+import { readLedgerFile } from '../ledger-file';
 import { reconcileInMemory } from '../recon-run';
-import { LedgerInputError, prepareLedger } from '../../../core/services/reconciliation/pipeline';
+import { readCarrySources } from '../carry-source';
+import { defaultAppDataDir } from '../connection';
+import type { CarrySource } from '../../../core/services/reconciliation/carry';
+import { isOutstanding } from '../../../../shared/recon/exceptions';
+import { LedgerInputError, prepareLedgerFile } from '../../../core/services/reconciliation/pipeline';
 import type { DateOrder } from '../../../../shared/recon/dates';
 import { columnMappingSchema, type ColumnMapping } from '../../../../shared/recon/mapping';
 import { OUTCOME_LABELS, RECON_OUTCOMES } from '../../../../shared/recon/match';
-import { reportCsv, summaryCsv } from '../../../../shared/recon/export';
+import { reportCsv, reportRows, summaryCsv } from '../../../../shared/recon/export';
 import {
   DEFAULT_DATE_TOLERANCE_DAYS,
   DEFAULT_REFUND_LOOKBACK_DAYS,
@@ -28,7 +42,9 @@ import {
   type ReconOptions,
 } from '../../../../shared/recon/period';
 import { OFFLINE_CODES } from '../../../../shared/recon/run';
+import { collapseReasons, groupText } from '../../../../shared/recon/reasons';
 import { formatMinor } from '../../../../shared/domain/money';
+import { escapeUnsafeText } from '../../../../shared/domain/text';
 import { systemZoneName } from '../../../../shared/domain/zones';
 
 export const EXIT = { ok: 0, differences: 1, badInput: 2, network: 5 } as const;
@@ -40,13 +56,27 @@ export type ReconcileIo = CliIo & { now?: () => number };
 export const reconcileCommand: Command = {
   name: 'reconcile',
   summary:
-    'Reconcile a ledger CSV against the service (both ways for a period); write the report (and summary) CSV.',
+    'Reconcile a ledger (CSV or .xlsx) against the service (both ways for a period); write the report (and summary) CSV.',
   usage:
-    'reconcile <ledger.csv> --base-url <url> --merchant <no> --store <no> [--mapping <json|file>] --out <report.csv> [--summary <summary.csv>] [--concurrency <n>] [--from YYYY-MM-DD --to YYYY-MM-DD [--days service|local] [--time-zone <IANA>] [--refund-lookback <days>]] [--date-tolerance <days>] [--decimal dot|comma] [--date-order ymd|dmy|mdy] [--quiet]  (token: REFUND_DESK_API_TOKEN; exit 0 all matched, 1 differences, 2 bad input, 5 network)',
+    'reconcile <ledger.csv|ledger.xlsx> --base-url <url> --merchant <no> --store <no> [--mapping <json|file>] [--sheet <name>] --out <report.csv> [--summary <summary.csv>] [--concurrency <n>] [--from YYYY-MM-DD --to YYYY-MM-DD [--days service|local] [--time-zone <IANA>] [--refund-lookback <days>]] [--date-tolerance <days>] [--decimal dot|comma] [--date-order ymd|dmy|mdy] [--carry-forward <runId> [--data-dir <dir>]] [--quiet]  (token: REFUND_DESK_API_TOKEN; exit 0 all matched, 1 differences, 2 bad input, 5 network)',
   run: (args, io) => runReconcile(args, io),
 };
 
 const CREDENTIAL_CODES = new Set(['unauthorized', 'forbidden', 'upstream_rejected']);
+
+/** The most characters of one message echoed from the input (a file's text, a path, a parse error). */
+const SHOWN_MAX = 2_000;
+
+/**
+ * Text from the input as a message may echo it: characters that hide or steer a terminal made visible,
+ * and at most `max` characters — a header of a million columns is never printed whole.
+ */
+function shown(text: string, max = SHOWN_MAX): string {
+  const safe = escapeUnsafeText(text);
+  return safe.length <= max
+    ? safe
+    : `${safe.slice(0, max)}… (${(safe.length - max).toLocaleString('en-US')} more characters not shown)`;
+}
 
 async function readMapping(arg: string | undefined): Promise<ColumnMapping | undefined> {
   if (!arg) return undefined;
@@ -67,6 +97,9 @@ const whole = (flag: string, v: string | undefined, fallback: number) => {
 };
 
 type Values = Record<string, string | boolean | undefined>;
+
+/** "Lines 2–31 (…): …" as the CLI has always begun them: "lines 2–31 (…): …", "line 42: …". */
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 /** The run's options from the flags (the screen's defaults where a flag is absent). */
 function optionsFrom(v: Values): ReconOptions {
@@ -113,6 +146,7 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
       options: {
         ...CONNECTION_OPTIONS,
         mapping: { type: 'string' },
+        sheet: { type: 'string' },
         out: { type: 'string' },
         summary: { type: 'string' },
         concurrency: { type: 'string' },
@@ -125,6 +159,8 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
         decimal: { type: 'string' },
         'date-order': { type: 'string' },
         quiet: { type: 'boolean' },
+        'carry-forward': { type: 'string' },
+        'data-dir': { type: 'string' },
       },
     });
   } catch (e) {
@@ -151,22 +187,69 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
     return EXIT.badInput;
   }
   const now = io.now ?? Date.now;
+  let carry: { fromRunId: string; sources: CarrySource[] } | undefined;
+  if (typeof v['carry-forward'] === 'string') {
+    const fromRunId = v['carry-forward'];
+    try {
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(fromRunId))
+        throw new UsageError('--carry-forward takes a run id (letters, digits, - and _).');
+      const dataDir = typeof v['data-dir'] === 'string' ? v['data-dir'] : defaultAppDataDir(io.env);
+      carry = {
+        fromRunId,
+        sources: await readCarrySources({
+          dataDir,
+          runId: fromRunId,
+          merchantNo: conn.merchantNo,
+          storeNo: conn.storeNo,
+          options,
+          now,
+        }),
+      };
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      io.err(`reconcile: ${shown(e.message)}`);
+      return EXIT.badInput;
+    }
+  }
   let prepared;
   try {
-    const bytes = new Uint8Array(await readFile(ledgerPath));
-    prepared = prepareLedger(bytes, ledgerPath.split(/[\\/]/).at(-1) ?? ledgerPath, {
+    // The app's limits (size, rows, columns), checked before the file is in memory whole.
+    const file = await readLedgerFile(ledgerPath);
+    if ('problem' in file) {
+      io.err(`reconcile: ${shown(ledgerPath, 200)}: ${file.problem} Nothing was checked.`);
+      return EXIT.badInput;
+    }
+    prepared = await prepareLedgerFile(file.bytes, ledgerPath.split(/[\\/]/).at(-1) ?? ledgerPath, {
       ...formats,
       ...(v.mapping ? { mapping: await readMapping(v.mapping) } : {}),
+      ...(typeof v.sheet === 'string' ? { sheet: v.sheet } : {}),
     });
   } catch (e) {
     io.err(
-      `reconcile: ${e instanceof LedgerInputError || e instanceof SyntaxError ? e.message : `cannot read ${ledgerPath}: ${e instanceof Error ? e.message : String(e)}`}`,
+      `reconcile: ${shown(e instanceof LedgerInputError || e instanceof SyntaxError ? e.message : `cannot read ${ledgerPath}: ${e instanceof Error ? e.message : String(e)}`)}`,
     );
     return EXIT.badInput;
   }
-  const unusable = prepared.imported.unusable;
-  for (const p of unusable.slice(0, 20)) io.err(`line ${p.line}: ${p.reason}`);
-  if (unusable.length > 20) io.err(`… and ${unusable.length - 20} more rows that cannot be used`);
+  const sheets = prepared.sheets ?? [];
+  if (sheets.length > 1 && prepared.file.sheet !== undefined)
+    io.err(
+      `reconcile: read sheet “${shown(prepared.file.sheet, 100)}” of ${sheets.length} (${shown(
+        sheets
+          .slice(0, 10)
+          .map((s) => `“${s}”`)
+          .join(', '),
+        600,
+      )}); choose another with --sheet.`,
+    );
+  // Rows with the same reason are said once, with their lines: "lines 2–31 (30 rows): …".
+  const unusable = collapseReasons(prepared.imported.unusable);
+  for (const g of unusable.slice(0, 20)) io.err(shown(lowerFirst(groupText(g))));
+  if (unusable.length > 20)
+    io.err(`… and ${unusable.slice(20).reduce((n, g) => n + g.count, 0)} more rows that cannot be used`);
+  const notes = collapseReasons(
+    prepared.imported.rows.flatMap((r) => (r.keyNote ? [{ line: r.line, reason: r.keyNote }] : [])),
+  );
+  for (const g of notes.slice(0, 20)) io.err(shown(lowerFirst(groupText(g))));
 
   let lastPrinted = 0;
   const result = await reconcileInMemory(prepared, {
@@ -175,6 +258,7 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
     options,
     profileName: `${conn.merchantNo}/${conn.storeNo} at ${conn.baseUrl}`,
     ...(v.concurrency ? { concurrency: Number.parseInt(v.concurrency, 10) || undefined } : {}),
+    ...(carry ? { carry } : {}),
     onProgress: (p) => {
       if (v.quiet || now() - lastPrinted < 1000) return;
       lastPrinted = now();
@@ -184,7 +268,8 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
     },
   });
   const generatedAt = new Date(now()).toISOString();
-  await writeFile(v.out, reportCsv(result.items));
+  const carried = (result.exceptions ?? []).filter((e) => e.carried);
+  await writeFile(v.out, reportCsv(carry ? reportRows(result.items, carried) : result.items));
   if (v.summary)
     await writeFile(
       v.summary,
@@ -202,6 +287,22 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
     );
   }
   if (!v.quiet) for (const line of result.statement) io.out(line);
+  let carriedOpen = 0;
+  if (carry) {
+    const cleared = carried.filter((e) => e.carried?.check?.result === 'cleared');
+    carriedOpen = carried.filter((e) => isOutstanding(e.state)).length;
+    io.out(
+      `carried forward from ${carry.fromRunId}: ${carried.length} exception(s), ${cleared.length} cleared, ${carriedOpen} still open`,
+    );
+    for (const e of carried) {
+      const i = e.carried!.item;
+      const id = i.ledger?.transactionNo ?? i.service?.transactionNo ?? i.ledger?.reference ?? '?';
+      const check = e.carried?.check;
+      io.out(
+        `  ${check?.result === 'cleared' ? 'cleared' : check?.result === 'not_checked' ? 'not checked' : 'still open'}: ${OUTCOME_LABELS[i.outcome]} ${id}${i.line ? ` (line ${i.line} of ${carry.fromRunId})` : ''}: ${shown(check?.why ?? '', 300)}`,
+      );
+    }
+  }
   io.out(`report: ${v.out}${v.summary ? `, summary: ${v.summary}` : ''}`);
 
   const f = result.facts;
@@ -222,5 +323,5 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
     );
     return EXIT.network;
   }
-  return s.exceptions > 0 ? EXIT.differences : EXIT.ok;
+  return s.exceptions > 0 || carriedOpen > 0 ? EXIT.differences : EXIT.ok;
 }

@@ -1,12 +1,13 @@
 import { useFormat } from '../preferences/use-prefs';
 import { QRCodeSVG } from 'qrcode.react';
-import type { PaymentView } from '../../../../shared/ipc/contract/payments';
+import type { PaymentRow } from '../../../../shared/csv/exports/payments';
 import { cardLabel } from '../../../../shared/domain/card';
 import { useRefundDialog } from '../refunds/dialog-context';
 import { environmentLabel } from '../refunds/format';
 import { CopyField } from './Field';
-import { amountText, describePayment, KIND_LABELS, vendorLabel } from './format';
-import { errorOf, useCheckPayment, useOpenPage } from './mutations';
+import { describePayment, KIND_LABELS, vendorLabel } from './format';
+import { useCheckPayment, useOpenPage } from './mutations';
+import { errorOf } from '../../lib/bridge';
 import { PaymentBadge } from './PaymentBadge';
 
 const MOVED: Record<ReturnType<typeof describePayment>['moneyMoved'], string> = {
@@ -22,18 +23,28 @@ export function PaymentDetail({
   onClose,
   actions = true,
 }: {
-  payment: PaymentView;
+  payment: PaymentRow;
   onClose?: () => void;
   /** false inside another dialog: no Refund… (one modal at a time). */
   actions?: boolean;
 }) {
   // Times in the person's chosen zone and format, like every other screen.
-  const localTime = useFormat().dateTimeSeconds;
-  const outcome = describePayment(p, localTime);
+  const f = useFormat();
+  const localTime = f.dateTimeSeconds;
+  const outcome = describePayment(p, localTime, f.amountCode);
+  const amountText = f.amountCode;
   const check = useCheckPayment();
   const open = useOpenPage();
   const refund = useRefundDialog();
   const isOpen = p.state === 'open';
+  // As Transactions decides it: a payment refunded in full, no longer successful, or with refunds in
+  // another currency is not offered for another refund (the dialog would refuse it anyway).
+  const refunds = p.refundSummary;
+  const refundBlock =
+    refunds?.notRefundable ??
+    (refunds?.remainingMinor !== undefined && refunds.remainingMinor <= 0
+      ? 'Nothing is left to refund.'
+      : undefined);
   const fact = (label: string, value: string | undefined, mono = false) =>
     value ? (
       <div>
@@ -47,9 +58,9 @@ export function PaymentDetail({
       <header className="pm-detail-head">
         <div>
           <div className="muted small">{KIND_LABELS[p.kind]}</div>
-          <h2 className="num">{amountText(p.amountMinor, p.currency)}</h2>
+          <h2 className="num">{f.amountCode(p.amountMinor, p.currency)}</h2>
         </div>
-        <PaymentBadge state={p.state} />
+        <PaymentBadge state={p.state} refunded={p.refundSummary?.refunded} />
         {onClose && (
           <button type="button" className="rd-icon-button" aria-label="Close payment" onClick={onClose}>
             ×
@@ -95,6 +106,23 @@ export function PaymentDetail({
           multiline
         />
       )}
+      {p.kind === 'whitelabel' && p.sdkAuthorization && isOpen && p.environment === 'demo' && (
+        <div className="pm-handover">
+          <p className="muted small">
+            In Demo the sandbox stands in for your page with the SDK: open its payer page to pay or fail this
+            payment as the customer would.
+          </p>
+          <button
+            type="button"
+            onClick={() => open.mutate({ profileId: p.profileId, id: p.id, page: 'checkout' })}
+          >
+            Open the Demo payer page
+          </button>
+          {open.isSuccess && open.variables.id === p.id && (
+            <CopyField id={`pm-demo-payer-${p.id}`} label="Demo payer page" value={open.data.url} />
+          )}
+        </div>
+      )}
       {p.kind === 'whitelabel' && !p.sdkAuthorization && isOpen && (
         <p className="muted small">
           The SDK data was shown in the session that created this payment. Refund Desk does not store it (it
@@ -117,8 +145,9 @@ export function PaymentDetail({
           <CopyField id={`pm-3ds-${p.id}`} label="3-D Secure page" value={p.authUrl} />
         </div>
       )}
-      {open.isSuccess && (
-        <p className="muted small" role="status">
+      {/* Only beside the link it speaks of: this payment's, while it still waits for the check. */}
+      {open.isSuccess && open.variables.id === p.id && isOpen && p.kind === 'card' && p.authUrl && (
+        <p className="muted small" role="status" data-testid="open-page-note">
           Asked your browser to open the page. If nothing opened, copy the link above.
         </p>
       )}
@@ -153,6 +182,16 @@ export function PaymentDetail({
         {fact('Created', localTime(p.createdAt))}
         {fact('Closes unpaid at', isOpen ? p.expiresAt && localTime(p.expiresAt) : undefined)}
         {fact('Paid at', p.paidAt && localTime(p.paidAt))}
+        {refunds && (
+          <>
+            {fact('Refunded', amountText(refunds.refundedMinor, p.currency))}
+            {fact(
+              'Refundable',
+              refunds.remainingMinor !== undefined ? amountText(refunds.remainingMinor, p.currency) : 'none',
+            )}
+            {fact('Refunds as of', `${localTime(refunds.asOf)} (from Transactions)`)}
+          </>
+        )}
         {fact('Operator', p.operator)}
         {fact('Profile', `${p.profileName} · ${environmentLabel(p.environment)}`)}
       </dl>
@@ -168,11 +207,22 @@ export function PaymentDetail({
           </button>
         )}
         {actions && p.state === 'succeeded' && p.transactionNo && (
-          <button type="button" className="primary" onClick={() => refund.open(p.transactionNo!)}>
+          <button
+            type="button"
+            className="primary"
+            onClick={() => refund.open(p.transactionNo!)}
+            disabled={refundBlock !== undefined}
+            aria-describedby={refundBlock ? `pm-refund-block-${p.id}` : undefined}
+          >
             Refund…
           </button>
         )}
       </footer>
+      {actions && refundBlock && (
+        <p id={`pm-refund-block-${p.id}`} className="small muted">
+          {refundBlock}
+        </p>
+      )}
       {check.isError && (
         <p className="rd-alert rd-alert-bad" role="alert">
           Check again failed: {errorOf(check.error).message}
@@ -180,7 +230,8 @@ export function PaymentDetail({
       )}
       {(p.kind === 'link' || p.kind === 'whitelabel') && isOpen && (
         <p className="muted small">
-          The service has no call to cancel a link: an unpaid one closes by itself at its expiry.
+          The service has no call to cancel {p.kind === 'link' ? 'a payment link' : 'a whitelabel payment'}:
+          an unpaid one closes by itself at its expiry.
         </p>
       )}
     </section>

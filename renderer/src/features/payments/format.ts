@@ -1,24 +1,16 @@
+import { UNSAFE_LINK_NOTICES } from '../../../../shared/domain/card-scrub';
 import { vendorLabel } from '../../../../shared/domain/checkout';
-import type { PaymentKind, PaymentState, PaymentView } from '../../../../shared/ipc/contract/payments';
+import {
+  PAYMENT_KIND_LABELS,
+  PAYMENT_STATE_LABELS,
+  type PaymentRow,
+} from '../../../../shared/csv/exports/payments';
+import { statusWithRefunds } from '../../../../shared/domain/labels';
+import type { PaymentState, PaymentView } from '../../../../shared/ipc/contract/payments';
 import { amountText } from '../refunds/format';
 
-export const KIND_LABELS: Record<PaymentKind, string> = {
-  link: 'Payment link',
-  whitelabel: 'Whitelabel',
-  card: 'Card',
-  charge: 'Stored-method charge',
-};
-
-export const STATE_LABELS: Record<PaymentState, string> = {
-  sending: 'Sending',
-  open: 'Open',
-  succeeded: 'Paid',
-  failed: 'Failed',
-  closed: 'Closed unpaid',
-  rejected: 'Rejected',
-  outcome_unknown: 'Outcome unknown',
-  not_created: 'Not created',
-};
+// One set of words for the screens and the exports (shared/csv/exports/payments.ts).
+export { PAYMENT_KIND_LABELS as KIND_LABELS, PAYMENT_STATE_LABELS as STATE_LABELS };
 
 export const STATE_TONES: Record<PaymentState, 'ok' | 'bad' | 'warn' | 'info'> = {
   sending: 'info',
@@ -37,6 +29,8 @@ const asIs: TimeText = (iso) => iso;
 
 /** What an open payment is waiting for, from its kind and the service's status. */
 export function waitingFor(p: PaymentView, localTime: TimeText = asIs): string {
+  // A page link that carried card data was dropped (main never keeps it): say what to do instead.
+  if (p.detail && UNSAFE_LINK_NOTICES.has(p.detail)) return p.detail;
   if (p.kind === 'card' && p.paymentStatus === 'pending')
     return 'Waiting for the 3-D Secure check: the cardholder confirms the payment on the bank’s page.';
   if (p.kind === 'link')
@@ -53,9 +47,26 @@ export interface PaymentOutcome {
   body: string;
 }
 
+/** What became of a paid payment's money since, from its refunds as Transactions shows them. */
+type Money = (amountMinor: number, currency: PaymentView['currency']) => string;
+
+function refundsSentence(p: PaymentRow, amountText: Money): string {
+  const r = p.refundSummary;
+  if (!r || r.refunded === 'not_refunded') return '';
+  if (r.refunded === 'unclear')
+    return ' The service lists refunds of it in another currency, so what remains refundable cannot be said: check it in Transactions.';
+  if (r.refunded === 'refunded')
+    return ` All of it was refunded (${amountText(r.refundedMinor, p.currency)}).`;
+  return ` ${amountText(r.refundedMinor, p.currency)} of it was refunded${r.remainingMinor !== undefined ? `; ${amountText(r.remainingMinor, p.currency)} can still be refunded` : ''}.`;
+}
+
 /** A payment's state in words: what happened, whether money moved, what to do next. */
-export function describePayment(p: PaymentView, localTime: TimeText = asIs): PaymentOutcome {
-  const amount = amountText(p.amountMinor, p.currency);
+export function describePayment(
+  p: PaymentRow,
+  localTime: TimeText = asIs,
+  money: Money = amountText,
+): PaymentOutcome {
+  const amount = money(p.amountMinor, p.currency);
   const service = [p.retMsg, p.retCode ? `(code ${p.retCode})` : undefined].filter(Boolean).join(' ');
   switch (p.state) {
     case 'sending':
@@ -75,9 +86,9 @@ export function describePayment(p: PaymentView, localTime: TimeText = asIs): Pay
     case 'succeeded':
       return {
         tone: 'ok',
-        title: 'Paid',
+        title: statusWithRefunds('Paid', p.refundSummary?.refunded),
         moneyMoved: 'yes',
-        body: `${amount} was paid${p.paidAt ? ` at ${localTime(p.paidAt)}` : ''}${p.transactionNo ? ` as transaction ${p.transactionNo}` : ''}.${p.saveCard ? (p.methodSaved ? ` The card is stored on ${p.customerName ?? 'the customer'}.` : ' The stored card arrives with the service’s notification.') : ''}`,
+        body: `${amount} was paid${p.paidAt ? ` at ${localTime(p.paidAt)}` : ''}${p.transactionNo ? ` as transaction ${p.transactionNo}` : ''}.${refundsSentence(p, money)}${p.saveCard ? (p.methodSaved ? ` The card is stored on ${p.customerName ?? 'the customer'}.` : ' The stored card arrives with the service’s notification.') : ''}`,
       };
     case 'failed':
       return {

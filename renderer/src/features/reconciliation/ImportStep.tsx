@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { escapeUnsafeText } from '../../../../shared/domain/text';
 import { ledgerFileProblem } from '../../../../shared/recon/ledger';
+import { ledgerSizeProblem } from '../../../../shared/recon/limits';
 import { unwrap, useBridge } from '../../lib/bridge';
 import { ledgerWorkerPort } from './ledger-worker-port';
 import { type LedgerSession, openLedger } from './parse-client';
@@ -11,9 +12,9 @@ interface Props {
 }
 
 /**
- * Step 1: choose a ledger file (or the demo ledger); it is parsed, and then kept, in a worker. A file
- * that is not a CSV ledger (a workbook, binary data, a header without rows) is refused here with what
- * to do.
+ * Step 1: choose a ledger file — CSV or an Excel workbook — (or the demo ledger); it is parsed, and
+ * then kept, in a worker. A file that is not a ledger (an old .xls, binary data, a header without rows)
+ * is refused here with what to do.
  */
 export function ImportStep({ isDemo, onParsed }: Props) {
   const bridge = useBridge();
@@ -54,24 +55,29 @@ export function ImportStep({ isDemo, onParsed }: Props) {
     <section className="recon-card" aria-labelledby="recon-import">
       <h2 id="recon-import">Import your ledger</h2>
       <p className="muted">
-        A CSV export of your orders or sales ledger (comma, semicolon or tab separated; UTF-8, UTF-16 or
-        Windows-1252). Each row is checked against the payment service by transaction number, or by reference
-        when there is none.
+        Your orders or sales ledger as an Excel workbook (.xlsx) or a CSV export (comma, semicolon or tab
+        separated; UTF-8, UTF-16 or Windows-1252). Each row is checked against the payment service by
+        transaction number, or by reference when there is none.
       </p>
       <div className="recon-actions">
         <label className="button primary">
-          Choose CSV file…
+          Choose ledger file…
           <input
             type="file"
-            accept=".csv,.txt,text/csv"
+            accept=".csv,.txt,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
             className="visually-hidden"
             data-testid="recon-file"
             disabled={busy !== null}
             onChange={(e) => {
               const file = e.target.files?.[0];
               e.target.value = '';
+              if (!file) return;
               // A file name may hold control or text-direction characters: keep them visible, never live.
-              if (file) void file.arrayBuffer().then((b) => parse(b, escapeUnsafeText(file.name)));
+              const label = escapeUnsafeText(file.name);
+              // Over the size a run takes (the CLI's limit too): refused before a byte of it is read.
+              const tooBig = ledgerSizeProblem(file.size);
+              if (tooBig) setError(`${label} could not be used: ${tooBig} Nothing was imported.`);
+              else void file.arrayBuffer().then((b) => parse(b, label));
             }}
           />
         </label>

@@ -10,7 +10,7 @@ import { useFormat } from '../preferences/use-prefs';
 import { ListToolbar } from './ListToolbar';
 import { exportAudit } from './exports';
 import { type AuditEntry, type AuditFilters, currenciesOf, filterAudit } from './filters';
-import { amountText, reasonLabel } from './format';
+import { reasonLabel } from './format';
 import { StateBadge } from './StateBadge';
 
 const OUTCOMES: ReadonlyArray<AuditEntry['outcome']> = [
@@ -21,6 +21,7 @@ const OUTCOMES: ReadonlyArray<AuditEntry['outcome']> = [
   'outcome_unknown',
   'failed',
   'closed_not_sent',
+  'found_after_close',
 ];
 
 // An audit entry records one moment, so "accepted" is not "accepted · not final yet" as in the live list.
@@ -113,14 +114,20 @@ export function AuditView() {
                 <td>{e.operator || '—'}</td>
                 {allProfiles && <ProfileCell name={e.profileName} environment={e.environment} />}
                 <td className="mono">{e.transactionNo}</td>
-                <td className="num">{amountText(e.amountMinor, e.currency)}</td>
+                <td className="num">{f.amountCode(e.amountMinor, e.currency)}</td>
                 <td>
                   {reasonLabel(e.reasonCode)}
                   {e.reasonNote ? <div className="small muted">{e.reasonNote}</div> : null}
                 </td>
                 <td>
                   <StateBadge
-                    state={e.outcome === 'closed_not_sent' ? 'refused' : e.outcome}
+                    state={
+                      e.outcome === 'closed_not_sent'
+                        ? 'refused'
+                        : e.outcome === 'found_after_close'
+                          ? 'outcome_unknown'
+                          : e.outcome
+                    }
                     label={AUDIT_LABELS[e.outcome]}
                   />
                 </td>

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { AppErrorShape } from '../../../../shared/domain/errors';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
-import { BridgeError, useBridge } from '../../lib/bridge';
+import { errorOf, useBridge } from '../../lib/bridge';
 import { Dialog } from '../../lib/ui/Dialog';
 import { checkRefundAmount, defaultAmountText, remainingAfter } from './amount';
 import { AmountStep } from './AmountStep';
@@ -20,18 +20,9 @@ import {
   requirementsFromError,
 } from './requirements';
 import { ResultStep } from './ResultStep';
+import { useFormat } from '../preferences/use-prefs';
 
 type Step = 'amount' | 'confirm' | 'result';
-
-const errorOf = (e: unknown): AppErrorShape =>
-  e instanceof BridgeError
-    ? e.error
-    : {
-        code: 'internal',
-        message: 'Something went wrong inside Refund Desk. Nothing was sent.',
-        retryable: false,
-        correlationId: '',
-      };
 
 /**
  * The refund dialog: amount and reason → confirmation of exactly what will be sent → outcome in words.
@@ -48,6 +39,7 @@ export function RefundDialog({
   onClose(): void;
 }) {
   const bridge = useBridge();
+  const f = useFormat();
   const titleId = useId();
   const preview = useQuery(refundPreviewQuery(bridge, profileId, transactionNo));
   const submit = useSubmitRefund();
@@ -79,10 +71,10 @@ export function RefundDialog({
   const current: Draft | null =
     draft ??
     (p && tx
-      ? { amountText: defaultAmountText(p.remainingMinor, tx.currency), reasonCode: '', reasonNote: '' }
+      ? { amountText: defaultAmountText(p.remainingMinor, tx.currency, f), reasonCode: '', reasonNote: '' }
       : null);
   const check =
-    p && tx && current ? checkRefundAmount(current.amountText, tx.currency, p.remainingMinor) : undefined;
+    p && tx && current ? checkRefundAmount(current.amountText, tx.currency, p.remainingMinor, f) : undefined;
   const amountMinor = check?.ok ? check.amountMinor : 0;
   const predicted =
     p && tx
@@ -114,7 +106,7 @@ export function RefundDialog({
     if (inFlight.current || !current || !tx || !check?.ok) return;
     inFlight.current = true;
     setNotice(undefined);
-    const confirmation = confirmationPayload(requirements, confirmations);
+    const confirmation = confirmationPayload(requirements, confirmations, tx.currency, f);
     submit.mutate(
       {
         transactionNo: tx.transactionNo,
@@ -217,7 +209,7 @@ export function RefundDialog({
   } else if (result) {
     title = 'Refund result';
     const outcome = shownIntent
-      ? describeIntent(shownIntent)
+      ? describeIntent(shownIntent, f)
       : describeSubmitError('error' in result ? result.error : errorOf(undefined));
     const refusedForAmount = 'error' in result && typeof result.error.details?.remainingMinor === 'number';
     body = (

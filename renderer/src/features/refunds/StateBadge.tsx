@@ -11,10 +11,21 @@ const TONE: Record<IntentView['state'], string> = {
   outcome_unknown: 'warn',
 };
 
-/** A refund state as a coloured badge with words (colour is never the only signal); `label` overrides the words. */
-export function StateBadge({ state, label }: { state: IntentView['state']; label?: string }) {
+/**
+ * A refund state as a coloured badge with words (colour is never the only signal); `label` overrides the
+ * words and `tone` the colour (a refund closed as not sent that the service has after all is a warning).
+ */
+export function StateBadge({
+  state,
+  label,
+  tone,
+}: {
+  state: IntentView['state'];
+  label?: string;
+  tone?: 'ok' | 'info' | 'warn' | 'bad';
+}) {
   return (
-    <span className={`rd-badge rd-badge-${TONE[state]}`} data-state={state}>
+    <span className={`rd-badge rd-badge-${tone ?? TONE[state]}`} data-state={state}>
       {label ?? STATE_LABELS[state]}
     </span>
   );

@@ -1,7 +1,8 @@
 import type { AppErrorShape } from '../../../../shared/domain/errors';
-import { formatMinor } from '../../../../shared/domain/money';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import { INTENT_STATE_LABELS } from '../../../../shared/domain/labels';
+import { closedWatchUntil } from '../../../../shared/domain/refund-intent';
+import { PLAIN_WORDS, type Words } from './format';
 
 /**
  * `pending`: the service accepted the refund but has not reported it final; it can still fail, so
@@ -28,9 +29,65 @@ export const MONEY_MOVED_TEXT: Record<MoneyMoved, string> = {
   pending: 'Money moved: pending — not final yet',
 };
 
-/** Describes an intent returned by refunds.submit / checkAgain or pushed by refunds.updated. */
-export function describeIntent(intent: IntentView): OutcomeText {
-  const amount = `${formatMinor(intent.amountMinor, intent.currency)} ${intent.currency}`;
+/** The short words for a refund a person closed as not sent (badge label), or undefined for any other. */
+export function closedLabel(intent: IntentView): string | undefined {
+  if (intent.closedNotSentAt === undefined) return undefined;
+  if (intent.state === 'refused') return 'Closed as not sent · still watched';
+  if (intent.state === 'accepted' || intent.state === 'succeeded')
+    return 'Closed as not sent, but the service has it: refunded after all';
+  if (intent.state === 'failed') return 'Closed as not sent; the service had it, and it failed';
+  return 'Closed as not sent, but the service lists it';
+}
+
+/**
+ * A refund a person closed as not sent: still watched, or listed by the service after all (then it was
+ * sent, and a refund made after closing was made in addition to it).
+ */
+function describeClosed(intent: IntentView, amount: string, f: Words): OutcomeText | undefined {
+  if (intent.closedNotSentAt === undefined) return undefined;
+  // Times in the person's zone and format, never main's raw ISO evidence.
+  const closedAt = f.dateTime(intent.closedNotSentAt);
+  const until = closedWatchUntil(intent);
+  const c = intent.closedNotSent;
+  switch (intent.state) {
+    case 'refused':
+      return {
+        tone: 'bad',
+        title: 'Closed as not sent · still watched',
+        moneyMoved: 'no',
+        body: `The refund of ${amount} was sent ${f.dateTime(intent.createdAt)}, but the service never listed it: ${c?.by || 'a person'} closed it as not sent ${closedAt}${c ? `, after ${c.checks} check${c.checks === 1 ? '' : 's'} found no refund with reference ${intent.id}` : ''}.`,
+        next: `Nothing to do. Refund Desk keeps asking the service for reference ${intent.id}${until ? ` until ${f.dateTime(until)}` : ''}; if it appears, this refund says so at once. The payment can be refunded again if the customer is still owed the money.`,
+      };
+    case 'accepted':
+    case 'succeeded':
+      return {
+        tone: 'warn',
+        title: `Closed as not sent, but the service has it: refunded after all${intent.state === 'accepted' ? ' (not final yet)' : ''}`,
+        moneyMoved: intent.state === 'accepted' ? 'pending' : 'yes',
+        body: `${amount} was refunded as ${intent.refundTransactionNo ?? '—'} although it was closed as not sent (${closedAt}). A refund made for this payment after closing it was made in addition to this one.`,
+        next: 'Check this payment’s refunds: if the customer was refunded again after closing, they were paid twice — contact the customer or the payment service. This refund now counts against what remains refundable.',
+      };
+    case 'failed':
+      return {
+        tone: 'warn',
+        title: 'Closed as not sent; the service had it, and it failed',
+        moneyMoved: 'no',
+        body: `The service listed ${intent.refundTransactionNo ?? 'this refund'} after it was closed as not sent (${closedAt}); it finally failed. No money reached the customer through it.`,
+        next: 'Nothing more to do for this refund.',
+      };
+    default:
+      return undefined; // unknown again (listed, but not as sent): the usual words and its evidence
+  }
+}
+
+/**
+ * Describes an intent returned by refunds.submit / checkAgain or pushed by refunds.updated. `f`: the
+ * person's formatters (amounts and times as on every other screen).
+ */
+export function describeIntent(intent: IntentView, f: Words = PLAIN_WORDS): OutcomeText {
+  const amount = f.amountCode(intent.amountMinor, intent.currency);
+  const closed = describeClosed(intent, amount, f);
+  if (closed) return closed;
   const service = [intent.retMsg, intent.retCode ? `(code ${intent.retCode})` : undefined]
     .filter(Boolean)
     .join(' ');
@@ -103,6 +160,12 @@ export function describeIntent(intent: IntentView): OutcomeText {
  */
 export function checkedWords(intent: IntentView, at: (iso: string) => string): string {
   const c = intent.lastCheck;
+  // The closing check's note carries main's raw evidence (ISO times): say it in the person's zone instead.
+  const closedAt = intent.closedNotSentAt ?? intent.closedNotSent?.at;
+  if (intent.state === 'refused' && closedAt !== undefined)
+    return c && c.at > closedAt
+      ? `Last checked ${at(c.at)} (still watched since it was closed): not found at the service.`
+      : `Last checked ${at(closedAt)}, just before it was closed: not found at the service.`;
   if (c)
     return `Last checked ${at(c.at)}: ${c.found ? 'found at the service' : 'not found at the service'} — ${c.note}`;
   return `Status as of ${at(intent.updatedAt)}.`;

@@ -1,3 +1,4 @@
+import { CLOSE_FLOOR_WORDS, UNKNOWN_CLOSE_FLOOR } from '../../../../shared/domain/guardrails';
 import { DEFAULT_UNKNOWN_CLOSE, type ProfileGuardrails } from '../../../../shared/domain/profile';
 import { CURRENCIES, isKnownCurrency } from '../../../../shared/domain/currencies';
 import { formatMinor, MoneyParseError, parseMinor } from '../../../../shared/domain/money';
@@ -89,22 +90,27 @@ export function unknownCloseToDraft(g: ProfileGuardrails | undefined): UnknownCl
 const MAX_MINUTES = 7 * 24 * 60;
 
 /**
- * Parses the two numbers as whole numbers in the range main accepts (1–50 checks, 0 minutes to a
- * week), with errors keyed `unknownClose.minChecks` / `unknownClose.minMinutes`.
+ * Parses the two numbers as whole numbers in the range main accepts (from the floor — 3 checks over 120
+ * minutes, shared/domain/guardrails.ts — up to 50 checks and a week), with errors keyed
+ * `unknownClose.minChecks` / `unknownClose.minMinutes`. Less than the floor is refused with the reason.
  */
 export function draftToUnknownClose(
   d: UnknownCloseDraft,
 ): { unknownClose: NonNullable<ProfileGuardrails['unknownClose']> } | { errors: Record<string, string> } {
   const errors: Record<string, string> = {};
-  const whole = (text: string, key: string, min: number, max: number, what: string) => {
+  const whole = (text: string, key: keyof UnknownCloseDraft, max: number, what: string) => {
     const t = text.trim();
     const n = /^\d{1,6}$/.test(t) ? Number(t) : NaN;
+    const min = UNKNOWN_CLOSE_FLOOR[key];
     if (Number.isInteger(n) && n >= min && n <= max) return n;
-    errors[`unknownClose.${key}`] = `${what}: a whole number from ${min} to ${max}.`;
+    errors[`unknownClose.${key}`] =
+      Number.isInteger(n) && n < min
+        ? CLOSE_FLOOR_WORDS[key]
+        : `${what}: a whole number from ${min} to ${max}.`;
     return 0;
   };
-  const minChecks = whole(d.minChecks, 'minChecks', 1, 50, 'Checks');
-  const minMinutes = whole(d.minMinutes, 'minMinutes', 0, MAX_MINUTES, 'Minutes');
+  const minChecks = whole(d.minChecks, 'minChecks', 50, 'Checks');
+  const minMinutes = whole(d.minMinutes, 'minMinutes', MAX_MINUTES, 'Minutes');
   return Object.keys(errors).length > 0 ? { errors } : { unknownClose: { minChecks, minMinutes } };
 }
 

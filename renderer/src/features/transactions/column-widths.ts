@@ -1,6 +1,6 @@
 import type { Formatters } from '../preferences/format';
 import { type ColumnSpec, columnHeader } from './columns';
-import type { ListRow } from './list-row';
+import type { ListRow } from '../../db/owner';
 
 /** Narrowest a person can drag a column; auto widths never go below it either. */
 export const MIN_COLUMN_WIDTH = 48;
@@ -42,4 +42,44 @@ export function contentWidths(
     out[c.id] = Math.round(Math.min(MAX_COLUMN_WIDTH, Math.max(MIN_COLUMN_WIDTH, content, header)));
   }
   return out;
+}
+
+/**
+ * Which columns a narrowed list shows (the detail panel beside it): the most telling ones first, as many
+ * as fit whole in `available` px, kept in list order. Nothing is then pinned over anything else, so no
+ * column shows one letter under the money columns. The transaction number always stays.
+ */
+export const FIT_PRIORITY = [
+  'transactionNo',
+  'amount',
+  'remaining',
+  'status',
+  'createdAt',
+  'reference',
+  'refunded',
+  'vendor',
+  'paidAt',
+  'currency',
+  'settleCurrency',
+  'fetchedAt',
+] as const;
+
+export function fitColumns<C extends { id: string }>(
+  columns: readonly C[],
+  width: (c: C) => number,
+  available: number,
+): C[] {
+  const rank = (id: string) => {
+    const i = (FIT_PRIORITY as readonly string[]).indexOf(id);
+    return i < 0 ? FIT_PRIORITY.length : i;
+  };
+  const keep = new Set<string>();
+  let used = 0;
+  for (const c of [...columns].sort((a, b) => rank(a.id) - rank(b.id))) {
+    const w = width(c);
+    if (c.id !== 'transactionNo' && used + w > available) continue;
+    keep.add(c.id);
+    used += w;
+  }
+  return columns.filter((c) => keep.has(c.id));
 }

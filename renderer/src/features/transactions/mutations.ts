@@ -3,8 +3,8 @@ import { useCallback } from 'react';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { useCache } from '../../db/owner';
 import { BridgeError, useBridge } from '../../lib/bridge';
+import { useFormat } from '../preferences/use-prefs';
 import { OFFLINE_CODES, useConnectivity } from './connectivity';
-import { classifyQuery } from './id-kind';
 import { serviceToday, splitSyncWindows } from './sync-windows';
 import { refreshHealth } from '../shell/queries';
 import { useBatchJob } from './use-batch-job';
@@ -41,12 +41,10 @@ export function useStore(profileId: string) {
 }
 
 /**
- * Looks one id up at the service, stores the answer and records the search in the lookup history.
- * Failures become BridgeError so the search box can word each cause differently.
+ * Looks one id up at the service and stores the answer. Failures become BridgeError so the search box can word each cause differently.
  */
 export function useLookup(profileId: string) {
   const bridge = useBridge();
-  const cache = useCache();
   const conn = useConnectivity();
   const store = useStore(profileId);
   const client = useQueryClient();
@@ -59,14 +57,6 @@ export function useLookup(profileId: string) {
         ...(candidates && candidates.length > 0 ? { candidates } : {}),
       });
       conn.report(r.ok ? { ok: true } : { ok: false, error: r.error });
-      const shape = classifyQuery(query);
-      await cache.recordLookup({
-        profileId,
-        query: query.trim(),
-        kind: r.ok ? r.value.kind : shape.shape,
-        at: new Date().toISOString(),
-        outcome: r.ok ? 'found' : r.error.code,
-      });
       if (!r.ok) throw new BridgeError(r.error);
       if (!forProfile(r.value, profileId)) throw staleReply();
       await store([r.value.transaction], r.value.fetchedAt);
@@ -80,6 +70,7 @@ export function useTransactionJobs(profileId: string) {
   const bridge = useBridge();
   const conn = useConnectivity();
   const store = useStore(profileId);
+  const format = useFormat();
   const jobs = useBatchJob();
   const { run } = jobs;
 
@@ -89,7 +80,7 @@ export function useTransactionJobs(profileId: string) {
       for (let i = 0; i < transactionNos.length; i += REFRESH_CHUNK)
         chunks.push(transactionNos.slice(i, i + REFRESH_CHUNK));
       return run(
-        `Refresh of ${transactionNos.length} transaction${transactionNos.length === 1 ? '' : 's'}`,
+        `Refresh of ${format.count(transactionNos.length)} transaction${transactionNos.length === 1 ? '' : 's'}`,
         transactionNos.length,
         chunks,
         async (ids, stale) => {
@@ -112,11 +103,11 @@ export function useTransactionJobs(profileId: string) {
         },
         (j) =>
           j.failed
-            ? `Refreshed ${j.done - j.failed} of ${j.total}; ${j.failed} could not be fetched and keep their earlier data.`
-            : `Refreshed ${j.done} transactions.`,
+            ? `Refreshed ${format.count(j.done - j.failed)} of ${format.count(j.total)}; ${format.count(j.failed)} could not be fetched and keep their earlier data.`
+            : `Refreshed ${format.count(j.done)} transaction${j.done === 1 ? '' : 's'}.`,
       );
     },
-    [bridge, conn, run, store, profileId],
+    [bridge, conn, run, store, profileId, format],
   );
 
   const sync = useCallback(
@@ -145,11 +136,11 @@ export function useTransactionJobs(profileId: string) {
           return { done: written.cancelled ? 0 : 1, failed: 0 };
         },
         () =>
-          `Synced ${fetched} transactions from ${split.windows.length} window${split.windows.length === 1 ? '' : 's'}.`,
+          `Synced ${format.count(fetched)} transaction${fetched === 1 ? '' : 's'} from ${format.count(split.windows.length)} window${split.windows.length === 1 ? '' : 's'}.`,
       );
       return Promise.resolve(undefined);
     },
-    [bridge, conn, run, store, profileId],
+    [bridge, conn, run, store, profileId, format],
   );
 
   return { ...jobs, refresh, sync };
