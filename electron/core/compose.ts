@@ -162,8 +162,8 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     log: adapters.log,
     openExternal: adapters.openExternal,
     mode: () => profiles.profiles.mode(),
-    healthChecks: async () => [
-      ...(await profiles.healthChecks()),
+    healthChecks: async (profileId) => [
+      ...(await profiles.healthChecks(profileId)),
       ...store.problems().map((p) => ({ name: p.name, ok: false, detail: p.detail })),
     ],
   });
