@@ -13,6 +13,9 @@ import { createReconciliationService } from './services/reconciliation/service';
 import { createRefundsRuntime, type SingleAccount } from './services/refunds/runtime';
 import { refundHandlers } from './ipc/handlers/refunds';
 import { paymentHandlers } from './ipc/handlers/payments';
+import { refundBatchHandlers } from './ipc/handlers/refund-batch';
+import { createBatchDryRun } from './services/batch/dry-run';
+import { moneyModeOf } from '../../shared/domain/profile';
 import { createPaymentsRuntime, type PaymentsRuntime } from './services/payments/runtime';
 import { DEMO_MERCHANT, type RunningSandbox, type SandboxOptions, startSandbox } from '../sandbox';
 import { createAppService, type AppServiceDeps } from './services/app-service';
@@ -201,6 +204,28 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     openExternal: adapters.openExternal,
     ...(options.background === false ? { background: false } : {}),
   }));
+  // Refund batches, read-only for now: the dry run reads this desk's intents through one narrow
+  // function, so it keeps working when the intent engine replaces the refund store.
+  const batch = createBatchDryRun({
+    profile: (id) => {
+      const p = profiles.profiles.get(id);
+      const baseUrl = profiles.profiles.effectiveBaseUrl(p.id) ?? '';
+      return {
+        profileId: p.id,
+        profileName: p.name,
+        environment: p.environment,
+        baseUrl,
+        merchantNo: p.merchantNo,
+        storeNo: p.storeNo,
+        moneyMode: moneyModeOf(p.environment, baseUrl),
+      };
+    },
+    gatewayFor: (id) => profiles.gatewayFor(id),
+    limiterFor,
+    intentsOf: async (account, transactionNo) =>
+      store.refunds.forPayment(account.merchantNo, account.storeNo, transactionNo),
+    clock: adapters.clock,
+  });
   const handlers: HandlerMap = {
     ...appHandlers(app),
     ...profileHandlers(profiles),
@@ -213,6 +238,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
       return { name: 'demo-ledger.csv', text: demo.csv };
     }),
     ...refundHandlers(refunds.service, adapters.clock.now),
+    ...refundBatchHandlers(batch),
     ...paymentHandlers(payments),
   };
   return {
