@@ -1,3 +1,4 @@
+import { batchBench } from './batch.bench';
 import { coreBench } from './core.bench';
 import { printTable, type Figure } from './harness';
 import { hostileBodyBench } from './hostile-body.bench';
@@ -21,6 +22,7 @@ const SUITES: Array<[string, () => Promise<Figure[]>]> = [
   ['service', serviceBench],
   ['recon', reconBench],
   ['recon-two-way', reconTwoWayBench],
+  ['batch', batchBench],
   ['renderer', rendererBench],
   ['hostile', hostileBodyBench],
   // The network and host cold-start figures alone (also part of `results`): `npm run bench -- network`.

@@ -26,6 +26,8 @@ export const refundsBatchDryRun = {
       mapping: batchMappingSchema.optional(),
       sheet: z.string().max(200).superRefine(refuseUnsafeText('sheet')).optional(),
       decimal: z.enum(['.', ',']).optional(),
+      /** Reuse answers of this desk's queries of the last N ms (a dry run opened again); default fresh. */
+      reuseWithinMs: z.number().int().min(0).max(600_000).optional(),
     })
     .strict(),
   output: batchDryRunSchema.extend({
@@ -47,5 +49,7 @@ export const refundsBatchDryRun = {
     mapping: batchMappingSchema,
     headers: z.array(z.string()),
     checkedAt: z.string(),
+    queried: z.number().int(),
+    reused: z.number().int(),
   }),
 };

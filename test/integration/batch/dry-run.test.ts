@@ -286,6 +286,56 @@ describe('refund batch dry run against the sandbox', () => {
     }
   });
 
+  it('queries every payment fresh unless told to reuse answers of the last minutes; intents are read again either way', async () => {
+    const log = createFakeLogger();
+    const storage = openAppStorage({ dataDir, now: Date.now, log });
+    const real = createGatewayClient({
+      http: createFetchHttpClient(),
+      clock: { now: Date.now },
+      log,
+      config: () => ({
+        baseUrl: sb.baseUrl,
+        merchantNo: DEMO_MERCHANT.merchantNo,
+        storeNo: DEMO_MERCHANT.storeNo,
+        token: DEMO_MERCHANT.token,
+      }),
+    });
+    let queries = 0;
+    const account = {
+      environment: 'custom',
+      baseUrl: sb.baseUrl,
+      merchantNo: DEMO_MERCHANT.merchantNo,
+      storeNo: DEMO_MERCHANT.storeNo,
+    };
+    let intentReads = 0;
+    try {
+      const service = createBatchDryRun({
+        profile: () => ({ ...account, profileId: 'p', profileName: 'Shop', moneyMode: 'local' }),
+        gatewayFor: () => ({ queryTransaction: (k, o) => ((queries += 1), real.queryTransaction(k, o)) }),
+        intentsOf: async (a, no) => (
+          (intentReads += 1),
+          storage.refunds.forPayment(a.merchantNo, a.storeNo, no)
+        ),
+        clock: { now: Date.now },
+      });
+      const file = { name: 'batch.csv', bytes: new TextEncoder().encode(built.text) };
+      const first = await service.dryRun('p', file);
+      const distinct = queries;
+      const readsOnce = intentReads;
+      expect(first.queried).toBe(distinct);
+      const reused = await service.dryRun('p', file, { reuseWithinMs: 60_000 });
+      expect(queries).toBe(distinct);
+      expect(reused).toMatchObject({ queried: 0, reused: distinct });
+      expect(reused.rows.map((r) => r.class)).toEqual(first.rows.map((r) => r.class));
+      expect(readsOnce).toBeGreaterThan(0);
+      expect(intentReads).toBe(2 * readsOnce);
+      await service.dryRun('p', file);
+      expect(queries).toBe(2 * distinct);
+    } finally {
+      storage.close();
+    }
+  });
+
   it('cli refund-batch --dry-run: exit 1 when rows are refused, the report has every row, nothing is sent', async () => {
     const file = join(dataDir, 'batch.csv');
     writeFileSync(file, built.text);

@@ -61,6 +61,12 @@ export interface BatchDryRunOptions {
   mapping?: BatchMapping;
   sheet?: string;
   decimal?: DecimalSeparator;
+  /**
+   * Reuse a payment's answer from this service's own earlier queries when it is at most this old
+   * (a dry run opened again, a mapping changed): default 0, every payment queried fresh. Execution
+   * never relies on it: each row is checked again against a fresh query immediately before it is sent.
+   */
+  reuseWithinMs?: number;
   onProgress?: (p: { done: number; total: number; failed: number }) => void;
   signal?: AbortSignal;
 }
@@ -74,8 +80,11 @@ export interface BatchDryRunAnswer extends BatchDryRun {
   file: BatchFileInfo;
   mapping: BatchMapping;
   headers: string[];
-  /** When the payments were queried (the answer is only as fresh as this). */
+  /** When the payments were queried: the oldest answer used (the answer is only as fresh as this). */
   checkedAt: string;
+  /** Payments queried now, and answers reused from this service's queries of the last reuseWithinMs. */
+  queried: number;
+  reused: number;
 }
 
 export const sha256Hex: Digest = (text) => createHash('sha256').update(text).digest('hex');
@@ -83,8 +92,22 @@ export const sha256Hex: Digest = (text) => createHash('sha256').update(text).dig
 /** Intents read a few at a time: the store is local, the point is only not to start thousands at once. */
 const INTENT_READS = 8;
 
+/** Answers kept for reuse at most this long, and at most this many (the oldest go first). */
+const REUSE_MAX_MS = 10 * 60_000;
+const REUSE_MAX_ENTRIES = 100_000;
+
 export function createBatchDryRun(deps: BatchDryRunDeps) {
   const digest = deps.digest ?? sha256Hex;
+  /** Answers of this service's own queries: `${profileId} ${lookup key}` → answer and when it came. */
+  const recent = new Map<string, { at: number; answer: PaymentAnswer }>();
+  const remember = (key: string, at: number, answer: PaymentAnswer) => {
+    recent.delete(key);
+    recent.set(key, { at, answer });
+    for (const [k, v] of recent) {
+      if (recent.size <= REUSE_MAX_ENTRIES && at - v.at <= REUSE_MAX_MS) break;
+      recent.delete(k);
+    }
+  };
 
   async function dryRun(
     profileId: string,
@@ -120,20 +143,38 @@ export function createBatchDryRun(deps: BatchDryRunDeps) {
           row.transactionNo ? { transactionNo: row.transactionNo } : { reference: row.reference! },
         );
     }
-    const keys = [...lookups.keys()];
-    const checkedAt = new Date(deps.clock.now()).toISOString();
-    const items = await queryMany(deps.gatewayFor(profile.profileId), [...lookups.values()], {
-      ...(deps.limiterFor ? { limiter: deps.limiterFor(profile.profileId) } : {}),
-      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    });
+    const now = deps.clock.now();
+    const maxAge = Math.min(Math.max(0, opts.reuseWithinMs ?? 0), REUSE_MAX_MS);
     const payments = new Map<string, PaymentAnswer>();
+    let oldest = now;
+    for (const k of lookups.keys()) {
+      const hit = maxAge > 0 ? recent.get(`${profile.profileId} ${k}`) : undefined;
+      // Only what the service answered is reused; a failed query is asked again.
+      if (!hit || now - hit.at > maxAge || hit.answer.kind === 'failed') continue;
+      payments.set(k, hit.answer);
+      oldest = Math.min(oldest, hit.at);
+    }
+    const keys = [...lookups.keys()].filter((k) => !payments.has(k));
+    const items = await queryMany(
+      deps.gatewayFor(profile.profileId),
+      keys.map((k) => lookups.get(k)!),
+      {
+        ...(deps.limiterFor ? { limiter: deps.limiterFor(profile.profileId) } : {}),
+        ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      },
+    );
     items.forEach((item, i) => {
       const k = keys[i]!;
-      if (item.ok) payments.set(k, { kind: 'found', transaction: item.value.transaction });
-      else if (item.error.code === 'not_found') payments.set(k, { kind: 'not_found' });
-      else payments.set(k, { kind: 'failed', message: item.error.message });
+      const answer: PaymentAnswer = item.ok
+        ? { kind: 'found', transaction: item.value.transaction }
+        : item.error.code === 'not_found'
+          ? { kind: 'not_found' }
+          : { kind: 'failed', message: item.error.message };
+      payments.set(k, answer);
+      remember(`${profile.profileId} ${k}`, now, answer);
     });
+    const checkedAt = new Date(oldest).toISOString();
 
     const found = [
       ...new Set(
@@ -174,6 +215,8 @@ export function createBatchDryRun(deps: BatchDryRunDeps) {
       mapping: prepared.mapping,
       headers: prepared.headers,
       checkedAt,
+      queried: keys.length,
+      reused: lookups.size - keys.length,
       ...result,
     };
   }
