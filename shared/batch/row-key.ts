@@ -35,7 +35,7 @@ export function rowKeyMaterial(account: BatchAccount, row: BatchRow, payment: st
     payment,
     amount,
     row.currency,
-    row.rowRef !== undefined ? ['ref', row.rowRef] : ['content', row.reference ?? '', row.reason],
+    row.rowRef !== undefined ? ['ref', row.rowRef] : ['content', row.reason],
   ]);
 }
 

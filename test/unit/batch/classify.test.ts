@@ -188,3 +188,12 @@ describe('batch row keys', () => {
     expect(rowKey(ACCOUNT, { ...r, amount: 'full' }, A, digest)).not.toBe(rowKey(ACCOUNT, r, A, digest));
   });
 });
+
+describe('batch row keys across spellings of one payment', () => {
+  it('a row naming the payment by merchant reference has the key of one naming it by number', () => {
+    const byNo = row(A, 100, { reason: 'recall' });
+    const { transactionNo: _no, ...rest } = byNo;
+    const byRef = { ...rest, reference: 'SO-1' };
+    expect(rowKey(ACCOUNT, byRef, A, digest)).toBe(rowKey(ACCOUNT, byNo, A, digest));
+  });
+});

@@ -52,6 +52,9 @@ export interface ClassifyInput {
   digest: Digest;
 }
 
+/** As the result schema holds it (shared/batch/result.ts): a service's words are never the row's size. */
+const MESSAGE_MAX = 700;
+
 const money = (minor: number, currency: Currency) => `${formatMinor(minor, currency)} ${currency}`;
 
 /** Classifies every row; every data row (read or unusable) is in the answer exactly once, in file order. */
@@ -84,7 +87,12 @@ export function classifyBatch(input: ClassifyInput): BatchDryRun {
       key,
     };
     const put = (cls: BatchRowClass, message?: string, extra: Partial<BatchRowResult> = {}) =>
-      out.push({ ...base, class: cls, ...(message ? { message } : {}), ...extra });
+      out.push({
+        ...base,
+        class: cls,
+        ...(message ? { message: message.slice(0, MESSAGE_MAX) } : {}),
+        ...extra,
+      });
 
     const earlier = firstLineOfKey.get(key);
     if (earlier !== undefined) {
@@ -185,7 +193,12 @@ export function classifyBatch(input: ClassifyInput): BatchDryRun {
     out.push({ ...base, amountMinor: amount, remainingMinor: remaining });
   }
   for (const u of input.unusable)
-    out.push({ line: u.line, class: 'unusable', message: u.reason, ...(u.raw ? { raw: u.raw } : {}) });
+    out.push({
+      line: u.line,
+      class: 'unusable',
+      message: u.reason.slice(0, MESSAGE_MAX),
+      ...(u.raw ? { raw: u.raw } : {}),
+    });
   out.sort((a, b) => a.line - b.line);
 
   const counts = Object.fromEntries(BATCH_ROW_CLASSES.map((c) => [c, 0])) as Record<BatchRowClass, number>;
