@@ -6,12 +6,12 @@
  * (electron/core/services/reconciliation/pipeline.ts) over the same shared reader, mapping and amounts.
  */
 import { NotTextError, parseCsvBytes, type ParsedCsv } from '../csv/parser';
+import { isZip, openWorkbook, WorkbookError } from '../csv/xlsx-read';
 import { decimalLabel, type DecimalSeparator } from '../recon/amounts';
 import { headersShown } from '../recon/ledger';
 import { batchColumnsProblem, batchRowsProblem, batchSizeProblem } from './limits';
 import { batchMappingIssues, guessBatchMapping, type BatchMapping } from './mapping';
 import { batchDecimalEvidence, toBatchRows, type BatchFileRows } from './rows';
-import { isZip, openWorkbook, WorkbookError } from './workbook';
 
 /** A file that cannot be a batch at all, with a sentence that says why and what to do. */
 export class BatchInputError extends Error {

@@ -1,5 +1,6 @@
 /**
- * Turns a parsed batch file (CSV or workbook, both read into the CSV reader's records) into refund rows,
+ * Turns a parsed batch file (CSV or workbook — shared/csv/xlsx-read.ts, the reconciliation's workbook
+ * reader — both read into the CSV reader's records) into refund rows,
  * the way the reconciliation importer turns a ledger into ledger rows (shared/recon/ledger.ts): every
  * data row ends up in exactly one of `rows` or `unusable` (rows read + rows that cannot be used = data
  * rows), each unusable one with its line and a reason a person can act on. Amounts become integer minor
@@ -70,9 +71,10 @@ export function batchDecimalEvidence(
   const amount = mapping.amount === undefined ? -1 : parsed.headers.indexOf(mapping.amount);
   const ev = decimalTally();
   if (amount >= 0)
-    for (const { cells } of parsed.rows) {
+    for (const { cells, numbers } of parsed.rows) {
       const v = cells[amount] ?? '';
-      if (!FULL.test(v.trim())) tallyDecimal(ev, v);
+      // A workbook's number cell is written with a dot whatever the file's text cells use.
+      if (!FULL.test(v.trim()) && !numbers?.includes(amount)) tallyDecimal(ev, v);
     }
   return decimalVerdict(ev);
 }
@@ -142,7 +144,7 @@ export function toBatchRows(
     else {
       let minor: number;
       try {
-        minor = parseLedgerAmount(amountText, currency, decimal);
+        minor = parseLedgerAmount(amountText, currency, rec.numbers?.includes(idx.amount) ? '.' : decimal);
       } catch (e) {
         fail(
           rec,

@@ -7,6 +7,7 @@
  *   many: "6798000" IDR → #,##0, "12.30" USD → #,##0.00);
  * - `integer` → a number;
  * - `timestamp` → a real date, the wall clock of the chosen zone, with the zone in the header;
+ * - `date` → a calendar day "2026-11-19" as a date cell (yyyy-mm-dd); anything else as text;
  * - `text` → a text cell (typed as a string, so Excel never evaluates it as a formula).
  * The header row is bold, frozen and carries filters.
  *
@@ -58,6 +59,9 @@ export function xlsxCellText(text: string): string {
 }
 const UTC = { iana: 'UTC', label: 'UTC' };
 const PLAIN_DECIMAL = /^-?\d+(?:\.(\d+))?$/;
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** How a `date` column's days show. */
+const DAY_FORMAT = 'yyyy-mm-dd';
 
 type CellValue = string | number | Date | null;
 type Raw = string | number | null | undefined;
@@ -125,6 +129,15 @@ function cellWriter(
         return { value: new Date(Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second)), style };
       };
     }
+    case 'date': {
+      const style = styles.of(DAY_FORMAT);
+      return (raw) => {
+        if (raw === null || raw === undefined || raw === '') return empty;
+        const m = ISO_DAY.exec(String(raw));
+        if (!m) return text(raw, styles.none);
+        return { value: new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))), style };
+      };
+    }
     case 'id': {
       const style = styles.of('@');
       return (raw) =>
@@ -141,7 +154,10 @@ function widthOf(header: string, samples: readonly CellValue[], kind: string): n
     const len = v instanceof Date ? 19 : typeof v === 'number' ? String(v).length + 4 : (v ?? '').length;
     return Math.max(n, len);
   }, 0);
-  return Math.min(60, Math.max(header.length + 3, longest + 2, kind === 'timestamp' ? 20 : 8));
+  return Math.min(
+    60,
+    Math.max(header.length + 3, longest + 2, kind === 'timestamp' ? 20 : kind === 'date' ? 12 : 8),
+  );
 }
 
 /**
@@ -178,6 +194,7 @@ export async function writeXlsx<Row>(
   columns.forEach((c, i) => {
     if (c.kind === 'id') sheet.getColumn(i + 1).numFmt = '@';
     if (c.kind === 'timestamp') sheet.getColumn(i + 1).numFmt = dateFormat;
+    if (c.kind === 'date') sheet.getColumn(i + 1).numFmt = DAY_FORMAT;
   });
   const samples: CellValue[][] = columns.map(() => []);
   const rowValues = new Array<CellValue>(n);

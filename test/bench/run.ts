@@ -2,7 +2,7 @@ import { batchBench } from './batch.bench';
 import { coreBench } from './core.bench';
 import { printTable, type Figure } from './harness';
 import { hostileBodyBench } from './hostile-body.bench';
-import { reconBench, reconTwoWayBench } from './recon.bench';
+import { reconBench, reconTwoWayBench, reconXlsxBench } from './recon.bench';
 import { rendererBench } from './renderer.bench';
 import {
   coldStartBench,
@@ -22,6 +22,9 @@ const SUITES: Array<[string, () => Promise<Figure[]>]> = [
   ['service', serviceBench],
   ['recon', reconBench],
   ['recon-two-way', reconTwoWayBench],
+  // The same 100k rows as .xlsx and as CSV, bytes to report: `npm run bench -- recon-xlsx`.
+  ['recon-xlsx', reconXlsxBench],
+  // A 10,000-row refund batch dry run (read, classify, against the sandbox; cold, fresh, warm cache).
   ['batch', batchBench],
   ['renderer', rendererBench],
   ['hostile', hostileBodyBench],
@@ -38,7 +41,7 @@ const SUITES: Array<[string, () => Promise<Figure[]>]> = [
 ];
 
 /** Suites whose figures another suite already measures: run only when named. */
-const ONLY_WHEN_NAMED = new Set(['network', 'cold-start', 'exports', 'reconcile']);
+const ONLY_WHEN_NAMED = new Set(['network', 'cold-start', 'exports', 'reconcile', 'recon-xlsx']);
 
 async function main(): Promise<void> {
   const only = process.argv[2];

@@ -109,13 +109,26 @@ describe('reading a refund batch file', () => {
     );
   });
 
+  it('reads a workbook number cell as the number it is, whatever separator the text cells use', async () => {
+    const bytes = await workbook({
+      Refunds: [
+        ['Transaction No', 'Amount', 'Currency', 'Reason'],
+        ['297553638300000001', '12,50', 'EUR', 'recall'],
+        ['297553638300000002', 7.5, 'EUR', 'recall'],
+      ],
+    });
+    const b = await readBatchFile(bytes, 'eu.xlsx');
+    expect(b.file.decimal).toBe(',');
+    expect(b.rows.map((r) => r.amount)).toEqual([{ minor: 1250 }, { minor: 750 }]);
+  });
+
   it('refuses, with what to do, files that cannot be a batch', async () => {
     const cases: Array<[Uint8Array, RegExp]> = [
       [new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31]), /PDF/],
       [csv(['']), /no header row/],
       [csv(['Transaction No,Amount,Currency,Reason']), /no data rows/],
       [csv(['Transaction No,Amount,Reason', '1,1.00,x']), /currency column/],
-      [new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]), /not an Excel workbook/],
+      [new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]), /zip archive but cannot be opened/],
       [
         csv([
           'Transaction No,Amount,Currency,Reason',
