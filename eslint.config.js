@@ -18,6 +18,43 @@ const rendererImports = {
   ],
 };
 
+/** What services may import (see the services block below). */
+const serviceImports = {
+  ...noElectron,
+  patterns: [
+    ...noElectron.patterns,
+    {
+      group: ['**/adapters', '**/adapters/**'],
+      message: 'Services reach adapters only through the ports the composition root hands them (compose.ts).',
+    },
+  ],
+  paths: [
+    ...noElectron.paths,
+    ...['os', 'module'].flatMap((m) => [
+      {
+        name: m,
+        message:
+          'Who this process is comes from the host (ProcessIdentity); loading modules is an adapter’s business.',
+      },
+      {
+        name: `node:${m}`,
+        message:
+          'Who this process is comes from the host (ProcessIdentity); loading modules is an adapter’s business.',
+      },
+    ]),
+    ...['fs', 'fs/promises', 'http', 'https', 'net', 'dgram', 'child_process', 'worker_threads'].flatMap(
+      (m) => [
+        { name: m, message: 'Services reach I/O only through ports; put this in an adapter.' },
+        {
+          name: `node:${m}`,
+          message: 'Services reach I/O only through ports; put this in an adapter.',
+        },
+      ],
+    ),
+    { name: 'node:sqlite', message: 'The database is an adapter (electron/core/adapters/sqlite).' },
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -44,42 +81,58 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', noElectron] },
   },
   // Services reach I/O only through ports: files, sockets, servers, processes and the database are
-  // adapters (electron/core/adapters), handed to services by the composition root.
+  // adapters (electron/core/adapters), handed to services by the composition root. Who this process is
+  // (host, pid, OS user) is given by the host too: a service that asks the OS or probes a pid is tied to
+  // one machine, and the engine's leases must mean the same on every desk.
   {
     files: ['electron/core/services/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          ...noElectron,
-          paths: [
-            ...noElectron.paths,
-            ...[
-              'fs',
-              'fs/promises',
-              'http',
-              'https',
-              'net',
-              'dgram',
-              'child_process',
-              'worker_threads',
-            ].flatMap((m) => [
-              { name: m, message: 'Services reach I/O only through ports; put this in an adapter.' },
-              {
-                name: `node:${m}`,
-                message: 'Services reach I/O only through ports; put this in an adapter.',
-              },
-            ]),
-            { name: 'node:sqlite', message: 'The database is an adapter (electron/core/adapters/sqlite).' },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', serviceImports],
       'no-restricted-globals': [
         'error',
         { name: 'fetch', message: 'Services call the network through the HttpClient port.' },
       ],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'kill',
+          message: 'Whether a sender is alive is its lease (engine/lease.ts), not a pid on this machine.',
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          // The same through globalThis (process.kill and process['kill'] are the rule above).
+          selector: "MemberExpression[object.property.name='process'][property.name='kill']",
+          message: 'Whether a sender is alive is its lease (engine/lease.ts), not a pid on this machine.',
+        },
+      ],
     },
   },
+  // One engine, kinds beside each other: refunds and payments share engine/ (states, leases, answer
+  // classification, accounts) and never reach into each other.
+  ...[
+    ['payments', 'refunds'],
+    ['refunds', 'payments'],
+  ].map(([kind, other]) => ({
+    files: [`electron/core/services/${kind}/**`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...serviceImports,
+          patterns: [
+            ...serviceImports.patterns,
+            {
+              group: [`**/${other}/**`, `**/${other}`],
+              message: `${kind}/ does not reach into ${other}/: what both need belongs in engine/.`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
   // The renderer reaches main only through the bridge; it may not import main-process code.
   {
     files: ['renderer/**'],

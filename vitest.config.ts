@@ -7,6 +7,7 @@ export default defineConfig({
       'test/unit/**/*.test.tsx',
       'test/integration/**/*.test.ts',
       'test/sandbox/**/*.test.ts',
+      'test/contract/**/*.test.ts',
     ],
     environment: 'node',
     testTimeout: 20_000,

@@ -5,6 +5,7 @@ import { createConfSettingsStore } from '../core/adapters/conf-settings-store';
 import { createLogger } from '../core/adapters/logger';
 import { createSafeStorageSecretStore } from './adapters/safe-storage-secret-store';
 import { createAppCore } from '../core/compose';
+import { openAppStorage } from '../core/adapters/sqlite/app-storage';
 import { forwardEvents, registerIpc } from './ipc';
 import { registerAppScheme, serveRenderer } from './protocol';
 import { createMainWindow, guardEveryWebContents, lockDownSession } from './window';
@@ -51,6 +52,8 @@ if (!app.requestSingleInstanceLock()) {
         platform: process.platform,
         log,
       }),
+      // Storage is chosen here: the SQLite file in the data directory (one desk).
+      storage: openAppStorage({ dataDir, now: Date.now, log }),
     });
     // electron-store answers 'electron-store-get-data' to any sender (paths and version, for its own
     // renderer-side use, which we do not have). Main keeps no IPC listener that skips the sender check.

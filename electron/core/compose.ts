@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import { createFetchHttpClient } from './adapters/http-fetch';
 import { createIpnListener } from './adapters/ipn-http-listener';
-import { type AppStorage, openAppStorage } from './adapters/sqlite/app-storage';
+import { processIdentity } from './adapters/process-identity';
+import type { AppStorage } from './services/storage';
+import { paymentStoreOn } from './services/payments/store';
+import { refundStoreOn } from './services/refunds/store';
 import { createDispatcher, type Dispatch, type HandlerMap } from './ipc/dispatcher';
 import { appHandlers } from './ipc/handlers/app';
 import { profileHandlers } from './ipc/handlers/profiles';
@@ -10,7 +13,7 @@ import { transactionSyncHandlers } from './ipc/handlers/transactions-sync';
 import { reconciliationHandlers } from './ipc/handlers/reconciliation';
 import { demoLedgerFor } from './demo-ledger';
 import { createReconciliationService } from './services/reconciliation/service';
-import { createRefundsRuntime, type SingleAccount } from './services/refunds/runtime';
+import { createRefundsRuntime, type ProcessIdentity, type SingleAccount } from './services/refunds/runtime';
 import { refundHandlers } from './ipc/handlers/refunds';
 import { paymentHandlers } from './ipc/handlers/payments';
 import { refundBatchHandlers } from './ipc/handlers/refund-batch';
@@ -45,6 +48,13 @@ export interface HostAdapters {
   secrets: SecretStore;
   /** Defaults to the plain-Node fetch adapter. */
   http?: HttpClient;
+  /**
+   * Main's durable state, opened by the host (SQLite in the data directory for a single desk; any
+   * implementation of the store port). The core closes it on close().
+   */
+  storage: AppStorage;
+  /** Who this process is (`host:pid`, the OS account). Defaults to this process's. */
+  identity?: ProcessIdentity;
 }
 
 /** Knobs for tests and the browser host; the Electron app uses the defaults. */
@@ -59,6 +69,8 @@ export interface CoreOptions {
   background?: boolean;
   /** Refunds for one account only (the CLI), refusing in its words an intent that went elsewhere. */
   singleAccount?: SingleAccount;
+  /** Sender lease length (tests shorten it; default engine/lease.ts DEFAULT_LEASE_MS). */
+  leaseMs?: number;
 }
 
 export interface AppCore {
@@ -111,6 +123,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
   // Opened right after the profiles (the one-time import asks them for service addresses); an IPN can
   // only arrive once the listener the profiles start is reachable, and is refused (so resent) until then.
   const opened: { storage?: AppStorage; payments?: PaymentsRuntime } = {};
+  const identity = adapters.identity ?? processIdentity();
   const profiles = await createProfilesRuntime({
     settings: adapters.settings,
     secrets: adapters.secrets,
@@ -118,6 +131,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     clock: adapters.clock,
     log: adapters.log,
     events,
+    osUser: identity.osUser,
     ...(options.demo === false
       ? {}
       : { startDemo: demoStarter(adapters.dataDir, adapters.log, options.demo ?? {}, (s) => (sandbox = s)) }),
@@ -130,20 +144,17 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     onIpn: (e) => opened.payments?.hint(e),
     createIpnListener,
   });
-  const store = (opened.storage = openAppStorage({
-    dataDir: adapters.dataDir,
-    now: adapters.clock.now,
-    log: adapters.log,
-    baseUrlFor: (id) => {
-      try {
-        return profiles.profiles.get(id).environment === 'demo'
-          ? undefined
-          : profiles.profiles.effectiveBaseUrl(id);
-      } catch {
-        return undefined;
-      }
-    },
-  }));
+  const store = (opened.storage = adapters.storage);
+  // Intents of earlier versions did not record their service address: their profile's, if it exists.
+  store.importEarlierFiles?.((id) => {
+    try {
+      return profiles.profiles.get(id).environment === 'demo'
+        ? undefined
+        : profiles.profiles.effectiveBaseUrl(id);
+    } catch {
+      return undefined;
+    }
+  });
   const app = createAppService({
     name: adapters.name,
     version: adapters.version,
@@ -183,8 +194,12 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     },
     onProgress: (runId, p) => events.emit('reconciliation.progress', { runId, ...p }),
   });
+  // Refunds' view of the engine's store, shared by the refund service and the batch dry run's reads.
+  const refundStore = refundStoreOn(store.intents);
   const refunds = createRefundsRuntime({
-    store: store.refunds,
+    store: refundStore,
+    identity,
+    ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
     untrusted: store.untrusted,
     unreadable: store.unreadable,
     clock: adapters.clock,
@@ -195,7 +210,9 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     ...(options.singleAccount ? { singleAccount: options.singleAccount } : {}),
   });
   const payments = (opened.payments = createPaymentsRuntime({
-    store: store.payments,
+    store: paymentStoreOn(store.intents, store.customers),
+    identity,
+    ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
     untrusted: store.untrusted,
     clock: adapters.clock,
     log: adapters.log,
@@ -205,7 +222,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     ...(options.background === false ? { background: false } : {}),
   }));
   // Refund batches, read-only for now: the dry run reads this desk's intents through one narrow
-  // function, so it keeps working when the intent engine replaces the refund store.
+  // function, the engine's read of one payment's refunds (throws UnreadableIntentError as a decision does).
   const batch = createBatchDryRun({
     profile: (id) => {
       const p = profiles.profiles.get(id);
@@ -222,8 +239,8 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     },
     gatewayFor: (id) => profiles.gatewayFor(id),
     limiterFor,
-    intentsOf: async (account, transactionNo) =>
-      store.refunds.forPayment(account.merchantNo, account.storeNo, transactionNo),
+    intentsOf: (account, transactionNo) =>
+      refundStore.forPayment(account.merchantNo, account.storeNo, transactionNo),
     clock: adapters.clock,
   });
   const handlers: HandlerMap = {
@@ -233,10 +250,20 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     ...transactionSyncHandlers(
       createTransactionSync({ gateway: (id) => profiles.gatewayOf(id), clock: adapters.clock, limiterFor }),
     ),
-    ...reconciliationHandlers(reconciliation, () => {
-      const demo = demoLedgerFor(sandbox);
-      return { name: 'demo-ledger.csv', text: demo.csv };
-    }),
+    ...reconciliationHandlers(
+      reconciliation,
+      () => {
+        const demo = demoLedgerFor(sandbox);
+        return { name: 'demo-ledger.csv', text: demo.csv };
+      },
+      (profileId) => {
+        try {
+          return profiles.profiles.get(profileId).operatorName ?? identity.osUser;
+        } catch {
+          return identity.osUser;
+        }
+      },
+    ),
     ...refundHandlers(refunds.service, adapters.clock.now),
     ...refundBatchHandlers(batch),
     ...paymentHandlers(payments),

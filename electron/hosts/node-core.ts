@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import Conf from 'conf';
 import { createConfSettingsStore } from '../core/adapters/conf-settings-store';
 import { createLogger } from '../core/adapters/logger';
+import { openAppStorage } from '../core/adapters/sqlite/app-storage';
 import { createEnvSecretStore, createMemorySecretStore } from '../core/adapters/node-secret-stores';
 import { type AppCore, type CoreOptions, createAppCore } from '../core/compose';
 import type { HttpClient } from '../core/services/gateway/http-port';
@@ -76,6 +77,8 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<AppCore> {
       // The browser host keeps tokens in memory only (never on disk); the CLI reads the environment.
       secrets: opts.secrets ?? (opts.host === 'cli' ? createEnvSecretStore() : createMemorySecretStore()),
       ...(opts.http ? { http: opts.http } : {}),
+      // Storage is chosen here: the SQLite file in the data directory (one desk).
+      storage: openAppStorage({ dataDir, now, log }),
     },
     {
       ...(opts.demo !== undefined ? { demo: opts.demo } : {}),

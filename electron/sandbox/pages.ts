@@ -81,15 +81,43 @@ function finish(res: ServerResponse, p: PaymentRecord, status: string): void {
   );
 }
 
+/** The merchant's return page the Demo profile names (`/returned?status=…`): a page, not the API's JSON. */
+export const RETURN_PATH = '/returned';
+
+const RETURN_WORDS: Record<string, string> = {
+  success: 'Thank you — the payment went through.',
+  failed: 'The payment did not go through. No money moved.',
+  cancelled: 'You left the checkout without paying.',
+};
+
+/** Answers the return page; false when the path is not it. */
+function handleReturn(res: ServerResponse, path: string, query: URLSearchParams): boolean {
+  if (path !== RETURN_PATH) return false;
+  const status = query.get('status') ?? '';
+  const words = RETURN_WORDS[status] ?? 'The payment’s outcome is not known yet.';
+  const reference = query.get('reference');
+  sendHtml(
+    res,
+    200,
+    layout(
+      'Back at the shop',
+      `<h1>${escapeHtml(words)}</h1>${reference ? `<p>Reference ${escapeHtml(reference)}.</p>` : ''}<p>You can close this window.</p>`,
+    ),
+  );
+  return true;
+}
+
 const PAGE = /^\/(checkout|3ds)\/([0-9a-f]{32})(?:\/(pay|fail|cancel|approve|deny))?$/;
 
-/** Handles /checkout/… and /3ds/…; returns false when the path is not a page. */
+/** Handles /checkout/…, /3ds/… and the return page; returns false when the path is not a page. */
 export async function handlePage(
   ctx: SandboxContext,
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
+  query: URLSearchParams = new URLSearchParams(),
 ): Promise<boolean> {
+  if (handleReturn(res, path, query)) return true;
   const m = PAGE.exec(path);
   if (!m) return false;
   const [, kind, token = '', verb] = m;

@@ -144,7 +144,8 @@ async function handleArrived(
 export function createSandboxServer(ctx: SandboxContext, adminSecret: string): Server {
   const server = createServer((req, res) => {
     const started = Date.now();
-    const path = new URL(req.url ?? '/', 'http://sandbox.invalid').pathname;
+    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    const path = url.pathname;
     const done = (outcome: string): void => {
       // Method, path and ret_code only: never bodies, card data or signatures.
       if (!path.startsWith('/__admin/'))
@@ -152,7 +153,7 @@ export function createSandboxServer(ctx: SandboxContext, adminSecret: string): S
     };
     const work = async (): Promise<void> => {
       if (path.startsWith('/__admin/')) return handleAdmin(ctx, adminSecret, req, res, path);
-      if (await handlePage(ctx, req, res, path)) return done(String(res.statusCode));
+      if (await handlePage(ctx, req, res, path, url.searchParams)) return done(String(res.statusCode));
       if (path === '/' || path === '/health') {
         sendJson(res, 200, { ok: true, service: 'refund-desk payment sandbox' });
         return;

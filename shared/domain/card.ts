@@ -8,7 +8,7 @@ import { z } from 'zod';
 export const CARD_MESSAGES = {
   number: 'Type the card number (12–19 digits); the check digit does not match this one.',
   expMonth: 'Choose the expiry month (01–12).',
-  expYear: 'Type the expiry year with 4 digits, e.g. 2030.',
+  expYear: 'Type the expiry year as the card prints it: 2 or 4 digits, e.g. 30 or 2030.',
   expired: 'This card has expired.',
   cvv: 'Type the 3 or 4 digit security code.',
 } as const;
@@ -26,6 +26,10 @@ export function passesLuhn(digits: string): boolean {
   return total % 10 === 0;
 }
 
+/** A card's expiry year as printed (MM/YY) or in full: "29" is 2029 (cards only expire in the future). */
+export const fullExpiryYear = (year: string) =>
+  /^\d{2}$/.test(year.trim()) ? `20${year.trim()}` : year.trim();
+
 /** True once the expiry month (`yyyy`, `MM`) is over, in UTC. */
 export function cardExpired(expYear: string, expMonth: string, nowMs: number): boolean {
   const now = new Date(nowMs);
@@ -41,7 +45,10 @@ export const cardSchema = z
       .transform(cardDigits)
       .refine(passesLuhn, CARD_MESSAGES.number),
     expMonth: z.string().regex(/^(0[1-9]|1[0-2])$/, CARD_MESSAGES.expMonth),
-    expYear: z.string().regex(/^\d{4}$/, CARD_MESSAGES.expYear),
+    expYear: z
+      .string()
+      .regex(/^\s*(\d{2}|\d{4})\s*$/, CARD_MESSAGES.expYear)
+      .transform(fullExpiryYear),
     cvv: z.string().regex(/^\d{3,4}$/, CARD_MESSAGES.cvv),
   })
   .strict();
@@ -56,7 +63,7 @@ export function cardProblems(card: CardInput, nowMs: number): Partial<Record<key
       const key = issue.path[0] as keyof CardInput;
       out[key] ??= issue.message;
     }
-  if (!out.expMonth && !out.expYear && cardExpired(card.expYear, card.expMonth, nowMs))
+  if (!out.expMonth && !out.expYear && cardExpired(fullExpiryYear(card.expYear), card.expMonth, nowMs))
     out.expYear = CARD_MESSAGES.expired;
   return out;
 }

@@ -10,7 +10,14 @@ export interface Money {
 }
 
 /** Why an amount did not parse, for code to act on (the message is for people). */
-export type MoneyParseReason = 'format' | 'decimals' | 'too_large' | 'negative' | 'not_integer';
+export type MoneyParseReason =
+  | 'format'
+  | 'decimals'
+  | 'too_large'
+  | 'negative'
+  | 'not_integer'
+  /** Reads differently in the two number conventions (money-input.ts): the message asks which was meant. */
+  | 'ambiguous';
 
 export class MoneyParseError extends Error {
   override name = 'MoneyParseError';

@@ -62,10 +62,21 @@ export function isLoopbackUrl(text: string): boolean {
  * - `live`: the vendor's production host, and any custom address that is not on this machine (a partner
  *   gateway may well be production);
  * - `test`: the vendor's sandbox host (its test system);
- * - `local`: the built-in Demo sandbox and loopback addresses — the only ones that may say "no real money
- *   moves".
+ * - `local`: the built-in Demo sandbox — the only one that may say "no real money moves" by itself.
+ * A Custom address on this machine (127.0.0.1, localhost) may be a simulator, or a tunnel or proxy to a
+ * production gateway: the app cannot tell, so the person declares which (`loopbackMoneyMode`), and
+ * until they do it is live money.
  */
-export type MoneyMode = 'live' | 'test' | 'local';
+export const MONEY_MODES = ['live', 'test', 'local'] as const;
+export const moneyModeSchema = z.enum(MONEY_MODES, { message: 'Say whether real money moves there.' });
+export type MoneyMode = z.infer<typeof moneyModeSchema>;
+
+/** What a person declares a Custom address on this machine leads to, in their words. */
+export const LOOPBACK_MONEY_LABELS: Readonly<Record<MoneyMode, string>> = {
+  live: 'Real money — a tunnel or proxy to a production gateway',
+  test: 'Test money — a tunnel or proxy to a provider’s test system',
+  local: 'No real money — a simulator on this computer',
+};
 const VENDOR_TEST_HOSTS = new Set(['mapi.yuansferdev.com', 'mapi.yuansfer.yunkeguan.com']);
 
 /**
@@ -80,7 +91,16 @@ export function environmentOfUrl(baseUrl: string): 'production' | 'vendor-sandbo
   return 'custom';
 }
 
-export function moneyModeOf(environment: RecordedEnvironment, baseUrl: string | undefined): MoneyMode {
+/**
+ * The money mode of a call to `baseUrl`. `declared`: what the person declared for a Custom address on
+ * this machine (the profile's `loopbackMoneyMode`); it decides only there, and without it such an
+ * address is live money. Everywhere else the address decides.
+ */
+export function moneyModeOf(
+  environment: RecordedEnvironment,
+  baseUrl: string | undefined,
+  declared?: MoneyMode,
+): MoneyMode {
   if (environment === 'demo') return 'local';
   let host: string | undefined;
   try {
@@ -89,7 +109,7 @@ export function moneyModeOf(environment: RecordedEnvironment, baseUrl: string | 
     host = undefined;
   }
   if (host === undefined) return environment === 'vendor-sandbox' ? 'test' : 'live'; // unknown: assume live
-  if (LOOPBACK.has(host)) return 'local';
+  if (LOOPBACK.has(host)) return declared ?? 'live';
   if (VENDOR_TEST_HOSTS.has(host)) return 'test';
   return 'live';
 }
@@ -149,6 +169,8 @@ export const profileInputSchema = z
       .superRefine(refuseUnsafeText('operator name'))
       .optional(),
     guardrails: guardrailsInputSchema.optional(),
+    /** Custom addresses on this machine only: what is behind it (moneyModeOf); live money when absent. */
+    loopbackMoneyMode: moneyModeSchema.optional(),
     merGroupNo: z
       .string()
       .trim()
@@ -192,6 +214,8 @@ export const profileSchema = z.object({
     .regex(/^\d{1,20}$/)
     .optional(),
   guardrails: guardrailsSchema.optional(),
+  /** Custom addresses on this machine only: what the person declared is behind it (moneyModeOf). */
+  loopbackMoneyMode: moneyModeSchema.optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -112,6 +112,31 @@ export function closedThenFound(i: Pick<Intent, 'state' | 'closedNotSentAt'>): b
   return i.closedNotSentAt !== undefined && i.state !== 'refused';
 }
 
+/**
+ * An intent as main shows it to a person: the intent, and what main derives for it from the journal and
+ * the intent's profile, so the screen never recomputes a money rule (main re-checks on every action).
+ */
+export const intentViewSchema = intentSchema.extend({
+  /**
+   * For an unknown refund the service has never listed: when "Close as not sent" becomes possible under
+   * its profile's policy. `possibleAt`: the earliest moment (created + the policy's minutes);
+   * `checksNeeded`: how many more checks must reach the service before then.
+   */
+  close: z
+    .object({
+      possibleAt: z.string(),
+      checksNeeded: z.number().int().nonnegative(),
+      minChecks: z.number().int().nonnegative(),
+      minMinutes: z.number().int().nonnegative(),
+    })
+    .optional(),
+  /** Set when a person closed this refund as not sent: who, when, after how many checks (from the audit). */
+  closedNotSent: z
+    .object({ by: z.string(), at: z.string(), checks: z.number().int().nonnegative() })
+    .optional(),
+});
+export type IntentView = z.infer<typeof intentViewSchema>;
+
 const AUDIT_OUTCOMES = [
   'refused',
   'rejected',

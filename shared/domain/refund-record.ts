@@ -1,5 +1,5 @@
 import type { Currency } from './currencies';
-import type { Intent as IntentView } from './refund-intent';
+import type { IntentView } from './refund-intent';
 import type { RefundStatus } from '../protocol/statuses';
 import type { RefundRecord, Transaction } from './transaction';
 

@@ -11,6 +11,8 @@ import { UTC_ZONE, type Zone } from '../domain/zones';
 import { OUTCOME_LABELS, itemCurrency, type ReconItem } from './match';
 import type { RunFacts } from './run';
 import { dataSourceLabel } from './statement';
+import { AGE_BUCKET_LABELS, EXCEPTION_STATE_LABELS, type ExceptionView } from './exceptions';
+import type { SignOff } from './seal';
 import type { CurrencySummary } from './summary';
 
 // A run stored by an earlier version may name a currency this app no longer handles: its figures are
@@ -65,6 +67,52 @@ const MATCHED_BY: Readonly<Record<string, string>> = {
   reference: 'Reference',
 };
 
+/**
+ * Month-end close beside a row (issue 28): its exception as worked, and the run's signature with the
+ * content hash computed by main when the export was asked for (a second export reproduces it).
+ */
+export interface RowClose {
+  exception?: ExceptionView;
+  signature?: { signOff: SignOff; contentHash: string };
+}
+/** A report line: an item, with its exception and the run's signature when there are any. */
+export type ReportRow = ReconItem & { close?: RowClose };
+
+/**
+ * The report's rows with the close columns: the run's items in order (an item's exception is `i<seq>`),
+ * then the exceptions carried from an earlier run (their item as first seen). Without exceptions or a
+ * signature, the items themselves.
+ */
+export function reportRows(
+  items: readonly ReconItem[],
+  exceptions: readonly ExceptionView[] = [],
+  signature?: RowClose['signature'],
+): ReportRow[] {
+  if (exceptions.length === 0 && !signature) return [...items];
+  const own = new Map(exceptions.filter((e) => !e.carried).map((e) => [e.id, e]));
+  const close = (exception?: ExceptionView): RowClose | undefined =>
+    exception || signature
+      ? { ...(exception ? { exception } : {}), ...(signature ? { signature } : {}) }
+      : undefined;
+  const rows: ReportRow[] = items.map((item, seq) => {
+    const c = close(own.get(`i${seq}`));
+    return c ? { ...item, close: c } : item;
+  });
+  for (const e of exceptions) if (e.carried) rows.push({ ...e.carried.item, close: close(e)! });
+  return rows;
+}
+
+const notesText = (e: ExceptionView | undefined) =>
+  e?.notes.map((n) => `${n.at.slice(0, 10)} ${n.by}: ${n.text}`).join(' | ');
+const matchText = (e: ExceptionView | undefined) =>
+  e?.match && `${e.match.kind} ${e.match.id} (${e.match.by}): ${e.match.reason}`;
+const checkText = (e: ExceptionView | undefined) => {
+  const c = e?.carried?.check;
+  if (!c) return undefined;
+  const word = c.result === 'cleared' ? 'Cleared' : c.result === 'still_open' ? 'Still open' : 'Not checked';
+  return `${word}: ${c.why}`;
+};
+
 /** The zone timestamps are written in, as the `Time zone` column and the timestamp headers name it. */
 type ExportZone = Pick<Zone, 'iana' | 'label'>;
 
@@ -72,7 +120,7 @@ type ExportZone = Pick<Zone, 'iana' | 'label'>;
  * Report: one line per item, exceptions and matches alike. The set is append-only: columns are added at
  * the end, none removed (`Time zone` stays beside the zoned times for scripts that read it).
  */
-export function reportColumns(zone: ExportZone = UTC_ZONE): readonly CsvColumn<ReconItem>[] {
+export function reportColumns(zone: ExportZone = UTC_ZONE): readonly CsvColumn<ReportRow>[] {
   return [
     { header: 'Line', kind: 'integer', value: (r) => r.line },
     { header: 'Outcome', kind: 'text', value: (r) => OUTCOME_LABELS[r.outcome] },
@@ -141,6 +189,27 @@ export function reportColumns(zone: ExportZone = UTC_ZONE): readonly CsvColumn<R
     },
     { header: 'Refund status', kind: 'text', value: (r) => r.refund?.status },
     { header: 'Refund created', kind: 'timestamp', value: (r) => r.refund?.createdAt },
+    // Appended for month-end close: the row's exception as worked, then the run's signature.
+    {
+      header: 'Exception state',
+      kind: 'text',
+      value: (r) => r.close?.exception && EXCEPTION_STATE_LABELS[r.close.exception.state],
+    },
+    { header: 'Owner', kind: 'text', value: (r) => r.close?.exception?.owner },
+    { header: 'Age (days)', kind: 'integer', value: (r) => r.close?.exception?.ageDays },
+    {
+      header: 'Age bucket',
+      kind: 'text',
+      value: (r) => r.close?.exception && AGE_BUCKET_LABELS[r.close.exception.age],
+    },
+    { header: 'Aged from', kind: 'date', value: (r) => r.close?.exception?.ageFrom },
+    { header: 'Notes', kind: 'text', value: (r) => notesText(r.close?.exception) },
+    { header: 'Manual match', kind: 'text', value: (r) => matchText(r.close?.exception) },
+    { header: 'Carried from run', kind: 'text', value: (r) => r.close?.exception?.carried?.runId },
+    { header: 'Carry-forward check', kind: 'text', value: (r) => checkText(r.close?.exception) },
+    { header: 'Signed by', kind: 'text', value: (r) => r.close?.signature?.signOff.by },
+    { header: 'Signed at', kind: 'timestamp', value: (r) => r.close?.signature?.signOff.at },
+    { header: 'Content hash (SHA-256)', kind: 'text', value: (r) => r.close?.signature?.contentHash },
   ];
 }
 
@@ -149,6 +218,7 @@ export interface SummaryExportRow extends CurrencySummary {
   /** The run the summary is of (absent for summaries written without a run record). */
   run?: RunFacts;
   statement?: string;
+  signature?: RowClose['signature'];
 }
 
 /** Summary: one line per currency (append-only, like the report). */
@@ -194,6 +264,16 @@ export function summaryColumns(zone: ExportZone = UTC_ZONE): readonly CsvColumn<
     { header: 'Data source', kind: 'text', value: (r) => r.run && dataSourceLabel(r.run) },
     { header: 'Run status', kind: 'text', value: (r) => r.run?.endedAs },
     { header: 'Compared how', kind: 'text', value: (r) => r.statement },
+    // Appended for month-end close: the signature and the content hash.
+    { header: 'Signed by', kind: 'text', value: (r) => r.signature?.signOff.by },
+    { header: 'Signed at', kind: 'timestamp', value: (r) => r.signature?.signOff.at },
+    { header: 'Sign-off comment', kind: 'text', value: (r) => r.signature?.signOff.comment },
+    {
+      header: 'Open at sign-off',
+      kind: 'integer',
+      value: (r) => r.signature?.signOff.openAtSignOff.length,
+    },
+    { header: 'Content hash (SHA-256)', kind: 'text', value: (r) => r.signature?.contentHash },
   ];
 }
 
@@ -202,7 +282,7 @@ export const REPORT_COLUMNS = reportColumns(UTC_ZONE);
 export const SUMMARY_COLUMNS = summaryColumns(UTC_ZONE);
 
 /** The report CSV text; times in `opts.zone`, UTC when none. */
-export function reportCsv(items: Iterable<ReconItem>, opts?: CsvOptions): string {
+export function reportCsv(items: Iterable<ReportRow>, opts?: CsvOptions): string {
   const zone = opts?.zone ?? UTC_ZONE;
   return writeCsv(reportColumns(zone), items, { ...opts, zone });
 }
@@ -214,11 +294,12 @@ export function reportCsv(items: Iterable<ReconItem>, opts?: CsvOptions): string
 export function summaryCsv(
   currencies: readonly CurrencySummary[],
   generatedAt: string,
-  opts?: CsvOptions & { run?: RunFacts; statement?: readonly string[] },
+  opts?: CsvOptions & { run?: RunFacts; statement?: readonly string[]; signature?: RowClose['signature'] },
 ): string {
-  const { run, statement, ...csv } = opts ?? {};
+  const { run, statement, signature, ...csv } = opts ?? {};
   const extra = {
     ...(run ? { run } : {}),
+    ...(signature ? { signature } : {}),
     ...(statement ? { statement: statement.join(' ') } : {}),
   };
   const zone = csv.zone ?? UTC_ZONE;

@@ -74,6 +74,8 @@ export interface RunFacts {
   stoppedBecause?: { code: string; message: string };
   /** The run whose rows not checked this run re-checked. */
   recheckOf?: string;
+  /** The earlier run of the same account whose outstanding exceptions this run carries forward. */
+  carryForwardOf?: string;
 }
 
 /** Failures that mean the service could not be reached (as opposed to refusing a key). */

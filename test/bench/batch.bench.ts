@@ -18,6 +18,7 @@ import { classifyBatch, lookupKeyOf, type PaymentAnswer } from '../../electron/c
 import { createBatchDryRun, sha256Hex } from '../../electron/core/services/batch/dry-run';
 import { createAdaptiveLimiter } from '../../electron/core/services/gateway/adaptive-limit';
 import { createGatewayClient } from '../../electron/core/services/gateway/client';
+import { refundStoreOn } from '../../electron/core/services/refunds/store';
 import { DEMO_MERCHANT, startSandbox } from '../../electron/sandbox/index';
 import { readBatchFile } from '../../shared/batch/read';
 import { formatMinor } from '../../shared/domain/money';
@@ -31,6 +32,7 @@ export async function batchBench(): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'rd-bench-batch-'));
   const log = { info() {}, warn() {}, error() {} };
   const storage = openAppStorage({ dataDir: dir, now: Date.now, log });
+  const refunds = refundStoreOn(storage.intents);
   try {
     const payments = sandbox.state
       .snapshot()
@@ -92,7 +94,7 @@ export async function batchBench(): Promise<Figure[]> {
       profile: () => ({ ...account, profileId: 'p', profileName: 'Bench', moneyMode: 'local' }),
       gatewayFor: () => gateway,
       limiterFor: () => limiter,
-      intentsOf: async (a, no) => storage.refunds.forPayment(a.merchantNo, a.storeNo, no),
+      intentsOf: (a, no) => refunds.forPayment(a.merchantNo, a.storeNo, no),
       clock: { now: Date.now },
     });
     const cold = await time(() => service.dryRun('p', { name: 'batch.csv', bytes }));

@@ -10,6 +10,8 @@ export interface HostFixture {
   host: BrowserHost;
   core: AppCore;
   dataDir: string;
+  /** Moves main's clock (the core's `now`) ahead of the real one: rules over time, without waiting. */
+  clock: { offsetMs: number };
 }
 
 /**
@@ -21,16 +23,18 @@ export const test = base.extend<{ app: HostFixture; demoTransactions: number | u
   demoTransactions: [undefined, { option: true }],
   app: async ({ demoTransactions }, use) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rd-e2e-'));
+    const clock = { offsetMs: 0 };
     const core = await createNodeCore({
       host: 'browser',
       dataDir,
+      now: () => Date.now() + clock.offsetMs,
       ...(demoTransactions === undefined ? {} : { demo: { transactions: demoTransactions } }),
     });
     const host = await startBrowserHost({
       core,
       rendererDir: resolve(import.meta.dirname, '../../out/renderer'),
     });
-    await use({ host, core, dataDir });
+    await use({ host, core, dataDir, clock });
     await host.close();
     await core.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -36,7 +36,7 @@ test('empty state, one-click demo data, list with totals, sorting, filters and c
 
   await page.getByTestId('load-demo').click();
   await expect(page.getByTestId('tx-job')).toHaveAttribute('data-status', 'finished', { timeout: 20_000 });
-  await expect(page.getByTestId('tx-job')).toContainText(/Synced \d+ transactions/);
+  await expect(page.getByTestId('tx-job')).toContainText(/Synced [\d,]+ transactions/);
   const count = Number((await page.getByTestId('tx-count').textContent())?.replace(/\D/g, ''));
   expect(count).toBeGreaterThan(20);
   await page.screenshot({ path: shotPath('transactions-list') });
@@ -265,7 +265,11 @@ test('offline: sandbox stopped → banner with data age, cache browsable, search
   await page.getByRole('button', { name: 'Search cache' }).click();
   await expect(page.getByTestId('tx-outcome')).toContainText('Found in the cache by transaction number');
   await expect(page.getByTestId('tx-detail').getByRole('button', { name: 'Refresh' })).toBeDisabled();
-  await expect(page.getByTestId('tx-detail')).toContainText('cannot be reached');
+  await expect(page.getByTestId('tx-detail')).toContainText('Offline: this waits for the connection');
+  // Said once on the screen (the banner), not three times; the header stays one line.
+  expect(await page.getByText(/cannot be reached/).count()).toBe(1);
+  const header = (await page.locator('.topbar').boundingBox())!;
+  expect(header.height).toBeLessThan(60);
   await page.screenshot({ path: shotPath('transactions-offline') });
 
   // Export the filtered, sorted view as CSV for machines: header of the visible columns in words, the
@@ -320,7 +324,9 @@ test.describe('a sync large enough for the cache worker', () => {
     await page.getByTestId('load-demo').click();
     const job = page.getByTestId('tx-job');
     await expect(job).toHaveAttribute('data-status', 'finished', { timeout: 45_000 });
-    const synced = Number(/Synced (\d+) transactions/.exec((await job.textContent()) ?? '')?.[1]);
+    const synced = Number(
+      /Synced ([\d,]+) transactions/.exec((await job.textContent()) ?? '')?.[1]?.replace(/,/g, ''),
+    );
     expect(synced).toBeGreaterThanOrEqual(500);
     expect(workers.some((u) => /cache-write\.worker-[\w-]+\.js$/.test(u))).toBe(true);
     const shownCount = async () =>

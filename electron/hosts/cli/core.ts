@@ -13,7 +13,7 @@ import type { Input } from '../../../shared/ipc/contract';
 import { createLogger } from '../../core/adapters/logger';
 import { createEnvSecretStore } from '../../core/adapters/node-secret-stores';
 import type { AppCore } from '../../core/compose';
-import { cannotCheck, describeAccount } from '../../core/services/refunds/accounts';
+import { cannotCheck, describeAccount } from '../../core/services/engine/account';
 import { secretKey, withoutUnknownLimitCurrencies } from '../../core/services/profiles/service';
 import type { SecretStore, SettingsStore } from '../../core/services/profiles/ports';
 import { createNodeCore } from '../node-core';

@@ -18,12 +18,16 @@ import type { ReconOptions } from '../../../shared/recon/period';
 import type { RunFacts } from '../../../shared/recon/run';
 import type { ReconSummary } from '../../../shared/recon/summary';
 import { RECON_INPUT_CHUNK } from '../../../shared/ipc/contract/reconciliation';
+import type { ExceptionView } from '../../../shared/recon/exceptions';
+import type { CarrySource } from '../../core/services/reconciliation/carry';
 
 export interface RunResult {
   facts: RunFacts;
   summary: ReconSummary;
   statement: string[];
   items: ReconItem[];
+  /** With a carry-forward: the run's exceptions (its own and those carried, with their checks). */
+  exceptions?: ExceptionView[];
 }
 
 const silent: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -46,6 +50,8 @@ export async function reconcileInMemory(
     label?: string;
     concurrency?: number;
     cached?: CachedAnswer[];
+    /** An earlier run's outstanding exceptions (read from the app's database) to carry and re-check. */
+    carry?: { fromRunId: string; sources: CarrySource[] };
     log?: Logger;
     onProgress?: (p: ViewProgress) => void;
   },
@@ -73,6 +79,7 @@ export async function reconcileInMemory(
       file: prepared.file,
       mapping: prepared.mapping,
       options: deps.options,
+      ...(deps.carry ? { carryForwardOf: deps.carry.fromRunId, carried: deps.carry.sources } : {}),
     }).runId;
     for (const c of chunked(prepared.imported.rows)) service.addInput(runId, 'row', c);
     for (const c of chunked(prepared.imported.unusable)) service.addInput(runId, 'unusable', c);
@@ -86,7 +93,13 @@ export async function reconcileInMemory(
       items.push(...page.items);
       offset = page.nextOffset;
     }
-    return { facts: report.facts, summary: report.summary, statement: report.statement, items };
+    return {
+      facts: report.facts,
+      summary: report.summary,
+      statement: report.statement,
+      items,
+      ...(deps.carry ? { exceptions: (await service.exceptions.list(runId)).exceptions } : {}),
+    };
   } finally {
     db.close();
   }

@@ -16,6 +16,8 @@ import { AREAS, type AreaId } from './areas';
 import { CommandPalette } from './CommandPalette';
 import { type AppNav, AppNavContext, type Command, isTyping, modKey, useCommands } from './nav';
 import { ShortcutHelp } from './ShortcutHelp';
+import { useActiveProfile } from '../features/profiles/queries';
+import { usePaymentFinder } from '../features/transactions/use-payment-finder';
 
 /** The shell's own commands: areas, look up, theme, display settings, help. */
 function useShellCommands(nav: AppNav, openHelp: () => void): void {
@@ -142,6 +144,9 @@ export function App() {
   // The palette lists what is registered at the moment it opens.
   const [paletteCommands, setPaletteCommands] = useState<Command[]>([]);
   const registry = useRef(new Map<string, readonly Command[]>());
+  // The palette finds payments by what a customer says, in the active profile's cache.
+  const { profile } = useActiveProfile();
+  const find = usePaymentFinder(profile?.id);
   const nonce = useRef(0);
 
   const nav = useMemo<AppNav>(
@@ -211,7 +216,12 @@ export function App() {
         <LiveCacheUpdates />
         <Shell nav={nav} onPalette={openPalette} onHelp={() => setOverlay('help')} />
         {overlay === 'palette' && (
-          <CommandPalette commands={paletteCommands} onLookup={nav.lookup} onClose={closeOverlay} />
+          <CommandPalette
+            commands={paletteCommands}
+            onLookup={nav.lookup}
+            onClose={closeOverlay}
+            find={find}
+          />
         )}
         {overlay === 'help' && <ShortcutHelp onClose={closeOverlay} />}
       </RefundDialogHost>

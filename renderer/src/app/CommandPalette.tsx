@@ -1,6 +1,8 @@
-import { type KeyboardEvent, useId, useMemo, useState } from 'react';
+import { type KeyboardEvent, useEffect, useId, useMemo, useState } from 'react';
 import { Dialog } from '../lib/ui/Dialog';
 import { classifyId } from '../../../shared/domain/id-kind';
+import type { FoundByWords } from '../features/transactions/use-payment-finder';
+import { useFormat } from '../features/preferences/use-prefs';
 import { type Command, matchCommands } from './nav';
 
 /**
@@ -12,17 +14,53 @@ export function CommandPalette({
   commands,
   onLookup,
   onClose,
+  find,
 }: {
   commands: readonly Command[];
   onLookup(query: string): void;
   onClose(): void;
+  /** Finds cached payments by what a customer says (amount, card's last 4, e-mail, name, date). */
+  find?: (text: string) => Promise<FoundByWords | undefined>;
 }) {
   const uid = useId();
+  const f = useFormat();
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
+  const [found, setFound] = useState<{ query: string; result: FoundByWords } | null>(null);
   const shape = classifyId(query);
+  // The cache is searched as the words are typed; an answer for older words is dropped.
+  useEffect(() => {
+    let current = true;
+    const text = query.trim();
+    if (!find || text === '') return;
+    void find(text)
+      .then((result) => {
+        if (current) setFound(result ? { query: text, result } : null);
+      })
+      .catch(() => current && setFound(null));
+    return () => {
+      current = false;
+    };
+  }, [find, query]);
+  const byWords = useMemo(
+    () => (found && found.query === query.trim() ? found.result.matches : []),
+    [found, query],
+  );
   const items = useMemo(() => {
-    const matched = matchCommands(commands, query);
+    const payments: Command[] = byWords.slice(0, 8).map((m) => ({
+      id: `match.${m.transactionNo}`,
+      title: [
+        m.transactionNo,
+        m.tx ? f.amountCode(m.tx.amountMinor, m.tx.currency) : 'made here',
+        m.tx?.createdAt ? f.dateTime(m.tx.createdAt) : undefined,
+      ]
+        .filter(Boolean)
+        .join(' · '),
+      group: `Payments matching “${query.trim()}”`,
+      detail: m.why.join(' · '),
+      run: () => onLookup(m.transactionNo),
+    }));
+    const matched = [...payments, ...matchCommands(commands, query)];
     if (shape.shape === 'empty' || shape.shape === 'invalid') return matched;
     const go: Command = {
       id: 'lookup',
@@ -33,7 +71,7 @@ export function CommandPalette({
     };
     // A number is surely an id; a word may be a command, so the look-up comes after matching commands.
     return shape.shape === 'service-number' || matched.length === 0 ? [go, ...matched] : [...matched, go];
-  }, [commands, query, shape, onLookup]);
+  }, [commands, query, shape, onLookup, byWords, f]);
   const current = Math.min(active, Math.max(0, items.length - 1));
   const run = (c: Command | undefined) => {
     if (!c || c.disabledReason) return;
@@ -97,7 +135,10 @@ export function CommandPalette({
                 data-command={c.id}
               >
                 {heading && <span className="palette-group">{heading}</span>}
-                <span className="palette-title">{c.title}</span>
+                <span className="palette-title">
+                  {c.title}
+                  {c.detail && <span className="palette-detail">{c.detail}</span>}
+                </span>
                 {c.disabledReason ? (
                   <span className="palette-note">{c.disabledReason}</span>
                 ) : (

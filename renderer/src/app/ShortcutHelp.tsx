@@ -26,7 +26,11 @@ const SECTIONS: ReadonlyArray<{ title: string; keys: ReadonlyArray<[string, stri
     title: 'Dialogs',
     keys: [
       ['Tab / Shift+Tab', 'Move between fields (stays inside the dialog)'],
-      ['Enter', 'Continue / confirm'],
+      ['Enter', 'Continue to the next step'],
+      [
+        'Tab, then Enter',
+        'Send, on a step that moves money (a refund, a charge): Enter alone does nothing there, so a stray key never sends — Tab to the send button first',
+      ],
     ],
   },
 ];

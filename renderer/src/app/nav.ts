@@ -14,6 +14,8 @@ export interface Command {
   keywords?: string;
   /** When set, the command is listed but cannot run, and this says why. */
   disabledReason?: string;
+  /** More words under the title (why a found payment matches). */
+  detail?: string;
   run(): void;
 }
 

@@ -7,6 +7,11 @@ export const profileViewSchema = profileSchema.extend({
   hasToken: z.boolean(),
   /** The address calls go to now (Demo: the running sandbox; undefined if it is not running). */
   effectiveBaseUrl: z.string().optional(),
+  /**
+   * The operator main records for this profile's refunds and payments: its operator name, else this
+   * computer's account name (then `operatorName` is absent). Every confirmation shows this same name.
+   */
+  operator: z.string().optional(),
 });
 
 const idInput = z.object({ id: z.string().min(1).max(64) }).strict();

@@ -8,6 +8,16 @@ import type { ReconSummary } from '../../recon/summary';
 import { columnMappingSchema } from '../../recon/mapping';
 import { listScopeSchema, scoped } from './scope';
 import { transactionSchema } from '../../domain/transaction';
+import {
+  EXCEPTION_STATES,
+  exceptionFilterSchema,
+  exceptionNoteSchema,
+  matchReasonSchema,
+  ownerSchema,
+  signOffCommentSchema,
+  type ExceptionView,
+} from '../../recon/exceptions';
+import type { SignOff } from '../../recon/seal';
 
 /**
  * Reconciliation runs (README, "Reconciliation"). The renderer parses and maps the ledger (in a worker)
@@ -67,6 +77,7 @@ export const reconRunSchema = z.object({
   offline: z.boolean().optional(),
   twoWay: z.boolean().optional(),
   recheckOf: z.string().optional(),
+  carryForwardOf: z.string().optional(),
 });
 
 export const reconciliationCreate = {
@@ -80,6 +91,8 @@ export const reconciliationCreate = {
       options: reconOptionsSchema.extend({
         timeZone: reconOptionsSchema.shape.timeZone.superRefine(refuseUnsafeText('time zone')),
       }),
+      /** An earlier run of this profile whose outstanding exceptions this run carries and re-checks. */
+      carryForwardOf: runId.optional(),
     })
     .strict(),
   output: z.object({ runId: z.string() }),
@@ -148,6 +161,77 @@ export const reconciliationItems = {
     total: z.number().int().nonnegative(),
     nextOffset: z.number().int().nonnegative().nullable(),
   }),
+};
+
+/*
+ * Month-end close (issue 28). Exceptions are worked beside the run's record: the figures never change.
+ * The person is the profile's operator name, decided in main (never sent by the renderer). Main
+ * re-checks every rule (state needs a note, versions, currencies, a signed run refuses every change).
+ */
+const exceptionId = z.string().regex(/^[ic]\d{1,7}$/, 'Name an exception of the run.');
+const exceptionViewSchema = z.custom<ExceptionView>(isObject);
+const signOffSchema = z.custom<SignOff>(isObject);
+
+export const reconciliationExceptions = {
+  input: z.object({ ...scoped, runId, filter: exceptionFilterSchema.optional() }).strict(),
+  output: z.object({
+    exceptions: z.array(exceptionViewSchema),
+    /** Exceptions of the run before filtering. */
+    total: z.number().int().nonnegative(),
+    /** Ids still outstanding (open or explained): a sign-off lists them as open. */
+    outstanding: z.array(z.string()),
+    owners: z.array(z.string()),
+    /** The day ages are counted to, in the run's days. */
+    today: z.string(),
+    signOff: signOffSchema.optional(),
+    /** For a signed run: the content hash computed again now, and whether it is the signed one. */
+    contentHash: z.string().optional(),
+    intact: z.boolean().optional(),
+  }),
+};
+
+export const reconciliationUpdateException = {
+  input: z
+    .object({
+      ...scoped,
+      runId,
+      exceptionId,
+      version: z.number().int().nonnegative(),
+      state: z.enum(EXCEPTION_STATES).optional(),
+      /** '' clears the owner. */
+      owner: ownerSchema.optional(),
+      note: exceptionNoteSchema.optional(),
+    })
+    .strict(),
+  output: exceptionViewSchema,
+};
+
+export const reconciliationMatchException = {
+  input: z
+    .object({
+      ...scoped,
+      runId,
+      exceptionId,
+      version: z.number().int().nonnegative(),
+      kind: z.enum(['payment', 'refund']),
+      id: z.string().regex(/^\d{1,32}$/, 'A transaction number is digits only.'),
+      reason: matchReasonSchema,
+    })
+    .strict(),
+  output: exceptionViewSchema,
+};
+
+export const reconciliationSignOff = {
+  input: z
+    .object({
+      ...scoped,
+      runId,
+      comment: signOffCommentSchema,
+      /** Every outstanding exception, listed as open in the sign-off. */
+      open: z.array(exceptionId).max(250_000),
+    })
+    .strict(),
+  output: signOffSchema,
 };
 
 /** The demo ledger for the running Demo sandbox (its dates follow the day the sandbox was seeded). */

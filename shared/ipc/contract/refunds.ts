@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { currencySchema } from '../../domain/currencies';
 import { guardrailsSchema } from '../../domain/guardrails';
 import { environmentSchema } from '../../domain/profile';
-import { type AuditEntry, auditEntrySchema, type Intent, intentSchema } from '../../domain/refund-intent';
+import {
+  type AuditEntry,
+  auditEntrySchema,
+  intentSchema,
+  type IntentView as DomainIntentView,
+  intentViewSchema,
+} from '../../domain/refund-intent';
 import { refuseUnsafeText } from '../../domain/text';
 import { listScopeSchema, scoped } from './scope';
 import { transactionSchema } from '../../domain/transaction';
@@ -20,8 +26,8 @@ export const REFUND_REASONS = [
 ] as const;
 export const REASON_CODES = REFUND_REASONS.map((r) => r.code) as [string, ...string[]];
 
-/** The domain's refund intent and audit entry (shared/domain/refund-intent.ts), as the renderer sees them. */
-export type IntentView = Intent;
+/** The domain's refund intent (with what main derives for it) and audit entry, as the renderer sees them. */
+export type IntentView = DomainIntentView;
 export type AuditEntryView = AuditEntry;
 
 export const refundsPreview = {
@@ -83,13 +89,13 @@ export const refundsSubmit = {
       path: ['reasonNote'],
       message: 'Explain the reason in the note.',
     }),
-  output: intentSchema,
+  output: intentViewSchema,
 };
 
-export const refundsList = { input: listScopeSchema, output: z.array(intentSchema) };
+export const refundsList = { input: listScopeSchema, output: z.array(intentViewSchema) };
 export const refundsCheckAgain = {
   input: z.object({ ...scoped, id: z.string().min(1).max(64) }).strict(),
-  output: intentSchema,
+  output: intentViewSchema,
 };
 
 /** Closes an unknown refund the service never listed as not sent (typed confirmation: "NOT SENT"). */
@@ -101,7 +107,7 @@ export const refundsCloseNotSent = {
       confirmation: z.string().max(32),
     })
     .strict(),
-  output: intentSchema,
+  output: intentViewSchema,
 };
 
 export const auditList = {
@@ -111,5 +117,5 @@ export const auditList = {
 
 export const refundEvents = {
   /** An intent changed state (sent, accepted, resolved, settled…). */
-  'refunds.updated': intentSchema,
+  'refunds.updated': intentViewSchema,
 };

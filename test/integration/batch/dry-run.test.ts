@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
 import { createFetchHttpClient } from '../../../electron/core/adapters/http-fetch';
 import { createBatchDryRun, sha256Hex } from '../../../electron/core/services/batch/dry-run';
+import { refundStoreOn } from '../../../electron/core/services/refunds/store';
 import { createGatewayClient } from '../../../electron/core/services/gateway/client';
 import type { CliIo } from '../../../electron/hosts/cli/io';
 import { runCli } from '../../../electron/hosts/cli/main';
@@ -111,17 +112,21 @@ async function build(): Promise<Built> {
   // In progress: a refund left `sending` in the database (a desk that crashed mid-request).
   const inFlight = take(8);
   const storage = openAppStorage({ dataDir, now: Date.now, log: createFakeLogger() });
+  const refunds = refundStoreOn(storage.intents);
+  const account = {
+    environment: 'custom',
+    baseUrl: sb.baseUrl,
+    merchantNo: DEMO_MERCHANT.merchantNo,
+    storeNo: DEMO_MERCHANT.storeNo,
+  } as const;
   for (const [i, p] of inFlight.entries())
-    storage.refunds.decide((tx) =>
+    await refunds.decide({ account, transactionNo: p.transactionNo, currency: p.currency }, (tx) =>
       tx.insertSending(
         {
           id: `RDBATCHTEST${i}`,
           profileId: 'other-desk',
           profileName: 'Other desk',
-          environment: 'custom',
-          baseUrl: sb.baseUrl,
-          merchantNo: DEMO_MERCHANT.merchantNo,
-          storeNo: DEMO_MERCHANT.storeNo,
+          ...account,
           transactionNo: p.transactionNo,
           amountMinor: 100,
           currency: p.currency,
@@ -131,7 +136,8 @@ async function build(): Promise<Built> {
           operator: 'someone',
           createdAt: new Date().toISOString(),
         },
-        'elsewhere:1',
+        // Held by a process that is gone, for longer than this test runs: the intent stays `sending`.
+        { holder: 'elsewhere:1', ms: 60 * 60_000 },
         new Date().toISOString(),
       ),
     );
@@ -247,7 +253,7 @@ describe('refund batch dry run against the sandbox', () => {
       const service = createBatchDryRun({
         profile: () => ({ ...account, profileId: 'p', profileName: 'Shop', moneyMode: 'local' }),
         gatewayFor: () => gateway,
-        intentsOf: async (a, no) => storage.refunds.forPayment(a.merchantNo, a.storeNo, no),
+        intentsOf: (a, no) => refundStoreOn(storage.intents).forPayment(a.merchantNo, a.storeNo, no),
         doneKeys: async () => done,
         approvalLimits: () => limits,
         clock: { now: Date.now },
@@ -312,9 +318,9 @@ describe('refund batch dry run against the sandbox', () => {
       const service = createBatchDryRun({
         profile: () => ({ ...account, profileId: 'p', profileName: 'Shop', moneyMode: 'local' }),
         gatewayFor: () => ({ queryTransaction: (k, o) => ((queries += 1), real.queryTransaction(k, o)) }),
-        intentsOf: async (a, no) => (
+        intentsOf: (a, no) => (
           (intentReads += 1),
-          storage.refunds.forPayment(a.merchantNo, a.storeNo, no)
+          refundStoreOn(storage.intents).forPayment(a.merchantNo, a.storeNo, no)
         ),
         clock: { now: Date.now },
       });

@@ -9,6 +9,9 @@ import type { AppCore } from '../../../electron/core/compose';
 import { CARD_3DS, CARD_DECLINED, CARD_SUCCESS } from '../../../electron/sandbox/cards';
 import type { CustomerView, PaymentView } from '../../../shared/ipc/contract/payments';
 import { filesUnder, scanForCard } from './card-scan';
+import { openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
+import { paymentStoreOn } from '../../../electron/core/services/payments/store';
+import { createFakeLogger } from '../../fakes/logger';
 
 const CVV = '7391';
 const lines: string[] = [];
@@ -307,6 +310,31 @@ describe('back-office payments through the composed core and the Demo sandbox', 
     const again = await call<PaymentView>('payments.checkAgain', { id: p.id });
     expect(again.state).toBe('outcome_unknown');
     expect(again.lastCheck?.note).toMatch(/No payment with reference/);
+  });
+
+  it('a change another process makes to a payment reaches this one’s renderer (the store’s change feed)', async () => {
+    const link = await call<PaymentView>('payments.createCheckout', checkout());
+    // Another process on the same data directory (a second host, a CLI run) records a check of it.
+    const other = openAppStorage({ dataDir, now: Date.now, log: createFakeLogger() });
+    try {
+      const note = `Checked from another process ${ref()}`;
+      await paymentStoreOn(other.intents, other.customers).noteCheck(link.id, {
+        at: new Date().toISOString(),
+        found: true,
+        note,
+      });
+      const pushed = await until(() =>
+        events.find(
+          (e) =>
+            e.event === 'payments.updated' &&
+            (e.payload as PaymentView).id === link.id &&
+            (e.payload as PaymentView).lastCheck?.note === note,
+        ),
+      );
+      expect(pushed.payload).toMatchObject({ id: link.id, state: 'open', profileId });
+    } finally {
+      other.close();
+    }
   });
 
   it('opens only the service’s own pages', async () => {

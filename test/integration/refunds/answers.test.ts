@@ -70,9 +70,9 @@ describe('a refund answer is checked against the request', () => {
       expect(intent.detail).toMatch(evidence);
       // The follow-up asked the real service, which has no such refund: still unknown, with what it found.
       expect(intent.lastCheck).toMatchObject({ found: false });
-      expect(d.service.audit().some((e) => e.intentId === intent.id && e.outcome === 'succeeded')).toBe(
-        false,
-      );
+      expect(
+        (await d.service.audit()).some((e) => e.intentId === intent.id && e.outcome === 'succeeded'),
+      ).toBe(false);
       // … and the payment is blocked until someone looks.
       await expect(
         d.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: 'USD', ...reason }),
@@ -188,6 +188,6 @@ describe('a refund answer is checked against the request', () => {
     });
     expect(refundCalls).toBe(0);
     expect(sb.state.snapshot().refunds).toHaveLength(before);
-    expect(d.service.audit()[0]).toMatchObject({ outcome: 'refused', transactionNo: refundNo });
+    expect((await d.service.audit())[0]).toMatchObject({ outcome: 'refused', transactionNo: refundNo });
   });
 });

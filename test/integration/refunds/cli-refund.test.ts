@@ -1,3 +1,4 @@
+import { refundStoreOn } from '../../../electron/core/services/refunds/store';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,20 +72,23 @@ describe('cli refund', () => {
       moneyMode: string;
     };
     expect(out.outcome).toBe('accepted');
-    // The sandbox is on this machine: by the app's rule, no real money moved.
-    expect(out.moneyMode).toBe('local');
+    // The sandbox is on this machine, but --base-url declares nothing about it: an address on this
+    // machine may be a tunnel to production, so by the app's rule it is live money.
+    expect(out.moneyMode).toBe('live');
     expect(out.refundTransactionNo).toMatch(/^\d{18}$/);
     expect(refundsAt(p.transactionNo)[0]!.refundReference).toBe(out.intentId);
     const storage = openAppStorage({ dataDir, now: Date.now, log: { info() {}, warn() {}, error() {} } });
     try {
       // The exact account it went to is on the intent: follow-ups go there and nowhere else.
-      expect(storage.refunds.get(out.intentId)).toMatchObject({
+      expect(await refundStoreOn(storage.intents).get(out.intentId)).toMatchObject({
         profileId: `cli:${DEMO_MERCHANT.merchantNo}:${DEMO_MERCHANT.storeNo}`,
         baseUrl: sb.baseUrl,
         merchantNo: DEMO_MERCHANT.merchantNo,
         storeNo: DEMO_MERCHANT.storeNo,
       });
-      expect(storage.refunds.audit.list().some((e) => e.reasonNote === 'customer asked')).toBe(true);
+      expect(
+        (await refundStoreOn(storage.intents).audit.list()).some((e) => e.reasonNote === 'customer asked'),
+      ).toBe(true);
     } finally {
       storage.close();
     }
@@ -226,7 +230,7 @@ describe("cli --profile: the app's named profiles", () => {
       log: { info() {}, warn() {}, error() {} },
     });
     try {
-      expect(storage.refunds.get(out.intentId)).toMatchObject({
+      expect(await refundStoreOn(storage.intents).get(out.intentId)).toMatchObject({
         profileId: 'P-local',
         profileName: 'Local gateway',
         baseUrl: sb.baseUrl,

@@ -49,7 +49,7 @@ describe('close as not sent', () => {
         /at least 3 time\(s\) over 120 minute\(s\).*1 check\(s\) reached the service so far, 0 minute.*could pay it twice/,
       ),
     });
-    expect(d.service.get(intent.id)!.state).toBe('outcome_unknown');
+    expect((await d.service.get(intent.id))!.state).toBe('outcome_unknown');
   });
 
   it('after 3 checks over 120 minutes: one more query, closed with the evidence in the audit, the payment refundable again', async () => {
@@ -65,7 +65,9 @@ describe('close as not sent', () => {
       /^Closed as not sent by test operator at .* after 4 checks over 122 minute\(s\)/,
     );
     expect(closed.closedNotSentAt).toBe(new Date(clock.ms).toISOString());
-    const audit = d.service.audit().find((e) => e.intentId === intent.id && e.outcome === 'closed_not_sent');
+    const audit = (await d.service.audit()).find(
+      (e) => e.intentId === intent.id && e.outcome === 'closed_not_sent',
+    );
     expect(audit?.detail).toMatch(/none with reference RD/);
     const next = await d.service.submit({
       transactionNo: p.transactionNo,
@@ -100,7 +102,7 @@ describe('close as not sent', () => {
         /lists this refund now \(as 900000000000000777\): it was sent, so it was not closed/,
       ),
     });
-    expect(d.service.get(intent.id)!.state).toMatch(/accepted|succeeded/);
+    expect((await d.service.get(intent.id))!.state).toMatch(/accepted|succeeded/);
     // A refund the service has listed is never closeable this way.
     await expect(d.service.closeNotSent('demo', intent.id, 'NOT SENT')).rejects.toMatchObject({
       code: 'conflict',
@@ -137,7 +139,7 @@ describe('the floor of the close policy', () => {
       code: 'conflict',
       message: expect.stringMatching(/at least 3 time\(s\) over 120 minute\(s\)/),
     });
-    expect(d.service.get(intent.id)!.state).toBe('outcome_unknown');
+    expect((await d.service.get(intent.id))!.state).toBe('outcome_unknown');
   });
 });
 
@@ -188,7 +190,7 @@ describe('a refund closed as not sent stays watched', () => {
       ),
       details: { moneyMoved: 'no', foundAfterClose: true },
     });
-    const found = d.service.get(first.id)!;
+    const found = (await d.service.get(first.id))!;
     expect(found.state).toMatch(/accepted|succeeded/);
     expect(found.closedNotSentAt).toBeDefined();
     expect(sb.state.payment(p.transactionNo)!.refunds).toHaveLength(1);
@@ -224,7 +226,7 @@ describe('a refund closed as not sent stays watched', () => {
       ),
     });
     expect(
-      d.service.audit().find((e) => e.intentId === intent.id && e.outcome === 'found_after_close'),
+      (await d.service.audit()).find((e) => e.intentId === intent.id && e.outcome === 'found_after_close'),
     ).toBeDefined();
     await expect(
       d.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason }),

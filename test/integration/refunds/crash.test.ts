@@ -12,9 +12,9 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-async function waitFor(check: () => boolean, ms = 45_000): Promise<void> {
+async function waitFor(check: () => boolean | Promise<boolean>, ms = 45_000): Promise<void> {
   const until = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > until) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -43,7 +43,7 @@ it('a host killed between "sent" and the response loses nothing: the refund is f
   );
   const watcher = buildRefunds(sandbox, dir);
   try {
-    await waitFor(() => watcher.service.list().some((i) => i.state === 'sending'));
+    await waitFor(async () => (await watcher.service.list()).some((i) => i.state === 'sending'));
     // The intent commits just before the request is written to the socket: give the child a moment to
     // actually send it (well inside the sandbox's latency) so the kill lands while it is in flight.
     await new Promise((r) => setTimeout(r, 600));
@@ -55,10 +55,12 @@ it('a host killed between "sent" and the response loses nothing: the refund is f
     child.kill('SIGKILL');
   }
   const restarted = buildRefunds(sandbox, dir);
-  const [pending] = restarted.service.list();
-  // Its sender is gone (killed): a restart resolves it by query — found, so never resent.
+  const [pending] = await restarted.service.list();
+  // Its sender is gone (killed): once its lease has run out, a restart resolves it by query — found, so
+  // never resent. Until then it is left to its sender.
   expect(pending!.state).toBe('sending');
   expect(pending!.sender).toMatch(new RegExp(`:${child.pid}$`));
+  await waitFor(async () => (await restarted.store.orphans()).some((i) => i.id === pending!.id), 10_000);
   const resumed = await restarted.service.resumeAll();
   expect(resumed[0]).toMatchObject({
     state: expect.stringMatching(/accepted|succeeded/),

@@ -4,20 +4,22 @@
  * argv and reports what it saw.
  */
 import { openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
+import { refundStoreOn } from '../../../electron/core/services/refunds/store';
 import { createFakeLogger } from '../../fakes/logger';
 
 const dataDir = process.argv[2]!;
-process.once('message', () => {
+process.once('message', async () => {
   const log = createFakeLogger();
   let report: Record<string, unknown>;
   try {
-    const storage = openAppStorage({ dataDir, now: Date.now, log });
+    // As the app starts: the earlier files are imported as the storage opens (no profiles here).
+    const storage = openAppStorage({ dataDir, now: Date.now, log, baseUrlFor: () => undefined });
     report = {
       imported: log.lines.filter((l) => l.event === 'storage.imported').map((l) => l.fields),
       errors: log.lines.filter((l) => l.level === 'error'),
       untrusted: storage.untrusted() ?? null,
       problems: storage.problems(),
-      intents: storage.refunds.list().length,
+      intents: (await refundStoreOn(storage.intents).list()).length,
     };
     storage.close();
   } catch (e) {

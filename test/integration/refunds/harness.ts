@@ -5,7 +5,8 @@ import { newSortableId } from '../../../shared/domain/ids';
 import { createFetchHttpClient } from '../../../electron/core/adapters/http-fetch';
 import { openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
 import { createGatewayClient } from '../../../electron/core/services/gateway/client';
-import { senderAlive, THIS_SENDER } from '../../../electron/core/services/refunds/runtime';
+import { processIdentity } from '../../../electron/core/adapters/process-identity';
+import { refundStoreOn } from '../../../electron/core/services/refunds/store';
 import {
   createRefundService,
   type RefundContext,
@@ -39,9 +40,12 @@ export function buildRefunds(
   ctx: Partial<RefundContext> = {},
   timeoutMs = 3000,
   extra: Partial<RefundServiceDeps> = {},
+  /** The store's clock (leases): a later one sees every other sender's lease as expired. */
+  storageNow: () => number = Date.now,
 ) {
   const log = createFakeLogger();
-  const storage = openAppStorage({ dataDir: dir, now: Date.now, log });
+  // As the app's core does at start: the files of earlier versions are imported (no profiles here).
+  const storage = openAppStorage({ dataDir: dir, now: storageNow, log, baseUrlFor: () => undefined });
   const gateway = createGatewayClient({
     http: createFetchHttpClient(),
     clock: { now: Date.now },
@@ -55,21 +59,24 @@ export function buildRefunds(
     timeoutMs,
     retry: { retries: 1, baseDelayMs: 5, maxDelayMs: 10 },
   });
+  const store = refundStoreOn(storage.intents);
   const service = createRefundService({
     gatewayFor: () => gateway,
-    store: storage.refunds,
+    store,
     clock: { now: Date.now },
     log,
     context: () => ({ ...DEMO_CONTEXT, baseUrl: sandbox.baseUrl, ...ctx }),
     // Every desk built here is for the same merchant account: like the app's profiles for one account.
     belongsTo: (i) => i.merchantNo === DEMO_CONTEXT.merchantNo && i.storeNo === DEMO_CONTEXT.storeNo,
+    ownerOf: () => undefined,
     newId: () => newSortableId('RD'),
-    sender: THIS_SENDER,
-    senderAlive,
+    sender: processIdentity().sender,
+    // Short leases: a killed sender's refund is taken over within a second.
+    leaseMs: 600,
     untrusted: storage.untrusted,
     ...extra,
   });
-  return { service, storage, store: storage.refunds, log, dir, gateway, close: () => storage.close() };
+  return { service, storage, store, log, dir, gateway, close: () => storage.close() };
 }
 
 /** A successful demo payment with nothing refunded yet. */

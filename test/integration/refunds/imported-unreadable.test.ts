@@ -54,7 +54,7 @@ describe('an imported refund that cannot be fully read', () => {
         expect(refundRequests()).toBe(sent);
         expect(sb.state.snapshot().refunds.filter((r) => r.transactionNo === p.transactionNo)).toEqual([]);
         // Listed as what it is, so the person sees why and can check it again.
-        expect(desk.service.list()).toEqual([
+        expect(await desk.service.list()).toEqual([
           expect.objectContaining({ id: 'RD0UNRESOLVED1', state: 'outcome_unknown', amountMinor: 1000 }),
         ]);
       } finally {
@@ -115,7 +115,10 @@ describe('an imported refund that cannot be fully read', () => {
       });
       expect(refundRequests()).toBe(sent);
       // Refused is audited like every refusal; health still names the row.
-      expect(desk.service.audit()[0]).toMatchObject({ outcome: 'refused', transactionNo: p.transactionNo });
+      expect((await desk.service.audit())[0]).toMatchObject({
+        outcome: 'refused',
+        transactionNo: p.transactionNo,
+      });
       expect(desk.storage.problems().map((x) => x.name)).toContain('journal-currency');
     } finally {
       desk.close();

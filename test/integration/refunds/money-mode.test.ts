@@ -52,10 +52,31 @@ describe('a Custom profile at a non-loopback https address', () => {
     }
   });
 
-  it('the same service at a loopback custom address needs no typed amount', async () => {
+  it('a loopback custom address is live money until the person declares otherwise: the typed amount is asked for', async () => {
+    // A tunnel or proxy to a production gateway is loopback too: the address alone cannot say.
     const { service, close } = buildRefunds(sandbox, undefined, {
       environment: 'custom',
       baseUrl: sandbox.baseUrl,
+    });
+    try {
+      const p = freshPayment(sandbox, used);
+      expect((await service.preview('demo', p.transactionNo)).moneyMode).toBe('live');
+      const amount = { transactionNo: p.transactionNo, amountMinor: 100, currency: p.currency, ...reason };
+      await expect(service.submit(amount)).rejects.toMatchObject({
+        code: 'invalid_input',
+        details: { requires: ['typed_amount'], moneyMoved: 'no' },
+      });
+      expect(atService(p.transactionNo)).toHaveLength(0);
+    } finally {
+      close();
+    }
+  });
+
+  it('the same address declared a simulator on this computer needs no typed amount; a declaration never lowers a remote address', async () => {
+    const { service, close } = buildRefunds(sandbox, undefined, {
+      environment: 'custom',
+      baseUrl: sandbox.baseUrl,
+      loopbackMoneyMode: 'local',
     });
     try {
       const p = freshPayment(sandbox, used);
@@ -69,6 +90,17 @@ describe('a Custom profile at a non-loopback https address', () => {
       expect(sent.state).toBe('accepted');
     } finally {
       close();
+    }
+    const remote = buildRefunds(sandbox, undefined, {
+      environment: 'custom',
+      baseUrl: PARTNER,
+      loopbackMoneyMode: 'local',
+    });
+    try {
+      const p = freshPayment(sandbox, used);
+      expect((await remote.service.preview('demo', p.transactionNo)).moneyMode).toBe('live');
+    } finally {
+      remote.close();
     }
   });
 });

@@ -150,7 +150,7 @@ describe('the previous release on a data directory this version uses', () => {
     expect(statSync(journalPath(dir)).isDirectory()).toBe(true);
     const again = buildRefunds(sb, dir);
     try {
-      expect(again.service.list()).toEqual([
+      expect(await again.service.list()).toEqual([
         expect.objectContaining({
           state: 'outcome_unknown',
           amountMinor: 400,
@@ -181,9 +181,9 @@ describe('the previous release on a data directory this version uses', () => {
     const desk = buildRefunds(sb, dir);
     try {
       expect(
-        desk.store
-          .forPayment(DEMO_MERCHANT.merchantNo, DEMO_MERCHANT.storeNo, p.transactionNo)
-          .map((i) => [i.amountMinor, i.state, i.refundTransactionNo === refundTransactionNo]),
+        (await desk.store.forPayment(DEMO_MERCHANT.merchantNo, DEMO_MERCHANT.storeNo, p.transactionNo)).map(
+          (i) => [i.amountMinor, i.state, i.refundTransactionNo === refundTransactionNo],
+        ),
       ).toEqual([
         [100, 'accepted', false],
         [300, 'accepted', true],

@@ -4,6 +4,7 @@
  * test kills some of them with SIGKILL at random points. A recording proxy in front of the sandbox sees
  * every refund request as the service receives it. The assertions come from the service's own records.
  */
+import { refundStoreOn } from '../../../electron/core/services/refunds/store';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
@@ -192,8 +193,9 @@ it('8 processes racing refunds with kill -9: no two refunds of a payment in flig
   };
   // The test's own connection to the shared database: it sees which process is sending right now.
   const watcher = openAppStorage({ dataDir, now: Date.now, log: SILENT });
-  const sendingBy = (pid: number | undefined) =>
-    watcher.refunds.unfinished().some((i) => i.state === 'sending' && i.sender?.endsWith(`:${pid}`));
+  const watching = refundStoreOn(watcher.intents);
+  const sendingBy = async (pid: number | undefined) =>
+    (await watching.unfinished()).some((i) => i.state === 'sending' && i.sender?.endsWith(`:${pid}`));
   /**
    * `kill`: a delay from start, or a token shared by a round's CLI runs: the first of them seen sending
    * is killed at a random moment while its request is out.
@@ -229,14 +231,14 @@ it('8 processes racing refunds with kill -9: no two refunds of a payment in flig
       let timer: NodeJS.Timeout | undefined;
       if (typeof kill === 'number') timer = setTimeout(() => child.kill('SIGKILL'), kill);
       if (typeof kill === 'object') {
-        const poll = () => {
+        const poll = async () => {
           if (child.exitCode !== null || child.signalCode !== null || kill.taken) return;
-          if (sendingBy(child.pid)) {
+          if (await sendingBy(child.pid)) {
             kill.taken = true;
             timer = setTimeout(() => child.kill('SIGKILL'), Math.floor(random() * 200));
-          } else timer = setTimeout(poll, 10);
+          } else timer = setTimeout(() => void poll(), 10);
         };
-        poll();
+        void poll();
       }
       child.on('exit', (code, signal) => {
         clearTimeout(timer);
@@ -306,16 +308,21 @@ it('8 processes racing refunds with kill -9: no two refunds of a payment in flig
   // those by query. Then each intent still unknown is checked once more, as a person would.
   const storage = watcher;
   const until = Date.now() + 30_000;
-  while (storage.refunds.unfinished().some((i) => i.state === 'sending') && Date.now() < until)
+  while (
+    (await refundStoreOn(storage.intents).unfinished()).some((i) => i.state === 'sending') &&
+    Date.now() < until
+  )
     await new Promise((r) => setTimeout(r, 200));
   await new Promise((r) => setTimeout(r, 500)); // refunds still at the service's door arrive
-  for (const i of storage.refunds.unfinished().filter((x) => x.state === 'outcome_unknown'))
+  for (const i of (await refundStoreOn(storage.intents).unfinished()).filter(
+    (x) => x.state === 'outcome_unknown',
+  ))
     await ipc(hosts[0]!, 'refunds.checkAgain', { profileId: 'P-race', id: i.id });
   await new Promise((r) => setTimeout(r, 300));
-  for (const i of storage.refunds.unfinished().filter((x) => x.state === 'accepted'))
+  for (const i of (await refundStoreOn(storage.intents).unfinished()).filter((x) => x.state === 'accepted'))
     await ipc(hosts[0]!, 'refunds.checkAgain', { profileId: 'P-race', id: i.id });
 
-  const intents = storage.refunds.list();
+  const intents = await refundStoreOn(storage.intents).list();
   const byId = new Map(intents.map((i) => [i.id, i]));
   const snapshot = sb.state.snapshot();
   const atService = snapshot.refunds.filter((r) => payments.some((p) => p.transactionNo === r.transactionNo));

@@ -71,8 +71,8 @@ describe('refunds against the sandbox', () => {
       details: { moneyMoved: 'no', remainingMinor: p.amountMinor },
     });
     expect(serviceRefunds(p.transactionNo)).toHaveLength(0);
-    expect(service.list()).toHaveLength(0);
-    expect(service.audit()[0]).toMatchObject({ outcome: 'refused', transactionNo: p.transactionNo });
+    expect(await service.list()).toHaveLength(0);
+    expect((await service.audit())[0]).toMatchObject({ outcome: 'refused', transactionNo: p.transactionNo });
   });
 
   it('refuses a submit confirmed against another account than the one the profile now points at', async () => {
@@ -152,8 +152,7 @@ describe('refunds against the sandbox', () => {
       sandbox.resetFaults();
     }
     expect(serviceRefunds(p.transactionNo)).toHaveLength(1);
-    const audit = service
-      .audit()
+    const audit = (await service.audit())
       .filter((e) => e.transactionNo === p.transactionNo)
       .map((e) => e.outcome);
     expect(audit).toContain('outcome_unknown');

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../electron/sandbox/index';
 import { rejectionError } from '../../../electron/core/services/gateway/errors';
 import { openDatabase, translate } from '../../../electron/core/adapters/sqlite/database';
-import { createSqliteRefundStore } from '../../../electron/core/adapters/sqlite/refund-store';
+import { createSqliteIntentStore } from '../../../electron/core/adapters/sqlite/intent-store';
+import { refundStoreOn } from '../../../electron/core/services/refunds/store';
 import { MIGRATIONS } from '../../../electron/core/adapters/sqlite/schema';
 import { buildRefunds, freshPayment, reason, startRefundSandbox } from './harness';
 
@@ -105,7 +106,7 @@ describe('one transaction decides, guarded transitions settle', () => {
     try {
       const sending = submit(sender, p, 100);
       await new Promise((r) => setTimeout(r, 150));
-      const [inFlight] = resolver.service.list();
+      const [inFlight] = await resolver.service.list();
       expect(inFlight!.state).toBe('sending');
       // Another window's start-up resume and a Check again while the sender is still waiting.
       await resolver.service.resumeAll();
@@ -114,20 +115,21 @@ describe('one transaction decides, guarded transitions settle', () => {
     } finally {
       sb.resetFaults();
     }
-    expect(resolver.service.list()[0]!.state).toBe('rejected');
+    expect((await resolver.service.list())[0]!.state).toBe('rejected');
   });
 
   it("the sender's late answer still applies after a resolver marked its refund unknown", async () => {
     const dir = newDir();
     const p = freshPayment(sb, used);
-    // The sender's process looks dead to the resolver (a pid that is not running).
+    // The sender's lease has run out as the resolver sees it (its clock is a minute ahead): as if the
+    // sender had hung or its machine had gone away.
     const sender = buildRefunds(sb, dir, {}, 5000, { sender: 'this-host-does-not-exist:1' });
-    const resolver = buildRefunds(sb, dir, {}, 3000, { senderAlive: () => false });
+    const resolver = buildRefunds(sb, dir, {}, 3000, {}, () => Date.now() + 60_000);
     sb.setFaults({ endpoints: { refund: { latencyMs: 400 } } });
     try {
       const sending = submit(sender, p, 100);
       await new Promise((r) => setTimeout(r, 150));
-      const [inFlight] = resolver.service.list();
+      const [inFlight] = await resolver.service.list();
       const checked = await resolver.service.checkAgain('demo', inFlight!.id);
       expect(checked.state).toBe('outcome_unknown');
       expect(checked.lastCheck?.found).toBe(false);
@@ -135,7 +137,7 @@ describe('one transaction decides, guarded transitions settle', () => {
     } finally {
       sb.resetFaults();
     }
-    const events = resolver.store.get(resolver.service.list()[0]!.id)!;
+    const events = (await resolver.store.get((await resolver.service.list())[0]!.id))!;
     expect(events.refundTransactionNo).toMatch(/^\d+$/);
     expect(atService(p.transactionNo)).toHaveLength(1);
   });
@@ -172,9 +174,9 @@ describe('one transaction decides, guarded transitions settle', () => {
       other.service.checkAgain('demo', intent.id),
       d.service.track(),
     ]);
-    expect(d.service.get(intent.id)?.state).toBe('succeeded');
+    expect((await d.service.get(intent.id))?.state).toBe('succeeded');
     expect(
-      d.service.audit().filter((e) => e.intentId === intent.id && e.outcome === 'succeeded'),
+      (await d.service.audit()).filter((e) => e.intentId === intent.id && e.outcome === 'succeeded'),
     ).toHaveLength(1);
   });
 });
@@ -184,7 +186,7 @@ describe('storage faults are told as they are', () => {
   function deskWithConnection() {
     const dir = newDir();
     const db = openDatabase(join(dir, 'refund-desk.db'), MIGRATIONS);
-    const store = createSqliteRefundStore(db);
+    const store = refundStoreOn(createSqliteIntentStore(db, { now: Date.now }));
     return { db, store, desk: buildRefunds(sb, dir, {}, 3000, { store }) };
   }
 
@@ -201,7 +203,7 @@ describe('storage faults are told as they are', () => {
     });
     expect(atService(p.transactionNo)).toHaveLength(0);
     db.run('PRAGMA query_only = OFF');
-    expect(desk.service.list()).toHaveLength(0);
+    expect(await desk.service.list()).toHaveLength(0);
   });
 
   it('a full disk after the service accepted: "money moved", never "nothing was sent"; the payment stays blocked', async () => {

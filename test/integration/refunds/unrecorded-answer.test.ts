@@ -9,9 +9,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, translate } from '../../../electron/core/adapters/sqlite/database';
-import { createSqliteRefundStore } from '../../../electron/core/adapters/sqlite/refund-store';
-import { MIGRATIONS } from '../../../electron/core/adapters/sqlite/schema';
+import { DATABASE_FILE, openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
+import { translate } from '../../../electron/core/adapters/sqlite/database';
+import { refundStoreOn } from '../../../electron/core/services/refunds/store';
+import { createFakeLogger } from '../../fakes/logger';
 import { rejectionError } from '../../../electron/core/services/gateway/errors';
 import type { RunningSandbox } from '../../../electron/sandbox/index';
 import { buildRefunds, freshPayment, reason, startRefundSandbox } from './harness';
@@ -26,14 +27,14 @@ afterAll(() => sb.close());
 /** A desk whose every state change fails as on a full disk while `disk.full` is set. */
 function deskOnFullDisk() {
   const dir = mkdtempSync(join(tmpdir(), 'rd-unrecorded-'));
-  const db = openDatabase(join(dir, 'refund-desk.db'), MIGRATIONS);
-  const store = createSqliteRefundStore(db);
+  const storage = openAppStorage({ dataDir: dir, now: Date.now, log: createFakeLogger() });
+  const store = refundStoreOn(storage.intents);
   const disk = { full: false };
   const full = Object.assign(new Error('database or disk is full'), { errcode: 13 });
   const failing = {
     ...store,
-    transition: (...args: Parameters<typeof store.transition>) => {
-      if (disk.full) throw translate(full, db.path);
+    transition: async (...args: Parameters<typeof store.transition>) => {
+      if (disk.full) throw translate(full, join(dir, DATABASE_FILE));
       return store.transition(...args);
     },
   };
@@ -57,15 +58,18 @@ async function rejectedOnFullDisk() {
   await expect(
     desk.service.submit({ transactionNo: p.transactionNo, amountMinor: 100, currency: 'USD', ...reason }),
   ).rejects.toMatchObject({ code: 'unavailable', details: { moneyMoved: 'no' } });
-  expect(desk.service.list()[0]!.state).toBe('sending');
+  expect((await desk.service.list())[0]!.state).toBe('sending');
   return { dir, disk, desk };
 }
 
-/** A restart: another desk on the same data directory, whose sender process is gone. */
+/**
+ * A restart: another desk on the same data directory, whose sender process is gone — its lease, seen
+ * by this desk's clock a minute later, has run out.
+ */
 async function restartedIntent(dir: string) {
-  const restarted = buildRefunds(sb, dir, {}, 3000, { senderAlive: () => false });
+  const restarted = buildRefunds(sb, dir, {}, 3000, {}, () => Date.now() + 60_000);
   await restarted.service.resumeAll();
-  return restarted.service.list()[0]!;
+  return (await restarted.service.list())[0]!;
 }
 
 describe('an answer that could not be recorded', () => {

@@ -148,6 +148,8 @@ describe('secrets scan after the flows', () => {
       ...MERCHANT,
       environment: 'custom',
       baseUrl: sandbox.baseUrl,
+      // A simulator on this machine, as the person declares it (else it would be live money).
+      loopbackMoneyMode: 'local',
       ipnEnabled: true,
       operatorName: 'Scan Operator',
     });

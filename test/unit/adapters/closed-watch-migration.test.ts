@@ -3,14 +3,52 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../../electron/core/adapters/sqlite/app-storage';
-import { openDatabase } from '../../../electron/core/adapters/sqlite/database';
-import {
-  createSqliteRefundStore,
-  insertEventRow,
-  insertIntentRow,
-} from '../../../electron/core/adapters/sqlite/refund-store';
+import { type Database, openDatabase as openDb } from '../../../electron/core/adapters/sqlite/database';
+import { createSqliteIntentStore } from '../../../electron/core/adapters/sqlite/intent-store';
 import { MIGRATIONS } from '../../../electron/core/adapters/sqlite/schema';
 import type { Intent } from '../../../electron/core/services/refunds/intent';
+import { refundStoreOn } from '../../../electron/core/services/refunds/store';
+
+/** An intent row as versions before the engine kept it (one table of refunds). */
+function insertIntentRow(db: Database, i: Intent, imported = false): void {
+  db.run(
+    `INSERT INTO intents (id, seq, state, profile_id, profile_name, environment, base_url, merchant_no,
+       store_no, transaction_no, amount_minor, currency, settle_currency, reason_code, reason_note, operator,
+       created_at, updated_at, checks, attempts, imported)
+     VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    i.id,
+    i.state,
+    i.profileId,
+    i.profileName,
+    i.environment,
+    i.baseUrl,
+    i.merchantNo,
+    i.storeNo,
+    i.transactionNo,
+    i.amountMinor,
+    i.currency,
+    i.settleCurrency ?? '',
+    i.reasonCode,
+    i.reasonNote,
+    i.operator,
+    i.createdAt,
+    i.updatedAt,
+    i.checks,
+    i.attempts,
+    imported ? 1 : 0,
+  );
+}
+function insertEventRow(db: Database, id: string, e: { at: string; type: string; from: string; to: string }) {
+  db.run(
+    'INSERT INTO intent_events (intent_id, at, type, from_state, to_state, data) VALUES (?, ?, ?, ?, ?, ?)',
+    id,
+    e.at,
+    e.type,
+    e.from,
+    e.to,
+    '{}',
+  );
+}
 
 /**
  * Issue 24: refunds closed as not sent stay watched. The migration that adds `closed_not_sent_at` gives
@@ -43,9 +81,9 @@ const row = (id: string, over: Partial<Intent> = {}): Intent => ({
 });
 
 describe('the closed-as-not-sent watch migration', () => {
-  it('gives intents closed by an earlier version their closing time, and only those', () => {
+  it('gives intents closed by an earlier version their closing time, and only those', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'rd-closed-watch-')), DATABASE_FILE);
-    const old = openDatabase(
+    const old = openDb(
       path,
       MIGRATIONS.filter((m) => m.version < WATCH_VERSION),
     );
@@ -62,15 +100,16 @@ describe('the closed-as-not-sent watch migration', () => {
     });
     old.close();
 
-    const db = openDatabase(path, MIGRATIONS);
-    const store = createSqliteRefundStore(db);
-    expect(store.get('RD-CLOSED')!.closedNotSentAt).toBe('2026-11-24T12:05:00.000Z');
-    expect(store.get('RD-IMPORTED')!.closedNotSentAt).toBeUndefined();
-    expect(store.get('RD-DONE')!.closedNotSentAt).toBeUndefined();
+    // Opened by this version: through the watch's migration and on into the engine's table.
+    const db = openDb(path, MIGRATIONS);
+    const store = refundStoreOn(createSqliteIntentStore(db, { now: Date.now }));
+    expect((await store.get('RD-CLOSED'))!.closedNotSentAt).toBe('2026-11-24T12:05:00.000Z');
+    expect((await store.get('RD-IMPORTED'))!.closedNotSentAt).toBeUndefined();
+    expect((await store.get('RD-DONE'))!.closedNotSentAt).toBeUndefined();
     // Watched while within the window; a transition away from `refused` ends the watch.
-    expect(store.closedSince('2026-11-24T00:00:00.000Z').map((i) => i.id)).toEqual(['RD-CLOSED']);
-    expect(store.closedSince('2026-11-24T12:05:00.000Z')).toEqual([]);
-    store.transition(
+    expect((await store.closedSince('2026-11-24T00:00:00.000Z')).map((i) => i.id)).toEqual(['RD-CLOSED']);
+    expect(await store.closedSince('2026-11-24T12:05:00.000Z')).toEqual([]);
+    await store.transition(
       'RD-CLOSED',
       ['refused'],
       'accepted',
@@ -80,11 +119,11 @@ describe('the closed-as-not-sent watch migration', () => {
         type: 'found_after_close',
       },
     );
-    expect(store.get('RD-CLOSED')).toMatchObject({
+    expect(await store.get('RD-CLOSED')).toMatchObject({
       state: 'accepted',
       closedNotSentAt: '2026-11-24T12:05:00.000Z',
     });
-    expect(store.closedSince('2026-11-24T00:00:00.000Z')).toEqual([]);
+    expect(await store.closedSince('2026-11-24T00:00:00.000Z')).toEqual([]);
     db.close();
   });
 });

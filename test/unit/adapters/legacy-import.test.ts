@@ -1,3 +1,4 @@
+import { refundStoreOn } from '../../../electron/core/services/refunds/store';
 import { createHash } from 'node:crypto';
 import {
   mkdirSync,
@@ -142,7 +143,7 @@ describe('one-time import of the earlier JSON-lines files', () => {
     );
 
     const storage = open(dataDir);
-    const intents = new Map(storage.refunds.list().map((i) => [i.id, i]));
+    const intents = new Map((await refundStoreOn(storage.intents).list()).map((i) => [i.id, i]));
 
     expect(intents.get('RD0001')).toMatchObject({
       state: 'succeeded',
@@ -172,7 +173,7 @@ describe('one-time import of the earlier JSON-lines files', () => {
     );
     expect(intents.has('RD0004')).toBe(false);
     expect(intents.has('RD0007')).toBe(false);
-    expect(storage.refunds.audit.list()).toHaveLength(1);
+    expect(await refundStoreOn(storage.intents).audit.list()).toHaveLength(1);
     storage.close();
     const { DatabaseSync } = await import('node:sqlite');
     const raw = new DatabaseSync(join(dataDir, 'refund-desk.db'));
@@ -202,8 +203,8 @@ describe('one-time import of the earlier JSON-lines files', () => {
 
     // A second start imports nothing again.
     const again = open(dataDir);
-    expect(again.refunds.list()).toHaveLength(5);
-    expect(again.refunds.audit.list()).toHaveLength(1);
+    expect(await refundStoreOn(again.intents).list()).toHaveLength(5);
+    expect(await refundStoreOn(again.intents).audit.list()).toHaveLength(1);
     again.close();
   });
 
@@ -231,7 +232,60 @@ describe('one-time import of the earlier JSON-lines files', () => {
       },
     ]);
     // The last line had no newline after it but is whole: imported. Damage elsewhere → not provably unsent.
-    expect(storage.refunds.get('RD0010')).toMatchObject({ state: 'outcome_unknown' });
+    expect(await refundStoreOn(storage.intents).get('RD0010')).toMatchObject({ state: 'outcome_unknown' });
+    storage.close();
+  });
+
+  it('an old journal with two unanswered refunds of one payment: both imported, both open, the payment stays blocked', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rd-import-'));
+    const payment = { transactionNo: '297553638300709999' };
+    writeFileSync(
+      join(dataDir, 'refund-journal.jsonl'),
+      [
+        line({ type: 'created', at, intent: draft('RD0021', payment) }),
+        line({ type: 'sent', at, id: 'RD0021' }),
+        line({ type: 'created', at, intent: draft('RD0022', { ...payment, amountMinor: 300 }) }),
+        line({ type: 'sent', at, id: 'RD0022' }),
+        '',
+      ].join('\n'),
+    );
+    const storage = open(dataDir);
+    const refunds = refundStoreOn(storage.intents);
+    // Nothing dropped: both are what the journal proves — sent, answer unknown — and both count.
+    expect(
+      (await refunds.forPayment('200043', '300014', payment.transactionNo)).map((i) => [i.id, i.state]),
+    ).toEqual([
+      ['RD0021', 'outcome_unknown'],
+      ['RD0022', 'outcome_unknown'],
+    ]);
+    expect(storage.problems().find((p) => p.name === 'journal-import')).toBeUndefined();
+    // The database refuses a third open refund of the payment, even once the first is resolved.
+    const decide = () =>
+      refunds.decide(
+        {
+          account: {
+            environment: 'production',
+            baseUrl: 'https://mapi.yuansfer.com',
+            merchantNo: '200043',
+            storeNo: '300014',
+          },
+          transactionNo: payment.transactionNo,
+          currency: 'USD',
+        },
+        (tx) =>
+          tx.insertSending(
+            {
+              ...draft('RD0023', payment),
+              environment: 'production',
+              baseUrl: 'https://mapi.yuansfer.com',
+            } as never,
+            { holder: 't:1', ms: 15_000 },
+            at,
+          ),
+      );
+    await expect(decide()).rejects.toMatchObject({ which: 'open_refund' });
+    await refunds.transition('RD0021', ['outcome_unknown'], 'rejected', {}, { at, type: 'rejected' });
+    await expect(decide()).rejects.toMatchObject({ which: 'open_refund' });
     storage.close();
   });
 });
@@ -296,7 +350,7 @@ describe('files an older version writes after the import', () => {
     writeFileSync(join(dataDir, 'audit.jsonl'), auditAgain + auditLine('RD0103') + '\n');
 
     const storage = open(dataDir);
-    expect(storage.refunds.list().map((i) => [i.id, i.state])).toEqual([
+    expect((await refundStoreOn(storage.intents).list()).map((i) => [i.id, i.state])).toEqual([
       ['RD0103', 'outcome_unknown'],
       ['RD0102', 'outcome_unknown'],
       ['RD0101', 'outcome_unknown'],
@@ -306,7 +360,10 @@ describe('files an older version writes after the import', () => {
     expect(storage.problems().find((p) => p.name === 'journal-import')?.detail).toMatch(
       /refund RD0102 is already in the database \(imported earlier as outcome_unknown\); this copy \(accepted\) was not imported/,
     );
-    expect(storage.refunds.audit.list().map((e) => e.intentId)).toEqual(['RD0103', 'RD0101']);
+    expect((await refundStoreOn(storage.intents).audit.list()).map((e) => e.intentId)).toEqual([
+      'RD0103',
+      'RD0101',
+    ]);
     storage.close();
     expect(await importProblems(dataDir)).toBe(1);
   });
@@ -322,10 +379,15 @@ describe('files an older version writes after the import', () => {
     writeFileSync(join(dataDir, 'audit.jsonl'), auditLine('RD0201') + '\n');
 
     const log = createFakeLogger();
-    const storage = openAppStorage({ dataDir, now: () => Date.parse('2026-11-23T12:00:00Z'), log });
+    const storage = openAppStorage({
+      dataDir,
+      now: () => Date.parse('2026-11-23T12:00:00Z'),
+      log,
+      baseUrlFor: () => undefined,
+    });
     expect(log.lines.filter((l) => l.event === 'storage.imported')).toEqual([]);
-    expect(storage.refunds.list()).toHaveLength(1);
-    expect(storage.refunds.audit.list()).toHaveLength(1);
+    expect(await refundStoreOn(storage.intents).list()).toHaveLength(1);
+    expect(await refundStoreOn(storage.intents).audit.list()).toHaveLength(1);
     expect(storage.problems()).toEqual([]);
     storage.close();
     expect(readdirSync(dataDir).filter((n) => n.startsWith('refund-journal.imported-'))).toHaveLength(2);
@@ -364,8 +426,8 @@ describe('files an older version writes after the import', () => {
     );
 
     const storage = open(dataDir);
-    expect(storage.refunds.list().map((i) => i.id)).toEqual(['RD0302', 'RD0301']);
-    expect(storage.refunds.audit.list()).toHaveLength(1);
+    expect((await refundStoreOn(storage.intents).list()).map((i) => i.id)).toEqual(['RD0302', 'RD0301']);
+    expect(await refundStoreOn(storage.intents).audit.list()).toHaveLength(1);
     expect(storage.problems()).toEqual([]);
     storage.close();
   });

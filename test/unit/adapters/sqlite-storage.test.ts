@@ -1,3 +1,4 @@
+import { refundStoreOn } from '../../../electron/core/services/refunds/store';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
@@ -44,7 +45,9 @@ describe('the app database', () => {
           );
           old.run(`INSERT INTO recon_results (job_id, key, data) VALUES ('RC1', 'tx:1', '{}')`);
         });
-      if (from >= 4)
+      // v4 to v6 kept the payments' audit log in a table of its own.
+      const paymentAudit = from >= 4 && from <= 6;
+      if (paymentAudit)
         old.immediate(() =>
           old.run(
             `INSERT INTO payment_audit (at, operator, profile_id, profile_name, environment, action, outcome, subject_id)
@@ -54,13 +57,19 @@ describe('the app database', () => {
       old.close();
       const db = openDatabase(path, MIGRATIONS);
       expect(db.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
-      expect(db.all('SELECT amount_minor FROM audit')).toHaveLength(from >= 1 ? 1 : 0);
+      // v7 keeps one audit log with a kind: the refunds' entries and the payments' both land there.
+      expect(db.all(`SELECT amount_minor FROM audit WHERE kind = 'refund'`)).toEqual(
+        from >= 1 ? [{ amount_minor: 5 }] : [],
+      );
+      expect(db.all(`SELECT subject_id, data FROM audit WHERE kind = 'payment'`)).toEqual(
+        paymentAudit ? [{ subject_id: 'CU1', data: JSON.stringify({ action: 'customer.register' }) }] : [],
+      );
       // Reconciliation jobs of earlier versions keep their answers; they have no record (no facts).
       expect(db.all('SELECT id, facts, started FROM recon_jobs')).toEqual(
         from >= 2 ? [{ id: 'RC1', facts: null, started: 1 }] : [],
       );
       expect(db.all('SELECT key FROM recon_results')).toHaveLength(from >= 2 ? 1 : 0);
-      // Every table of the latest schema exists.
+      // Every table of the latest schema exists, and the per-kind tables of v4 are gone.
       const tables = db
         .all<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table'`)
         .map((t) => t.name);
@@ -79,18 +88,19 @@ describe('the app database', () => {
           'meta',
           'customers',
           'payment_methods',
-          'payment_intents',
-          'payment_events',
-          'payment_audit',
         ]),
       );
-      // Data written at an earlier version is still there, and the newest tables take rows.
-      if (from >= 4) expect(db.get<{ n: number }>('SELECT COUNT(*) AS n FROM payment_audit')!.n).toBe(1);
+      for (const gone of ['payment_intents', 'payment_events', 'payment_audit', 'intents_v5'])
+        expect(tables).not.toContain(gone);
+      // The newest tables take rows.
       db.immediate(() =>
         db.run(
-          `INSERT INTO payment_audit (at, operator, profile_id, profile_name, environment, action, outcome, subject_id)
-           VALUES ('t', 'o', 'p', 'P', 'demo', 'payment.link', 'created', 'PY1')`,
+          `INSERT INTO audit (kind, at, outcome, operator, profile_id, profile_name, environment, subject_id, data)
+           VALUES ('payment', 't', 'created', 'o', 'p', 'P', 'demo', 'PY1', '{"action":"payment.link"}')`,
         ),
+      );
+      expect(db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM audit WHERE kind = 'payment'`)!.n).toBe(
+        paymentAudit ? 2 : 1,
       );
       db.close();
     },
@@ -165,7 +175,7 @@ describe('the app database', () => {
         asked += 1;
         throw new Error('must not be reached');
       },
-      store: storage.refunds,
+      store: refundStoreOn(storage.intents),
       clock: { now: Date.now },
       log: createFakeLogger(),
       context: () => ({
@@ -180,7 +190,6 @@ describe('the app database', () => {
       }),
       newId: () => 'RDX',
       sender: 'h:1',
-      senderAlive: () => true,
       untrusted: storage.untrusted,
     });
     await expect(

@@ -44,7 +44,13 @@ describe('refund guardrails', () => {
     expect(moneyModeOf('production', 'https://mapi.yuansfer.com')).toBe('live');
     // A Custom address is any https address, e.g. a partner gateway: live money unless on this machine.
     expect(moneyModeOf('custom', 'https://pay.partner.example.com')).toBe('live');
-    expect(moneyModeOf('custom', 'http://127.0.0.1:8787')).toBe('local');
+    // On this computer the address cannot say (a tunnel to production is loopback too): live money
+    // unless the person declared otherwise, and the declaration decides only there.
+    expect(moneyModeOf('custom', 'http://127.0.0.1:8787')).toBe('live');
+    expect(moneyModeOf('custom', 'http://127.0.0.1:8787', 'local')).toBe('local');
+    expect(moneyModeOf('custom', 'http://localhost:8787', 'test')).toBe('test');
+    expect(moneyModeOf('custom', 'https://pay.partner.example.com', 'local')).toBe('live');
+    expect(moneyModeOf('production', 'https://mapi.yuansfer.com', 'local')).toBe('live');
     expect(moneyModeOf('custom', 'https://mapi.yuansferdev.com')).toBe('test');
     expect(moneyModeOf('vendor-sandbox', 'https://mapi.yuansferdev.com')).toBe('test');
     expect(moneyModeOf('demo', 'http://127.0.0.1:4000')).toBe('local');

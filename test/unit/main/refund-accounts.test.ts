@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type AccountCandidate, findAccountProfile } from '../../../electron/core/services/refunds/accounts';
-import type { IntentAccount } from '../../../electron/core/services/refunds/intent';
+import { type AccountCandidate, findAccountProfile } from '../../../electron/core/services/engine/account';
+import type { IntentAccount } from '../../../electron/core/services/engine/account';
 
 const profile = (over: Partial<AccountCandidate>): AccountCandidate => ({
   id: 'P1',

@@ -1,3 +1,4 @@
+import { refundStoreOn } from '../../../electron/core/services/refunds/store';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,9 +35,10 @@ function setup(now: { ms: number }) {
   };
   return createRefundService({
     gatewayFor: () => gateway as never,
-    store: openAppStorage({ dataDir: dir, now: () => now.ms, log: createFakeLogger() }).refunds,
+    store: refundStoreOn(
+      openAppStorage({ dataDir: dir, now: () => now.ms, log: createFakeLogger() }).intents,
+    ),
     sender: 'test:1',
-    senderAlive: () => true,
     clock: { now: () => now.ms },
     log: createFakeLogger(),
     context: () => ({
@@ -72,7 +74,7 @@ describe('daily refund limit', () => {
       details: { requires: ['limit_confirmation'] },
     });
     // The refusal is in the audit log too.
-    expect(service.audit()[0]).toMatchObject({ outcome: 'refused', amountMinor: 90_000 });
+    expect((await service.audit())[0]).toMatchObject({ outcome: 'refused', amountMinor: 90_000 });
     now.ms = Date.parse('2026-11-21T08:30:00Z'); // 00:30 the next local day
     expect((await service.submit({ ...base, amountMinor: 90_000 })).state).toBe('accepted');
   });

@@ -13,7 +13,9 @@ function manualTimers() {
       pending.push(t);
       return { cancel: () => void (t.cancelled = true) };
     },
+    /** Fires the next timer still armed; arming is async (it asks the store), so let it settle first. */
     async fireNext() {
+      await new Promise((r) => setTimeout(r, 0));
       const t = pending.find((x) => !x.cancelled);
       if (!t) return undefined;
       t.cancelled = true;
@@ -29,7 +31,7 @@ describe('refund poller', () => {
     let accepted = 3;
     let tracks = 0;
     const service = {
-      unfinished: () => (accepted > 0 ? [{ state: 'accepted' }] : []),
+      unfinished: async () => (accepted > 0 ? [{ state: 'accepted' }] : []),
       track: async () => {
         tracks += 1;
         accepted -= 1;
@@ -51,7 +53,7 @@ describe('refund poller', () => {
 
   it('kick() restarts from the fastest step, and stop() cancels', async () => {
     const service = {
-      unfinished: () => [{ state: 'accepted' }],
+      unfinished: async () => [{ state: 'accepted' }],
       track: async () => [],
     } as unknown as RefundService;
     const timers = manualTimers();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardLabel, cardProblems, maskVaultId, passesLuhn } from '../../../shared/domain/card';
+import { cardLabel, cardProblems, cardSchema, maskVaultId, passesLuhn } from '../../../shared/domain/card';
 import { chargeConfirmation } from '../../../shared/domain/charge';
 import {
   checkoutProblem,
@@ -18,10 +18,7 @@ describe('card checks', () => {
     expect(passesLuhn('4242424242424242')).toBe(true);
     expect(passesLuhn('4242424242424241')).toBe(false);
     expect(passesLuhn('42424242')).toBe(false);
-    const bad = cardProblems(
-      { number: '4000 0000 0000 3221', expMonth: '13', expYear: '31', cvv: '12' },
-      NOW,
-    );
+    const bad = cardProblems({ number: '4000 0000 0000 3221', expMonth: '13', expYear: '3', cvv: '12' }, NOW);
     expect(Object.keys(bad).sort()).toEqual(['cvv', 'expMonth', 'expYear', 'number']);
     expect(JSON.stringify(bad)).not.toMatch(/3221|4000/);
     expect(
@@ -32,6 +29,16 @@ describe('card checks', () => {
     expect(
       cardProblems({ number: '4000000000003220', expMonth: '11', expYear: '2026', cvv: '1234' }, NOW),
     ).toEqual({});
+    // As cards print it (MM/YY): "29" is 2029, and an expired two-digit year is still expired.
+    expect(
+      cardProblems({ number: '4000000000003220', expMonth: '11', expYear: '29', cvv: '123' }, NOW),
+    ).toEqual({});
+    expect(
+      cardSchema.parse({ number: '4242424242424242', expMonth: '11', expYear: '29', cvv: '123' }).expYear,
+    ).toBe('2029');
+    expect(
+      cardProblems({ number: '4000000000003220', expMonth: '10', expYear: '26', cvv: '123' }, NOW),
+    ).toEqual({ expYear: 'This card has expired.' });
   });
 
   it('shows a stored method masked and a card by its last four only', () => {

@@ -1,3 +1,4 @@
+import { paymentStoreOn } from '../../../electron/core/services/payments/store';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,12 +61,11 @@ function build(gw: Partial<PaymentGateway>, context = ctx()) {
       queryTransaction: notCalled,
       ...gw,
     }),
-    store: storage.payments,
+    store: paymentStoreOn(storage.intents, storage.customers),
     clock,
     log: createFakeLogger(),
     newId: (prefix) => `${prefix}${(n += 1)}`,
     sender: 'host:1',
-    senderAlive: () => true,
     context: (id) => {
       if (id !== context.profileId) throw new AppError('not_found', 'That profile no longer exists.');
       return context;
@@ -95,7 +95,9 @@ describe('payment creation', () => {
     let seenAtSend: string | undefined;
     const { service, storage, txs } = build({
       securePay: async (input) => {
-        seenAtSend = storage.payments.list('p1').find((i) => i.reference === input.reference)?.state;
+        seenAtSend = (await paymentStoreOn(storage.intents, storage.customers).list('p1')).find(
+          (i) => i.reference === input.reference,
+        )?.state;
         return { transactionNo: '300000000000000001', cashierUrl: 'https://pay.example/c/1' };
       },
     });
@@ -105,7 +107,10 @@ describe('payment creation', () => {
     expect(txs).toEqual([
       { source: 'created', tx: expect.objectContaining({ status: 'init', reference: 'R1' }) },
     ]);
-    expect(storage.payments.audit.list()[0]).toMatchObject({ action: 'payment.link', outcome: 'created' });
+    expect((await paymentStoreOn(storage.intents, storage.customers).audit.list())[0]).toMatchObject({
+      action: 'payment.link',
+      outcome: 'created',
+    });
   });
 
   it('a timeout is resolved by querying the reference: not found stays unknown, and after ten minutes is not created', async () => {
@@ -130,9 +135,9 @@ describe('payment creation', () => {
     const later = await service.checkAgain(p.profileId, p.id);
     expect(later.state).toBe('not_created');
     expect(sent).toBe(1);
-    expect(storage.payments.audit.list().map((a) => a.outcome)).toEqual(
-      expect.arrayContaining(['outcome_unknown', 'not_created']),
-    );
+    expect(
+      (await paymentStoreOn(storage.intents, storage.customers).audit.list()).map((a) => a.outcome),
+    ).toEqual(expect.arrayContaining(['outcome_unknown', 'not_created']));
   });
 
   it('a timeout whose payment exists is adopted as created (never sent again)', async () => {
@@ -208,8 +213,12 @@ describe('payment creation', () => {
     await expect(service.createCheckout(link({ ipnUrl: 'http://shop.example/ipn' }))).rejects.toMatchObject({
       details: { fields: { ipnUrl: expect.any(String) } },
     });
-    expect(storage.payments.list('p1')).toHaveLength(0);
-    expect(storage.payments.audit.list().every((a) => a.outcome === 'refused')).toBe(true);
+    expect(await paymentStoreOn(storage.intents, storage.customers).list('p1')).toHaveLength(0);
+    expect(
+      (await paymentStoreOn(storage.intents, storage.customers).audit.list()).every(
+        (a) => a.outcome === 'refused',
+      ),
+    ).toBe(true);
   });
 });
 
@@ -241,7 +250,10 @@ describe('card capture', () => {
     expect(sentCard).toEqual({ number: CARD.number, expMonth: '12', expYear: '2031', cvv: '7391' });
     expect('card' in input).toBe(false);
     expect(p).toMatchObject({ state: 'succeeded', cardLast4: '4242', paidAt: '2026-01-15T04:00:00.000Z' });
-    const everything = JSON.stringify([storage.payments.list('p1'), storage.payments.audit.list()]);
+    const everything = JSON.stringify([
+      await paymentStoreOn(storage.intents, storage.customers).list('p1'),
+      await paymentStoreOn(storage.intents, storage.customers).audit.list(),
+    ]);
     expect(everything).not.toContain(CARD.number);
     expect(everything).not.toMatch(/\b7391\b/);
   });

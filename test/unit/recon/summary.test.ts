@@ -240,6 +240,19 @@ describe('report and summary CSV', () => {
       'Refund amount',
       'Refund status',
       'Refund created',
+      // Appended for month-end close.
+      'Exception state',
+      'Owner',
+      'Age (days)',
+      'Age bucket',
+      'Aged from',
+      'Notes',
+      'Manual match',
+      'Carried from run',
+      'Carry-forward check',
+      'Signed by',
+      'Signed at',
+      'Content hash (SHA-256)',
     ]);
     expect(SUMMARY_COLUMNS.map((c) => c.header)).toEqual([
       'Currency',
@@ -274,6 +287,12 @@ describe('report and summary CSV', () => {
       'Data source',
       'Run status',
       'Compared how',
+      // Appended for month-end close.
+      'Signed by',
+      'Signed at',
+      'Sign-off comment',
+      'Open at sign-off',
+      'Content hash (SHA-256)',
     ]);
   });
 
@@ -304,7 +323,7 @@ describe('report and summary CSV', () => {
     const csv = summaryCsv(currencies, '2024-06-01T00:00:00.000Z', { bom: false });
     expect(csv.split('\r\n')[0]).toContain(',Unexplained,Generated (UTC),Time zone,Date differs,');
     expect(csv.split('\r\n')[1]).toBe(
-      'USD,2,0,1,0,0,0,1,0,0,7.50,9.90,0.00,-2.40,-2.40,0.00,2024-06-01T00:00:00Z,UTC,0,0,0,0,,,,,,,,,',
+      'USD,2,0,1,0,0,0,1,0,0,7.50,9.90,0.00,-2.40,-2.40,0.00,2024-06-01T00:00:00Z,UTC,0,0,0,0,,,,,,,,,,,,,,',
     );
     const utc8 = summaryCsv(currencies, '2024-06-01T00:00:00.000Z', {
       bom: false,

@@ -183,6 +183,30 @@ const FULL: Partial<Record<InvokeChannel, Record<string, unknown>>> = {
     customerId: 'CU0000000000',
   },
   'payments.chargeMethod': { ...(VALID_SAMPLES['payments.chargeMethod'] as object), note: 'monthly' },
+  'reconciliation.updateException': {
+    profileId: P,
+    runId: 'RUN-1',
+    exceptionId: 'i12',
+    version: 0,
+    state: 'explained',
+    owner: 'Ann Lee',
+    note: 'timing difference, clears next month',
+  },
+  'reconciliation.matchException': {
+    profileId: P,
+    runId: 'RUN-1',
+    exceptionId: 'i12',
+    version: 0,
+    kind: 'payment',
+    id: TX,
+    reason: 'same order, typed with another reference',
+  },
+  'reconciliation.signOff': {
+    profileId: P,
+    runId: 'RUN-1',
+    comment: 'November closed; two timing differences carried',
+    open: ['i12'],
+  },
 };
 
 /**
@@ -242,6 +266,10 @@ const FREE_TEXT: readonly (readonly [InvokeChannel, string, string])[] = [
   ['payments.createCheckout', 'ipnUrl', 'notification address'],
   ['payments.captureCard', 'note', 'note'],
   ['payments.chargeMethod', 'note', 'note'],
+  ['reconciliation.updateException', 'owner', 'owner'],
+  ['reconciliation.updateException', 'note', 'note'],
+  ['reconciliation.matchException', 'reason', 'reason for the match'],
+  ['reconciliation.signOff', 'comment', 'sign-off comment'],
 ];
 
 /** Text fields held to a fixed pattern (digits, codes, dates, enums): refused by the pattern itself. */
@@ -262,6 +290,9 @@ const PATTERNED: readonly (readonly [InvokeChannel, string])[] = [
   ['reconciliation.addInput', 'rows[].day'],
   ['refunds.submit', 'transactionNo'],
   ['refunds.batchDryRun', 'file.base64'],
+  ['reconciliation.updateException', 'exceptionId'],
+  ['reconciliation.matchException', 'exceptionId'],
+  ['reconciliation.signOff', 'open[]'],
   ['customers.register', 'customer.countryCode'],
   ['customers.register', 'customer.phone'],
   ['customers.register', 'customer.dateOfBirth'],
@@ -288,6 +319,8 @@ const NOT_STORED: Readonly<Record<string, string>> = {
     'a renderer exception for the log, not text a person typed: refusing it would lose the report',
   'app.reportError stack': 'as the message',
   runId: 'an id of a fixed pattern (letters, digits, - and _): looked up, never stored as given',
+  carryForwardOf: 'a run id of a fixed pattern: looked up, never stored as given',
+  'reconciliation.exceptions filter.owner': 'a filter compared with the owners kept, never stored',
   'refunds.submit confirmation.typedAmount': 'compared with the amount (read as money), never stored',
   'refunds.submit account.baseUrl': "compared with the profile's address, never stored",
   'refunds.submit account.merchantNo': "compared with the profile's merchant number, never stored",

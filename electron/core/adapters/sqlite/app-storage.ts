@@ -1,18 +1,16 @@
 import { join } from 'node:path';
-import type { IpnEvent } from '../../services/ipn/events';
 import type { Logger } from '../../services/ports';
-import type { JobStore } from '../../services/reconciliation/job-store';
-import type { RunStore } from '../../services/reconciliation/run-store';
-import type { RefundStore } from '../../services/refunds/store';
+import type { AppStorage, StorageProblem } from '../../services/storage';
 import { type Database, openDatabase } from './database';
+import { createSqliteIntentStore } from './intent-store';
 import { importLegacyFiles } from './legacy-import';
 import { guardAgainstOlderVersions } from './older-versions';
 import { createSqliteRunStore } from './recon-run-store';
-import type { PaymentStore } from '../../services/payments/store';
-import { createSqlitePaymentStore } from './payment-store';
+import { createSqliteCustomerStore } from './payment-store';
 import { createSqliteJobStore } from './recon-store';
-import { createSqliteRefundStore } from './refund-store';
 import { MIGRATIONS } from './schema';
+
+export type { AppStorage, StorageProblem };
 
 export const DATABASE_FILE = 'refund-desk.db';
 
@@ -30,32 +28,6 @@ function guard(dataDir: string, log: Logger, db?: Database): 'guarded' | 'journa
   }
 }
 
-/** A problem with main's durable state, for the health indicator: what is wrong and what to do. */
-export interface StorageProblem {
-  name: string;
-  detail: string;
-}
-
-export interface AppStorage {
-  refunds: RefundStore;
-  jobs: JobStore;
-  /** Reconciliation run records (facts, ledger, the period's list, report items). */
-  runs: RunStore;
-  /** Back-office payments: customers, stored methods, payment-creation intents, their audit log. */
-  payments: PaymentStore;
-  /** Records a verified IPN under its dedup key; 'duplicate' if that key was ever recorded. */
-  recordIpn(event: IpnEvent, key: string): Promise<'recorded' | 'duplicate'>;
-  /** Set when the database cannot be trusted: refunds and payments must be refused with this reason. */
-  untrusted(): string | undefined;
-  /**
-   * Set when the database could not be opened at all (damaged, written by a newer version): what is
-   * listed is an empty stand-in, so lists must say "cannot be read" with this reason, never "none".
-   */
-  unreadable(): string | undefined;
-  problems(): StorageProblem[];
-  close(): void;
-}
-
 /**
  * Opens `<dataDir>/refund-desk.db` for every service that keeps durable state, imports the files of
  * earlier versions (each content once), keeps older versions from refunding here without the database
@@ -67,8 +39,13 @@ export function openAppStorage(opts: {
   dataDir: string;
   now: () => number;
   log: Logger;
-  /** The service address of a profile that still exists (for intents imported from earlier versions). */
+  /**
+   * Given: the files of earlier versions are imported now, with this profile → service address map.
+   * Otherwise the composition root imports them (importEarlierFiles) once the profiles are loaded.
+   */
   baseUrlFor?: (profileId: string) => string | undefined;
+  /** How often other processes' commits are looked for (the intents' change feed). */
+  watchMs?: number;
 }): AppStorage {
   const path = join(opts.dataDir, DATABASE_FILE);
   const badRows = new Map<string, string>();
@@ -90,42 +67,49 @@ export function openAppStorage(opts: {
     // Nothing can be imported, but the guard is still placed where no old journal is in its way.
     guard(opts.dataDir, opts.log);
   }
-  // Import, then guard the old journal's path against older versions (./older-versions.ts). An older
-  // version that writes its journal in between is imported on the next pass (or at the next start).
-  for (let pass = 0; !fatal && pass < 3; pass += 1) {
-    try {
-      const report = importLegacyFiles(db, opts.dataDir, {
-        now: opts.now,
-        baseUrlFor: opts.baseUrlFor ?? (() => undefined),
-      });
-      if (report)
-        opts.log.info('storage.imported', {
-          intents: report.intents,
-          audit: report.auditEntries,
-          ipn: report.ipnEvents,
-          reconJobs: report.reconJobs,
-          problems: report.problems.length,
+  const importEarlierFiles = (baseUrlFor: (profileId: string) => string | undefined) => {
+    // Import, then guard the old journal's path against older versions (./older-versions.ts). An older
+    // version that writes its journal in between is imported on the next pass (or at the next start).
+    for (let pass = 0; !fatal && pass < 3; pass += 1) {
+      try {
+        const report = importLegacyFiles(db, opts.dataDir, {
+          now: opts.now,
+          baseUrlFor,
         });
-    } catch (e) {
-      // The old files stay where they are; the next start tries again.
-      fatal = `Refund Desk could not import the refund journal of an earlier version (${e instanceof Error ? e.message : String(e)}). The old files are untouched; free disk space or fix the data folder's permissions, then restart.`;
-      opts.log.error('storage.import_failed', { error: fatal });
+        if (report)
+          opts.log.info('storage.imported', {
+            intents: report.intents,
+            audit: report.auditEntries,
+            ipn: report.ipnEvents,
+            reconJobs: report.reconJobs,
+            problems: report.problems.length,
+          });
+      } catch (e) {
+        // The old files stay where they are; the next start tries again.
+        fatal = `Refund Desk could not import the refund journal of an earlier version (${e instanceof Error ? e.message : String(e)}). The old files are untouched; free disk space or fix the data folder's permissions, then restart.`;
+        opts.log.error('storage.import_failed', { error: fatal });
+      }
+      if (guard(opts.dataDir, opts.log, db) !== 'journal') break;
     }
-    if (guard(opts.dataDir, opts.log, db) !== 'journal') break;
-  }
-  const refunds = createSqliteRefundStore(db, {
+  };
+  // Opened without the profiles (a host, before the core exists): the core imports once it has them.
+  if (opts.baseUrlFor) importEarlierFiles(opts.baseUrlFor);
+  const intents = createSqliteIntentStore(db, {
+    now: opts.now,
     onBadRow: (table, id, reason) => {
       badRows.set(`${table}:${id}`, reason);
       opts.log.error('storage.bad_row', { table, id, reason });
     },
     onUnusable,
+    ...(opts.watchMs ? { watchMs: opts.watchMs } : {}),
   });
 
   return {
-    refunds,
+    intents,
+    customers: createSqliteCustomerStore(db),
     jobs: createSqliteJobStore(db),
     runs: createSqliteRunStore(db),
-    payments: createSqlitePaymentStore(db, { onUnusable }),
+    importEarlierFiles,
     async recordIpn(event, key) {
       if (fatal) throw new Error('the database is unavailable');
       const r = db.immediate(() =>

@@ -27,6 +27,12 @@ export interface Database {
   readonly path: string;
   /** Runs `fn` inside BEGIN IMMEDIATE … COMMIT (ROLLBACK if it throws). `fn` must be synchronous. */
   immediate<T>(fn: () => T): T;
+  /**
+   * BEGIN IMMEDIATE … COMMIT around an async `fn`. `fn` may await only the database (microtasks): while
+   * it runs, a synchronous `immediate` from elsewhere in this process is refused rather than silently
+   * joined to this transaction. Callers queue these themselves (one at a time per connection).
+   */
+  immediateAsync<T>(fn: () => T | Promise<T>): Promise<T>;
   /** A prepared statement, cached by its SQL text. */
   stmt(sql: string): StatementSync;
   run(sql: string, ...params: SqlValue[]): { changes: number };
@@ -172,11 +178,31 @@ export function openDatabase(path: string, migrations: readonly Migration[]): Da
     return s;
   };
   let depth = 0;
+  let asyncOpen = false;
   const api: Database = {
     path,
+    async immediateAsync<T>(fn: () => T | Promise<T>): Promise<T> {
+      if (depth > 0 || asyncOpen) throw new Error('a database transaction is already open');
+      guarded(path, () => db.exec('BEGIN IMMEDIATE'));
+      asyncOpen = true;
+      try {
+        const out = await fn();
+        db.exec('COMMIT');
+        return out;
+      } catch (e) {
+        if (db.isTransaction) db.exec('ROLLBACK');
+        throw translate(e, path);
+      } finally {
+        asyncOpen = false;
+      }
+    },
     immediate<T>(fn: () => T): T {
+      if (asyncOpen && depth === 0)
+        throw new Error(
+          'a decision is open on this connection: it awaited something other than the database',
+        );
       // Nested calls join the outer transaction (SQLite has no nested BEGIN).
-      if (depth > 0) return fn();
+      if (depth > 0 || asyncOpen) return fn();
       guarded(path, () => db.exec('BEGIN IMMEDIATE'));
       depth += 1;
       try {

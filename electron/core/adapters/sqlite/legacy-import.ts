@@ -1,11 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { AuditEntry } from '../../services/refunds/audit';
-import type { Intent, IntentDraft, IntentState } from '../../services/refunds/intent';
+import {
+  type Intent,
+  type IntentDraft,
+  type IntentState,
+  toAuditRecord,
+  toRecord,
+} from '../../services/refunds/intent';
 import { ipnDedupKey, type IpnEvent } from '../../services/ipn/events';
 import { jobFileSchema } from '../../services/reconciliation/job-store';
 import type { KeyResult } from '../../services/reconciliation/runner';
 import type { Database } from './database';
-import { insertAuditRow, insertEventRow, insertIntentRow } from './refund-store';
+import { insertAuditRecord, insertEventRow, insertIntentRecord } from './intent-store';
 import { insertJobRow, insertResultRows } from './recon-store';
 import {
   LEGACY_SOURCES,
@@ -194,6 +200,18 @@ function applyLegacy(map: Map<string, Folded>, e: Record<string, unknown>): stri
   return undefined;
 }
 
+/** The refund of `i`'s payment that is open already (the first), if any. */
+function openRefundOf(db: Database, i: Intent): string | undefined {
+  return db.get<{ id: string }>(
+    `SELECT id FROM intents WHERE kind = 'refund' AND merchant_no = ? AND transaction_no = ? AND store_no = ?
+       AND environment = ? AND state IN ('sending', 'outcome_unknown') ORDER BY created_at, id LIMIT 1`,
+    i.merchantNo,
+    i.transactionNo,
+    i.storeNo,
+    i.environment,
+  )?.id;
+}
+
 /** The state an imported intent continues in. Never "not sent" unless the journal proves it. */
 function continueAs(f: Folded, journalDamaged: boolean): { state: IntentState; detail?: string } {
   if (f.state === 'created')
@@ -255,7 +273,8 @@ function foldJournal(text: string): FoldedJournal {
 function importedAs(db: Database, id: string): string | undefined {
   const row = db.get<{ to_state: string }>(
     `SELECT e.to_state FROM intent_events e JOIN intents i ON i.id = e.intent_id
-       WHERE e.intent_id = ? AND e.type = 'imported' AND i.imported = 1 ORDER BY e.id DESC LIMIT 1`,
+       WHERE e.intent_id = ? AND e.type = 'imported' AND json_extract(i.data, '$.imported') = 1
+       ORDER BY e.id DESC LIMIT 1`,
     id,
   );
   return row?.to_state;
@@ -411,10 +430,32 @@ function importJournal(
       checks: f.checks,
       attempts: f.attempts,
     };
-    insertIntentRow(db, intent, true);
+    const record = toRecord(intent);
+    const row = { ...record, data: { ...record.data, imported: 1 } };
+    let beside: string | undefined;
+    try {
+      insertIntentRecord(db, row);
+    } catch (e) {
+      // The database allows one open refund per payment, but an old journal may hold two unanswered:
+      // both are kept (schema.ts, v7) — the later one marked, still blocking and counted — never dropped.
+      beside = openRefundOf(db, intent);
+      if (!/UNIQUE constraint/.test(String((e as Error).message)) || !beside) throw e;
+      insertIntentRecord(db, row, beside);
+    }
     for (const e of f.events)
       insertEventRow(db, f.id, { at: e.at || o.at, type: e.type, to: intent.state, data: e.data });
     insertEventRow(db, f.id, { at: o.at, type: 'imported', from: f.state, to: intent.state, data: {} });
+    if (beside)
+      insertEventRow(db, f.id, {
+        at: o.at,
+        type: 'open_beside',
+        from: intent.state,
+        to: intent.state,
+        data: {
+          openRefund: beside,
+          note: `Imported open beside refund ${beside} of the same payment. Both are kept; both block further refunds of the payment and count against it until they are resolved by query.`,
+        },
+      });
     o.report.intents += 1;
   }
 }
@@ -436,11 +477,13 @@ function importAudit(
         excerpt: excerpt(JSON.stringify(l.value)),
       });
     else {
-      insertAuditRow(
+      insertAuditRecord(
         db,
-        Object.assign(
-          { profileName: '', environment: '', intentId: '', reasonCode: '', reasonNote: '' },
-          l.value,
+        toAuditRecord(
+          Object.assign(
+            { profileName: '', environment: '', intentId: '', reasonCode: '', reasonNote: '' },
+            l.value,
+          ) as AuditEntry,
         ),
       );
       r.auditEntries += 1;

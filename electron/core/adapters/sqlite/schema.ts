@@ -22,6 +22,27 @@ import type { Migration } from './database';
  *   but is asked about by reference for a week, and if the service lists it, it becomes the refund it
  *   was. Intents closed by earlier versions get the time of their `closed_not_sent` event, so they are
  *   watched too. Only a column and an index: no table is rebuilt.
+ * - v6, month-end close (issue 28, exceptions and sign-off): see the migration's own comment. Self-contained
+ *   (only new tables and triggers), so it can be renumbered when branches merge.
+ * - v7, one money engine: refund and payment intents in ONE `intents` table with a `kind`, their events
+ *   in one `intent_events`, and one `audit` log with a `kind` — migrated in this one transaction, every
+ *   row kept. Columns hold what is queried, constrained or shared by every kind (account, payment,
+ *   reference, amount, state, lease, check evidence, a card's last 4 with its CHECK); each kind's own
+ *   fields are a JSON `data` column (a refund's reason, its refund number and status, when it was
+ *   closed as not sent; a payment's goods, vendor, links…), so a new kind (captures, batch rows) needs
+ *   no migration and the PostgreSQL store keeps them as jsonb. The invariants are the database's: at
+ *   most one open refund (sending, outcome unknown) per account and payment, and a payment reference unique per merchant
+ *   among creates the service did not reject. `sender` stays a label for people; whether it is still
+ *   sending is its lease (`lease_until`, ms), which migrated rows do not have: they are resolved by query.
+ *   Earlier versions enforced "one open refund per payment" in code only, so a file may hold two (an old
+ *   journal imported with both unanswered): the unique index would fail the whole migration and leave
+ *   the desk without refunds for good. Both are kept, unchanged, and the later one is marked
+ *   (`duplicate_of`, with an `open_beside` event) so the index admits it; it still blocks — the
+ *   deciding code sees its state, and a trigger refuses a new open refund while any marked one of that
+ *   payment is open — and still counts against what remains. Nothing is guessed, nothing is sent.
+ *   Indexes lead with what each query pins (kind, merchant, payment or day), so no decision scans the
+ *   whole table; the day's index is on the currency as read (trimmed, upper case: earlier versions kept
+ *   a code in any case).
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -287,5 +308,222 @@ UPDATE intents SET closed_not_sent_at = (
  WHERE state = 'refused';
 CREATE INDEX intents_closed_watch ON intents (closed_not_sent_at)
  WHERE state = 'refused' AND closed_not_sent_at IS NOT NULL`,
+  },
+  {
+    // Month-end close (issue 28): exceptions you work, carry-forward, sign-off. NEW TABLES ONLY, nothing
+    // existing is altered, so this migration can be renumbered at merge without touching any other.
+    // - recon_exceptions: one row per exception of a run — `i<seq>` for the run's own non-matched item
+    //   `seq`, `c<n>` for one carried from an earlier run (its item kept in `carried`). Kept beside the
+    //   run's record: working an exception never writes recon_items / recon_jobs (the figures).
+    // - recon_exception_audit: every change (who, when, what, before/after), append-only (triggers).
+    // - recon_signoffs: who signed a run, when, the comment, the exceptions listed open, the content
+    //   hash. Once a run has a row here the database refuses any change to its exceptions and items
+    //   (triggers), whoever asks — the screen's refusal is only the friendly half.
+    version: 6,
+    sql: `
+CREATE TABLE recon_exceptions (
+  run_id TEXT NOT NULL REFERENCES recon_jobs (id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  item_seq INTEGER,
+  state TEXT NOT NULL CHECK (state IN ('open', 'explained', 'resolved', 'written_off')),
+  owner TEXT,
+  notes TEXT NOT NULL,
+  match TEXT,
+  carried TEXT,
+  age_from TEXT NOT NULL,
+  age_from_what TEXT NOT NULL CHECK (age_from_what IN ('ledger', 'service', 'run')),
+  updated_at TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  PRIMARY KEY (run_id, id)
+);
+CREATE TABLE recon_exception_audit (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  run_id TEXT NOT NULL,
+  exception_id TEXT,
+  at TEXT NOT NULL,
+  by TEXT NOT NULL,
+  action TEXT NOT NULL,
+  before TEXT,
+  after TEXT
+);
+CREATE INDEX recon_exception_audit_run ON recon_exception_audit (run_id, id);
+CREATE TABLE recon_signoffs (
+  run_id TEXT PRIMARY KEY REFERENCES recon_jobs (id),
+  by TEXT NOT NULL,
+  at TEXT NOT NULL,
+  comment TEXT NOT NULL,
+  open_ids TEXT NOT NULL,
+  content_hash TEXT NOT NULL CHECK (length(content_hash) = 64)
+);
+CREATE TRIGGER recon_exception_audit_no_update BEFORE UPDATE ON recon_exception_audit
+BEGIN SELECT RAISE(ABORT, 'the exception audit is append-only'); END;
+CREATE TRIGGER recon_exception_audit_no_delete BEFORE DELETE ON recon_exception_audit
+BEGIN SELECT RAISE(ABORT, 'the exception audit is append-only'); END;
+CREATE TRIGGER recon_signoffs_no_update BEFORE UPDATE ON recon_signoffs
+BEGIN SELECT RAISE(ABORT, 'a sign-off cannot change'); END;
+CREATE TRIGGER recon_exceptions_signed_insert BEFORE INSERT ON recon_exceptions
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = NEW.run_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its exceptions cannot change'); END;
+CREATE TRIGGER recon_exceptions_signed_update BEFORE UPDATE ON recon_exceptions
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.run_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its exceptions cannot change'); END;
+CREATE TRIGGER recon_exceptions_signed_delete BEFORE DELETE ON recon_exceptions
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.run_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its exceptions cannot change'); END;
+CREATE TRIGGER recon_items_signed_insert BEFORE INSERT ON recon_items
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = NEW.job_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its items cannot change'); END;
+CREATE TRIGGER recon_items_signed_update BEFORE UPDATE ON recon_items
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.job_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its items cannot change'); END;
+CREATE TRIGGER recon_items_signed_delete BEFORE DELETE ON recon_items
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.job_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its items cannot change'); END`,
+  },
+  {
+    version: 7,
+    sql: `
+CREATE TABLE intents_v7 (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('refund', 'payment')),
+  seq INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  profile_id TEXT NOT NULL,
+  profile_name TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  merchant_no TEXT NOT NULL,
+  store_no TEXT NOT NULL,
+  transaction_no TEXT,
+  reference TEXT,
+  amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
+  currency TEXT NOT NULL CHECK (length(currency) = 3),
+  settle_currency TEXT NOT NULL,
+  operator TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  sender TEXT,
+  lease_until INTEGER,
+  ret_code TEXT,
+  ret_msg TEXT,
+  detail TEXT,
+  card_last4 TEXT CHECK (card_last4 IS NULL OR (length(card_last4) = 4 AND card_last4 NOT GLOB '*[^0-9]*')),
+  last_check_at TEXT,
+  last_check_found INTEGER,
+  last_check_note TEXT,
+  checks INTEGER NOT NULL DEFAULT 0,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  duplicate_of TEXT,
+  data TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(data))
+);
+INSERT INTO intents_v7 (id, kind, seq, state, profile_id, profile_name, environment, base_url, merchant_no,
+  store_no, transaction_no, reference, amount_minor, currency, settle_currency, operator, created_at,
+  updated_at, sender, ret_code, ret_msg, detail, last_check_at, last_check_found, last_check_note, checks,
+  attempts, data)
+SELECT id, 'refund', seq, state, profile_id, profile_name, environment, base_url, merchant_no, store_no,
+  transaction_no, reference, amount_minor, currency, settle_currency, operator, created_at, updated_at,
+  sender, ret_code, ret_msg, detail, last_check_at, last_check_found, last_check_note, checks, attempts,
+  json_patch('{}', json_object('reasonCode', reason_code, 'reasonNote', reason_note,
+    'refundTransactionNo', refund_transaction_no, 'refundStatus', refund_status,
+    'closedNotSentAt', closed_not_sent_at, 'imported', CASE imported WHEN 1 THEN json('true') END))
+FROM intents;
+INSERT INTO intents_v7 (id, kind, seq, state, profile_id, profile_name, environment, base_url, merchant_no,
+  store_no, transaction_no, reference, amount_minor, currency, settle_currency, operator, created_at,
+  updated_at, sender, ret_code, ret_msg, detail, card_last4, last_check_at, last_check_found,
+  last_check_note, checks, attempts, data)
+SELECT id, 'payment', 0, state, profile_id, profile_name, environment, base_url, merchant_no, store_no,
+  transaction_no, reference, amount_minor, currency, settle_currency, operator, created_at, updated_at,
+  sender, ret_code, ret_msg, detail, card_last4, last_check_at, last_check_found, last_check_note, checks,
+  1, json_patch('{}', json_object('paymentKind', kind, 'vendor', vendor, 'terminal', terminal,
+    'description', description, 'note', note, 'goods', json(goods), 'timeoutMin', timeout_min,
+    'customerId', customer_id, 'customerNo', customer_no, 'methodId', method_id,
+    'saveCard', json(CASE save_card WHEN 1 THEN 'true' ELSE 'false' END),
+    'paymentStatus', payment_status, 'cashierUrl', cashier_url, 'authUrl', auth_url,
+    'savedMethodId', saved_method_id, 'paidAt', paid_at))
+FROM payment_intents;
+CREATE TABLE intent_events_v7 (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  intent_id TEXT NOT NULL REFERENCES intents_v7 (id),
+  at TEXT NOT NULL,
+  type TEXT NOT NULL,
+  from_state TEXT,
+  to_state TEXT NOT NULL,
+  data TEXT NOT NULL
+);
+INSERT INTO intent_events_v7 (id, intent_id, at, type, from_state, to_state, data)
+SELECT id, intent_id, at, type, from_state, to_state, data FROM intent_events ORDER BY id;
+INSERT INTO intent_events_v7 (intent_id, at, type, from_state, to_state, data)
+SELECT intent_id, at, type, from_state, to_state, data FROM payment_events ORDER BY id;
+UPDATE intents_v7 SET duplicate_of = d.first FROM (
+  SELECT id, first_value(id) OVER w AS first, row_number() OVER w AS n FROM intents_v7
+   WHERE kind = 'refund' AND state IN ('sending', 'outcome_unknown')
+  WINDOW w AS (PARTITION BY environment, merchant_no, store_no, transaction_no ORDER BY created_at, id)
+) AS d WHERE intents_v7.id = d.id AND d.n > 1;
+INSERT INTO intent_events_v7 (intent_id, at, type, from_state, to_state, data)
+SELECT id, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), 'open_beside', state, state,
+  json_object('openRefund', duplicate_of, 'note', 'Found open beside refund ' || duplicate_of ||
+    ' of the same payment when this version first opened the database. Both are kept; both block further refunds of the payment and count against it until they are resolved by query.')
+FROM intents_v7 WHERE duplicate_of IS NOT NULL ORDER BY created_at, id;
+CREATE TABLE audit_v7 (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind TEXT NOT NULL CHECK (kind IN ('refund', 'payment')),
+  at TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  operator TEXT NOT NULL,
+  profile_id TEXT NOT NULL,
+  profile_name TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  subject_id TEXT NOT NULL,
+  transaction_no TEXT,
+  amount_minor INTEGER,
+  currency TEXT,
+  ret_code TEXT,
+  ret_msg TEXT,
+  detail TEXT,
+  data TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(data))
+);
+INSERT INTO audit_v7 (id, kind, at, outcome, operator, profile_id, profile_name, environment, subject_id,
+  transaction_no, amount_minor, currency, ret_code, ret_msg, detail, data)
+SELECT id, 'refund', at, outcome, operator, profile_id, profile_name, environment, intent_id,
+  transaction_no, amount_minor, currency, ret_code, ret_msg, detail,
+  json_patch('{}', json_object('reasonCode', reason_code, 'reasonNote', reason_note,
+    'refundTransactionNo', refund_transaction_no))
+FROM audit ORDER BY id;
+INSERT INTO audit_v7 (kind, at, outcome, operator, profile_id, profile_name, environment, subject_id,
+  transaction_no, amount_minor, currency, ret_code, ret_msg, detail, data)
+SELECT 'payment', at, outcome, operator, profile_id, profile_name, environment, subject_id,
+  transaction_no, amount_minor, currency, ret_code, ret_msg, detail,
+  json_patch('{}', json_object('action', action, 'reference', reference, 'customerNo', customer_no,
+    'vendor', vendor))
+FROM payment_audit ORDER BY id;
+DROP TABLE payment_events;
+DROP TABLE payment_intents;
+DROP TABLE payment_audit;
+DROP TABLE intent_events;
+DROP TABLE intents;
+DROP TABLE audit;
+ALTER TABLE intents_v7 RENAME TO intents;
+ALTER TABLE intent_events_v7 RENAME TO intent_events;
+ALTER TABLE audit_v7 RENAME TO audit;
+CREATE INDEX intents_payment ON intents (kind, merchant_no, transaction_no, store_no);
+CREATE INDEX intents_day ON intents (kind, merchant_no, store_no, upper(trim(currency)), created_at);
+CREATE INDEX intents_state ON intents (kind, state);
+CREATE INDEX intents_reference ON intents (kind, merchant_no, reference);
+CREATE INDEX intents_seq ON intents (seq);
+CREATE INDEX intents_list ON intents (kind, created_at, id);
+CREATE UNIQUE INDEX intents_one_open_refund ON intents (environment, merchant_no, store_no, transaction_no)
+  WHERE kind = 'refund' AND state IN ('sending', 'outcome_unknown') AND duplicate_of IS NULL;
+CREATE TRIGGER intents_open_beside_duplicate BEFORE INSERT ON intents
+  WHEN NEW.kind = 'refund' AND NEW.state IN ('sending', 'outcome_unknown') AND NEW.duplicate_of IS NULL
+   AND EXISTS (SELECT 1 FROM intents o WHERE o.kind = 'refund' AND o.merchant_no = NEW.merchant_no
+     AND o.transaction_no = NEW.transaction_no AND o.store_no = NEW.store_no
+     AND o.environment = NEW.environment AND o.duplicate_of IS NOT NULL
+     AND o.state IN ('sending', 'outcome_unknown'))
+BEGIN SELECT RAISE(ABORT, 'UNIQUE constraint failed: one open refund per payment (a marked duplicate is open)'); END;
+CREATE UNIQUE INDEX intents_payment_reference ON intents (merchant_no, reference)
+  WHERE kind = 'payment' AND state <> 'rejected';
+CREATE INDEX intent_events_intent ON intent_events (intent_id);
+CREATE INDEX audit_kind ON audit (kind, id);
+CREATE INDEX audit_profile ON audit (kind, profile_id, id)`,
   },
 ];

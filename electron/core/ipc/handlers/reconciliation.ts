@@ -9,6 +9,8 @@ type ReconChannels = Extract<keyof HandlerMap, `reconciliation.${string}`>;
 export function reconciliationHandlers(
   recon: ReconciliationService,
   demoLedger: () => { name: string; text: string },
+  /** Who a change of an exception or a sign-off is recorded as: the profile's operator name. */
+  personFor: (profileId: string) => string,
 ): Pick<HandlerMap, ReconChannels> {
   // Every operation on a run names the profile the screen shows; a run of another profile is refused.
   const own = (input: { profileId: string; runId: string }) => {
@@ -16,7 +18,11 @@ export function reconciliationHandlers(
     return input.runId;
   };
   return {
-    'reconciliation.create': (input) => recon.create(input),
+    'reconciliation.create': (input) => {
+      // The run carried from must be this profile's too (the service checks account and period).
+      if (input.carryForwardOf) own({ profileId: input.profileId, runId: input.carryForwardOf });
+      return recon.create(input);
+    },
     'reconciliation.addInput': (input) => {
       own(input);
       let counts = { row: 0, unusable: 0, cached: 0 };
@@ -35,5 +41,39 @@ export function reconciliationHandlers(
     'reconciliation.items': (input) => recon.items(own(input), input.offset, input.limit),
     'reconciliation.recheck': (input) => recon.recheck(own(input)),
     'reconciliation.demoLedger': () => demoLedger(),
+    'reconciliation.exceptions': async (input) => {
+      const runId = own(input);
+      const list = await recon.exceptions.list(runId, input.filter ?? {});
+      const seal = list.signOff ? await recon.exceptions.seal(runId) : {};
+      return {
+        ...list,
+        ...(seal.contentHash ? { contentHash: seal.contentHash, intact: seal.intact ?? false } : {}),
+      };
+    },
+    'reconciliation.updateException': (input) =>
+      recon.exceptions.update(
+        own(input),
+        input.exceptionId,
+        {
+          version: input.version,
+          ...(input.state !== undefined ? { state: input.state } : {}),
+          ...(input.owner !== undefined ? { owner: input.owner } : {}),
+          ...(input.note !== undefined ? { note: input.note } : {}),
+        },
+        personFor(input.profileId),
+      ),
+    'reconciliation.matchException': (input) =>
+      recon.exceptions.match(
+        own(input),
+        input.exceptionId,
+        { version: input.version, kind: input.kind, id: input.id, reason: input.reason },
+        personFor(input.profileId),
+      ),
+    'reconciliation.signOff': (input) =>
+      recon.exceptions.signOff(
+        own(input),
+        { comment: input.comment, open: input.open },
+        personFor(input.profileId),
+      ),
   };
 }

@@ -18,11 +18,13 @@ export function refundHandlers(refunds: RefundService, now: () => number): Pick<
       ...(await refunds.preview(profileId, transactionNo)),
       fetchedAt: new Date(now()).toISOString(),
     }),
-    'refunds.submit': (input) => refunds.submit(input),
-    'refunds.list': (input) => refunds.list(scopeProfileId(input)),
-    'refunds.checkAgain': ({ profileId, id }) => refunds.checkAgain(profileId, id),
-    'refunds.closeNotSent': ({ profileId, id, confirmation }) =>
-      refunds.closeNotSent(profileId, id, confirmation),
+    // Intents go out as a person sees them: with when one may be closed, or who closed it.
+    'refunds.submit': async (input) => await refunds.view(await refunds.submit(input)),
+    'refunds.list': async (input) => await refunds.views(await refunds.list(scopeProfileId(input))),
+    'refunds.checkAgain': async ({ profileId, id }) =>
+      await refunds.view(await refunds.checkAgain(profileId, id)),
+    'refunds.closeNotSent': async ({ profileId, id, confirmation }) =>
+      await refunds.view(await refunds.closeNotSent(profileId, id, confirmation)),
     'audit.list': (input) => refunds.audit(scopeProfileId(input)),
   };
 }

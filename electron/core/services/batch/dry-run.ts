@@ -4,10 +4,10 @@
  * shared with bulk refresh and reconciliation), read the intents of those payments from the database,
  * and classify every row (./classify.ts). Nothing is written and nothing is sent.
  *
- * Its dependencies are narrow ports so they survive the intent engine replacing the refund store:
- * `intentsOf(account, transactionNo)` is all it needs from the money core (async, as the engine's
- * store port is), and `doneKeys(account)` is where the batch store will say which rows a batch has
- * already refunded (no batch store yet: none are).
+ * Its dependencies are narrow ports: `intentsOf(account, transactionNo)` is all it needs from the money
+ * core (the app wires it to the engine's read of one payment's refunds, refunds/store.ts forPayment), and
+ * `doneKeys(account)` is where the batch store will say which rows a batch has already refunded (no
+ * batch store yet: none are).
  */
 import { createHash } from 'node:crypto';
 import type { Currency } from '../../../../shared/domain/currencies';

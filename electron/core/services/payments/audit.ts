@@ -13,14 +13,26 @@ export interface AuditWho {
 
 export type AuditWhat = Omit<PaymentAuditEntry, 'at' | keyof AuditWho>;
 
+/** The entry itself (written with a transition, in its unit of work). */
+export function auditEntry(at: string, who: AuditWho, what: AuditWhat): PaymentAuditEntry {
+  return {
+    at,
+    operator: who.operator,
+    profileId: who.profileId,
+    profileName: who.profileName,
+    environment: who.environment,
+    ...what,
+  };
+}
+
 /**
  * Records payments audit entries (who, what, when, the service's answer). An entry that cannot be
  * written is logged, never thrown: the audit row of an action must not hide the action's outcome.
  */
 export function createPaymentAuditor(deps: { store: PaymentStore; clock: Clock; log: Logger }) {
-  return (who: AuditWho, what: AuditWhat): void => {
+  return async (who: AuditWho, what: AuditWhat): Promise<void> => {
     try {
-      deps.store.audit.record({
+      await deps.store.audit.record({
         at: new Date(deps.clock.now()).toISOString(),
         operator: who.operator,
         profileId: who.profileId,

@@ -4,7 +4,6 @@ import type { PaymentAuditEntry } from '../../../../shared/ipc/contract/payments
 import type { Transaction } from '../../../../shared/domain/transaction';
 import type { GatewayClient, QueriedTransaction } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
-import { SENDING_STALE_MS } from '../refunds/resolver';
 import {
   FINAL_PAYMENT_STATES,
   finalStateFor,
@@ -13,7 +12,7 @@ import {
   type PaymentPatch,
   type PaymentState,
 } from './intent';
-import { createPaymentAuditor } from './audit';
+import { auditEntry } from './audit';
 import { type AnswerMismatch, paymentAnswerMismatch } from './answers';
 import { createScrubberRegistry, knownIds } from './card-guard';
 import type { PaymentStore } from './store';
@@ -30,8 +29,6 @@ export interface FollowerDeps {
   clock: Clock;
   log: Logger;
   newId: (prefix: string) => string;
-  /** True while the process named by `sender` may still be sending. */
-  senderAlive: (sender: string) => boolean;
   onPayment?: (intent: PaymentIntent) => void;
   onCustomer?: (customerId: string) => void;
   /** What the service now says about a payment this desk created (for the renderer's cache). */
@@ -41,7 +38,7 @@ export interface FollowerDeps {
 }
 
 /** How long a created-but-unanswered payment is looked for before it counts as never created. */
-export const NOT_CREATED_AFTER_MS = SENDING_STALE_MS;
+export const NOT_CREATED_AFTER_MS = 10 * 60_000;
 
 const DEFAULT_SCHEDULE = [3_000, 5_000, 10_000, 20_000, 30_000, 60_000, 120_000, 300_000];
 
@@ -62,14 +59,14 @@ export function createPaymentFollower(deps: FollowerDeps) {
   const scrubbers = createScrubberRegistry(() => deps.clock.now());
   const scrubbed = (i: PaymentIntent, text: string) => scrubbers.for(i.id).text(text, knownIds(i));
 
-  const record = createPaymentAuditor(deps);
+  /** The audit entry of a step of `i`, written with the transition that made it (one unit of work). */
   function audit(
     i: PaymentIntent,
     outcome: PaymentAuditEntry['outcome'],
     action: PaymentAuditEntry['action'],
     detail?: string,
-  ) {
-    record(i, {
+  ): PaymentAuditEntry {
+    return auditEntry(iso(), i, {
       action,
       outcome,
       subjectId: i.id,
@@ -85,22 +82,26 @@ export function createPaymentFollower(deps: FollowerDeps) {
     });
   }
 
-  /** Guarded transition; tells listeners; undefined when another process changed it first. */
-  function move(
+  /**
+   * Guarded transition with its audit entries (one unit of work: both or neither); tells listeners;
+   * undefined when another process changed it first.
+   */
+  async function move(
     i: PaymentIntent,
     to: PaymentState,
     patch: PaymentPatch,
     type: string,
     from: readonly PaymentState[] = [i.state],
-  ): PaymentIntent | undefined {
-    const next = deps.store.transition(i.id, from, to, patch, { at: iso(), type });
+    entries?: (next: PaymentIntent) => PaymentAuditEntry[],
+  ): Promise<PaymentIntent | undefined> {
+    const next = await deps.store.transition(i.id, from, to, patch, { at: iso(), type }, entries);
     if (next) deps.onPayment?.(next);
     if (next && FINAL_PAYMENT_STATES.has(next.state)) scrubbers.forget(i.id);
     return next;
   }
 
   /** Stores the vaulted method of a successful Save-card payment on its customer (once). */
-  function keepMethod(i: PaymentIntent, vaultId: string | undefined): PaymentIntent {
+  async function keepMethod(i: PaymentIntent, vaultId: string | undefined): Promise<PaymentIntent> {
     if (!vaultId || !i.saveCard || !i.customerId || i.savedMethodId || i.state !== 'succeeded') return i;
     const method = deps.store.saveMethod(
       i.id,
@@ -116,13 +117,22 @@ export function createPaymentFollower(deps: FollowerDeps) {
       iso(),
     );
     vaultHints.delete(i.transactionNo ?? '');
-    const next = deps.store.get(i.id) ?? i;
-    audit(
-      next,
-      'saved',
-      'method.saved',
-      `${cardLabel(method.cardLast4)} stored on customer ${i.customerNo ?? ''}`.trim(),
-    );
+    const next = (await deps.store.get(i.id)) ?? i;
+    await deps.store.audit
+      .record(
+        audit(
+          next,
+          'saved',
+          'method.saved',
+          `${cardLabel(method.cardLast4)} stored on customer ${i.customerNo ?? ''}`.trim(),
+        ),
+      )
+      .catch((e: unknown) =>
+        deps.log.error('payment.audit_failed', {
+          subjectId: i.id,
+          error: e instanceof Error ? e.message : '',
+        }),
+      );
     deps.onPayment?.(next);
     deps.onCustomer?.(i.customerId);
     return next;
@@ -132,8 +142,12 @@ export function createPaymentFollower(deps: FollowerDeps) {
    * Applies what a fresh query says about the payment: its transaction number and status, its final
    * state, and — for Save card — the stored method.
    */
-  function apply(stale: PaymentIntent, q: QueriedTransaction, vaultId?: string): PaymentIntent {
-    const i = deps.store.get(stale.id) ?? stale;
+  async function apply(
+    stale: PaymentIntent,
+    q: QueriedTransaction,
+    vaultId?: string,
+  ): Promise<PaymentIntent> {
+    const i = (await deps.store.get(stale.id)) ?? stale;
     if (i.state === 'rejected' || i.state === 'not_created') return i;
     const tx = q.transaction;
     const to = finalStateFor(tx.status) ?? 'open';
@@ -146,27 +160,32 @@ export function createPaymentFollower(deps: FollowerDeps) {
     const same = i.state === to && i.paymentStatus === tx.status && i.transactionNo === tx.transactionNo;
     if (!same && !FINAL_PAYMENT_STATES.has(i.state)) {
       const found = i.state === 'outcome_unknown' || i.state === 'sending';
-      const moved = move(
+      const moved = await move(
         i,
         to,
         { ...patch, ...(found ? { detail: null } : {}) },
         found ? 'found' : 'followed',
+        [i.state],
+        (n) => [
+          ...(found ? [audit(n, 'found', 'payment.check', 'Found at the service by its reference.')] : []),
+          ...(FINAL_PAYMENT_STATES.has(to)
+            ? [audit(n, to as PaymentAuditEntry['outcome'], 'payment.final')]
+            : []),
+        ],
       );
       if (moved) {
         next = moved;
-        if (found) audit(next, 'found', 'payment.check', 'Found at the service by its reference.');
-        if (FINAL_PAYMENT_STATES.has(to)) audit(next, to as PaymentAuditEntry['outcome'], 'payment.final');
         deps.onTransaction?.(next, tx, 'poll');
-      } else next = deps.store.get(i.id) ?? i;
+      } else next = (await deps.store.get(i.id)) ?? i;
     }
     return keepMethod(next, vaultId ?? q.vaultId ?? vaultHints.get(tx.transactionNo));
   }
 
   /** The id of another payment of this desk already recorded with `transactionNo`, if any. */
-  function takenBy(i: PaymentIntent, transactionNo: string | undefined): string | undefined {
+  async function takenBy(i: PaymentIntent, transactionNo: string | undefined): Promise<string | undefined> {
     if (!transactionNo) return undefined;
     try {
-      const other = deps.store.byTransaction(i.merchantNo, transactionNo);
+      const other = await deps.store.byTransaction(i.merchantNo, transactionNo);
       return other && other.id !== i.id ? other.id : undefined;
     } catch {
       // Unreadable now: recording the number is refused by the store's own guard if it is taken.
@@ -191,7 +210,9 @@ export function createPaymentFollower(deps: FollowerDeps) {
     );
     let unknown: PaymentIntent | undefined;
     try {
-      unknown = move(i, 'outcome_unknown', { detail }, 'answer_mismatch', from);
+      unknown = await move(i, 'outcome_unknown', { detail }, 'answer_mismatch', from, (n) => [
+        audit(n, 'outcome_unknown', action, detail),
+      ]);
     } catch (e) {
       // The service did answer something: never let a storage failure read as "nothing was sent".
       deps.log.error('payment.record_failed', { intentId: i.id, error: e instanceof Error ? e.message : '' });
@@ -201,8 +222,7 @@ export function createPaymentFollower(deps: FollowerDeps) {
         { details: { moneyMoved: 'unknown', intentId: i.id } },
       );
     }
-    if (unknown) audit(unknown, 'outcome_unknown', action, detail);
-    const now = unknown ?? deps.store.get(i.id) ?? i;
+    const now = unknown ?? (await deps.store.get(i.id)) ?? i;
     return now.state === 'outcome_unknown' ? lookUp(now) : now;
   }
 
@@ -219,7 +239,7 @@ export function createPaymentFollower(deps: FollowerDeps) {
       const m = paymentAnswerMismatch(
         byNumber ? i : { ...i, transactionNo: undefined },
         tx,
-        takenBy(i, tx.transactionNo),
+        await takenBy(i, tx.transactionNo),
       );
       if (m && byNumber) return disbelieve(i, m, ['open'], 'payment.check');
       if (m) {
@@ -230,23 +250,22 @@ export function createPaymentFollower(deps: FollowerDeps) {
           `A payment with reference ${i.reference} exists at the service, but it is not this one as sent (${m.text}).`,
         );
       }
-      return apply(i, q);
+      return await apply(i, q);
     } catch (e) {
       if (isAppError(e) && e.code === 'not_found' && !byNumber) {
         const age = deps.clock.now() - Date.parse(i.createdAt);
         if (age >= NOT_CREATED_AFTER_MS) {
-          const moved = move(
+          const moved = await move(
             i,
             'not_created',
             {
               detail: `No payment with reference ${i.reference} exists at the service ${Math.round(age / 60_000)} minutes after it was sent: it was not created. Nothing was charged.`,
             },
             'not_found',
+            [i.state],
+            (n) => [audit(n, 'not_created', 'payment.check', n.detail)],
           );
-          if (moved) {
-            audit(moved, 'not_created', 'payment.check', moved.detail);
-            return moved;
-          }
+          if (moved) return moved;
         }
         return note(i, false, `No payment with reference ${i.reference} at the service yet.`);
       }
@@ -256,34 +275,28 @@ export function createPaymentFollower(deps: FollowerDeps) {
     }
   }
 
-  function note(i: PaymentIntent, found: boolean, text: string): PaymentIntent {
-    const next = deps.store.noteCheck(i.id, { at: iso(), found, note: scrubbed(i, text) }) ?? i;
+  async function note(i: PaymentIntent, found: boolean, text: string): Promise<PaymentIntent> {
+    const next = (await deps.store.noteCheck(i.id, { at: iso(), found, note: scrubbed(i, text) })) ?? i;
     deps.onPayment?.(next);
     return next;
   }
 
   /** Asks the service about one payment now (Check again, the schedule, start-up). */
   async function check(id: string): Promise<PaymentIntent | undefined> {
-    const i = deps.store.get(id);
+    const i = await deps.store.get(id);
     if (!i || FINAL_PAYMENT_STATES.has(i.state)) return i;
-    // A create still being sent by a live process is left to it; an orphan is resolved by query.
-    if (
-      i.state === 'sending' &&
-      i.sender &&
-      deps.senderAlive(i.sender) &&
-      deps.clock.now() - Date.parse(i.createdAt) < SENDING_STALE_MS
-    )
-      return i;
+    // A create still being sent is left to its sender while its lease holds; an orphan is resolved by query.
+    if (i.state === 'sending' && !(await deps.store.orphans()).some((o) => o.id === id)) return i;
     if (i.state === 'sending') {
-      const unknown = move(
+      const unknown = await move(
         i,
         'outcome_unknown',
         { detail: 'The process sending this payment stopped before the service answered.' },
         'orphaned',
         ['sending'],
+        (n) => [audit(n, 'outcome_unknown', 'payment.check', n.detail)],
       );
       if (!unknown) return deps.store.get(id);
-      audit(unknown, 'outcome_unknown', 'payment.check', unknown.detail);
       return lookUp(unknown);
     }
     return lookUp(i);
@@ -292,7 +305,7 @@ export function createPaymentFollower(deps: FollowerDeps) {
   /** Runs `check` for payments whose turn has come, one at a time per payment. */
   async function tick(): Promise<void> {
     const now = deps.clock.now();
-    for (const i of deps.store.unfinished()) if (!due.has(i.id)) due.set(i.id, { at: now, step: 0 });
+    for (const i of await deps.store.unfinished()) if (!due.has(i.id)) due.set(i.id, { at: now, step: 0 });
     for (const [id, d] of due) {
       if (d.at > now || running.has(id)) continue;
       running.add(id);
@@ -335,10 +348,10 @@ export function createPaymentFollower(deps: FollowerDeps) {
      * A verified IPN (signature checked by the listener) may carry the vaultId of a Save-card payment.
      * Kept until the payment's success is confirmed by a query; applied at once if it already is.
      */
-    hint(event: { profileId: string; transactionNo: string; vaultId?: string }): void {
-      const i = deps.store
-        .unfinished()
-        .find((x) => x.profileId === event.profileId && x.transactionNo === event.transactionNo);
+    async hint(event: { profileId: string; transactionNo: string; vaultId?: string }): Promise<void> {
+      const i = (await deps.store.unfinished()).find(
+        (x) => x.profileId === event.profileId && x.transactionNo === event.transactionNo,
+      );
       if (event.vaultId) {
         vaultHints.set(event.transactionNo, event.vaultId);
         if (vaultHints.size > 1_000) vaultHints.delete(vaultHints.keys().next().value as string);
@@ -346,8 +359,12 @@ export function createPaymentFollower(deps: FollowerDeps) {
       if (i) due.set(i.id, { at: deps.clock.now(), step: 0 });
     },
     /** A payment status confirmed by main's own query after an IPN: applied without asking again. */
-    applyConfirmed(profileId: string, merchantNo: string, q: QueriedTransaction): PaymentIntent | undefined {
-      const i = deps.store.byTransaction(merchantNo, q.transaction.transactionNo);
+    async applyConfirmed(
+      profileId: string,
+      merchantNo: string,
+      q: QueriedTransaction,
+    ): Promise<PaymentIntent | undefined> {
+      const i = await deps.store.byTransaction(merchantNo, q.transaction.transactionNo);
       if (!i || i.profileId !== profileId) return undefined;
       const m = paymentAnswerMismatch(i, q.transaction);
       if (m) {

@@ -1,7 +1,7 @@
 import type { Currency } from '../../../../shared/domain/currencies';
 import type { z } from 'zod';
 import type { goodsLineSchema, PaymentKind, PaymentState } from '../../../../shared/ipc/contract/payments';
-import type { IntentAccount } from '../refunds/intent';
+import type { IntentAccount } from '../engine/account';
 
 /**
  * Payment-creation intents. A create is journaled (one row, committed) as `sending` BEFORE its request

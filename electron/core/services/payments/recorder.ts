@@ -3,7 +3,6 @@ import type { Currency } from '../../../../shared/domain/currencies';
 import type { Guardrails } from '../../../../shared/domain/guardrails';
 import type { MoneyMode } from '../../../../shared/domain/profile';
 import type { Transaction } from '../../../../shared/domain/transaction';
-import { RET } from '../../../../shared/protocol/ret-codes';
 import { normaliseTransactionStatus } from '../../../../shared/protocol/statuses';
 import { serviceTimeToIso } from '../../../../shared/protocol/time';
 import { type CardScrubber, cardScrub } from '../../../../shared/domain/card-scrub';
@@ -13,6 +12,8 @@ import { refusal } from './checks';
 import type { FollowerDeps, PaymentFollower, PaymentGateway } from './follow';
 import { finalStateFor, type PaymentAccount, type PaymentDraft, type PaymentIntent } from './intent';
 import { createPaymentAuditor } from './audit';
+import { classifyFailure } from '../engine/classify';
+import { DEFAULT_LEASE_MS, whileLeased } from '../engine/lease';
 import type { CustomerRecord } from './store';
 
 /** The active profile, as a payment is created for it. */
@@ -32,8 +33,10 @@ export interface RecorderDeps extends FollowerDeps {
   keepSdkData?: (paymentId: string, data: string) => void;
   /** The named profile's account, operator and limits (`not_found` for a profile that no longer exists). */
   context: (profileId: string) => PaymentContext;
-  /** `host:pid` of this process: recorded on every create it sends. */
+  /** Who sends from this process (`host:pid`, given by the host): recorded on every create it sends. */
   sender: string;
+  /** Sender lease length (renewed while the request is out). Default DEFAULT_LEASE_MS. */
+  leaseMs?: number;
   /** Set when the database cannot be trusted: every create is refused with this reason. */
   untrusted?: () => string | undefined;
 }
@@ -53,16 +56,6 @@ export interface Answer {
   paymentTime?: string;
 }
 
-const AMBIGUOUS_RET_CODES: ReadonlySet<string> = new Set([RET.SYSTEM_ERROR, RET.UPSTREAM_ERROR]);
-
-const REJECTION_CODES = new Set([
-  'upstream_rejected',
-  'not_found',
-  'unauthorized',
-  'invalid_input',
-  'forbidden',
-]);
-
 /**
  * The part every payment create shares: the checks that tie it to the active profile, the journal entry
  * committed BEFORE the request leaves, the one send, and the answer recorded as a guarded transition (an
@@ -71,6 +64,7 @@ const REJECTION_CODES = new Set([
  */
 export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
   const iso = () => new Date(deps.clock.now()).toISOString();
+  const lease = { holder: deps.sender, ms: deps.leaseMs ?? DEFAULT_LEASE_MS };
 
   function contextFor(profileId: string): PaymentContext {
     const untrusted = deps.untrusted?.();
@@ -114,8 +108,8 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
     draft: Partial<PaymentDraft>,
     action: 'payment.link' | 'payment.whitelabel' | 'payment.card' | 'payment.charge',
     e: AppError,
-  ) {
-    record(ctx, {
+  ): Promise<void> {
+    return record(ctx, {
       action,
       outcome: 'refused',
       subjectId: '',
@@ -129,16 +123,16 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
   }
 
   /** Runs the checks of one create; a refusal is audited (nothing recorded, nothing sent) and thrown. */
-  function checked<T>(
+  async function checked<T>(
     ctx: PaymentContext,
     action: Parameters<typeof auditRefused>[2],
     draft: Partial<PaymentDraft>,
     fn: () => T,
-  ): T {
+  ): Promise<T> {
     try {
       return fn();
     } catch (e) {
-      if (isAppError(e)) auditRefused(ctx, draft, action, e);
+      if (isAppError(e)) await auditRefused(ctx, draft, action, e);
       throw e;
     }
   }
@@ -160,14 +154,14 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
     const action = actionOf(draft.kind);
     let inserted;
     try {
-      inserted = deps.store.insertSending(draft, deps.sender, draft.createdAt);
+      inserted = await deps.store.insertSending(draft, lease, draft.createdAt);
     } catch (e) {
       const err = refusal(
         'unavailable',
         `Refund Desk could not record the payment before sending it: ${isAppError(e) ? e.message : String(e)}`,
         { storage: 'write_failed' },
       );
-      auditRefused(ctx, draft, action, err);
+      await auditRefused(ctx, draft, action, err);
       throw err;
     }
     if (!inserted.ok) {
@@ -176,7 +170,7 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
         `Reference ${draft.reference} was already used by this desk (${inserted.existing.createdAt.slice(0, 10)}). The service refuses a reference used before: generate a new one.`,
         { fields: { reference: 'Already used: generate a new reference.' } },
       );
-      auditRefused(ctx, draft, action, err);
+      await auditRefused(ctx, draft, action, err);
       throw err;
     }
     const intent = inserted.intent;
@@ -185,7 +179,10 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
     follower.remember(intent.id, scrub);
     let answer: Answer;
     try {
-      answer = await send(deps.gatewayFor(intent));
+      // The lease is renewed while the request is out: a sender that dies lets it expire within seconds.
+      answer = await whileLeased(deps.store.engine, lease, intent.id, deps.log, () =>
+        send(deps.gatewayFor(intent)),
+      );
     } catch (e) {
       return recordFailure(intent, e, scrub);
     }
@@ -204,7 +201,7 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
     // evidence quotes the answer: the follower scrubs it with this request's card before keeping it.
     const disbelieve = (m: AnswerMismatch) =>
       follower.disbelieve(intent, m, ['sending', 'outcome_unknown'], actionOf(intent.kind));
-    const mismatch = paymentAnswerMismatch(intent, a, follower.takenBy(intent, a.transactionNo));
+    const mismatch = paymentAnswerMismatch(intent, a, await follower.takenBy(intent, a.transactionNo));
     if (mismatch) return disbelieve(mismatch);
     // The whitelabel SDK data holds the vendor's client token: kept in memory for this session only.
     if (a.authorization) deps.keepSdkData?.(intent.id, a.authorization);
@@ -213,7 +210,7 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
     const paidAt = to === 'succeeded' ? (serviceTimeToIso(a.paymentTime) ?? iso()) : undefined;
     let next: PaymentIntent | undefined;
     try {
-      next = follower.move(
+      next = await follower.move(
         intent,
         to,
         {
@@ -226,6 +223,14 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
         },
         'created',
         ['sending', 'outcome_unknown'],
+        (n) => [
+          follower.audit(
+            n,
+            to === 'open' ? 'created' : (to as 'succeeded' | 'failed' | 'closed'),
+            actionOf(n.kind),
+            a.unsafeLink,
+          ),
+        ],
       );
     } catch (e) {
       // Another process recorded this number for another payment meanwhile (payment-store.ts).
@@ -241,16 +246,10 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
         { details: { moneyMoved: 'unknown', transactionNo: a.transactionNo } },
       );
     }
-    const created = next ?? deps.store.get(intent.id) ?? intent;
+    const created = next ?? (await deps.store.get(intent.id)) ?? intent;
     if (a.unsafeLink) deps.log.warn('payment.page_unsafe', { intentId: intent.id });
-    follower.audit(
-      created,
-      to === 'open' ? 'created' : (to as 'succeeded' | 'failed' | 'closed'),
-      actionOf(created.kind),
-      a.unsafeLink,
-    );
     deps.onTransaction?.(created, transactionOf(created), 'created');
-    const kept = follower.keepMethod(created, a.vaultId);
+    const kept = await follower.keepMethod(created, a.vaultId);
     if (kept.state === 'open') follower.kick(kept.id);
     return kept;
   }
@@ -260,26 +259,39 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
     e: unknown,
     scrub: CardScrubber,
   ): Promise<PaymentIntent> {
-    const notSent = isAppError(e) && e.details?.sent === false;
-    const { detail, ...said } = scrubbedFailure(intent, e, scrub);
-    const retCode = isAppError(e) && typeof e.details?.ret_code === 'string' ? e.details.ret_code : undefined;
     // 000000 / 000080 say the service (or the acquirer behind it) failed, not that it refused: the
-    // payment may exist, so it is looked for by reference like a lost answer.
-    const ambiguous = retCode !== undefined && AMBIGUOUS_RET_CODES.has(retCode);
-    if (isAppError(e) && !ambiguous && (REJECTION_CODES.has(e.code) || notSent)) {
-      const rejected =
-        follower.move(intent, 'rejected', { ...said, detail }, 'rejected', ['sending', 'outcome_unknown']) ??
-        deps.store.get(intent.id) ??
-        intent;
-      follower.audit(rejected, 'rejected', actionOf(rejected.kind), detail);
-      return rejected;
+    // payment may exist, so it is looked for by reference like a lost answer (engine/classify.ts). Every
+    // text the service (or the error) gave passes this request's card scrubber before it is kept.
+    const f = classifyFailure(e);
+    const { detail, ...said } = scrubbedFailure(intent, e, scrub);
+    if (f.outcome === 'rejected') {
+      return (
+        (await follower.move(
+          intent,
+          'rejected',
+          { ...said, detail },
+          'rejected',
+          ['sending', 'outcome_unknown'],
+          (n) => [follower.audit(n, 'rejected', actionOf(n.kind), detail)],
+        )) ??
+        (await deps.store.get(intent.id)) ??
+        intent
+      );
     }
     deps.log.warn('payment.outcome_unknown', { intentId: intent.id });
     const unknown =
-      follower.move(intent, 'outcome_unknown', { ...said, detail }, 'outcome_unknown', ['sending']) ?? intent;
-    follower.audit(unknown, 'outcome_unknown', actionOf(unknown.kind), detail);
+      (await follower.move(
+        intent,
+        'outcome_unknown',
+        { ...said, detail },
+        'outcome_unknown',
+        ['sending'],
+        (n) => [follower.audit(n, 'outcome_unknown', actionOf(n.kind), detail)],
+      )) ?? intent;
     // Look for it by its reference right away; never send it again.
-    return (await follower.check(intent.id).catch(() => undefined)) ?? deps.store.get(intent.id) ?? unknown;
+    return (
+      (await follower.check(intent.id).catch(() => undefined)) ?? (await deps.store.get(intent.id)) ?? unknown
+    );
   }
 
   return { contextFor, customerOf, draftOf, checked, actionOf, create };

@@ -5,10 +5,9 @@ import { newSortableId } from '../../../../shared/domain/ids';
 import { moneyModeOf } from '../../../../shared/domain/profile';
 import type { EventBus } from '../event-bus';
 import type { IpnEvent } from '../ipn/events';
-import type { Clock, Logger, OpenExternal } from '../ports';
+import type { Clock, Logger, OpenExternal, ProcessIdentity } from '../ports';
 import type { ProfilesRuntime } from '../profiles/runtime';
-import { findAccountProfile } from '../refunds/accounts';
-import { osUser, senderAlive, THIS_SENDER } from '../refunds/runtime';
+import { findAccountProfile } from '../engine/account';
 import { isAllowedPaymentPage } from './checks';
 import { createCustomerRegistry } from './customers';
 import type { PaymentGateway } from './follow';
@@ -30,6 +29,9 @@ export function createPaymentsRuntime(deps: {
   events: EventBus;
   profiles: ProfilesRuntime;
   openExternal: OpenExternal;
+  identity: ProcessIdentity;
+  /** Sender lease length (tests shorten it). */
+  leaseMs?: number;
   /** How often due payments are checked. */
   /** false: payments are not followed in the background (a host that runs one command and exits). */
   background?: boolean;
@@ -44,6 +46,22 @@ export function createPaymentsRuntime(deps: {
     if (sdkData.size > 200) sdkData.delete(sdkData.keys().next().value as string);
   };
   const views = createViews(deps.store, (id) => sdkData.get(id));
+  /**
+   * A Demo whitelabel payment has no hosted page (the merchant's own page runs the vendor SDK): the
+   * embedded sandbox names a stand-in payer page in its SDK data (`approveUrl`), so a clerk can pay or
+   * fail it. Only for Demo, only from this session's SDK data; openPage still checks the address.
+   */
+  const demoPayerPage = (i: { id: string; kind: string; environment: string }): string | undefined => {
+    const data = i.kind === 'whitelabel' && i.environment === 'demo' ? sdkData.get(i.id) : undefined;
+    if (!data) return undefined;
+    try {
+      const parsed: unknown = JSON.parse(Buffer.from(data, 'base64').toString('utf8'));
+      const url = (parsed as { approveUrl?: unknown }).approveUrl;
+      return typeof url === 'string' ? url : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   const context = (profileId: string): PaymentContext => {
     const p = deps.profiles.profiles.get(profileId);
     const ipnUrl = deps.profiles.ipnUrlFor(p.id);
@@ -54,13 +72,16 @@ export function createPaymentsRuntime(deps: {
       profileName: p.name,
       environment: p.environment,
       baseUrl,
-      moneyMode: moneyModeOf(p.environment, baseUrl || undefined),
+      moneyMode: moneyModeOf(p.environment, baseUrl || undefined, p.loopbackMoneyMode),
       merchantNo: p.merchantNo,
       storeNo: p.storeNo,
-      operator: p.operatorName ?? osUser(),
+      operator: p.operatorName ?? deps.identity.osUser,
       guardrails: p.guardrails ?? { limits: [] },
       ...(ipnUrl ? { ipnUrl } : {}),
-      ...(demo ? { defaultCallbackUrl: `${demo}/` } : {}),
+      // The sandbox's own return page: the payer lands on words, not on the API's JSON.
+      ...(demo
+        ? { defaultCallbackUrl: `${demo}/returned?status={status}&reference={reference}&amount={amount}` }
+        : {}),
     };
   };
 
@@ -88,8 +109,8 @@ export function createPaymentsRuntime(deps: {
     clock: deps.clock,
     log: deps.log,
     newId,
-    sender: THIS_SENDER,
-    senderAlive,
+    sender: deps.identity.sender,
+    ...(deps.leaseMs ? { leaseMs: deps.leaseMs } : {}),
     context,
     keepSdkData,
     untrusted: deps.untrusted,
@@ -126,11 +147,25 @@ export function createPaymentsRuntime(deps: {
     if (p.source !== 'ipn' || !p.confirmed) return;
     try {
       const merchantNo = deps.profiles.profiles.get(p.profileId).merchantNo;
-      service.follower.applyConfirmed(p.profileId, merchantNo, payload as never);
+      void service.follower
+        .applyConfirmed(p.profileId, merchantNo, payload as never)
+        .catch((e: unknown) =>
+          deps.log.warn('payment.ipn_apply_failed', { error: e instanceof Error ? e.message : String(e) }),
+        );
     } catch (e) {
       deps.log.warn('payment.ipn_apply_failed', { error: e instanceof Error ? e.message : String(e) });
     }
   });
+
+  // What other processes wrote (another window, a browser host or CLI on this data directory, another
+  // desk on a shared database) arrives through the store's change feed and is pushed to the renderer;
+  // this process's own changes are pushed where they are made.
+  const unwatch =
+    (deps.background ?? true)
+      ? deps.store.watch((changed) => {
+          for (const i of changed) deps.events.emit('payments.updated', views.payment(i));
+        })
+      : undefined;
 
   let ticking = false;
   const timer =
@@ -153,7 +188,7 @@ export function createPaymentsRuntime(deps: {
     views,
     /** A verified IPN about a payment: follow it now (and keep a vaultId it carries for Save card). */
     hint: (e: IpnEvent) => {
-      if (e.kind === 'payment') service.follower.hint(e);
+      if (e.kind === 'payment') void service.follower.hint(e).catch(() => undefined);
     },
     /** One profile's customers, or every profile's. */
     customers(profileId?: string) {
@@ -164,15 +199,15 @@ export function createPaymentsRuntime(deps: {
       return views.customer(await registry.register(ctx, fields));
     },
     /** One profile's payments, or every profile's. */
-    payments(profileId?: string) {
-      return service.list(profileId).map(views.payment);
+    async payments(profileId?: string) {
+      return (await service.list(profileId)).map(views.payment);
     },
     /** Hands a payment's checkout or 3-D Secure page to the system browser, if its address is allowed. */
     async openPage(profileId: string, id: string, page: 'checkout' | '3ds') {
-      const i = deps.store.get(id);
+      const i = await deps.store.get(id);
       if (!i) throw new AppError('not_found', 'This desk has no payment with that id. Reload the list.');
       refuseOtherProfile('payment', i, profileId);
-      const url = page === 'checkout' ? (i.cashierUrl ?? i.authUrl) : i.authUrl;
+      const url = page === 'checkout' ? (i.cashierUrl ?? i.authUrl ?? demoPayerPage(i)) : i.authUrl;
       // A link that carried card data was never kept: say so, and what to do instead.
       if (!url && i.detail && UNSAFE_LINK_NOTICES.has(i.detail)) {
         deps.log.warn('payment.page_refused', { intentId: id });
@@ -198,6 +233,7 @@ export function createPaymentsRuntime(deps: {
     },
     close(): void {
       clearInterval(timer);
+      unwatch?.();
       unsubscribe();
     },
   };

@@ -39,7 +39,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     const ctx = contextFor(input.profileId);
     const whitelabel = input.kind === 'whitelabel';
     const partial = about(input, input.vendor);
-    const { customer, callbackUrl, ipnUrl } = checked(ctx, actionOf(input.kind), partial, () => {
+    const { customer, callbackUrl, ipnUrl } = await checked(ctx, actionOf(input.kind), partial, () => {
       const problem = checkoutProblem({
         vendor: input.vendor,
         currency: input.currency,
@@ -107,7 +107,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   async function captureCard(input: CaptureInput): Promise<PaymentIntent> {
     const ctx = contextFor(input.profileId);
     const partial = about(input, 'creditcard');
-    const customer = checked(ctx, 'payment.card', partial, () => {
+    const customer = await checked(ctx, 'payment.card', partial, () => {
       if (ctx.moneyMode === 'live' && input.pciAcknowledged !== true)
         throw refusal(
           'invalid_input',
@@ -177,7 +177,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   async function chargeMethod(input: ChargeInput): Promise<PaymentIntent> {
     const ctx = contextFor(input.profileId);
     const partial = about(input, 'creditcard');
-    const { method, customer } = checked(ctx, 'payment.charge', partial, () => {
+    const { method, customer } = await checked(ctx, 'payment.charge', partial, () => {
       const m = deps.store.methods.get(input.methodId);
       const c = m ? customerOf(ctx, m.customerId) : undefined;
       if (!m || !c)
@@ -249,7 +249,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     chargeMethod,
     /** Asks the service about one payment now; never sends anything that creates one. */
     async checkAgain(profileId: string, id: string): Promise<PaymentIntent> {
-      const i = deps.store.get(id);
+      const i = await deps.store.get(id);
       if (!i) throw new AppError('not_found', 'This desk has no payment with that id. Reload the list.');
       refuseOtherProfile('payment', i, profileId);
       const after = (await follower.check(id)) ?? i;
@@ -258,10 +258,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     },
     list: (profileId?: string) => deps.store.list(profileId),
     /** One profile's audit entries, or every profile's. */
-    audit: (profileId?: string) => {
-      const all = deps.store.audit.list();
-      return profileId === undefined ? all : all.filter((e) => e.profileId === profileId);
-    },
+    audit: (profileId?: string) => deps.store.audit.list(profileId),
   };
 }
 export type PaymentService = ReturnType<typeof createPaymentService>;

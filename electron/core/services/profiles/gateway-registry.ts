@@ -1,4 +1,4 @@
-import type { AccountCandidate } from '../refunds/accounts';
+import type { AccountCandidate } from '../engine/account';
 import { createGatewayClient, type GatewayClient, type RetryPolicy } from '../gateway/client';
 import type { HttpClient } from '../gateway/http-port';
 import type { Clock, Logger } from '../ports';

@@ -36,6 +36,8 @@ export interface ProfilesRuntimeDeps {
   onIpn?: (event: IpnEvent) => void;
   /** The IPN HTTP listener adapter. */
   createIpnListener: IpnListenerFactory;
+  /** The operator's name when a profile names none (the host's OS account). */
+  osUser?: string;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
     clock: deps.clock,
     log: deps.log,
     demo: () => demo,
+    ...(deps.osUser !== undefined ? { osUser: deps.osUser } : {}),
   });
 
   const reachability = createReachabilityTracker(deps.clock);

@@ -7,6 +7,7 @@ import {
   ENVIRONMENT_BASE_URLS,
   type Environment,
   fieldErrors,
+  isLoopbackUrl,
   type Profile,
   type ProfileInput,
   profileInputSchema,
@@ -94,6 +95,8 @@ export interface ProfilesDeps {
   clock: Clock;
   log: Logger;
   demo?: () => DemoRuntime | undefined;
+  /** The operator's name when a profile names none (the host's OS account; ports.ProcessIdentity). */
+  osUser?: string;
 }
 
 /** Where a profile's API token is kept in the secret store. */
@@ -177,7 +180,13 @@ export function createProfilesService(deps: ProfilesDeps) {
 
   async function view(p: Profile): Promise<ProfileView> {
     const url = baseUrlOf(p);
-    return { ...p, hasToken: await hasToken(p), ...(url ? { effectiveBaseUrl: url } : {}) };
+    return {
+      ...p,
+      hasToken: await hasToken(p),
+      ...(url ? { effectiveBaseUrl: url } : {}),
+      // The name every confirmation shows is the one main records (refunds, payments, audit).
+      operator: p.operatorName ?? deps.osUser ?? 'unknown operator',
+    };
   }
 
   function validate(input: ProfileInput) {
@@ -247,6 +256,9 @@ export function createProfilesService(deps: ProfilesDeps) {
         ...(v.merGroupNo ? { merGroupNo: v.merGroupNo } : {}),
         ...(v.guardrails ? { guardrails: v.guardrails } : {}),
       };
+      // Only a Custom address on this machine carries a declared money mode (elsewhere the address decides).
+      const declarable =
+        v.environment === 'custom' && fields.baseUrl !== undefined && isLoopbackUrl(fields.baseUrl);
       let saved: Profile;
       let profiles: Profile[];
       let retarget = false;
@@ -261,9 +273,13 @@ export function createProfilesService(deps: ProfilesDeps) {
             : v.guardrails.unknownClose === undefined && keptClose
               ? { ...v.guardrails, unknownClose: keptClose }
               : v.guardrails;
+        // An edit that does not say keeps the declaration while the address stays the same.
+        const declared =
+          v.loopbackMoneyMode ?? (old.baseUrl === fields.baseUrl ? old.loopbackMoneyMode : undefined);
         saved = {
           ...fields,
           ...(guardrails ? { guardrails } : {}),
+          ...(declarable && declared ? { loopbackMoneyMode: declared } : {}),
           id: old.id,
           createdAt: old.createdAt,
           updatedAt: now,
@@ -272,7 +288,13 @@ export function createProfilesService(deps: ProfilesDeps) {
         // A token is only ever sent to the host it was entered for: a new destination needs it again.
         retarget = old.environment !== saved.environment || old.baseUrl !== saved.baseUrl;
       } else {
-        saved = { ...fields, id: newSortableId('P', deps.clock.now()), createdAt: now, updatedAt: now };
+        saved = {
+          ...fields,
+          ...(declarable && v.loopbackMoneyMode ? { loopbackMoneyMode: v.loopbackMoneyMode } : {}),
+          id: newSortableId('P', deps.clock.now()),
+          createdAt: now,
+          updatedAt: now,
+        };
         profiles = [...state.profiles, saved];
       }
       if (profiles.some((p) => p.id !== saved.id && p.name.toLowerCase() === saved.name.toLowerCase())) {

@@ -14,6 +14,8 @@ import type { LedgerRow, UnusableRow } from '../../../../shared/recon/ledger';
 import type { RunFacts } from '../../../../shared/recon/run';
 import type { ReconSummary } from '../../../../shared/recon/summary';
 import type { Transaction } from '../../../../shared/domain/transaction';
+import type { ExceptionRecord } from '../../../../shared/recon/exceptions';
+import type { SignOff } from '../../../../shared/recon/seal';
 
 /** A cached answer handed over with the ledger (from the renderer's cache, or an earlier run). */
 export type CachedAnswer = z.infer<typeof cachedAnswerSchema>;
@@ -38,6 +40,25 @@ export interface StoredRun {
   keys: string[];
   result?: { summary: ReconSummary; statement: string[]; items: number };
 }
+
+/** One audited change of an exception (or the run's sign-off, `exceptionId` absent). */
+export interface ExceptionAuditEntry {
+  runId: string;
+  exceptionId?: string;
+  at: string;
+  by: string;
+  /** 'update', 'match', 'carry', 'carry_check', 'sign_off'. */
+  action: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+/** Why a change of exceptions was not written. */
+export type ExceptionWriteResult =
+  | { ok: true }
+  | { ok: false; reason: 'signed' }
+  | { ok: false; reason: 'changed'; id: string }
+  | { ok: false; reason: 'missing'; id: string };
 
 export interface RunStore {
   /** Creates the run (not started: its ledger is being handed over). */
@@ -64,6 +85,30 @@ export interface RunStore {
   /** Copies a run's list windows to another run (a re-check reuses what was already fetched). */
   copyWindows(fromRunId: string, toRunId: string): void;
   remove(runId: string): void;
+
+  // Month-end close. Exceptions and sign-offs are kept beside the run's record and never write it.
+  /** The run's non-matched items with their stored order (`seq`). */
+  readExceptionItems(runId: string): Promise<Array<{ seq: number; item: ReconItem }>>;
+  listExceptions(runId: string): Promise<ExceptionRecord[]>;
+  /** Stores exceptions not stored yet (an existing id is left as it is), each with an audit entry. */
+  addExceptions(
+    runId: string,
+    records: readonly ExceptionRecord[],
+    audit?: Omit<ExceptionAuditEntry, 'runId' | 'exceptionId' | 'before' | 'after'>,
+  ): Promise<ExceptionWriteResult>;
+  /**
+   * Writes changed exceptions and one audit entry each, in one transaction: every `before.version` must
+   * still be the stored one, and the run must not be signed (else nothing is written).
+   */
+  changeExceptions(
+    runId: string,
+    changes: ReadonlyArray<{ before: ExceptionRecord; after: ExceptionRecord }>,
+    audit: { at: string; by: string; action: string },
+  ): Promise<ExceptionWriteResult>;
+  readExceptionAudit(runId: string): Promise<ExceptionAuditEntry[]>;
+  /** Records the sign-off (once: a second is refused) with its audit entry. */
+  signOff(signOff: SignOff): Promise<ExceptionWriteResult>;
+  readSignOff(runId: string): Promise<SignOff | undefined>;
   /** Deletes runs whose ledger was never fully handed over and that are older than `beforeIso`. */
   pruneDrafts(beforeIso: string): number;
 }

@@ -40,6 +40,11 @@ export interface RunDeps {
   concurrency?: number;
   limiter?: AdaptiveLimiter;
   onProgress: (p: RunProgress) => void;
+  /**
+   * Work that must be stored before the record is (carry-forward's re-check): the record's `completed`
+   * is only said once everything the report shows is there.
+   */
+  beforeSave?: (input: RunInput, facts: RunFacts) => Promise<void>;
 }
 
 export interface RunHandle {
@@ -229,6 +234,8 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
       ...(stoppedBecause ? { stoppedBecause } : {}),
     };
     const statement = statementOf(done, report.summary);
+    if (deps.beforeSave) await deps.beforeSave(input, done);
+    if (suspended) return;
     runs.saveResult(runId, { facts: done, summary: report.summary, statement, items: report.items });
     if (state !== 'cancelled') state = 'completed';
     phase = 'done';

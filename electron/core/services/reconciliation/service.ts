@@ -16,7 +16,9 @@ import type { GatewayClient } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
 import type { JobStore } from './job-store';
 import { executeRun, type RunHandle, type RunProgress } from './run';
-import type { InputKind, RunStore, StoredRun } from './run-store';
+import type { InputKind, RunInput, RunStore, StoredRun } from './run-store';
+import { CARRY_ACTOR, carriedRecords, recheckCarried, type CarrySource } from './carry';
+import { createExceptionService } from './exceptions';
 
 export interface ReconciliationDeps {
   runs: RunStore;
@@ -52,6 +54,7 @@ export interface RunView {
   offline?: boolean;
   twoWay?: boolean;
   recheckOf?: string;
+  carryForwardOf?: string;
 }
 
 /** Drafts (ledgers never fully handed over) older than this are deleted. */
@@ -112,7 +115,39 @@ export function createReconciliationService(deps: ReconciliationDeps) {
           }
         : {}),
       ...(f.recheckOf ? { recheckOf: f.recheckOf } : {}),
+      ...(f.carryForwardOf ? { carryForwardOf: f.carryForwardOf } : {}),
     };
+  }
+
+  const exceptions = createExceptionService({ runs, clock: deps.clock, gatewayFor: deps.gatewayFor });
+  /** Carried exceptions handed over by the caller (the CLI: its earlier run is in another database). */
+  const handedCarry = new Map<string, CarrySource[]>();
+
+  /** Stores what a run carries (once) and re-checks it against the service and the run's ledger. */
+  async function carry(runId: string, facts: RunFacts, rows: RunInput['rows']): Promise<void> {
+    const from = facts.carryForwardOf;
+    if (!from) return;
+    const have = await runs.listExceptions(runId);
+    if (!have.some((e) => e.carried)) {
+      const sources = handedCarry.get(runId) ?? (await exceptions.carrySources(from));
+      const at = new Date(deps.clock.now()).toISOString();
+      await runs.addExceptions(runId, carriedRecords(runId, from, sources, at), {
+        at,
+        by: CARRY_ACTOR,
+        action: 'carry',
+      });
+    }
+    handedCarry.delete(runId);
+    await recheckCarried({
+      runs,
+      runId,
+      rows,
+      options: facts.options,
+      gateway: deps.gatewayFor(facts.profileId),
+      clock: deps.clock,
+      ...(deps.concurrency ? { concurrency: deps.concurrency } : {}),
+      ...(deps.limiterFor && !deps.concurrency ? { limiter: deps.limiterFor(facts.profileId) } : {}),
+    });
   }
 
   /** Runs (or resumes) a stored, started run in this process. */
@@ -129,6 +164,7 @@ export function createReconciliationService(deps: ReconciliationDeps) {
         ...(deps.concurrency ? { concurrency: deps.concurrency } : {}),
         ...(deps.limiterFor && !deps.concurrency ? { limiter: deps.limiterFor(facts.profileId) } : {}),
         onProgress: (p) => deps.onProgress(runId, p),
+        ...(facts.carryForwardOf ? { beforeSave: (input, f) => carry(runId, f, input.rows) } : {}),
       },
       opts,
     );
@@ -148,6 +184,7 @@ export function createReconciliationService(deps: ReconciliationDeps) {
     mapping: ColumnMapping;
     options: ReconOptions;
     recheckOf?: string;
+    carryForwardOf?: string;
   }): RunFacts {
     return {
       runId: input.runId,
@@ -164,7 +201,29 @@ export function createReconciliationService(deps: ReconciliationDeps) {
       offline: false,
       usedCache: false,
       ...(input.recheckOf ? { recheckOf: input.recheckOf } : {}),
+      ...(input.carryForwardOf ? { carryForwardOf: input.carryForwardOf } : {}),
     };
+  }
+
+  /** A run may carry from an ended run of the same profile (account) whose period ends before its own. */
+  function checkCarryFrom(fromRunId: string, profileId: string, options: ReconOptions): void {
+    const prev = runs.get(fromRunId);
+    if (!prev)
+      throw new AppError('not_found', `There is no run ${fromRunId} to carry exceptions forward from.`);
+    if (prev.facts.profileId !== profileId)
+      throw new AppError(
+        'conflict',
+        `Run ${fromRunId} belongs to the profile “${prev.facts.profileName}”: exceptions are carried forward within one account only.`,
+      );
+    if (!prev.result)
+      throw new AppError('conflict', `Run ${fromRunId} has not ended yet: nothing to carry forward.`);
+    const before = prev.facts.options.period;
+    const now = options.period;
+    if (before && now && now.from <= before.to)
+      throw new AppError(
+        'invalid_input',
+        `Carry forward goes into the next period: this run starts ${now.from}, and run ${fromRunId} covers until ${before.to}. Choose a period that starts after ${before.to}.`,
+      );
   }
 
   return {
@@ -175,6 +234,10 @@ export function createReconciliationService(deps: ReconciliationDeps) {
       file: LedgerFileInfo;
       mapping: ColumnMapping;
       options: ReconOptions;
+      /** Carry the outstanding exceptions of this earlier run of the same profile. */
+      carryForwardOf?: string;
+      /** The exceptions to carry, when the earlier run is not in this store (the CLI). */
+      carried?: CarrySource[];
     }): { runId: string } {
       prune();
       const profile = deps.profile(input.profileId);
@@ -182,8 +245,12 @@ export function createReconciliationService(deps: ReconciliationDeps) {
         throw new AppError('not_found', 'That profile no longer exists. Choose a profile and start again.');
       const issues = optionIssues(input.options);
       if (issues.length > 0) throw new AppError('invalid_input', issues.join(' '));
+      const { carried, ...rest } = input;
+      if (input.carryForwardOf && !carried)
+        checkCarryFrom(input.carryForwardOf, input.profileId, input.options);
       const runId = newSortableId('RC', deps.clock.now());
-      runs.create(initialFacts({ ...input, runId, profile }));
+      runs.create(initialFacts({ ...rest, runId, profile }));
+      if (carried) handedCarry.set(runId, carried);
       return { runId };
     },
 
@@ -318,6 +385,9 @@ export function createReconciliationService(deps: ReconciliationDeps) {
       launch(newId);
       return view(stored(newId));
     },
+
+    /** Exceptions and sign-off of ended runs (./exceptions.ts). */
+    exceptions,
 
     /** Waits until a run started in this process has stored its record (tests, CLI). */
     async settled(runId: string): Promise<RunView> {

@@ -1,4 +1,5 @@
-import type { IntentState } from '../../../../shared/domain/refund-intent';
+import type { AuditEntry, Intent, IntentState } from '../../../../shared/domain/refund-intent';
+import type { AuditRecord, IntentRecord } from '../engine/port';
 
 /**
  * Refund intents and their state machine. One row per intent in the database; every change is a guarded
@@ -24,12 +25,8 @@ import type { IntentState } from '../../../../shared/domain/refund-intent';
  * refund cannot be closed while the service may still be applying it. The watch is the detector for
  * what arrives later still: the intent is then counted again from the moment it is found.
  */
-export type {
-  Intent,
-  IntentAccount,
-  IntentDraft,
-  IntentState,
-} from '../../../../shared/domain/refund-intent';
+export type { Intent, IntentDraft, IntentState } from '../../../../shared/domain/refund-intent';
+export type { IntentAccount } from '../engine/account';
 
 /** Whether money moved is not known yet: such an intent blocks any other refund of its payment. */
 export const OPEN_STATES: ReadonlySet<IntentState> = new Set(['sending', 'outcome_unknown']);
@@ -46,3 +43,95 @@ export type IntentPatch = {
   [K in 'refundTransactionNo' | 'refundStatus' | 'retCode' | 'retMsg' | 'detail' | 'closedNotSentAt']?:
     string | null;
 };
+
+/** Refund states in which the request is being sent or its outcome is not known (the database index). */
+export const FINAL_STATES: ReadonlySet<IntentState> = new Set(['rejected', 'refused', 'succeeded', 'failed']);
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/** A refund intent as the engine stores it: the shared columns, and its own fields in `data`. */
+export function toRecord(i: Intent): IntentRecord {
+  const { reasonCode, reasonNote, refundTransactionNo, refundStatus, closedNotSentAt, ...rest } = i;
+  return {
+    ...rest,
+    kind: 'refund',
+    data: {
+      reasonCode,
+      reasonNote,
+      ...(refundTransactionNo ? { refundTransactionNo } : {}),
+      ...(refundStatus ? { refundStatus } : {}),
+      ...(closedNotSentAt ? { closedNotSentAt } : {}),
+    },
+  };
+}
+
+/** The stored record as a refund intent (what IPC, the CLI and the screens show). */
+export function fromRecord(r: IntentRecord): Intent {
+  const i: Intent = {
+    id: r.id,
+    state: r.state as IntentState,
+    profileId: r.profileId,
+    profileName: r.profileName,
+    environment: r.environment,
+    baseUrl: r.baseUrl,
+    merchantNo: r.merchantNo,
+    storeNo: r.storeNo,
+    transactionNo: r.transactionNo ?? '',
+    amountMinor: r.amountMinor,
+    currency: r.currency,
+    reasonCode: str(r.data['reasonCode']) ?? '',
+    reasonNote: str(r.data['reasonNote']) ?? '',
+    operator: r.operator,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    checks: r.checks,
+    attempts: r.attempts,
+  };
+  const extra: Partial<Intent> = {
+    settleCurrency: r.settleCurrency,
+    reference: r.reference,
+    sender: r.sender,
+    refundTransactionNo: str(r.data['refundTransactionNo']),
+    refundStatus: str(r.data['refundStatus']),
+    retCode: r.retCode,
+    retMsg: r.retMsg,
+    detail: r.detail,
+    lastCheck: r.lastCheck,
+    closedNotSentAt: str(r.data['closedNotSentAt']),
+  };
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) (i as Record<string, unknown>)[k] = v;
+  return i;
+}
+
+export function toAuditRecord(e: AuditEntry): AuditRecord {
+  const { intentId, reasonCode, reasonNote, refundTransactionNo, ...rest } = e;
+  return {
+    ...rest,
+    kind: 'refund',
+    subjectId: intentId,
+    data: { reasonCode, reasonNote, ...(refundTransactionNo ? { refundTransactionNo } : {}) },
+  };
+}
+
+export function fromAuditRecord(a: AuditRecord): AuditEntry {
+  const e: AuditEntry = {
+    at: a.at,
+    outcome: a.outcome as AuditEntry['outcome'],
+    operator: a.operator,
+    profileId: a.profileId,
+    profileName: a.profileName,
+    environment: a.environment,
+    intentId: a.subjectId,
+    transactionNo: a.transactionNo ?? '',
+    amountMinor: a.amountMinor ?? 0,
+    currency: a.currency ?? ('USD' as AuditEntry['currency']),
+    reasonCode: str(a.data['reasonCode']) ?? '',
+    reasonNote: str(a.data['reasonNote']) ?? '',
+  };
+  const rtn = str(a.data['refundTransactionNo']);
+  if (a.retCode) e.retCode = a.retCode;
+  if (a.retMsg) e.retMsg = a.retMsg;
+  if (rtn) e.refundTransactionNo = rtn;
+  if (a.detail) e.detail = a.detail;
+  return e;
+}

@@ -25,12 +25,21 @@ export function createRefundPoller(service: RefundService, log: Logger, opts: Po
   let timer: { cancel(): void } | undefined;
   let stopped = false;
 
-  const waiting = () => service.unfinished().some((i) => i.state === 'accepted');
+  const waiting = async () => {
+    try {
+      return (await service.unfinished()).some((i) => i.state === 'accepted');
+    } catch {
+      return false;
+    }
+  };
 
-  const arm = () => {
+  const arm = async () => {
     timer?.cancel();
     timer = undefined;
-    if (stopped || !waiting()) return;
+    const armedAt = step;
+    if (stopped || !(await waiting()) || stopped) return;
+    // A kick while we looked re-armed already: keep its (faster) schedule.
+    if (timer || step !== armedAt) return;
     const delay = schedule[Math.min(step, schedule.length - 1)]!;
     step += 1;
     timer = setTimer(() => void tick(), delay);
@@ -42,13 +51,13 @@ export function createRefundPoller(service: RefundService, log: Logger, opts: Po
     } catch (e) {
       log.warn('refund.poll_failed', { error: e instanceof Error ? e.message : String(e) });
     }
-    arm();
+    await arm();
   };
 
   return {
     kick(): void {
       step = 0;
-      arm();
+      void arm();
     },
     stop(): void {
       stopped = true;

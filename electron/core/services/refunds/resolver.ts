@@ -8,20 +8,16 @@ import {
 } from '../../../../shared/domain/refund-intent';
 import type { RefundRecord } from '../../../../shared/domain/transaction';
 import type { AuditEntry } from './audit';
+import { closeReadiness } from './close-rule';
 import type { Intent, IntentPatch, IntentState } from './intent';
 import type { RefundServiceDeps } from './service';
-
-/**
- * A `sending` intent older than this is not waited for any longer, even if a process with the sender's
- * pid still runs (pids are reused; a hung process must not block a payment for ever). Far above the
- * gateway's refund timeout. The sender's own answer still applies afterwards (see recordAnswer).
- */
-export const SENDING_STALE_MS = 10 * 60_000;
 
 /**
  * Settles what the first answer left open, only ever by querying — never by sending again — and records
  * every answer as a guarded transition, so concurrent resolvers (this process's poller, another window,
  * a CLI run) never both act and a sender's late answer is never lost:
+ * - a `sending` intent whose sender's lease expired (the process died or hung, on any machine) is
+ *   marked unknown and looked for — its sender's late answer still applies;
  * - the sender's own answer (accepted / rejected) applies from `sending` or `outcome_unknown`: if a
  *   resolver already marked it unknown, the direct answer still wins;
  * - an unknown outcome is looked for in the payment's refundInfo by refundReference = intent id, at the
@@ -31,55 +27,57 @@ export const SENDING_STALE_MS = 10 * 60_000;
  *   lists it after all, it becomes the refund it was, counted again, and the person is told.
  */
 export function createResolver(
-  deps: Pick<RefundServiceDeps, 'gatewayFor' | 'store' | 'clock' | 'log' | 'onChange' | 'senderAlive'>,
+  deps: Pick<RefundServiceDeps, 'gatewayFor' | 'store' | 'clock' | 'log' | 'onChange'>,
 ) {
   const iso = () => new Date(deps.clock.now()).toISOString();
   const changed = (i: Intent | undefined): Intent | undefined => {
     if (i) deps.onChange?.(i);
     return i;
   };
-  const auditOf = (i: Intent, outcome: AuditEntry['outcome'], detail?: string) => {
-    try {
-      deps.store.audit.record({
-        at: iso(),
-        outcome,
-        operator: i.operator,
-        profileId: i.profileId,
-        profileName: i.profileName,
-        environment: i.environment,
-        intentId: i.id,
-        transactionNo: i.transactionNo,
-        amountMinor: i.amountMinor,
-        currency: i.currency,
-        reasonCode: i.reasonCode,
-        reasonNote: i.reasonNote,
-        ...(i.refundTransactionNo ? { refundTransactionNo: i.refundTransactionNo } : {}),
-        ...(i.retCode ? { retCode: i.retCode } : {}),
-        ...(i.retMsg ? { retMsg: i.retMsg } : {}),
-        ...(detail ? { detail } : {}),
-      });
-    } catch (e) {
-      deps.log.error('audit.record_failed', {
-        intentId: i.id,
-        outcome,
-        error: e instanceof Error ? e.message : '',
-      });
-    }
-  };
-  /** Guarded transition + audit; undefined when someone else changed the intent first. */
-  const move = (
+  const entryOf = (
+    i: Intent,
+    outcome: AuditEntry['outcome'],
+    detail?: string,
+    operator?: string,
+  ): AuditEntry => ({
+    at: iso(),
+    outcome,
+    operator: operator ?? i.operator,
+    profileId: i.profileId,
+    profileName: i.profileName,
+    environment: i.environment,
+    intentId: i.id,
+    transactionNo: i.transactionNo,
+    amountMinor: i.amountMinor,
+    currency: i.currency,
+    reasonCode: i.reasonCode,
+    reasonNote: i.reasonNote,
+    ...(i.refundTransactionNo ? { refundTransactionNo: i.refundTransactionNo } : {}),
+    ...(i.retCode ? { retCode: i.retCode } : {}),
+    ...(i.retMsg ? { retMsg: i.retMsg } : {}),
+    ...(detail ? { detail } : {}),
+  });
+  /** Guarded transition and its audit entry, one unit of work; undefined when someone else changed it first. */
+  const move = async (
     i: Intent,
     from: readonly IntentState[],
     to: IntentState,
     patch: IntentPatch,
     type: string,
-    audit?: { outcome: AuditEntry['outcome']; detail?: string },
-  ): Intent | undefined => {
-    const next = changed(deps.store.transition(i.id, from, to, patch, { at: iso(), type }));
-    if (next && audit) auditOf(next, audit.outcome, audit.detail);
-    return next;
-  };
-  const current = (i: Intent) => deps.store.get(i.id) ?? i;
+    /** `operator`: who did this, when not the person who sent the refund (a person closing it). */
+    audit?: { outcome: AuditEntry['outcome']; detail?: string; operator?: string },
+  ): Promise<Intent | undefined> =>
+    changed(
+      await deps.store.transition(
+        i.id,
+        from,
+        to,
+        patch,
+        { at: iso(), type },
+        audit ? (next) => entryOf(next, audit.outcome, audit.detail, audit.operator) : undefined,
+      ),
+    );
+  const current = async (i: Intent) => (await deps.store.get(i.id)) ?? i;
   const causeOf = (e: unknown) => (isAppError(e) && e.details?.cause ? ` (${String(e.details.cause)})` : '');
   /**
    * What this process knows about refunds whose answer it could not record (disk full, I/O error): the
@@ -98,19 +96,23 @@ export function createResolver(
     return run;
   }
 
-  function settleIfFinal(stale: Intent, status: string): Intent {
-    const intent = current(stale);
+  async function settleIfFinal(stale: Intent, status: string): Promise<Intent> {
+    const intent = await current(stale);
     if (intent.state !== 'accepted' || (status !== 'success' && status !== 'failed')) return intent;
     const to = status === 'success' ? 'succeeded' : 'failed';
     return (
-      move(intent, ['accepted'], to, { refundStatus: status }, 'settled', { outcome: to }) ?? current(intent)
+      (await move(intent, ['accepted'], to, { refundStatus: status }, 'settled', { outcome: to })) ??
+      current(intent)
     );
   }
 
   /** The sender's own answer: the service accepted the refund. */
-  function recordAnswer(intent: Intent, answer: { refundTransactionNo: string; status: string }): Intent {
+  async function recordAnswer(
+    intent: Intent,
+    answer: { refundTransactionNo: string; status: string },
+  ): Promise<Intent> {
     try {
-      const accepted = move(
+      const accepted = await move(
         intent,
         ['sending', 'outcome_unknown'],
         'accepted',
@@ -118,7 +120,7 @@ export function createResolver(
         'accepted',
         { outcome: 'accepted' },
       );
-      return settleIfFinal(accepted ?? current(intent), answer.status);
+      return await settleIfFinal(accepted ?? (await current(intent)), answer.status);
     } catch (e) {
       // The service accepted the refund but recording it failed (disk full, I/O error): money moved, and
       // the person must hear exactly that — never "nothing was sent". The intent stays open in the
@@ -146,16 +148,16 @@ export function createResolver(
   }
 
   /** The sender's own answer: the service refused it, or it provably never left. No money moved. */
-  function recordRejected(
+  async function recordRejected(
     intent: Intent,
     patch: { retCode?: string; retMsg?: string; detail: string },
-  ): Intent {
+  ): Promise<Intent> {
     try {
       return (
-        move(intent, ['sending', 'outcome_unknown'], 'rejected', patch, 'rejected', {
+        (await move(intent, ['sending', 'outcome_unknown'], 'rejected', patch, 'rejected', {
           outcome: 'rejected',
           detail: patch.detail,
-        }) ?? current(intent)
+        })) ?? (await current(intent))
       );
     } catch (e) {
       const said = [patch.retMsg ? `“${patch.retMsg}”` : '', patch.retCode ? `(${patch.retCode})` : '']
@@ -176,7 +178,7 @@ export function createResolver(
   /** The request may or may not have reached the service: record that, then look for it by query. */
   async function recordUnknown(intent: Intent, detail: string): Promise<Intent> {
     try {
-      move(intent, ['sending'], 'outcome_unknown', { detail }, 'outcome_unknown', {
+      await move(intent, ['sending'], 'outcome_unknown', { detail }, 'outcome_unknown', {
         outcome: 'outcome_unknown',
         detail,
       });
@@ -201,17 +203,18 @@ export function createResolver(
   const resolve = (id: string): Promise<Intent> => serial(id, () => resolveNow(id));
 
   async function resolveNow(id: string): Promise<Intent> {
-    let intent = deps.store.get(id);
+    let intent = await deps.store.get(id);
     if (!intent)
       throw new AppError('not_found', 'This desk has no refund with that id. Refresh the Refunds list.');
     if (intent.state === 'sending') {
       const known = unrecorded.get(id);
-      const age = deps.clock.now() - Date.parse(intent.updatedAt);
-      if (!known && intent.sender && deps.senderAlive(intent.sender) && age < SENDING_STALE_MS) return intent;
-      // Its sender stopped (or gave up long ago) before recording an answer: the request may have left,
-      // and an answer may have come. What this process knows of an answer it could not record is said.
+      // Its sender holds a lease while the request is out; only an expired one is taken over — unless
+      // this process is the sender and knows the answer came but could not be recorded.
+      if (!known && !(await deps.store.orphans()).some((o) => o.id === id)) return intent;
+      // Its sender stopped (died, hung, lost its machine) before recording an answer: the request may have
+      // left, and an answer may have come. What this process knows of an answer it could not record is said.
       intent =
-        move(
+        (await move(
           intent,
           ['sending'],
           'outcome_unknown',
@@ -227,7 +230,7 @@ export function createResolver(
               ? 'the service answered; the answer could not be recorded'
               : 'sender stopped before recording an answer',
           },
-        ) ?? current(intent);
+        )) ?? (await current(intent));
       unrecorded.delete(id);
     }
     if (intent.state === 'accepted') return trackNow(intent);
@@ -242,7 +245,7 @@ export function createResolver(
       const cannot = isAppError(e) && e.details?.cannotCheck === true;
       const note = cannot ? `Cannot be checked: ${why}` : `Could not ask the payment service: ${why}`;
       return (
-        changed(deps.store.noteCheck(id, { at: iso(), found: false, reached: false, note })) ??
+        changed(await deps.store.noteCheck(id, { at: iso(), found: false, reached: false, note })) ??
         current(intent)
       );
     }
@@ -251,33 +254,36 @@ export function createResolver(
       // Found, but not as sent: never taken as this refund succeeding. A person must look.
       const note = `The service lists refund ${mine.refundTransactionNo} with reference ${id}, but for ${mine.refundAmountMinor} minor units of ${mine.currency} (sent: ${intent.amountMinor} of ${intent.currency}). Check this payment with the payment service.`;
       return (
-        changed(deps.store.noteCheck(id, { at: iso(), found: true, reached: true, note })) ?? current(intent)
+        changed(await deps.store.noteCheck(id, { at: iso(), found: true, reached: true, note })) ??
+        current(intent)
       );
     }
     if (!mine) {
       const note = `The service lists ${refunds.length} refund(s) for this payment and none carries reference ${id}. It may still appear; check again before doing anything else.`;
       return (
-        changed(deps.store.noteCheck(id, { at: iso(), found: false, reached: true, note })) ?? current(intent)
+        changed(await deps.store.noteCheck(id, { at: iso(), found: false, reached: true, note })) ??
+        current(intent)
       );
     }
-    deps.store.noteCheck(id, {
+    await deps.store.noteCheck(id, {
       at: iso(),
       found: true,
       reached: true,
       note: `Found as refund ${mine.refundTransactionNo} (${mine.status}).`,
     });
-    const accepted = move(
-      current(intent),
+    const accepted = await move(
+      await current(intent),
       ['outcome_unknown'],
       'accepted',
       { refundTransactionNo: mine.refundTransactionNo, refundStatus: mine.status, detail: null },
       'found_by_query',
       { outcome: 'accepted', detail: 'Resolved by query after an unknown outcome.' },
     );
-    return settleIfFinal(accepted ?? current(intent), mine.status);
+    return settleIfFinal(accepted ?? (await current(intent)), mine.status);
   }
 
-  const trackOne = (intent: Intent): Promise<Intent> => serial(intent.id, () => trackNow(current(intent)));
+  const trackOne = (intent: Intent): Promise<Intent> =>
+    serial(intent.id, async () => trackNow(await current(intent)));
 
   async function trackNow(intent: Intent): Promise<Intent> {
     if (intent.state !== 'accepted') return intent;
@@ -296,7 +302,7 @@ export function createResolver(
       if (isAppError(e) && e.details?.cannotCheck === true)
         return (
           changed(
-            deps.store.noteCheck(intent.id, {
+            await deps.store.noteCheck(intent.id, {
               reached: false,
               at: iso(),
               found: false,
@@ -315,7 +321,7 @@ export function createResolver(
    * blocks the payment until a person looks (and it can never be closed again). Either way an audit entry
    * and an event (`refunds.updated`, with `closedNotSentAt` set) tell the person at once.
    */
-  function recordFoundAfterClose(intent: Intent, mine: RefundRecord, how: string): Intent {
+  async function recordFoundAfterClose(intent: Intent, mine: RefundRecord, how: string): Promise<Intent> {
     const closedAt = intent.closedNotSentAt ?? intent.updatedAt;
     const sent = `${formatMinor(intent.amountMinor, intent.currency)} ${intent.currency}`;
     deps.log.warn('refund.found_after_close', {
@@ -323,7 +329,7 @@ export function createResolver(
       refundTransactionNo: mine.refundTransactionNo,
       status: mine.status,
     });
-    deps.store.noteCheck(intent.id, {
+    await deps.store.noteCheck(intent.id, {
       at: iso(),
       found: true,
       reached: true,
@@ -332,26 +338,26 @@ export function createResolver(
     if (mine.refundAmountMinor !== intent.amountMinor || mine.currency !== intent.currency) {
       const detail = `Closed as not sent at ${closedAt}, but the service lists refund ${mine.refundTransactionNo} with reference ${intent.id} for ${formatMinor(mine.refundAmountMinor, mine.currency)} ${mine.currency} (sent: ${sent}). Whether, and how much, was refunded is not known: do not refund this payment again; check it with the payment service.`;
       return (
-        move(
-          current(intent),
+        (await move(
+          await current(intent),
           ['refused'],
           'outcome_unknown',
           { detail, refundTransactionNo: mine.refundTransactionNo, refundStatus: mine.status },
           'found_after_close',
           { outcome: 'found_after_close', detail },
-        ) ?? current(intent)
+        )) ?? current(intent)
       );
     }
     const detail = `Closed as not sent at ${closedAt}, but the service has it: refund ${mine.refundTransactionNo} of ${sent} was sent and is ${mine.status === 'success' ? 'completed' : mine.status}. It counts against what remains refundable; a refund made for this payment after closing it was made in addition to this one.`;
-    const accepted = move(
-      current(intent),
+    const accepted = await move(
+      await current(intent),
       ['refused'],
       'accepted',
       { refundTransactionNo: mine.refundTransactionNo, refundStatus: mine.status, detail },
       'found_after_close',
       { outcome: 'found_after_close', detail },
     );
-    return settleIfFinal(accepted ?? current(intent), mine.status);
+    return settleIfFinal(accepted ?? (await current(intent)), mine.status);
   }
 
   /** One look at a refund closed as not sent: is it listed at the service now? */
@@ -363,7 +369,7 @@ export function createResolver(
       const why = isAppError(e) ? e.message : 'unexpected error';
       return (
         changed(
-          deps.store.noteCheck(intent.id, {
+          await deps.store.noteCheck(intent.id, {
             at: iso(),
             found: false,
             reached: false,
@@ -373,11 +379,11 @@ export function createResolver(
       );
     }
     const mine = refunds.find((r) => r.refundReference === intent.id);
-    if (mine) return recordFoundAfterClose(current(intent), mine, 'while watched');
+    if (mine) return recordFoundAfterClose(await current(intent), mine, 'while watched');
     const until = closedWatchUntil(intent);
     return (
       changed(
-        deps.store.noteCheck(intent.id, {
+        await deps.store.noteCheck(intent.id, {
           at: iso(),
           found: false,
           reached: true,
@@ -394,7 +400,7 @@ export function createResolver(
   async function watchClosed(): Promise<Intent[]> {
     const now = deps.clock.now();
     const out: Intent[] = [];
-    for (const i of deps.store.closedSince(new Date(now - CLOSED_WATCH_MS).toISOString())) {
+    for (const i of await deps.store.closedSince(new Date(now - CLOSED_WATCH_MS).toISOString())) {
       const closedAt = Date.parse(i.closedNotSentAt ?? '');
       const last = Date.parse(i.lastCheck?.at ?? '');
       if (Number.isNaN(closedAt)) continue;
@@ -402,7 +408,7 @@ export function createResolver(
       try {
         out.push(
           await serial(i.id, async () => {
-            const cur = current(i);
+            const cur = await current(i);
             return cur.state === 'refused' && cur.closedNotSentAt !== undefined ? watchNow(cur) : cur;
           }),
         );
@@ -431,7 +437,7 @@ export function createResolver(
     return Promise.all(
       found.map(({ i, mine }) =>
         serial(i.id, async () => {
-          const cur = current(i);
+          const cur = await current(i);
           return cur.state === 'refused' ? recordFoundAfterClose(cur, mine, 'in a fresh query') : cur;
         }),
       ),
@@ -450,7 +456,7 @@ export function createResolver(
     by: { operator: string; policy: { minChecks: number; minMinutes: number } },
   ): Promise<Intent> =>
     serial(id, async () => {
-      const intent = deps.store.get(id);
+      const intent = await deps.store.get(id);
       if (!intent)
         throw new AppError('not_found', 'This desk has no refund with that id. Refresh the Refunds list.');
       if (intent.state !== 'outcome_unknown')
@@ -459,7 +465,7 @@ export function createResolver(
           `Only a refund whose outcome is unknown can be closed as not sent; this one is ${intent.state}.`,
           { details: { intentId: id, state: intent.state } },
         );
-      const checks = deps.store.checksOf(id);
+      const checks = await deps.store.checksOf(id);
       if (checks.some((c) => c.found))
         throw new AppError(
           'conflict',
@@ -467,11 +473,12 @@ export function createResolver(
           { details: { intentId: id } },
         );
       const reached = checks.filter((c) => c.reached);
-      const minutes = Math.floor((deps.clock.now() - Date.parse(intent.createdAt)) / 60_000);
       // Whatever the profile says (a settings file is not trusted), never less than the floor: a refund
       // closed while the service may still be applying it can be paid twice.
-      const { minChecks, minMinutes } = closePolicyAtFloor(by.policy);
-      if (reached.length < minChecks || minutes < minMinutes)
+      const policy = closePolicyAtFloor(by.policy);
+      const { minChecks, minMinutes } = policy;
+      const { minutes, ready } = closeReadiness(intent.createdAt, reached.length, policy, deps.clock.now());
+      if (!ready)
         throw new AppError(
           'conflict',
           `Check again at least ${minChecks} time(s) over ${minMinutes} minute(s) before closing it as not sent: ${reached.length} check(s) reached the service so far, ${minutes} minute(s) since it was sent. The payment service may still apply a refund up to ${UNKNOWN_CLOSE_FLOOR.minMinutes / 60} hours after it was sent; closing it sooner could pay it twice.`,
@@ -489,7 +496,7 @@ export function createResolver(
       }
       const mine = refunds.find((r) => r.refundReference === id);
       if (mine) {
-        deps.store.noteCheck(id, {
+        await deps.store.noteCheck(id, {
           at: iso(),
           found: true,
           reached: true,
@@ -504,15 +511,15 @@ export function createResolver(
       }
       const at = iso();
       const evidence = `${reached.length + 1} checks over ${minutes} minute(s), the last at ${at}: the service listed ${refunds.length} refund(s) for this payment and none with reference ${id}.`;
-      deps.store.noteCheck(id, {
+      await deps.store.noteCheck(id, {
         at,
         found: false,
         reached: true,
         note: `Asked before closing: ${evidence}`,
       });
       const until = new Date(Date.parse(at) + CLOSED_WATCH_MS).toISOString();
-      const closed = move(
-        current(intent),
+      const closed = await move(
+        await current(intent),
         ['outcome_unknown'],
         'refused',
         {
@@ -520,10 +527,15 @@ export function createResolver(
           closedNotSentAt: at,
         },
         'closed_not_sent',
+        // The audit names who closed it (not who sent it): that is whom the Refunds list says closed it.
+        {
+          outcome: 'closed_not_sent',
+          detail: `Closed by ${by.operator}. ${evidence}`,
+          operator: by.operator,
+        },
       );
       if (!closed)
         throw new AppError('conflict', 'This refund changed meanwhile; it was not closed. Look at it again.');
-      auditOf(closed, 'closed_not_sent', `Closed by ${by.operator}. ${evidence}`);
       return closed;
     });
 
@@ -538,7 +550,7 @@ export function createResolver(
     /** Every intent not final, one step, by query: the same rules as Check again. */
     async resumeAll(): Promise<Intent[]> {
       const out: Intent[] = [];
-      for (const i of deps.store.unfinished()) {
+      for (const i of await deps.store.unfinished()) {
         try {
           out.push(await resolve(i.id));
         } catch (e) {
@@ -551,15 +563,14 @@ export function createResolver(
       return out;
     },
     /**
-     * `sending` intents whose sender stopped (killed, crashed, another window closed) are resolved by
-     * query now rather than at the next start. Called by the runtime's watcher.
+     * `sending` intents whose sender's lease expired (killed, crashed, hung, on any machine) are
+     * resolved by query now rather than at the next start. Called by the runtime's watcher.
      */
     async sweepOrphans(): Promise<Intent[]> {
       const out: Intent[] = [];
-      for (const i of deps.store.unfinished()) {
-        if (i.state !== 'sending') continue;
-        const young = deps.clock.now() - Date.parse(i.updatedAt) < SENDING_STALE_MS;
-        if (!unrecorded.has(i.id) && i.sender && deps.senderAlive(i.sender) && young) continue;
+      const orphans = new Set((await deps.store.orphans()).map((o) => o.id));
+      for (const i of await deps.store.unfinished()) {
+        if (i.state !== 'sending' || (!orphans.has(i.id) && !unrecorded.has(i.id))) continue;
         try {
           out.push(await resolve(i.id));
         } catch (e) {
@@ -573,9 +584,9 @@ export function createResolver(
     },
     /** Follows accepted refunds (optionally of one payment) to a final status. */
     async trackAccepted(transactionNo?: string): Promise<Intent[]> {
-      const open = deps.store
-        .unfinished()
-        .filter((i) => i.state === 'accepted' && (!transactionNo || i.transactionNo === transactionNo));
+      const open = (await deps.store.unfinished()).filter(
+        (i) => i.state === 'accepted' && (!transactionNo || i.transactionNo === transactionNo),
+      );
       const out: Intent[] = [];
       for (const i of open) out.push(await trackOne(i));
       return out;

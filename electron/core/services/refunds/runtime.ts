@@ -1,45 +1,16 @@
-import { hostname, userInfo } from 'node:os';
+import { type AccountKey, sameAccount } from '../../../../shared/domain/account';
 import type { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
+import { describeAccount, findAccountProfile, type IntentAccount } from '../engine/account';
 import type { EventBus } from '../event-bus';
-import type { Clock, Logger } from '../ports';
+import type { Clock, Logger, ProcessIdentity } from '../ports';
 import type { ProfilesRuntime } from '../profiles/runtime';
-import { describeAccount, findAccountProfile } from './accounts';
-import type { IntentAccount } from './intent';
+import type { Intent } from './intent';
 import { createRefundPoller } from './poller';
 import { createRefundService, type RefundContext, type RefundGateway } from './service';
 import type { RefundStore } from './store';
 
-/** The OS account name, used as the operator when a profile names none. */
-export function osUser(): string {
-  try {
-    return userInfo().username || 'unknown operator';
-  } catch {
-    return 'unknown operator';
-  }
-}
-
-/** `host:pid` of this process, recorded on every intent it sends. */
-export const THIS_SENDER = `${hostname()}:${process.pid}`;
-
-/**
- * Whether the process that is sending an intent may still be running. Another host's process cannot be
- * seen from here: it counts as alive until the intent is stale (resolver.SENDING_STALE_MS).
- */
-export function senderAlive(sender: string): boolean {
-  const at = sender.lastIndexOf(':');
-  const host = sender.slice(0, at);
-  const pid = Number(sender.slice(at + 1));
-  if (host !== hostname()) return true;
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export type { ProcessIdentity } from '../ports';
 
 /**
  * A host that acts for one account only (the CLI): refunds are made and followed up through this profile,
@@ -74,6 +45,9 @@ export function createRefundsRuntime(deps: {
    */
   background?: boolean;
   singleAccount?: SingleAccount;
+  identity: ProcessIdentity;
+  /** Sender lease length (tests shorten it). */
+  leaseMs?: number;
 }) {
   const context = (profileId: string): RefundContext => {
     const p = deps.profiles.profiles.get(profileId);
@@ -85,8 +59,9 @@ export function createRefundsRuntime(deps: {
       baseUrl: deps.profiles.profiles.effectiveBaseUrl(p.id) ?? '',
       merchantNo: p.merchantNo,
       storeNo: p.storeNo,
-      operator: p.operatorName ?? osUser(),
+      operator: p.operatorName ?? deps.identity.osUser,
       guardrails: p.guardrails ?? { limits: [] },
+      ...(p.loopbackMoneyMode ? { loopbackMoneyMode: p.loopbackMoneyMode } : {}),
       ...(ipnUrl ? { ipnUrl } : {}),
     };
   };
@@ -131,6 +106,21 @@ export function createRefundsRuntime(deps: {
     };
   };
 
+  /** A profile's account now (Demo: the running sandbox), or undefined for a profile that is gone. */
+  const accountNow = (profileId: string): AccountKey | undefined => {
+    try {
+      const p = deps.profiles.profiles.get(profileId);
+      return {
+        environment: p.environment,
+        baseUrl: deps.profiles.profiles.effectiveBaseUrl(profileId) ?? '',
+        merchantNo: p.merchantNo,
+        storeNo: p.storeNo,
+      };
+    } catch {
+      return undefined;
+    }
+  };
+
   const service = createRefundService({
     gatewayFor,
     store: deps.store,
@@ -142,23 +132,18 @@ export function createRefundsRuntime(deps: {
       ? () => true
       : (intent, profileId) => {
           // A CLI intent records its own profile id: it is this profile's when it went to exactly its account.
-          try {
-            const p = deps.profiles.profiles.get(profileId);
-            const baseUrl = deps.profiles.profiles.effectiveBaseUrl(profileId) ?? '';
-            return (
-              intent.merchantNo === p.merchantNo &&
-              intent.storeNo === p.storeNo &&
-              (p.environment === 'demo'
-                ? intent.environment === 'demo'
-                : intent.baseUrl !== '' && intent.baseUrl === baseUrl)
-            );
-          } catch {
-            return false;
-          }
+          const account = accountNow(profileId);
+          return account !== undefined && sameAccount(intent, account);
         },
+    // The same rule as one query: the profile's own intents, or any sent to its account.
+    ownerOf: (profileId) => {
+      if (single) return undefined;
+      const account = accountNow(profileId);
+      return account ? { profileId, account } : { profileId };
+    },
     newId: () => newSortableId('RD', deps.clock.now()),
-    sender: THIS_SENDER,
-    senderAlive,
+    sender: deps.identity.sender,
+    ...(deps.leaseMs ? { leaseMs: deps.leaseMs } : {}),
     untrusted: deps.untrusted,
     ...(deps.unreadable ? { unreadable: deps.unreadable } : {}),
     closePolicy: (a) => {
@@ -169,11 +154,25 @@ export function createRefundsRuntime(deps: {
       }
     },
     onChange: (intent) => {
-      deps.events.emit('refunds.updated', intent);
+      push([intent]);
       if (intent.state === 'accepted') poller.kick();
     },
   });
   const poller = createRefundPoller(service, deps.log);
+  /**
+   * Pushes intents to the renderer as a person sees them (views.ts reads their checks and closings). The
+   * renderer keeps the newest by updatedAt, so views that resolve out of order cannot undo a change; if a
+   * view cannot be read, the intent goes as it is rather than not at all.
+   */
+  function push(intents: readonly Intent[]): void {
+    void service.views(intents).then(
+      (views) => views.forEach((v) => deps.events.emit('refunds.updated', v)),
+      (e: unknown) => {
+        deps.log.warn('refund.view_failed', { error: e instanceof Error ? e.message : String(e) });
+        intents.forEach((i) => deps.events.emit('refunds.updated', i));
+      },
+    );
+  }
 
   // An IPN (confirmed by a fresh query) about a refund is a hint to follow that payment's refunds now.
   const unsubscribe = deps.events.subscribe((event, payload) => {
@@ -182,16 +181,22 @@ export function createRefundsRuntime(deps: {
     if (p.refundTransactionNo) void service.track(p.transaction.transactionNo).catch(() => undefined);
   });
 
-  // What other processes wrote: pushed to the renderer as it happens, and accepted ones are polled.
+  // What other processes wrote (the store's change feed) is pushed to the renderer, and accepted ones
+  // are polled. A process that died while sending lets its lease expire: found out by query, now.
   const background = deps.background ?? true;
-  let seq = safe(() => deps.store.currentSeq(), 0);
-  let version = safe(() => deps.store.dataVersion(), 0);
+  const unwatch = background
+    ? deps.store.watch((changed) => {
+        push(changed);
+        if (changed.some((i) => i.state === 'accepted')) poller.kick();
+      })
+    : undefined;
   let sweeping = false;
   let watchingClosed = false;
-  const watch = background
+  const sweep = background
     ? setInterval(() => {
-        // A process that died while sending leaves its intent `sending`: find out by query, now.
-        if (!sweeping && !deps.untrusted()) {
+        if (deps.untrusted()) return;
+        // A process that died while sending lets its lease expire: find out by query, now.
+        if (!sweeping) {
           sweeping = true;
           void service
             .sweepOrphans()
@@ -200,7 +205,7 @@ export function createRefundsRuntime(deps: {
         }
         // Refunds closed as not sent are still asked about (each on its own interval, see
         // resolver.watchClosed); one the service lists becomes the refund it was, pushed at once.
-        if (!watchingClosed && !deps.untrusted()) {
+        if (!watchingClosed) {
           watchingClosed = true;
           void service
             .watchClosed()
@@ -211,20 +216,9 @@ export function createRefundsRuntime(deps: {
             )
             .finally(() => (watchingClosed = false));
         }
-        try {
-          const v = deps.store.dataVersion();
-          if (v === version) return;
-          version = v;
-          const changes = deps.store.changesSince(seq);
-          seq = changes.seq;
-          for (const i of changes.intents) deps.events.emit('refunds.updated', i);
-          if (changes.intents.some((i) => i.state === 'accepted')) poller.kick();
-        } catch (e) {
-          deps.log.warn('refund.watch_failed', { error: e instanceof Error ? e.message : String(e) });
-        }
       }, deps.watchMs ?? 1_000)
     : undefined;
-  watch?.unref?.();
+  sweep?.unref?.();
 
   // Resume in the background: start-up must not wait on the network.
   if (background && !deps.untrusted())
@@ -243,17 +237,10 @@ export function createRefundsRuntime(deps: {
 
     describeAccount,
     close(): void {
-      clearInterval(watch);
+      clearInterval(sweep);
+      unwatch?.();
       unsubscribe();
       poller.stop();
     },
   };
-}
-
-function safe<T>(fn: () => T, fallback: T): T {
-  try {
-    return fn();
-  } catch {
-    return fallback;
-  }
 }

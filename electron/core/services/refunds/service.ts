@@ -9,7 +9,6 @@ import {
   type MoneyMode,
   moneyModeOf,
 } from '../../../../shared/domain/profile';
-import { RET } from '../../../../shared/protocol/ret-codes';
 import {
   refundBlocker,
   remainingRefundableMinor,
@@ -19,16 +18,23 @@ import type { GatewayClient } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
 import type { AuditEntry } from './audit';
 import { type Confirmation, type Guardrails, missingConfirmations } from './guardrails';
-import { COUNTED_STATES, type Intent, type IntentAccount, OPEN_STATES } from './intent';
+import type { IntentAccount } from '../engine/account';
+import { classifyFailure } from '../engine/classify';
+import { InvariantViolation, type Owner } from '../engine/port';
+import { DEFAULT_LEASE_MS, whileLeased } from '../engine/lease';
+import { COUNTED_STATES, type Intent, OPEN_STATES } from './intent';
 import { createKeyedLock } from './locks';
 import { createResolver } from './resolver';
 import { type RefundStore, type SendingIntent, UnreadableIntentError } from './store';
+import { createIntentViews } from './views';
 
 /** Who is refunding, and where to: the profile the call names, resolved by the host. */
 /** The account a new refund is made in: a profile's now, so its environment is always a known one. */
 type RefundAccount = Omit<IntentAccount, 'environment'> & { environment: Environment };
 
 export interface RefundContext extends RefundAccount {
+  /** What the person declared is behind a Custom address on this machine (moneyModeOf). */
+  loopbackMoneyMode?: MoneyMode;
   operator: string;
   guardrails: Guardrails;
   /** Where refund IPNs should go (the loopback listener), if one runs. */
@@ -50,11 +56,16 @@ export interface RefundServiceDeps {
   context: (profileId: string) => RefundContext;
   /** Whether an intent belongs to a profile: sent with it, or sent to exactly its account (the CLI). */
   belongsTo?: (intent: Intent, profileId: string) => boolean;
+  /** The same rule as a query: whose intents a profile lists (undefined: every intent). */
+  ownerOf?: (profileId: string) => Owner | undefined;
   newId: () => string;
-  /** `host:pid` of this process: recorded on every intent it sends. */
+  /** Who sends from this process (`host:pid`, given by the host): recorded on every intent it sends. */
   sender: string;
-  /** True while the process named by an intent's `sender` may still be sending it. */
-  senderAlive: (sender: string) => boolean;
+  /**
+   * How long a sender's lease lasts (renewed every third of it while the request is out). An intent
+   * whose lease expired is resolved by query by any process. Default DEFAULT_LEASE_MS.
+   */
+  leaseMs?: number;
   /** Called whenever an intent changes, so hosts can push it to the renderer. */
   onChange?: (intent: Intent) => void;
   /** Set when the database cannot be trusted: every refund is refused with this reason. */
@@ -112,9 +123,6 @@ class Refusal extends Error {
   }
 }
 
-/** ret_codes on a refund that say the service failed, not that it refused: the refund may exist. */
-const AMBIGUOUS_RET_CODES = new Set([RET.SYSTEM_ERROR, RET.UPSTREAM_ERROR] as string[]);
-
 /** Which fields of a success answer contradict the request (absent echoes prove nothing either way). */
 export function answerMismatch(
   intent: Pick<Intent, 'id' | 'transactionNo' | 'amountMinor' | 'currency'>,
@@ -138,14 +146,6 @@ export function answerMismatch(
     text: diffs.map(([f, sent, got]) => `${f}: sent ${sent}, answered ${got}`).join('; '),
   };
 }
-
-const REJECTION_CODES = new Set([
-  'upstream_rejected',
-  'not_found',
-  'unauthorized',
-  'invalid_input',
-  'forbidden',
-]);
 
 /** The operator's calendar day (local time zone) as an ISO interval: a "daily" limit resets at local midnight. */
 export function localDayBounds(nowMs: number): { from: string; to: string } {
@@ -177,26 +177,32 @@ export function remainingFor(tx: Transaction, intents: readonly Intent[]): numbe
  */
 export function createRefundService(deps: RefundServiceDeps) {
   const lock = createKeyedLock();
+  const lease = { holder: deps.sender, ms: deps.leaseMs ?? DEFAULT_LEASE_MS };
   const iso = () => new Date(deps.clock.now()).toISOString();
   const resolver = createResolver(deps);
+  const views = createIntentViews(deps);
   const belongs = (i: Intent, profileId: string) =>
     i.profileId === profileId || (deps.belongsTo?.(i, profileId) ?? false);
   /** The intent, if the named profile may act on it; `conflict` when it is another profile's. */
-  const ownIntent = (profileId: string, id: string): Intent | undefined => {
-    const intent = deps.store.get(id);
+  const ownIntent = async (profileId: string, id: string): Promise<Intent | undefined> => {
+    const intent = await deps.store.get(id);
     if (intent && !belongs(intent, profileId)) refuseOtherProfile('refund', intent, profileId);
     return intent;
   };
-  const audit = (entry: Omit<AuditEntry, 'at' | 'outcome'>, outcome: AuditEntry['outcome']) => {
+  const audit = async (entry: Omit<AuditEntry, 'at' | 'outcome'>, outcome: AuditEntry['outcome']) => {
     try {
-      deps.store.audit.record({ ...entry, at: iso(), outcome });
+      await deps.store.audit.record({ ...entry, at: iso(), outcome });
     } catch (e) {
       // The audit entry of a refusal must not hide the refusal itself; the log keeps the failure.
       deps.log.error('audit.record_failed', { outcome, error: e instanceof Error ? e.message : String(e) });
     }
   };
 
-  function todayTotal(ctx: RefundContext, currency: Currency, tx?: { dayTotal: RefundStore['dayTotal'] }) {
+  function todayTotal(
+    ctx: RefundContext,
+    currency: Currency,
+    tx?: { dayTotal: RefundStore['dayTotal'] },
+  ): Promise<number> {
     const { from, to } = localDayBounds(deps.clock.now());
     return (tx ?? deps.store).dayTotal(ctx.merchantNo, ctx.storeNo, currency, from, to);
   }
@@ -218,9 +224,9 @@ export function createRefundService(deps: RefundServiceDeps) {
     let blockedReason = refundBlocker(transaction);
     try {
       // A refund closed as not sent that this fresh query lists is recorded now, so the dialog shows it.
-      const before = forPayment();
+      const before = await forPayment();
       const found = await resolver.noticeFoundAfterClose(before, transaction.refunds);
-      intents = found.length > 0 ? forPayment() : before;
+      intents = found.length > 0 ? await forPayment() : before;
     } catch (e) {
       // A refund of this payment that cannot be read: what remains cannot be worked out without it.
       if (!(e instanceof UnreadableIntentError)) throw e;
@@ -231,10 +237,10 @@ export function createRefundService(deps: RefundServiceDeps) {
       remainingMinor: blockedReason ? 0 : remainingFor(transaction, intents),
       ...(blockedReason ? { blockedReason } : {}),
       pendingIntents: intents.filter((i) => OPEN_STATES.has(i.state) || i.state === 'accepted'),
-      todayTotalMinor: todayTotal(ctx, transaction.currency),
+      todayTotalMinor: await todayTotal(ctx, transaction.currency),
       guardrails: ctx.guardrails,
       environment: ctx.environment,
-      moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl),
+      moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl, ctx.loopbackMoneyMode),
       baseUrl: ctx.baseUrl,
       merchantNo: ctx.merchantNo,
       profileId: ctx.profileId,
@@ -274,12 +280,12 @@ export function createRefundService(deps: RefundServiceDeps) {
       reasonCode: input.reasonCode,
       reasonNote: input.reasonNote,
     };
-    const refuse = (
+    const refuse = async (
       code: 'conflict' | 'invalid_input' | 'unavailable',
       message: string,
       details?: Record<string, unknown>,
-    ): never => {
-      audit({ ...base, intentId: '', detail: message }, 'refused');
+    ): Promise<never> => {
+      await audit({ ...base, intentId: '', detail: message }, 'refused');
       throw new AppError(code, `${message} Nothing was sent.`, { details: { moneyMoved: 'no', ...details } });
     };
     const openIntent = (intents: readonly Intent[]) => intents.find((i) => OPEN_STATES.has(i.state));
@@ -289,11 +295,11 @@ export function createRefundService(deps: RefundServiceDeps) {
         `Refund ${open.id} for this payment is still ${open.state === 'outcome_unknown' ? 'unresolved' : 'being sent'}. Resolve it first (Refunds → Check again).`,
         { intentId: open.id },
       );
-    const refuseIfOpen = (intents: readonly Intent[]) => {
+    const refuseIfOpen = async (intents: readonly Intent[]) => {
       const open = openIntent(intents);
       if (open) {
         const r = openRefusal(open);
-        refuse(r.code, r.message, r.details);
+        await refuse(r.code, r.message, r.details);
       }
     };
 
@@ -302,30 +308,31 @@ export function createRefundService(deps: RefundServiceDeps) {
       input.account &&
       (input.account.baseUrl !== ctx.baseUrl || input.account.merchantNo !== ctx.merchantNo)
     )
-      refuse(
+      await refuse(
         'conflict',
         `The profile “${ctx.profileName}” now points at ${ctx.baseUrl || 'another address'} as merchant ${ctx.merchantNo}, not the account you confirmed (${input.account.baseUrl || 'unknown address'}, merchant ${input.account.merchantNo}). Close this refund and start again from the payment.`,
         { ownerProfileId: ctx.profileId },
       );
     if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0)
-      refuse('invalid_input', 'The refund amount must be greater than zero.');
+      await refuse('invalid_input', 'The refund amount must be greater than zero.');
     /** This payment's intents; one that cannot be read refuses the refund with the reason. */
-    const paymentIntents = (transactionNo: string): Intent[] => {
+    const paymentIntents = async (transactionNo: string): Promise<Intent[]> => {
       try {
-        return deps.store.forPayment(ctx.merchantNo, ctx.storeNo, transactionNo);
+        return await deps.store.forPayment(ctx.merchantNo, ctx.storeNo, transactionNo);
       } catch (e) {
-        if (e instanceof UnreadableIntentError) refuse('conflict', e.message, { intentId: e.intentId });
+        if (e instanceof UnreadableIntentError)
+          return refuse('conflict', e.message, { intentId: e.intentId });
         throw e;
       }
     };
     // Cheap early answer before any network; the transaction below decides for real.
-    refuseIfOpen(paymentIntents(input.transactionNo));
+    await refuseIfOpen(await paymentIntents(input.transactionNo));
 
     let tx: Transaction;
     try {
       tx = (await deps.gatewayFor(ctx).queryTransaction({ transactionNo: input.transactionNo })).transaction;
     } catch (e) {
-      audit(
+      await audit(
         {
           ...base,
           intentId: '',
@@ -339,11 +346,11 @@ export function createRefundService(deps: RefundServiceDeps) {
     // after all. It becomes that refund now, and this submit — most likely made to replace it — is
     // refused with that news rather than paying the customer twice. A second submit, made knowing it,
     // is decided as usual (the found refund then counts against what remains).
-    const foundNow = await resolver.noticeFoundAfterClose(paymentIntents(tx.transactionNo), tx.refunds);
+    const foundNow = await resolver.noticeFoundAfterClose(await paymentIntents(tx.transactionNo), tx.refunds);
     const first = foundNow[0];
     if (first) {
       const was = `Refund ${first.id} of ${formatMinor(first.amountMinor, first.currency)} ${first.currency}, closed as not sent${first.closedNotSentAt ? ` at ${first.closedNotSentAt}` : ''}, is listed by the service after all${first.refundTransactionNo ? ` (as refund ${first.refundTransactionNo})` : ''}`;
-      refuse(
+      await refuse(
         'conflict',
         first.state === 'outcome_unknown'
           ? `${was}, but not as it was sent: whether, and how much, was refunded is not known. Check this payment with the payment service first (Refunds → Check again).`
@@ -353,9 +360,9 @@ export function createRefundService(deps: RefundServiceDeps) {
     }
     // What the record is comes first: a refund record's own status ("pending") is not why it is refused.
     const blocker = refundBlocker(tx);
-    if (blocker) refuse('conflict', blocker, { blocked: true });
+    if (blocker) await refuse('conflict', blocker, { blocked: true });
     if (tx.status !== 'success')
-      refuse(
+      await refuse(
         'conflict',
         `This payment's status is “${tx.status}”; only successful payments can be refunded.`,
         {
@@ -363,15 +370,22 @@ export function createRefundService(deps: RefundServiceDeps) {
         },
       );
     if (tx.currency !== input.currency)
-      refuse(
+      await refuse(
         'invalid_input',
         `The refund currency ${input.currency} does not match the payment's ${tx.currency}.`,
       );
 
     let intent: SendingIntent;
     try {
-      intent = deps.store.decide((db) => {
-        const intents = db.forPayment(ctx.merchantNo, ctx.storeNo, tx.transactionNo);
+      const account = {
+        environment: ctx.environment,
+        baseUrl: ctx.baseUrl,
+        merchantNo: ctx.merchantNo,
+        storeNo: ctx.storeNo,
+      };
+      const scope = { account, transactionNo: tx.transactionNo, currency: tx.currency };
+      intent = await deps.store.decide(scope, async (db) => {
+        const intents = await db.forPayment(ctx.merchantNo, ctx.storeNo, tx.transactionNo);
         const open = openIntent(intents);
         if (open) throw openRefusal(open);
         const remaining = remainingFor(tx, intents);
@@ -384,8 +398,8 @@ export function createRefundService(deps: RefundServiceDeps) {
         const need = missingConfirmations({
           amountMinor: input.amountMinor,
           currency: tx.currency,
-          moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl),
-          todayTotalMinor: todayTotal(ctx, tx.currency, db),
+          moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl, ctx.loopbackMoneyMode),
+          todayTotalMinor: await todayTotal(ctx, tx.currency, db),
           guardrails: ctx.guardrails,
           confirmation: input.confirmation,
         });
@@ -407,20 +421,32 @@ export function createRefundService(deps: RefundServiceDeps) {
             createdAt: at,
             ...(tx.reference ? { reference: tx.reference } : {}),
           },
-          deps.sender,
+          lease,
           at,
         );
       });
     } catch (e) {
       // Refusals are audited here, after the transaction rolled back (an audit row written inside it
       // would be rolled back with it).
-      if (e instanceof Refusal) refuse(e.code, e.message, e.details);
-      if (e instanceof UnreadableIntentError) refuse('conflict', e.message, { intentId: e.intentId });
+      if (e instanceof Refusal) return refuse(e.code, e.message, e.details);
+      if (e instanceof UnreadableIntentError) return refuse('conflict', e.message, { intentId: e.intentId });
+      if (e instanceof InvariantViolation) {
+        // The database's own rule (one open refund per payment) caught what the check above missed.
+        const open = (await paymentIntents(tx.transactionNo)).find((i) => OPEN_STATES.has(i.state));
+        const r = open
+          ? openRefusal(open)
+          : new Refusal('conflict', 'Another refund for this payment is open.');
+        return refuse(r.code, r.message, r.details);
+      }
       if (isAppError(e) && e.details?.storage) {
         // The decision could not be written (disk full, read-only folder, damaged file): nothing left.
-        refuse('unavailable', `Refund Desk could not record the refund before sending it: ${e.message}`, {
-          storage: e.details.storage,
-        });
+        return refuse(
+          'unavailable',
+          `Refund Desk could not record the refund before sending it: ${e.message}`,
+          {
+            storage: e.details.storage,
+          },
+        );
       }
       throw e;
     }
@@ -432,14 +458,17 @@ export function createRefundService(deps: RefundServiceDeps) {
   async function send(intent: SendingIntent, ctx: RefundContext): Promise<Intent> {
     let r: Awaited<ReturnType<RefundGateway['refund']>>;
     try {
-      r = await deps.gatewayFor(intent).refund({
-        transactionNo: intent.transactionNo,
-        refundAmountMinor: intent.amountMinor,
-        currency: intent.currency,
-        settleCurrency: intent.settleCurrency,
-        refundReference: intent.id,
-        ...(ctx.ipnUrl ? { ipnUrl: ctx.ipnUrl } : {}),
-      });
+      // The lease is renewed while the request is out: a sender that dies lets it expire within seconds.
+      r = await whileLeased(deps.store.engine, lease, intent.id, deps.log, () =>
+        deps.gatewayFor(intent).refund({
+          transactionNo: intent.transactionNo,
+          refundAmountMinor: intent.amountMinor,
+          currency: intent.currency,
+          settleCurrency: intent.settleCurrency,
+          refundReference: intent.id,
+          ...(ctx.ipnUrl ? { ipnUrl: ctx.ipnUrl } : {}),
+        }),
+      );
     } catch (e) {
       return recordFailure(intent, e);
     }
@@ -459,22 +488,16 @@ export function createRefundService(deps: RefundServiceDeps) {
     });
   }
 
-  function recordFailure(intent: Intent, e: unknown): Promise<Intent> | Intent {
-    // Provably not sent (connection refused before any byte left, configuration error): a rejection.
-    const notSent = isAppError(e) && e.details?.sent === false;
-    // "System error" and "upstream error" do not prove that nothing happened: resolved by query.
-    const ambiguousCode = isAppError(e) && AMBIGUOUS_RET_CODES.has(String(e.details?.ret_code ?? ''));
-    if (isAppError(e) && !ambiguousCode && (REJECTION_CODES.has(e.code) || notSent)) {
-      const retCode = typeof e.details?.ret_code === 'string' ? e.details.ret_code : undefined;
-      const retMsg = typeof e.details?.ret_msg === 'string' ? e.details.ret_msg : undefined;
+  function recordFailure(intent: Intent, e: unknown): Promise<Intent> {
+    const f = classifyFailure(e);
+    if (f.outcome === 'rejected')
       return resolver.recordRejected(intent, {
-        ...(retCode ? { retCode } : {}),
-        ...(retMsg ? { retMsg } : {}),
-        detail: e.message,
+        ...(f.retCode ? { retCode: f.retCode } : {}),
+        ...(f.retMsg ? { retMsg: f.retMsg } : {}),
+        detail: f.detail,
       });
-    }
     // Timeout, dropped connection, 5xx, unreadable body: the refund may or may not exist. Never resend.
-    const detail = isAppError(e) ? e.message : 'The request failed in an unexpected way.';
+    const detail = f.detail;
     deps.log.warn('refund.outcome_unknown', { intentId: intent.id, transactionNo: intent.transactionNo });
     return resolver.recordUnknown(intent, detail);
   }
@@ -498,15 +521,15 @@ export function createRefundService(deps: RefundServiceDeps) {
      * Re-queries the service for an intent whose outcome is unknown (or follows an accepted one), for
      * the profile the screen shows: another profile's refund is refused.
      */
-    checkAgain: (profileId: string, id: string) => {
-      ownIntent(profileId, id);
+    checkAgain: async (profileId: string, id: string) => {
+      await ownIntent(profileId, id);
       return resolver.resolve(id);
     },
     /**
      * Closes an unknown refund the service never listed, as not sent — typed confirmation, enough checks
      * over enough time (the intent's profile's policy), and one more query first.
      */
-    closeNotSent(profileId: string, id: string, confirmation: string): Promise<Intent> {
+    async closeNotSent(profileId: string, id: string, confirmation: string): Promise<Intent> {
       if (confirmation.trim().toUpperCase() !== CLOSE_CONFIRMATION)
         return Promise.reject(
           new AppError(
@@ -517,23 +540,26 @@ export function createRefundService(deps: RefundServiceDeps) {
             },
           ),
         );
-      const intent = ownIntent(profileId, id);
+      const intent = await ownIntent(profileId, id);
       // The profile's policy raised to the floor (the resolver raises it again: settings are not trusted).
-      const policy = closePolicyAtFloor((intent && deps.closePolicy?.(intent)) ?? DEFAULT_UNKNOWN_CLOSE);
+      const policy = intent ? views.policyFor(intent) : closePolicyAtFloor(DEFAULT_UNKNOWN_CLOSE);
       return resolver.closeNotSent(id, { operator: deps.context(profileId).operator, policy });
     },
-    /** One profile's intents (sent with it or to its account), or every profile's. */
-    list: (profileId?: string) => {
+    /** One profile's intents (sent with it or to its account), or every profile's: one scoped query. */
+    list: async (profileId?: string) => {
       readable('refunds');
-      const all = deps.store.list();
-      return profileId === undefined ? all : all.filter((i) => belongs(i, profileId));
+      return deps.store.list(
+        profileId === undefined ? undefined : deps.ownerOf ? deps.ownerOf(profileId) : { profileId },
+      );
     },
+    /** An intent as a person sees it: with when it may be closed, or who closed it (views.ts). */
+    view: views.view,
+    views: views.views,
     unfinished: () => deps.store.unfinished(),
     get: (id: string) => deps.store.get(id),
-    audit: (profileId?: string) => {
+    audit: async (profileId?: string) => {
       readable('audit log');
-      const all = deps.store.audit.list();
-      return profileId === undefined ? all : all.filter((e) => e.profileId === profileId);
+      return deps.store.audit.list(profileId);
     },
     /** On start: every intent not final resumes where it was, by query — never by assumption. */
     resumeAll: () => resolver.resumeAll(),

@@ -1,78 +1,207 @@
+import type { AccountKey } from '../../../../shared/domain/account';
 import type { Currency } from '../../../../shared/domain/currencies';
+import {
+  type IntentCheck,
+  type IntentRecord,
+  type IntentStore,
+  type Owner,
+  type ScopeKey,
+  UnreadableRecords,
+} from '../engine/port';
 import type { AuditEntry } from './audit';
-import type { Intent, IntentDraft, IntentPatch, IntentState } from './intent';
+import {
+  COUNTED_STATES,
+  FINAL_STATES,
+  fromAuditRecord,
+  fromRecord,
+  type Intent,
+  type IntentDraft,
+  type IntentPatch,
+  type IntentState,
+  toAuditRecord,
+  toRecord,
+} from './intent';
 
-export interface IntentCheck {
-  at: string;
-  found: boolean;
-  reached: boolean;
-  note: string;
+export type { IntentCheck };
+
+/** The refund's own fields a transition may change, split into the engine's columns and `data`. */
+function recordPatch(p: IntentPatch) {
+  const { refundTransactionNo, refundStatus, closedNotSentAt, ...cols } = p;
+  const data: Record<string, unknown> = {};
+  if ('refundTransactionNo' in p) data['refundTransactionNo'] = refundTransactionNo ?? null;
+  if ('refundStatus' in p) data['refundStatus'] = refundStatus ?? null;
+  if ('closedNotSentAt' in p) data['closedNotSentAt'] = closedNotSentAt ?? null;
+  return { ...cols, ...(Object.keys(data).length ? { data } : {}) };
+}
+
+const UNFINISHED = ['sending', 'outcome_unknown', 'accepted'];
+/** States in which a refund is final and moved no money: the only ones a decision may do without. */
+const NO_MONEY: ReadonlySet<string> = new Set(['rejected', 'refused', 'failed']);
+
+/**
+ * A payment's refunds, for deciding (or previewing) a refund of it. One that cannot be read is never
+ * left out: unless it ended without moving money, its amount may be refunded and it may still be open,
+ * so what remains cannot be worked out without it — UnreadableIntentError says so.
+ */
+async function paymentRefunds(read: () => Promise<IntentRecord[]>): Promise<Intent[]> {
+  try {
+    return (await read()).map(fromRecord);
+  } catch (e) {
+    if (!(e instanceof UnreadableRecords)) throw e;
+    const blocking = e.unreadable.find((u) => !NO_MONEY.has(u.state));
+    if (blocking)
+      throw new UnreadableIntentError(
+        blocking.id,
+        `Refund ${blocking.id} of this payment is in the database but cannot be read (${blocking.reason}); it may have refunded money or still be unresolved, so what remains refundable cannot be worked out. Look the payment up with the payment service: this desk does not refund it.`,
+      );
+    return e.readable.map(fromRecord);
+  }
 }
 
 /**
- * The refund service's port to durable storage (the SQLite adapter in adapters/sqlite/refund-store.ts).
- * The service owns the money rules; the store owns atomicity across processes.
+ * Refunds' view of the engine's store: refund intents and audit entries in and out of the shared
+ * records (./intent.ts toRecord / fromRecord). Every rule of atomicity is the store's (engine/port.ts).
  */
-export interface RefundStore {
-  /**
-   * Runs `fn` as ONE exclusive write transaction across every process sharing the data directory
-   * (BEGIN IMMEDIATE). What `fn` reads is current, and what it inserts is committed (fsync) before this
-   * returns — or nothing is, if it throws. `fn` must be synchronous: no network inside.
-   */
-  decide<T>(fn: (tx: DecisionTx) => T): T;
-  get(id: string): Intent | undefined;
-  /** Newest first. */
-  list(): Intent[];
-  /** Every intent not yet final (resume, poller). */
-  unfinished(): Intent[];
-  /**
-   * Intents a person closed as not sent after `sinceIso` that are still closed (state `refused`): the
-   * ones still watched, in case the service lists them after all.
-   */
-  closedSince(sinceIso: string): Intent[];
-  /**
-   * Every intent of one payment. Throws UnreadableIntentError when one that may have moved money cannot
-   * be read: leaving it out would let a refund be decided without it.
-   */
-  forPayment(merchantNo: string, storeNo: string, transactionNo: string): Intent[];
-  /** Σ amounts of the account's counted intents in `currency` created in [fromIso, toIso). */
-  dayTotal(merchantNo: string, storeNo: string, currency: Currency, fromIso: string, toIso: string): number;
-  /**
-   * Guarded transition: applies only while the intent is in one of `from`. Returns the new intent, or
-   * undefined when another process (or call) changed it first — the caller then re-reads.
-   */
-  transition(
-    id: string,
-    from: readonly IntentState[],
-    to: IntentState,
-    patch: IntentPatch,
-    event: { at: string; type: string; data?: Record<string, unknown> },
-  ): Intent | undefined;
-  /**
-   * Records the evidence of one query about an intent (its state is unchanged). `reached`: the service
-   * answered (false when it could not be asked, or the intent cannot be checked from here).
-   */
-  noteCheck(id: string, check: IntentCheck): Intent | undefined;
-  /** Every check of an intent, oldest first. */
-  checksOf(id: string): IntentCheck[];
-  /** Intents changed by any process since `seq`, and the sequence to pass next time. */
-  changesSince(seq: number): { intents: Intent[]; seq: number };
-  currentSeq(): number;
-  /** Cheap: changes when any connection commits. */
-  dataVersion(): number;
-  audit: {
-    record(entry: AuditEntry): void;
-    /** Newest first. */
-    list(): AuditEntry[];
+export function refundStoreOn(store: IntentStore) {
+  /** Every intent of one payment; throws UnreadableIntentError (see paymentRefunds). */
+  const forPayment = (merchantNo: string, storeNo: string, transactionNo: string) =>
+    paymentRefunds(() => store.forPayment('refund', { merchantNo, storeNo, transactionNo }));
+  const dayTotal = async (m: string, s: string, currency: Currency, fromIso: string, toIso: string) =>
+    store.sum({
+      kind: 'refund',
+      account: { merchantNo: m, storeNo: s },
+      currency,
+      states: [...COUNTED_STATES],
+      fromIso,
+      toIso,
+    });
+  return {
+    engine: store,
+    /**
+     * One decision, exclusive against every other decision on the same payment and the same account's
+     * daily total in `currency` (in any process, on any machine). No network inside.
+     */
+    decide<T>(
+      payment: { account: AccountKey; transactionNo: string; currency: Currency },
+      fn: (tx: RefundDecisionTx) => T | Promise<T>,
+    ): Promise<T> {
+      const { account, transactionNo, currency } = payment;
+      const scope: ScopeKey[] = [
+        { payment: { ...account, transactionNo } },
+        { daily: { account, currency } },
+      ];
+      return store.decide(scope, (tx) =>
+        fn({
+          forPayment: (m, s, t) =>
+            paymentRefunds(() => tx.forPayment('refund', { merchantNo: m, storeNo: s, transactionNo: t })),
+          dayTotal: (m, s, ccy, from, to) =>
+            tx.sum({
+              kind: 'refund',
+              account: { merchantNo: m, storeNo: s },
+              currency: ccy,
+              states: [...COUNTED_STATES],
+              fromIso: from,
+              toIso: to,
+            }),
+          insertSending: async (draft, lease, at) => ({
+            ...fromRecord(
+              await tx.insert(
+                toRecord({ ...draft, state: 'sending', updatedAt: at, checks: 0, attempts: 1 }),
+                lease,
+                { at, type: 'decided' },
+              ),
+            ),
+            settleCurrency: draft.settleCurrency,
+          }),
+        }),
+      );
+    },
+    get: async (id: string) => {
+      const r = await store.get(id);
+      return r && r.kind === 'refund' ? fromRecord(r) : undefined;
+    },
+    /** Newest first: every refund, or one owner's (its own, or sent to its account). */
+    list: async (owner?: Owner) =>
+      (await store.list({ kind: 'refund', ...(owner ? { owner } : {}) })).items.map(fromRecord),
+    /** Every intent not yet final (resume, poller). */
+    unfinished: async () => (await store.inStates('refund', UNFINISHED)).map(fromRecord),
+    /**
+     * Intents a person closed as not sent after `sinceIso` that are still closed (state `refused`): the
+     * ones still watched, in case the service lists them after all. Oldest close first.
+     */
+    closedSince: async (sinceIso: string) =>
+      (await store.inStates('refund', ['refused']))
+        .map(fromRecord)
+        .filter((i) => i.closedNotSentAt !== undefined && i.closedNotSentAt > sinceIso)
+        .sort((a, b) => (a.closedNotSentAt! < b.closedNotSentAt! ? -1 : 1)),
+    /** `sending` intents whose sender's lease ran out: resolved by query. */
+    orphans: async () => (await store.expiredLeases('refund')).map(fromRecord),
+    forPayment,
+    dayTotal,
+    /** Guarded transition and its audit entry in one unit of work; undefined when another changed it first. */
+    async transition(
+      id: string,
+      from: readonly IntentState[],
+      to: IntentState,
+      patch: IntentPatch,
+      event: { at: string; type: string; data?: Record<string, unknown> },
+      audit?: (next: Intent) => AuditEntry | undefined,
+    ): Promise<Intent | undefined> {
+      const r = await store.transition({
+        id,
+        from,
+        to,
+        patch: recordPatch(patch),
+        event,
+        ...(audit
+          ? {
+              audit: (next) => {
+                const e = audit(fromRecord(next));
+                return e ? toAuditRecord(e) : undefined;
+              },
+            }
+          : {}),
+      });
+      return r && fromRecord(r);
+    },
+    noteCheck: async (id: string, check: IntentCheck) => {
+      const r = await store.noteCheck(id, check);
+      return r && fromRecord(r);
+    },
+    checksOf: (id: string) => store.checksOf(id),
+    isFinal: (s: IntentState) => FINAL_STATES.has(s),
+    watch: (fn: (changed: Intent[]) => void) =>
+      store.watch((changed) => {
+        const mine = changed.filter((r) => r.kind === 'refund').map(fromRecord);
+        if (mine.length > 0) fn(mine);
+      }),
+    audit: {
+      record: (e: AuditEntry) => store.audit.record(toAuditRecord(e)),
+      /** Newest first. */
+      list: async (profileId?: string) =>
+        (
+          await store.audit.list({ kind: 'refund', ...(profileId !== undefined ? { profileId } : {}) })
+        ).items.map(fromAuditRecord),
+    },
   };
 }
+export type RefundStore = ReturnType<typeof refundStoreOn>;
 
-export interface DecisionTx {
-  /** As RefundStore.forPayment, inside the deciding transaction. */
-  forPayment(merchantNo: string, storeNo: string, transactionNo: string): Intent[];
-  dayTotal(merchantNo: string, storeNo: string, currency: Currency, fromIso: string, toIso: string): number;
-  /** Inserts the intent as `sending` on behalf of `sender`. */
-  insertSending(draft: IntentDraft, sender: string, at: string): SendingIntent;
+export interface RefundDecisionTx {
+  forPayment(merchantNo: string, storeNo: string, transactionNo: string): Promise<Intent[]>;
+  dayTotal(
+    merchantNo: string,
+    storeNo: string,
+    currency: Currency,
+    fromIso: string,
+    toIso: string,
+  ): Promise<number>;
+  /** Inserts the intent as `sending`, its sender holding `lease`. */
+  insertSending(
+    draft: IntentDraft,
+    lease: { holder: string; ms: number },
+    at: string,
+  ): Promise<SendingIntent>;
 }
 
 /** An intent this version decided: it has every field a refund request needs. */

@@ -3,8 +3,13 @@
  *  [--sheet <name>]
  *  --out <report.csv> [--summary <summary.csv>] [--concurrency <n>]
  *  [--from YYYY-MM-DD --to YYYY-MM-DD [--days service|local] [--time-zone <IANA>] [--refund-lookback <days>]]
- *  [--date-tolerance <days>] [--decimal dot|comma] [--date-order ymd|dmy|mdy]`
+ *  [--date-tolerance <days>] [--decimal dot|comma] [--date-order ymd|dmy|mdy]
+ *  [--carry-forward <runId> [--data-dir <dir>]]`
  *
+ * --carry-forward: the outstanding exceptions of an earlier run the app stored (same account, a period
+ * ending before this one) are carried into this run and re-checked against the service and this ledger;
+ * each is printed as cleared (and why) or still open, and added to the report after the run's rows.
+ * Carried exceptions still open count as differences (exit 1).
  * A ledger is a CSV file or an Excel workbook (.xlsx): its sheet named by --sheet, else the one whose
  * header looks like a ledger (the first when none does), said on stderr when it has several.
  * The same report as the screen for the same ledger and period: the app's reconciliation service runs
@@ -21,11 +26,15 @@ import { cliGateway, CONNECTION_OPTIONS, type Connection, connectionFrom } from 
 import { type CliIo, type Command, UsageError } from '../io';
 import { readLedgerFile } from '../ledger-file';
 import { reconcileInMemory } from '../recon-run';
+import { readCarrySources } from '../carry-source';
+import { defaultAppDataDir } from '../connection';
+import type { CarrySource } from '../../../core/services/reconciliation/carry';
+import { isOutstanding } from '../../../../shared/recon/exceptions';
 import { LedgerInputError, prepareLedgerFile } from '../../../core/services/reconciliation/pipeline';
 import type { DateOrder } from '../../../../shared/recon/dates';
 import { columnMappingSchema, type ColumnMapping } from '../../../../shared/recon/mapping';
 import { OUTCOME_LABELS, RECON_OUTCOMES } from '../../../../shared/recon/match';
-import { reportCsv, summaryCsv } from '../../../../shared/recon/export';
+import { reportCsv, reportRows, summaryCsv } from '../../../../shared/recon/export';
 import {
   DEFAULT_DATE_TOLERANCE_DAYS,
   DEFAULT_REFUND_LOOKBACK_DAYS,
@@ -49,7 +58,7 @@ export const reconcileCommand: Command = {
   summary:
     'Reconcile a ledger (CSV or .xlsx) against the service (both ways for a period); write the report (and summary) CSV.',
   usage:
-    'reconcile <ledger.csv|ledger.xlsx> --base-url <url> --merchant <no> --store <no> [--mapping <json|file>] [--sheet <name>] --out <report.csv> [--summary <summary.csv>] [--concurrency <n>] [--from YYYY-MM-DD --to YYYY-MM-DD [--days service|local] [--time-zone <IANA>] [--refund-lookback <days>]] [--date-tolerance <days>] [--decimal dot|comma] [--date-order ymd|dmy|mdy] [--quiet]  (token: REFUND_DESK_API_TOKEN; exit 0 all matched, 1 differences, 2 bad input, 5 network)',
+    'reconcile <ledger.csv|ledger.xlsx> --base-url <url> --merchant <no> --store <no> [--mapping <json|file>] [--sheet <name>] --out <report.csv> [--summary <summary.csv>] [--concurrency <n>] [--from YYYY-MM-DD --to YYYY-MM-DD [--days service|local] [--time-zone <IANA>] [--refund-lookback <days>]] [--date-tolerance <days>] [--decimal dot|comma] [--date-order ymd|dmy|mdy] [--carry-forward <runId> [--data-dir <dir>]] [--quiet]  (token: REFUND_DESK_API_TOKEN; exit 0 all matched, 1 differences, 2 bad input, 5 network)',
   run: (args, io) => runReconcile(args, io),
 };
 
@@ -150,6 +159,8 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
         decimal: { type: 'string' },
         'date-order': { type: 'string' },
         quiet: { type: 'boolean' },
+        'carry-forward': { type: 'string' },
+        'data-dir': { type: 'string' },
       },
     });
   } catch (e) {
@@ -176,6 +187,30 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
     return EXIT.badInput;
   }
   const now = io.now ?? Date.now;
+  let carry: { fromRunId: string; sources: CarrySource[] } | undefined;
+  if (typeof v['carry-forward'] === 'string') {
+    const fromRunId = v['carry-forward'];
+    try {
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(fromRunId))
+        throw new UsageError('--carry-forward takes a run id (letters, digits, - and _).');
+      const dataDir = typeof v['data-dir'] === 'string' ? v['data-dir'] : defaultAppDataDir(io.env);
+      carry = {
+        fromRunId,
+        sources: await readCarrySources({
+          dataDir,
+          runId: fromRunId,
+          merchantNo: conn.merchantNo,
+          storeNo: conn.storeNo,
+          options,
+          now,
+        }),
+      };
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      io.err(`reconcile: ${shown(e.message)}`);
+      return EXIT.badInput;
+    }
+  }
   let prepared;
   try {
     // The app's limits (size, rows, columns), checked before the file is in memory whole.
@@ -223,6 +258,7 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
     options,
     profileName: `${conn.merchantNo}/${conn.storeNo} at ${conn.baseUrl}`,
     ...(v.concurrency ? { concurrency: Number.parseInt(v.concurrency, 10) || undefined } : {}),
+    ...(carry ? { carry } : {}),
     onProgress: (p) => {
       if (v.quiet || now() - lastPrinted < 1000) return;
       lastPrinted = now();
@@ -232,7 +268,8 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
     },
   });
   const generatedAt = new Date(now()).toISOString();
-  await writeFile(v.out, reportCsv(result.items));
+  const carried = (result.exceptions ?? []).filter((e) => e.carried);
+  await writeFile(v.out, reportCsv(carry ? reportRows(result.items, carried) : result.items));
   if (v.summary)
     await writeFile(
       v.summary,
@@ -250,6 +287,22 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
     );
   }
   if (!v.quiet) for (const line of result.statement) io.out(line);
+  let carriedOpen = 0;
+  if (carry) {
+    const cleared = carried.filter((e) => e.carried?.check?.result === 'cleared');
+    carriedOpen = carried.filter((e) => isOutstanding(e.state)).length;
+    io.out(
+      `carried forward from ${carry.fromRunId}: ${carried.length} exception(s), ${cleared.length} cleared, ${carriedOpen} still open`,
+    );
+    for (const e of carried) {
+      const i = e.carried!.item;
+      const id = i.ledger?.transactionNo ?? i.service?.transactionNo ?? i.ledger?.reference ?? '?';
+      const check = e.carried?.check;
+      io.out(
+        `  ${check?.result === 'cleared' ? 'cleared' : check?.result === 'not_checked' ? 'not checked' : 'still open'}: ${OUTCOME_LABELS[i.outcome]} ${id}${i.line ? ` (line ${i.line} of ${carry.fromRunId})` : ''}: ${shown(check?.why ?? '', 300)}`,
+      );
+    }
+  }
   io.out(`report: ${v.out}${v.summary ? `, summary: ${v.summary}` : ''}`);
 
   const f = result.facts;
@@ -270,5 +323,5 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
     );
     return EXIT.network;
   }
-  return s.exceptions > 0 ? EXIT.differences : EXIT.ok;
+  return s.exceptions > 0 || carriedOpen > 0 ? EXIT.differences : EXIT.ok;
 }

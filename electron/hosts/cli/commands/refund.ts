@@ -111,7 +111,11 @@ export const refundCommand: Command = {
         intentId: intent.id,
         outcome: intent.state,
         // The app's rule for the address it went to: `live` is real money, as the app's red banner says.
-        moneyMode: moneyModeOf(profile.environment, core.profiles.profiles.effectiveBaseUrl(profile.id)),
+        moneyMode: moneyModeOf(
+          profile.environment,
+          core.profiles.profiles.effectiveBaseUrl(profile.id),
+          profile.loopbackMoneyMode,
+        ),
         transactionNo: intent.transactionNo,
         amount: `${formatMinor(intent.amountMinor, intent.currency)} ${intent.currency}`,
         refundTransactionNo: intent.refundTransactionNo,

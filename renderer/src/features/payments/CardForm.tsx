@@ -1,15 +1,16 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { cardDigits, cardProblems } from '../../../../shared/domain/card';
+import { cardDigits, cardProblems, fullExpiryYear } from '../../../../shared/domain/card';
 import {
   newPaymentReference,
   REFERENCE_MESSAGE,
   REFERENCE_PATTERN,
 } from '../../../../shared/domain/checkout';
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
-import { moneyModeOf } from '../../../../shared/domain/profile';
+import { profileMoneyMode } from '../profiles/money-mode';
 import { useBridge } from '../../lib/bridge';
 import type { ProfileView } from '../profiles/queries';
 import { parseAmountField } from './amount';
+import { useFormat } from '../preferences/use-prefs';
 import { Field } from './Field';
 import { described } from './field-props';
 import { useCaptureCard } from './mutations';
@@ -26,16 +27,15 @@ const MONTHS = Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(2, '0
  * before the answer arrives. Nothing here stores, logs or caches it.
  */
 export function CardForm(props: {
-  profile: Pick<ProfileView, 'id' | 'environment' | 'baseUrl' | 'effectiveBaseUrl'>;
+  profile: Pick<ProfileView, 'id' | 'environment' | 'baseUrl' | 'effectiveBaseUrl' | 'loopbackMoneyMode'>;
   customers: readonly CustomerView[];
   onCreated: (p: PaymentView) => void;
 }) {
   const bridge = useBridge();
+  const f = useFormat();
   const cache = useCache();
   // Live money decides, from where the calls go (a custom address may be production too).
-  const live =
-    moneyModeOf(props.profile.environment, props.profile.effectiveBaseUrl ?? props.profile.baseUrl) ===
-    'live';
+  const live = profileMoneyMode(props.profile) === 'live';
   const [acknowledged, setAcknowledged] = useState<boolean | undefined>(live ? undefined : true);
   const [amount, setAmount] = useState('');
   const [reference, setReference] = useState(newPaymentReference);
@@ -91,7 +91,7 @@ export function CardForm(props: {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const found: Record<string, string> = {};
-    const a = parseAmountField(amount, 'USD');
+    const a = parseAmountField(amount, 'USD', f);
     if (!a.ok) found['amount'] = a.message;
     if (!REFERENCE_PATTERN.test(reference.trim())) found['reference'] = REFERENCE_MESSAGE;
     if (saveCard && !customerId) found['customerId'] = 'Choose the customer the card is saved for.';
@@ -102,7 +102,7 @@ export function CardForm(props: {
       return;
     }
     setErrors({});
-    const sent = { ...card, number: cardDigits(card.number) };
+    const sent = { ...card, number: cardDigits(card.number), expYear: fullExpiryYear(card.expYear) };
     // Drop the card from the form before anything else happens.
     setCard(NO_CARD);
     void capture.capture(
@@ -195,7 +195,7 @@ export function CardForm(props: {
             inputMode="numeric"
             autoComplete="off"
             maxLength={4}
-            placeholder="YYYY"
+            placeholder="YY"
             value={card.expYear}
             onChange={(e) => setCardField('expYear', e.target.value)}
           />

@@ -10,10 +10,12 @@ import type { ProfileView } from '../profiles/queries';
 import { Dialog } from '../../lib/ui/Dialog';
 import { DELIBERATE_MS } from '../refunds/ConfirmStep';
 import { environmentLabel } from '../refunds/format';
-import { moneyModeOf } from '../../../../shared/domain/profile';
+import { profileMoneyMode } from '../profiles/money-mode';
+import { OperatorName } from '../profiles/OperatorName';
 import { parseAmountField } from './amount';
 import { Field } from './Field';
-import { amountText } from './format';
+import { useFormat } from '../preferences/use-prefs';
+import { toPlainDecimal } from '../refunds/amount';
 import { useChargeMethod } from './mutations';
 import { errorOf } from '../../lib/bridge';
 import { AmountField, ReferenceField } from './OrderFields';
@@ -43,8 +45,10 @@ export function ChargeDialog(props: {
   onClose: () => void;
 }) {
   const titleId = useId();
+  const f = useFormat();
+  const amountText = f.amountCode;
   const { profile, customer, method } = props;
-  const moneyMode = moneyModeOf(profile.environment, profile.effectiveBaseUrl ?? profile.baseUrl);
+  const moneyMode = profileMoneyMode(profile);
   const live = moneyMode === 'live';
   const host = hostOf(profile.effectiveBaseUrl ?? profile.baseUrl);
   const charge = useChargeMethod();
@@ -72,14 +76,14 @@ export function ChargeDialog(props: {
     };
   }, [step]);
 
-  const parsed = parseAmountField(amount, 'USD');
+  const parsed = parseAmountField(amount, 'USD', f);
   const amountMinor = parsed.ok ? parsed.amountMinor : 0;
   const need = chargeConfirmation({
     amountMinor,
     currency: 'USD',
     moneyMode,
     guardrails: profile.guardrails ?? { limits: [] },
-    typedAmount: typed,
+    typedAmount: toPlainDecimal(typed, 'USD', f),
   });
   const typedNeeded = need.reasons.length > 0;
 
@@ -104,7 +108,7 @@ export function ChargeDialog(props: {
         currency: 'USD',
         reference: reference.trim(),
         ...(note.trim() ? { note: note.trim() } : {}),
-        confirmation: typedNeeded ? { typedAmount: typed } : {},
+        confirmation: typedNeeded ? { typedAmount: toPlainDecimal(typed, 'USD', f) } : {},
       },
       {
         onSuccess: () => setStep('result'),
@@ -204,9 +208,7 @@ export function ChargeDialog(props: {
           <div>
             <dt>Operator</dt>
             <dd>
-              {profile.operatorName ?? (
-                <span className="muted">your computer account name (set your name in Settings)</span>
-              )}
+              <OperatorName name={profile.operator} fromAccount={!profile.operatorName} />
             </dd>
           </div>
         </dl>
@@ -231,6 +233,9 @@ export function ChargeDialog(props: {
             <p className="muted small">Needed because {need.reasons.join(' and ')}. Pasting is disabled.</p>
           </div>
         )}
+        <p className="muted small" data-testid="send-hint">
+          To charge, Tab to the “Charge” button and press Enter (or click it). Enter alone does not charge.
+        </p>
         <footer className="rd-actions">
           <button type="button" onClick={() => setStep('amount')} disabled={charge.isPending}>
             Back

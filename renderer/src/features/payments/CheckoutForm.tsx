@@ -12,6 +12,7 @@ import {
 import { isKnownCurrency } from '../../../../shared/domain/currencies';
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
 import { parseAmountField } from './amount';
+import { useFormat } from '../preferences/use-prefs';
 import { Field } from './Field';
 import { described } from './field-props';
 import { type GoodsDraft, parseGoods } from './goods';
@@ -71,6 +72,7 @@ export function CheckoutForm(props: {
   onCreated: (p: PaymentView) => void;
 }) {
   const whitelabel = props.kind === 'whitelabel';
+  const f = useFormat();
   const [d, setD] = useState<Draft>(() => fresh(whitelabel));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string>();
@@ -116,7 +118,7 @@ export function CheckoutForm(props: {
     e.preventDefault();
     setFormError(undefined);
     const found: Record<string, string> = {};
-    const amount = parseAmountField(d.amount, d.currency);
+    const amount = parseAmountField(d.amount, d.currency, f);
     if (!amount.ok) found['amount'] = amount.message;
     if (!REFERENCE_PATTERN.test(d.reference.trim())) found['reference'] = REFERENCE_MESSAGE;
     const problem = checkoutProblem({ ...d, whitelabel });

@@ -1,6 +1,7 @@
 import type { Ref } from 'react';
 import { newPaymentReference } from '../../../../shared/domain/checkout';
 import type { CustomerView } from '../../../../shared/ipc/contract/payments';
+import { useFormat } from '../preferences/use-prefs';
 import { Field } from './Field';
 import { described } from './field-props';
 
@@ -60,7 +61,7 @@ export function CustomerSelect(props: {
   );
 }
 
-/** An amount typed as a plain decimal in the currency's units (checked strictly before sending). */
+/** An amount typed in the person's number format, in the currency's units (checked strictly before sending). */
 export function AmountField({
   ref,
   ...props
@@ -73,6 +74,7 @@ export function AmountField({
   ref?: Ref<HTMLInputElement>;
   className?: string;
 }) {
+  const f = useFormat();
   return (
     <Field id={props.id} label={`Amount (${props.currency})`} error={props.error}>
       <input
@@ -81,6 +83,7 @@ export function AmountField({
         className={props.className ?? 'num pm-amount'}
         inputMode="decimal"
         autoComplete="off"
+        placeholder={`e.g. ${f.amount(2500, props.currency)}`}
         value={props.value}
         onChange={(e) => props.onChange(e.target.value)}
       />

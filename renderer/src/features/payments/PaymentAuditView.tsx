@@ -4,7 +4,6 @@ import { useMemo, useState } from 'react';
 import { useBridge } from '../../lib/bridge';
 import { ListToolbar } from '../refunds/ListToolbar';
 import { exportPaymentAudit } from './exports';
-import { amountText } from './format';
 import { OptionFilter } from './OrderFields';
 import { paymentAuditQuery } from './queries';
 
@@ -99,7 +98,9 @@ export function PaymentAuditView({ profileId }: { profileId: string }) {
                   {e.transactionNo && <div className="small muted">{e.transactionNo}</div>}
                 </td>
                 <td className="num">
-                  {e.amountMinor !== undefined && e.currency ? amountText(e.amountMinor, e.currency) : '—'}
+                  {e.amountMinor !== undefined && e.currency
+                    ? format.amountCode(e.amountMinor, e.currency)
+                    : '—'}
                 </td>
                 <td>{e.retMsg ? `${e.retMsg}${e.retCode ? ` (${e.retCode})` : ''}` : (e.detail ?? '—')}</td>
               </tr>

@@ -1,5 +1,5 @@
 import type { PaymentRow } from '../../../../shared/csv/exports/payments';
-import { amountText } from './format';
+import { useFormat } from '../preferences/use-prefs';
 import { PaymentBadge } from './PaymentBadge';
 
 /**
@@ -13,6 +13,8 @@ export function PaymentCells(props: {
   onOpen: (id: string) => void;
 }) {
   const p = props.payment;
+  const f = useFormat();
+  const amountText = f.amountCode;
   const r = p.refundSummary;
   return (
     <>

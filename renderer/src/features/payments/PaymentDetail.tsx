@@ -5,7 +5,7 @@ import { cardLabel } from '../../../../shared/domain/card';
 import { useRefundDialog } from '../refunds/dialog-context';
 import { environmentLabel } from '../refunds/format';
 import { CopyField } from './Field';
-import { amountText, describePayment, KIND_LABELS, vendorLabel } from './format';
+import { describePayment, KIND_LABELS, vendorLabel } from './format';
 import { useCheckPayment, useOpenPage } from './mutations';
 import { errorOf } from '../../lib/bridge';
 import { PaymentBadge } from './PaymentBadge';
@@ -29,8 +29,10 @@ export function PaymentDetail({
   actions?: boolean;
 }) {
   // Times in the person's chosen zone and format, like every other screen.
-  const localTime = useFormat().dateTimeSeconds;
-  const outcome = describePayment(p, localTime);
+  const f = useFormat();
+  const localTime = f.dateTimeSeconds;
+  const outcome = describePayment(p, localTime, f.amountCode);
+  const amountText = f.amountCode;
   const check = useCheckPayment();
   const open = useOpenPage();
   const refund = useRefundDialog();
@@ -56,7 +58,7 @@ export function PaymentDetail({
       <header className="pm-detail-head">
         <div>
           <div className="muted small">{KIND_LABELS[p.kind]}</div>
-          <h2 className="num">{amountText(p.amountMinor, p.currency)}</h2>
+          <h2 className="num">{f.amountCode(p.amountMinor, p.currency)}</h2>
         </div>
         <PaymentBadge state={p.state} refunded={p.refundSummary?.refunded} />
         {onClose && (
@@ -104,6 +106,23 @@ export function PaymentDetail({
           multiline
         />
       )}
+      {p.kind === 'whitelabel' && p.sdkAuthorization && isOpen && p.environment === 'demo' && (
+        <div className="pm-handover">
+          <p className="muted small">
+            In Demo the sandbox stands in for your page with the SDK: open its payer page to pay or fail this
+            payment as the customer would.
+          </p>
+          <button
+            type="button"
+            onClick={() => open.mutate({ profileId: p.profileId, id: p.id, page: 'checkout' })}
+          >
+            Open the Demo payer page
+          </button>
+          {open.isSuccess && open.variables.id === p.id && (
+            <CopyField id={`pm-demo-payer-${p.id}`} label="Demo payer page" value={open.data.url} />
+          )}
+        </div>
+      )}
       {p.kind === 'whitelabel' && !p.sdkAuthorization && isOpen && (
         <p className="muted small">
           The SDK data was shown in the session that created this payment. Refund Desk does not store it (it
@@ -126,8 +145,9 @@ export function PaymentDetail({
           <CopyField id={`pm-3ds-${p.id}`} label="3-D Secure page" value={p.authUrl} />
         </div>
       )}
-      {open.isSuccess && (
-        <p className="muted small" role="status">
+      {/* Only beside the link it speaks of: this payment's, while it still waits for the check. */}
+      {open.isSuccess && open.variables.id === p.id && isOpen && p.kind === 'card' && p.authUrl && (
+        <p className="muted small" role="status" data-testid="open-page-note">
           Asked your browser to open the page. If nothing opened, copy the link above.
         </p>
       )}
@@ -210,7 +230,8 @@ export function PaymentDetail({
       )}
       {(p.kind === 'link' || p.kind === 'whitelabel') && isOpen && (
         <p className="muted small">
-          The service has no call to cancel a link: an unpaid one closes by itself at its expiry.
+          The service has no call to cancel {p.kind === 'link' ? 'a payment link' : 'a whitelabel payment'}:
+          an unpaid one closes by itself at its expiry.
         </p>
       )}
     </section>

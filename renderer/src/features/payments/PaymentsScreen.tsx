@@ -1,7 +1,7 @@
 import './payments.css';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { moneyModeOf } from '../../../../shared/domain/profile';
+import { profileMoneyMode } from '../profiles/money-mode';
 import type { PaymentView } from '../../../../shared/ipc/contract/payments';
 import { useBridge } from '../../lib/bridge';
 import { useActiveProfile } from '../profiles/queries';
@@ -70,7 +70,7 @@ function ForProfile({ profile }: { profile: NonNullable<ReturnType<typeof useAct
             {t.label}
           </button>
         ))}
-        {moneyModeOf(profile.environment, profile.effectiveBaseUrl ?? profile.baseUrl) === 'live' && (
+        {profileMoneyMode(profile) === 'live' && (
           <span className="rd-badge rd-badge-bad pm-live">LIVE MONEY</span>
         )}
       </div>

@@ -3,14 +3,12 @@ import {
   PAYMENT_COLUMNS,
   type PaymentRow,
 } from '../../../../shared/csv/exports/payments';
-import { UTC_ZONE } from '../../../../shared/domain/zones';
 import type { PaymentAuditEntry } from '../../../../shared/ipc/contract/payments';
 import { downloadExport } from '../../lib/download';
 import type { Formatters } from '../preferences/format';
 import { profilePart } from '../refunds/filters';
 
-// Times are written in UTC: both column sets carry a constant `timezone` column that says so, which
-// scripts reading these files rely on.
+// Times are written in the person's chosen zone, and the headers name it, as in every other export.
 
 /** Downloads the payments shown, with their refunds as the screen shows them (CSV for machines, Excel for people). */
 export function exportPayments(kind: 'csv' | 'xlsx', rows: readonly PaymentRow[], f: Formatters) {
@@ -20,7 +18,7 @@ export function exportPayments(kind: 'csv' | 'xlsx', rows: readonly PaymentRow[]
     sheetName: 'Payments',
     columns: PAYMENT_COLUMNS,
     rows,
-    zone: UTC_ZONE,
+    zone: f.zone,
     excelDateFormat: f.excelDateFormat,
   });
 }
@@ -33,7 +31,7 @@ export function exportPaymentAudit(kind: 'csv' | 'xlsx', rows: readonly PaymentA
     sheetName: 'Payments audit',
     columns: PAYMENT_AUDIT_COLUMNS,
     rows,
-    zone: UTC_ZONE,
+    zone: f.zone,
     excelDateFormat: f.excelDateFormat,
   });
 }

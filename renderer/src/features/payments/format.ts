@@ -1,27 +1,16 @@
-import type { PaymentRow } from '../../../../shared/csv/exports/payments';
 import { UNSAFE_LINK_NOTICES } from '../../../../shared/domain/card-scrub';
 import { vendorLabel } from '../../../../shared/domain/checkout';
+import {
+  PAYMENT_KIND_LABELS,
+  PAYMENT_STATE_LABELS,
+  type PaymentRow,
+} from '../../../../shared/csv/exports/payments';
 import { statusWithRefunds } from '../../../../shared/domain/labels';
-import type { PaymentKind, PaymentState, PaymentView } from '../../../../shared/ipc/contract/payments';
+import type { PaymentState, PaymentView } from '../../../../shared/ipc/contract/payments';
 import { amountText } from '../refunds/format';
 
-export const KIND_LABELS: Record<PaymentKind, string> = {
-  link: 'Payment link',
-  whitelabel: 'Whitelabel',
-  card: 'Card',
-  charge: 'Stored-method charge',
-};
-
-export const STATE_LABELS: Record<PaymentState, string> = {
-  sending: 'Sending',
-  open: 'Open',
-  succeeded: 'Paid',
-  failed: 'Failed',
-  closed: 'Closed unpaid',
-  rejected: 'Rejected',
-  outcome_unknown: 'Outcome unknown',
-  not_created: 'Not created',
-};
+// One set of words for the screens and the exports (shared/csv/exports/payments.ts).
+export { PAYMENT_KIND_LABELS as KIND_LABELS, PAYMENT_STATE_LABELS as STATE_LABELS };
 
 export const STATE_TONES: Record<PaymentState, 'ok' | 'bad' | 'warn' | 'info'> = {
   sending: 'info',
@@ -59,7 +48,9 @@ export interface PaymentOutcome {
 }
 
 /** What became of a paid payment's money since, from its refunds as Transactions shows them. */
-function refundsSentence(p: PaymentRow): string {
+type Money = (amountMinor: number, currency: PaymentView['currency']) => string;
+
+function refundsSentence(p: PaymentRow, amountText: Money): string {
   const r = p.refundSummary;
   if (!r || r.refunded === 'not_refunded') return '';
   if (r.refunded === 'unclear')
@@ -70,8 +61,12 @@ function refundsSentence(p: PaymentRow): string {
 }
 
 /** A payment's state in words: what happened, whether money moved, what to do next. */
-export function describePayment(p: PaymentRow, localTime: TimeText = asIs): PaymentOutcome {
-  const amount = amountText(p.amountMinor, p.currency);
+export function describePayment(
+  p: PaymentRow,
+  localTime: TimeText = asIs,
+  money: Money = amountText,
+): PaymentOutcome {
+  const amount = money(p.amountMinor, p.currency);
   const service = [p.retMsg, p.retCode ? `(code ${p.retCode})` : undefined].filter(Boolean).join(' ');
   switch (p.state) {
     case 'sending':
@@ -93,7 +88,7 @@ export function describePayment(p: PaymentRow, localTime: TimeText = asIs): Paym
         tone: 'ok',
         title: statusWithRefunds('Paid', p.refundSummary?.refunded),
         moneyMoved: 'yes',
-        body: `${amount} was paid${p.paidAt ? ` at ${localTime(p.paidAt)}` : ''}${p.transactionNo ? ` as transaction ${p.transactionNo}` : ''}.${refundsSentence(p)}${p.saveCard ? (p.methodSaved ? ` The card is stored on ${p.customerName ?? 'the customer'}.` : ' The stored card arrives with the service’s notification.') : ''}`,
+        body: `${amount} was paid${p.paidAt ? ` at ${localTime(p.paidAt)}` : ''}${p.transactionNo ? ` as transaction ${p.transactionNo}` : ''}.${refundsSentence(p, money)}${p.saveCard ? (p.methodSaved ? ` The card is stored on ${p.customerName ?? 'the customer'}.` : ' The stored card arrives with the service’s notification.') : ''}`,
       };
     case 'failed':
       return {

@@ -15,10 +15,20 @@ export interface Formatters {
   dateTime(iso: string | undefined): string;
   /** The same with seconds (detail panels). */
   dateTimeSeconds(iso: string | undefined): string;
+  /**
+   * A moment soon: "06:49" when it falls on today's date in the chosen zone, else the full date-time
+   * ("possible after 06:49").
+   */
+  soon(iso: string, nowMs?: number): string;
   /** Money with its currency sign or code ("$1,234.50", "IDR 6,798,000"). */
   money(amountMinor: number, currency: string): string;
   /** The number only, grouped, with the currency's decimals ("1,234.50", "6,798,000"). */
   amount(amountMinor: number, currency: string): string;
+  /**
+   * The number and its ISO code ("1,234.50 USD", "1.234,50 USD" in German): where the code must be
+   * unambiguous (refunds, payments, audit; "$" is also CAD's and AUD's sign).
+   */
+  amountCode(amountMinor: number, currency: string): string;
   /** A count ("12,073"). */
   count(n: number): string;
   /** The zone's name for headers: "UTC+8", "UTC", "Europe/Berlin". */
@@ -57,6 +67,17 @@ export function createFormatters(prefs: DisplayPrefs, now: Date = new Date()): F
     }
     return f;
   };
+  const amount = (amountMinor: number, currency: string): string => {
+    if (!isKnownCurrency(currency)) return String(amountMinor);
+    try {
+      // Intl takes the exact decimal string: no float ever touches the amount.
+      return numberFormat(currencyExponent(currency)).format(
+        formatMinor(amountMinor, currency) as unknown as number,
+      );
+    } catch {
+      return String(amountMinor);
+    }
+  };
   const localeShort = new Intl.DateTimeFormat(locale, {
     timeZone: zone.iana,
     dateStyle: 'short',
@@ -89,6 +110,17 @@ export function createFormatters(prefs: DisplayPrefs, now: Date = new Date()): F
     dateFormat: prefs.dateFormat,
     dateTime: (iso) => render(iso, false),
     dateTimeSeconds: (iso) => render(iso, true),
+    soon: (iso, nowMs = Date.now()) => {
+      const ms = Date.parse(iso);
+      if (Number.isNaN(ms)) return '';
+      const w = wallClock(ms, zone.iana);
+      const n = wallClock(nowMs, zone.iana);
+      const sameDay = w.year === n.year && w.month === n.month && w.day === n.day;
+      if (!sameDay) return render(iso, false);
+      return prefs.dateFormat === 'locale'
+        ? new Intl.DateTimeFormat(locale, { timeZone: zone.iana, timeStyle: 'short' }).format(ms)
+        : `${pad(w.hour)}:${pad(w.minute)}`;
+    },
     // Views pass codes from many places (filters, totals, summaries); one outside the closed set is shown
     // as its code and minor units, never with a guessed number of decimals.
     money: (amountMinor, currency) => {
@@ -99,17 +131,11 @@ export function createFormatters(prefs: DisplayPrefs, now: Date = new Date()): F
         return `${currency} ${amountMinor}`;
       }
     },
-    amount: (amountMinor, currency) => {
-      if (!isKnownCurrency(currency)) return String(amountMinor);
-      try {
-        // Intl takes the exact decimal string: no float ever touches the amount.
-        return numberFormat(currencyExponent(currency)).format(
-          formatMinor(amountMinor, currency) as unknown as number,
-        );
-      } catch {
-        return String(amountMinor);
-      }
-    },
+    amount,
+    amountCode: (amountMinor, currency) =>
+      isKnownCurrency(currency)
+        ? `${amount(amountMinor, currency)} ${currency}`
+        : `${currency} ${amountMinor}`,
     count: (n) => numberFormat(0).format(n),
     zoneLabel: zone.label,
     zoneSentence:

@@ -19,6 +19,7 @@ import {
 import type { MapAnswer } from './ledger-protocol';
 import type { LedgerSession } from './parse-client';
 import { FormatChoices, PeriodChoices } from './RunOptions';
+import { CarryForwardChoice } from './CarryForwardChoice';
 import { KeyNotes, UnusableList } from './UnusableList';
 import type { ImportedLedger } from './use-recon-run';
 
@@ -73,6 +74,7 @@ export function MappingStep({
   };
   const [mapping, setMapping] = useState<ColumnMapping>(initial);
   const [chosen, setChosen] = useState<Partial<LedgerFormats>>({});
+  const [carryFrom, setCarryFrom] = useState('');
   const [answered, setAnswered] = useState<Answered | null>(null);
   const [failed, setFailed] = useState<{ mapping: ColumnMapping; chosen: object; message: string } | null>(
     null,
@@ -143,6 +145,7 @@ export function MappingStep({
         profileId,
         mapping,
         options: current,
+        ...(carryFrom ? { carryForwardOf: carryFrom } : {}),
         rows,
         unusable,
         transactionNos,
@@ -269,6 +272,14 @@ export function MappingStep({
               hasDate={Boolean(mapping.date)}
               localZone={localZone}
               onChange={setOptions}
+            />
+          )}
+          {current && (
+            <CarryForwardChoice
+              profileId={profileId}
+              options={current}
+              value={carryFrom}
+              onChange={setCarryFrom}
             />
           )}
         </div>

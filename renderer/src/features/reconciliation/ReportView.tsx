@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { reportColumns, summaryColumns } from '../../../../shared/recon/export';
+import { reportColumns, reportRows, summaryColumns } from '../../../../shared/recon/export';
 import {
   itemCurrency,
   OUTCOME_LABELS,
@@ -18,6 +18,9 @@ import { ReconRowsTable } from './ReconRowsTable';
 import { RowDetail } from './RowDetail';
 import { SummaryChart } from './SummaryChart';
 import type { ReconReport } from './use-recon-run';
+import { useExceptions } from './use-exceptions';
+import { ExceptionsWorklist } from './ExceptionsWorklist';
+import { SignOffPanel } from './SignOffPanel';
 
 interface Props {
   report: ReconReport;
@@ -40,6 +43,14 @@ export function ReportView({ report, onStartOver, onRecheck, profileName }: Prop
   const { header, items } = report;
   const { summary, facts, statement, run } = header;
   const f = useFormat();
+  const exceptions = useExceptions(run.profileId, run.runId);
+  const close = exceptions.list.data;
+  // The signature and the hash main computed again when the list was read: a second export carries
+  // the same hash as long as the run is what was signed.
+  const signature =
+    close?.signOff && close.contentHash
+      ? { signOff: close.signOff, contentHash: close.contentHash }
+      : undefined;
   const exportAs = <Row,>(
     kind: 'csv' | 'xlsx',
     what: 'report' | 'summary',
@@ -57,11 +68,23 @@ export function ReportView({ report, onStartOver, onRecheck, profileName }: Prop
       excelDateFormat: f.excelDateFormat,
     });
   const exportReport = (kind: 'csv' | 'xlsx') =>
-    exportAs(kind, 'report', 'Reconciliation', reportColumns(f.zone), items);
+    exportAs(
+      kind,
+      'report',
+      'Reconciliation',
+      reportColumns(f.zone),
+      reportRows(items, close?.exceptions, signature),
+    );
   const exportSummary = (kind: 'csv' | 'xlsx') => {
     const generatedAt = new Date().toISOString();
     const said = statement.join(' ');
-    const rows = summary.currencies.map((c) => ({ ...c, generatedAt, run: facts, statement: said }));
+    const rows = summary.currencies.map((c) => ({
+      ...c,
+      generatedAt,
+      run: facts,
+      statement: said,
+      ...(signature ? { signature } : {}),
+    }));
     return exportAs(kind, 'summary', 'Summary', summaryColumns(f.zone), rows);
   };
   useCommands('reconciliation', [
@@ -143,6 +166,8 @@ export function ReportView({ report, onStartOver, onRecheck, profileName }: Prop
           · run {f.dateTime(facts.createdAt)} ({f.zoneLabel})
           {facts.endedAs === 'cancelled' ? ' · cancelled' : ''}
           {facts.recheckOf ? ' · re-check of an earlier run' : ''}
+          {facts.carryForwardOf ? ` · carries the open exceptions of run ${facts.carryForwardOf}` : ''}
+          {close?.signOff ? ` · signed by ${close.signOff.by}` : ''}
         </p>
         {(facts.offline || facts.usedCache) && (
           <p
@@ -235,6 +260,9 @@ export function ReportView({ report, onStartOver, onRecheck, profileName }: Prop
         <h2 id="recon-where">Where the difference is</h2>
         <SummaryChart currencies={summary.currencies} />
       </section>
+
+      <ExceptionsWorklist data={exceptions} />
+      <SignOffPanel data={exceptions} cancelled={facts.endedAs === 'cancelled'} />
 
       <section className="recon-card" aria-labelledby="recon-exceptions">
         <h2 id="recon-exceptions">Rows</h2>

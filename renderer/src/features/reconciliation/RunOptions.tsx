@@ -1,4 +1,6 @@
 import { useRef } from 'react';
+import { DateField } from '../../lib/ui/DateField';
+import { useFormat } from '../preferences/use-prefs';
 import type { DecimalSeparator } from '../../../../shared/recon/amounts';
 import { DATE_ORDER_LABELS, type DateOrder } from '../../../../shared/recon/dates';
 import type { FormatEvidence, LedgerFormats } from '../../../../shared/recon/ledger';
@@ -11,12 +13,14 @@ interface FormatProps {
   onChange: (chosen: Partial<LedgerFormats>) => void;
 }
 
-const plural = (n: number, w: string) => `${n.toLocaleString()} ${w}${n === 1 ? '' : 's'}`;
+type Count = (n: number) => string;
+const plural = (count: Count, n: number, w: string) => `${count(n)} ${w}${n === 1 ? '' : 's'}`;
 
-/** What the file's values say about a format, in words. */
-function decimalNote(e: FormatEvidence['decimal']): string {
-  if (e.decimal === '.') return `Detected from ${plural(e.dot, 'value')} such as “${e.examples.dot}”.`;
-  if (e.decimal === ',') return `Detected from ${plural(e.comma, 'value')} such as “${e.examples.comma}”.`;
+/** What the file's values say about a format, in words (counts in the person's number format). */
+function decimalNote(e: FormatEvidence['decimal'], count: Count): string {
+  if (e.decimal === '.') return `Detected from ${plural(count, e.dot, 'value')} such as “${e.examples.dot}”.`;
+  if (e.decimal === ',')
+    return `Detected from ${plural(count, e.comma, 'value')} such as “${e.examples.comma}”.`;
   if (e.needsChoice && e.dot > 0 && e.comma > 0)
     return `The file has both “${e.examples.dot}” and “${e.examples.comma}”: choose which is right.`;
   if (e.needsChoice)
@@ -25,16 +29,17 @@ function decimalNote(e: FormatEvidence['decimal']): string {
   return 'Every amount is a whole number or a number cell of a workbook: either choice reads them the same.';
 }
 
-function dateNote(e: FormatEvidence['dates']): string {
+function dateNote(e: FormatEvidence['dates'], count: Count): string {
   if (e.order === 'ymd') return 'Dates are written year first.';
-  if (e.order === 'dmy') return `Detected from ${plural(e.dmy, 'date')} such as “${e.examples.dmy}”.`;
-  if (e.order === 'mdy') return `Detected from ${plural(e.mdy, 'date')} such as “${e.examples.mdy}”.`;
+  if (e.order === 'dmy') return `Detected from ${plural(count, e.dmy, 'date')} such as “${e.examples.dmy}”.`;
+  if (e.order === 'mdy') return `Detected from ${plural(count, e.mdy, 'date')} such as “${e.examples.mdy}”.`;
   if (e.needsChoice) return `“${e.examples.ambiguous ?? e.examples.dmy}” could be read either way: choose.`;
   return 'No dates to decide from.';
 }
 
 /** The file's decimal separator and date order: detected, shown, changeable; a choice when undecided. */
 export function FormatChoices({ evidence, chosen, hasDate, onChange }: FormatProps) {
+  const { count } = useFormat();
   const decimal = chosen.decimal ?? evidence.decimal.decimal ?? '';
   const order = chosen.dateOrder ?? evidence.dates.order ?? '';
   const askDecimal = evidence.decimal.needsChoice && !chosen.decimal;
@@ -55,7 +60,7 @@ export function FormatChoices({ evidence, chosen, hasDate, onChange }: FormatPro
         </select>
         <small className={askDecimal ? 'recon-error' : 'muted'}>
           {chosen.decimal ? 'Chosen by you. ' : ''}
-          {decimalNote(evidence.decimal)}
+          {decimalNote(evidence.decimal, count)}
         </small>
       </label>
       {hasDate && (
@@ -75,7 +80,7 @@ export function FormatChoices({ evidence, chosen, hasDate, onChange }: FormatPro
           </select>
           <small className={askDate ? 'recon-error' : 'muted'}>
             {chosen.dateOrder ? 'Chosen by you. ' : ''}
-            {dateNote(evidence.dates)}
+            {dateNote(evidence.dates, count)}
           </small>
         </label>
       )}
@@ -125,11 +130,10 @@ export function PeriodChoices({ options, hasDate, localZone, onChange }: PeriodP
           ).map(([end, name]) => (
             <label key={end}>
               <span>{name}</span>
-              <input
-                type="date"
+              <DateField
                 aria-label={name}
                 value={options.period![end]}
-                onChange={(e) => set({ period: { ...options.period!, [end]: e.target.value } })}
+                onChange={(v) => set({ period: { ...options.period!, [end]: v } })}
               />
             </label>
           ))}

@@ -1,4 +1,5 @@
 import { groupWhere, type ReasonGroup } from '../../../../shared/recon/reasons';
+import { useFormat } from '../preferences/use-prefs';
 import { CAUSE_LABELS } from './report-parts';
 
 /**
@@ -33,18 +34,19 @@ const rowsIn = (groups: readonly ReasonGroup[]) => groups.reduce((n, g) => n + g
  * report (outcome “unreadable”) and of its export.
  */
 export function UnusableList({ groups, total }: { groups: readonly ReasonGroup[]; total: number }) {
+  const f = useFormat();
   if (total === 0) return null;
   const more = total - rowsIn(groups);
   return (
     <details className="recon-problems" open data-testid="recon-problems">
       <summary>
-        {total.toLocaleString()} row{total === 1 ? '' : 's'} cannot be used: each is listed in the report as
+        {f.count(total)} row{total === 1 ? '' : 's'} cannot be used: each is listed in the report as
         unreadable, with its line and reason; the other rows are checked.
       </summary>
       <ReasonList groups={groups} label="Rows that cannot be used" />
       {more > 0 && (
         <p className="small">
-          … and {more.toLocaleString()} more, all in the report (filter “Unreadable row”) and its export.
+          … and {f.count(more)} more, all in the report (filter “Unreadable row”) and its export.
         </p>
       )}
     </details>
@@ -53,13 +55,14 @@ export function UnusableList({ groups, total }: { groups: readonly ReasonGroup[]
 
 /** Rows checked by their reference because their transaction number cannot be used: said, not hidden. */
 export function KeyNotes({ groups }: { groups: readonly ReasonGroup[] }) {
+  const f = useFormat();
   const total = rowsIn(groups);
   if (total === 0) return null;
   return (
     <details className="recon-notes" open data-testid="recon-key-notes">
       <summary>
-        {total.toLocaleString()} row{total === 1 ? ' is' : 's are'} checked by reference: the transaction
-        number cannot be used. The report says so on each of them.
+        {f.count(total)} row{total === 1 ? ' is' : 's are'} checked by reference: the transaction number
+        cannot be used. The report says so on each of them.
       </summary>
       <ReasonList groups={groups} label="Rows checked by reference" />
     </details>

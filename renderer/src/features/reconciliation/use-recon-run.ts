@@ -131,6 +131,7 @@ export function useReconRun(profileId: string) {
             file: ledger.file,
             mapping: ledger.mapping,
             options: ledger.options,
+            ...(ledger.carryForwardOf ? { carryForwardOf: ledger.carryForwardOf } : {}),
           }),
         );
         // Fresh cache hits (by transaction number) need no query.

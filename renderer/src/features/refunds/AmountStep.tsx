@@ -3,7 +3,8 @@ import { REFUND_REASONS } from '../../../../shared/ipc/contract/refunds';
 import { checkRefundAmount, defaultAmountText, refundBreakdown, remainingAfter } from './amount';
 import { type Draft, type Preview, reasonProblem } from './draft';
 import { transactionStatusLabel } from '../../../../shared/domain/labels';
-import { amountText, environmentLabel } from './format';
+import { environmentLabel } from './format';
+import { useFormat } from '../preferences/use-prefs';
 import { moneyModeShown } from './requirements';
 
 /** Step 1: how much and why, with the remaining amount updated as the person types. */
@@ -17,8 +18,11 @@ export function AmountStep(props: {
 }) {
   const { preview, draft } = props;
   const tx = preview.transaction;
+  // Amounts are shown, and read, in the person's number format (Settings → Numbers).
+  const f = useFormat();
+  const amountText = f.amountCode;
   const b = refundBreakdown(tx, preview.remainingMinor);
-  const check = checkRefundAmount(draft.amountText, tx.currency, preview.remainingMinor);
+  const check = checkRefundAmount(draft.amountText, tx.currency, preview.remainingMinor, f);
   const after = remainingAfter(preview.remainingMinor, check);
   const reason = reasonProblem(draft);
   const unresolved = preview.pendingIntents.filter((i) => i.state !== 'accepted');
@@ -46,7 +50,8 @@ export function AmountStep(props: {
       e.currentTarget.requestSubmit();
     }
   };
-  const showAmountError = !check.ok && (props.showErrors || check.reason !== 'empty');
+  // Every unreadable amount is said at once (and blocks Continue), not only one that is too large.
+  const showAmountError = !check.ok;
 
   return (
     <form
@@ -151,7 +156,7 @@ export function AmountStep(props: {
                 onClick={() =>
                   props.onChange({
                     ...draft,
-                    amountText: defaultAmountText(preview.remainingMinor, tx.currency),
+                    amountText: defaultAmountText(preview.remainingMinor, tx.currency, f),
                   })
                 }
               >
@@ -171,7 +176,12 @@ export function AmountStep(props: {
             </p>
             <p id="rd-amount-after" className="rd-after" aria-live="polite" data-testid="remaining-after">
               Remaining refundable after this refund:{' '}
-              <strong className="num">{amountText(after, tx.currency)}</strong>
+              {check.ok ? (
+                <strong className="num">{amountText(after, tx.currency)}</strong>
+              ) : (
+                // Never "0.00" beside an amount that cannot be sent: nothing is decided until it is valid.
+                <span className="muted">— until the amount above can be refunded</span>
+              )}
             </p>
           </div>
 
@@ -220,9 +230,7 @@ export function AmountStep(props: {
         <button
           type="submit"
           className="primary"
-          disabled={
-            Boolean(blocked) || unresolved.length > 0 || (!check.ok && check.reason === 'over_remaining')
-          }
+          disabled={Boolean(blocked) || unresolved.length > 0 || !check.ok}
         >
           Continue
         </button>

@@ -10,7 +10,7 @@ import { useFormat } from '../preferences/use-prefs';
 import { ListToolbar } from './ListToolbar';
 import { exportAudit } from './exports';
 import { type AuditEntry, type AuditFilters, currenciesOf, filterAudit } from './filters';
-import { amountText, reasonLabel } from './format';
+import { reasonLabel } from './format';
 import { StateBadge } from './StateBadge';
 
 const OUTCOMES: ReadonlyArray<AuditEntry['outcome']> = [
@@ -114,7 +114,7 @@ export function AuditView() {
                 <td>{e.operator || '—'}</td>
                 {allProfiles && <ProfileCell name={e.profileName} environment={e.environment} />}
                 <td className="mono">{e.transactionNo}</td>
-                <td className="num">{amountText(e.amountMinor, e.currency)}</td>
+                <td className="num">{f.amountCode(e.amountMinor, e.currency)}</td>
                 <td>
                   {reasonLabel(e.reasonCode)}
                   {e.reasonNote ? <div className="small muted">{e.reasonNote}</div> : null}

@@ -2,7 +2,10 @@ import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 
 import { REFUND_REASONS } from '../../../../shared/ipc/contract/refunds';
 import { typedAmountMatches } from './amount';
 import { type Confirmations, confirmationsComplete, type Preview } from './draft';
-import { amountText, environmentLabel } from './format';
+import { environmentLabel } from './format';
+import { useFormat } from '../preferences/use-prefs';
+import { OperatorName } from '../profiles/OperatorName';
+import { useActiveProfile } from '../profiles/queries';
 import { moneyModeShown, type Requirements } from './requirements';
 
 /** How long after the step appears its send button stays disarmed. */
@@ -33,14 +36,20 @@ export function ConfirmStep(props: {
   onSubmit(): void;
 }) {
   const { preview, amountMinor, requirements: req, confirmations: c } = props;
+  const f = useFormat();
+  const amountText = f.amountCode;
+  // Whether the name main records is this computer's account name (the profile names no operator).
+  const { profiles } = useActiveProfile();
+  const own = profiles.find((p) => p.id === preview.profileId);
+  const operatorFromAccount = own !== undefined && !own.operatorName;
   const tx = preview.transaction;
   const moneyMode = moneyModeShown(preview);
   const production = moneyMode === 'live';
-  const complete = confirmationsComplete(req, c, amountMinor, tx.currency);
+  const complete = confirmationsComplete(req, c, amountMinor, tx.currency, f);
   const typedWrong =
     req.typedAmount &&
     c.typedAmount.trim() !== '' &&
-    !typedAmountMatches(c.typedAmount, tx.currency, amountMinor);
+    !typedAmountMatches(c.typedAmount, tx.currency, amountMinor, f);
   const reason = REFUND_REASONS.find((r) => r.code === props.reasonCode)?.label ?? props.reasonCode;
   // Initial focus is never on the money-moving button: on the first confirmation field if there is one,
   // else on the summary heading, so a stray Enter does nothing.
@@ -119,7 +128,9 @@ export function ConfirmStep(props: {
         </div>
         <div>
           <dt>Operator</dt>
-          <dd>{preview.operator || <span className="rd-error">not set — set your name in Settings</span>}</dd>
+          <dd>
+            <OperatorName name={preview.operator} fromAccount={operatorFromAccount} />
+          </dd>
         </div>
         <div>
           <dt>Reason</dt>
@@ -183,6 +194,10 @@ export function ConfirmStep(props: {
         </div>
       )}
 
+      {/* Enter alone deliberately does not send from here (focus starts away from the button): say how. */}
+      <p className="muted small rd-send-hint" data-testid="send-hint">
+        To send, Tab to the “Refund” button and press Enter (or click it). Enter alone does not send.
+      </p>
       <footer className="rd-actions">
         <button type="button" onClick={props.onBack} disabled={props.sending}>
           Back

@@ -4,7 +4,7 @@ import {
   type RefundRecordRow,
 } from '../../../../shared/domain/refund-record';
 import type { Formatters } from '../preferences/format';
-import { describeIntent, MONEY_MOVED_TEXT } from './outcome';
+import { closedLabel, describeIntent, MONEY_MOVED_TEXT } from './outcome';
 import { checkedText, describeServiceRefund } from './record-words';
 
 /** The outcome card of one row: what happened, whether money moved, when checked, what to do next. */
@@ -18,7 +18,7 @@ export function RecordDetail(p: {
   onClose(): void;
 }) {
   const { row, f } = p;
-  const o = row.intent ? describeIntent(row.intent) : describeServiceRefund(row);
+  const o = row.intent ? describeIntent(row.intent, f) : describeServiceRefund(row, f);
   return (
     <section
       className={`rd-outcome rd-outcome-${o.tone} rd-record-detail`}
@@ -33,7 +33,7 @@ export function RecordDetail(p: {
       </p>
       <p className="muted">{o.next}</p>
       <p className="small">
-        Status: {RECORD_STATUS_LABELS[recordStatus(row)]}
+        Status: {(row.intent && closedLabel(row.intent)) ?? RECORD_STATUS_LABELS[recordStatus(row)]}
         {row.refundReference ? ` · reference ${row.refundReference}` : ''}
       </p>
       <div className="rd-actions">

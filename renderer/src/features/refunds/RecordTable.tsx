@@ -9,8 +9,8 @@ import {
 import { closedThenFound } from '../../../../shared/domain/refund-intent';
 import type { Formatters } from '../preferences/format';
 import { ProfileCell } from '../profiles/ProfileScope';
-import { CloseNotSent } from './CloseNotSent';
-import { amountText, reasonLabel } from './format';
+import { closeButtonId, closeOffer } from './close-words';
+import { reasonLabel } from './format';
 import { closedLabel } from './outcome';
 import { StateBadge } from './StateBadge';
 
@@ -34,6 +34,12 @@ function StatusCell({ row, f }: { row: RefundRecordRow; f: Formatters }) {
         </span>
       )}
       {row.serviceStatus && i && <div className="small muted">At the service: {row.serviceStatus}</div>}
+      {i?.closedNotSent && (
+        <div className="small muted" data-testid="closed-not-sent">
+          Closed as not sent by {i.closedNotSent.by || 'an unnamed operator'},{' '}
+          <span className="num">{f.dateTime(i.closedNotSent.at)}</span>
+        </div>
+      )}
       {i?.retMsg && (
         <div className="small muted">
           {i.retMsg}
@@ -64,12 +70,15 @@ const Row = memo(function Row(p: {
   profileOf: ProfileOf | undefined;
   selected: boolean;
   checking: boolean;
+  nowMs: number;
   onSelect(key: string): void;
   onOpenPayment(transactionNo: string): void;
   onCheckAgain(id: string): void;
+  onCloseNotSent(key: string): void;
 }) {
   const { row, f } = p;
   const i = row.intent;
+  const offer = i ? closeOffer(i, p.nowMs, f) : ({ kind: 'none' } as const);
   return (
     <tr
       className={i?.state === 'outcome_unknown' ? 'rd-row-unknown' : undefined}
@@ -94,7 +103,7 @@ const Row = memo(function Row(p: {
           {row.transactionNo}
         </button>
       </td>
-      <td className="num">{amountText(row.amountMinor, row.currency)}</td>
+      <td className="num">{f.amountCode(row.amountMinor, row.currency)}</td>
       <td>
         <StatusCell row={row} f={f} />
       </td>
@@ -115,7 +124,22 @@ const Row = memo(function Row(p: {
             Check again
           </button>
         )}
-        {i && <CloseNotSent intent={i} profileId={row.profileId} />}
+        {offer.kind === 'ready' && i && (
+          <button
+            type="button"
+            className="link"
+            id={closeButtonId(i.id)}
+            onClick={() => p.onCloseNotSent(row.key)}
+          >
+            Close as not sent…
+          </button>
+        )}
+        {offer.kind === 'later' && (
+          // Not offered before main's rule allows it: when it will be, instead.
+          <div className="small muted rd-close-later" data-testid="close-later">
+            Close as not sent: {offer.text}
+          </div>
+        )}
       </td>
     </tr>
   );
@@ -153,9 +177,13 @@ export function RecordTable(p: {
   selectedKey: string | undefined;
   /** The intent id a Check again is running for, if any. */
   checkingId: string | undefined;
+  /** The time "Close as not sent" offers are judged at (re-read while the list is shown). */
+  nowMs: number;
   onSelect(key: string): void;
   onOpenPayment(transactionNo: string): void;
   onCheckAgain(id: string): void;
+  /** Opens the "close as not sent" panel for this row. */
+  onCloseNotSent(key: string): void;
   /** Set when every profile's refunds are shown: the Profile column says whose each row is. */
   profileOf?: ProfileOf;
 }) {
@@ -186,9 +214,11 @@ export function RecordTable(p: {
             profileOf={p.profileOf}
             selected={row.key === p.selectedKey}
             checking={row.intent !== undefined && row.intent.id === p.checkingId}
+            nowMs={p.nowMs}
             onSelect={p.onSelect}
             onOpenPayment={p.onOpenPayment}
             onCheckAgain={p.onCheckAgain}
+            onCloseNotSent={p.onCloseNotSent}
           />
         ))}
       </tbody>

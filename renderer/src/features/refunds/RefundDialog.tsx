@@ -20,6 +20,7 @@ import {
   requirementsFromError,
 } from './requirements';
 import { ResultStep } from './ResultStep';
+import { useFormat } from '../preferences/use-prefs';
 
 type Step = 'amount' | 'confirm' | 'result';
 
@@ -38,6 +39,7 @@ export function RefundDialog({
   onClose(): void;
 }) {
   const bridge = useBridge();
+  const f = useFormat();
   const titleId = useId();
   const preview = useQuery(refundPreviewQuery(bridge, profileId, transactionNo));
   const submit = useSubmitRefund();
@@ -69,10 +71,10 @@ export function RefundDialog({
   const current: Draft | null =
     draft ??
     (p && tx
-      ? { amountText: defaultAmountText(p.remainingMinor, tx.currency), reasonCode: '', reasonNote: '' }
+      ? { amountText: defaultAmountText(p.remainingMinor, tx.currency, f), reasonCode: '', reasonNote: '' }
       : null);
   const check =
-    p && tx && current ? checkRefundAmount(current.amountText, tx.currency, p.remainingMinor) : undefined;
+    p && tx && current ? checkRefundAmount(current.amountText, tx.currency, p.remainingMinor, f) : undefined;
   const amountMinor = check?.ok ? check.amountMinor : 0;
   const predicted =
     p && tx
@@ -104,7 +106,7 @@ export function RefundDialog({
     if (inFlight.current || !current || !tx || !check?.ok) return;
     inFlight.current = true;
     setNotice(undefined);
-    const confirmation = confirmationPayload(requirements, confirmations);
+    const confirmation = confirmationPayload(requirements, confirmations, tx.currency, f);
     submit.mutate(
       {
         transactionNo: tx.transactionNo,
@@ -207,7 +209,7 @@ export function RefundDialog({
   } else if (result) {
     title = 'Refund result';
     const outcome = shownIntent
-      ? describeIntent(shownIntent)
+      ? describeIntent(shownIntent, f)
       : describeSubmitError('error' in result ? result.error : errorOf(undefined));
     const refusedForAmount = 'error' in result && typeof result.error.details?.remainingMinor === 'number';
     body = (

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { DateField } from '../../lib/ui/DateField';
 import { classifyId } from '../../../../shared/domain/id-kind';
 import { type FormEvent, useCallback, useMemo, useState } from 'react';
 import {
@@ -26,6 +27,8 @@ import { useCheckAgain } from './mutations';
 import { refundsListQuery } from './queries';
 import { RecordDetail } from './RecordDetail';
 import { RecordTable } from './RecordTable';
+import { CloseNotSent } from './CloseNotSent';
+import { useNow } from '../transactions/use-now';
 
 const STATUSES = Object.keys(RECORD_STATUS_LABELS) as RecordStatus[];
 
@@ -68,6 +71,10 @@ function ProfileRefunds({ profile }: { profile: ProfileView }) {
   });
   const [sort, setSort] = useState<RecordSort>({ by: 'at', dir: 'desc' });
   const [selectedKey, setSelectedKey] = useState<string>();
+  // The row whose "Close as not sent" panel is open (above the list, never inside the row).
+  const [closingKey, setClosingKey] = useState<string>();
+  // "possible after 06:49" turns into the action by itself when the time comes.
+  const nowMs = useNow(15_000);
   const [newTx, setNewTx] = useState('');
 
   const record = useMemo(
@@ -87,6 +94,7 @@ function ProfileRefunds({ profile }: { profile: ProfileView }) {
   const currencies = useMemo(() => currenciesOf(record), [record]);
   const unknown = record.filter((r) => r.intent?.state === 'outcome_unknown').length;
   const selected = record.find((r) => r.key === selectedKey);
+  const closing = record.find((r) => r.key === closingKey);
   const fetchedAt = cached.data?.find((t) => t.transactionNo === selected?.transactionNo)?.fetchedAt;
   // The one rule for typed ids (spaces between the digits are fine): only a transaction number here.
   const newTxId = classifyId(newTx);
@@ -206,20 +214,10 @@ function ProfileRefunds({ profile }: { profile: ProfileView }) {
         </label>
         <AllProfilesToggle state={listScope} />
         <label>
-          From{' '}
-          <input
-            type="date"
-            value={draft.fromDate}
-            onChange={(e) => setDraft({ ...draft, fromDate: e.target.value })}
-          />
+          From <DateField value={draft.fromDate} onChange={(v) => setDraft({ ...draft, fromDate: v })} />
         </label>
         <label>
-          To{' '}
-          <input
-            type="date"
-            value={draft.toDate}
-            onChange={(e) => setDraft({ ...draft, toDate: e.target.value })}
-          />
+          To <DateField value={draft.toDate} onChange={(v) => setDraft({ ...draft, toDate: v })} />
         </label>
       </ListToolbar>
 
@@ -244,6 +242,15 @@ function ProfileRefunds({ profile }: { profile: ProfileView }) {
           onClose={() => setSelectedKey(undefined)}
         />
       )}
+      {closing?.intent && (
+        <CloseNotSent
+          key={closing.key}
+          intent={closing.intent}
+          profileId={closing.profileId}
+          f={f}
+          onDone={() => setClosingKey(undefined)}
+        />
+      )}
       <div className="rd-table-wrap" role="region" aria-label="Refunds list" tabIndex={0}>
         <RecordTable
           rows={rows}
@@ -252,6 +259,8 @@ function ProfileRefunds({ profile }: { profile: ProfileView }) {
           onSort={setSort}
           selectedKey={selectedKey}
           checkingId={checkAgain.isPending ? checkAgain.variables.id : undefined}
+          nowMs={nowMs}
+          onCloseNotSent={setClosingKey}
           onSelect={setSelectedKey}
           onOpenPayment={openPayment}
           onCheckAgain={runCheck}

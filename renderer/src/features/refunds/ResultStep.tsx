@@ -1,7 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import { useFormat } from '../preferences/use-prefs';
-import { amountText } from './format';
 import { checkedWords, MONEY_MOVED_TEXT, type OutcomeText } from './outcome';
 
 /** Step 3: what happened, whether money moved, and what to do next. */
@@ -37,7 +36,7 @@ export function ResultStep(props: {
         <dl className="rd-facts rd-facts-confirm">
           <div>
             <dt>Amount</dt>
-            <dd className="num">{amountText(intent.amountMinor, intent.currency)}</dd>
+            <dd className="num">{f.amountCode(intent.amountMinor, intent.currency)}</dd>
           </div>
           <div>
             <dt>Transaction</dt>

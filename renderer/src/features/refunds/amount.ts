@@ -1,12 +1,14 @@
 import { type Currency, currencyExponent } from '../../../../shared/domain/currencies';
-import { formatMinor, MoneyParseError, parseMinor } from '../../../../shared/domain/money';
+import { formatMinor, MoneyParseError } from '../../../../shared/domain/money';
+import { parseLocaleAmount } from '../../../../shared/domain/money-input';
+import { PLAIN_NUMBERS, type NumberWords } from './format';
 
 /** What the amount field currently means, for the live "remaining after this refund" line. */
 export type AmountCheck =
   | { ok: true; amountMinor: number }
   | {
       ok: false;
-      reason: 'empty' | 'format' | 'decimals' | 'zero' | 'over_remaining';
+      reason: 'empty' | 'format' | 'decimals' | 'zero' | 'over_remaining' | 'ambiguous';
       message: string;
       amountMinor?: number;
     };
@@ -20,27 +22,33 @@ function decimalsMessage(currency: Currency): string {
 }
 
 /**
- * Parses the typed refund amount strictly (shared parseMinor: no floats, no grouping, no exponent) and
- * checks it against what remains refundable. Main re-checks all of this against a fresh query; this is
- * only so the person sees the problem while typing.
+ * Parses the typed refund amount in the person's number format (shared parseLocaleAmount: `12,50` in
+ * German, `12.50` in English; no floats, no guessing — an ambiguous value is refused with the question)
+ * and checks it against what remains refundable. Main re-checks all of this against a fresh query; this
+ * is only so the person sees the problem while typing. `f`: the person's formatters.
  */
-export function checkRefundAmount(text: string, currency: Currency, remainingMinor: number): AmountCheck {
+export function checkRefundAmount(
+  text: string,
+  currency: Currency,
+  remainingMinor: number,
+  f: NumberWords = PLAIN_NUMBERS,
+): AmountCheck {
   const trimmed = text.trim();
   if (trimmed === '') return { ok: false, reason: 'empty', message: 'Type the amount to refund.' };
-  if (trimmed.startsWith('-'))
-    return { ok: false, reason: 'zero', message: 'The refund amount must be greater than zero.' };
   let amountMinor: number;
   try {
-    amountMinor = parseMinor(trimmed, currency);
+    amountMinor = parseLocaleAmount(trimmed, currency, f.locale);
   } catch (e) {
-    if (e instanceof MoneyParseError && e.reason === 'decimals') {
-      return { ok: false, reason: 'decimals', message: decimalsMessage(currency) };
-    }
-    const example = formatMinor(12345 * 10 ** Math.max(0, currencyExponent(currency) - 2), currency);
+    if (!(e instanceof MoneyParseError)) throw e;
+    if (e.reason === 'negative')
+      return { ok: false, reason: 'zero', message: 'The refund amount must be greater than zero.' };
+    if (e.reason === 'decimals') return { ok: false, reason: 'decimals', message: decimalsMessage(currency) };
+    if (e.reason === 'ambiguous') return { ok: false, reason: 'ambiguous', message: e.message };
+    const example = f.amount(12345 * 10 ** Math.max(0, currencyExponent(currency) - 2), currency);
     return {
       ok: false,
       reason: 'format',
-      message: `Type a plain amount such as ${example} (digits and a dot, no commas or currency signs).`,
+      message: `Type an amount such as ${example} (digits${currencyExponent(currency) > 0 ? ' and the decimals' : ''}, no currency signs).`,
     };
   }
   if (amountMinor <= 0)
@@ -55,7 +63,7 @@ export function checkRefundAmount(text: string, currency: Currency, remainingMin
       ok: false,
       reason: 'over_remaining',
       amountMinor,
-      message: `That is more than remains refundable (${formatMinor(Math.max(0, remainingMinor), currency)} ${currency}).`,
+      message: `That is more than remains refundable (${f.amountCode(Math.max(0, remainingMinor), currency)}).`,
     };
   }
   return { ok: true, amountMinor };
@@ -69,17 +77,38 @@ export function remainingAfter(remainingMinor: number, check: AmountCheck): numb
   return Math.max(0, remaining - amount);
 }
 
-/** The text the amount field starts with: the full remaining amount, as a plain decimal. */
-export function defaultAmountText(remainingMinor: number, currency: Currency): string {
-  return remainingMinor > 0 ? formatMinor(remainingMinor, currency) : '';
+/** The text the amount field starts with: the full remaining amount, as the person's locale writes it. */
+export function defaultAmountText(
+  remainingMinor: number,
+  currency: Currency,
+  f: NumberWords = PLAIN_NUMBERS,
+): string {
+  return remainingMinor > 0 ? f.amount(remainingMinor, currency) : '';
 }
 
 /** True when the amount typed a second time (production) is the same amount, compared in minor units. */
-export function typedAmountMatches(typed: string, currency: Currency, amountMinor: number): boolean {
+export function typedAmountMatches(
+  typed: string,
+  currency: Currency,
+  amountMinor: number,
+  f: NumberWords = PLAIN_NUMBERS,
+): boolean {
   try {
-    return parseMinor(typed.trim(), currency) === amountMinor;
+    return parseLocaleAmount(typed.trim(), currency, f.locale) === amountMinor;
   } catch {
     return false;
+  }
+}
+
+/**
+ * A typed amount as main reads it (a plain decimal): "12,50" typed in German goes as "12.50". Text that
+ * does not read as an amount goes as typed, and main refuses it.
+ */
+export function toPlainDecimal(typed: string, currency: Currency, f: NumberWords = PLAIN_NUMBERS): string {
+  try {
+    return formatMinor(parseLocaleAmount(typed.trim(), currency, f.locale), currency);
+  } catch {
+    return typed.trim();
   }
 }
 

@@ -2,7 +2,8 @@ import type { Currency } from '../../../../shared/domain/currencies';
 import type { Output } from '../../../../shared/ipc/contract';
 import { REFUND_REASONS } from '../../../../shared/ipc/contract/refunds';
 import { findUnsafeCharacter, unsafeTextMessage } from '../../../../shared/domain/text';
-import { typedAmountMatches } from './amount';
+import { toPlainDecimal, typedAmountMatches } from './amount';
+import { PLAIN_NUMBERS, type NumberWords } from './format';
 import type { Requirements } from './requirements';
 
 export type Preview = Output<'refunds.preview'>;
@@ -40,10 +41,11 @@ export function confirmationsComplete(
   c: Confirmations,
   amountMinor: number,
   currency: Currency,
+  f: NumberWords = PLAIN_NUMBERS,
 ): boolean {
   return (
     (!req.limit || c.overLimit) &&
-    (!req.typedAmount || typedAmountMatches(c.typedAmount, currency, amountMinor))
+    (!req.typedAmount || typedAmountMatches(c.typedAmount, currency, amountMinor, f))
   );
 }
 
@@ -51,9 +53,13 @@ export function confirmationsComplete(
 export function confirmationPayload(
   req: Requirements,
   c: Confirmations,
+  currency?: Currency,
+  f: NumberWords = PLAIN_NUMBERS,
 ): { overLimit?: boolean; typedAmount?: string } {
   return {
     ...(req.limit ? { overLimit: c.overLimit } : {}),
-    ...(req.typedAmount ? { typedAmount: c.typedAmount.trim() } : {}),
+    ...(req.typedAmount
+      ? { typedAmount: currency ? toPlainDecimal(c.typedAmount.trim(), currency, f) : c.typedAmount.trim() }
+      : {}),
   };
 }

@@ -1,12 +1,13 @@
-import type { Currency } from '../../../../shared/domain/currencies';
+import { type Currency, isKnownCurrency } from '../../../../shared/domain/currencies';
 import { formatMinor } from '../../../../shared/domain/money';
+import type { Formatters } from '../preferences/format';
 
 export { environmentLabel } from '../../../../shared/domain/labels';
 export { reasonLabel } from '../../../../shared/csv/exports/refunds';
 
 /**
- * "1,234.50 USD"-free on purpose: the dialog shows the exact plain decimal that will be sent and the
- * currency code beside it, so what a person reads is what they would type ("1234.50 USD").
+ * The plain form ("1234.50 USD"): only where no display preferences apply (PLAIN_WORDS below, which
+ * tests and texts made outside a screen use). Screens use the person's `Formatters.amountCode`.
  */
 export function amountText(amountMinor: number, currency: Currency): string {
   try {
@@ -15,3 +16,20 @@ export function amountText(amountMinor: number, currency: Currency): string {
     return `${amountMinor} (minor units) ${currency}`;
   }
 }
+
+/** What the outcome texts need of the person's formatters: amounts with their code, and times. */
+export type Words = Pick<Formatters, 'amountCode' | 'dateTime'>;
+
+/** What reading and writing amounts needs: the person's locale and its amount formats. */
+export type NumberWords = Pick<Formatters, 'locale' | 'amount' | 'amountCode'>;
+
+/** Plain decimals and ISO times, for texts made where no display preferences apply (tests, the CLI). */
+export const PLAIN_WORDS: Words = { amountCode: amountText, dateTime: (iso) => iso ?? '' };
+
+/** Plain decimals read and written the English way: where no display preferences apply. */
+export const PLAIN_NUMBERS: NumberWords = {
+  locale: 'en-US',
+  amount: (minor, currency) => (isKnownCurrency(currency) ? formatMinor(minor, currency) : String(minor)),
+  amountCode: (minor, currency) =>
+    isKnownCurrency(currency) ? amountText(minor, currency) : `${currency} ${minor}`,
+};

@@ -1,8 +1,8 @@
 import type { AppErrorShape } from '../../../../shared/domain/errors';
-import { formatMinor } from '../../../../shared/domain/money';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import { INTENT_STATE_LABELS } from '../../../../shared/domain/labels';
 import { closedWatchUntil } from '../../../../shared/domain/refund-intent';
+import { PLAIN_WORDS, type Words } from './format';
 
 /**
  * `pending`: the service accepted the refund but has not reported it final; it can still fail, so
@@ -43,18 +43,20 @@ export function closedLabel(intent: IntentView): string | undefined {
  * A refund a person closed as not sent: still watched, or listed by the service after all (then it was
  * sent, and a refund made after closing was made in addition to it).
  */
-function describeClosed(intent: IntentView, amount: string): OutcomeText | undefined {
-  const closedAt = intent.closedNotSentAt;
-  if (closedAt === undefined) return undefined;
+function describeClosed(intent: IntentView, amount: string, f: Words): OutcomeText | undefined {
+  if (intent.closedNotSentAt === undefined) return undefined;
+  // Times in the person's zone and format, never main's raw ISO evidence.
+  const closedAt = f.dateTime(intent.closedNotSentAt);
   const until = closedWatchUntil(intent);
+  const c = intent.closedNotSent;
   switch (intent.state) {
     case 'refused':
       return {
         tone: 'bad',
         title: 'Closed as not sent · still watched',
         moneyMoved: 'no',
-        body: `${intent.detail ?? 'A person closed this refund as not sent.'}`,
-        next: `Nothing to do. Refund Desk keeps asking the service for reference ${intent.id}${until ? ` until ${until}` : ''}; if it appears, this refund says so at once.`,
+        body: `The refund of ${amount} was sent ${f.dateTime(intent.createdAt)}, but the service never listed it: ${c?.by || 'a person'} closed it as not sent ${closedAt}${c ? `, after ${c.checks} check${c.checks === 1 ? '' : 's'} found no refund with reference ${intent.id}` : ''}.`,
+        next: `Nothing to do. Refund Desk keeps asking the service for reference ${intent.id}${until ? ` until ${f.dateTime(until)}` : ''}; if it appears, this refund says so at once. The payment can be refunded again if the customer is still owed the money.`,
       };
     case 'accepted':
     case 'succeeded':
@@ -78,10 +80,13 @@ function describeClosed(intent: IntentView, amount: string): OutcomeText | undef
   }
 }
 
-/** Describes an intent returned by refunds.submit / checkAgain or pushed by refunds.updated. */
-export function describeIntent(intent: IntentView): OutcomeText {
-  const amount = `${formatMinor(intent.amountMinor, intent.currency)} ${intent.currency}`;
-  const closed = describeClosed(intent, amount);
+/**
+ * Describes an intent returned by refunds.submit / checkAgain or pushed by refunds.updated. `f`: the
+ * person's formatters (amounts and times as on every other screen).
+ */
+export function describeIntent(intent: IntentView, f: Words = PLAIN_WORDS): OutcomeText {
+  const amount = f.amountCode(intent.amountMinor, intent.currency);
+  const closed = describeClosed(intent, amount, f);
   if (closed) return closed;
   const service = [intent.retMsg, intent.retCode ? `(code ${intent.retCode})` : undefined]
     .filter(Boolean)
@@ -155,6 +160,12 @@ export function describeIntent(intent: IntentView): OutcomeText {
  */
 export function checkedWords(intent: IntentView, at: (iso: string) => string): string {
   const c = intent.lastCheck;
+  // The closing check's note carries main's raw evidence (ISO times): say it in the person's zone instead.
+  const closedAt = intent.closedNotSentAt ?? intent.closedNotSent?.at;
+  if (intent.state === 'refused' && closedAt !== undefined)
+    return c && c.at > closedAt
+      ? `Last checked ${at(c.at)} (still watched since it was closed): not found at the service.`
+      : `Last checked ${at(closedAt)}, just before it was closed: not found at the service.`;
   if (c)
     return `Last checked ${at(c.at)}: ${c.found ? 'found at the service' : 'not found at the service'} — ${c.note}`;
   return `Status as of ${at(intent.updatedAt)}.`;

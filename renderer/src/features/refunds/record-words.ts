@@ -1,14 +1,14 @@
 import type { RefundRecordRow } from '../../../../shared/domain/refund-record';
 import type { Formatters } from '../preferences/format';
-import { amountText } from './format';
+import { PLAIN_WORDS, type Words } from './format';
 import { checkedWords, type OutcomeText } from './outcome';
 
 /**
  * What a refund made elsewhere says: only what the service lists (no operator, no reason), as of the
  * payment's last fetch.
  */
-export function describeServiceRefund(row: RefundRecordRow): OutcomeText {
-  const amount = amountText(row.amountMinor, row.currency);
+export function describeServiceRefund(row: RefundRecordRow, f: Words = PLAIN_WORDS): OutcomeText {
+  const amount = f.amountCode(row.amountMinor, row.currency);
   switch (row.serviceStatus) {
     case 'success':
       return {

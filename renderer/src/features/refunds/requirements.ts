@@ -26,7 +26,9 @@ const STRICTNESS: Readonly<Record<MoneyMode, number>> = { local: 0, test: 1, liv
 export function moneyModeShown(
   p: Pick<Output<'refunds.preview'>, 'moneyMode' | 'environment' | 'baseUrl'>,
 ): MoneyMode {
-  const fromAddress = moneyModeOf(p.environment, p.baseUrl || undefined);
+  // The address decides, except for a Custom address on this computer: there only the profile's
+  // declaration (which main applied) can say, so main's answer stands.
+  const fromAddress = moneyModeOf(p.environment, p.baseUrl || undefined, p.moneyMode);
   return STRICTNESS[fromAddress] > STRICTNESS[p.moneyMode] ? fromAddress : p.moneyMode;
 }
 

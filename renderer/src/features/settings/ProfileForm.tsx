@@ -6,6 +6,8 @@ import {
   ENVIRONMENTS,
   type Environment,
   fieldErrors,
+  isLoopbackUrl,
+  type MoneyMode,
   type ProfileInput,
   profileInputSchema,
 } from '../../../../shared/domain/profile';
@@ -18,6 +20,7 @@ import {
   unknownCloseToDraft,
 } from './limits';
 import { LimitsEditor } from './LimitsEditor';
+import { MoneyModeField } from './MoneyModeField';
 import { useSaveProfile } from './mutations';
 import type { ProfileView } from '../profiles/queries';
 
@@ -32,6 +35,8 @@ interface Draft {
   ipnEnabled: boolean;
   limits: LimitDraft[];
   unknownClose: UnknownCloseDraft;
+  /** Declared for a Custom address on this computer; undefined is live money. */
+  loopbackMoneyMode: MoneyMode | undefined;
 }
 
 const blank: Draft = {
@@ -45,6 +50,7 @@ const blank: Draft = {
   ipnEnabled: false,
   limits: [],
   unknownClose: unknownCloseToDraft(undefined),
+  loopbackMoneyMode: undefined,
 };
 
 function fromProfile(p: ProfileView): Draft {
@@ -59,6 +65,7 @@ function fromProfile(p: ProfileView): Draft {
     ipnEnabled: p.ipnEnabled,
     limits: limitsToDrafts(p.guardrails),
     unknownClose: unknownCloseToDraft(p.guardrails),
+    loopbackMoneyMode: p.loopbackMoneyMode,
   };
 }
 
@@ -75,6 +82,10 @@ function toInput(d: Draft, guardrails: ProfileInput['guardrails'], id?: string):
     ...(opt(d.operatorName) ? { operatorName: opt(d.operatorName) } : {}),
     ...(opt(d.merGroupNo) ? { merGroupNo: opt(d.merGroupNo) } : {}),
     ...(guardrails ? { guardrails } : {}),
+    // Said explicitly for an address on this computer (live money unless declared otherwise).
+    ...(d.environment === 'custom' && isLoopbackUrl(d.baseUrl.trim())
+      ? { loopbackMoneyMode: d.loopbackMoneyMode ?? 'live' }
+      : {}),
   };
 }
 
@@ -229,6 +240,12 @@ export function ProfileForm({
           'Starts with https:// — plain http:// is allowed only for 127.0.0.1 or localhost.',
           { placeholder: 'https://', inputMode: 'url' },
         )}
+      <MoneyModeField
+        environment={draft.environment}
+        baseUrl={draft.baseUrl}
+        declared={draft.loopbackMoneyMode}
+        onDeclare={(m) => set('loopbackMoneyMode', m)}
+      />
       <div className="st-row">
         {field(
           'merchantNo',

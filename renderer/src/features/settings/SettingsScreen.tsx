@@ -8,6 +8,8 @@ import { useActivateProfile, useDeleteProfile } from './mutations';
 import { ProfileForm } from './ProfileForm';
 import { profilesQuery, type ProfileView } from '../profiles/queries';
 import { DisplaySettings } from '../preferences/DisplaySettings';
+import { MONEY_BADGE, profileMoneyMode } from '../profiles/money-mode';
+import { MoneyModeBadge } from '../profiles/MoneyModeBadge';
 import { ResetCache } from './ResetCache';
 import './settings.css';
 
@@ -93,8 +95,11 @@ export function SettingsScreen() {
                     aria-pressed={isSelected}
                   >
                     <span className="st-item-name">{p.name}</span>
-                    <span className={`st-env st-env-${p.environment}`}>
-                      {ENVIRONMENT_LABELS[p.environment]}
+                    <span className="st-item-tags">
+                      <span className={`st-env st-env-${p.environment}`}>
+                        {ENVIRONMENT_LABELS[p.environment]}
+                      </span>
+                      <MoneyModeBadge mode={profileMoneyMode(p)} testId="profile-money-mode" />
                     </span>
                     <span className="st-item-meta">
                       Merchant {p.merchantNo} · Store {p.storeNo} ·{' '}
@@ -173,6 +178,11 @@ export function SettingsScreen() {
               <dl className="st-facts">
                 <dt>Connects to</dt>
                 <dd>{ENVIRONMENT_LABELS[current.environment]}</dd>
+                <dt>Money</dt>
+                <dd>
+                  <MoneyModeBadge mode={profileMoneyMode(current)} testId="current-money-mode" />{' '}
+                  <span className="small muted">{MONEY_BADGE[profileMoneyMode(current)].title}</span>
+                </dd>
                 <dt>Address</dt>
                 <dd className="mono">
                   {current.effectiveBaseUrl ?? 'not available (the built-in sandbox is not running)'}

@@ -18,6 +18,15 @@ function describeFailing(c: Check, f: Formatters): string {
 }
 
 /**
+ * The same in a few words, for the header (one line at every window size): what is wrong and since
+ * when; the whole sentence is its tooltip, and the screen's own banner says what still works.
+ */
+function shortFailing(c: Check, f: Formatters): string {
+  if (!c.problem) return c.detail ?? c.name;
+  return `${c.problem}${c.failingSince ? ` since ${f.soon(c.failingSince)}` : ''}`;
+}
+
+/**
  * Whether main answers and how the active profile's payment service has been answering, through the real
  * app.health handler; the time of its last answer shows even while all is well.
  */
@@ -26,28 +35,40 @@ export function HealthIndicator() {
   const f = useFormat();
   const health = useQuery(appHealthQuery(bridge));
   const state = health.isPending ? 'checking' : health.isError ? 'down' : health.data.status;
+  const failing = health.data?.checks.filter((c) => !c.ok) ?? [];
+  const service = health.data?.checks.find((c) => c.name === 'service');
+  // Main reports the service only once the app has talked to it: until then "normal" would claim what
+  // nobody has checked.
+  const untried = state === 'ok' && !service?.lastSuccessAt;
   const label =
     state === 'checking'
       ? 'Checking…'
       : state === 'down'
         ? 'Main process not answering'
-        : state === 'ok'
-          ? 'All systems normal'
-          : 'Degraded';
-  const failing = health.data?.checks.filter((c) => !c.ok) ?? [];
-  const service = health.data?.checks.find((c) => c.name === 'service');
+        : untried
+          ? 'Payment service not contacted yet'
+          : state === 'ok'
+            ? 'All systems normal'
+            : 'Degraded';
   return (
     <div
-      className={`health health-${state}`}
+      className={`health health-${untried ? 'untried' : state}`}
       data-testid="health"
-      data-state={state}
+      data-state={untried ? 'untried' : state}
       role="status"
       aria-live="polite"
     >
       <span className="dot" aria-hidden="true" />
       <span>{label}</span>
       {failing.length > 0 ? (
-        <span className="health-detail">{failing.map((c) => describeFailing(c, f)).join('; ')}</span>
+        <span
+          className="health-detail"
+          title={failing.map((c) => describeFailing(c, f)).join('; ')}
+          data-testid="health-detail"
+        >
+          {failing.map((c) => shortFailing(c, f)).join('; ')}
+          <span className="sr-only">. {failing.map((c) => describeFailing(c, f)).join('; ')}</span>
+        </span>
       ) : (
         service?.lastSuccessAt && (
           <span

@@ -1,13 +1,8 @@
 import { useId } from 'react';
-import { moneyModeOf, type MoneyMode } from '../../../../shared/domain/profile';
+import { profileMoneyMode } from '../profiles/money-mode';
+import { MoneyModeBadge } from '../profiles/MoneyModeBadge';
 import { useActiveProfile } from '../profiles/queries';
 import { useActivateProfile } from '../settings/mutations';
-
-const BADGE: Readonly<Record<MoneyMode, { text: string; title: string }>> = {
-  live: { text: 'LIVE MONEY', title: 'Refunds and payments here move real money.' },
-  test: { text: 'Test system', title: 'The vendor’s test system: no real money moves.' },
-  local: { text: 'No real money', title: 'The built-in Demo sandbox or this computer: no real money moves.' },
-};
 
 /**
  * Which merchant every screen is showing, on every screen: the active profile's name, a badge for
@@ -23,7 +18,7 @@ export function ProfileSwitcher() {
         No profile — add one in Settings
       </span>
     );
-  const mode = moneyModeOf(profile.environment, profile.effectiveBaseUrl ?? profile.baseUrl);
+  const mode = profileMoneyMode(profile);
   return (
     <div className="profile-switcher" data-testid="active-profile" data-money-mode={mode}>
       <label htmlFor={selectId} className="sr-only">
@@ -42,9 +37,7 @@ export function ProfileSwitcher() {
           </option>
         ))}
       </select>
-      <span className={`env-badge env-${mode}`} title={BADGE[mode].title} data-testid="env-badge">
-        {BADGE[mode].text}
-      </span>
+      <MoneyModeBadge mode={mode} />
       {activate.isError && (
         <span className="rd-error small" role="alert">
           Could not switch: {activate.error.message}

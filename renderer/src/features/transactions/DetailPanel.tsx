@@ -13,6 +13,7 @@ import { useFormat } from '../preferences/use-prefs';
 import { useConnectivity, OFFLINE_REASON } from './connectivity';
 import { formatAge } from './format';
 import type { ListRow } from '../../db/owner';
+import { type UncertainRefunds, uncertainWords } from './open-refunds';
 import { useNow } from './use-now';
 
 /** "—" with "none" for screen readers: the one way an absent value is shown. */
@@ -46,6 +47,10 @@ interface Props {
   isRefreshing: boolean;
   /** Opens the refund dialog when the refunds feature provides one. */
   onRefund?: () => void;
+  /** This desk's refunds of the payment whose outcome nobody knows yet (sent, no answer). */
+  uncertain?: UncertainRefunds | undefined;
+  /** Shows the Refunds area, where an unknown refund is checked and resolved. */
+  onOpenRefunds?: () => void;
 }
 
 /**
@@ -53,7 +58,15 @@ interface Props {
  * (with the service's own UTC+8 time beside them), refund history, the remaining refundable amount and
  * how fresh all of it is. Esc closes it and focus goes back where it came from.
  */
-export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }: Props) {
+export function DetailPanel({
+  row,
+  onClose,
+  onRefresh,
+  isRefreshing,
+  onRefund,
+  uncertain,
+  onOpenRefunds,
+}: Props) {
   const f = useFormat();
   const conn = useConnectivity();
   const now = useNow();
@@ -63,10 +76,18 @@ export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }:
   }, [row.transactionNo]);
   const offline = conn.state === 'offline';
   const status = transactionStatusLabel(row.status);
+  const money = (minor: number) => f.amountCode(minor, row.currency);
+  const uncertainText = uncertain ? uncertainWords(uncertain, money) : undefined;
   const refundBlock =
     row.status !== 'success'
       ? `Only successful payments can be refunded; this one is ${status.toLowerCase()}.`
-      : (refundBlocker(row) ?? (row.remainingMinor <= 0 ? 'Nothing is left to refund.' : undefined));
+      : (refundBlocker(row) ??
+        (uncertainText
+          ? // Main refuses a second refund while one is unresolved; say so before the person tries.
+            `${uncertainText}: resolve it in Refunds before refunding again.`
+          : row.remainingMinor <= 0
+            ? 'Nothing is left to refund.'
+            : undefined));
   const refundReason = offline
     ? OFFLINE_REASON
     : (refundBlock ?? (onRefund ? undefined : 'Refunds arrive in a later version.'));
@@ -116,10 +137,26 @@ export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }:
           Refund…
         </button>
       </div>
-      {(offline || refundReason) && (
+      {(offline || refundReason) && !(uncertainText && !offline) && (
         <p id="tx-refund-reason" className="small muted">
           {refundReason}
         </p>
+      )}
+      {uncertain && uncertainText && (
+        <div
+          className="tx-uncertain"
+          role="status"
+          data-testid="detail-uncertain"
+          {...(offline ? {} : { id: 'tx-refund-reason' })}
+        >
+          <strong>{uncertainText}</strong> — check it in Refunds. Nobody knows yet whether that money moved,
+          so Refund… waits until it is resolved.
+          {onOpenRefunds && (
+            <button type="button" className="link" onClick={onOpenRefunds}>
+              Open Refunds
+            </button>
+          )}
+        </div>
       )}
       <dl className="tx-fields">
         <dt>Transaction no.</dt>
@@ -187,17 +224,48 @@ export function DetailPanel({ row, onClose, onRefresh, isRefreshing, onRefund }:
             <None why="only successful payments can be refunded" />
           ) : refundBlocker(row) ? (
             <None why="cannot be computed safely; see above" />
+          ) : uncertain ? (
+            <>
+              <strong>Uncertain:</strong>{' '}
+              <strong className="num">
+                {money(Math.max(0, row.remainingMinor - uncertain.amountMinor))}
+              </strong>{' '}
+              to <strong className="num">{money(row.remainingMinor)}</strong>
+              <div className="small">
+                {money(row.remainingMinor)} if the unknown refund never reached the service,{' '}
+                {money(Math.max(0, row.remainingMinor - uncertain.amountMinor))} if it did.
+              </div>
+            </>
           ) : (
             <strong className="num">{f.money(row.remainingMinor, row.currency)}</strong>
           )}
           <div className="small muted">
-            From the service’s refunds (completed and pending) as of the time above.
+            From the service’s refunds (completed and pending) as of the time above
+            {uncertain ? ', and this desk’s refunds whose outcome is unknown' : ''}.
           </div>
         </dd>
       </dl>
-      <h3>Refunds ({row.refunds.length})</h3>
+      <h3>Refunds ({row.refunds.length + (uncertain?.intents.length ?? 0)})</h3>
+      {uncertain && (
+        <ul className="tx-refunds" aria-label="This desk’s refunds with an unknown outcome">
+          {uncertain.intents.map((i) => (
+            <li key={i.id} data-intent-id={i.id}>
+              <div className="tx-refund-line">
+                <strong className="num">{money(i.amountMinor)}</strong>
+                <span className="status status-refund-unknown">
+                  {i.state === 'sending' ? 'Being sent' : 'Outcome unknown'}
+                </span>
+              </div>
+              <p className="small muted">
+                Sent from this desk {f.dateTimeSeconds(i.createdAt)} by {i.operator || 'an unnamed operator'}{' '}
+                (reference {i.id}); the service has not listed it.
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
       {row.refunds.length === 0 ? (
-        <p className="muted small">No refunds at the service.</p>
+        <p className="muted small">No refunds at the service{uncertain ? ' (as of the time above)' : ''}.</p>
       ) : (
         <ul className="tx-refunds" data-testid="detail-refunds" aria-label="Refunds at the service">
           {row.refunds.map((r) => (

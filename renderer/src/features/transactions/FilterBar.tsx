@@ -1,4 +1,5 @@
 import { REFUNDED_STATES } from '../../../../shared/domain/transaction';
+import { DateField } from '../../lib/ui/DateField';
 import { TRANSACTION_STATUSES } from '../../../../shared/protocol/statuses';
 import { REFUNDED_STATE_LABELS, transactionStatusLabel, vendorLabel } from '../../../../shared/domain/labels';
 import { useFormat } from '../preferences/use-prefs';
@@ -23,8 +24,8 @@ export function FilterBar({ filter, onChange, currencies, vendors }: Props) {
   const format = useFormat();
   const set = <K extends keyof TransactionFilter>(k: K, v: TransactionFilter[K]) =>
     onChange({ ...filter, [k]: v });
-  const ctx = { cachedCurrencies: currencies };
-  const problems = filterProblems(filter, ctx);
+  const ctx = { cachedCurrencies: currencies, locale: format.locale };
+  const problems = filterProblems(filter, ctx, format.amount);
   const amountIn = amountCurrency(filter, ctx);
   return (
     <div className="tx-filters" role="group" aria-label="Filters">
@@ -74,11 +75,10 @@ export function FilterBar({ filter, onChange, currencies, vendors }: Props) {
           return (
             <label className="tx-filter-field" key={end}>
               <span className="muted">{end === 'from' ? `Created (${format.zoneLabel})` : 'to'}</span>
-              <input
-                type="date"
+              <DateField
                 aria-label={`Created ${end} (date in ${format.zoneLabel})`}
                 value={filter[key]}
-                onChange={(e) => set(key, e.target.value)}
+                onChange={(v) => set(key, v)}
               />
             </label>
           );

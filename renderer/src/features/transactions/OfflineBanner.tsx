@@ -17,12 +17,12 @@ export function OfflineBanner({
   return (
     <div className="tx-offline" role="alert" data-testid="offline-banner">
       <div className="tx-offline-text">
-        <strong>Offline — the payment service cannot be reached.</strong>{' '}
+        <strong title={conn.reason}>Offline — the payment service cannot be reached.</strong>{' '}
         {newestFetch
           ? `You are browsing cached data, last fetched ${formatAge(newestFetch, now)} (${f.dateTime(newestFetch)}, ${f.zoneLabel}).`
           : 'Nothing is cached for this profile yet.'}{' '}
-        Search, filters and export still work; lookups, refresh and sync wait for the connection.
-        {conn.reason && <div className="small">{conn.reason}</div>}
+        Search, filters and export still work; lookups, refresh, sync and refunds wait for the connection.
+        {/* The failure's own words are the tooltip above and the header's: said once on the screen. */}
       </div>
       <button type="button" onClick={conn.recheck} disabled={conn.isChecking}>
         {conn.isChecking ? 'Checking…' : 'Try again'}

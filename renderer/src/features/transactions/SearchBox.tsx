@@ -8,9 +8,15 @@ import { classifyId } from '../../../../shared/domain/id-kind';
 import { describeMatchedKind, describeShape } from './id-kind';
 import { useLookup } from './mutations';
 import { formatAgeNow } from './format';
+import { CustomerMatches } from './CustomerMatches';
+import { readCustomerWords } from './customer-words';
+import type { CustomerMatch } from './customer-search';
+import { usePaymentFinder } from './use-payment-finder';
+import { useFormat } from '../preferences/use-prefs';
 
 type Outcome =
   | { kind: 'found'; text: string; transactionNo: string }
+  | { kind: 'matches'; query: string; matches: CustomerMatch[]; alsoReference: boolean }
   | { kind: 'cached'; text: string; transactionNo: string }
   | {
       kind: 'problem';
@@ -28,10 +34,13 @@ type Outcome =
 export function SearchBox({
   profileId,
   onFound,
+  onMissed,
   inputRef,
 }: {
   profileId: string;
   onFound(transactionNo: string): void;
+  /** The look-up found nothing (the screen closes what it showed for the previous one). */
+  onMissed?: () => void;
   inputRef?: RefObject<HTMLInputElement | null>;
 }) {
   const [text, setText] = useState('');
@@ -43,7 +52,11 @@ export function SearchBox({
   const bridge = useBridge();
   const conn = useConnectivity();
   const nav = useAppNav();
+  const f = useFormat();
+  const find = usePaymentFinder(profileId);
   const shape = classifyId(text);
+  // What a customer says (an amount, a card's last four, an e-mail or name, a date) is searched in the cache.
+  const byWords = shape.shape !== 'service-number' && readCustomerWords(text, f.dateFormat) !== undefined;
 
   const searchCache = async (q: string) => {
     const hit = await cache.findLocal(profileId, q);
@@ -66,17 +79,30 @@ export function SearchBox({
     return [...out].slice(0, 5);
   };
 
-  const run = async (raw: string) => {
+  /** Looks the text up at the service as an id (the only way when it is not a customer's words). */
+  const run = async (raw: string, asId = false) => {
     const s = classifyId(raw);
+    if (!asId && s.shape !== 'service-number' && !lookup.isPending) {
+      const found = await find(raw);
+      if (found) {
+        const { matches } = found;
+        setOutcome({ kind: 'matches', query: raw.trim(), matches, alsoReference: s.shape === 'reference' });
+        if (matches.length === 1 && matches[0]) onFound(matches[0].transactionNo);
+        else onMissed?.();
+        return;
+      }
+    }
     if (s.shape === 'empty' || s.shape === 'invalid' || lookup.isPending) return;
     const q = s.text;
     if (conn.state === 'offline') {
       const hit = await searchCache(q);
+      if (!hit) onMissed?.();
       setOutcome(
         hit
           ? {
               kind: 'cached',
-              text: `${hit.text} The service cannot be reached, so this may be out of date.`,
+              // The offline banner says why; this says where the answer came from and what that means.
+              text: `${hit.text} It may be out of date.`,
               transactionNo: hit.no,
             }
           : {
@@ -114,6 +140,7 @@ export function SearchBox({
       const problem = describeLookupError(err.error, q);
       // Could not ask: show what the cache knows beside the explanation.
       const hit = problem.kind === 'offline' ? await searchCache(q) : undefined;
+      if (!hit) onMissed?.();
       setOutcome({ kind: 'problem', problem, ...(hit ? { cachedText: hit.text } : {}) });
     }
   };
@@ -151,8 +178,10 @@ export function SearchBox({
 
   const hint =
     shape.shape === 'empty'
-      ? 'Transaction, refund or reference number (press / to come here)'
-      : describeShape(shape);
+      ? 'An id, or what the customer says: amount, card’s last 4, e-mail, name, date (/ comes here)'
+      : byWords
+        ? 'Looks like what a customer says: the cached payments are searched (amount, card’s last 4, e-mail, name, date).'
+        : describeShape(shape);
   return (
     <form className="tx-search" role="search" aria-label="Look up" onSubmit={submit}>
       <div className="tx-search-row">
@@ -161,7 +190,7 @@ export function SearchBox({
           type="search"
           aria-label="Look up a transaction"
           aria-describedby="tx-search-hint"
-          placeholder="Look up: transaction no., reference or refund no."
+          placeholder="Transaction no., reference — or amount, card’s last 4, e-mail, name"
           value={text}
           onChange={(e) => {
             setText(e.target.value);
@@ -175,19 +204,44 @@ export function SearchBox({
         <button
           type="submit"
           className="primary"
-          disabled={shape.shape === 'empty' || shape.shape === 'invalid' || lookup.isPending}
+          disabled={(!byWords && (shape.shape === 'empty' || shape.shape === 'invalid')) || lookup.isPending}
         >
-          {lookup.isPending ? 'Looking up…' : conn.state === 'offline' ? 'Search cache' : 'Look up'}
+          {lookup.isPending
+            ? 'Looking up…'
+            : conn.state === 'offline' || byWords
+              ? 'Search cache'
+              : 'Look up'}
         </button>
       </div>
       <div
         id="tx-search-hint"
-        className={`tx-search-hint${shape.shape === 'invalid' ? ' warn' : ''}`}
+        className={`tx-search-hint${shape.shape === 'invalid' && !byWords ? ' warn' : ''}`}
         data-testid="tx-search-hint"
       >
         {hint}
       </div>
-      {outcome && (
+      {outcome?.kind === 'matches' && (
+        <>
+          <CustomerMatches
+            query={outcome.query}
+            matches={outcome.matches}
+            onOpen={(no, cached) => (cached ? onFound(no) : void run(no, true))}
+          />
+          {outcome.alsoReference && (
+            <button
+              type="button"
+              className="link small"
+              onClick={() => {
+                setOutcome(null);
+                void run(outcome.query, true);
+              }}
+            >
+              Look “{outcome.query}” up at the service as a reference instead
+            </button>
+          )}
+        </>
+      )}
+      {outcome && outcome.kind !== 'matches' && (
         <div
           className={`tx-outcome ${outcome.kind === 'problem' ? `problem problem-${outcome.problem.kind}` : 'ok'}`}
           role={outcome.kind === 'problem' ? 'alert' : 'status'}

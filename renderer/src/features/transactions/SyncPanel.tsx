@@ -1,4 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
+import { DateField } from '../../lib/ui/DateField';
 import { SYNC_MAX_SPAN_DAYS } from '../../../../shared/ipc/contract/transactions-batch';
 import { defaultSyncRange, serviceToday, splitSyncWindows } from './sync-windows';
 
@@ -39,22 +40,18 @@ export function SyncPanel({
       <strong>Service days (UTC+8)</strong>
       <label>
         From{' '}
-        <input
-          type="date"
+        <DateField
           value={range.from}
-          max={today}
-          onChange={(e) => setRange({ ...range, from: e.target.value })}
+          onChange={(v) => setRange({ ...range, from: v })}
           aria-label="Sync from (service day, UTC+8)"
           aria-describedby={`${uid}-note`}
         />
       </label>
       <label>
         to{' '}
-        <input
-          type="date"
+        <DateField
           value={range.to}
-          max={today}
-          onChange={(e) => setRange({ ...range, to: e.target.value })}
+          onChange={(v) => setRange({ ...range, to: v })}
           aria-label="Sync to (service day, UTC+8)"
           aria-describedby={`${uid}-note`}
         />

@@ -14,12 +14,15 @@ import {
   useEffect,
   useMemo,
   useRef,
+  useState,
 } from 'react';
 import { useFormat } from '../preferences/use-prefs';
 import type { Formatters } from '../preferences/format';
 import { type ColumnSpec, columnHeader } from './columns';
-import { contentWidths, MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH } from './column-widths';
+import { contentWidths, fitColumns, MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH } from './column-widths';
 import type { ListRow } from '../../db/owner';
+import { type UncertainRefunds, uncertainFor } from './open-refunds';
+import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import type { Sorting } from './sorting';
 
 const ROW_HEIGHT = 32;
@@ -46,6 +49,15 @@ interface Props {
   onToggle(transactionNo: string): void;
   onToggleAll(): void;
   gridRef?: RefObject<HTMLDivElement | null>;
+  /** This desk's refunds whose outcome is unknown, by payment (open-refunds.ts uncertainByPayment). */
+  uncertain?: ReadonlyMap<string, readonly IntentView[]>;
+  /**
+   * The list is narrowed (the detail panel is open): only the columns that fit whole are shown, so the
+   * pinned money columns never cover the others.
+   */
+  compact?: boolean;
+  /** Scrolls this row into view each time `seq` changes (a look-up found it), even if it was active already. */
+  reveal?: { transactionNo: string; seq: number } | null;
 }
 
 /** Sticky offsets: the left-pinned columns after the checkbox, the right-pinned ones from the right edge. */
@@ -83,6 +95,7 @@ interface RowProps {
   format: Formatters;
   isActive: boolean;
   isSelected: boolean;
+  uncertain: UncertainRefunds | undefined;
   onActivate(no: string): void;
   onOpen(no: string): void;
   onToggle(no: string): void;
@@ -97,6 +110,7 @@ const Row = memo(function Row({
   format,
   isActive,
   isSelected,
+  uncertain,
   onActivate,
   onOpen,
   onToggle,
@@ -131,13 +145,13 @@ const Row = memo(function Row({
         />
       </div>
       {columns.map((c) => {
-        const cell = c.display(row, format);
+        const cell = c.display(row, format, uncertain);
         return (
           <div
             key={c.id}
             role="gridcell"
             data-column={c.id}
-            className={`tx-cell${c.align === 'right' ? ' num' : ''}${c.pinned ? ` pinned-${c.pinned}` : ''}${c.id === 'status' ? ` status status-${row.status}` : ''}${cell.none ? ' none' : ''}`}
+            className={`tx-cell${c.align === 'right' ? ' num' : ''}${c.pinned ? ` pinned-${c.pinned}` : ''}${c.id === 'status' ? ` status status-${row.status}` : ''}${cell.none ? ' none' : ''}${cell.uncertain ? ' uncertain' : ''}`}
             style={{ width: layout.sizes[c.id], ...layout.sticky[c.id] }}
             title={cell.title}
           >
@@ -145,6 +159,11 @@ const Row = memo(function Row({
               <>
                 <span aria-hidden="true">—</span>
                 <span className="sr-only">none</span>
+              </>
+            ) : cell.uncertain ? (
+              <>
+                {cell.text}
+                <span className="sr-only"> (uncertain: {cell.title})</span>
               </>
             ) : cell.unit ? (
               <>
@@ -172,7 +191,7 @@ const Row = memo(function Row({
  */
 export function TransactionTable({
   rows,
-  columns,
+  columns: allColumns,
   sorting,
   onSort,
   widths,
@@ -184,14 +203,33 @@ export function TransactionTable({
   onToggle,
   onToggleAll,
   gridRef,
+  uncertain,
+  compact = false,
+  reveal = null,
 }: Props) {
   const format = useFormat();
   const ownRef = useRef<HTMLDivElement>(null);
   const scrollRef = gridRef ?? ownRef;
+  const gridWidth = useElementWidth(scrollRef);
   // Widths follow the rows a moment later, in a render of their own: measuring every column over 100k rows
   // (~20 ms) need not hold back the count and totals when the whole cache arrives after the first screen.
   const widthRows = useDeferredValue(rows);
-  const auto = useMemo(() => contentWidths(widthRows, columns, format, FONTS), [widthRows, columns, format]);
+  const auto = useMemo(
+    () => contentWidths(widthRows, allColumns, format, FONTS),
+    [widthRows, allColumns, format],
+  );
+  const columns = useMemo(
+    () =>
+      compact && gridWidth > 0
+        ? fitColumns(
+            allColumns,
+            (c) => widths[c.id] ?? auto[c.id] ?? MIN_COLUMN_WIDTH,
+            // The checkbox column takes its share first (the measured width excludes the scroll bar).
+            gridWidth - CHECK_WIDTH,
+          )
+        : allColumns,
+    [compact, gridWidth, allColumns, widths, auto],
+  );
   const defs = useMemo<ColumnDef<ListRow>[]>(
     () =>
       columns.map((c) => ({
@@ -247,6 +285,14 @@ export function TransactionTable({
   useEffect(() => {
     if (activeIndex >= 0) virtual.scrollToIndex(activeIndex, { align: 'auto' });
   }, [activeIndex, virtual]);
+  // A look-up shows its row even when it was the active one already and the list was scrolled away.
+  const revealIndex = useMemo(
+    () => (reveal ? rows.findIndex((r) => r.transactionNo === reveal.transactionNo) : -1),
+    [rows, reveal],
+  );
+  useEffect(() => {
+    if (revealIndex >= 0) virtual.scrollToIndex(revealIndex, { align: 'center' });
+  }, [revealIndex, reveal?.seq, virtual]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.target !== e.currentTarget || rows.length === 0) return;
@@ -394,6 +440,7 @@ export function TransactionTable({
                 format={format}
                 isActive={row.transactionNo === activeNo}
                 isSelected={selected.has(row.transactionNo)}
+                uncertain={uncertain?.has(row.transactionNo) ? uncertainFor(row, uncertain) : undefined}
                 onActivate={onActivate}
                 onOpen={onOpen}
                 onToggle={onToggle}
@@ -404,4 +451,17 @@ export function TransactionTable({
       </div>
     </div>
   );
+}
+
+/** The element's width in px, kept current while it resizes (0 until measured, or without ResizeObserver). */
+function useElementWidth(ref: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([entry]) => setWidth(Math.floor(entry?.contentRect.width ?? 0)));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref]);
+  return width;
 }

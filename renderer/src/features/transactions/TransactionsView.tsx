@@ -1,7 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { environmentLabel } from '../../../../shared/domain/labels';
 import type { Environment } from '../../../../shared/domain/profile';
-import { exportCommands, useCommands } from '../../app/nav';
+import { exportCommands, useAppNav, useCommands } from '../../app/nav';
+import { useBridge } from '../../lib/bridge';
+import { refundsListQuery } from '../refunds/queries';
 import { downloadExport } from '../../lib/download';
 import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
 import { ExportButtons } from '../../lib/ui/ExportButtons';
@@ -17,6 +20,7 @@ import { JobBar } from './JobBar';
 import { ResetCache } from '../settings/ResetCache';
 import { useTransactionJobs } from './mutations';
 import { OfflineBanner } from './OfflineBanner';
+import { uncertainByPayment, uncertainFor } from './open-refunds';
 import { useListRows, useNewestFetch } from './queries';
 import { SearchBox } from './SearchBox';
 import { sortRows } from './sorting';
@@ -47,8 +51,15 @@ export function TransactionsView({ profile, onRefund }: Props) {
   const newest = useNewestFetch(profile.id);
   const { view, update } = useViewState(profile.id);
   const jobs = useTransactionJobs(profile.id);
+  const nav = useAppNav();
+  // This desk's refunds (live through refunds.updated): one sent without a known outcome makes the
+  // cached "Refundable" of its payment uncertain, in the row and in the detail panel.
+  const intents = useQuery(refundsListQuery(useBridge(), { profileId: profile.id }));
+  const uncertain = useMemo(() => uncertainByPayment(intents.data ?? []), [intents.data]);
   const [activeNo, setActiveNo] = useState<string | null>(null);
   const [detailNo, setDetailNo] = useState<string | null>(null);
+  // The row a look-up found: scrolled into view every time, even when it was the active row already.
+  const [reveal, setReveal] = useState<{ transactionNo: string; seq: number } | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [syncOpen, setSyncOpen] = useState(false);
   const [confirmRefresh, setConfirmRefresh] = useState<string[] | null>(null);
@@ -66,8 +77,13 @@ export function TransactionsView({ profile, onRefund }: Props) {
   const currencies = useMemo(() => distinctValues(all, (r) => r.currency), [all]);
   const vendors = useMemo(() => distinctValues(all, (r) => r.vendor), [all]);
   const shown = useMemo(
-    () => applyFilter(sortedAll, filter, { zone: format.zone.iana, cachedCurrencies: currencies }),
-    [sortedAll, filter, format.zone.iana, currencies],
+    () =>
+      applyFilter(sortedAll, filter, {
+        zone: format.zone.iana,
+        cachedCurrencies: currencies,
+        locale: format.locale,
+      }),
+    [sortedAll, filter, format.zone.iana, format.locale, currencies],
   );
   const totals = useMemo(() => totalsByCurrency(shown, view.totalsBasis), [shown, view.totalsBasis]);
   const columns = useMemo(() => visibleColumns(view.hiddenColumns), [view.hiddenColumns]);
@@ -208,7 +224,16 @@ export function TransactionsView({ profile, onRefund }: Props) {
       }}
     >
       <div className="tx-toolbar">
-        <SearchBox profileId={profile.id} onFound={open} inputRef={searchRef} />
+        <SearchBox
+          profileId={profile.id}
+          onFound={(no) => {
+            open(no);
+            setReveal((r) => ({ transactionNo: no, seq: (r?.seq ?? 0) + 1 }));
+          }}
+          // Nothing found: the previous payment's panel must not stay open beside "No payment matches".
+          onMissed={() => setDetailNo(null)}
+          inputRef={searchRef}
+        />
         <div className="tx-actions">
           <button
             type="button"
@@ -341,6 +366,9 @@ export function TransactionsView({ profile, onRefund }: Props) {
                   onToggle={toggle}
                   onToggleAll={toggleAll}
                   gridRef={gridRef}
+                  uncertain={uncertain}
+                  compact={detail !== undefined}
+                  reveal={reveal}
                 />
                 <p className="tx-legend small muted" data-testid="tx-legend">
                   Amounts are in each row’s currency. — means none (not paid, not refundable, or not given by
@@ -357,6 +385,8 @@ export function TransactionsView({ profile, onRefund }: Props) {
                 onClose={closeDetail}
                 onRefresh={() => void jobs.refresh([detail.transactionNo])}
                 isRefreshing={busy}
+                uncertain={uncertainFor(detail, uncertain)}
+                {...(nav ? { onOpenRefunds: () => nav.goTo('refunds') } : {})}
                 {...(onRefund ? { onRefund: () => onRefund(detail.transactionNo) } : {})}
               />
             )}

@@ -43,3 +43,43 @@ export function contentWidths(
   }
   return out;
 }
+
+/**
+ * Which columns a narrowed list shows (the detail panel beside it): the most telling ones first, as many
+ * as fit whole in `available` px, kept in list order. Nothing is then pinned over anything else, so no
+ * column shows one letter under the money columns. The transaction number always stays.
+ */
+export const FIT_PRIORITY = [
+  'transactionNo',
+  'amount',
+  'remaining',
+  'status',
+  'createdAt',
+  'reference',
+  'refunded',
+  'vendor',
+  'paidAt',
+  'currency',
+  'settleCurrency',
+  'fetchedAt',
+] as const;
+
+export function fitColumns<C extends { id: string }>(
+  columns: readonly C[],
+  width: (c: C) => number,
+  available: number,
+): C[] {
+  const rank = (id: string) => {
+    const i = (FIT_PRIORITY as readonly string[]).indexOf(id);
+    return i < 0 ? FIT_PRIORITY.length : i;
+  };
+  const keep = new Set<string>();
+  let used = 0;
+  for (const c of [...columns].sort((a, b) => rank(a.id) - rank(b.id))) {
+    const w = width(c);
+    if (c.id !== 'transactionNo' && used + w > available) continue;
+    keep.add(c.id);
+    used += w;
+  }
+  return columns.filter((c) => keep.has(c.id));
+}

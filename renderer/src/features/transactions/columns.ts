@@ -10,6 +10,7 @@ import {
 import { refundBlocker } from '../../../../shared/domain/transaction';
 import type { Formatters } from '../preferences/format';
 import type { ListRow } from '../../db/owner';
+import { type UncertainRefunds, uncertainWords } from './open-refunds';
 
 /**
  * What one cell shows. `none` marks the one kind of empty cell the list has: there is no value (not
@@ -22,6 +23,8 @@ export interface CellText {
   /** Tooltip: the service's code behind a label, or why there is no value. */
   title?: string;
   none?: boolean;
+  /** The value is only an upper bound (a refund of this payment has an unknown outcome): said in words too. */
+  uncertain?: boolean;
 }
 
 /**
@@ -44,7 +47,8 @@ export interface ColumnSpec {
   sortValue: (r: ListRow) => string | number | undefined;
   /** Sort within groups first (money: by currency), so values in different units are never ranked together. */
   sortGroup?: (r: ListRow) => string;
-  display: (r: ListRow, f: Formatters) => CellText;
+  /** `uncertain`: this desk's refunds of the row whose outcome nobody knows yet (open-refunds.ts). */
+  display: (r: ListRow, f: Formatters, uncertain?: UncertainRefunds) => CellText;
   /** The widest texts this column will show for these rows (sizing reads only these). */
   widest: (rows: readonly ListRow[], f: Formatters) => string[];
   csv: CsvColumn<ListRow>[];
@@ -233,15 +237,23 @@ export const COLUMNS: readonly ColumnSpec[] = [
     pinned: 'right',
     sortValue: (r) => (refundable(r) ? r.remainingMinor : undefined),
     sortGroup: (r) => r.currency,
-    display: (r, f) =>
+    display: (r, f, uncertain) =>
       refundable(r)
-        ? { text: f.amount(r.remainingMinor, r.currency) }
+        ? uncertain
+          ? {
+              // At most what the cache says: the unknown refund may have moved money meanwhile.
+              text: `≤ ${f.amount(r.remainingMinor, r.currency)}`,
+              uncertain: true,
+              title: `Uncertain: ${uncertainWords(uncertain, (m) => f.amountCode(m, r.currency))} — check it in Refunds. Between ${f.amount(Math.max(0, r.remainingMinor - uncertain.amountMinor), r.currency)} and ${f.amount(r.remainingMinor, r.currency)} remains.`,
+            }
+          : { text: f.amount(r.remainingMinor, r.currency) }
         : NONE(
             r.status === 'success'
               ? 'Cannot be computed safely (a refund in another currency, or not a payment)'
               : 'Only successful payments can be refunded',
           ),
-    widest: (rows, f) => widestAmounts(rows, f, (r) => r.remainingMinor),
+    // Room for the "≤ " of an uncertain amount.
+    widest: (rows, f) => widestAmounts(rows, f, (r) => r.remainingMinor).map((t) => `≤ ${t}`),
     csv: [amountCsv('Refundable', (r) => (refundable(r) ? r.remainingMinor : undefined))],
   },
 ];

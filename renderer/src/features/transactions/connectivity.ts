@@ -24,4 +24,4 @@ export function useConnectivity(): Connectivity {
 }
 
 /** The reason shown on every network action while offline. */
-export const OFFLINE_REASON = 'The payment service cannot be reached right now; cached data stays available.';
+export const OFFLINE_REASON = 'Offline: this waits for the connection (see the banner above).';

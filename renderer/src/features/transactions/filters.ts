@@ -1,5 +1,6 @@
-import { isKnownCurrency } from '../../../../shared/domain/currencies';
-import { MoneyParseError, parseMinor } from '../../../../shared/domain/money';
+import { currencyExponent, isKnownCurrency } from '../../../../shared/domain/currencies';
+import { MoneyParseError } from '../../../../shared/domain/money';
+import { parseLocaleAmount } from '../../../../shared/domain/money-input';
 import { dayStartInZone } from '../../../../shared/domain/zones';
 import type { ListRow } from '../../db/owner';
 
@@ -38,6 +39,8 @@ export interface FilterContext {
   zone: string;
   /** Every currency in the cache: with only one, amounts can be filtered without choosing it. */
   cachedCurrencies: readonly string[];
+  /** The person's number format: amount bounds are typed in it ("12,50" in German). */
+  locale?: string;
 }
 
 /**
@@ -55,12 +58,16 @@ export function amountCurrency(f: TransactionFilter, ctx: Pick<FilterContext, 'c
  * Parses an amount bound exactly in the currency's minor units (no floats). Undefined for empty text,
  * null for text that is not a plain non-negative amount in that currency.
  */
-export function parseAmountBound(text: string, currency: string): number | undefined | null {
+export function parseAmountBound(
+  text: string,
+  currency: string,
+  locale = 'en-US',
+): number | undefined | null {
   const t = text.trim();
   if (t === '') return undefined;
-  if (t.startsWith('-') || !isKnownCurrency(currency)) return null;
+  if (!isKnownCurrency(currency)) return null;
   try {
-    return parseMinor(t, currency);
+    return parseLocaleAmount(t, currency, locale);
   } catch (e) {
     if (e instanceof MoneyParseError) return null;
     throw e;
@@ -68,18 +75,25 @@ export function parseAmountBound(text: string, currency: string): number | undef
 }
 
 /** Problems with the filter a person should see (the list then ignores the bad part). */
-export function filterProblems(f: TransactionFilter, ctx: Pick<FilterContext, 'cachedCurrencies'>): string[] {
+export function filterProblems(
+  f: TransactionFilter,
+  ctx: Pick<FilterContext, 'cachedCurrencies' | 'locale'>,
+  example: (minor: number, currency: string) => string = (m) => String(m),
+): string[] {
   const out: string[] = [];
   const hasBounds = f.minAmount.trim() !== '' || f.maxAmount.trim() !== '';
   const currency = amountCurrency(f, ctx);
   if (hasBounds && !currency) {
     out.push('Choose one currency to filter by amount: amounts in different currencies do not compare.');
   } else if (currency) {
-    const min = parseAmountBound(f.minAmount, currency);
-    const max = parseAmountBound(f.maxAmount, currency);
-    const example = currency === 'JPY' || currency === 'KRW' || currency === 'IDR' ? '1000' : '10.50';
-    if (min === null) out.push(`The minimum must be a plain ${currency} amount such as ${example}.`);
-    if (max === null) out.push(`The maximum must be a plain ${currency} amount such as ${example}.`);
+    const min = parseAmountBound(f.minAmount, currency, ctx.locale);
+    const max = parseAmountBound(f.maxAmount, currency, ctx.locale);
+    const such = example(
+      isKnownCurrency(currency) && currencyExponent(currency) === 0 ? 1000 : 1050,
+      currency,
+    );
+    if (min === null) out.push(`The minimum must be a ${currency} amount such as ${such}.`);
+    if (max === null) out.push(`The maximum must be a ${currency} amount such as ${such}.`);
     if (typeof min === 'number' && typeof max === 'number' && min > max)
       out.push('The minimum amount is above the maximum.');
   }
@@ -109,8 +123,8 @@ export function compileFilter(f: TransactionFilter, ctx: FilterContext): (row: L
   const from = fromMs === undefined ? undefined : new Date(fromMs).toISOString();
   const toExclusive = toMs === undefined ? undefined : new Date(toMs).toISOString();
   const currency = amountCurrency(f, ctx);
-  const min = currency ? (parseAmountBound(f.minAmount, currency) ?? undefined) : undefined;
-  const max = currency ? (parseAmountBound(f.maxAmount, currency) ?? undefined) : undefined;
+  const min = currency ? (parseAmountBound(f.minAmount, currency, ctx.locale) ?? undefined) : undefined;
+  const max = currency ? (parseAmountBound(f.maxAmount, currency, ctx.locale) ?? undefined) : undefined;
   const text = f.text.trim().toLowerCase();
   return (row) => {
     if (statuses && !statuses.has(row.status)) return false;

@@ -3,6 +3,7 @@ import { useCallback } from 'react';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { useCache } from '../../db/owner';
 import { BridgeError, useBridge } from '../../lib/bridge';
+import { useFormat } from '../preferences/use-prefs';
 import { OFFLINE_CODES, useConnectivity } from './connectivity';
 import { serviceToday, splitSyncWindows } from './sync-windows';
 import { refreshHealth } from '../shell/queries';
@@ -69,6 +70,7 @@ export function useTransactionJobs(profileId: string) {
   const bridge = useBridge();
   const conn = useConnectivity();
   const store = useStore(profileId);
+  const format = useFormat();
   const jobs = useBatchJob();
   const { run } = jobs;
 
@@ -78,7 +80,7 @@ export function useTransactionJobs(profileId: string) {
       for (let i = 0; i < transactionNos.length; i += REFRESH_CHUNK)
         chunks.push(transactionNos.slice(i, i + REFRESH_CHUNK));
       return run(
-        `Refresh of ${transactionNos.length} transaction${transactionNos.length === 1 ? '' : 's'}`,
+        `Refresh of ${format.count(transactionNos.length)} transaction${transactionNos.length === 1 ? '' : 's'}`,
         transactionNos.length,
         chunks,
         async (ids, stale) => {
@@ -101,11 +103,11 @@ export function useTransactionJobs(profileId: string) {
         },
         (j) =>
           j.failed
-            ? `Refreshed ${j.done - j.failed} of ${j.total}; ${j.failed} could not be fetched and keep their earlier data.`
-            : `Refreshed ${j.done} transactions.`,
+            ? `Refreshed ${format.count(j.done - j.failed)} of ${format.count(j.total)}; ${format.count(j.failed)} could not be fetched and keep their earlier data.`
+            : `Refreshed ${format.count(j.done)} transaction${j.done === 1 ? '' : 's'}.`,
       );
     },
-    [bridge, conn, run, store, profileId],
+    [bridge, conn, run, store, profileId, format],
   );
 
   const sync = useCallback(
@@ -134,11 +136,11 @@ export function useTransactionJobs(profileId: string) {
           return { done: written.cancelled ? 0 : 1, failed: 0 };
         },
         () =>
-          `Synced ${fetched} transactions from ${split.windows.length} window${split.windows.length === 1 ? '' : 's'}.`,
+          `Synced ${format.count(fetched)} transaction${fetched === 1 ? '' : 's'} from ${format.count(split.windows.length)} window${split.windows.length === 1 ? '' : 's'}.`,
       );
       return Promise.resolve(undefined);
     },
-    [bridge, conn, run, store, profileId],
+    [bridge, conn, run, store, profileId, format],
   );
 
   return { ...jobs, refresh, sync };

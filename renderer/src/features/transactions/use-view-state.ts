@@ -25,23 +25,40 @@ export function useViewState(profileId: string) {
   const view = changed ?? loaded ?? DEFAULT_VIEW;
   const isLoaded = stored.data !== undefined || stored.isError;
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // The change not written yet: written at once when the page goes away or the list closes, so a
+  // column dragged just before closing is not lost with the delay.
+  const pending = useRef<ViewState | undefined>(undefined);
+  const flush = useCallback(() => {
+    clearTimeout(timer.current);
+    const next = pending.current;
+    pending.current = undefined;
+    // A failed save only loses the remembered view, never data: ignore it.
+    if (next) void cache.saveSetting(profileId, VIEW_STATE_KEY, next).catch(() => undefined);
+  }, [cache, profileId]);
 
   const update = useCallback(
     (change: (v: ViewState) => ViewState) => {
       setChanged((prev) => {
         const next = change(prev ?? loaded ?? DEFAULT_VIEW);
+        pending.current = next;
         clearTimeout(timer.current);
-        // A failed save only loses the remembered view, never data: ignore it.
-        timer.current = setTimeout(
-          () => void cache.saveSetting(profileId, VIEW_STATE_KEY, next).catch(() => undefined),
-          SAVE_DELAY_MS,
-        );
+        timer.current = setTimeout(flush, SAVE_DELAY_MS);
         return next;
       });
     },
-    [cache, profileId, loaded],
+    [loaded, flush],
   );
 
-  useEffect(() => () => clearTimeout(timer.current), []);
+  useEffect(() => {
+    const onHide = () => flush();
+    const onVisibility = () => document.visibilityState === 'hidden' && flush();
+    window.addEventListener('pagehide', onHide);
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      window.removeEventListener('pagehide', onHide);
+      document.removeEventListener('visibilitychange', onVisibility);
+      flush();
+    };
+  }, [flush]);
   return { view, update, isLoaded };
 }

@@ -98,6 +98,25 @@ beforeEach(() => localStorage.clear());
 afterEach(cleanup);
 
 describe('the health indicator', () => {
+  it('before the app has asked the payment service anything, says so instead of "All systems normal"', async () => {
+    const untried: Health = { ...healthy(), checks: [{ name: 'settings', ok: true }] };
+    renderWith(createFakeBridge({ 'app.health': () => ok(untried) }), null);
+    const health = screen.getByTestId('health');
+    await waitFor(() => expect(health.getAttribute('data-state')).toBe('untried'));
+    expect(health.textContent).toContain('Payment service not contacted yet');
+    expect(health.textContent).not.toContain('All systems normal');
+  });
+
+  it('a failing service is one short line in the header; the whole sentence is its tooltip', async () => {
+    prefs('utc', 'iso');
+    renderWith(createFakeBridge({ 'app.health': () => ok(degraded()) }), null);
+    const detail = await screen.findByTestId('health-detail');
+    expect(detail.firstChild?.textContent).toMatch(
+      /^Payment service failing \(HTTP 503\) since (2026-11-24 )?10:02$/,
+    );
+    expect(detail.getAttribute('title')).toContain('Cached data stays available');
+  });
+
   it('shows when the service last answered while all is well, in the chosen zone and date format', async () => {
     prefs('service', 'dmy');
     renderWith(createFakeBridge({ 'app.health': () => ok(healthy()) }), null);

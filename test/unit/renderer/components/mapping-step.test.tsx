@@ -2,7 +2,11 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MessageChannel } from 'node:worker_threads';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BridgeContext } from '../../../../renderer/src/lib/bridge';
+import { createFakeBridge, ok } from '../../../fakes/bridge';
 import { PrefsProvider } from '../../../../renderer/src/features/preferences/PrefsProvider';
 import { MappingStep } from '../../../../renderer/src/features/reconciliation/MappingStep';
 import { createLedgerHandler } from '../../../../renderer/src/features/reconciliation/ledger-handler';
@@ -40,6 +44,19 @@ function heldRowsPort() {
   return { port, release: () => held.splice(0).forEach((m) => handler.onMessage(m)), held };
 }
 
+/** The step's host: preferences, react-query, and a bridge whose profile has no earlier runs to carry. */
+function Host({ children }: { children: ReactNode }) {
+  const { bridge } = createFakeBridge({ 'reconciliation.list': () => ok({ runs: [] }) });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return (
+    <BridgeContext.Provider value={bridge}>
+      <QueryClientProvider client={client}>
+        <PrefsProvider>{children}</PrefsProvider>
+      </QueryClientProvider>
+    </BridgeContext.Provider>
+  );
+}
+
 describe('mapping step', () => {
   it('says the rows are being prepared while they come over from the worker, then starts the run', async () => {
     const lines = ['Transaction No,Amount,Currency,Date'];
@@ -50,7 +67,7 @@ describe('mapping step', () => {
     const ledger = await openLedger(bytes, port);
     const runs: ImportedLedger[] = [];
     render(
-      <PrefsProvider>
+      <Host>
         <MappingStep
           ledger={ledger}
           label="march.csv"
@@ -59,7 +76,7 @@ describe('mapping step', () => {
           onBack={() => {}}
           onRun={(l) => runs.push(l)}
         />
-      </PrefsProvider>,
+      </Host>,
     );
     const check = await screen.findByRole('button', { name: 'Check 40 rows against the service' });
     await waitFor(() => expect((check as HTMLButtonElement).disabled).toBe(false));
@@ -90,7 +107,7 @@ describe('mapping step: what the walkthrough missed (issue 28)', () => {
     const { port } = heldRowsPort();
     const ledger = await openLedger(shortened(), port);
     render(
-      <PrefsProvider>
+      <Host>
         <MappingStep
           ledger={ledger}
           label="november.csv"
@@ -100,7 +117,7 @@ describe('mapping step: what the walkthrough missed (issue 28)', () => {
           onBack={() => {}}
           onRun={() => {}}
         />
-      </PrefsProvider>,
+      </Host>,
     );
   };
 

@@ -173,10 +173,14 @@ describe('the refund dialog (component, typed fake bridge)', () => {
       expect(screen.getByLabelText(/Type the amount again to confirm/)).toBeTruthy();
     });
 
-    it('a loopback custom address is the only custom one that says no real money moves', async () => {
+    it('a loopback custom address declared a simulator is the only custom one that says no real money moves', async () => {
       const local = 'http://127.0.0.1:8787';
       await toConfirmStep(
-        custom({ baseUrl: local, moneyMode: moneyModeOf('custom', local), guardrails: { limits: [] } }),
+        custom({
+          baseUrl: local,
+          moneyMode: moneyModeOf('custom', local, 'local'),
+          guardrails: { limits: [] },
+        }),
       );
       expect(screen.getByTestId('environment-note').textContent).toMatch(/no real money moves/);
       expect(screen.queryByTestId('production-banner')).toBeNull();

@@ -12,6 +12,7 @@ import {
   ConnectivityContext,
 } from '../../../../renderer/src/features/transactions/connectivity';
 import { SearchBox } from '../../../../renderer/src/features/transactions/SearchBox';
+import { PrefsProvider } from '../../../../renderer/src/features/preferences/PrefsProvider';
 import { BridgeContext } from '../../../../renderer/src/lib/bridge';
 import type { Output } from '../../../../shared/ipc/contract';
 import { createFakeBridge, ok } from '../../../fakes/bridge';
@@ -30,7 +31,9 @@ function renderBox(fake: ReturnType<typeof createFakeBridge>, state: Connectivit
     <BridgeContext.Provider value={fake.bridge}>
       <DbContext.Provider value={db}>
         <QueryClientProvider client={client}>
-          <ConnectivityContext.Provider value={connectivity}>{children}</ConnectivityContext.Provider>
+          <PrefsProvider>
+            <ConnectivityContext.Provider value={connectivity}>{children}</ConnectivityContext.Provider>
+          </PrefsProvider>
         </QueryClientProvider>
       </DbContext.Provider>
     </BridgeContext.Provider>

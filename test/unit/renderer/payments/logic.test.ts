@@ -117,10 +117,12 @@ describe('payments view logic', () => {
       ok: false,
       message: expect.stringMatching(/no decimals/),
     });
-    expect(parseAmountField('1,000', 'USD')).toMatchObject({
+    expect(parseAmountField('1,000', 'USD')).toEqual({ ok: true, amountMinor: 100_000 });
+    expect(parseAmountField('12,50', 'USD')).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/plain amount/),
+      message: expect.stringMatching(/Did you mean 12\.50\?/),
     });
+    expect(parseAmountField('$5', 'USD')).toMatchObject({ ok: false, message: /no currency signs/ });
     expect(parseAmountField('0', 'USD')).toMatchObject({ ok: false });
     expect(
       parseGoods([
@@ -150,7 +152,7 @@ describe('payments view logic', () => {
 
   it('the export carries no vaultId or card data beyond the last four, and guards formulas', () => {
     expect(PAYMENT_COLUMNS.map((c) => c.header)).not.toContain('vaultId');
-    // As the payments screen writes it (features/payments/exports.ts): times in UTC, as its column says.
+    // Written in UTC here (the screen writes the person's zone, and the headers name it).
     const csv = writeCsv(
       PAYMENT_COLUMNS,
       [view({ note: '=HYPERLINK("x")', cardLast4: '3220', transactionNo: '297553638300708562' })],
@@ -215,39 +217,13 @@ describe('payments view logic', () => {
     expect(refundSummaryOf(paid, tx({ transactionType: 'unknown' }))).toBeUndefined();
   });
 
-  it('the payments export carries a paid payment’s refunds in columns appended after the old ones', () => {
-    const before = [
-      'createdAt',
-      'updatedAt',
-      'timezone',
-      'paymentId',
-      'kind',
-      'state',
-      'serviceStatus',
-      'reference',
-      'transactionNo',
-      'amount',
-      'currency',
-      'settleCurrency',
-      'vendor',
-      'cardLast4',
-      'customerNo',
-      'description',
-      'note',
-      'paidAt',
-      'expiresAt',
-      'ret_code',
-      'ret_msg',
-      'operator',
-      'profile',
-      'environment',
-    ];
-    expect(PAYMENT_COLUMNS.map((c) => c.header)).toEqual([
-      ...before,
-      'refundState',
-      'refunded',
-      'refundable',
-      'refundsAsOf',
+  it('the payments export carries a paid payment’s refunds in its last columns, in words', () => {
+    expect(PAYMENT_COLUMNS.map((c) => c.header).slice(-5)).toEqual([
+      'Refund state',
+      'Refund state code',
+      'Refunded',
+      'Refundable',
+      'Refunds as of',
     ]);
     const paid = view({ id: 'PY7', state: 'succeeded', amountMinor: 4250, reference: 'PAY7' });
     const csv = parseCsvText(
@@ -268,17 +244,18 @@ describe('payments view logic', () => {
         { zone: UTC_ZONE },
       ),
     );
-    // Time columns name their zone in the header ("refundsAsOf (UTC)").
+    // Time columns name their zone in the header ("Refunds as of (UTC)").
     const col = (row: number, name: string) =>
       csv.rows[row]!.cells[csv.headers.findIndex((h) => h === name || h.startsWith(`${name} (`))];
-    expect(['refundState', 'refunded', 'refundable'].map((h) => col(0, h))).toEqual([
+    expect(['Refund state', 'Refund state code', 'Refunded', 'Refundable'].map((h) => col(0, h))).toEqual([
+      'Partially refunded',
       'partially_refunded',
       '12.50',
       '30.00',
     ]);
-    expect(col(0, 'refundsAsOf')).toMatch(/^2026-11-22T11:00:00/);
+    expect(col(0, 'Refunds as of')).toMatch(/^2026-11-22T11:00:00/);
     // An open payment has no refunds to speak of: the columns are empty, not zero.
-    expect(['refundState', 'refunded', 'refundable', 'refundsAsOf'].map((h) => col(1, h))).toEqual([
+    expect(['Refund state', 'Refunded', 'Refundable', 'Refunds as of'].map((h) => col(1, h))).toEqual([
       '',
       '',
       '',

@@ -20,15 +20,26 @@ describe('checkRefundAmount', () => {
     expect(!jpy.ok && jpy.message).toContain('JPY has no decimals');
     const krw = checkRefundAmount('100.0', 'KRW', 1000);
     expect(!krw.ok && krw.message).toContain('KRW has no decimals');
-    const usd = checkRefundAmount('1.005', 'USD', 1000);
+    const usd = checkRefundAmount('1.0055', 'USD', 1000);
     expect(usd).toMatchObject({ ok: false, reason: 'decimals' });
     expect(!usd.ok && usd.message).toContain('at most 2 decimals');
   });
 
-  it('refuses anything that is not a plain decimal (no floats, grouping, signs or exponents)', () => {
-    for (const bad of ['1,000.00', '1e3', '$10', '10.', '.5', 'abc', '0x10', '1 000']) {
+  it('refuses anything that is not an amount (no floats, signs, currency signs or exponents)', () => {
+    for (const bad of ['1e3', '$10', '10.', '.5', 'abc', '0x10', '1 000']) {
       expect(checkRefundAmount(bad, 'USD', 10_000_000), bad).toMatchObject({ ok: false, reason: 'format' });
     }
+  });
+
+  it('reads the person’s number format, and asks rather than guesses', () => {
+    const de = { locale: 'de-DE', amount: (m: number) => String(m), amountCode: (m: number) => String(m) };
+    expect(checkRefundAmount('12,50', 'USD', 10_000, de)).toEqual({ ok: true, amountMinor: 1250 });
+    expect(checkRefundAmount('1.000', 'USD', 1_000_000, de)).toEqual({ ok: true, amountMinor: 100_000 });
+    expect(checkRefundAmount('1,000.00', 'USD', 10_000_000)).toEqual({ ok: true, amountMinor: 100_000 });
+    const ambiguous = checkRefundAmount('12,50', 'USD', 10_000);
+    expect(ambiguous).toMatchObject({ ok: false, reason: 'ambiguous' });
+    expect(!ambiguous.ok && ambiguous.message).toContain('Did you mean 12.50?');
+    expect(checkRefundAmount('12.50', 'USD', 10_000, de)).toMatchObject({ ok: false, reason: 'ambiguous' });
   });
 
   it('refuses empty, zero and negative amounts', () => {
@@ -95,6 +106,9 @@ describe('defaults and breakdown', () => {
     expect(typedAmountMatches('12.30', 'USD', 1230)).toBe(true);
     expect(typedAmountMatches('12.31', 'USD', 1230)).toBe(false);
     expect(typedAmountMatches('', 'USD', 1230)).toBe(false);
-    expect(typedAmountMatches('1,230', 'JPY', 1230)).toBe(false);
+    expect(typedAmountMatches('1,230', 'JPY', 1230)).toBe(true);
+    expect(typedAmountMatches('1.230', 'JPY', 1230)).toBe(false);
+    const de = { locale: 'de-DE', amount: (m: number) => String(m), amountCode: (m: number) => String(m) };
+    expect(typedAmountMatches('12,30', 'USD', 1230, de)).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import {
   unsafeLinkNotice,
 } from '../../../../shared/domain/card-scrub';
 import type { PaymentAuditEntry } from '../../../../shared/ipc/contract/payments';
-import type { PaymentIntent, PaymentPatch } from '../../services/payments/intent';
+import type { PaymentIntent, PaymentPatch } from './intent';
 
 /**
  * Belt and braces for the payment store: every text column passes the card scrubber (the rules that

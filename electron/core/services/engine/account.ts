@@ -1,6 +1,14 @@
+import { type AccountKey, describeAccount, sameAccount } from '../../../../shared/domain/account';
 import { AppError } from '../../../../shared/domain/errors';
 import type { Environment } from '../../../../shared/domain/profile';
-import type { IntentAccount } from './intent';
+
+export { describeAccount };
+
+/** The account an intent was made in, and the profile (a desk's local name for it) it was made with. */
+export interface IntentAccount extends AccountKey {
+  profileId: string;
+  profileName: string;
+}
 
 /** What a follow-up needs to know about a profile to decide whether it is the intent's account. */
 export interface AccountCandidate {
@@ -14,23 +22,15 @@ export interface AccountCandidate {
   hasToken: boolean;
 }
 
-/** "merchant 200043, store 300014 at https://…" — how a person recognises an account. */
-export function describeAccount(
-  a: Pick<IntentAccount, 'merchantNo' | 'storeNo' | 'baseUrl' | 'environment'>,
-) {
-  const where =
-    a.environment === 'demo' ? 'the built-in Demo sandbox' : a.baseUrl || 'an address not recorded';
-  return `merchant ${a.merchantNo}, store ${a.storeNo} at ${where}`;
-}
+/** A profile's account now (Demo: the running sandbox's address). */
+const accountOf = (p: AccountCandidate): AccountKey => ({
+  environment: p.environment,
+  baseUrl: p.effectiveBaseUrl ?? '',
+  merchantNo: p.merchantNo,
+  storeNo: p.storeNo,
+});
 
-/** The Demo sandbox moves port between runs: a Demo intent belongs to whichever Demo profile exists. */
-function sameService(p: AccountCandidate, a: IntentAccount): boolean {
-  if (a.environment === 'demo' || p.environment === 'demo') return a.environment === p.environment;
-  return a.baseUrl !== '' && p.effectiveBaseUrl === a.baseUrl;
-}
-
-const isAccount = (p: AccountCandidate, a: IntentAccount) =>
-  p.merchantNo === a.merchantNo && p.storeNo === a.storeNo && sameService(p, a);
+const isAccount = (p: AccountCandidate, a: IntentAccount) => sameAccount(a, accountOf(p));
 
 /** An intent that cannot be followed up from here, and why (shown as "Cannot be checked: …"). */
 export function cannotCheck(message: string): AppError {

@@ -1,0 +1,42 @@
+import type { IntentStore } from './engine/port';
+import type { IpnEvent } from './ipn/events';
+import type { CustomerStore } from './payments/store';
+import type { JobStore } from './reconciliation/job-store';
+import type { RunStore } from './reconciliation/run-store';
+
+/** A problem with main's durable state, for the health indicator: what is wrong and what to do. */
+export interface StorageProblem {
+  name: string;
+  detail: string;
+}
+
+/**
+ * Main's durable state, opened by the host and handed to the composition root (compose.ts): the
+ * engine's intents and audit (the port every database implements: engine/port.ts), and what the other
+ * services keep. SQLite (adapters/sqlite/app-storage.ts) is the implementation a single desk uses.
+ */
+export interface AppStorage {
+  intents: IntentStore;
+  /** Customers and stored methods registered from this desk. */
+  customers: CustomerStore;
+  jobs: JobStore;
+  /** Reconciliation run records (facts, ledger, the period's list, report items). */
+  runs: RunStore;
+  /** Records a verified IPN under its dedup key; 'duplicate' if that key was ever recorded. */
+  recordIpn(event: IpnEvent, key: string): Promise<'recorded' | 'duplicate'>;
+  /**
+   * Imports what earlier versions kept in files (each content once), then keeps versions before the
+   * database from refunding in this data directory. `baseUrlFor`: the service address of a profile
+   * that still exists (intents of earlier versions did not record it).
+   */
+  importEarlierFiles?(baseUrlFor: (profileId: string) => string | undefined): void;
+  /** Set when the database cannot be trusted: refunds and payments must be refused with this reason. */
+  untrusted(): string | undefined;
+  /**
+   * Set when the database could not be opened at all (damaged, written by a newer version): what is
+   * listed is an empty stand-in, so lists must say "cannot be read" with this reason, never "none".
+   */
+  unreadable(): string | undefined;
+  problems(): StorageProblem[];
+  close(): void;
+}

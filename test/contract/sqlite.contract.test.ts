@@ -1,0 +1,4 @@
+import { storeContract } from './store.contract';
+import { sqliteFactory } from './sqlite-factory';
+
+storeContract('SQLite', sqliteFactory);
