@@ -4,6 +4,7 @@ import { exportCommand } from './commands/export';
 import { queryCommand } from './commands/query';
 import { reconcileCommand } from './commands/reconcile';
 import { refundCommand } from './commands/refund';
+import { refundBatchCommand } from './commands/refund-batch';
 import { signCommand } from './commands/sign';
 import { type CliIo, type Command, EXIT, UsageError } from './io';
 
@@ -12,6 +13,7 @@ export const COMMANDS: readonly Command[] = [
   signCommand,
   queryCommand,
   refundCommand,
+  refundBatchCommand,
   checkRefundCommand,
   reconcileCommand,
   exportCommand,
