@@ -16,6 +16,9 @@ import { createReconciliationService } from './services/reconciliation/service';
 import { createRefundsRuntime, type ProcessIdentity, type SingleAccount } from './services/refunds/runtime';
 import { refundHandlers } from './ipc/handlers/refunds';
 import { paymentHandlers } from './ipc/handlers/payments';
+import { refundBatchHandlers } from './ipc/handlers/refund-batch';
+import { createBatchDryRun } from './services/batch/dry-run';
+import { moneyModeOf } from '../../shared/domain/profile';
 import { createPaymentsRuntime, type PaymentsRuntime } from './services/payments/runtime';
 import { DEMO_MERCHANT, type RunningSandbox, type SandboxOptions, startSandbox } from '../sandbox';
 import { createAppService, type AppServiceDeps } from './services/app-service';
@@ -162,8 +165,8 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     log: adapters.log,
     openExternal: adapters.openExternal,
     mode: () => profiles.profiles.mode(),
-    healthChecks: async () => [
-      ...(await profiles.healthChecks()),
+    healthChecks: async (profileId) => [
+      ...(await profiles.healthChecks(profileId)),
       ...store.problems().map((p) => ({ name: p.name, ok: false, detail: p.detail })),
     ],
   });
@@ -191,8 +194,10 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     },
     onProgress: (runId, p) => events.emit('reconciliation.progress', { runId, ...p }),
   });
+  // Refunds' view of the engine's store, shared by the refund service and the batch dry run's reads.
+  const refundStore = refundStoreOn(store.intents);
   const refunds = createRefundsRuntime({
-    store: refundStoreOn(store.intents),
+    store: refundStore,
     identity,
     ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
     untrusted: store.untrusted,
@@ -216,6 +221,28 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     openExternal: adapters.openExternal,
     ...(options.background === false ? { background: false } : {}),
   }));
+  // Refund batches, read-only for now: the dry run reads this desk's intents through one narrow
+  // function, the engine's read of one payment's refunds (throws UnreadableIntentError as a decision does).
+  const batch = createBatchDryRun({
+    profile: (id) => {
+      const p = profiles.profiles.get(id);
+      const baseUrl = profiles.profiles.effectiveBaseUrl(p.id) ?? '';
+      return {
+        profileId: p.id,
+        profileName: p.name,
+        environment: p.environment,
+        baseUrl,
+        merchantNo: p.merchantNo,
+        storeNo: p.storeNo,
+        moneyMode: moneyModeOf(p.environment, baseUrl),
+      };
+    },
+    gatewayFor: (id) => profiles.gatewayFor(id),
+    limiterFor,
+    intentsOf: (account, transactionNo) =>
+      refundStore.forPayment(account.merchantNo, account.storeNo, transactionNo),
+    clock: adapters.clock,
+  });
   const handlers: HandlerMap = {
     ...appHandlers(app),
     ...profileHandlers(profiles),
@@ -238,6 +265,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
       },
     ),
     ...refundHandlers(refunds.service, adapters.clock.now),
+    ...refundBatchHandlers(batch),
     ...paymentHandlers(payments),
   };
   return {

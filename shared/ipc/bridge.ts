@@ -69,6 +69,7 @@ export function buildBridge(transport: BridgeTransport): Bridge {
     'refunds.list': op('refunds.list'),
     'refunds.checkAgain': op('refunds.checkAgain'),
     'refunds.closeNotSent': op('refunds.closeNotSent'),
+    'refunds.batchDryRun': op('refunds.batchDryRun'),
     'audit.list': op('audit.list'),
     'customers.list': op('customers.list'),
     'customers.register': op('customers.register'),

@@ -39,6 +39,7 @@ export const INVOKE_CHANNELS = [
   'refunds.list',
   'refunds.checkAgain',
   'refunds.closeNotSent',
+  'refunds.batchDryRun',
   'audit.list',
   'customers.list',
   'customers.register',

@@ -1,3 +1,4 @@
+import { batchBench } from './batch.bench';
 import { coreBench } from './core.bench';
 import { printTable, type Figure } from './harness';
 import { hostileBodyBench } from './hostile-body.bench';
@@ -24,6 +25,8 @@ const SUITES: Array<[string, () => Promise<Figure[]>]> = [
   ['recon-two-way', reconTwoWayBench],
   // The same 100k rows as .xlsx and as CSV, bytes to report: `npm run bench -- recon-xlsx`.
   ['recon-xlsx', reconXlsxBench],
+  // A 10,000-row refund batch dry run (read, classify, against the sandbox; cold, fresh, warm cache).
+  ['batch', batchBench],
   ['renderer', rendererBench],
   ['hostile', hostileBodyBench],
   // The network and host cold-start figures alone (also part of `results`): `npm run bench -- network`.

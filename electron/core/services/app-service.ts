@@ -15,7 +15,8 @@ export interface AppServiceDeps {
   /** The active profile's environment; 'none' until profiles exist. */
   mode: () => Output<'app.info'>['mode'];
   /** Extra health checks contributed by other services (sandbox, journal, …). */
-  healthChecks?: () => Promise<Output<'app.health'>['checks']>;
+  /** The checks for the named profile (the active one when none is named). */
+  healthChecks?: (profileId?: string) => Promise<Output<'app.health'>['checks']>;
 }
 
 /** App-level facts and the health check behind the shell's indicator. */
@@ -35,8 +36,8 @@ export function createAppService(deps: AppServiceDeps) {
         platform: deps.platform,
       };
     },
-    async health(): Promise<Output<'app.health'>> {
-      const checks = [{ name: 'main', ok: true }, ...((await deps.healthChecks?.()) ?? [])];
+    async health(profileId?: string): Promise<Output<'app.health'>> {
+      const checks = [{ name: 'main', ok: true }, ...((await deps.healthChecks?.(profileId)) ?? [])];
       return {
         status: checks.every((c) => c.ok) ? 'ok' : 'degraded',
         checkedAt: new Date(deps.clock.now()).toISOString(),

@@ -5,6 +5,7 @@ import { exportCommand } from './commands/export';
 import { queryCommand } from './commands/query';
 import { reconcileCommand } from './commands/reconcile';
 import { refundCommand } from './commands/refund';
+import { refundBatchCommand } from './commands/refund-batch';
 import { signCommand } from './commands/sign';
 import { teamCommand } from './commands/team';
 import { DATABASE_URL_ENV } from './database';
@@ -15,6 +16,7 @@ export const COMMANDS: readonly Command[] = [
   signCommand,
   queryCommand,
   refundCommand,
+  refundBatchCommand,
   checkRefundCommand,
   reconcileCommand,
   exportCommand,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { profileIdSchema } from './scope';
 
 export const appInfo = {
   input: z.undefined().or(z.object({}).strict()),
@@ -15,7 +16,8 @@ export const appInfo = {
 };
 
 export const appHealth = {
-  input: z.undefined().or(z.object({}).strict()),
+  /** The profile whose payment service is reported: the one the screen shows (default: the active one). */
+  input: z.undefined().or(z.object({ profileId: profileIdSchema.optional() }).strict()),
   output: z.object({
     status: z.enum(['ok', 'degraded']),
     checkedAt: z.string(),

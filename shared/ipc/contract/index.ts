@@ -42,6 +42,7 @@ import {
   refundsPreview,
   refundsSubmit,
 } from './refunds';
+import { refundsBatchDryRun } from './refund-batch';
 import {
   customersList,
   customersRegister,
@@ -96,6 +97,7 @@ export const contract = {
   'refunds.list': refundsList,
   'refunds.checkAgain': refundsCheckAgain,
   'refunds.closeNotSent': refundsCloseNotSent,
+  'refunds.batchDryRun': refundsBatchDryRun,
   'audit.list': auditList,
   'customers.list': customersList,
   'customers.register': customersRegister,

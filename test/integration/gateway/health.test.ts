@@ -58,3 +58,28 @@ it('every tran-query answering HTTP 503 turns health Degraded with the failure a
   await lookup();
   expect((await health()).value.status).toBe('ok');
 });
+
+it('health is the named profile’s: a second profile whose service does not answer is degraded, the Demo stays ok', async () => {
+  const demoId = core.profiles.profiles.active()!.id;
+  await lookup();
+  // A Custom profile at an address where nothing listens (a closed loopback port).
+  const saved = (await core.dispatch('profiles.save', {
+    name: 'Nowhere',
+    merchantNo: '200043',
+    storeNo: '300014',
+    environment: 'custom',
+    baseUrl: 'http://127.0.0.1:9',
+  })) as { ok: true; value: { id: string } };
+  expect(saved.ok).toBe(true);
+  const other = saved.value.id;
+  await core.dispatch('profiles.setToken', { id: other, token: 'abcdefgh12345678' });
+  await core.dispatch('transactions.lookup', { profileId: other, query: '297553638300708562' });
+
+  const named = (id: string) => core.dispatch('app.health', { profileId: id }) as Promise<Health>;
+  expect((await named(other)).value.checks.find((c) => c.name === 'service')).toMatchObject({ ok: false });
+  expect((await named(other)).value.status).toBe('degraded');
+  // The Demo profile, still the active one, answers: asked for it (or for nobody), all is well.
+  expect(core.profiles.profiles.active()!.id).toBe(demoId);
+  expect((await named(demoId)).value.status).toBe('ok');
+  expect((await health()).value.status).toBe('ok');
+});

@@ -94,6 +94,14 @@ const RAW_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
   'refunds.list': undefined,
   'refunds.checkAgain': { id: 'RD0000000000' },
   'refunds.closeNotSent': { id: 'RD0000000000', confirmation: 'NOT SENT' },
+  'refunds.batchDryRun': {
+    file: {
+      name: 'batch.csv',
+      base64: Buffer.from(`Transaction No,Amount,Currency,Reason\r\n${TX},1.00,USD,recall\r\n`).toString(
+        'base64',
+      ),
+    },
+  },
   'audit.list': undefined,
   'customers.list': undefined,
   'customers.register': {

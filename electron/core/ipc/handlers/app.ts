@@ -7,7 +7,7 @@ export function appHandlers(
 ): Pick<HandlerMap, 'app.info' | 'app.health' | 'app.openExternal' | 'app.reportError'> {
   return {
     'app.info': () => app.info(),
-    'app.health': () => app.health(),
+    'app.health': (input) => app.health(input?.profileId),
     'app.openExternal': (input) => app.openExternal(input.url),
     'app.reportError': (input) => app.reportRendererError(input),
   };

@@ -139,13 +139,23 @@ export async function createProfilesRuntime(deps: ProfilesRuntimeDeps) {
     },
     demoBaseUrl: () => demo?.baseUrl,
     ipnIdle: () => ipn.idle(),
-    async healthChecks(): Promise<Output<'app.health'>['checks']> {
+    /** Health as seen by the named profile (the active one when none is named, or it is gone). */
+    async healthChecks(profileId?: string): Promise<Output<'app.health'>['checks']> {
       const checks: Output<'app.health'>['checks'] = [];
       const problem = profiles.settingsProblem();
       checks.push(
         problem ? { name: 'settings', ok: false, detail: problem } : { name: 'settings', ok: true },
       );
-      const active = profiles.active();
+      const named = profileId
+        ? (() => {
+            try {
+              return profiles.get(profileId);
+            } catch {
+              return undefined; // gone meanwhile: the active profile's health instead
+            }
+          })()
+        : undefined;
+      const active = named ?? profiles.active();
       if (active?.environment === 'demo') {
         checks.push(
           demo

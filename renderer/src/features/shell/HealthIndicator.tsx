@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Output } from '../../../../shared/ipc/contract';
 import { useBridge } from '../../lib/bridge';
 import type { Formatters } from '../preferences/format';
+import { useActiveProfile } from '../profiles/queries';
 import { useFormat } from '../preferences/use-prefs';
 import { appHealthQuery } from './queries';
 
@@ -33,7 +34,8 @@ function shortFailing(c: Check, f: Formatters): string {
 export function HealthIndicator() {
   const bridge = useBridge();
   const f = useFormat();
-  const health = useQuery(appHealthQuery(bridge));
+  const { profile } = useActiveProfile();
+  const health = useQuery(appHealthQuery(bridge, profile?.id));
   const state = health.isPending ? 'checking' : health.isError ? 'down' : health.data.status;
   const failing = health.data?.checks.filter((c) => !c.ok) ?? [];
   const service = health.data?.checks.find((c) => c.name === 'service');

@@ -11,10 +11,11 @@ export const appKeys = {
 export const appInfoQuery = (bridge: Bridge) =>
   queryOptions({ queryKey: appKeys.info, queryFn: () => unwrap(bridge['app.info']()), staleTime: Infinity });
 
-export const appHealthQuery = (bridge: Bridge) =>
+/** Health as main sees it for the profile the screen shows (its payment service's answers). */
+export const appHealthQuery = (bridge: Bridge, profileId?: string) =>
   queryOptions({
-    queryKey: appKeys.health,
-    queryFn: () => unwrap(bridge['app.health']()),
+    queryKey: [...appKeys.health, profileId ?? null] as const,
+    queryFn: () => unwrap(bridge['app.health'](profileId ? { profileId } : undefined)),
     refetchInterval: 15_000,
   });
 
