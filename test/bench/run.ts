@@ -12,6 +12,7 @@ import {
   resultsBench,
 } from './results.bench';
 import { serviceBench } from './service.bench';
+import { storeBench } from './store.bench';
 
 /**
  * `npm run bench`: measures, prints a table, asserts nothing. Tests stay deterministic; figures live
@@ -36,6 +37,8 @@ const SUITES: Array<[string, () => Promise<Figure[]>]> = [
   ['exports', exportsOnlyBench],
   // The reconciliation figure with its pandas floor alone (also part of `results`).
   ['reconcile', reconcileBench],
+  // Refund decision latency, SQLite vs PostgreSQL (starts its own cluster; alone: `npm run bench -- store`).
+  ['store', storeBench],
   // Last: the figures with their floors, written to test/bench/results.json.
   ['results', resultsBench],
 ];

@@ -15,6 +15,9 @@ export const EXIT = {
   NOT_FOUND: 3,
   REJECTED: 4,
   NETWORK: 5,
+  /** 6 is `refund`'s "outcome unknown" (commands/refund.ts). */
+  /** Team mode: the refund is above the account's policy and was recorded for approval; nothing was sent. */
+  AWAITING_APPROVAL: 7,
 } as const;
 
 /** One CLI command: a file in ./commands, registered in ./main.ts. */

@@ -1,4 +1,5 @@
 import { isAppError } from '../../../shared/domain/errors';
+import { approvalsCommand, rejectCommand } from './commands/approvals';
 import { checkRefundCommand } from './commands/check-refund';
 import { exportCommand } from './commands/export';
 import { queryCommand } from './commands/query';
@@ -6,6 +7,8 @@ import { reconcileCommand } from './commands/reconcile';
 import { refundCommand } from './commands/refund';
 import { refundBatchCommand } from './commands/refund-batch';
 import { signCommand } from './commands/sign';
+import { teamCommand } from './commands/team';
+import { DATABASE_URL_ENV } from './database';
 import { type CliIo, type Command, EXIT, UsageError } from './io';
 
 /** Every command, one file each in ./commands: later ones (refund, reconcile, export) register here. */
@@ -17,13 +20,21 @@ export const COMMANDS: readonly Command[] = [
   checkRefundCommand,
   reconcileCommand,
   exportCommand,
+  teamCommand,
+  approvalsCommand,
+  rejectCommand,
 ];
 
 function help(io: CliIo): void {
   io.err('Refund Desk CLI — the app’s own services, no Electron.');
   io.err('Usage: npm run --silent cli -- <command> [options]');
   for (const c of COMMANDS) io.err(`  ${c.name.padEnd(8)} ${c.summary}\n           ${c.usage}`);
-  io.err('Exit codes: 0 ok/found, 2 bad usage, 3 not found, 4 rejected, 5 network, 1 other failure.');
+  io.err(
+    'Exit codes: 0 ok/found, 2 bad usage, 3 not found, 4 rejected, 5 network, 6 outcome unknown, 7 awaiting approval (nothing sent), 1 other failure.',
+  );
+  io.err(
+    `Team database: --database-url postgres://login@host/db or ${DATABASE_URL_ENV}; password in the URL or PGPASSWORD.`,
+  );
 }
 
 /** Runs one command line and returns the exit code. Never throws. */
