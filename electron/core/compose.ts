@@ -16,6 +16,8 @@ import { createReconciliationService } from './services/reconciliation/service';
 import { createRefundsRuntime, type ProcessIdentity, type SingleAccount } from './services/refunds/runtime';
 import { refundHandlers } from './ipc/handlers/refunds';
 import { paymentHandlers } from './ipc/handlers/payments';
+import { timelineHandlers } from './ipc/handlers/timeline';
+import { createPaymentTimeline } from './services/timeline/service';
 import { createPaymentsRuntime, type PaymentsRuntime } from './services/payments/runtime';
 import { DEMO_MERCHANT, type RunningSandbox, type SandboxOptions, startSandbox } from '../sandbox';
 import { createAppService, type AppServiceDeps } from './services/app-service';
@@ -239,6 +241,24 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     ),
     ...refundHandlers(refunds.service, adapters.clock.now),
     ...paymentHandlers(payments),
+    ...timelineHandlers(
+      createPaymentTimeline({
+        store: store.timeline,
+        clock: adapters.clock,
+        unreadable: store.unreadable,
+        context: (profileId) => {
+          const p = profiles.profiles.get(profileId);
+          return {
+            profileId: p.id,
+            profileName: p.name,
+            environment: p.environment,
+            merchantNo: p.merchantNo,
+            storeNo: p.storeNo,
+            operator: p.operatorName ?? identity.osUser,
+          };
+        },
+      }),
+    ),
   };
   return {
     dispatch: createDispatcher(handlers, adapters.log),
