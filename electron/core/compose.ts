@@ -218,10 +218,29 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     openExternal: adapters.openExternal,
     ...(options.background === false ? { background: false } : {}),
   }));
+  const timeline = createPaymentTimeline({
+    store: store.timeline,
+    clock: adapters.clock,
+    log: adapters.log,
+    unreadable: store.unreadable,
+    context: (profileId) => {
+      const p = profiles.profiles.get(profileId);
+      return {
+        profileId: p.id,
+        profileName: p.name,
+        environment: p.environment,
+        merchantNo: p.merchantNo,
+        storeNo: p.storeNo,
+        operator: p.operatorName ?? identity.osUser,
+      };
+    },
+  });
   const handlers: HandlerMap = {
     ...appHandlers(app),
     ...profileHandlers(profiles),
-    ...transactionHandlers(lookup),
+    ...transactionHandlers(lookup, (profileId, found) =>
+      timeline.recordLookup(profileId, found.transaction.transactionNo, found.kind),
+    ),
     ...transactionSyncHandlers(
       createTransactionSync({ gateway: (id) => profiles.gatewayOf(id), clock: adapters.clock, limiterFor }),
     ),
@@ -241,24 +260,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     ),
     ...refundHandlers(refunds.service, adapters.clock.now),
     ...paymentHandlers(payments),
-    ...timelineHandlers(
-      createPaymentTimeline({
-        store: store.timeline,
-        clock: adapters.clock,
-        unreadable: store.unreadable,
-        context: (profileId) => {
-          const p = profiles.profiles.get(profileId);
-          return {
-            profileId: p.id,
-            profileName: p.name,
-            environment: p.environment,
-            merchantNo: p.merchantNo,
-            storeNo: p.storeNo,
-            operator: p.operatorName ?? identity.osUser,
-          };
-        },
-      }),
-    ),
+    ...timelineHandlers(timeline),
   };
   return {
     dispatch: createDispatcher(handlers, adapters.log),

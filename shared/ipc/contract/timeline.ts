@@ -11,11 +11,12 @@ export const PAYMENT_NOTE_MAX = 1000;
 
 /**
  * One thing that happened to a payment, as main keeps it: an action a person took (the audit), what
- * the engine did on its own (checks of a refund), a notification from the service (IPN), or a note.
+ * the engine did on its own (checks of a refund), a notification from the service (IPN), a look-up of
+ * it from this desk, or a note.
  */
 export const timelineEntrySchema = z.object({
   at: z.string(),
-  source: z.enum(['refund', 'payment', 'ipn', 'note']),
+  source: z.enum(['refund', 'payment', 'ipn', 'note', 'lookup']),
   /** What happened, in words ("Refund accepted", "Notification: payment success"). */
   what: z.string(),
   /** Who: the operator, or the service / this desk for what no person did. */

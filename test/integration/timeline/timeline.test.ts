@@ -12,7 +12,7 @@ import { refundablePayment } from '../gateway/helpers';
 /**
  * A payment's timeline through the whole app core (IPC dispatch → timeline service → the SQLite file)
  * against the embedded sandbox over real HTTP: a refund, the service's notification of it (IPN, sent by
- * the sandbox to this desk's listener), a check of a refund whose outcome is unknown, and a note — each
+ * the sandbox to this desk's listener), a look-up, a check of a refund whose outcome is unknown, and a note — each
  * with person and time, newest first; a note with a hiding character is refused; a note is in the audit.
  */
 let core: AppCore;
@@ -50,7 +50,7 @@ beforeAll(async () => {
 afterAll(() => core.close());
 
 describe('a payment’s timeline', () => {
-  it('lists the refund, the service’s notification and a note, with person and time, newest first', async () => {
+  it('lists the refund, the service’s notification, a look-up and a note, with person and time, newest first', async () => {
     const sandbox = core.demoSandbox()!;
     const p = refundablePayment(sandbox, 0);
     const refund = await call<{ id: string; state: string }>('refunds.submit', {
@@ -74,6 +74,7 @@ describe('a payment’s timeline', () => {
       automatic: true,
       what: expect.stringMatching(/^Notification: refund/),
     });
+    await call('transactions.lookup', { profileId: demoId, query: p.transactionNo });
     const note = await call<Output<'payments.addNote'>>('payments.addNote', {
       profileId: demoId,
       transactionNo: p.transactionNo,
@@ -95,6 +96,13 @@ describe('a payment’s timeline', () => {
         person: 'Ana Clerk',
         amountMinor: 100,
         currency: p.currency,
+      }),
+    );
+    expect(after).toContainEqual(
+      expect.objectContaining({
+        source: 'lookup',
+        what: 'Looked up by transaction number',
+        person: 'Ana Clerk',
       }),
     );
     // Newest first, every entry a time and a person.

@@ -38,6 +38,22 @@ export function createSqliteTimelineStore(db: Database): PaymentTimelineStore {
         insertAuditRecord(db, audit);
       });
     },
+    async recordLookup(l) {
+      db.immediate(() =>
+        db.run(
+          `INSERT INTO payment_lookups (profile_id, environment, merchant_no, store_no, transaction_no, at, operator,
+             matched_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          l.profileId,
+          l.environment,
+          l.merchantNo,
+          l.storeNo,
+          l.transactionNo,
+          l.at,
+          l.operator,
+          l.matchedBy,
+        ),
+      );
+    },
     async rows(k) {
       const out: TimelineRow[] = [];
       // The intents of this payment at this account; their audit rows name them as subject.
@@ -128,6 +144,16 @@ export function createSqliteTimelineStore(db: Database): PaymentTimelineStore {
         k.environment,
       );
       for (const n of notes) out.push({ source: 'note', at: n.at, operator: n.operator, text: n.text });
+      const lookups = db.all<{ at: string; operator: string; matched_by: string }>(
+        `SELECT at, operator, matched_by FROM payment_lookups WHERE merchant_no = ? AND store_no = ?
+          AND transaction_no = ? AND environment = ? ORDER BY id`,
+        k.merchantNo,
+        k.storeNo,
+        k.transactionNo,
+        k.environment,
+      );
+      for (const l of lookups)
+        out.push({ source: 'lookup', at: l.at, operator: l.operator, matchedBy: l.matched_by });
       return out;
     },
   };

@@ -25,7 +25,15 @@ export type TimelineRow =
     >)
   | { source: 'check'; kind: IntentKind; at: string; note: string; found: boolean }
   | { source: 'ipn'; at: string; kind: 'payment' | 'refund'; status: string; refundTransactionNo?: string }
-  | { source: 'note'; at: string; operator: string; text: string };
+  | { source: 'note'; at: string; operator: string; text: string }
+  | { source: 'lookup'; at: string; operator: string; matchedBy: string };
+
+/** A look-up that found the payment: who asked, when, and by which number it was found. */
+export interface PaymentLookup extends TimelineKey {
+  at: string;
+  operator: string;
+  matchedBy: string;
+}
 
 /**
  * The timeline's port to durable storage (SQLite: adapters/sqlite/timeline-store.ts). `addNote` keeps
@@ -33,5 +41,6 @@ export type TimelineRow =
  */
 export interface PaymentTimelineStore {
   addNote(note: PaymentNote, audit: AuditRecord): Promise<void>;
+  recordLookup(lookup: PaymentLookup): Promise<void>;
   rows(key: TimelineKey): Promise<TimelineRow[]>;
 }

@@ -3,7 +3,7 @@ import { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
 import type { Output } from '../../../../shared/ipc/contract';
 import type { TimelineEntry } from '../../../../shared/ipc/contract/timeline';
-import type { Clock } from '../ports';
+import type { Clock, Logger } from '../ports';
 import type { PaymentTimelineStore, TimelineKey, TimelineRow } from './port';
 
 /** The account and person a call acts as (the profile's, resolved by the composition root). */
@@ -17,6 +17,13 @@ export interface TimelineContext {
 }
 
 const words = (s: string) => s.replace(/[._]/g, ' ');
+
+const LOOKUP_WORDS: Record<string, string> = {
+  transactionNo: 'transaction number',
+  refundTransactionNo: 'refund number',
+  reference: 'reference',
+  refundReference: 'refund reference',
+};
 
 /** One stored row in the words a clerk reads; who did it is a person, the service or this desk. */
 function entryOf(r: TimelineRow): TimelineEntry {
@@ -59,6 +66,14 @@ function entryOf(r: TimelineRow): TimelineEntry {
         person: 'The payment service',
         automatic: true,
       };
+    case 'lookup':
+      return {
+        at: r.at,
+        source: 'lookup',
+        what: `Looked up by ${LOOKUP_WORDS[r.matchedBy] ?? words(r.matchedBy)}`,
+        person: r.operator,
+        automatic: false,
+      };
     case 'note':
       return { at: r.at, source: 'note', what: 'Note', person: r.operator, automatic: false, detail: r.text };
   }
@@ -71,6 +86,7 @@ function entryOf(r: TimelineRow): TimelineEntry {
 export function createPaymentTimeline(deps: {
   store: PaymentTimelineStore;
   clock: Clock;
+  log: Logger;
   context: (profileId: string) => TimelineContext;
   /** Set when the database could not be opened: a note would be kept in memory only, so it is refused. */
   unreadable: () => string | undefined;
@@ -91,6 +107,24 @@ export function createPaymentTimeline(deps: {
         .reverse()
         .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
       return { profileId, transactionNo, entries };
+    },
+    /**
+     * Keeps a look-up that found the payment. Never fails the look-up: the payment was found whether
+     * or not this could be kept (a database that cannot be written is reported by health).
+     */
+    async recordLookup(profileId: string, transactionNo: string, matchedBy: string): Promise<void> {
+      if (deps.unreadable()) return;
+      try {
+        const c = deps.context(profileId);
+        await deps.store.recordLookup({
+          ...keyOf(c, transactionNo),
+          at: new Date(deps.clock.now()).toISOString(),
+          operator: c.operator,
+          matchedBy,
+        });
+      } catch (e) {
+        deps.log.warn('timeline.lookup_not_kept', { error: e instanceof Error ? e.message : String(e) });
+      }
     },
     async addNote(
       profileId: string,
