@@ -35,7 +35,6 @@ test('the detail panel shows the payment’s timeline, takes a note and lists it
   await expect(page.getByTestId('detail-transaction-no')).toHaveText(pay.transactionNo);
   const detail = page.getByTestId('tx-detail');
   await expect(detail.getByRole('heading', { name: 'Timeline' })).toBeVisible();
-  await expect(detail.getByText('Nothing recorded on this desk for this payment yet.')).toBeVisible();
 
   // A refund made elsewhere on this desk appears without reloading (refunds.updated refreshes it).
   const refund = await app.core.dispatch('refunds.submit', {
@@ -49,6 +48,11 @@ test('the detail panel shows the payment’s timeline, takes a note and lists it
   });
   expect(refund.ok).toBe(true);
   const timeline = detail.getByTestId('payment-timeline');
+  // The look-up that opened the panel is on it, by this person.
+  await expect(timeline.locator('li[data-source="lookup"]').first()).toContainText(
+    'Looked up by transaction number',
+  );
+  await expect(timeline.locator('li[data-source="lookup"]').first()).toContainText('Ana Lima');
   await expect(timeline.locator('li[data-source="refund"]').first()).toContainText('Ana Lima');
 
   // A note with a hiding character is refused, saying so; nothing is kept.
@@ -65,8 +69,13 @@ test('the detail panel shows the payment’s timeline, takes a note and lists it
   await expect(note).toContainText('Customer called: told them 12.00 is on its way.');
   await expect(note).toContainText('Ana Lima');
   await expect(note.locator('time')).toHaveAttribute('datetime', /^\d{4}-\d\d-\d\dT/);
-  // Newest first: the note is above the refund.
-  await expect(timeline.locator('li').first()).toHaveAttribute('data-source', 'note');
+  // Newest first: the note is above the refund it came after (the refund's own later outcome may be above).
+  const order = await timeline.locator('li').evaluateAll((items) => items.map((li) => li.textContent ?? ''));
+  const noteAt = order.findIndex((t) => t.startsWith('Note'));
+  const acceptedAt = order.findIndex((t) => t.startsWith('Refund accepted'));
+  expect(noteAt).toBeGreaterThanOrEqual(0);
+  expect(acceptedAt).toBeGreaterThan(noteAt);
   await expect(field).toHaveValue('');
+  await timeline.scrollIntoViewIfNeeded();
   await look(page, 'day-one-timeline');
 });
