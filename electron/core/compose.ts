@@ -19,6 +19,8 @@ import { paymentHandlers } from './ipc/handlers/payments';
 import { refundBatchHandlers } from './ipc/handlers/refund-batch';
 import { createBatchDryRun } from './services/batch/dry-run';
 import { moneyModeOf } from '../../shared/domain/profile';
+import { timelineHandlers } from './ipc/handlers/timeline';
+import { createPaymentTimeline } from './services/timeline/service';
 import { createPaymentsRuntime, type PaymentsRuntime } from './services/payments/runtime';
 import { DEMO_MERCHANT, type RunningSandbox, type SandboxOptions, startSandbox } from '../sandbox';
 import { createAppService, type AppServiceDeps } from './services/app-service';
@@ -234,7 +236,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
         baseUrl,
         merchantNo: p.merchantNo,
         storeNo: p.storeNo,
-        moneyMode: moneyModeOf(p.environment, baseUrl),
+        moneyMode: moneyModeOf(p.environment, baseUrl, p.loopbackMoneyMode),
       };
     },
     gatewayFor: (id) => profiles.gatewayFor(id),
@@ -243,10 +245,29 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
       refundStore.forPayment(account.merchantNo, account.storeNo, transactionNo),
     clock: adapters.clock,
   });
+  const timeline = createPaymentTimeline({
+    store: store.timeline,
+    clock: adapters.clock,
+    log: adapters.log,
+    unreadable: store.unreadable,
+    context: (profileId) => {
+      const p = profiles.profiles.get(profileId);
+      return {
+        profileId: p.id,
+        profileName: p.name,
+        environment: p.environment,
+        merchantNo: p.merchantNo,
+        storeNo: p.storeNo,
+        operator: p.operatorName ?? identity.osUser,
+      };
+    },
+  });
   const handlers: HandlerMap = {
     ...appHandlers(app),
     ...profileHandlers(profiles),
-    ...transactionHandlers(lookup),
+    ...transactionHandlers(lookup, (profileId, found) =>
+      timeline.recordLookup(profileId, found.transaction.transactionNo, found.kind),
+    ),
     ...transactionSyncHandlers(
       createTransactionSync({ gateway: (id) => profiles.gatewayOf(id), clock: adapters.clock, limiterFor }),
     ),
@@ -267,6 +288,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     ...refundHandlers(refunds.service, adapters.clock.now),
     ...refundBatchHandlers(batch),
     ...paymentHandlers(payments),
+    ...timelineHandlers(timeline),
   };
   return {
     dispatch: createDispatcher(handlers, adapters.log),

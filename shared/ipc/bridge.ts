@@ -80,6 +80,8 @@ export function buildBridge(transport: BridgeTransport): Bridge {
     'payments.checkAgain': op('payments.checkAgain'),
     'payments.openPage': op('payments.openPage'),
     'payments.audit': op('payments.audit'),
+    'payments.timeline': op('payments.timeline'),
+    'payments.addNote': op('payments.addNote'),
     on: {
       'app.notice': on('app.notice'),
       'profiles.changed': on('profiles.changed'),

@@ -50,6 +50,8 @@ export const INVOKE_CHANNELS = [
   'payments.checkAgain',
   'payments.openPage',
   'payments.audit',
+  'payments.timeline',
+  'payments.addNote',
 ] as const;
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
 

@@ -34,6 +34,8 @@ export const ACCOUNT_CHANNELS = new Set([
   'payments.chargeMethod',
   'payments.checkAgain',
   'payments.openPage',
+  'payments.timeline',
+  'payments.addNote',
   'customers.register',
 ]);
 

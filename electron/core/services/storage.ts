@@ -3,6 +3,7 @@ import type { IpnEvent } from './ipn/events';
 import type { CustomerStore } from './payments/store';
 import type { JobStore } from './reconciliation/job-store';
 import type { RunStore } from './reconciliation/run-store';
+import type { PaymentTimelineStore } from './timeline/port';
 
 /** A problem with main's durable state, for the health indicator: what is wrong and what to do. */
 export interface StorageProblem {
@@ -22,6 +23,8 @@ export interface AppStorage {
   jobs: JobStore;
   /** Reconciliation run records (facts, ledger, the period's list, report items). */
   runs: RunStore;
+  /** Notes on payments and what the timeline reads besides the intents (IPNs). */
+  timeline: PaymentTimelineStore;
   /** Records a verified IPN under its dedup key; 'duplicate' if that key was ever recorded. */
   recordIpn(event: IpnEvent, key: string): Promise<'recorded' | 'duplicate'>;
   /**

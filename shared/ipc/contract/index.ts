@@ -55,6 +55,7 @@ import {
   paymentsList,
   paymentsOpenPage,
 } from './payments';
+import { paymentsAddNote, paymentsTimeline } from './timeline';
 
 /**
  * The IPC contract: one entry per operation (`domain.verb`) with zod input and output schemas, plus
@@ -108,6 +109,8 @@ export const contract = {
   'payments.checkAgain': paymentsCheckAgain,
   'payments.openPage': paymentsOpenPage,
   'payments.audit': paymentsAudit,
+  'payments.timeline': paymentsTimeline,
+  'payments.addNote': paymentsAddNote,
 } satisfies Record<InvokeChannel, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {

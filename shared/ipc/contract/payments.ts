@@ -186,6 +186,7 @@ export const PAYMENT_AUDIT_ACTIONS = [
   'payment.check',
   'payment.final',
   'method.saved',
+  'payment.note',
 ] as const;
 export const PAYMENT_AUDIT_OUTCOMES = [
   'refused',
@@ -199,6 +200,7 @@ export const PAYMENT_AUDIT_OUTCOMES = [
   'not_created',
   'found',
   'saved',
+  'noted',
 ] as const;
 
 export const paymentAuditEntrySchema = z.object({

@@ -31,11 +31,19 @@ describe('the app database', () => {
       const path = join(dir(), DATABASE_FILE);
       const old = openDatabase(path, MIGRATIONS.slice(0, from));
       expect(old.schemaVersion()).toBe(from);
-      if (from >= 1)
+      // v1 to v6 kept the refunds' audit in their own shape; v7 gave it a kind.
+      if (from >= 1 && from <= 6)
         old.immediate(() =>
           old.run(
             `INSERT INTO audit (at, outcome, operator, profile_id, profile_name, environment, intent_id, transaction_no,
              amount_minor, currency, reason_code, reason_note) VALUES ('t', 'refused', 'o', 'p', 'P', 'demo', '', '1', 5, 'USD', 'x', '')`,
+          ),
+        );
+      if (from >= 7)
+        old.immediate(() =>
+          old.run(
+            `INSERT INTO audit (kind, at, outcome, operator, profile_id, profile_name, environment, subject_id,
+             transaction_no, amount_minor, currency) VALUES ('refund', 't', 'refused', 'o', 'p', 'P', 'demo', '', '1', 5, 'USD')`,
           ),
         );
       if (from >= 2)
@@ -88,6 +96,8 @@ describe('the app database', () => {
           'meta',
           'customers',
           'payment_methods',
+          'payment_notes',
+          'payment_lookups',
         ]),
       );
       for (const gone of ['payment_intents', 'payment_events', 'payment_audit', 'intents_v5'])
@@ -102,6 +112,15 @@ describe('the app database', () => {
       expect(db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM audit WHERE kind = 'payment'`)!.n).toBe(
         paymentAudit ? 2 : 1,
       );
+      // Notes on a payment are append-only.
+      db.immediate(() =>
+        db.run(
+          `INSERT INTO payment_notes (id, profile_id, environment, merchant_no, store_no, transaction_no, at, operator, text)
+           VALUES ('NT1', 'p', 'demo', 'm', 's', '1', 't', 'o', 'called')`,
+        ),
+      );
+      expect(() => db.immediate(() => db.run(`UPDATE payment_notes SET text = 'x'`))).toThrow(/append-only/);
+      expect(() => db.immediate(() => db.run(`DELETE FROM payment_notes`))).toThrow(/append-only/);
       db.close();
     },
   );

@@ -141,6 +141,8 @@ const RAW_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
   'payments.checkAgain': { id: 'PY0000000000' },
   'payments.openPage': { id: 'PY0000000000', page: 'checkout' },
   'payments.audit': undefined,
+  'payments.timeline': { transactionNo: TX },
+  'payments.addNote': { transactionNo: TX, text: 'Customer called about this payment.' },
 };
 
 /** A profile id of the right shape: account-scoped samples name it (they are refused: no such profile). */

@@ -270,6 +270,7 @@ const FREE_TEXT: readonly (readonly [InvokeChannel, string, string])[] = [
   ['reconciliation.updateException', 'note', 'note'],
   ['reconciliation.matchException', 'reason', 'reason for the match'],
   ['reconciliation.signOff', 'comment', 'sign-off comment'],
+  ['payments.addNote', 'text', 'note'],
 ];
 
 /** Text fields held to a fixed pattern (digits, codes, dates, enums): refused by the pattern itself. */
@@ -303,6 +304,8 @@ const PATTERNED: readonly (readonly [InvokeChannel, string])[] = [
   ['payments.captureCard', 'card.expYear'],
   ['payments.captureCard', 'card.cvv'],
   ['payments.chargeMethod', 'reference'],
+  ['payments.timeline', 'transactionNo'],
+  ['payments.addNote', 'transactionNo'],
 ];
 
 /**

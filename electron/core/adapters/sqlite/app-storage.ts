@@ -9,6 +9,7 @@ import { createSqliteRunStore } from './recon-run-store';
 import { createSqliteCustomerStore } from './payment-store';
 import { createSqliteJobStore } from './recon-store';
 import { MIGRATIONS } from './schema';
+import { createSqliteTimelineStore } from './timeline-store';
 
 export type { AppStorage, StorageProblem };
 
@@ -109,6 +110,7 @@ export function openAppStorage(opts: {
     customers: createSqliteCustomerStore(db),
     jobs: createSqliteJobStore(db),
     runs: createSqliteRunStore(db),
+    timeline: createSqliteTimelineStore(db),
     importEarlierFiles,
     async recordIpn(event, key) {
       if (fatal) throw new Error('the database is unavailable');

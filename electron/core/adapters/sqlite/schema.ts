@@ -526,4 +526,39 @@ CREATE INDEX intent_events_intent ON intent_events (intent_id);
 CREATE INDEX audit_kind ON audit (kind, id);
 CREATE INDEX audit_profile ON audit (kind, profile_id, id)`,
   },
+  {
+    // Notes a person keeps on a payment, and the look-ups of it (its timeline). Notes are append-only: a
+    // note is corrected by another note, as the audit it is also recorded in.
+    version: 8,
+    sql: `
+CREATE TABLE payment_notes (
+  id TEXT PRIMARY KEY,
+  profile_id TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  merchant_no TEXT NOT NULL,
+  store_no TEXT NOT NULL,
+  transaction_no TEXT NOT NULL,
+  at TEXT NOT NULL,
+  operator TEXT NOT NULL,
+  text TEXT NOT NULL CHECK (length(text) BETWEEN 1 AND 1000)
+);
+CREATE INDEX payment_notes_payment ON payment_notes (merchant_no, transaction_no, store_no);
+CREATE TABLE payment_lookups (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  profile_id TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  merchant_no TEXT NOT NULL,
+  store_no TEXT NOT NULL,
+  transaction_no TEXT NOT NULL,
+  at TEXT NOT NULL,
+  operator TEXT NOT NULL,
+  matched_by TEXT NOT NULL
+);
+CREATE INDEX payment_lookups_payment ON payment_lookups (merchant_no, transaction_no, store_no);
+CREATE INDEX ipn_events_payment ON ipn_events (profile_id, json_extract(data, '$.transactionNo'));
+CREATE TRIGGER payment_notes_no_update BEFORE UPDATE ON payment_notes
+BEGIN SELECT RAISE(ABORT, 'payment notes are append-only'); END;
+CREATE TRIGGER payment_notes_no_delete BEFORE DELETE ON payment_notes
+BEGIN SELECT RAISE(ABORT, 'payment notes are append-only'); END`,
+  },
 ];

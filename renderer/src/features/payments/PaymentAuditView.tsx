@@ -16,6 +16,7 @@ const ACTION_LABELS: Record<string, string> = {
   'payment.check': 'Check by reference',
   'payment.final': 'Final status',
   'method.saved': 'Card stored',
+  'payment.note': 'Note on a payment',
 };
 
 /** The read-only record of every payments action: who, what, when and the service's answer. */

@@ -15,6 +15,7 @@ import { formatAge } from './format';
 import type { ListRow } from '../../db/owner';
 import { type UncertainRefunds, uncertainWords } from './open-refunds';
 import { useNow } from './use-now';
+import { PaymentTimeline } from './PaymentTimeline';
 
 /** "—" with "none" for screen readers: the one way an absent value is shown. */
 function None({ why }: { why: string }) {
@@ -42,6 +43,8 @@ function Time({ iso, none }: { iso: string | undefined; none: string }) {
 
 interface Props {
   row: ListRow;
+  /** The profile the payment is shown for (its timeline and notes are read for it). */
+  profileId?: string;
   onClose(): void;
   onRefresh(): void;
   isRefreshing: boolean;
@@ -60,6 +63,7 @@ interface Props {
  */
 export function DetailPanel({
   row,
+  profileId,
   onClose,
   onRefresh,
   isRefreshing,
@@ -294,6 +298,7 @@ export function DetailPanel({
           ))}
         </ul>
       )}
+      {profileId && <PaymentTimeline profileId={profileId} transactionNo={row.transactionNo} />}
     </aside>
   );
 }

@@ -382,6 +382,7 @@ export function TransactionsView({ profile, onRefund }: Props) {
             {detail && (
               <DetailPanel
                 row={detail}
+                profileId={profile.id}
                 onClose={closeDetail}
                 onRefresh={() => void jobs.refresh([detail.transactionNo])}
                 isRefreshing={busy}
