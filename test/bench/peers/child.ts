@@ -3,7 +3,7 @@
  * `node --import tsx test/bench/peers/child.ts <mode> <json args>`. Prints one JSON line last. Each
  * mode times its job from inside (process start and module loading excluded, as for the Python peers).
  *
- * Modes: recon-data, recon-ours, recon-duckdb, export-ours.
+ * Modes: recon-data, recon-ours, recon-duckdb.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -19,7 +19,6 @@ import { AppError } from '../../../shared/domain/errors';
 import { detectFormats, formatsFrom, toLedgerRows } from '../../../shared/recon/ledger';
 import { RECON_MAX_ROWS } from '../../../shared/recon/limits';
 import { chooseMapping } from '../../../shared/recon/mapping';
-import { exportOurs, type ExportArgs } from './export-ours';
 import { writeReconData } from './recon-data';
 import { reconcileWithDuckDb } from './recon-duckdb';
 import { answerOf, type ReconFiles } from './recon-shared';
@@ -93,7 +92,6 @@ async function main(): Promise<void> {
   if (mode === 'recon-data') out = writeReconData(String(args['dir']), Number(args['rows']));
   else if (mode === 'recon-ours') out = await reconOurs(args as Parameters<typeof reconOurs>[0]);
   else if (mode === 'recon-duckdb') out = await reconDuck(args as Parameters<typeof reconDuck>[0]);
-  else if (mode === 'export-ours') out = await exportOurs(args as unknown as ExportArgs);
   else throw new Error(`unknown mode ${mode}`);
   process.stdout.write(`\n${JSON.stringify(out)}\n`);
 }

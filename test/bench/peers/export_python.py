@@ -1,9 +1,9 @@
 """The exports bench's Python peers: the Transactions view's 15 columns for the same rows as
-export-ours.ts (makeListRows), written with Python's csv module or with xlsxwriter (constant_memory:
+peers/list-rows.ts (makeListRows), written with Python's csv module or with xlsxwriter (constant_memory:
 its streaming mode, rows written as they come), to a file. Rows are built first, as Refund Desk's list
 holds them; the timed part formats every cell from its typed value (times in UTC+8 with their offset,
 amounts from integer minor units) and writes the file. Memory: the peak the export adds over the rows
-(VmHWM reset as it starts, less the resident size then), measured as export-ours.ts measures it.
+(VmHWM reset as it starts, less the resident size then), measured as exports.bench.ts measures Chromium's renderer.
 
 argv: csv|xlsx rows out labels_json
 """
