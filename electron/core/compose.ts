@@ -3,7 +3,7 @@ import { createFetchHttpClient } from './adapters/http-fetch';
 import { createIpnListener } from './adapters/ipn-http-listener';
 import { type AppStorage, openAppStorage } from './adapters/sqlite/app-storage';
 import { createDispatcher, type Dispatch, type HandlerMap } from './ipc/dispatcher';
-import { appHandlers } from './ipc/handlers/app';
+import { appHandlers, bootstrapHandler } from './ipc/handlers/app';
 import { profileHandlers } from './ipc/handlers/profiles';
 import { transactionHandlers } from './ipc/handlers/transactions';
 import { transactionSyncHandlers } from './ipc/handlers/transactions-sync';
@@ -200,9 +200,12 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     openExternal: adapters.openExternal,
     ...(options.background === false ? { background: false } : {}),
   }));
+  const forApp = appHandlers(app);
+  const forProfiles = profileHandlers(profiles);
   const handlers: HandlerMap = {
-    ...appHandlers(app),
-    ...profileHandlers(profiles),
+    ...forApp,
+    'app.bootstrap': bootstrapHandler({ ...forApp, ...forProfiles }),
+    ...forProfiles,
     ...transactionHandlers(lookup),
     ...transactionSyncHandlers(
       createTransactionSync({ gateway: (id) => profiles.gatewayOf(id), clock: adapters.clock, limiterFor }),

@@ -11,11 +11,13 @@ export const appKeys = {
 export const appInfoQuery = (bridge: Bridge) =>
   queryOptions({ queryKey: appKeys.info, queryFn: () => unwrap(bridge['app.info']()), staleTime: Infinity });
 
+/** Asked every 15 s; an answer a few seconds old (app.bootstrap's, at start) serves a screen mounting. */
 export const appHealthQuery = (bridge: Bridge) =>
   queryOptions({
     queryKey: appKeys.health,
     queryFn: () => unwrap(bridge['app.health']()),
     refetchInterval: 15_000,
+    staleTime: 5_000,
   });
 
 /**
