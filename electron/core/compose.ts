@@ -23,6 +23,7 @@ import type { Clock, Logger, OpenExternal } from './services/ports';
 import type { SecretStore, SettingsStore } from './services/profiles/ports';
 import { createProfilesRuntime, type DemoHandle, type ProfilesRuntime } from './services/profiles/runtime';
 import { createLimiters } from './services/gateway/adaptive-limit';
+import { createLearnedLimitsFile } from './adapters/learned-limits-file';
 import { createTransactionLookup } from './services/transactions/lookup';
 import { createTransactionSync } from './services/transactions/sync';
 
@@ -156,8 +157,12 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
       ...store.problems().map((p) => ({ name: p.name, ok: false, detail: p.detail })),
     ],
   });
-  // One adaptive limiter per profile, shared by bulk refresh, sync and reconciliation lookups.
-  const limiterFor = createLimiters(adapters.clock);
+  // One adaptive limiter per profile, shared by bulk refresh, sync and reconciliation lookups; each
+  // starts from what the last batch of that profile learned, in this process or an earlier one.
+  const limiterFor = createLimiters(
+    adapters.clock,
+    createLearnedLimitsFile(join(adapters.dataDir, 'learned-limits.json'), adapters.clock),
+  );
   const lookup = createTransactionLookup({
     gateway: (id) => profiles.gatewayOf(id),
     clock: adapters.clock,

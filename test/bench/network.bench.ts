@@ -9,7 +9,11 @@
  * - batch_query_5xx_final_limit (printed only): the same batch while the sandbox answers a share of
  *   requests with 503; shows the limiter backing off (its final limit, cuts and the errors seen).
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createLearnedLimitsFile } from '../../electron/core/adapters/learned-limits-file';
 import { createFetchHttpClient } from '../../electron/core/adapters/http-fetch';
 import { createLogger } from '../../electron/core/adapters/logger';
 import { createAdaptiveLimiter, createLimiters } from '../../electron/core/services/gateway/adaptive-limit';
@@ -92,12 +96,16 @@ const keysOf = (ids: string[], n: number, offset = 0) =>
   Array.from({ length: n }, (_, i) => ({ transactionNo: ids[(offset + i) % ids.length]! }));
 const pct = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);
 
+/** Where the bench's "app" keeps what its limiters learned, as the app does in its data directory. */
+const LEARNED = join(mkdtempSync(join(tmpdir(), 'rd-bench-learned-')), 'learned-limits.json');
+
 /**
  * The limiters a fresh process of the app would have for the bench's account: what the app composes
- * (one per account, see createLimiters).
+ * (compose.ts: one per connection, starting from what the last process learned).
  */
 function appLimiters() {
-  return createLimiters({ now: Date.now });
+  const clock = { now: Date.now };
+  return createLimiters(clock, createLearnedLimitsFile(LEARNED, clock));
 }
 
 async function batchVsPool(): Promise<Result> {
