@@ -20,7 +20,6 @@ import { detectFormats, formatsFrom, toLedgerRows } from '../../../shared/recon/
 import { RECON_MAX_ROWS } from '../../../shared/recon/limits';
 import { chooseMapping } from '../../../shared/recon/mapping';
 import { writeReconData } from './recon-data';
-import { reconcileWithDuckDb } from './recon-duckdb';
 import { answerOf, type ReconFiles } from './recon-shared';
 
 const peakMb = () => process.resourceUsage().maxRSS / 1024;
@@ -79,6 +78,8 @@ async function reconOurs(a: { db: string; runId: string; ledger: string; created
 }
 
 async function reconDuck(a: { files: ReconFiles; exponents: Record<string, number> }) {
+  // Loaded here, not at the top: DuckDB's library would otherwise sit in every side's memory.
+  const { reconcileWithDuckDb } = await import('./recon-duckdb');
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const answer = await reconcileWithDuckDb(a.files, a.exponents);
