@@ -92,9 +92,49 @@ export default tseslint.config(
     },
   },
   // The cache has one owner (renderer/src/db/owner): it alone writes IndexedDB and keeps the query cache
-  // in step, so screens and features reach the cache only through it.
+  // in step, so screens and features reach the cache only through it — never Dexie or IndexedDB itself.
   {
     files: ['renderer/src/app/**', 'renderer/src/features/**', 'renderer/src/lib/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...rendererImports,
+          paths: [
+            ...rendererImports.paths,
+            { name: 'dexie', message: 'Reach the cache through db/owner (useCache), its one owner.' },
+          ],
+          patterns: [
+            ...rendererImports.patterns,
+            {
+              group: ['**/db/*', '!**/db/owner'],
+              message: 'Reach the cache through db/owner (useCache), its one owner.',
+            },
+            { group: ['dexie/*'], message: 'Reach the cache through db/owner (useCache), its one owner.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['indexedDB', 'IDBKeyRange', 'IDBFactory'].map((name) => ({
+          name,
+          message: 'Reach the cache through db/owner (useCache), its one owner.',
+        })),
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['window', 'self', 'globalThis'].map((object) => ({
+          object,
+          property: 'indexedDB',
+          message: 'Reach the cache through db/owner (useCache), its one owner.',
+        })),
+      ],
+    },
+  },
+  // The cache layer sits under the screens: it never depends on a feature (a screen's view model), or
+  // the cache and the screen that reads it would import each other.
+  {
+    files: ['renderer/src/db/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -103,8 +143,8 @@ export default tseslint.config(
           patterns: [
             ...rendererImports.patterns,
             {
-              group: ['**/db/*', '!**/db/owner'],
-              message: 'Reach the cache through db/owner (useCache), its one owner.',
+              group: ['**/features/**', '**/app/**'],
+              message: 'The cache layer imports no screen: move what it needs into db/ or shared/.',
             },
           ],
         },

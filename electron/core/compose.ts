@@ -188,6 +188,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
   const refunds = createRefundsRuntime({
     store: store.refunds,
     untrusted: store.untrusted,
+    unreadable: store.unreadable,
     clock: adapters.clock,
     log: adapters.log,
     events,

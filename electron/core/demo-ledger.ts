@@ -166,7 +166,8 @@ export function buildDemoLedger(anchorMs: number = DEMO_LEDGER_ANCHOR_MS): DemoL
     },
     {
       at: 201,
-      text: `${day(u3.createdAt)},SO-BAD3,${u3.transactionNo.slice(0, 1)}.${u3.transactionNo.slice(1, 6)}E+17,${formatMinor(u3.amountMinor, u3.currency)},${u3.currency},Paid`,
+      // No order id: a shortened id with a reference would be matched by that reference instead.
+      text: `${day(u3.createdAt)},,${u3.transactionNo.slice(0, 1)}.${u3.transactionNo.slice(1, 6)}E+17,${formatMinor(u3.amountMinor, u3.currency)},${u3.currency},Paid`,
     },
   ];
   for (const b of bad) body.splice(b.at, 0, b.text);

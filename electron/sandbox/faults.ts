@@ -7,6 +7,9 @@
  *   is handled — nothing changes.
  * - dropAfterRate, malformedJsonRate: after the request was handled and its changes applied — the
  *   client cannot tell whether it worked (the ambiguous case the app must survive).
+ * - answers: after the request was handled and applied — a success answer that says something else
+ *   than what happened (another amount, reference or transaction number): the hostile answer a client
+ *   must check against its request instead of believing.
  * - hold (FaultInjector.hold): the next request of an endpoint is held on the way, before anything else,
  *   until the test releases it; then it is handled and applied as if it had just arrived, whether or not
  *   its client is still waiting — a request that lands after the client gave up on it.
@@ -33,11 +36,21 @@ export interface EndpointFaults {
   dropAfterRate: number;
 }
 
+/** Fields of a success answer's `result` replaced by these values (the request itself is applied as sent). */
+export interface AnswerOverride {
+  amount?: string;
+  currency?: string;
+  reference?: string;
+  transactionNo?: string;
+}
+
 export interface FaultConfig {
   /** Applies to every endpoint… */
   all: Partial<EndpointFaults>;
   /** …unless overridden per endpoint. */
   endpoints: Partial<Record<EndpointName, Partial<EndpointFaults>>>;
+  /** Per endpoint: what its success answers say instead of the truth (none when absent). */
+  answers?: Partial<Record<EndpointName, AnswerOverride>>;
   /** Added before the first delivery attempt of every IPN. */
   ipnDelayMs: number;
   /** Share of IPN attempts the sandbox fails on purpose (not sent; retried on schedule). */
@@ -59,11 +72,22 @@ const endpointFaultsSchema = z
   .partial()
   .strict();
 
+const answerOverrideSchema = z
+  .object({
+    amount: z.string().max(40),
+    currency: z.string().max(8),
+    reference: z.string().max(128),
+    transactionNo: z.string().max(40),
+  })
+  .partial()
+  .strict();
+
 /** Schema of a runtime update (admin endpoint): any subset of FaultConfig. */
 export const faultPatchSchema = z
   .object({
     all: endpointFaultsSchema,
     endpoints: z.partialRecord(z.enum(ENDPOINTS), endpointFaultsSchema),
+    answers: z.partialRecord(z.enum(ENDPOINTS), answerOverrideSchema),
     ipnDelayMs: z.number().int().min(0).max(7_200_000),
     ipnFailRate: rate,
     refundFailRate: rate,
@@ -82,19 +106,23 @@ const NO_FAULTS: EndpointFaults = {
 };
 
 function emptyConfig(): FaultConfig {
-  return { all: {}, endpoints: {}, ipnDelayMs: 0, ipnFailRate: 0, refundFailRate: 0 };
+  return { all: {}, endpoints: {}, answers: {}, ipnDelayMs: 0, ipnFailRate: 0, refundFailRate: 0 };
 }
 
 /** Merges a patch into a config field by field (endpoint entries merge too). */
 export function mergeFaults(base: FaultConfig, patch: Partial<FaultConfig>): FaultConfig {
   const endpoints: FaultConfig['endpoints'] = { ...base.endpoints };
+  const answers: FaultConfig['answers'] = { ...base.answers };
   for (const name of ENDPOINTS) {
     const p = patch.endpoints?.[name];
     if (p) endpoints[name] = { ...endpoints[name], ...p };
+    const a = patch.answers?.[name];
+    if (a) answers[name] = { ...answers[name], ...a };
   }
   return {
     all: { ...base.all, ...patch.all },
     endpoints,
+    answers,
     ipnDelayMs: patch.ipnDelayMs ?? base.ipnDelayMs,
     ipnFailRate: patch.ipnFailRate ?? base.ipnFailRate,
     refundFailRate: patch.refundFailRate ?? base.refundFailRate,
@@ -155,6 +183,12 @@ export class FaultInjector {
   /** The faults in force for one endpoint. */
   forEndpoint(name: EndpointName): EndpointFaults {
     return { ...NO_FAULTS, ...this.current.all, ...this.current.endpoints[name] };
+  }
+
+  /** What one endpoint's success answers say instead of the truth, if anything. */
+  answerFor(name: EndpointName): AnswerOverride | undefined {
+    const a = this.current.answers?.[name];
+    return a && Object.keys(a).length > 0 ? { ...a } : undefined;
   }
 
   /**

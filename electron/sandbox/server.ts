@@ -119,6 +119,10 @@ async function handleArrived(
     body = envelope(err.retCode, err.message, err.result ? { result: err.result } : {});
   }
   const retCode = String(body.ret_code);
+  // A hostile success answer: the request was applied as sent, the answer says otherwise.
+  const override = ctx.faults.answerFor(route.name);
+  if (override && retCode === RET.SUCCESS && body.result && typeof body.result === 'object')
+    body.result = { ...(body.result as Record<string, unknown>), ...override };
 
   // Faults that strike after the request was handled: the client cannot know what happened.
   if (ctx.faults.roll(faults.dropAfterRate)) {

@@ -28,6 +28,12 @@ export interface DecodedText {
 export interface CsvRecord {
   line: number;
   cells: string[];
+  /**
+   * From a workbook: the columns (0-based) whose cells Excel stored as numbers, written in `cells` as
+   * plain decimals with a dot ("1234.5"). Such an amount is read as that number whatever the file's
+   * decimal separator, and says nothing about it (shared/csv/xlsx-read.ts). Absent for CSV.
+   */
+  numbers?: readonly number[];
 }
 
 /** Why a row could not be read, where the cause is recognisable. */
@@ -73,7 +79,7 @@ const NOT_CSV_SIGNATURES: ReadonlyArray<{ bytes: number[]; what: string }> = [
   },
   {
     bytes: [0xd0, 0xcf, 0x11, 0xe0],
-    what: 'an old Excel workbook (.xls), not a CSV file. In Excel choose File → Save As → “CSV UTF-8”, then import that file',
+    what: 'an old Excel workbook (.xls), which cannot be read. In Excel choose File → Save As → “Excel Workbook (.xlsx)” or “CSV UTF-8”, then import that file',
   },
   {
     bytes: [0x25, 0x50, 0x44, 0x46],
@@ -384,7 +390,7 @@ function countSplits(cells: readonly string[], [head, tail]: readonly [RegExp, R
  * pairs look like the two halves of an amount split at an unquoted thousands separator ("1" + "234.56"),
  * that is named as the likely cause.
  */
-function fieldCountProblem(line: number, cells: string[], expected: number): CsvProblem {
+export function fieldCountProblem(line: number, cells: string[], expected: number): CsvProblem {
   const base = `has ${cells.length} field${cells.length === 1 ? '' : 's'}, the header has ${expected}`;
   const extra = cells.length - expected;
   if (extra > 0)

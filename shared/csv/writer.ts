@@ -13,6 +13,7 @@
  *   stays numeric ("-12.30") — the only cell allowed to start with '-'.
  * - `timestamp`: ISO-8601 instants. With `zone`, written in that zone with their offset
  *   ("2025-03-01T14:05:06+08:00") and the header names the zone ("Created (UTC+8)").
+ * - `date`: a calendar day, ISO "2026-11-19" (what is not a day is written as text).
  * - `text` / `integer`: as is, after the formula-injection guard.
  * Formula-injection guard: any text cell starting with =, +, -, @ (or their full-width forms ＝＋－＠,
  * which spreadsheets in East Asian locales also evaluate), TAB or CR is prefixed with an apostrophe so
@@ -20,7 +21,7 @@
  */
 import { isoInZone } from '../domain/zones';
 
-export type CsvKind = 'id' | 'amount' | 'timestamp' | 'text' | 'integer';
+export type CsvKind = 'id' | 'amount' | 'timestamp' | 'date' | 'text' | 'integer';
 
 export interface CsvColumn<Row> {
   header: string;
@@ -140,6 +141,7 @@ function fieldWriter(kind: CsvKind, idStyle: 'excel' | 'plain', zone: CsvOptions
         return quote(guardFormula(text ? isoInZone(text, iana) : text));
       };
     }
+    case 'date':
     case 'text':
       return guardedText;
   }

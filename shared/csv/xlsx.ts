@@ -6,6 +6,7 @@
  *   many: "6798000" IDR → #,##0, "12.30" USD → #,##0.00);
  * - `integer` → a number;
  * - `timestamp` → a real date, the wall clock of the chosen zone, with the zone in the header;
+ * - `date` → a calendar day "2026-11-19" as a date cell (yyyy-mm-dd); anything else as text;
  * - `text` → a text cell (typed as a string, so Excel never evaluates it as a formula).
  * The header row is bold, frozen and carries filters; column widths come from the header and the
  * first 200 rows.
@@ -63,6 +64,9 @@ export function xlsxCellText(text: string): string {
 }
 const UTC = { iana: 'UTC', label: 'UTC' };
 const PLAIN_DECIMAL = /^-?\d+(?:\.(\d+))?$/;
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** How a `date` column's days show. */
+const DAY_FORMAT = 'yyyy-mm-dd';
 const NEEDS_ESCAPE = /[&<>\r]/;
 const MS_PER_DAY = 86_400_000;
 /** Excel's serial day number of 1970-01-01 (its 1900 date system, as exceljs writes dates). */
@@ -204,6 +208,16 @@ function cellWriter(
         return { xml: `${s(style)}><v>${EPOCH_SERIAL + wall / MS_PER_DAY}</v></c>`, width: 19 };
       };
     }
+    case 'date': {
+      const style = styles.of(DAY_FORMAT);
+      return (raw) => {
+        if (raw === null || raw === undefined || raw === '') return NO_CELL;
+        const m = ISO_DAY.exec(String(raw));
+        if (!m) return text(raw, 0);
+        const day = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+        return { xml: `${s(style)}><v>${EPOCH_SERIAL + day / MS_PER_DAY}</v></c>`, width: 19 };
+      };
+    }
     case 'id': {
       const style = styles.of('@');
       return (raw) => (raw === null || raw === undefined || raw === '' ? blank(style) : text(raw, style));
@@ -215,7 +229,10 @@ function cellWriter(
 
 /** A column width in characters: the header or the longest of the first rows, within reason. */
 function widthOf(header: string, longest: number, kind: string): number {
-  return Math.min(60, Math.max(header.length + 3, longest + 2, kind === 'timestamp' ? 20 : 8));
+  return Math.min(
+    60,
+    Math.max(header.length + 3, longest + 2, kind === 'timestamp' ? 20 : kind === 'date' ? 12 : 8),
+  );
 }
 
 /** "A", "B", … "Z", "AA", …: a column's letters. */
@@ -269,13 +286,14 @@ export function createXlsxStream<Row>(
   const writers = columns.map((c) => cellWriter(c.kind, zone.iana, styles, dateFormat));
   const refs = columns.map((_, i) => columnName(i));
   const last = refs[n - 1] ?? 'A';
-  // Column formats apply to cells typed later in Excel: ids are Text (@), times the date format.
-  const columnStyle = columns.map((c) =>
-    c.kind === 'id' ? styles.of('@') : c.kind === 'timestamp' ? styles.of(dateFormat) : 0,
-  );
-  const headerStyle = columns.map((c) =>
-    styles.of(c.kind === 'id' ? '@' : c.kind === 'timestamp' ? dateFormat : undefined, true),
-  );
+  // Column formats apply to cells typed later in Excel: ids are Text (@), times and days their formats.
+  const columnFormat = (c: CsvColumn<Row>) =>
+    c.kind === 'id' ? '@' : c.kind === 'timestamp' ? dateFormat : c.kind === 'date' ? DAY_FORMAT : undefined;
+  const columnStyle = columns.map((c) => {
+    const f = columnFormat(c);
+    return f === undefined ? 0 : styles.of(f);
+  });
+  const headerStyle = columns.map((c) => styles.of(columnFormat(c), true));
   const longest = new Array<number>(n).fill(0);
   let sheet: ZipEntryWriter | undefined;
   let rowNo = 1;

@@ -64,8 +64,11 @@ export function parseMinor(
 
 /** Parses an amount as the service writes it (JSON number or string, two decimals). */
 export function parseWireAmount(value: string | number, currency: Currency): number {
-  // Older servers send JSON numbers: String() of a number such as 10.5 gives "10.5", which is exact
-  // for the short decimals the service uses; anything with more precision is rejected by parseMinor.
+  // Older servers send JSON numbers. String() gives a double's shortest round-trip form ("10.5"):
+  // anything with more decimals than the currency has is refused by parseMinor, and a number whose
+  // JSON text said more than the double holds never gets here (shared/protocol/wire-json.ts).
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw new MoneyParseError(`"${String(value)}" is not an amount`);
   const minor = parseMinor(typeof value === 'number' ? String(value) : value, currency, {
     allowExtraZeros: true,
   });

@@ -49,6 +49,12 @@ const intentDraftSchema = intentAccountSchema.extend({
 export type IntentDraft = z.infer<typeof intentDraftSchema>;
 
 export const intentSchema = intentDraftSchema.extend({
+  /**
+   * Absent only on a refund of an earlier version that kept a settle currency this app does not handle
+   * (or none): it is no amount's unit, so the refund is still shown, counted and checked. Every refund
+   * this version sends has one.
+   */
+  settleCurrency: currencySchema.optional(),
   state: z.enum(INTENT_STATES),
   updatedAt: z.string(),
   /** `host:pid` of the process that sends (or sent) the request. */

@@ -76,10 +76,20 @@ export interface CustomerResult {
   createdTime?: string;
 }
 
-/** What secure-pay answered: a checkout URL, a whitelabel authorization, or an immediate vault charge. */
-export interface SecurePayResult {
-  transactionNo: string;
+/**
+ * What a payment create's answer says it is about, when it says so: checked against the request before
+ * the answer is believed (services/payments/answers.ts). The amount is in minor units of the answered
+ * currency, or of the request's when the answer names none.
+ */
+export interface PaymentEcho {
   reference?: string;
+  amountMinor?: number;
+  currency?: Currency;
+}
+
+/** What secure-pay answered: a checkout URL, a whitelabel authorization, or an immediate vault charge. */
+export interface SecurePayResult extends PaymentEcho {
+  transactionNo: string;
   cashierUrl?: string;
   authorization?: string;
   status?: string;
@@ -87,9 +97,8 @@ export interface SecurePayResult {
 }
 
 /** What capture answered: pending with a 3-D Secure page, or a final status. */
-export interface CaptureResult {
+export interface CaptureResult extends PaymentEcho {
   transactionNo: string;
-  reference?: string;
   status?: string;
   customerNo?: string;
   authUrl?: string;
@@ -121,9 +130,29 @@ export function toCustomerResult(r: z.infer<typeof customerResultSchema>): Custo
   return strip({ customerNo: r.customerNo, customerCode: r.customerCode, createdTime: r.createdTime });
 }
 
-export function toSecurePayResult(r: z.infer<typeof securePayResultSchema>): SecurePayResult {
+/**
+ * The echoed amount and currency, strictly: an amount that is not an exact decimal, or a currency this
+ * app does not handle, throws (a malformed answer). `requestCurrency` reads an amount sent without one.
+ */
+function echoOf(
+  r: { amount?: string | number | null | undefined; currency?: string | null | undefined },
+  requestCurrency: Currency,
+): { amountMinor?: number; currency?: Currency } {
+  const currency = r.currency ? toCurrency(r.currency) : undefined;
+  const amount = r.amount === '' ? undefined : (r.amount ?? undefined);
+  return {
+    ...(currency ? { currency } : {}),
+    ...(amount !== undefined ? { amountMinor: parseWireAmount(amount, currency ?? requestCurrency) } : {}),
+  };
+}
+
+export function toSecurePayResult(
+  r: z.infer<typeof securePayResultSchema>,
+  requestCurrency: Currency,
+): SecurePayResult {
   return strip({
     transactionNo: r.transactionNo,
+    ...echoOf(r, requestCurrency),
     reference: r.reference,
     cashierUrl: r.cashierUrl,
     authorization: r.authorization,
@@ -132,9 +161,13 @@ export function toSecurePayResult(r: z.infer<typeof securePayResultSchema>): Sec
   });
 }
 
-export function toCaptureResult(r: z.infer<typeof captureResultSchema>): CaptureResult {
+export function toCaptureResult(
+  r: z.infer<typeof captureResultSchema>,
+  requestCurrency: Currency,
+): CaptureResult {
   return strip({
     transactionNo: r.transactionNo,
+    ...echoOf(r, requestCurrency),
     reference: r.reference,
     status: r.status,
     customerNo: r.customerNo,

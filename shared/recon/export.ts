@@ -32,8 +32,32 @@ function differenceOf(item: ReconItem): { amountMinor: number; currency: Currenc
   return item.deltas.find((d) => d.currency === currency) ?? item.deltas[0];
 }
 
+/**
+ * The ledger's date of a row as a calendar day (a date cell in Excel, ISO in CSV) when it was read; as
+ * written when the row could not be read (then it may be no date at all).
+ */
+const ledgerDay = (r: ReconItem) => (r.ledger ? (r.ledger.day ?? r.ledger.date) : r.unusable?.fields?.date);
+
+/**
+ * The ledger's row as written: the row itself when it could not be read; for a read row, its date as
+ * the ledger wrote it when that is not already the day shown ("Date: 19.11.2026").
+ */
+function asWritten(r: ReconItem): string | undefined {
+  if (r.unusable) return r.unusable.raw;
+  const date = r.ledger?.date;
+  return date && date !== r.ledger?.day ? `Date: ${date}` : undefined;
+}
+
+/** The row's detail, led by why it was matched by reference when its transaction number was unusable. */
+function detailOf(r: ReconItem): string {
+  const note = r.ledger?.keyNote;
+  if (!note) return r.detail;
+  const said = `${note.charAt(0).toUpperCase()}${note.slice(1)}.`;
+  return r.detail ? `${said} ${r.detail}` : said;
+}
+
 /** A ledger cell of a row: read, or as written when the row could not be read. */
-const ledgerText = (r: ReconItem, f: 'transactionNo' | 'reference' | 'currency' | 'date') =>
+const ledgerText = (r: ReconItem, f: 'transactionNo' | 'reference' | 'currency') =>
   r.ledger ? r.ledger[f] : r.unusable?.fields?.[f];
 
 const MATCHED_BY: Readonly<Record<string, string>> = {
@@ -75,7 +99,7 @@ export function reportColumns(zone: ExportZone = UTC_ZONE): readonly CsvColumn<R
       kind: 'text',
       value: (r) => r.ledger && (r.ledger.statusText ?? r.ledger.status),
     },
-    { header: 'Ledger date', kind: 'text', value: (r) => ledgerText(r, 'date') },
+    { header: 'Ledger date', kind: 'date', value: ledgerDay },
     {
       header: 'Service amount',
       kind: 'amount',
@@ -102,9 +126,9 @@ export function reportColumns(zone: ExportZone = UTC_ZONE): readonly CsvColumn<R
     { header: 'Duplicate of line', kind: 'integer', value: (r) => r.duplicateOfLine },
     { header: 'Paid at service', kind: 'timestamp', value: (r) => r.service?.paidAt },
     { header: 'Time zone', kind: 'text', value: (r) => (r.service?.paidAt ? zone.label : '') },
-    { header: 'Detail', kind: 'text', value: (r) => r.detail },
+    { header: 'Detail', kind: 'text', value: detailOf },
     { header: 'Cause', kind: 'text', value: (r) => r.unusable?.cause },
-    { header: 'Ledger row as written', kind: 'text', value: (r) => r.unusable?.raw },
+    { header: 'Ledger row as written', kind: 'text', value: asWritten },
     { header: 'Created at service', kind: 'timestamp', value: (r) => r.service?.createdAt },
     { header: 'Service data source', kind: 'text', value: (r) => r.service?.source },
     { header: 'Fetched from service', kind: 'timestamp', value: (r) => r.service?.fetchedAt },
@@ -158,8 +182,8 @@ export function summaryColumns(zone: ExportZone = UTC_ZONE): readonly CsvColumn<
     { header: 'Unreadable', kind: 'integer', value: (r) => r.counts.unreadable },
     { header: 'Run id', kind: 'text', value: (r) => r.run?.runId },
     { header: 'Profile', kind: 'text', value: (r) => r.run?.profileName },
-    { header: 'Period from', kind: 'text', value: (r) => r.run?.options.period?.from },
-    { header: 'Period to', kind: 'text', value: (r) => r.run?.options.period?.to },
+    { header: 'Period from', kind: 'date', value: (r) => r.run?.options.period?.from },
+    { header: 'Period to', kind: 'date', value: (r) => r.run?.options.period?.to },
     {
       header: 'Period days',
       kind: 'text',

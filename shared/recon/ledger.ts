@@ -59,6 +59,11 @@ export const ledgerRowSchema = z
     statusText: z.string().max(100).superRefine(refuseUnsafeText('status')).optional(),
     /** Refunded amount per the ledger, when such a column is mapped. */
     refundedMinor: minor.optional(),
+    /**
+     * Why the row is keyed by its reference although it has a transaction number: that number could
+     * not be used (shortened by Excel, not all digits). Shown and exported with the row.
+     */
+    keyNote: z.string().max(300).superRefine(refuseUnsafeText('note')).optional(),
   })
   .strict()
   .refine((r) => r.transactionNo !== undefined || r.reference !== undefined, 'a row needs a key');
@@ -183,11 +188,14 @@ export function detectFormats(
   const decimal = decimalTally();
   const dates = dateTally();
   let sawIso = false;
-  for (const { cells } of parsed.rows) {
-    if (amount >= 0) tallyDecimal(decimal, cells[amount] ?? '');
+  // A workbook's number cell says nothing about how the file writes decimals: it is a number.
+  for (const { cells, numbers } of parsed.rows) {
+    if (amount >= 0 && !numbers?.includes(amount)) tallyDecimal(decimal, cells[amount] ?? '');
     if (date >= 0 && tallyDate(dates, cells[date] ?? '')) sawIso = true;
   }
-  if (refunded >= 0) for (const { cells } of parsed.rows) tallyDecimal(decimal, cells[refunded] ?? '');
+  if (refunded >= 0)
+    for (const { cells, numbers } of parsed.rows)
+      if (!numbers?.includes(refunded)) tallyDecimal(decimal, cells[refunded] ?? '');
   return { decimal: decimalVerdict(decimal), dates: dateVerdict(dates, sawIso) };
 }
 
@@ -265,7 +273,36 @@ function readCurrency(cell: string): Currency | { problem: string } {
   return currency;
 }
 
-/** Applies a mapping (assumed valid, see mappingIssues) to a parsed file. */
+/** A column's name for a message: as the file's header says it, bounded. */
+const columnShown = (header: string | undefined, fallback: string) =>
+  header ? (header.length > 40 ? `${header.slice(0, 39)}…` : header) : fallback;
+
+/**
+ * Why a transaction number cannot be used, as the start of a sentence, or undefined when it can:
+ * shortened by Excel to scientific notation (its last digits lost), or not all digits.
+ */
+function unusableId(
+  transactionNo: string,
+  column: string,
+): { cause: 'scientific_id' | 'id_not_digits'; says: string } {
+  if (SCIENTIFIC.test(transactionNo))
+    return {
+      cause: 'scientific_id',
+      says: `${column} “${transactionNo}” looks shortened by Excel (scientific notation): its last digits are lost`,
+    };
+  return { cause: 'id_not_digits', says: `${column} “${transactionNo.slice(0, 40)}” is not all digits` };
+}
+
+const ID_FIXES: Readonly<Record<'scientific_id' | 'id_not_digits', string>> = {
+  scientific_id:
+    'Map a reference column (order or invoice number) to match such rows by reference, or export the ledger again with that column as Text (in Excel: Data → From Text/CSV, column type Text)',
+  id_not_digits: 'Map a reference column (order or invoice number) to match such rows by reference instead',
+};
+
+/**
+ * Applies a mapping (assumed valid, see mappingIssues) to a parsed file. A row whose transaction number
+ * cannot be used is keyed by its reference when it has one — and says so (`keyNote`) — else unusable.
+ */
 export function toLedgerRows(
   parsed: Pick<ParsedCsv, 'headers' | 'rows' | 'problems' | 'delimiter'>,
   mapping: ColumnMapping,
@@ -294,6 +331,8 @@ export function toLedgerRows(
   const currencies = new Map<string, Currency | { problem: string }>();
   const statuses = new Map<string, { text: string; status: LedgerStatus }>();
   const rawCell = (cells: readonly string[], i: number) => (i < 0 ? '' : (cells[i] ?? ''));
+  const txColumn = columnShown(mapping.transactionNo, 'transaction number');
+  const refColumn = columnShown(mapping.reference, 'reference');
   // Made once, not per row: a closure per row is measurable at 100k rows.
   let rec: CsvRecord;
   const fail = (reason: string, cause: UnusableCause) => unusable.push(unusableOf(rec, idx, reason, cause));
@@ -302,23 +341,25 @@ export function toLedgerRows(
     // A cell of digits (or a year-first day) has nothing to escape: the usual row skips that check.
     const txText = idx.transactionNo < 0 ? '' : (cells[idx.transactionNo] ?? '').trim();
     const txDigits = DIGITS.test(txText);
-    const transactionNo = txDigits ? txText : escapeUnsafeText(txText);
+    let transactionNo = txDigits ? txText : escapeUnsafeText(txText);
     const reference = cellOf(cells, idx.reference);
+    let keyNote: string | undefined;
+    if (transactionNo && !txDigits) {
+      const id = unusableId(transactionNo, txColumn);
+      if (!reference) {
+        fail(`${id.says}, so it cannot be matched. ${ID_FIXES[id.cause]}`, id.cause);
+        continue;
+      }
+      // The reference still identifies the payment: the row is checked by it, and says why.
+      keyNote = `${id.says}: matched by ${refColumn} instead`;
+      transactionNo = '';
+    }
     if (!transactionNo && !reference) {
       fail('has neither a transaction number nor a reference', 'no_key');
       continue;
     }
     if (!transactionNo && reference.length > REFERENCE_MAX) {
       fail(`reference “${reference.slice(0, 40)}…” is longer than ${REFERENCE_MAX} characters`, 'no_key');
-      continue;
-    }
-    if (transactionNo && !txDigits) {
-      if (SCIENTIFIC.test(transactionNo))
-        fail(
-          `transaction number “${transactionNo}” was shortened by a spreadsheet to scientific notation, so its last digits are lost. Export the ledger again with that column formatted as Text (in Excel: Data → From Text/CSV, column type Text)`,
-          'scientific_id',
-        );
-      else fail(`transaction number “${transactionNo.slice(0, 40)}” is not all digits`, 'id_not_digits');
       continue;
     }
     const currencyRaw = rawCell(cells, idx.currency);
@@ -335,9 +376,12 @@ export function toLedgerRows(
     let amountMinor: number;
     let refundedMinor: number | undefined;
     try {
-      amountMinor = parseLedgerAmount(cellOf(cells, idx.amount), currency, formats.decimal);
+      // A workbook's number cell is written with a dot, whatever the file's text cells use.
+      const numbers = rec.numbers;
+      const decimalOf = (i: number) => (numbers?.includes(i) ? '.' : formats.decimal);
+      amountMinor = parseLedgerAmount(cellOf(cells, idx.amount), currency, decimalOf(idx.amount));
       const refundedText = cellOf(cells, idx.refunded);
-      if (refundedText) refundedMinor = parseLedgerAmount(refundedText, currency, formats.decimal);
+      if (refundedText) refundedMinor = parseLedgerAmount(refundedText, currency, decimalOf(idx.refunded));
     } catch (e) {
       fail(e instanceof MoneyParseError ? `amount: ${e.message}` : 'amount could not be read', 'amount');
       continue;
@@ -360,7 +404,7 @@ export function toLedgerRows(
       statuses.set(statusRaw, said);
     }
     const { text: statusText, status } = said;
-    if (transactionNo && reference && date && day && statusText && refundedMinor === undefined) {
+    if (transactionNo && reference && date && day && statusText && refundedMinor === undefined && !keyNote) {
       // The usual row, made in one piece (same properties, same order as below).
       rows.push({
         line: rec.line,
@@ -382,6 +426,7 @@ export function toLedgerRows(
     if (day) row.day = day;
     if (statusText) row.statusText = statusText.slice(0, 100);
     if (refundedMinor !== undefined) row.refundedMinor = refundedMinor;
+    if (keyNote) row.keyNote = keyNote.slice(0, 300);
     rows.push(row);
   }
   unusable.sort((a, b) => a.line - b.line);

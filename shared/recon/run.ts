@@ -30,6 +30,9 @@ export const ledgerFileInfoSchema = z
     name: z.string().max(200).superRefine(refuseUnsafeText('file name')),
     encoding: z.enum(CSV_ENCODINGS),
     delimiter: z.enum([',', ';', '\t']),
+    /** An Excel workbook and the sheet read (absent: a CSV file, as every run before workbooks). */
+    kind: z.literal('xlsx').optional(),
+    sheet: z.string().max(100).superRefine(refuseUnsafeText('sheet name')).optional(),
     /** Data rows in the file (read + cannot be used). */
     dataRows: z.number().int().min(1).max(RECON_MAX_ROWS),
     decimal: z.enum(DECIMAL_SEPARATORS),

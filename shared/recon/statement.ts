@@ -27,7 +27,7 @@ export function statementOf(f: RunFacts, s: ReconSummary): string[] {
   const unusableLines =
     s.unusable > 0 ? ` (${plural(s.unusable, 'row')} cannot be used and are listed as unreadable)` : '';
   out.push(
-    `Ledger ${f.file.name}: ${plural(f.file.dataRows, 'data row')}, ${s.read.toLocaleString('en-US')} read${unusableLines}; ${f.file.encoding.toUpperCase()}, separator “${f.file.delimiter === '\t' ? 'tab' : f.file.delimiter}”, decimal separator ${decimalLabel(f.file.decimal)} (${f.file.decimalSource})${f.mapping.date ? `, dates ${DATE_ORDER_LABELS[f.file.dateOrder]} (${f.file.dateOrderSource})` : ''}.`,
+    `Ledger ${f.file.name}: ${plural(f.file.dataRows, 'data row')}, ${s.read.toLocaleString('en-US')} read${unusableLines}; ${f.file.kind === 'xlsx' ? `Excel workbook, sheet “${f.file.sheet ?? ''}”` : `${f.file.encoding.toUpperCase()}, separator “${f.file.delimiter === '\t' ? 'tab' : f.file.delimiter}”`}, decimal separator ${decimalLabel(f.file.decimal)} (${f.file.decimalSource})${f.mapping.date ? `, dates ${DATE_ORDER_LABELS[f.file.dateOrder]} (${f.file.dateOrderSource})` : ''}.`,
   );
   out.push(
     `Each row was compared with the service's payment by transaction number (by reference where the row has none): amount, currency, status and refunds${f.mapping.date ? `, and its date with the payment day in ${daysLabel(f.options)}, accepting up to ${plural(f.options.dateToleranceDays, 'day')} apart` : ' (no date column was mapped, so dates were not compared)'}.`,

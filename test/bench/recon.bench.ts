@@ -6,7 +6,9 @@
  *   store's payments over real loopback HTTP — the app's own service, as `cli reconcile --from --to`
  *   runs it: the period's list (15-day windows), lookups of what the list does not answer, matching,
  *   and the record written (in-memory SQLite).
- * Run alone: `npx tsx test/bench/recon.bench.ts [pure|two-way]`.
+ * - `recon 100k xlsx`: the same 100k rows as an Excel workbook and as CSV, each from the file's bytes to
+ *   the report (open + read, formats + map, match + summary), side by side (`npm run bench -- recon-xlsx`).
+ * Run alone: `npx tsx test/bench/recon.bench.ts [pure|two-way|xlsx]`.
  */
 import type { Currency } from '../../shared/domain/currencies';
 import { reconcileInMemory } from '../../electron/hosts/cli/recon-run';
@@ -14,7 +16,8 @@ import { createFetchHttpClient } from '../../electron/core/adapters/http-fetch';
 import { createGatewayClient } from '../../electron/core/services/gateway/client';
 import { prepareLedger } from '../../electron/core/services/reconciliation/pipeline';
 import { DEMO_MERCHANT, startSandbox, type PaymentRecord } from '../../electron/sandbox/index';
-import { parseCsvBytes } from '../../shared/csv/parser';
+import { parseCsvBytes, type ParsedCsv } from '../../shared/csv/parser';
+import { openWorkbook } from '../../shared/csv/xlsx-read';
 import { formatMinor } from '../../shared/domain/money';
 import type { Transaction } from '../../shared/domain/transaction';
 import { detectFormats, formatsFrom, toLedgerRows } from '../../shared/recon/ledger';
@@ -28,7 +31,8 @@ const ROWS = 100_000;
 const CURRENCIES: readonly Currency[] = ['USD', 'CNY', 'JPY', 'GBP'];
 const FETCHED = '2025-07-01T00:00:00.000Z';
 
-export async function reconBench(): Promise<Figure[]> {
+/** A month-end ledger of ROWS rows and what the service says of each (a few amounts off, a few unknown). */
+function monthEnd() {
   const lines = ['Date,Order ID,Transaction No,Amount,Currency,Status'];
   const answers = new Map<string, ServiceAnswer>();
   for (let i = 0; i < ROWS; i += 1) {
@@ -54,6 +58,79 @@ export async function reconBench(): Promise<Figure[]> {
         : { kind: 'found', transaction: tx, source: 'lookup', fetchedAt: FETCHED },
     );
   }
+  return { lines, answers };
+}
+
+/** Formats, mapping and the report of parsed records: what follows reading the file, CSV or workbook. */
+async function toReport(parsed: ParsedCsv, answers: ReadonlyMap<string, ServiceAnswer>) {
+  const map = await time(() => {
+    const mapping = guessMapping(parsed.headers);
+    return toLedgerRows(parsed, mapping, formatsFrom(detectFormats(parsed, mapping)));
+  });
+  const match = await time(() =>
+    buildReport({
+      rows: map.value.rows,
+      unusable: map.value.unusable,
+      answer: (k) => answers.get(k),
+      listed: [],
+      listing: 'none',
+      options: { days: 'service', timeZone: 'UTC', dateToleranceDays: 1, refundLookbackDays: 0 },
+      fmt: detailAmount,
+    }),
+  );
+  return { map, match };
+}
+
+/**
+ * The same 100k rows as a workbook (written by exceljs as Excel would store them: ids as text, amounts
+ * as numbers, dates as date cells) and as CSV, each timed from its bytes to the report.
+ */
+export async function reconXlsxBench(): Promise<Figure[]> {
+  const { lines, answers } = monthEnd();
+  const csvBytes = new TextEncoder().encode(`${lines.join('\r\n')}\r\n`);
+  const { default: ExcelJS } = await import('exceljs');
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Ledger');
+  ws.addRow(lines[0]!.split(','));
+  for (const line of lines.slice(1)) {
+    const [date = '', order, no, amount, currency, status] = line.split(',');
+    ws.addRow([new Date(`${date}T00:00:00Z`), order, no, Number(amount), currency, status]);
+  }
+  const xlsxBytes = new Uint8Array(await wb.xlsx.writeBuffer());
+  const csvRead = await time(() => parseCsvBytes(csvBytes));
+  const csv = await toReport(csvRead.value, answers);
+  const xlsxRead = await time(async () => (await openWorkbook(xlsxBytes)).read());
+  const xlsx = await toReport(xlsxRead.value, answers);
+  const same =
+    csv.match.value.summary.exceptions === xlsx.match.value.summary.exceptions &&
+    csv.map.value.rows.length === xlsx.map.value.rows.length;
+  const total = (r: { ms: number }, t: typeof csv) => r.ms + t.map.ms + t.match.ms;
+  const bench = 'recon 100k xlsx';
+  return [
+    {
+      bench,
+      metric: 'xlsx: open + read sheet (exceljs)',
+      value: ms(xlsxRead.ms),
+      note: `${(xlsxBytes.length / 1e6).toFixed(1)} MB workbook, ${perSec(ROWS, xlsxRead.ms)}`,
+    },
+    { bench, metric: 'xlsx: formats + map + match + summary', value: ms(xlsx.map.ms + xlsx.match.ms) },
+    {
+      bench,
+      metric: 'xlsx: bytes to report',
+      value: ms(total(xlsxRead, xlsx)),
+      note: same ? 'same report as the CSV' : 'REPORT DIFFERS FROM THE CSV',
+    },
+    {
+      bench,
+      metric: 'csv: bytes to report (same rows)',
+      value: ms(total(csvRead, csv)),
+      note: `${(csvBytes.length / 1e6).toFixed(1)} MB CSV`,
+    },
+  ];
+}
+
+export async function reconBench(): Promise<Figure[]> {
+  const { lines, answers } = monthEnd();
   const bytes = new TextEncoder().encode(`${lines.join('\r\n')}\r\n`);
   const parse = await time(() => parseCsvBytes(bytes));
   const map = await time(() => {
@@ -215,10 +292,13 @@ export async function reconTwoWayBench(): Promise<Figure[]> {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const which = process.argv[2];
   void (async () => {
-    const figures = [
-      ...(which === 'two-way' ? [] : await reconBench()),
-      ...(which === 'pure' ? [] : await reconTwoWayBench()),
-    ];
+    const figures =
+      which === 'xlsx'
+        ? await reconXlsxBench()
+        : [
+            ...(which === 'two-way' ? [] : await reconBench()),
+            ...(which === 'pure' ? [] : await reconTwoWayBench()),
+          ];
     printTable(figures);
   })();
 }

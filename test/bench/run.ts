@@ -2,7 +2,7 @@ import { coreBench } from './core.bench';
 import { printTable, type Figure } from './harness';
 import { hostileBodyBench } from './hostile-body.bench';
 import { backOffResults } from './network.bench';
-import { reconBench, reconTwoWayBench } from './recon.bench';
+import { reconBench, reconTwoWayBench, reconXlsxBench } from './recon.bench';
 import { rendererBench } from './renderer.bench';
 import { batchBench, coldStartBench, exportsBench, listBench, reconcileBench } from './results.bench';
 import { serviceBench } from './service.bench';
@@ -25,6 +25,8 @@ const SUITES: Array<[string, () => Promise<Figure[]>, 'results' | 'printed']> = 
   ['service', serviceBench, 'printed'],
   ['recon-phases', reconBench, 'printed'],
   ['recon-two-way', reconTwoWayBench, 'printed'],
+  // The same 100k rows as .xlsx and as CSV, bytes to report.
+  ['recon-xlsx', reconXlsxBench, 'printed'],
   ['renderer', rendererBench, 'printed'],
   ['hostile', hostileBodyBench, 'printed'],
   [

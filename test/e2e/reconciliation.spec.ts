@@ -4,6 +4,8 @@ import { demoLedgerFor } from '../../electron/core/demo-ledger';
 import { parseCsvText } from '../../shared/csv/parser';
 import { OUTCOME_LABELS, RECON_OUTCOMES } from '../../shared/recon/match';
 import { refundablePayment } from '../integration/gateway/helpers';
+import ExcelJS from 'exceljs';
+import { expectAccessible } from './axe';
 import { expect, shotPath, test } from './fixtures';
 
 /** Clicks an export button and returns the file's text. */
@@ -50,8 +52,8 @@ test('the demo ledger: both directions, every row counted; exports of the run an
   const problems = page.getByTestId('recon-problems');
   await expect(problems).toContainText('Line 42: amount');
   await expect(problems).toContainText('Line 122: has no currency');
-  await expect(problems).toContainText('Line 202: transaction number');
-  await expect(problems).toContainText('id shortened by a spreadsheet');
+  await expect(problems).toContainText('Line 202: Transaction No');
+  await expect(problems).toContainText('id shortened by Excel');
   await expect(page.getByLabel('Decimal separator')).toHaveValue('.');
   await expect(page.getByTestId('recon-formats')).toContainText('Detected from');
   await expect(page.getByLabel('First day')).toHaveValue(demo.period.from);
@@ -186,7 +188,8 @@ test('files that are not a ledger are refused with what to do; formats are asked
   const pick = (name: string, buffer: Buffer) =>
     page.getByTestId('recon-file').setInputFiles({ name, mimeType: 'text/csv', buffer });
   await pick('ledger.xlsx', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 6, 0, 8, 0, 0, 0, 0x21, 0]));
-  await expect(page.getByRole('alert')).toContainText('Excel workbook (.xlsx)');
+  // A zip that is cut short is no workbook to read: said, with what to do.
+  await expect(page.getByRole('alert')).toContainText('looks like a zip archive but cannot be opened');
   let x = 7;
   await pick(
     'random.csv',
@@ -218,4 +221,81 @@ test('files that are not a ledger are refused with what to do; formats are asked
   await page.screenshot({ path: shotPath('reconciliation-ask-decimal'), fullPage: true });
   await page.getByLabel('Decimal separator').selectOption('.');
   await expect(run).toBeEnabled();
+});
+
+test('an Excel ledger through the screen: its sheet, shortened ids matched by reference, reasons said once, the report', async ({
+  page,
+  app,
+}) => {
+  const sandbox = app.core.demoSandbox()!;
+  const paid = [0, 1, 2, 3].map((i) => refundablePayment(sandbox, i));
+  const day = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 10);
+  const wb = new ExcelJS.Workbook();
+  wb.addWorksheet('Cover').addRow(['Month-end, prepared by accounts']);
+  const ws = wb.addWorksheet('Ledger');
+  ws.addRow(['Buchungsdatum', 'Transaktions-Nr', 'Bestellnummer', 'Betrag', 'Währung']);
+  paid.forEach((p, i) => {
+    // The first two ids as Excel stores a long number (shortened); the others as text.
+    const id = i < 2 ? Number(p.transactionNo) : p.transactionNo;
+    const row = ws.addRow([
+      new Date(`${day(p.createdAt)}T00:00:00Z`),
+      id,
+      p.reference,
+      p.amountMinor / 100,
+      'USD',
+    ]);
+    row.getCell(1).numFmt = 'dd.mm.yyyy';
+  });
+  // Ten rows in currencies the service does not handle: ten reasons, a list that scrolls.
+  for (let i = 0; i < 10; i += 1)
+    ws.addRow([new Date('2025-06-02T00:00:00Z'), null, `X-${i}`, 1, `QQ${String.fromCharCode(65 + i)}`]);
+  const buffer = Buffer.from(await wb.xlsx.writeBuffer());
+
+  await page.goto(app.host.url);
+  await page.getByRole('button', { name: 'Reconciliation', exact: true }).click();
+  await page.getByTestId('recon-file').setInputFiles({
+    name: 'november.xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    buffer,
+  });
+  await expect(page.getByRole('heading', { name: /Match the columns of november.xlsx/ })).toBeVisible();
+  // The sheet that looks like a ledger is read; the others can be chosen.
+  await expect(page.getByTestId('recon-sheet')).toHaveValue('Ledger');
+  await expect(page.getByTestId('recon-row-accounting')).toContainText('Excel workbook, sheet “Ledger”');
+  await expect(page.getByLabel('Transaction number')).toHaveValue('Transaktions-Nr');
+  await expect(page.getByLabel('Reference (order / invoice no.)')).toHaveValue('Bestellnummer');
+  await expect(page.getByTestId('recon-row-accounting')).toContainText(
+    '14 data rows: 4 read · 10 cannot be used',
+  );
+  const notes = page.getByTestId('recon-key-notes');
+  await expect(notes).toContainText('2 rows are checked by reference');
+  await expect(notes).toContainText('Lines 2–3 (2 rows): Transaktions-Nr “');
+  await expect(notes).toContainText('matched by Bestellnummer instead');
+  await expect(page.getByTestId('recon-problems')).toContainText(
+    'Line 6: currency QQA is not one the payment service handles',
+  );
+  // The scrolling list of reasons is reachable by keyboard (axe: scrollable-region-focusable).
+  await expectAccessible(page, 'reconciliation-mapping-xlsx');
+  await page.screenshot({ path: shotPath('reconciliation-mapping-xlsx'), fullPage: true });
+
+  await page.getByLabel('Also find what the service has that the ledger lacks, for a period').uncheck();
+  await page.getByRole('button', { name: 'Check 4 rows against the service' }).click();
+  const counts = page.getByTestId('recon-counts');
+  await expect(counts).toBeVisible({ timeout: 30_000 });
+  await expect(counts.locator('[data-outcome="matched"]')).toHaveText('4 Matched');
+  await expect(counts.locator('[data-outcome="unreadable"]')).toHaveText('10 Unreadable row');
+  await expect(page.getByTestId('recon-statement')).toContainText('Excel workbook, sheet “Ledger”');
+  const report = parseCsvText(await exported(page, 'Export report CSV'));
+  const col = (h: string) => report.headers.indexOf(h);
+  const read = report.rows.filter((r) => r.cells[col('Outcome code')] === 'matched');
+  expect(read.map((r) => r.cells[col('Matched by')])).toEqual([
+    'Reference',
+    'Reference',
+    'Transaction no.',
+    'Transaction no.',
+  ]);
+  expect(read.map((r) => r.cells[col('Ledger date')])).toEqual(paid.map((p) => day(p.createdAt)));
+  expect(read[0]?.cells[col('Detail')]).toMatch(
+    /^Transaktions-Nr “\d\.\d{1,5}E\+17” looks shortened by Excel/,
+  );
 });

@@ -9,6 +9,9 @@ import { type XlsxOptions, xlsxCellText } from '../../shared/csv/xlsx';
 
 const UTC = { iana: 'UTC', label: 'UTC' };
 const PLAIN_DECIMAL = /^-?\d+(?:\.(\d+))?$/;
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** How a `date` column's days show. */
+const DAY_FORMAT = 'yyyy-mm-dd';
 
 type CellValue = string | number | Date | null;
 type Raw = string | number | null | undefined;
@@ -76,6 +79,15 @@ function cellWriter(
         return { value: new Date(Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second)), style };
       };
     }
+    case 'date': {
+      const style = styles.of(DAY_FORMAT);
+      return (raw) => {
+        if (raw === null || raw === undefined || raw === '') return empty;
+        const m = ISO_DAY.exec(String(raw));
+        if (!m) return text(raw, styles.none);
+        return { value: new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))), style };
+      };
+    }
     case 'id': {
       const style = styles.of('@');
       return (raw) =>
@@ -92,7 +104,10 @@ function widthOf(header: string, samples: readonly CellValue[], kind: string): n
     const len = v instanceof Date ? 19 : typeof v === 'number' ? String(v).length + 4 : (v ?? '').length;
     return Math.max(n, len);
   }, 0);
-  return Math.min(60, Math.max(header.length + 3, longest + 2, kind === 'timestamp' ? 20 : 8));
+  return Math.min(
+    60,
+    Math.max(header.length + 3, longest + 2, kind === 'timestamp' ? 20 : kind === 'date' ? 12 : 8),
+  );
 }
 
 /**
@@ -129,6 +144,7 @@ export async function writeXlsxWithExceljs<Row>(
   columns.forEach((c, i) => {
     if (c.kind === 'id') sheet.getColumn(i + 1).numFmt = '@';
     if (c.kind === 'timestamp') sheet.getColumn(i + 1).numFmt = dateFormat;
+    if (c.kind === 'date') sheet.getColumn(i + 1).numFmt = DAY_FORMAT;
   });
   const samples: CellValue[][] = columns.map(() => []);
   const rowValues = new Array<CellValue>(n);

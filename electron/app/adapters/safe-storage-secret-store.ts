@@ -2,6 +2,11 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { basename, dirname, extname, join } from 'node:path';
 import type { Logger } from '../../core/services/ports';
 import type { SecretStore } from '../../core/services/profiles/ports';
+import { AppError } from '../../../shared/domain/errors';
+
+/** What a person reads when a saved token cannot be decrypted: what happened, why, and what to do. */
+export const UNDECRYPTABLE =
+  'This profile’s API token is saved on this computer but cannot be decrypted: the system keychain that encrypted it is no longer available to Refund Desk (it was reset or changed, or the app’s data was copied from another computer or user account). Nothing was sent. Enter the API token again in Settings (Credentials and connection → Replace the API token), then try again.';
 
 /**
  * The part of Electron's `safeStorage` we use, typed structurally so this adapter does not import
@@ -81,8 +86,11 @@ export function createSafeStorageSecretStore(opts: {
       try {
         return safeStorage.decryptString(Buffer.from(enc, 'base64'));
       } catch {
+        // A token is there but this computer's keychain cannot open it. Saying "no token" would send the
+        // person looking for a token they did add; the stored one is kept (a keychain that comes back
+        // may open it again) until they enter it anew.
         opts.log.warn('secrets.decrypt_failed', { key });
-        return undefined;
+        throw new AppError('unauthorized', UNDECRYPTABLE, { retryable: false });
       }
     },
     async has(key) {

@@ -4,11 +4,14 @@
  * refused without reading a byte of it); then its rows and columns, counted as the bytes arrive
  * (shared/csv/record-count.ts), reading stopped at the first row or column over the limit. A file is
  * read into one buffer of the size checked, so it never takes more memory than the limit allows; a
- * pipe (no size to check) is read up to the limit and no further.
+ * pipe (no size to check) is read up to the limit and no further. An Excel workbook (.xlsx, a zip) is
+ * held to the same size here; its rows and columns are counted by the workbook reader
+ * (shared/csv/xlsx-read.ts), which also refuses a workbook that unpacks to more than a ledger can be.
  */
 import { open } from 'node:fs/promises';
 import { TextDecoder } from 'node:util';
 import { decodeCsvBytes, guessDelimiter } from '../../../shared/csv/parser';
+import { isZip } from '../../../shared/csv/xlsx-read';
 import { createRecordCounter, type RecordCount } from '../../../shared/csv/record-count';
 import {
   ledgerColumnsProblem,
@@ -104,6 +107,8 @@ export async function readLedgerFile(path: string): Promise<LedgerFile> {
     const pipeChunk = whole ? undefined : new Uint8Array(CHUNK_BYTES);
     const scan = createScan();
     let total = 0;
+    // A workbook is not text: its first bytes say so, and it is not counted as CSV records.
+    let workbook = false;
     for (;;) {
       const target = whole ? whole.subarray(total, Math.min(whole.length, total + CHUNK_BYTES)) : pipeChunk!;
       if (target.length === 0) break;
@@ -115,10 +120,12 @@ export async function readLedgerFile(path: string): Promise<LedgerFile> {
         if (total > RECON_MAX_BYTES) return { problem: ledgerSizeProblem(total, { atLeast: true })! };
         pieces.push(piece.slice());
       }
+      if (total === bytesRead && isZip(piece)) workbook = true;
+      if (workbook) continue;
       scan.push(piece);
       if (scan.stopped) break;
     }
-    const problem = scan.problem();
+    const problem = workbook ? undefined : scan.problem();
     if (problem) return { problem };
     if (whole) {
       const { bytesRead: grew } = await handle.read(new Uint8Array(1), 0, 1, null);

@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useId, useMemo, useState } from 'react';
 import { Dialog } from '../lib/ui/Dialog';
-import { classifyQuery } from '../features/transactions/id-kind';
+import { classifyId } from '../../../shared/domain/id-kind';
 import { type Command, matchCommands } from './nav';
 
 /**
@@ -20,10 +20,10 @@ export function CommandPalette({
   const uid = useId();
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
-  const shape = classifyQuery(query);
+  const shape = classifyId(query);
   const items = useMemo(() => {
     const matched = matchCommands(commands, query);
-    if (shape.shape !== 'service-number' && shape.shape !== 'reference') return matched;
+    if (shape.shape === 'empty' || shape.shape === 'invalid') return matched;
     const go: Command = {
       id: 'lookup',
       title: `Go to payment “${shape.text}”`,

@@ -1,24 +1,18 @@
-import Dexie from 'dexie';
 import { AppError } from '../../../shared/domain/errors';
 import { DB_VERSION, type RefundDeskDb } from './schema';
 
 /**
  * The cache as a whole: what it holds for one profile, and the way out when it cannot be used. Only
- * copies of the service's data live here (payments, their refunds, lookups, list views), so clearing it
+ * copies of the service's data live here (payments, their refunds, list views), so clearing it
  * never loses anything a person did: the refund journal and the audit log are kept by main.
  */
 export function createCacheAdmin(db: RefundDeskDb) {
   return {
     /** Removes everything cached for one profile (its deletion); other profiles are untouched. */
     async clearProfile(profileId: string): Promise<void> {
-      await db.transaction('rw', ['transactions', 'refunds', 'lookups', 'meta', 'reconRuns'], async () => {
+      await db.transaction('rw', ['transactions', 'refunds', 'meta'], async () => {
         await db.transactions.where('profileId').equals(profileId).delete();
         await db.refunds.where('profileId').equals(profileId).delete();
-        await db.lookups.where('profileId').equals(profileId).delete();
-        await db.reconRuns
-          .where('[profileId+createdAt]')
-          .between([profileId, Dexie.minKey], [profileId, Dexie.maxKey])
-          .delete();
         // Meta keys end with ":<profileId>" (meta-repo).
         await db.meta.filter((m) => m.key.endsWith(`:${profileId}`)).delete();
       });
@@ -28,7 +22,7 @@ export function createCacheAdmin(db: RefundDeskDb) {
 
 /** What "Reset local cache" deletes and keeps, in the words every place that offers it uses. */
 export const RESET_CACHE_WORDS =
-  'This deletes the payments, refunds, lookups and list settings cached on this computer, for every profile. Refund Desk’s refund journal and audit log are kept by the app itself and are not touched; the cached data can be fetched again from the payment service.';
+  'This deletes the payments, refunds and list settings cached on this computer, for every profile. Refund Desk’s refund journal and audit log are kept by the app itself and are not touched; the cached data can be fetched again from the payment service.';
 
 /**
  * Deletes the whole cache database, even one this version cannot open (damaged, or written by a newer

@@ -1,5 +1,5 @@
 import type { Transaction } from '../../../shared/domain/transaction';
-import { type ListRow, toListRow } from '../features/transactions/list-row';
+import { type ListRow, toListRow } from './list-row';
 
 /**
  * Rows handled per task when a large write is merged into a loaded list. Decorating and merging cost

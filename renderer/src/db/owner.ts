@@ -2,18 +2,17 @@ import { isKnownCurrency } from '../../../shared/domain/currencies';
 import { type QueryClient, queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { Transaction } from '../../../shared/domain/transaction';
-import { type ListRow, toListRow } from '../features/transactions/list-row';
+import { type ListRow, toListRow } from './list-row';
 import { listRowsOf, MERGE_SLICE, mergeRows, mergeWrittenInSlices } from './list-merge';
 import { createCacheAdmin, openCache, RESET_CACHE_WORDS, resetLocalCache } from './cache';
 import { createCacheWriteWorker } from './cache-write-worker';
 import { type CacheWriter, createCacheWriter, type WriteOutcome } from './cache-writer';
 import { useDb } from './context';
-import { createLookupsRepo } from './lookups-repo';
 import { createMetaRepo } from './meta-repo';
-import type { CachedTransaction, LookupEntry, RefundDeskDb } from './schema';
+import type { CachedTransaction, RefundDeskDb } from './schema';
 import { createTransactionsRepo, type LocalHit } from './transactions-repo';
 
-export type { CachedTransaction, LocalHit, WriteOutcome };
+export type { CachedTransaction, ListRow, LocalHit, WriteOutcome };
 export { RESET_CACHE_WORDS };
 
 /** Query-key factory: everything cached per profile lives under ['transactions', profileId]. */
@@ -25,6 +24,9 @@ export const transactionKeys = {
   firstPage: (profileId: string) => ['transactions', profileId, 'first-page'] as const,
   newestFetch: (profileId: string) => ['transactions', profileId, 'newest-fetch'] as const,
   setting: (profileId: string, name: string) => ['transactions', profileId, 'setting', name] as const,
+  /** Rows read by number (other screens' views of cached payments); every write re-reads them. */
+  byNumbers: (profileId: string, transactionNos: readonly string[] = []) =>
+    ['transactions', profileId, 'by-number', ...transactionNos] as const,
 };
 
 export { mergeRows };
@@ -62,7 +64,6 @@ function writerFor(db: RefundDeskDb): CacheWriter {
  */
 export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: CacheWriter = writerFor(db)) {
   const transactions = createTransactionsRepo(db);
-  const lookups = createLookupsRepo(db);
   const meta = createMetaRepo(db);
   return {
     /** Every cached row of the profile, decorated once for sorting/filtering/totals. */
@@ -81,6 +82,24 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: 
       queryOptions({
         queryKey: transactionKeys.firstPage(profileId),
         queryFn: async (): Promise<ListRow[]> => (await transactions.newest(profileId, limit)).map(toListRow),
+        staleTime: Infinity,
+      }),
+
+    /**
+     * The cached rows of these transaction numbers, by number, decorated exactly as the Transactions list
+     * decorates them (toListRow: refunded, remaining, refund state), so another screen that shows a
+     * payment's refunds — Payments — says what Transactions says. Numbers not cached are absent.
+     */
+    byNumbersQuery: (profileId: string, transactionNos: readonly string[]) =>
+      queryOptions({
+        queryKey: transactionKeys.byNumbers(profileId, transactionNos),
+        queryFn: async (): Promise<Record<string, ListRow>> =>
+          Object.fromEntries(
+            (await transactions.byNumbers(profileId, transactionNos)).map((t) => [
+              t.transactionNo,
+              toListRow(t),
+            ]),
+          ),
         staleTime: Infinity,
       }),
 
@@ -144,6 +163,8 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: 
         );
         // The first screen is a read of the index, not a list to merge into: read it again when shown.
         void client.invalidateQueries({ queryKey: transactionKeys.firstPage(profileId) });
+        // So are reads by number (a payment's refunds on the Payments screen).
+        void client.invalidateQueries({ queryKey: transactionKeys.byNumbers(profileId) });
       };
       const show = (written: readonly Transaction[]): Promise<void> => {
         const done = (mergeTails.get(client) ?? Promise.resolve()).then(() => showNow(written));
@@ -164,9 +185,6 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: 
       await show(outcome.written === txs.length ? txs : txs.slice(0, outcome.written));
       return outcome;
     },
-
-    /** Records one search in the profile's lookup history. */
-    recordLookup: (entry: Omit<LookupEntry, 'id'>): Promise<void> => lookups.add(entry),
 
     /** A small per-profile setting (a list's view, a remembered mapping); readers validate the value. */
     setting: (profileId: string, name: string): Promise<unknown> => meta.get(profileId, name),

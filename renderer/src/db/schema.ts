@@ -1,7 +1,5 @@
 import Dexie, { type DexieOptions, type EntityTable } from 'dexie';
 import type { RefundRecord, Transaction } from '../../../shared/domain/transaction';
-import type { LedgerRow } from '../../../shared/recon/ledger';
-import type { ColumnMapping } from '../../../shared/recon/mapping';
 
 /**
  * The renderer's cache (README, "How the cache stays current"). Everything here can be rebuilt from the
@@ -18,40 +16,14 @@ export interface CachedRefund extends RefundRecord {
   transactionNo: string;
   fetchedAt: string;
 }
-export interface LookupEntry {
-  id?: number;
-  profileId: string;
-  query: string;
-  kind: string;
-  at: string;
-  outcome: string;
-}
 export interface MetaEntry {
   key: string;
   value: unknown;
 }
 
-/**
- * One reconciliation import of earlier versions. No longer written or read: a run is now a record in
- * main's database (ledger, service data, every item, summary), so re-opening it is exact and it belongs
- * to its profile. The store stays declared so databases of every version keep opening; dropping it
- * would take a schema version of its own.
- */
-export interface ReconRunRecord {
-  jobId: string;
-  profileId: string;
-  label: string;
-  createdAt: string;
-  mapping: ColumnMapping;
-  rows: LedgerRow[];
-  problems: Array<{ line: number; message: string }>;
-}
-
 export type RefundDeskDb = Dexie & {
-  reconRuns: EntityTable<ReconRunRecord, 'jobId'>;
   transactions: EntityTable<CachedTransaction>;
   refunds: EntityTable<CachedRefund>;
-  lookups: EntityTable<LookupEntry, 'id'>;
   meta: EntityTable<MetaEntry, 'key'>;
 };
 
@@ -81,7 +53,10 @@ export const SCHEMA_V2 = {
   lookups: `${SCHEMA_V1.lookups}, [profileId+query]`,
 } as const;
 
-/** Version 3 adds reconciliation runs (keyed by main's job id). */
+/**
+ * Version 3 added reconciliation runs (keyed by main's job id). They became records in main's database
+ * (ledger, service data, every item, summary) and the store was never written again; v5 drops it.
+ */
 export const SCHEMA_V3 = { ...SCHEMA_V2, reconRuns: 'jobId, [profileId+createdAt]' } as const;
 
 /**
@@ -96,8 +71,18 @@ export const SCHEMA_V4 = {
     '[profileId+transactionNo], [profileId+reference], [profileId+createdAt], [profileId+fetchedAt], profileId',
 } as const;
 
+/**
+ * Version 5 drops two stores nothing read: `lookups` (a row written on every search, never shown or
+ * queried) and `reconRuns` (unused since runs live in main's database). Everything else is as in v4.
+ */
+export const SCHEMA_V5 = {
+  transactions: SCHEMA_V4.transactions,
+  refunds: SCHEMA_V4.refunds,
+  meta: SCHEMA_V4.meta,
+} as const;
+
 /** The current schema version (tests open older versions and upgrade to this). */
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 
 /**
  * Versioned schema. Each version is kept so Dexie can upgrade any older database step by step; a
@@ -126,5 +111,7 @@ export function openDb(
     });
   db.version(3).stores(SCHEMA_V3);
   db.version(4).stores(SCHEMA_V4);
+  // null deletes a store (with its rows) when an older database is upgraded.
+  db.version(5).stores({ ...SCHEMA_V5, lookups: null, reconRuns: null });
   return db;
 }

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { Result } from '../../../shared/domain/errors';
+import type { AppErrorShape, Result } from '../../../shared/domain/errors';
 import { BRIDGE_GLOBAL } from '../../../shared/ipc/channels';
 import type { Bridge } from '../../../shared/ipc/contract';
 
@@ -33,3 +33,18 @@ export async function unwrap<T>(promise: Promise<Result<T>>): Promise<T> {
   if (r.ok) return r.value;
   throw new BridgeError(r.error);
 }
+
+/**
+ * The envelope of a failed mutation or query, for words on screen: main's expected failure as it sent
+ * it, or — for anything else, a bug in the renderer — one envelope that says so. Every screen words
+ * errors from this one function.
+ */
+export const errorOf = (e: unknown): AppErrorShape =>
+  e instanceof BridgeError
+    ? e.error
+    : {
+        code: 'internal',
+        message: 'Something went wrong inside Refund Desk. Nothing was sent.',
+        retryable: false,
+        correlationId: '',
+      };

@@ -1,8 +1,28 @@
 import { scrubCardText } from '../../domain/card-scrub';
 import type { Currency } from '../../domain/currencies';
 import { formatMinor } from '../../domain/money';
+import type { RefundedState } from '../../domain/transaction';
 import type { PaymentAuditEntry, PaymentView } from '../../ipc/contract/payments';
 import type { CsvColumn } from '../writer';
+
+/**
+ * A paid payment's refunds as the Transactions screen shows them: worked out from the payment's
+ * transaction in the renderer's cache by the Transactions list's own rule (db/list-row.ts), so the two
+ * screens and their exports never disagree. `remainingMinor` is absent when nothing can safely be
+ * refunded (not successful at the service, or refunds in another currency).
+ */
+export interface PaymentRefunds {
+  refunded: RefundedState;
+  refundedMinor: number;
+  remainingMinor?: number;
+  /** Why nothing can be refunded, in words, when `remainingMinor` is absent. */
+  notRefundable?: string;
+  /** When the service said so (the cached transaction's fetchedAt). */
+  asOf: string;
+}
+
+/** A payment as the Payments screen lists and exports it. */
+export type PaymentRow = PaymentView & { refundSummary?: PaymentRefunds };
 
 /**
  * Column sets of the payments list and the payments audit log exports. They carry what a person may see
@@ -22,7 +42,7 @@ const safe = (
 const money = (row: { amountMinor?: number | undefined; currency?: Currency | undefined }) =>
   row.amountMinor !== undefined && row.currency ? formatMinor(row.amountMinor, row.currency) : undefined;
 
-export const PAYMENT_COLUMNS: readonly CsvColumn<PaymentView>[] = [
+export const PAYMENT_COLUMNS: readonly CsvColumn<PaymentRow>[] = [
   { header: 'createdAt', kind: 'timestamp', value: (p) => p.createdAt },
   { header: 'updatedAt', kind: 'timestamp', value: (p) => p.updatedAt },
   { header: 'timezone', kind: 'text', value: UTC },
@@ -47,6 +67,22 @@ export const PAYMENT_COLUMNS: readonly CsvColumn<PaymentView>[] = [
   { header: 'operator', kind: 'text', value: (p) => p.operator },
   { header: 'profile', kind: 'text', value: (p) => p.profileName },
   { header: 'environment', kind: 'text', value: (p) => p.environment },
+  // A paid payment's refunds, as the Transactions export has them (empty when they are not known here).
+  { header: 'refundState', kind: 'text', value: (p) => p.refundSummary?.refunded },
+  {
+    header: 'refunded',
+    kind: 'amount',
+    value: (p) => p.refundSummary && formatMinor(p.refundSummary.refundedMinor, p.currency),
+  },
+  {
+    header: 'refundable',
+    kind: 'amount',
+    value: (p) =>
+      p.refundSummary?.remainingMinor === undefined
+        ? undefined
+        : formatMinor(p.refundSummary.remainingMinor, p.currency),
+  },
+  { header: 'refundsAsOf', kind: 'timestamp', value: (p) => p.refundSummary?.asOf },
 ];
 
 export const PAYMENT_AUDIT_COLUMNS: readonly CsvColumn<PaymentAuditEntry>[] = [

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { classifyId } from '../../domain/id-kind';
 import { refuseUnsafeText } from '../../domain/text';
 import { transactionSchema } from '../../domain/transaction';
 import { scoped } from './scope';
@@ -14,7 +15,12 @@ export const transactionsLookup = {
         .trim()
         .min(1, 'Type a transaction number, refund number or reference.')
         .max(128)
-        .superRefine(refuseUnsafeText('search')),
+        .superRefine(refuseUnsafeText('search'))
+        // The one rule for typed ids (shared/domain/id-kind.ts), as the search box applies it.
+        .superRefine((q, ctx) => {
+          const id = classifyId(q);
+          if (id.shape === 'invalid') ctx.addIssue({ code: 'custom', message: id.reason });
+        }),
       /** Payments the caller believes a refund reference belongs to; main verifies each with a fresh query. */
       candidates: z
         .array(z.string().regex(/^\d{1,32}$/))

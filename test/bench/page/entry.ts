@@ -11,7 +11,7 @@ import type { CsvColumn } from '../../../shared/csv/writer';
 import { formatMinor } from '../../../shared/domain/money';
 import { type ExportWorker, runExportJob } from '../../../renderer/src/lib/export-job';
 import { COLUMNS, exportColumns } from '../../../renderer/src/features/transactions/columns';
-import type { ListRow } from '../../../renderer/src/features/transactions/list-row';
+import type { ListRow } from '../../../renderer/src/db/list-row';
 import { SERVICE_ZONE } from '../../../shared/domain/zones';
 import { makeListRows } from '../peers/list-rows';
 

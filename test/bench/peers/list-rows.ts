@@ -3,7 +3,7 @@
  * rows of cached payments), built the same way in Chromium (page/entry.ts) and described to the
  * Python peers (export_python.py builds the same values).
  */
-import { type ListRow, toListRow } from '../../../renderer/src/features/transactions/list-row';
+import { type ListRow, toListRow } from '../../../renderer/src/db/list-row';
 import type { Transaction } from '../../../shared/domain/transaction';
 
 const VENDORS = ['alipay', 'wechatpay', 'creditcard', 'paypal', 'unionpay'];

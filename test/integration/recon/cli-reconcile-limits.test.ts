@@ -185,4 +185,49 @@ describe('cli reconcile: the app’s limits, checked before the ledger is read w
     }
     expect(requests).toBe(0);
   });
+
+  it('an .xlsx is held to the same limits: its size, what it unpacks to, its columns — exit 2, nothing sent', async () => {
+    // Over 128 MB: refused from its size, before a byte of the workbook is read.
+    const huge = join(dir, 'huge.xlsx');
+    const fd = openSync(huge, 'w');
+    writeSync(fd, Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+    ftruncateSync(fd, RECON_MAX_BYTES + 1);
+    closeSync(fd);
+    const big = await cliWithSmallHeap(args(huge, join(dir, 'r.csv')));
+    rmSync(huge);
+    expect(big.stderr).toContain(
+      `huge.xlsx: The file is ${(RECON_MAX_BYTES + 1).toLocaleString('en-US')} bytes`,
+    );
+    expect(big.code).toBe(EXIT.badInput);
+    // A workbook whose directory claims gigabytes: refused from the directory, never unpacked.
+    const { zipSync } = await import('fflate');
+    const bomb = join(dir, 'bomb.xlsx');
+    writeFileSync(
+      bomb,
+      zipSync(
+        {
+          'xl/workbook.xml': new TextEncoder().encode('<workbook/>'),
+          'xl/worksheets/sheet1.xml': new Uint8Array(700 * 1024 * 1024),
+        },
+        { level: 9 },
+      ),
+    );
+    const unpacks = await cli(args(bomb, join(dir, 'r.csv')));
+    expect(unpacks.stderr).toContain('This workbook unpacks to 700 MB');
+    expect(unpacks.code).toBe(EXIT.badInput);
+    // A row of 1,001 columns: the CSV's message and exit code.
+    const { default: ExcelJS } = await import('exceljs');
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Ledger');
+    ws.addRow(Array.from({ length: RECON_MAX_COLUMNS + 1 }, (_, i) => `c${i}`));
+    ws.addRow(['1', '1.00', 'USD']);
+    const wide = join(dir, 'wide.xlsx');
+    writeFileSync(wide, new Uint8Array(await wb.xlsx.writeBuffer()));
+    const r = await cli(args(wide, join(dir, 'r.csv')));
+    expect(r.stderr).toContain(
+      `Line 1 has ${(RECON_MAX_COLUMNS + 1).toLocaleString('en-US')} columns; a ledger may have at most`,
+    );
+    expect(r.code).toBe(EXIT.badInput);
+    expect(requests).toBe(0);
+  }, 60_000);
 });

@@ -83,7 +83,7 @@ describe('cli reconcile: the demo ledger against a started sandbox over real HTT
     expect(r.code).toBe(EXIT.differences);
     expect(r.err).toContain('line 42: amount');
     expect(r.err).toContain('line 122: has no currency');
-    expect(r.err).toContain('line 202: transaction number “');
+    expect(r.err).toContain('line 202: Transaction No “');
     expect(countOutcomes(report)).toEqual(nonZero(demo.expected));
     expect(r.out).toContain(`${demo.rows} ledger rows: ${demo.rows - 3} read, 3 unreadable`);
     const sum = parseCsvText(readFileSync(summary, 'utf8'));

@@ -155,11 +155,12 @@ describe('cli: one core with the app', () => {
     expect(await adapters.secrets.get(secretKey('P-local'))).toBe(DEMO_MERCHANT.token);
     expect(await adapters.secrets.get(secretKey('P-other'))).toBeUndefined();
     expect(await adapters.secrets.has(secretKey('P-other'))).toBe(false);
-    // The app's file is untouched, and nothing but the database (and its journal files) was added.
+    // The app's file is untouched, and nothing but the database (and its journal files) and the guard
+    // against versions before the database was added.
     expect(readFileSync(join(dataDir, 'settings.json'), 'utf8')).toBe(settings);
     const added = readdirSync(dataDir).filter((f) => !before.includes(f));
     expect(
-      added.every((f) => f.startsWith('refund-desk.db')),
+      added.every((f) => f.startsWith('refund-desk.db') || f === 'refund-journal.jsonl'),
       added.join(', '),
     ).toBe(true);
   });

@@ -264,6 +264,84 @@ describe("cli --profile: the app's named profiles", () => {
   });
 });
 
+describe('cli refund and the profile’s refund limits', () => {
+  // A profile with a single-refund limit of 1.00 USD and a daily limit of 3.00 USD, at the sandbox.
+  const limitDir = mkdtempSync(join(tmpdir(), 'rd-cli-limits-'));
+  const refund = (txNo: string, amount: string, extra: string[] = []) => [
+    'refund',
+    '--profile',
+    'Limited',
+    '--transaction-no',
+    txNo,
+    '--amount',
+    amount,
+    '--currency',
+    'USD',
+    '--reason',
+    'scripted',
+    '--yes',
+    '--json',
+    '--data-dir',
+    limitDir,
+    ...extra,
+  ];
+
+  it('--yes alone never passes a limit: refused before anything is sent, told to add --over-limit (exit 2); with --over-limit it is sent', async () => {
+    const now = new Date().toISOString();
+    writeFileSync(
+      join(limitDir, 'settings.json'),
+      JSON.stringify({
+        version: 1,
+        activeProfileId: 'P-limits',
+        profiles: [
+          {
+            id: 'P-limits',
+            name: 'Limited',
+            merchantNo: DEMO_MERCHANT.merchantNo,
+            storeNo: DEMO_MERCHANT.storeNo,
+            environment: 'custom',
+            baseUrl: sb.baseUrl,
+            ipnEnabled: false,
+            guardrails: { limits: [{ currency: 'USD', maxSingleMinor: 100, dailyTotalMinor: 300 }] },
+            createdAt: now,
+            updatedAt: now,
+          },
+        ],
+      }),
+    );
+    const p = freshPayment(sb, used);
+
+    // Above the single-refund limit.
+    const over = io();
+    expect(await runCli(refund(p.transactionNo, '2.00'), over)).toBe(2);
+    expect(JSON.parse(over.stdout.join('\n'))).toMatchObject({ outcome: 'refused', code: 'invalid_input' });
+    expect(over.stdout.join('\n')).toContain('single-refund limit of 1.00 USD');
+    expect(over.stderr.join('\n')).toMatch(/Nothing was sent.*--over-limit/);
+    expect(refundsAt(p.transactionNo)).toHaveLength(0);
+
+    // Within the limits, --yes is all it takes.
+    expect(await runCli(refund(p.transactionNo, '1.00'), io())).toBe(0);
+    expect(refundsAt(p.transactionNo)).toHaveLength(1);
+
+    // The script says so: the refund beyond the limit is sent.
+    const confirmed = io();
+    expect(await runCli(refund(p.transactionNo, '2.00', ['--over-limit']), confirmed)).toBe(0);
+    expect(JSON.parse(confirmed.stdout.join('\n'))).toMatchObject({ outcome: 'accepted' });
+    expect(
+      refundsAt(p.transactionNo)
+        .map((r) => r.refundAmountMinor)
+        .sort(),
+    ).toEqual([100, 200]);
+
+    // The daily total (3.00 already today) is a limit too.
+    const q = freshPayment(sb, used);
+    const daily = io();
+    expect(await runCli(refund(q.transactionNo, '0.50'), daily)).toBe(2);
+    expect(daily.stdout.join('\n')).toContain('daily limit of 3.00 USD');
+    expect(refundsAt(q.transactionNo)).toHaveLength(0);
+  });
+});
+
 describe('cli export', () => {
   it('writes the audit log and the refunds journal as CSV through the shared writer', async () => {
     const p = freshPayment(sb, used);

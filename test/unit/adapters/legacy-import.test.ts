@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -188,7 +197,8 @@ describe('one-time import of the earlier JSON-lines files', () => {
     for (const f of ['refund-journal', 'audit', 'ipn-events'])
       expect(names.some((n) => n.startsWith(`${f}.imported-`) && n.endsWith('.jsonl'))).toBe(true);
     expect(names.some((n) => n.startsWith('recon.imported-'))).toBe(true);
-    expect(existsSync(join(dataDir, 'refund-journal.jsonl'))).toBe(false);
+    // In the old journal's place: the guard that keeps versions before the database from refunding here.
+    expect(statSync(join(dataDir, 'refund-journal.jsonl')).isDirectory()).toBe(true);
 
     // A second start imports nothing again.
     const again = open(dataDir);
@@ -225,3 +235,173 @@ describe('one-time import of the earlier JSON-lines files', () => {
     storage.close();
   });
 });
+
+describe('files an older version writes after the import', () => {
+  const journalLines = (ids: string[]) =>
+    ids.flatMap((id) => [
+      line({ type: 'created', at, intent: draft(id) }),
+      line({ type: 'sent', at, id, intent: draft(id) }),
+    ]);
+  const auditLine = (intentId: string) =>
+    line({
+      at,
+      outcome: 'outcome_unknown',
+      operator: 'Ana',
+      profileId: 'P1',
+      profileName: 'Live',
+      environment: 'production',
+      intentId,
+      transactionNo: '1',
+      amountMinor: 1000,
+      currency: 'USD',
+      reasonCode: 'duplicate',
+      reasonNote: '',
+    });
+  const importedName = (dataDir: string, base: string) =>
+    readdirSync(dataDir).find((n) => n.startsWith(`${base}.imported-`))!;
+  const importProblems = async (dataDir: string) => {
+    const { DatabaseSync } = await import('node:sqlite');
+    const raw = new DatabaseSync(join(dataDir, 'refund-desk.db'));
+    const n = (raw.prepare('SELECT COUNT(*) AS n FROM import_problems').get() as { n: number }).n;
+    raw.close();
+    return n;
+  };
+
+  it('a journal imported before and since appended to: only its new lines are imported', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rd-import-'));
+    const head = journalLines(['RD0101', 'RD0102']).join('\n') + '\n';
+    writeFileSync(join(dataDir, 'refund-journal.jsonl'), head);
+    writeFileSync(join(dataDir, 'audit.jsonl'), auditLine('RD0101') + '\n');
+    open(dataDir).close();
+    // The same files again (an older version kept them open and wrote on): what they held is known.
+    rmSync(join(dataDir, 'refund-journal.jsonl'), { recursive: true, force: true });
+    const journalAgain = readFileSync(join(dataDir, importedName(dataDir, 'refund-journal')), 'utf8');
+    const auditAgain = readFileSync(join(dataDir, importedName(dataDir, 'audit')), 'utf8');
+    writeFileSync(
+      join(dataDir, 'refund-journal.jsonl'),
+      journalAgain +
+        [
+          line({
+            type: 'accepted',
+            at,
+            id: 'RD0102',
+            refundTransactionNo: '900000000000000102',
+            refundStatus: 'pending',
+            via: 'query',
+          }),
+          ...journalLines(['RD0103']),
+        ].join('\n') +
+        '\n',
+    );
+    writeFileSync(join(dataDir, 'audit.jsonl'), auditAgain + auditLine('RD0103') + '\n');
+
+    const storage = open(dataDir);
+    expect(storage.refunds.list().map((i) => [i.id, i.state])).toEqual([
+      ['RD0103', 'outcome_unknown'],
+      ['RD0102', 'outcome_unknown'],
+      ['RD0101', 'outcome_unknown'],
+    ]);
+    // RD0102's new line changes what it was imported as: said, with what to do (it stays unknown,
+    // blocks its payment and is resolved by query).
+    expect(storage.problems().find((p) => p.name === 'journal-import')?.detail).toMatch(
+      /refund RD0102 is already in the database \(imported earlier as outcome_unknown\); this copy \(accepted\) was not imported/,
+    );
+    expect(storage.refunds.audit.list().map((e) => e.intentId)).toEqual(['RD0103', 'RD0101']);
+    storage.close();
+    expect(await importProblems(dataDir)).toBe(1);
+  });
+
+  it('a journal imported before, found again unchanged: only renamed, nothing imported twice or reported', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rd-import-'));
+    const text = journalLines(['RD0201']).join('\n') + '\n';
+    writeFileSync(join(dataDir, 'refund-journal.jsonl'), text);
+    writeFileSync(join(dataDir, 'audit.jsonl'), auditLine('RD0201') + '\n');
+    open(dataDir).close();
+    rmSync(join(dataDir, 'refund-journal.jsonl'), { recursive: true, force: true });
+    writeFileSync(join(dataDir, 'refund-journal.jsonl'), text);
+    writeFileSync(join(dataDir, 'audit.jsonl'), auditLine('RD0201') + '\n');
+
+    const log = createFakeLogger();
+    const storage = openAppStorage({ dataDir, now: () => Date.parse('2026-11-23T12:00:00Z'), log });
+    expect(log.lines.filter((l) => l.event === 'storage.imported')).toEqual([]);
+    expect(storage.refunds.list()).toHaveLength(1);
+    expect(storage.refunds.audit.list()).toHaveLength(1);
+    expect(storage.problems()).toEqual([]);
+    storage.close();
+    expect(readdirSync(dataDir).filter((n) => n.startsWith('refund-journal.imported-'))).toHaveLength(2);
+    expect(readdirSync(dataDir).filter((n) => n.startsWith('audit.imported-'))).toHaveLength(2);
+  });
+
+  it('a file the first database version imported and could not rename: only renamed; one written after that import: imported', async () => {
+    const { DatabaseSync } = await import('node:sqlite');
+    const dataDir = mkdtempSync(join(tmpdir(), 'rd-import-'));
+    writeFileSync(join(dataDir, 'refund-journal.jsonl'), journalLines(['RD0301']).join('\n') + '\n');
+    writeFileSync(join(dataDir, 'audit.jsonl'), auditLine('RD0301') + '\n');
+    open(dataDir).close();
+    // As that version recorded its import: one record, no per-file records, taken after the files were
+    // written.
+    const raw = new DatabaseSync(join(dataDir, 'refund-desk.db'));
+    raw.exec(`DELETE FROM meta`);
+    const importedAt = new Date(Date.now() + 60_000);
+    raw
+      .prepare(`INSERT INTO meta (key, value) VALUES ('legacy_import', ?)`)
+      .run(JSON.stringify({ at: importedAt.toISOString(), intents: 1, auditEntries: 1, problems: 0 }));
+    raw.close();
+    rmSync(join(dataDir, 'refund-journal.jsonl'), { recursive: true, force: true });
+    // Its rename was interrupted: the audit file is still there, last written before the import.
+    writeFileSync(join(dataDir, 'audit.jsonl'), auditLine('RD0301') + '\n');
+    utimesSync(
+      join(dataDir, 'audit.jsonl'),
+      new Date(importedAt.getTime() - 1000),
+      new Date(importedAt.getTime() - 1000),
+    );
+    // An older version wrote a new journal after that import.
+    writeFileSync(join(dataDir, 'refund-journal.jsonl'), journalLines(['RD0302']).join('\n') + '\n');
+    utimesSync(
+      join(dataDir, 'refund-journal.jsonl'),
+      new Date(importedAt.getTime() + 1000),
+      new Date(importedAt.getTime() + 1000),
+    );
+
+    const storage = open(dataDir);
+    expect(storage.refunds.list().map((i) => i.id)).toEqual(['RD0302', 'RD0301']);
+    expect(storage.refunds.audit.list()).toHaveLength(1);
+    expect(storage.problems()).toEqual([]);
+    storage.close();
+  });
+});
+
+describe('the guard against versions before the database', () => {
+  it('is placed on every data directory this version opens, with why in it', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rd-guard-'));
+    open(dataDir).close();
+    expect(statSync(join(dataDir, 'refund-journal.jsonl')).isDirectory()).toBe(true);
+    expect(readFileSync(join(dataDir, 'refund-journal.jsonl', 'README.txt'), 'utf8')).toMatch(
+      /Do not delete or rename this folder/,
+    );
+    // Opening again leaves it as it is.
+    open(dataDir).close();
+    expect(statSync(join(dataDir, 'refund-journal.jsonl')).isDirectory()).toBe(true);
+  });
+
+  it('with a database that cannot be read: placed where no old journal is; an old journal stays untouched', () => {
+    for (const withJournal of [false, true]) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'rd-guard-'));
+      writeFileSync(
+        join(dataDir, 'refund-desk.db'),
+        'this is not a database, it is long enough to look like one',
+      );
+      const journal = journalLine();
+      if (withJournal) writeFileSync(join(dataDir, 'refund-journal.jsonl'), journal);
+      const storage = open(dataDir);
+      expect(storage.untrusted()).toBeDefined();
+      storage.close();
+      if (withJournal) expect(readFileSync(join(dataDir, 'refund-journal.jsonl'), 'utf8')).toBe(journal);
+      else expect(statSync(join(dataDir, 'refund-journal.jsonl')).isDirectory()).toBe(true);
+    }
+  });
+});
+
+function journalLine(): string {
+  return line({ type: 'created', at, intent: draft('RD0401') }) + '\n';
+}

@@ -53,6 +53,41 @@ describe('payments in the app database', () => {
     expect(b.insertSending(draft({ id: 'PY3', merchantNo: '200101' }), 'h:2', 't').ok).toBe(true);
   });
 
+  it('a transaction number is kept by one intent of a merchant only, whichever process records it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rd-paystore-'));
+    const a = open(dir);
+    const b = open(dir);
+    a.insertSending(draft(), 'h:1', 't');
+    b.insertSending(draft({ id: 'PY2', reference: 'R2' }), 'h:2', 't');
+    b.insertSending(draft({ id: 'PY3', reference: 'R3', merchantNo: '200101' }), 'h:2', 't');
+    const created = (s: typeof a, id: string) =>
+      s.transition(
+        id,
+        ['sending'],
+        'succeeded',
+        { transactionNo: '300000000000000007' },
+        { at: 't1', type: 'created' },
+      );
+    expect(created(a, 'PY1')).toMatchObject({ state: 'succeeded', transactionNo: '300000000000000007' });
+    // The same number answered for another payment is refused in the write lock, and nothing changes.
+    expect(() => created(b, 'PY2')).toThrow(
+      expect.objectContaining({ code: 'conflict', details: { transactionNoTakenBy: 'PY1' } }),
+    );
+    expect(b.get('PY2')).toMatchObject({ state: 'sending' });
+    expect(b.get('PY2')?.transactionNo).toBeUndefined();
+    // Another merchant's numbers are its own; the intent that holds the number may be moved on.
+    expect(created(b, 'PY3')).toMatchObject({ state: 'succeeded' });
+    expect(
+      a.transition(
+        'PY1',
+        ['succeeded'],
+        'succeeded',
+        { transactionNo: '300000000000000007' },
+        { at: 't2', type: 'x' },
+      ),
+    ).toMatchObject({ state: 'succeeded' });
+  });
+
   it('transitions are guarded; the intent reads back whole; a card is only ever its last four', () => {
     const s = open(mkdtempSync(join(tmpdir(), 'rd-paystore-')));
     s.insertSending(draft(), 'h:1', 't');

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
@@ -109,6 +110,32 @@ describe('the app database', () => {
     expect(db.schemaVersion()).toBe(1);
     expect(db.all(`SELECT name FROM sqlite_master WHERE name = 'ok'`)).toHaveLength(0);
     db.close();
+  });
+
+  it('a new file another process is still setting up: the switch to WAL waits for it instead of failing "busy"', async () => {
+    // Processes starting at once on a new data directory: one holds the new file's write lock before it
+    // is in WAL mode, so SQLite answers the others' switch SQLITE_BUSY at once (no busy handler there).
+    const path = join(dir(), DATABASE_FILE);
+    new DatabaseSync(path).close();
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const { DatabaseSync } = require('node:sqlite');
+         const db = new DatabaseSync(process.argv[1]);
+         db.exec('BEGIN IMMEDIATE');
+         process.stdout.write('locked\\n');
+         setTimeout(() => { db.exec('COMMIT'); db.close(); }, 500);`,
+        path,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise((locked) => holder.stdout.once('data', locked));
+    const db = openDatabase(path, MIGRATIONS);
+    expect(pragma(db, 'journal_mode')).toBe('wal');
+    expect(db.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
+    db.close();
+    await new Promise((exited) => holder.once('exit', exited));
   });
 
   it('a database from a newer version is refused untouched', () => {

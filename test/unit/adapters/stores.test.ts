@@ -11,7 +11,13 @@ import {
 import {
   createSafeStorageSecretStore,
   type SafeStorageLike,
+  UNDECRYPTABLE,
 } from '../../../electron/app/adapters/safe-storage-secret-store';
+import { testConnection } from '../../../electron/core/services/profiles/connection-test';
+import { createProfilesService } from '../../../electron/core/services/profiles/service';
+import { AppError } from '../../../shared/domain/errors';
+import { createFakeClock } from '../../fakes/clock';
+import { createFakeSettingsStore } from '../../fakes/stores';
 import { SettingsCorruptError } from '../../../electron/core/services/profiles/ports';
 import { createFakeLogger } from '../../fakes/logger';
 
@@ -121,6 +127,61 @@ describe('safeStorage secret store', () => {
     expect(await mk().has('p1')).toBe(false); // gone after a "restart"
     expect(await store.set('p1', 'sekret-token', { allowPlainText: true })).toEqual({ persisted: true });
     expect(await mk().get('p1')).toBe('sekret-token');
+  });
+
+  it('a saved token the keychain can no longer decrypt is said to be that, with what to do — never “no API token yet”', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'rd-sec-')), 'secrets.json');
+    const settings = createFakeSettingsStore();
+    const profilesOver = (safeStorage: SafeStorageLike, log = createFakeLogger()) =>
+      createProfilesService({
+        settings,
+        secrets: createSafeStorageSecretStore({ safeStorage, file, platform: 'linux', log }),
+        clock: createFakeClock(),
+        log,
+      });
+    const before = profilesOver(fakeSafeStorage('gnome_libsecret'));
+    const p = await before.save({
+      name: 'Main store',
+      merchantNo: '123456',
+      storeNo: '654321',
+      environment: 'production',
+      ipnEnabled: false,
+    });
+    await before.setToken(p.id, 'sekret-token-0001');
+    expect((await before.gatewayConfig(p.id)).token).toBe('sekret-token-0001');
+
+    // The keychain changed (reset, another user, data copied from another computer): Electron's
+    // safeStorage throws on decrypt, as it does then.
+    const log = createFakeLogger();
+    const after = profilesOver(
+      {
+        ...fakeSafeStorage('gnome_libsecret'),
+        decryptString: () => {
+          throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+        },
+      },
+      log,
+    );
+    const refused = await after.gatewayConfig(p.id).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ code: 'unauthorized', message: UNDECRYPTABLE });
+    expect((refused as AppError).message).toContain('cannot be decrypted');
+    expect((refused as AppError).message).toContain('Enter the API token again in Settings');
+    expect((refused as AppError).message).not.toContain('no API token');
+    // "Test connection" says the same, before anything is sent.
+    const tested = await testConnection(
+      () =>
+        after.gatewayConfig(p.id).then(() => {
+          throw new Error('nothing may be sent');
+        }),
+      createFakeClock(),
+    );
+    expect(tested).toMatchObject({ verdict: 'credentials', message: UNDECRYPTABLE });
+    // The saved token is kept (a keychain that comes back may open it), and the failure is logged
+    // without the token.
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')) as object)).toHaveLength(1);
+    expect(log.lines.find((l) => l.event === 'secrets.decrypt_failed')).toMatchObject({ level: 'warn' });
+    expect(JSON.stringify(log.lines)).not.toContain('sekret-token-0001');
   });
 
   it('without any encryption never persists, even with opt-in', async () => {

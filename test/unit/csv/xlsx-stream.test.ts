@@ -13,6 +13,7 @@ interface Row {
   at: string | null;
   note: string | null;
   lines: number | string | null;
+  day: string | null;
 }
 
 const columns: CsvColumn<Row>[] = [
@@ -22,6 +23,7 @@ const columns: CsvColumn<Row>[] = [
   { header: 'Created', kind: 'timestamp', value: (r) => r.at },
   { header: 'Note', kind: 'text', value: (r) => r.note },
   { header: 'Lines', kind: 'integer', value: (r) => r.lines },
+  { header: 'Ledger date', kind: 'date', value: (r) => r.day },
 ];
 
 const NOTES = [
@@ -50,6 +52,12 @@ const rows: Row[] = Array.from({ length: 6_200 }, (_, i) => ({
   at: i % 3 === 0 ? TIMES[i % TIMES.length]! : new Date(Date.UTC(2025, 0, 1) + i * 3_601_000).toISOString(),
   note: NOTES[i % NOTES.length]!,
   lines: i % 4 === 0 ? null : i % 9 === 0 ? 'many' : i,
+  day:
+    i % 6 === 0
+      ? null
+      : i % 13 === 0
+        ? '31/12/2025'
+        : new Date(Date.UTC(2025, 0, 1) + i * 86_400_000).toISOString().slice(0, 10),
 }));
 
 async function load(bytes: Uint8Array) {

@@ -272,6 +272,61 @@ describe('gateway answers from a broken or hostile service', () => {
     }
   });
 
+  it('an amount whose JSON number says more than a double holds is refused, never read as a nearby amount', async () => {
+    /** The exact value of a decimal text in USD cents, or undefined when it has more than 2 decimals. */
+    const cents = (text: string) => {
+      const [whole = '', frac = ''] = text.split('.');
+      const f = frac.replace(/0+$/, '');
+      return f.length > 2 ? undefined : Number(BigInt(whole) * 100n + BigInt(f.padEnd(2, '0')));
+    };
+    const answers = (amount: string) => {
+      fault = (req, res) =>
+        json(
+          res,
+          200,
+          req.url?.endsWith('/refund')
+            ? `{"ret_code":"000100","result":{"refundTransactionNo":"900000000000000001","transactionNo":"297553638300708562","refundAmount":${amount},"currency":"USD","status":"success"}}`
+            : `{"ret_code":"000100","result":{"transactionNo":"297553638300708562","amount":${amount},"currency":"USD","status":"success","transactionType":"payment","refundInfo":[{"refundTransactionNo":"9","refundAmount":${amount},"currency":"USD","status":"success"}]}}`,
+        );
+    };
+    const read = () => gateway.queryTransaction({ transactionNo: '297553638300708562' });
+    const write = () =>
+      gateway.refund({
+        transactionNo: '297553638300708562',
+        refundAmountMinor: 10030,
+        currency: 'USD',
+        settleCurrency: 'USD',
+        refundReference: 'RD0FUZZ',
+      });
+    const check = async (amount: string) => {
+      answers(amount);
+      const want = cents(amount);
+      const r = await read().catch((e: unknown) => e);
+      const w = await write().catch((e: unknown) => e);
+      if (want === undefined) {
+        expect(r, `read ${amount}`).toMatchObject({ code: 'unavailable', details: { ret_code: '000100' } });
+        expect(w, `write ${amount}`).toMatchObject({ code: 'outcome_unknown' });
+      } else {
+        expect(r, `read ${amount}`).toMatchObject({
+          transaction: { amountMinor: want, refunds: [{ refundAmountMinor: want }] },
+        });
+        expect(w, `write ${amount}`).toMatchObject({ refundAmountMinor: want });
+      }
+      tally.add('inexact JSON amount', want === undefined ? 'refused' : 'parsed');
+    };
+    // 100.3000000000000001 is the double 100.3; 100.30000000000001 is a double of its own.
+    for (const amount of ['100.3000000000000001', '100.30000000000001', '100.30', '100.3', '100.300000000'])
+      await check(amount);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.bigInt({ min: 0n, max: 10n ** 12n }),
+        fc.string({ unit: fc.constantFrom(...'0123456789'), maxLength: 22 }),
+        async (whole, frac) => check(frac ? `${whole}.${frac}` : String(whole)),
+      ),
+      { seed: FUZZ_SEED + 305, numRuns: fuzzRuns(60) },
+    );
+  });
+
   it('faults injected in total', () => {
     expect(tally.total()).toBeGreaterThan(400);
   });

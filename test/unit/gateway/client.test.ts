@@ -198,6 +198,32 @@ describe('gateway client: ret_code mapping', () => {
     expect(http.calls).toHaveLength(1); // a rejection is an answer: never retried
   });
 
+  it.each(['000000', '000080'])(
+    'a write answered %s (the service failed, not refused) never says rejected or that nothing moved',
+    async (code) => {
+      for (const send of [
+        (gw: ReturnType<typeof setup>['gw']) =>
+          gw.refund({ transactionNo: '1', refundAmountMinor: 1, currency: 'USD', settleCurrency: 'USD' }),
+        (gw: ReturnType<typeof setup>['gw']) =>
+          gw.capture({
+            amountMinor: 1234,
+            currency: 'USD',
+            settleCurrency: 'USD',
+            reference: 'R1',
+            terminal: 'ONLINE',
+            vaultId: 'pp_1',
+          }),
+      ]) {
+        const { gw } = setup([envelope({ ret_code: code, ret_msg: 'system error' })]);
+        const e = await caught(send(gw));
+        expect(e.details).toMatchObject({ ret_code: code, ret_msg: 'system error' });
+        expect(e.message).toMatch(/may or may not have gone through.*system error/);
+        expect(e.message).not.toMatch(/rejected|Nothing was charged/);
+        expect(e.retryable).toBe(false);
+      }
+    },
+  );
+
   it('a write rejection says nothing was charged or refunded', async () => {
     const { gw } = setup([envelope({ ret_code: '000040', ret_msg: 'status error' })]);
     const e = await caught(

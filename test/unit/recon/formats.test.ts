@@ -125,7 +125,9 @@ describe('unusable rows: causes named', () => {
     const p = parseCsvText('Transaction No,Amount,Currency\n5.39117E+17,1.00,USD\n53911A,1.00,USD\n');
     const { unusable } = toLedgerRows(p, guessMapping(p.headers));
     expect(unusable.map((u) => u.cause)).toEqual(['scientific_id', 'id_not_digits']);
-    expect(unusable[0]?.reason).toMatch(/shortened by a spreadsheet to scientific notation/);
+    expect(unusable[0]?.reason).toMatch(
+      /^Transaction No “5\.39117E\+17” looks shortened by Excel \(scientific notation\): its last digits are lost, so it cannot be matched\. Map a reference column/,
+    );
     expect(unusable[0]?.fields).toMatchObject({ transactionNo: '5.39117E+17', currency: 'USD' });
     expect(unusable[0]?.currency).toBe('USD');
   });

@@ -73,6 +73,8 @@ const FULL: Partial<Record<InvokeChannel, Record<string, unknown>>> = {
     file: {
       name: 'ledger june.csv',
       encoding: 'utf-8',
+      kind: 'xlsx',
+      sheet: 'Ledger',
       delimiter: ',',
       dataRows: 2,
       decimal: '.',
@@ -112,6 +114,7 @@ const FULL: Partial<Record<InvokeChannel, Record<string, unknown>>> = {
         status: 'paid',
         statusText: 'Paid in full',
         refundedMinor: 0,
+        keyNote: 'Transaction No “6.2393E+17” looks shortened by Excel: matched by Order ID instead',
       },
     ],
     unusable: [
@@ -178,6 +181,7 @@ const FREE_TEXT: readonly (readonly [InvokeChannel, string, string])[] = [
   ['transactions.lookup', 'query', 'search'],
   ['reconciliation.create', 'label', 'label'],
   ['reconciliation.create', 'file.name', 'file name'],
+  ['reconciliation.create', 'file.sheet', 'sheet name'],
   ['reconciliation.create', 'mapping.transactionNo', 'column name'],
   ['reconciliation.create', 'mapping.reference', 'column name'],
   ['reconciliation.create', 'mapping.amount', 'column name'],
@@ -189,6 +193,7 @@ const FREE_TEXT: readonly (readonly [InvokeChannel, string, string])[] = [
   ['reconciliation.addInput', 'rows[].reference', 'reference'],
   ['reconciliation.addInput', 'rows[].date', 'date'],
   ['reconciliation.addInput', 'rows[].statusText', 'status'],
+  ['reconciliation.addInput', 'rows[].keyNote', 'note'],
   ['reconciliation.addInput', 'unusable[].reason', 'reason'],
   ['reconciliation.addInput', 'unusable[].fields.transactionNo', 'transaction number'],
   ['reconciliation.addInput', 'unusable[].fields.reference', 'reference'],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/domain/errors';
 import type { Transaction } from '../../../shared/domain/transaction';
 import type { QueriedTransaction, QueryKey } from '../../../electron/core/services/gateway/client';
-import { createTransactionLookup, detectKind } from '../../../electron/core/services/transactions/lookup';
+import { createTransactionLookup } from '../../../electron/core/services/transactions/lookup';
 import { createFakeClock } from '../../fakes/clock';
 
 const PAY: Transaction = {
@@ -49,12 +49,6 @@ const lookupWith = (gw: ReturnType<typeof fakeGateway>) =>
   });
 
 describe('transactions.lookup', () => {
-  it('detects 18+ digits as a service number, everything else as a reference', () => {
-    expect(detectKind('297553638300708562')).toBe('transactionNo');
-    expect(detectKind('12345')).toBe('reference');
-    expect(detectKind('INV-1')).toBe('reference');
-  });
-
   it('finds a payment by transactionNo with the remaining refundable amount', async () => {
     const gw = fakeGateway({ [`transactionNo:${PAY.transactionNo}`]: { transaction: PAY } });
     const r = await lookupWith(gw).lookup('P1', `  ${PAY.transactionNo} `);

@@ -6,6 +6,7 @@ import type { RunStore } from '../../services/reconciliation/run-store';
 import type { RefundStore } from '../../services/refunds/store';
 import { type Database, openDatabase } from './database';
 import { importLegacyFiles } from './legacy-import';
+import { guardAgainstOlderVersions } from './older-versions';
 import { createSqliteRunStore } from './recon-run-store';
 import type { PaymentStore } from '../../services/payments/store';
 import { createSqlitePaymentStore } from './payment-store';
@@ -14,6 +15,20 @@ import { createSqliteRefundStore } from './refund-store';
 import { MIGRATIONS } from './schema';
 
 export const DATABASE_FILE = 'refund-desk.db';
+
+/**
+ * Places the guard against older versions, under the database's write lock when there is a database
+ * (imports rename the old files under it too). A failure is logged, not fatal: this version's own
+ * decisions do not depend on it.
+ */
+function guard(dataDir: string, log: Logger, db?: Database): 'guarded' | 'journal' | 'failed' {
+  try {
+    return db ? db.immediate(() => guardAgainstOlderVersions(dataDir)) : guardAgainstOlderVersions(dataDir);
+  } catch (e) {
+    log.warn('storage.guard_failed', { error: e instanceof Error ? e.message : String(e) });
+    return 'failed';
+  }
+}
 
 /** A problem with main's durable state, for the health indicator: what is wrong and what to do. */
 export interface StorageProblem {
@@ -32,13 +47,19 @@ export interface AppStorage {
   recordIpn(event: IpnEvent, key: string): Promise<'recorded' | 'duplicate'>;
   /** Set when the database cannot be trusted: refunds and payments must be refused with this reason. */
   untrusted(): string | undefined;
+  /**
+   * Set when the database could not be opened at all (damaged, written by a newer version): what is
+   * listed is an empty stand-in, so lists must say "cannot be read" with this reason, never "none".
+   */
+  unreadable(): string | undefined;
   problems(): StorageProblem[];
   close(): void;
 }
 
 /**
  * Opens `<dataDir>/refund-desk.db` for every service that keeps durable state, imports the files of
- * earlier versions once, and keeps what went wrong for health. A database that cannot be opened or
+ * earlier versions (each content once), keeps older versions from refunding here without the database
+ * (./older-versions.ts), and keeps what went wrong for health. A database that cannot be opened or
  * trusted does not stop the app: lookups keep working on an empty stand-in kept in memory, refunds and
  * IPN acknowledgements are refused, and health says why and what to do.
  */
@@ -58,15 +79,20 @@ export function openAppStorage(opts: {
     unusableRows.set(`${table}:${id}`, reason);
   };
   let fatal: string | undefined;
+  let unreadable: string | undefined;
   let db: Database;
   try {
     db = openDatabase(path, MIGRATIONS);
   } catch (e) {
-    fatal = e instanceof Error ? e.message : String(e);
+    fatal = unreadable = e instanceof Error ? e.message : String(e);
     opts.log.error('storage.open_failed', { error: fatal });
     db = openDatabase(':memory:', MIGRATIONS);
+    // Nothing can be imported, but the guard is still placed where no old journal is in its way.
+    guard(opts.dataDir, opts.log);
   }
-  if (!fatal) {
+  // Import, then guard the old journal's path against older versions (./older-versions.ts). An older
+  // version that writes its journal in between is imported on the next pass (or at the next start).
+  for (let pass = 0; !fatal && pass < 3; pass += 1) {
     try {
       const report = importLegacyFiles(db, opts.dataDir, {
         now: opts.now,
@@ -85,6 +111,7 @@ export function openAppStorage(opts: {
       fatal = `Refund Desk could not import the refund journal of an earlier version (${e instanceof Error ? e.message : String(e)}). The old files are untouched; free disk space or fix the data folder's permissions, then restart.`;
       opts.log.error('storage.import_failed', { error: fatal });
     }
+    if (guard(opts.dataDir, opts.log, db) !== 'journal') break;
   }
   const refunds = createSqliteRefundStore(db, {
     onBadRow: (table, id, reason) => {
@@ -112,6 +139,7 @@ export function openAppStorage(opts: {
       );
       return r.changes === 1 ? 'recorded' : 'duplicate';
     },
+    unreadable: () => unreadable,
     untrusted: () => {
       if (fatal) return fatal;
       if (badRows.size > 0)

@@ -207,7 +207,7 @@ export function openDatabase(path: string, migrations: readonly Migration[]): Da
     // Before anything writes (WAL mode rewrites the header): a newer version's file stays untouched.
     refuseNewer(api, migrations);
     guarded(path, () => {
-      db.exec('PRAGMA journal_mode = WAL');
+      walMode(db);
       db.exec('PRAGMA synchronous = FULL');
       db.exec('PRAGMA foreign_keys = ON');
     });
@@ -218,6 +218,25 @@ export function openDatabase(path: string, migrations: readonly Migration[]): Da
     throw e;
   }
   return api;
+}
+
+/**
+ * Switches the file to WAL. On a new file several processes starting at once may each try the switch,
+ * and SQLite answers the losers SQLITE_BUSY at once, without its busy handler: the switch is tried again
+ * for as long as any other lock is waited for (by then the winner has made it, and it is a no-op).
+ */
+function walMode(db: DatabaseSyncType): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      return;
+    } catch (e) {
+      if (sqliteCode(e) !== SQLITE.BUSY || Date.now() > deadline) throw e;
+      // Synchronous like everything else here (the open is); a short, growing pause.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(5 * attempt, 50));
+    }
+  }
 }
 
 function checkIntegrity(db: Database): void {

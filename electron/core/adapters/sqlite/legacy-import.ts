@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
-import { join } from 'node:path';
 import type { AuditEntry } from '../../services/refunds/audit';
 import type { Intent, IntentDraft, IntentState } from '../../services/refunds/intent';
 import { ipnDedupKey, type IpnEvent } from '../../services/ipn/events';
@@ -9,13 +7,21 @@ import type { KeyResult } from '../../services/reconciliation/runner';
 import type { Database } from './database';
 import { insertAuditRow, insertEventRow, insertIntentRow } from './refund-store';
 import { insertJobRow, insertResultRows } from './recon-store';
+import {
+  LEGACY_SOURCES,
+  importedBefore,
+  readSource,
+  recordImported,
+  renameIfUnchanged,
+} from './legacy-sources';
 
 /**
- * One-time import of the files earlier versions kept (checksummed JSON lines, one event per line):
+ * Import of the files earlier versions kept (checksummed JSON lines, one event per line):
  * `refund-journal.jsonl`, `audit.jsonl`, `ipn-events.jsonl` and `recon/*.job.json` + `*.results.jsonl`.
- * Everything is imported in one transaction; every line that cannot be imported is recorded in
- * `import_problems` (and so reaches the person through health); the originals are kept, renamed
- * `<name>.imported-<time>`. Nothing is deleted.
+ * Each content is imported once (./legacy-sources.ts), everything found at one start in one transaction;
+ * every line that cannot be imported is recorded in `import_problems` (and so reaches the person through
+ * health); the originals are kept, renamed `<name>.imported-<time>`. Nothing is deleted. Files an older
+ * version writes after the first import are imported the same way at the next start.
  */
 export interface ImportProblem {
   source: string;
@@ -217,197 +223,94 @@ function isIpnEvent(v: unknown): v is IpnEvent {
   return ['profileId', 'kind', 'transactionNo', 'status', 'receivedAt'].every((k) => str(o[k]));
 }
 
+/** Journal lines folded before the transaction (pure work, so the write lock is held briefly). */
+interface FoldedJournal {
+  intents: Map<string, Folded>;
+  /** Lines that could not be imported, by line number. */
+  problems: (Omit<ImportProblem, 'source'> & { line: number })[];
+}
+
+function foldJournal(text: string): FoldedJournal {
+  const out: FoldedJournal = { intents: new Map(), problems: [] };
+  for (const l of decodeJsonl(text)) {
+    if ('problem' in l) {
+      const id = /"id":"(RD[0-9A-Z]+)"/.exec(l.raw)?.[1];
+      out.problems.push({
+        line: l.line,
+        reason: id ? `${l.problem}; it mentions refund ${id}` : l.problem,
+        excerpt: excerpt(l.raw),
+      });
+      continue;
+    }
+    const why =
+      l.value && typeof l.value === 'object'
+        ? applyLegacy(out.intents, l.value as Record<string, unknown>)
+        : 'wrong shape (not an object)';
+    if (why) out.problems.push({ line: l.line, reason: why, excerpt: excerpt(JSON.stringify(l.value)) });
+  }
+  return out;
+}
+
+/** The state an intent already in the database was imported as, if it was imported. */
+function importedAs(db: Database, id: string): string | undefined {
+  const row = db.get<{ to_state: string }>(
+    `SELECT e.to_state FROM intent_events e JOIN intents i ON i.id = e.intent_id
+       WHERE e.intent_id = ? AND e.type = 'imported' AND i.imported = 1 ORDER BY e.id DESC LIMIT 1`,
+    id,
+  );
+  return row?.to_state;
+}
+
+const emptyReport = (): ImportReport => ({
+  intents: 0,
+  auditEntries: 0,
+  ipnEvents: 0,
+  reconJobs: 0,
+  problems: [],
+  renamed: [],
+});
+
 /**
- * Imports what exists and renames it. `baseUrlFor` gives the service address of a profile that still
- * exists (intents of earlier versions did not record it); CLI intents get '' (address unknown).
+ * Imports what exists and renames it. Whether a file's content (or which of its lines) still needs
+ * importing is decided inside the import's transaction (./legacy-sources.ts), so processes starting at
+ * once import it exactly once and the others do nothing; a file an older version writes later is
+ * imported at the next start. Returns undefined when nothing was imported by this call.
+ * `baseUrlFor` gives the service address of a profile that still exists (intents of earlier versions
+ * did not record it); CLI intents get '' (address unknown).
  */
 export function importLegacyFiles(
   db: Database,
   dataDir: string,
   opts: { now: () => number; baseUrlFor: (profileId: string) => string | undefined },
 ): ImportReport | undefined {
-  const journal = join(dataDir, 'refund-journal.jsonl');
-  const auditFile = join(dataDir, 'audit.jsonl');
-  const ipnFile = join(dataDir, 'ipn-events.jsonl');
-  const reconDir = join(dataDir, 'recon');
-  const sources = [journal, auditFile, ipnFile, reconDir].filter((p) => existsSync(p));
-  if (sources.length === 0) return undefined;
-  const stamp = new Date(opts.now()).toISOString().replace(/[:.]/g, '-');
-  const renameAll = () =>
-    sources.map((p) => {
-      const to = p.endsWith('.jsonl')
-        ? p.replace(/\.jsonl$/, `.imported-${stamp}.jsonl`)
-        : `${p}.imported-${stamp}`;
-      renameSync(p, to);
-      return to;
-    });
-  // Imported already, but the renaming was interrupted: finish it, import nothing twice.
-  if (db.get(`SELECT 1 FROM meta WHERE key = 'legacy_import'`)) {
-    renameAll();
+  const at = new Date(opts.now()).toISOString();
+  const snapshots = LEGACY_SOURCES.map((s) => readSource(dataDir, s)).filter((s) => s !== undefined);
+  if (snapshots.length === 0) {
+    noteImportDone(db, at);
     return undefined;
   }
+  const journal = snapshots.find((s) => s.source === 'refund-journal.jsonl');
+  const folded = journal?.bytes ? foldJournal(journal.bytes.toString('utf8')) : undefined;
 
-  const report: ImportReport = {
-    intents: 0,
-    auditEntries: 0,
-    ipnEvents: 0,
-    reconJobs: 0,
-    problems: [],
-    renamed: [],
-  };
-  const problem = (source: string, p: Omit<ImportProblem, 'source'>) =>
-    report.problems.push({ ...p, source });
-  const at = new Date(opts.now()).toISOString();
-
-  // Refund journal: fold the events, then insert each intent in the state it continues in.
-  const folded = new Map<string, Folded>();
-  if (existsSync(journal)) {
-    const lines = decodeJsonl(readFileSync(journal, 'utf8'));
-    for (const l of lines) {
-      if ('problem' in l) {
-        const id = /"id":"(RD[0-9A-Z]+)"/.exec(l.raw)?.[1];
-        problem('refund-journal.jsonl', {
-          line: l.line,
-          reason: id ? `${l.problem}; it mentions refund ${id}` : l.problem,
-          excerpt: excerpt(l.raw),
-        });
-        continue;
-      }
-      const why =
-        l.value && typeof l.value === 'object'
-          ? applyLegacy(folded, l.value as Record<string, unknown>)
-          : 'wrong shape (not an object)';
-      if (why)
-        problem('refund-journal.jsonl', {
-          line: l.line,
-          reason: why,
-          excerpt: excerpt(JSON.stringify(l.value)),
-        });
+  const report = db.immediate(() => {
+    const r = emptyReport();
+    let imported = false;
+    const problem = (source: string, p: Omit<ImportProblem, 'source'>) => r.problems.push({ ...p, source });
+    for (const snap of snapshots) {
+      const before = importedBefore(db, snap);
+      if (before === 'all') continue;
+      imported = true;
+      const fresh = (line: number | undefined) => line === undefined || line > before;
+      const text = snap.bytes?.toString('utf8') ?? '';
+      if (snap.source === 'refund-journal.jsonl' && folded)
+        importJournal(db, folded, { at, baseUrlFor: opts.baseUrlFor, fresh, problem, report: r });
+      else if (snap.source === 'audit.jsonl') importAudit(db, text, fresh, problem, r);
+      else if (snap.source === 'ipn-events.jsonl') importIpn(db, text, fresh, problem, r);
+      else if (snap.files) importRecon(db, snap.files, problem, r);
+      recordImported(db, snap, at);
     }
-  }
-  const journalDamaged = report.problems.some((p) => p.source === 'refund-journal.jsonl');
-
-  db.immediate(() => {
-    for (const f of folded.values()) {
-      const next = continueAs(f, journalDamaged);
-      const baseUrl = f.profileId.startsWith('cli:') ? '' : (opts.baseUrlFor(f.profileId) ?? '');
-      const intent: Intent = {
-        id: f.id,
-        profileId: f.profileId,
-        profileName: f.profileName,
-        environment: f.environment,
-        baseUrl,
-        merchantNo: f.merchantNo,
-        storeNo: f.storeNo,
-        transactionNo: f.transactionNo,
-        ...(f.reference ? { reference: f.reference } : {}),
-        amountMinor: f.amountMinor,
-        currency: f.currency,
-        settleCurrency: f.settleCurrency,
-        reasonCode: f.reasonCode,
-        reasonNote: f.reasonNote,
-        operator: f.operator,
-        createdAt: f.createdAt,
-        updatedAt: f.updatedAt,
-        state: next.state,
-        ...(next.detail ? { detail: next.detail } : {}),
-        ...(f.refundTransactionNo ? { refundTransactionNo: f.refundTransactionNo } : {}),
-        ...(f.refundStatus ? { refundStatus: f.refundStatus } : {}),
-        ...(f.retCode ? { retCode: f.retCode } : {}),
-        ...(f.retMsg ? { retMsg: f.retMsg } : {}),
-        ...(f.lastCheck ? { lastCheck: f.lastCheck } : {}),
-        checks: f.checks,
-        attempts: f.attempts,
-      };
-      if (db.get('SELECT 1 FROM intents WHERE id = ?', f.id)) {
-        problem('refund-journal.jsonl', {
-          reason: `refund ${f.id} is already in the database; the old copy was not imported`,
-        });
-        continue;
-      }
-      insertIntentRow(db, intent, true);
-      for (const e of f.events)
-        insertEventRow(db, f.id, { at: e.at || at, type: e.type, to: intent.state, data: e.data });
-      insertEventRow(db, f.id, { at, type: 'imported', from: f.state, to: intent.state, data: {} });
-      report.intents += 1;
-    }
-
-    if (existsSync(auditFile))
-      for (const l of decodeJsonl(readFileSync(auditFile, 'utf8'))) {
-        if ('problem' in l)
-          problem('audit.jsonl', { line: l.line, reason: l.problem, excerpt: excerpt(l.raw) });
-        else if (!isAuditEntry(l.value))
-          problem('audit.jsonl', {
-            line: l.line,
-            reason: 'wrong shape',
-            excerpt: excerpt(JSON.stringify(l.value)),
-          });
-        else {
-          insertAuditRow(
-            db,
-            Object.assign(
-              { profileName: '', environment: '', intentId: '', reasonCode: '', reasonNote: '' },
-              l.value,
-            ),
-          );
-          report.auditEntries += 1;
-        }
-      }
-
-    if (existsSync(ipnFile))
-      for (const l of decodeJsonl(readFileSync(ipnFile, 'utf8'))) {
-        if ('problem' in l)
-          problem('ipn-events.jsonl', { line: l.line, reason: l.problem, excerpt: excerpt(l.raw) });
-        else if (!isIpnEvent(l.value))
-          problem('ipn-events.jsonl', {
-            line: l.line,
-            reason: 'wrong shape',
-            excerpt: excerpt(JSON.stringify(l.value)),
-          });
-        else {
-          const r = db.run(
-            'INSERT OR IGNORE INTO ipn_events (dedup_key, profile_id, received_at, data) VALUES (?, ?, ?, ?)',
-            ipnDedupKey(l.value),
-            l.value.profileId,
-            l.value.receivedAt,
-            JSON.stringify(l.value),
-          );
-          report.ipnEvents += r.changes;
-        }
-      }
-
-    if (existsSync(reconDir))
-      for (const name of readdirSync(reconDir).filter((n) => n.endsWith('.job.json'))) {
-        let job;
-        try {
-          job = jobFileSchema.parse(JSON.parse(readFileSync(join(reconDir, name), 'utf8')));
-        } catch {
-          problem(`recon/${name}`, { reason: 'unreadable reconciliation job; import its ledger again' });
-          continue;
-        }
-        insertJobRow(db, job);
-        const resultsPath = join(reconDir, `${job.id}.results.jsonl`);
-        const results: KeyResult[] = [];
-        if (existsSync(resultsPath)) {
-          const lines = readFileSync(resultsPath, 'utf8').split('\n');
-          lines.forEach((raw, i) => {
-            if (!raw.trim()) return;
-            try {
-              results.push(JSON.parse(raw.replace(/\r$/, '')) as KeyResult);
-            } catch {
-              // A torn answer is simply queried again when the job resumes; still say so.
-              problem(`recon/${job.id}.results.jsonl`, {
-                line: i + 1,
-                reason: 'unreadable answer; it will be looked up again',
-              });
-            }
-          });
-        }
-        insertResultRows(db, job.id, results);
-        report.reconJobs += 1;
-      }
-
-    for (const p of report.problems)
+    if (!imported) return undefined;
+    for (const p of r.problems)
       db.run(
         'INSERT INTO import_problems (at, source, line, reason, excerpt) VALUES (?, ?, ?, ?, ?)',
         at,
@@ -416,13 +319,192 @@ export function importLegacyFiles(
         p.reason,
         p.excerpt ?? null,
       );
+    // The first import's summary; later ones are in their files' own records.
     db.run(
-      `INSERT OR REPLACE INTO meta (key, value) VALUES ('legacy_import', ?)`,
-      JSON.stringify({ at, ...report, problems: report.problems.length }),
+      `INSERT OR IGNORE INTO meta (key, value) VALUES ('legacy_import', ?)`,
+      JSON.stringify({ format: 2, at, ...r, problems: r.problems.length }),
     );
+    return r;
   });
+  noteImportDone(db, at);
 
-  // Renamed only after the import committed: a crash in between finds the meta row and only renames.
-  report.renamed.push(...renameAll());
+  // Renamed only after the import committed: a crash in between finds the record and only renames.
+  // Under the database's write lock, like the guard's placing (./older-versions.ts): a process renames
+  // only what it still finds as it read it, never what another one put there meanwhile (the guard).
+  const stamp = at.replace(/[:.]/g, '-');
+  const renamed = db.immediate(() =>
+    snapshots.map((s) => renameIfUnchanged(s, stamp)).filter((p) => p !== undefined),
+  );
+  if (report) report.renamed.push(...renamed);
   return report;
+}
+
+/**
+ * Records that this data directory has been taken over by the database even when there was nothing to
+ * import: the first version with the database then only renames what it finds at the old paths (this
+ * version's guard, ./older-versions.ts) instead of failing to import it.
+ */
+function noteImportDone(db: Database, at: string): void {
+  if (db.get(`SELECT 1 FROM meta WHERE key = 'legacy_import'`)) return;
+  db.immediate(() =>
+    db.run(
+      `INSERT OR IGNORE INTO meta (key, value) VALUES ('legacy_import', ?)`,
+      JSON.stringify({ format: 2, at, ...emptyReport(), problems: 0 }),
+    ),
+  );
+}
+
+type Problem = (source: string, p: Omit<ImportProblem, 'source'>) => void;
+
+/** Inserts each folded intent in the state it continues in; one already in the database is not. */
+function importJournal(
+  db: Database,
+  folded: FoldedJournal,
+  o: {
+    at: string;
+    baseUrlFor: (profileId: string) => string | undefined;
+    fresh: (line: number | undefined) => boolean;
+    problem: Problem;
+    report: ImportReport;
+  },
+): void {
+  for (const p of folded.problems) if (o.fresh(p.line)) o.problem('refund-journal.jsonl', p);
+  // Any damage, earlier lines included: a refund only created cannot be proven unsent.
+  const journalDamaged = folded.problems.length > 0;
+  for (const f of folded.intents.values()) {
+    const next = continueAs(f, journalDamaged);
+    if (db.get('SELECT 1 FROM intents WHERE id = ?', f.id)) {
+      const was = importedAs(db, f.id);
+      // The same refund, imported before from an earlier copy of this journal: nothing new.
+      if (was === next.state) continue;
+      o.problem('refund-journal.jsonl', {
+        reason: `refund ${f.id} is already in the database${was ? ` (imported earlier as ${was})` : ''}; this copy (${next.state}) was not imported. Look its payment up with the payment service before refunding it again`,
+      });
+      continue;
+    }
+    const baseUrl = f.profileId.startsWith('cli:') ? '' : (o.baseUrlFor(f.profileId) ?? '');
+    const intent: Intent = {
+      id: f.id,
+      profileId: f.profileId,
+      profileName: f.profileName,
+      environment: f.environment,
+      baseUrl,
+      merchantNo: f.merchantNo,
+      storeNo: f.storeNo,
+      transactionNo: f.transactionNo,
+      ...(f.reference ? { reference: f.reference } : {}),
+      amountMinor: f.amountMinor,
+      currency: f.currency,
+      settleCurrency: f.settleCurrency,
+      reasonCode: f.reasonCode,
+      reasonNote: f.reasonNote,
+      operator: f.operator,
+      createdAt: f.createdAt,
+      updatedAt: f.updatedAt,
+      state: next.state,
+      ...(next.detail ? { detail: next.detail } : {}),
+      ...(f.refundTransactionNo ? { refundTransactionNo: f.refundTransactionNo } : {}),
+      ...(f.refundStatus ? { refundStatus: f.refundStatus } : {}),
+      ...(f.retCode ? { retCode: f.retCode } : {}),
+      ...(f.retMsg ? { retMsg: f.retMsg } : {}),
+      ...(f.lastCheck ? { lastCheck: f.lastCheck } : {}),
+      checks: f.checks,
+      attempts: f.attempts,
+    };
+    insertIntentRow(db, intent, true);
+    for (const e of f.events)
+      insertEventRow(db, f.id, { at: e.at || o.at, type: e.type, to: intent.state, data: e.data });
+    insertEventRow(db, f.id, { at: o.at, type: 'imported', from: f.state, to: intent.state, data: {} });
+    o.report.intents += 1;
+  }
+}
+
+function importAudit(
+  db: Database,
+  text: string,
+  fresh: (line: number) => boolean,
+  problem: Problem,
+  r: ImportReport,
+): void {
+  for (const l of decodeJsonl(text)) {
+    if (!fresh(l.line)) continue;
+    if ('problem' in l) problem('audit.jsonl', { line: l.line, reason: l.problem, excerpt: excerpt(l.raw) });
+    else if (!isAuditEntry(l.value))
+      problem('audit.jsonl', {
+        line: l.line,
+        reason: 'wrong shape',
+        excerpt: excerpt(JSON.stringify(l.value)),
+      });
+    else {
+      insertAuditRow(
+        db,
+        Object.assign(
+          { profileName: '', environment: '', intentId: '', reasonCode: '', reasonNote: '' },
+          l.value,
+        ),
+      );
+      r.auditEntries += 1;
+    }
+  }
+}
+
+function importIpn(
+  db: Database,
+  text: string,
+  fresh: (line: number) => boolean,
+  problem: Problem,
+  r: ImportReport,
+): void {
+  for (const l of decodeJsonl(text)) {
+    if (!fresh(l.line)) continue;
+    if ('problem' in l)
+      problem('ipn-events.jsonl', { line: l.line, reason: l.problem, excerpt: excerpt(l.raw) });
+    else if (!isIpnEvent(l.value))
+      problem('ipn-events.jsonl', {
+        line: l.line,
+        reason: 'wrong shape',
+        excerpt: excerpt(JSON.stringify(l.value)),
+      });
+    else {
+      const res = db.run(
+        'INSERT OR IGNORE INTO ipn_events (dedup_key, profile_id, received_at, data) VALUES (?, ?, ?, ?)',
+        ipnDedupKey(l.value),
+        l.value.profileId,
+        l.value.receivedAt,
+        JSON.stringify(l.value),
+      );
+      r.ipnEvents += res.changes;
+    }
+  }
+}
+
+/** Jobs and their answers; written as upserts, so a folder read again changes nothing twice. */
+function importRecon(db: Database, files: Map<string, string>, problem: Problem, r: ImportReport): void {
+  for (const [name, text] of files) {
+    if (!name.endsWith('.job.json')) continue;
+    let job;
+    try {
+      job = jobFileSchema.parse(JSON.parse(text));
+    } catch {
+      problem(`recon/${name}`, { reason: 'unreadable reconciliation job; import its ledger again' });
+      continue;
+    }
+    insertJobRow(db, job);
+    const results: KeyResult[] = [];
+    const lines = files.get(`${job.id}.results.jsonl`)?.split('\n') ?? [];
+    lines.forEach((raw, i) => {
+      if (!raw.trim()) return;
+      try {
+        results.push(JSON.parse(raw.replace(/\r$/, '')) as KeyResult);
+      } catch {
+        // A torn answer is simply queried again when the job resumes; still say so.
+        problem(`recon/${job.id}.results.jsonl`, {
+          line: i + 1,
+          reason: 'unreadable answer; it will be looked up again',
+        });
+      }
+    });
+    insertResultRows(db, job.id, results);
+    r.reconJobs += 1;
+  }
 }

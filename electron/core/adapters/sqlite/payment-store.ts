@@ -1,3 +1,4 @@
+import { AppError } from '../../../../shared/domain/errors';
 import type { PaymentAuditEntry } from '../../../../shared/ipc/contract/payments';
 import type { PaymentIntent, PaymentPatch, PaymentState } from '../../services/payments/intent';
 import type { CustomerRecord, PaymentStore, StoredMethod } from '../../services/payments/store';
@@ -229,6 +230,22 @@ export function createSqlitePaymentStore(db: Database, opts: { onUnusable?: OnUn
         if (!cur || !from.includes(cur.state as PaymentState)) return undefined;
         // Belt and braces: no card data into the row or its event, whoever wrote the patch.
         const patch = scrubPatch(given, fromRow(INTENT_COLUMNS, cur));
+        // A transaction number is one payment's: never recorded for a second intent of the merchant,
+        // decided inside the write lock so two processes given the same number cannot both keep it.
+        if (typeof patch.transactionNo === 'string') {
+          const other = db.get<{ id: string }>(
+            'SELECT id FROM payment_intents WHERE merchant_no = ? AND transaction_no = ? AND id <> ?',
+            cur['merchant_no'] as string,
+            patch.transactionNo,
+            id,
+          );
+          if (other)
+            throw new AppError(
+              'conflict',
+              `Transaction ${patch.transactionNo} is already recorded for payment ${other.id}.`,
+              { details: { transactionNoTakenBy: other.id } },
+            );
+        }
         const sets = ['state = ?', 'updated_at = ?'];
         const params: SqlValue[] = [to, ev.at];
         for (const [key, col] of PATCH_COLUMNS) {

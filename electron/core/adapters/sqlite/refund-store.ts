@@ -1,8 +1,21 @@
 import type { AuditEntry } from '../../services/refunds/audit';
 import type { Intent, IntentDraft, IntentState } from '../../services/refunds/intent';
-import type { DecisionTx, IntentCheck, RefundStore } from '../../services/refunds/store';
+import {
+  type DecisionTx,
+  type IntentCheck,
+  type RefundStore,
+  type SendingIntent,
+  UnreadableIntentError,
+} from '../../services/refunds/store';
 import type { Database, Row, SqlValue } from './database';
-import { type OnUnusable, readUsable, storedCurrency, storedEnvironment, UnusableRowError } from './stored';
+import {
+  type OnUnusable,
+  readUsable,
+  storedCurrency,
+  storedEnvironment,
+  storedSettleCurrency,
+  UnusableRowError,
+} from './stored';
 
 /** Row ↔ Intent. Columns are snake_case; optional fields are NULL when absent. */
 function toIntent(r: Row): Intent {
@@ -19,7 +32,6 @@ function toIntent(r: Row): Intent {
     transactionNo: String(r['transaction_no']),
     amountMinor: Number(r['amount_minor']),
     currency: storedCurrency(r['currency']),
-    settleCurrency: storedCurrency(r['settle_currency'], 'settle_currency'),
     reasonCode: String(r['reason_code']),
     reasonNote: String(r['reason_note']),
     operator: String(r['operator']),
@@ -28,6 +40,8 @@ function toIntent(r: Row): Intent {
     checks: Number(r['checks']),
     attempts: Number(r['attempts']),
   };
+  const settle = storedSettleCurrency(r['settle_currency']);
+  if (settle) i.settleCurrency = settle;
   const optional: [keyof Intent, string][] = [
     ['reference', 'reference'],
     ['sender', 'sender'],
@@ -75,6 +89,8 @@ function toAudit(r: Row): AuditEntry {
 }
 
 const COUNTED = `('sending', 'outcome_unknown', 'accepted', 'succeeded')`;
+/** States in which an intent is final and moved no money: the only ones a decision may do without. */
+const NO_MONEY: ReadonlySet<string> = new Set(['rejected', 'refused', 'failed']);
 const FINAL = `('rejected', 'refused', 'succeeded', 'failed')`;
 
 /** Inserts an intent row as given (the service's decision, or the one-time import). */
@@ -99,7 +115,9 @@ export function insertIntentRow(db: Database, i: Intent, imported = false): void
     i.reference ?? null,
     i.amountMinor,
     i.currency,
-    i.settleCurrency,
+    // NOT NULL: an imported refund keeps what the old journal said (even a code this app does not
+    // handle); one read back without a settle currency is stored with none.
+    i.settleCurrency ?? '',
     i.reasonCode,
     i.reasonNote,
     i.operator,
@@ -168,7 +186,8 @@ function nextSeq(db: Database): number {
 /**
  * Rows that do not parse are never dropped silently: `onBadRow` hears about each (health reports it),
  * and the rest of the list is still returned. A row in a currency this app does not handle is
- * `onUnusable` instead (./stored.ts): reported, left out, not a sign of damage.
+ * `onUnusable` instead (./stored.ts): reported, left out of lists, not a sign of damage — but never
+ * left out of a payment's refund decision (`forPayment` refuses it, UnreadableIntentError).
  */
 export function createSqliteRefundStore(
   db: Database,
@@ -177,32 +196,54 @@ export function createSqliteRefundStore(
     onUnusable?: OnUnusable;
   } = {},
 ): RefundStore {
+  /** The intent, or why it cannot be read (reported either way: health shows it). */
+  const read = (r: Row): Intent | Error => {
+    try {
+      return toIntent(r);
+    } catch (e) {
+      if (e instanceof UnusableRowError) opts.onUnusable?.('intents', String(r['id']), e.message);
+      else opts.onBadRow?.('intents', String(r['id']), e instanceof Error ? e.message : String(e));
+      return e instanceof Error ? e : new Error(String(e));
+    }
+  };
   const parse = (raw: Row[]): Intent[] => {
     const out: Intent[] = [];
     for (const r of raw) {
-      try {
-        out.push(toIntent(r));
-      } catch (e) {
-        if (e instanceof UnusableRowError) opts.onUnusable?.('intents', String(r['id']), e.message);
-        else opts.onBadRow?.('intents', String(r['id']), e instanceof Error ? e.message : String(e));
-      }
+      const i = read(r);
+      if (!(i instanceof Error)) out.push(i);
     }
     return out;
   };
   const rows = (sql: string, ...params: SqlValue[]) => parse(db.all(sql, ...params));
   const one = (id: string) => rows('SELECT * FROM intents WHERE id = ?', id)[0];
-  const forPayment = (m: string, s: string, t: string) =>
-    rows(
+  /**
+   * Every intent of one payment, for deciding its refunds. A row that cannot be read is never left out
+   * here: unless it ended without moving money, its amount may be refunded and it may still be open, so
+   * what remains cannot be worked out without it — the decision is refused with the reason.
+   */
+  const forPayment = (m: string, s: string, t: string) => {
+    const out: Intent[] = [];
+    for (const r of db.all(
       'SELECT * FROM intents WHERE merchant_no = ? AND store_no = ? AND transaction_no = ? ORDER BY created_at',
       m,
       s,
       t,
-    );
+    )) {
+      const intent = read(r);
+      if (!(intent instanceof Error)) out.push(intent);
+      else if (!NO_MONEY.has(String(r['state'])))
+        throw new UnreadableIntentError(
+          String(r['id']),
+          `Refund ${String(r['id'])} of this payment is in the database but cannot be read (${intent.message}); it may have refunded money or still be unresolved, so what remains refundable cannot be worked out. Look the payment up with the payment service: this desk does not refund it.`,
+        );
+    }
+    return out;
+  };
   const dayTotal = (m: string, s: string, ccy: string, from: string, to: string) =>
     Number(
       db.get<{ total: number }>(
         `SELECT COALESCE(SUM(amount_minor), 0) AS total FROM intents WHERE merchant_no = ? AND store_no = ?
-           AND currency = ? AND created_at >= ? AND created_at < ? AND state IN ${COUNTED}`,
+           AND UPPER(TRIM(currency)) = ? AND created_at >= ? AND created_at < ? AND state IN ${COUNTED}`,
         m,
         s,
         ccy,
@@ -214,11 +255,11 @@ export function createSqliteRefundStore(
   const tx: DecisionTx = {
     forPayment,
     dayTotal,
-    insertSending(draft: IntentDraft, sender: string, at: string): Intent {
+    insertSending(draft: IntentDraft, sender: string, at: string): SendingIntent {
       const intent: Intent = { ...draft, state: 'sending', updatedAt: at, sender, checks: 0, attempts: 1 };
       insertIntentRow(db, intent);
       insertEventRow(db, intent.id, { at, type: 'decided', from: null, to: 'sending', data: { sender } });
-      return one(intent.id)!;
+      return { ...one(intent.id)!, settleCurrency: draft.settleCurrency };
     },
   };
 

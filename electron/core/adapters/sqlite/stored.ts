@@ -8,9 +8,14 @@ import type { Row } from './database';
  * earlier versions or imported from their files may hold values those types no longer admit; reading
  * them must neither crash a list nor guess:
  * - an environment that was not kept (or is no longer known) reads as `unrecorded`;
- * - a currency this app does not handle makes the row unusable: the reader leaves it out of what it
- *   returns and reports it (`onUnusable`: the log and the health indicator), and the row stays in the
- *   database untouched. Its amount cannot be shown or counted without guessing its minor unit.
+ * - a currency code is read without regard to case or surrounding spaces (`usd` is USD: no guess);
+ * - an amount's currency this app does not handle makes the row unusable: the reader leaves it out of
+ *   what it returns and reports it (`onUnusable`: the log and the health indicator), and the row stays in
+ *   the database untouched. Its amount cannot be shown or counted without guessing its minor unit. Where
+ *   such a row may decide money (a refund of the same payment), the store refuses instead of leaving it
+ *   out (./refund-store.ts);
+ * - a settle currency is no amount's unit: one this app does not handle (or none, '') is left out of
+ *   the record (`storedSettleCurrency`), and the record is still read, shown and counted.
  */
 export class UnusableRowError extends Error {
   override name = 'UnusableRowError';
@@ -20,11 +25,24 @@ export function storedEnvironment(v: unknown): RecordedEnvironment {
   return toRecordedEnvironment(v);
 }
 
+/** A stored code in the closed type, if it names a currency this app handles (in any case). */
+function knownCode(v: unknown): Currency | undefined {
+  const code = String(v ?? '')
+    .trim()
+    .toUpperCase();
+  return isKnownCurrency(code) ? code : undefined;
+}
+
 export function storedCurrency(v: unknown, column = 'currency'): Currency {
-  const text = String(v);
-  if (!isKnownCurrency(text))
-    throw new UnusableRowError(`${column} "${text.slice(0, 12)}" is not a currency this app handles`);
-  return text;
+  const code = knownCode(v);
+  if (code === undefined)
+    throw new UnusableRowError(`${column} "${String(v).slice(0, 12)}" is not a currency this app handles`);
+  return code;
+}
+
+/** A settle currency, or undefined when the stored one is empty or not a currency this app handles. */
+export function storedSettleCurrency(v: unknown): Currency | undefined {
+  return knownCode(v);
 }
 
 /**

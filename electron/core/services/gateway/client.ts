@@ -161,7 +161,9 @@ export function createGatewayClient(deps: TransportDeps) {
         { ...rest, amount: toWireAmount(amountMinor, input.currency), timeout: timeoutMin },
         opts,
       );
-      return t.parsePayload('securePay', () => toSecurePayResult(securePayResultSchema.parse(env.result)));
+      return t.parsePayload('securePay', () =>
+        toSecurePayResult(securePayResultSchema.parse(env.result), input.currency),
+      );
     },
 
     async capture(input: CaptureInput, opts: CallOptions = {}): Promise<CaptureResult> {
@@ -179,7 +181,9 @@ export function createGatewayClient(deps: TransportDeps) {
         },
         opts,
       );
-      return t.parsePayload('capture', () => toCaptureResult(captureResultSchema.parse(env.result)));
+      return t.parsePayload('capture', () =>
+        toCaptureResult(captureResultSchema.parse(env.result), input.currency),
+      );
     },
 
     /** One signed tran-query. `not_found` (000021) when no record matches. */

@@ -29,6 +29,17 @@ const WHAT: Record<EndpointName, string> = {
   transList: 'the transaction list',
 };
 
+/** What happens after a write the service may or may not have applied. */
+const AFTER_AMBIGUOUS: Record<EndpointName, string> = {
+  createCustomer:
+    'The service offers no customer lookup: check with it before registering the customer again.',
+  securePay: 'Do not create it again: Refund Desk looks it up by its reference.',
+  capture: 'Do not charge the card again: Refund Desk looks the payment up by its reference.',
+  refund: 'Do not refund again: Refund Desk looks the refund up by its reference.',
+  tranQuery: '',
+  transList: '',
+};
+
 /**
  * Maps a service rejection to a typed error. Every code other than 000100 is a rejection, whatever it is;
  * ret_code and ret_msg are kept in details so the person sees the service's own words.
@@ -53,10 +64,19 @@ export function rejectionError(
       { details, retryable: false },
     );
   }
+  const ambiguous = retCode === RET.SYSTEM_ERROR || retCode === RET.UPSTREAM_ERROR;
+  // 000000 / 000080 on a write say the service (or the acquirer behind it) failed, not that it
+  // refused: it may have been applied, and the words must not say "rejected" or "nothing moved".
+  if (ambiguous && ENDPOINTS[endpoint].write)
+    return new AppError(
+      'upstream_rejected',
+      `The payment service reported an error of its own on ${WHAT[endpoint]}, not a refusal: it may or may not have gone through.${said} ${AFTER_AMBIGUOUS[endpoint]}`,
+      { details, retryable: false },
+    );
   const moved = ENDPOINTS[endpoint].write ? ' Nothing was charged or refunded.' : '';
   return new AppError('upstream_rejected', `The payment service rejected ${WHAT[endpoint]}.${said}${moved}`, {
     details,
-    retryable: retCode === RET.SYSTEM_ERROR || retCode === RET.UPSTREAM_ERROR,
+    retryable: ambiguous,
   });
 }
 

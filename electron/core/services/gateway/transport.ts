@@ -1,6 +1,7 @@
 import { UnsupportedCurrencyError } from '../../../../shared/domain/currencies';
 import { AppError } from '../../../../shared/domain/errors';
 import { envelopeSchema, type WireEnvelope } from '../../../../shared/protocol/wire';
+import { parseWireJson } from '../../../../shared/protocol/wire-json';
 import { RET } from '../../../../shared/protocol/ret-codes';
 import { signParams } from '../../../../shared/protocol/signing';
 import type { Clock, Logger } from '../ports';
@@ -152,7 +153,8 @@ export function createTransport(deps: TransportDeps) {
       if (res.status < 200 || res.status > 299) return { kind: 'http', status: res.status };
       let json: unknown;
       try {
-        json = JSON.parse(res.text);
+        // A number the JSON text states more precisely than a double holds is not read as a nearby one.
+        json = parseWireJson(res.text);
       } catch {
         return { kind: 'body' };
       }

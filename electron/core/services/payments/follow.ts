@@ -1,4 +1,4 @@
-import { isAppError } from '../../../../shared/domain/errors';
+import { AppError, isAppError } from '../../../../shared/domain/errors';
 import { cardLabel } from '../../../../shared/domain/card';
 import type { PaymentAuditEntry } from '../../../../shared/ipc/contract/payments';
 import type { Transaction } from '../../../../shared/domain/transaction';
@@ -14,6 +14,7 @@ import {
   type PaymentState,
 } from './intent';
 import { createPaymentAuditor } from './audit';
+import { type AnswerMismatch, paymentAnswerMismatch } from './answers';
 import { createScrubberRegistry, knownIds } from './card-guard';
 import type { PaymentStore } from './store';
 
@@ -161,6 +162,50 @@ export function createPaymentFollower(deps: FollowerDeps) {
     return keepMethod(next, vaultId ?? q.vaultId ?? vaultHints.get(tx.transactionNo));
   }
 
+  /** The id of another payment of this desk already recorded with `transactionNo`, if any. */
+  function takenBy(i: PaymentIntent, transactionNo: string | undefined): string | undefined {
+    if (!transactionNo) return undefined;
+    try {
+      const other = deps.store.byTransaction(i.merchantNo, transactionNo);
+      return other && other.id !== i.id ? other.id : undefined;
+    } catch {
+      // Unreadable now: recording the number is refused by the store's own guard if it is taken.
+      return undefined;
+    }
+  }
+
+  /**
+   * An answer that is not about this payment is not believed: the payment's outcome is unknown, with
+   * the evidence, and it is looked up by its own reference — never by the number the answer named.
+   */
+  async function disbelieve(
+    i: PaymentIntent,
+    m: AnswerMismatch,
+    from: readonly PaymentState[],
+    action: PaymentAuditEntry['action'],
+  ): Promise<PaymentIntent> {
+    deps.log.warn('payment.answer_mismatch', { intentId: i.id, fields: m.fields.join(',') });
+    const detail = scrubbed(
+      i,
+      `The service's answer does not match the payment that was sent (${m.text}). Whether it exists, and for how much, is not known: Refund Desk looks it up by its reference ${i.reference}.`,
+    );
+    let unknown: PaymentIntent | undefined;
+    try {
+      unknown = move(i, 'outcome_unknown', { detail }, 'answer_mismatch', from);
+    } catch (e) {
+      // The service did answer something: never let a storage failure read as "nothing was sent".
+      deps.log.error('payment.record_failed', { intentId: i.id, error: e instanceof Error ? e.message : '' });
+      throw new AppError(
+        'outcome_unknown',
+        `${detail} Refund Desk could not record that (${isAppError(e) ? e.message : 'storage failure'}). Do not create it again; look it up in Transactions.`,
+        { details: { moneyMoved: 'unknown', intentId: i.id } },
+      );
+    }
+    if (unknown) audit(unknown, 'outcome_unknown', action, detail);
+    const now = unknown ?? deps.store.get(i.id) ?? i;
+    return now.state === 'outcome_unknown' ? lookUp(now) : now;
+  }
+
   async function lookUp(i: PaymentIntent): Promise<PaymentIntent> {
     const gw = deps.gatewayFor(i);
     const byNumber = i.state === 'open' && i.transactionNo;
@@ -169,12 +214,20 @@ export function createPaymentFollower(deps: FollowerDeps) {
         byNumber ? { transactionNo: i.transactionNo! } : { reference: i.reference },
       );
       const tx = q.transaction;
-      if (!byNumber && (tx.amountMinor !== i.amountMinor || tx.currency !== i.currency)) {
-        // Someone else's payment carries this reference: ours was not created with it.
+      // By number the answer must be that payment as sent; by reference whatever number it names is
+      // the payment's own — unless this desk already recorded that number for another of its payments.
+      const m = paymentAnswerMismatch(
+        byNumber ? i : { ...i, transactionNo: undefined },
+        tx,
+        takenBy(i, tx.transactionNo),
+      );
+      if (m && byNumber) return disbelieve(i, m, ['open'], 'payment.check');
+      if (m) {
+        // Someone else's payment carries this reference (or the service is confused): not taken for ours.
         return note(
           i,
           false,
-          `A payment with reference ${i.reference} exists at the service, but for ${tx.amountMinor} ${tx.currency} (minor units), not this one.`,
+          `A payment with reference ${i.reference} exists at the service, but it is not this one as sent (${m.text}).`,
         );
       }
       return apply(i, q);
@@ -266,6 +319,8 @@ export function createPaymentFollower(deps: FollowerDeps) {
   return {
     check,
     apply,
+    disbelieve,
+    takenBy,
     tick,
     audit,
     move,
@@ -294,6 +349,13 @@ export function createPaymentFollower(deps: FollowerDeps) {
     applyConfirmed(profileId: string, merchantNo: string, q: QueriedTransaction): PaymentIntent | undefined {
       const i = deps.store.byTransaction(merchantNo, q.transaction.transactionNo);
       if (!i || i.profileId !== profileId) return undefined;
+      const m = paymentAnswerMismatch(i, q.transaction);
+      if (m) {
+        // Not this payment as sent: not applied; its own check (by number, then by reference) settles it.
+        deps.log.warn('payment.answer_mismatch', { intentId: i.id, fields: m.fields.join(',') });
+        due.set(i.id, { at: deps.clock.now(), step: 0 });
+        return i;
+      }
       const vaultId = vaultHints.get(q.transaction.transactionNo);
       return apply(i, q, vaultId);
     },

@@ -1,4 +1,5 @@
 import { AppError, isAppError } from '../../../../shared/domain/errors';
+import type { Currency } from '../../../../shared/domain/currencies';
 import type { Guardrails } from '../../../../shared/domain/guardrails';
 import type { MoneyMode } from '../../../../shared/domain/profile';
 import type { Transaction } from '../../../../shared/domain/transaction';
@@ -6,6 +7,7 @@ import { RET } from '../../../../shared/protocol/ret-codes';
 import { normaliseTransactionStatus } from '../../../../shared/protocol/statuses';
 import { serviceTimeToIso } from '../../../../shared/protocol/time';
 import { type CardScrubber, cardScrub } from '../../../../shared/domain/card-scrub';
+import { type AnswerMismatch, paymentAnswerMismatch } from './answers';
 import { safeLinks, scrubbedFailure } from './card-guard';
 import { refusal } from './checks';
 import type { FollowerDeps, PaymentFollower, PaymentGateway } from './follow';
@@ -39,6 +41,10 @@ export interface RecorderDeps extends FollowerDeps {
 /** What a create answered, whichever endpoint it went to. */
 export interface Answer {
   transactionNo: string;
+  /** What the answer says it is about (checked against the request before it is believed). */
+  reference?: string;
+  amountMinor?: number;
+  currency?: Currency;
   status?: string;
   cashierUrl?: string;
   authorization?: string;
@@ -188,7 +194,18 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
     return recordCreated(intent, { ...rest, ...safeLinks(intent, answer, scrub) });
   }
 
-  function recordCreated(intent: PaymentIntent, a: Answer & { unsafeLink?: string }): PaymentIntent {
+  async function recordCreated(
+    intent: PaymentIntent,
+    a: Answer & { unsafeLink?: string },
+  ): Promise<PaymentIntent> {
+    // A success answer is believed only when it is about this payment: same amount, currency and
+    // reference as sent, and a transaction number no other payment of this desk holds. Anything else
+    // is evidence of a problem (outcome unknown, looked up by reference), never a success. The
+    // evidence quotes the answer: the follower scrubs it with this request's card before keeping it.
+    const disbelieve = (m: AnswerMismatch) =>
+      follower.disbelieve(intent, m, ['sending', 'outcome_unknown'], actionOf(intent.kind));
+    const mismatch = paymentAnswerMismatch(intent, a, follower.takenBy(intent, a.transactionNo));
+    if (mismatch) return disbelieve(mismatch);
     // The whitelabel SDK data holds the vendor's client token: kept in memory for this session only.
     if (a.authorization) deps.keepSdkData?.(intent.id, a.authorization);
     const status = normaliseTransactionStatus(a.status ?? 'init');
@@ -211,6 +228,9 @@ export function createRecorder(deps: RecorderDeps, follower: PaymentFollower) {
         ['sending', 'outcome_unknown'],
       );
     } catch (e) {
+      // Another process recorded this number for another payment meanwhile (payment-store.ts).
+      const other = isAppError(e) ? e.details?.transactionNoTakenBy : undefined;
+      if (typeof other === 'string') return disbelieve(paymentAnswerMismatch(intent, a, other)!);
       deps.log.error('payment.record_failed', {
         intentId: intent.id,
         error: e instanceof Error ? e.message : '',

@@ -49,7 +49,11 @@ export interface PaymentStore {
   /** Every intent whose creation or payment is not final yet (resume, follower). */
   unfinished(): PaymentIntent[];
   byTransaction(merchantNo: string, transactionNo: string): PaymentIntent | undefined;
-  /** Guarded: applies only while the intent is in one of `from`; undefined when something else won. */
+  /**
+   * Guarded: applies only while the intent is in one of `from`; undefined when something else won.
+   * Throws `conflict` (details.transactionNoTakenBy) when the patch's transactionNo is already recorded
+   * for another intent of the merchant: one payment, one intent.
+   */
   transition(
     id: string,
     from: readonly PaymentState[],

@@ -5,6 +5,7 @@
  * runs the same shared functions in the renderer's worker and mapping step.
  */
 import { NotTextError, parseCsvBytes, type ParsedCsv } from '../../../../shared/csv/parser';
+import { isZip, openWorkbook, WorkbookError } from '../../../../shared/csv/xlsx-read';
 import type { DecimalSeparator } from '../../../../shared/recon/amounts';
 import type { DateOrder } from '../../../../shared/recon/dates';
 import {
@@ -48,12 +49,14 @@ export function formatSources(
   };
 }
 
-/** Parses, maps and checks a ledger file. `mapping` overrides the guess; formats override the evidence. */
-export function prepareLedger(
-  bytes: Uint8Array,
-  name: string,
-  opts: { mapping?: ColumnMapping; decimal?: DecimalSeparator; dateOrder?: DateOrder } = {},
-): PreparedLedger {
+export interface PrepareOptions {
+  mapping?: ColumnMapping;
+  decimal?: DecimalSeparator;
+  dateOrder?: DateOrder;
+}
+
+/** Parses, maps and checks a CSV ledger. `mapping` overrides the guess; formats override the evidence. */
+export function prepareLedger(bytes: Uint8Array, name: string, opts: PrepareOptions = {}): PreparedLedger {
   let parsed: ParsedCsv;
   try {
     parsed = parseCsvBytes(bytes);
@@ -61,6 +64,35 @@ export function prepareLedger(
     if (e instanceof NotTextError) throw new LedgerInputError(e.message);
     throw e;
   }
+  return prepareParsed(parsed, name, opts);
+}
+
+/**
+ * A ledger file of either kind: an Excel workbook (.xlsx, its `sheet` or the one that looks like a
+ * ledger) or CSV. Resolves with the sheets a workbook has, so a caller can say which one was read.
+ */
+export async function prepareLedgerFile(
+  bytes: Uint8Array,
+  name: string,
+  opts: PrepareOptions & { sheet?: string } = {},
+): Promise<PreparedLedger & { sheets?: string[] }> {
+  if (!isZip(bytes)) return prepareLedger(bytes, name, opts);
+  try {
+    const workbook = await openWorkbook(bytes);
+    const parsed = workbook.read(opts.sheet);
+    return { ...prepareParsed(parsed, name, opts), sheets: workbook.sheets };
+  } catch (e) {
+    if (e instanceof WorkbookError) throw new LedgerInputError(e.message);
+    throw e;
+  }
+}
+
+/** Maps and checks a parsed ledger (CSV or a workbook's sheet). */
+export function prepareParsed(
+  parsed: ParsedCsv & { sheet?: string },
+  name: string,
+  opts: PrepareOptions = {},
+): PreparedLedger {
   const problem = ledgerFileProblem(parsed);
   if (problem) throw new LedgerInputError(problem);
   const mapping = opts.mapping ?? chooseMapping(parsed.headers);
@@ -89,6 +121,7 @@ export function prepareLedger(
       name: name.slice(0, 200),
       encoding: parsed.encoding,
       delimiter: parsed.delimiter,
+      ...(parsed.sheet !== undefined ? { kind: 'xlsx' as const, sheet: parsed.sheet.slice(0, 100) } : {}),
       dataRows: imported.dataRows,
       decimal: formats.decimal,
       dateOrder: formats.dateOrder,

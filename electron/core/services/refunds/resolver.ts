@@ -80,6 +80,13 @@ export function createResolver(
     return next;
   };
   const current = (i: Intent) => deps.store.get(i.id) ?? i;
+  const causeOf = (e: unknown) => (isAppError(e) && e.details?.cause ? ` (${String(e.details.cause)})` : '');
+  /**
+   * What this process knows about refunds whose answer it could not record (disk full, I/O error): the
+   * intent is still `sending` in the database. The sweep records it as unknown in these words, not as
+   * a sender that stopped, as soon as a write succeeds — before a restart forgets them.
+   */
+  const unrecorded = new Map<string, string>();
 
   // One resolution at a time per intent in this process; other processes are kept apart by the guards.
   const chains = new Map<string, Promise<unknown>>();
@@ -120,6 +127,10 @@ export function createResolver(
         intentId: intent.id,
         error: e instanceof Error ? e.message : '',
       });
+      unrecorded.set(
+        intent.id,
+        `The service accepted this refund as ${answer.refundTransactionNo}, but Refund Desk could not record its answer${causeOf(e)}.`,
+      );
       throw new AppError(
         'outcome_unknown',
         `The service accepted refund ${answer.refundTransactionNo}, but Refund Desk could not record it${isAppError(e) && e.details?.cause ? ` (${String(e.details.cause)})` : ''}. Do not refund this payment again; fix that and restart.`,
@@ -147,6 +158,13 @@ export function createResolver(
         }) ?? current(intent)
       );
     } catch (e) {
+      const said = [patch.retMsg ? `“${patch.retMsg}”` : '', patch.retCode ? `(${patch.retCode})` : '']
+        .filter(Boolean)
+        .join(' ');
+      unrecorded.set(
+        intent.id,
+        `The service rejected this refund${said ? ` ${said}` : ''}, but Refund Desk could not record its answer${causeOf(e)}.`,
+      );
       throw new AppError(
         'unavailable',
         `The service refused this refund (no money moved), but Refund Desk could not record that${isAppError(e) && e.details?.cause ? ` (${String(e.details.cause)})` : ''}. The refund stays blocked until it is checked again.`,
@@ -163,6 +181,7 @@ export function createResolver(
         detail,
       });
     } catch (e) {
+      unrecorded.set(intent.id, `${detail} Refund Desk could not record that at the time${causeOf(e)}.`);
       throw new AppError(
         'outcome_unknown',
         `Whether this refund reached the service is not known, and Refund Desk could not record that${isAppError(e) && e.details?.cause ? ` (${String(e.details.cause)})` : ''}. Do not refund this payment again.`,
@@ -186,18 +205,30 @@ export function createResolver(
     if (!intent)
       throw new AppError('not_found', 'This desk has no refund with that id. Refresh the Refunds list.');
     if (intent.state === 'sending') {
+      const known = unrecorded.get(id);
       const age = deps.clock.now() - Date.parse(intent.updatedAt);
-      if (intent.sender && deps.senderAlive(intent.sender) && age < SENDING_STALE_MS) return intent;
-      // Its sender stopped (or gave up long ago) before recording an answer: the request may have left.
+      if (!known && intent.sender && deps.senderAlive(intent.sender) && age < SENDING_STALE_MS) return intent;
+      // Its sender stopped (or gave up long ago) before recording an answer: the request may have left,
+      // and an answer may have come. What this process knows of an answer it could not record is said.
       intent =
         move(
           intent,
           ['sending'],
           'outcome_unknown',
-          { detail: 'The process sending this refund stopped before the service answered.' },
-          'sender_gone',
-          { outcome: 'outcome_unknown', detail: 'sender stopped before the answer' },
+          {
+            detail: known
+              ? `${known} It is settled by looking the refund up by its reference.`
+              : 'The process sending this refund stopped before it recorded an answer from the service: whether the refund was applied is not known, so it is looked up by its reference.',
+          },
+          known ? 'answer_unrecorded' : 'sender_gone',
+          {
+            outcome: 'outcome_unknown',
+            detail: known
+              ? 'the service answered; the answer could not be recorded'
+              : 'sender stopped before recording an answer',
+          },
         ) ?? current(intent);
+      unrecorded.delete(id);
     }
     if (intent.state === 'accepted') return trackNow(intent);
     // Check again (or `check-refund`) on a refund closed as not sent: asked about now, at any age.
@@ -528,7 +559,7 @@ export function createResolver(
       for (const i of deps.store.unfinished()) {
         if (i.state !== 'sending') continue;
         const young = deps.clock.now() - Date.parse(i.updatedAt) < SENDING_STALE_MS;
-        if (i.sender && deps.senderAlive(i.sender) && young) continue;
+        if (!unrecorded.has(i.id) && i.sender && deps.senderAlive(i.sender) && young) continue;
         try {
           out.push(await resolve(i.id));
         } catch (e) {

@@ -60,6 +60,8 @@ export function createRefundsRuntime(deps: {
   store: RefundStore;
   /** Why refunds must be refused (the database cannot be trusted), or undefined. */
   untrusted: () => string | undefined;
+  /** Why the database cannot be read at all (lists answer that, not an empty list), or undefined. */
+  unreadable?: () => string | undefined;
   clock: Clock;
   log: Logger;
   events: EventBus;
@@ -158,6 +160,7 @@ export function createRefundsRuntime(deps: {
     sender: THIS_SENDER,
     senderAlive,
     untrusted: deps.untrusted,
+    ...(deps.unreadable ? { unreadable: deps.unreadable } : {}),
     closePolicy: (a) => {
       try {
         return deps.profiles.profiles.get(a.profileId).guardrails?.unknownClose;

@@ -22,7 +22,7 @@ import { type Confirmation, type Guardrails, missingConfirmations } from './guar
 import { COUNTED_STATES, type Intent, type IntentAccount, OPEN_STATES } from './intent';
 import { createKeyedLock } from './locks';
 import { createResolver } from './resolver';
-import type { RefundStore } from './store';
+import { type RefundStore, type SendingIntent, UnreadableIntentError } from './store';
 
 /** Who is refunding, and where to: the profile the call names, resolved by the host. */
 /** The account a new refund is made in: a profile's now, so its environment is always a known one. */
@@ -59,6 +59,8 @@ export interface RefundServiceDeps {
   onChange?: (intent: Intent) => void;
   /** Set when the database cannot be trusted: every refund is refused with this reason. */
   untrusted?: () => string | undefined;
+  /** Set when the database cannot be read at all: lists fail with this reason instead of being empty. */
+  unreadable?: () => string | undefined;
   /** How much checking an unknown refund needs before it may be closed (its profile's setting). */
   closePolicy?: (account: IntentAccount) => { minChecks: number; minMinutes: number } | undefined;
 }
@@ -212,11 +214,18 @@ export function createRefundService(deps: RefundServiceDeps) {
     const ctx = deps.context(profileId);
     const { transaction } = await deps.gatewayFor(ctx).queryTransaction({ transactionNo });
     const forPayment = () => deps.store.forPayment(ctx.merchantNo, ctx.storeNo, transaction.transactionNo);
-    // A refund closed as not sent that this fresh query lists is recorded now, so the dialog shows it.
-    const before = forPayment();
-    const found = await resolver.noticeFoundAfterClose(before, transaction.refunds);
-    const intents = found.length > 0 ? forPayment() : before;
-    const blockedReason = refundBlocker(transaction);
+    let intents: Intent[] = [];
+    let blockedReason = refundBlocker(transaction);
+    try {
+      // A refund closed as not sent that this fresh query lists is recorded now, so the dialog shows it.
+      const before = forPayment();
+      const found = await resolver.noticeFoundAfterClose(before, transaction.refunds);
+      intents = found.length > 0 ? forPayment() : before;
+    } catch (e) {
+      // A refund of this payment that cannot be read: what remains cannot be worked out without it.
+      if (!(e instanceof UnreadableIntentError)) throw e;
+      blockedReason ??= e.message;
+    }
     return {
       transaction,
       remainingMinor: blockedReason ? 0 : remainingFor(transaction, intents),
@@ -300,8 +309,17 @@ export function createRefundService(deps: RefundServiceDeps) {
       );
     if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0)
       refuse('invalid_input', 'The refund amount must be greater than zero.');
+    /** This payment's intents; one that cannot be read refuses the refund with the reason. */
+    const paymentIntents = (transactionNo: string): Intent[] => {
+      try {
+        return deps.store.forPayment(ctx.merchantNo, ctx.storeNo, transactionNo);
+      } catch (e) {
+        if (e instanceof UnreadableIntentError) refuse('conflict', e.message, { intentId: e.intentId });
+        throw e;
+      }
+    };
     // Cheap early answer before any network; the transaction below decides for real.
-    refuseIfOpen(deps.store.forPayment(ctx.merchantNo, ctx.storeNo, input.transactionNo));
+    refuseIfOpen(paymentIntents(input.transactionNo));
 
     let tx: Transaction;
     try {
@@ -321,10 +339,7 @@ export function createRefundService(deps: RefundServiceDeps) {
     // after all. It becomes that refund now, and this submit — most likely made to replace it — is
     // refused with that news rather than paying the customer twice. A second submit, made knowing it,
     // is decided as usual (the found refund then counts against what remains).
-    const foundNow = await resolver.noticeFoundAfterClose(
-      deps.store.forPayment(ctx.merchantNo, ctx.storeNo, tx.transactionNo),
-      tx.refunds,
-    );
+    const foundNow = await resolver.noticeFoundAfterClose(paymentIntents(tx.transactionNo), tx.refunds);
     const first = foundNow[0];
     if (first) {
       const was = `Refund ${first.id} of ${formatMinor(first.amountMinor, first.currency)} ${first.currency}, closed as not sent${first.closedNotSentAt ? ` at ${first.closedNotSentAt}` : ''}, is listed by the service after all${first.refundTransactionNo ? ` (as refund ${first.refundTransactionNo})` : ''}`;
@@ -353,7 +368,7 @@ export function createRefundService(deps: RefundServiceDeps) {
         `The refund currency ${input.currency} does not match the payment's ${tx.currency}.`,
       );
 
-    let intent: Intent;
+    let intent: SendingIntent;
     try {
       intent = deps.store.decide((db) => {
         const intents = db.forPayment(ctx.merchantNo, ctx.storeNo, tx.transactionNo);
@@ -400,6 +415,7 @@ export function createRefundService(deps: RefundServiceDeps) {
       // Refusals are audited here, after the transaction rolled back (an audit row written inside it
       // would be rolled back with it).
       if (e instanceof Refusal) refuse(e.code, e.message, e.details);
+      if (e instanceof UnreadableIntentError) refuse('conflict', e.message, { intentId: e.intentId });
       if (isAppError(e) && e.details?.storage) {
         // The decision could not be written (disk full, read-only folder, damaged file): nothing left.
         refuse('unavailable', `Refund Desk could not record the refund before sending it: ${e.message}`, {
@@ -413,7 +429,7 @@ export function createRefundService(deps: RefundServiceDeps) {
   }
 
   /** The only place a refund request leaves the app: its intent is already committed as `sending`. */
-  async function send(intent: Intent, ctx: RefundContext): Promise<Intent> {
+  async function send(intent: SendingIntent, ctx: RefundContext): Promise<Intent> {
     let r: Awaited<ReturnType<RefundGateway['refund']>>;
     try {
       r = await deps.gatewayFor(intent).refund({
@@ -463,6 +479,17 @@ export function createRefundService(deps: RefundServiceDeps) {
     return resolver.recordUnknown(intent, detail);
   }
 
+  /** An unreadable database lists nothing: that is "cannot be read", never "0 refunds". */
+  function readable(what: string): void {
+    const why = deps.unreadable?.();
+    if (why)
+      throw new AppError(
+        'unavailable',
+        `Refund Desk cannot read its database, so its ${what} cannot be shown. ${why}`,
+        { details: { storage: 'unreadable' } },
+      );
+  }
+
   return {
     /** Fresh numbers for the dialog: status, remaining (service + this account's intents), limits. */
     preview,
@@ -497,12 +524,14 @@ export function createRefundService(deps: RefundServiceDeps) {
     },
     /** One profile's intents (sent with it or to its account), or every profile's. */
     list: (profileId?: string) => {
+      readable('refunds');
       const all = deps.store.list();
       return profileId === undefined ? all : all.filter((i) => belongs(i, profileId));
     },
     unfinished: () => deps.store.unfinished(),
     get: (id: string) => deps.store.get(id),
     audit: (profileId?: string) => {
+      readable('audit log');
       const all = deps.store.audit.list();
       return profileId === undefined ? all : all.filter((e) => e.profileId === profileId);
     },

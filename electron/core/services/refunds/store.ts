@@ -30,6 +30,10 @@ export interface RefundStore {
    * ones still watched, in case the service lists them after all.
    */
   closedSince(sinceIso: string): Intent[];
+  /**
+   * Every intent of one payment. Throws UnreadableIntentError when one that may have moved money cannot
+   * be read: leaving it out would let a refund be decided without it.
+   */
   forPayment(merchantNo: string, storeNo: string, transactionNo: string): Intent[];
   /** Σ amounts of the account's counted intents in `currency` created in [fromIso, toIso). */
   dayTotal(merchantNo: string, storeNo: string, currency: Currency, fromIso: string, toIso: string): number;
@@ -64,8 +68,27 @@ export interface RefundStore {
 }
 
 export interface DecisionTx {
+  /** As RefundStore.forPayment, inside the deciding transaction. */
   forPayment(merchantNo: string, storeNo: string, transactionNo: string): Intent[];
   dayTotal(merchantNo: string, storeNo: string, currency: Currency, fromIso: string, toIso: string): number;
   /** Inserts the intent as `sending` on behalf of `sender`. */
-  insertSending(draft: IntentDraft, sender: string, at: string): Intent;
+  insertSending(draft: IntentDraft, sender: string, at: string): SendingIntent;
+}
+
+/** An intent this version decided: it has every field a refund request needs. */
+export type SendingIntent = Intent & Pick<IntentDraft, 'settleCurrency'>;
+
+/**
+ * A refund of the payment is in the database but cannot be read (an earlier version kept it in a
+ * currency this app does not handle, or the row is damaged) and may have moved money: no refund of that
+ * payment can be decided. `message` says so in words for the person.
+ */
+export class UnreadableIntentError extends Error {
+  override name = 'UnreadableIntentError';
+  constructor(
+    readonly intentId: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }

@@ -1,4 +1,5 @@
 import { AppError, isAppError } from '../../../../shared/domain/errors';
+import { classifyId } from '../../../../shared/domain/id-kind';
 import { remainingRefundableMinor, type Transaction } from '../../../../shared/domain/transaction';
 import { type AdaptiveLimiter, createLimiters } from '../gateway/adaptive-limit';
 import { queryMany } from '../gateway/batch';
@@ -22,18 +23,14 @@ export interface LookupResult {
 /** Payments tried for a refund reference (each is one signed query). */
 export const MAX_CANDIDATES = 5;
 
-/** Service numbers are 18+ digits; shorter digit strings are treated as merchant references. */
-const SERVICE_NO = /^\d{18,32}$/;
-
-export function detectKind(query: string): 'transactionNo' | 'reference' {
-  return SERVICE_NO.test(query) ? 'transactionNo' : 'reference';
-}
-
 /**
- * Looks one transaction up by whatever a person pasted: an 18+ digit number is tried as a
- * transactionNo, then as a refundTransactionNo, then (merchants do use numeric references) as a
- * reference; anything else is a reference. Only `not_found` moves on to the next kind: a network or
- * credential failure stops at once, so "not found" is never claimed when the truth is "could not ask".
+ * Looks one transaction up by whatever a person pasted, classified by the one shared rule
+ * (shared/domain/id-kind.ts, as the search box does): an 18+ digit number (spaces between digits
+ * dropped) is tried as a transactionNo, then as a refundTransactionNo, then (merchants do use numeric
+ * references) as a reference; anything else is a reference (this desk's `RD…` refund references in
+ * any case). Text that cannot be an id is refused with the rule's reason. Only `not_found` moves on to
+ * the next kind: a network or credential failure stops at once, so "not found" is never claimed when
+ * the truth is "could not ask".
  *
  * A refund's own reference (this desk's `RD…`, or `RF-…` from another system) cannot be queried: the
  * service has no such key. The caller may name `candidates` — payments it believes the reference
@@ -65,12 +62,14 @@ export function createTransactionLookup(deps: {
       rawQuery: string,
       candidates: readonly string[] = [],
     ): Promise<LookupResult> {
-      const query = rawQuery.trim();
-      if (!query)
+      const id = classifyId(rawQuery);
+      if (id.shape === 'empty')
         throw new AppError(
           'invalid_input',
           'Type a transaction number, refund number or reference to look up.',
         );
+      if (id.shape === 'invalid') throw new AppError('invalid_input', id.reason);
+      const query = id.text;
       const { profileId, client } = await deps.gateway(forProfile);
       const done = (
         kind: LookupKind,
@@ -86,7 +85,7 @@ export function createTransactionLookup(deps: {
         fetchedAt: new Date(deps.clock.now()).toISOString(),
       });
 
-      if (detectKind(query) === 'transactionNo') {
+      if (id.shape === 'service-number') {
         const asPayment = await tryQuery(() => client.queryTransaction({ transactionNo: query }));
         if (asPayment) return done('transactionNo', asPayment.transaction);
         const asRefund = await tryQuery(() => client.queryTransaction({ refundTransactionNo: query }));

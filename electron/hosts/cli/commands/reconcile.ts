@@ -1,9 +1,12 @@
 /**
- * `cli reconcile <ledger.csv> --base-url <url> --merchant <no> --store <no> [--mapping <json>]
+ * `cli reconcile <ledger.csv|ledger.xlsx> --base-url <url> --merchant <no> --store <no> [--mapping <json>]
+ *  [--sheet <name>]
  *  --out <report.csv> [--summary <summary.csv>] [--concurrency <n>]
  *  [--from YYYY-MM-DD --to YYYY-MM-DD [--days service|local] [--time-zone <IANA>] [--refund-lookback <days>]]
  *  [--date-tolerance <days>] [--decimal dot|comma] [--date-order ymd|dmy|mdy]`
  *
+ * A ledger is a CSV file or an Excel workbook (.xlsx): its sheet named by --sheet, else the one whose
+ * header looks like a ledger (the first when none does), said on stderr when it has several.
  * The same report as the screen for the same ledger and period: the app's reconciliation service runs
  * it (over an in-memory database), so the outcomes, summary and statement are the app's.
  * Token from REFUND_DESK_API_TOKEN (never an argument: argv is visible to other users of the machine).
@@ -18,7 +21,7 @@ import { cliGateway, CONNECTION_OPTIONS, type Connection, connectionFrom } from 
 import { type CliIo, type Command, UsageError } from '../io';
 import { readLedgerFile } from '../ledger-file';
 import { reconcileInMemory } from '../recon-run';
-import { LedgerInputError, prepareLedger } from '../../../core/services/reconciliation/pipeline';
+import { LedgerInputError, prepareLedgerFile } from '../../../core/services/reconciliation/pipeline';
 import type { DateOrder } from '../../../../shared/recon/dates';
 import { columnMappingSchema, type ColumnMapping } from '../../../../shared/recon/mapping';
 import { OUTCOME_LABELS, RECON_OUTCOMES } from '../../../../shared/recon/match';
@@ -30,6 +33,7 @@ import {
   type ReconOptions,
 } from '../../../../shared/recon/period';
 import { OFFLINE_CODES } from '../../../../shared/recon/run';
+import { collapseReasons, groupText } from '../../../../shared/recon/reasons';
 import { formatMinor } from '../../../../shared/domain/money';
 import { escapeUnsafeText } from '../../../../shared/domain/text';
 import { systemZoneName } from '../../../../shared/domain/zones';
@@ -43,9 +47,9 @@ export type ReconcileIo = CliIo & { now?: () => number };
 export const reconcileCommand: Command = {
   name: 'reconcile',
   summary:
-    'Reconcile a ledger CSV against the service (both ways for a period); write the report (and summary) CSV.',
+    'Reconcile a ledger (CSV or .xlsx) against the service (both ways for a period); write the report (and summary) CSV.',
   usage:
-    'reconcile <ledger.csv> --base-url <url> --merchant <no> --store <no> [--mapping <json|file>] --out <report.csv> [--summary <summary.csv>] [--concurrency <n>] [--from YYYY-MM-DD --to YYYY-MM-DD [--days service|local] [--time-zone <IANA>] [--refund-lookback <days>]] [--date-tolerance <days>] [--decimal dot|comma] [--date-order ymd|dmy|mdy] [--quiet]  (token: REFUND_DESK_API_TOKEN; exit 0 all matched, 1 differences, 2 bad input, 5 network)',
+    'reconcile <ledger.csv|ledger.xlsx> --base-url <url> --merchant <no> --store <no> [--mapping <json|file>] [--sheet <name>] --out <report.csv> [--summary <summary.csv>] [--concurrency <n>] [--from YYYY-MM-DD --to YYYY-MM-DD [--days service|local] [--time-zone <IANA>] [--refund-lookback <days>]] [--date-tolerance <days>] [--decimal dot|comma] [--date-order ymd|dmy|mdy] [--quiet]  (token: REFUND_DESK_API_TOKEN; exit 0 all matched, 1 differences, 2 bad input, 5 network)',
   run: (args, io) => runReconcile(args, io),
 };
 
@@ -84,6 +88,9 @@ const whole = (flag: string, v: string | undefined, fallback: number) => {
 };
 
 type Values = Record<string, string | boolean | undefined>;
+
+/** "Lines 2–31 (…): …" as the CLI has always begun them: "lines 2–31 (…): …", "line 42: …". */
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 /** The run's options from the flags (the screen's defaults where a flag is absent). */
 function optionsFrom(v: Values): ReconOptions {
@@ -130,6 +137,7 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
       options: {
         ...CONNECTION_OPTIONS,
         mapping: { type: 'string' },
+        sheet: { type: 'string' },
         out: { type: 'string' },
         summary: { type: 'string' },
         concurrency: { type: 'string' },
@@ -176,9 +184,10 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
       io.err(`reconcile: ${shown(ledgerPath, 200)}: ${file.problem} Nothing was checked.`);
       return EXIT.badInput;
     }
-    prepared = prepareLedger(file.bytes, ledgerPath.split(/[\\/]/).at(-1) ?? ledgerPath, {
+    prepared = await prepareLedgerFile(file.bytes, ledgerPath.split(/[\\/]/).at(-1) ?? ledgerPath, {
       ...formats,
       ...(v.mapping ? { mapping: await readMapping(v.mapping) } : {}),
+      ...(typeof v.sheet === 'string' ? { sheet: v.sheet } : {}),
     });
   } catch (e) {
     io.err(
@@ -186,9 +195,26 @@ export async function runReconcile(argv: string[], io: ReconcileIo): Promise<num
     );
     return EXIT.badInput;
   }
-  const unusable = prepared.imported.unusable;
-  for (const p of unusable.slice(0, 20)) io.err(`line ${p.line}: ${shown(p.reason)}`);
-  if (unusable.length > 20) io.err(`… and ${unusable.length - 20} more rows that cannot be used`);
+  const sheets = prepared.sheets ?? [];
+  if (sheets.length > 1 && prepared.file.sheet !== undefined)
+    io.err(
+      `reconcile: read sheet “${shown(prepared.file.sheet, 100)}” of ${sheets.length} (${shown(
+        sheets
+          .slice(0, 10)
+          .map((s) => `“${s}”`)
+          .join(', '),
+        600,
+      )}); choose another with --sheet.`,
+    );
+  // Rows with the same reason are said once, with their lines: "lines 2–31 (30 rows): …".
+  const unusable = collapseReasons(prepared.imported.unusable);
+  for (const g of unusable.slice(0, 20)) io.err(shown(lowerFirst(groupText(g))));
+  if (unusable.length > 20)
+    io.err(`… and ${unusable.slice(20).reduce((n, g) => n + g.count, 0)} more rows that cannot be used`);
+  const notes = collapseReasons(
+    prepared.imported.rows.flatMap((r) => (r.keyNote ? [{ line: r.line, reason: r.keyNote }] : [])),
+  );
+  for (const g of notes.slice(0, 20)) io.err(shown(lowerFirst(groupText(g))));
 
   let lastPrinted = 0;
   const result = await reconcileInMemory(prepared, {

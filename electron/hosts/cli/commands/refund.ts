@@ -17,13 +17,15 @@ const OUTCOME_UNKNOWN = 6;
  * status, remaining including every intent of this account and payment, one in flight per payment),
  * decided in the same database transaction as the app's, committed before the request leaves; an
  * ambiguous failure is resolved by query, never resent. `--yes` is the explicit confirmation; in
- * production the typed --amount counts as the re-typed amount.
+ * production the typed --amount counts as the re-typed amount. A refund above the profile's refund
+ * limits needs `--over-limit` as well, as the app's dialog needs its "I confirm" box: `--yes` alone
+ * never passes a limit, so a script that loops over refunds stops at the first one beyond them.
  */
 export const refundCommand: Command = {
   name: 'refund',
   summary: 'refund a payment (full or partial) through the app’s refund service and database',
   usage:
-    'refund (--profile <name> | --base-url <url> --merchant <no> --store <no>) (--transaction-no <n> | --reference <r>) --amount <decimal> --currency <ccy> --reason <text> --yes [--data-dir <dir>] [--operator <name>] [--json]  (token: REFUND_DESK_API_TOKEN; exit 0 accepted, 4 rejected, 5 network, 6 outcome unknown)',
+    'refund (--profile <name> | --base-url <url> --merchant <no> --store <no>) (--transaction-no <n> | --reference <r>) --amount <decimal> --currency <ccy> --reason <text> --yes [--over-limit] [--data-dir <dir>] [--operator <name>] [--json]  (token: REFUND_DESK_API_TOKEN; exit 0 accepted, 4 rejected, 5 network, 6 outcome unknown)',
   async run(args, io) {
     const { values } = parseCliArgs(
       args,
@@ -35,6 +37,7 @@ export const refundCommand: Command = {
         currency: { type: 'string' },
         reason: { type: 'string' },
         yes: { type: 'boolean', default: false },
+        'over-limit': { type: 'boolean', default: false },
         'data-dir': { type: 'string' },
         operator: { type: 'string' },
         json: { type: 'boolean', default: false },
@@ -96,7 +99,11 @@ export const refundCommand: Command = {
           currency,
           reasonCode: 'other',
           reasonNote: values.reason.trim(),
-          confirmation: { overLimit: true, typedAmount: values.amount },
+          // A limit is passed only when the script says so (--over-limit), never by --yes alone.
+          confirmation: {
+            ...(values['over-limit'] ? { overLimit: true } : {}),
+            typedAmount: values.amount,
+          },
         },
         contract['refunds.submit'].output,
       );
@@ -127,6 +134,10 @@ export const refundCommand: Command = {
     } catch (e) {
       if (!isAppError(e)) throw e;
       report({ outcome: 'refused', code: e.code, message: e.message });
+      if (e.details?.requires?.includes('limit_confirmation'))
+        io.err(
+          'Nothing was sent. This refund is beyond a refund limit of the profile: run it again with --over-limit to confirm it.',
+        );
       if (e.code === 'network' || e.code === 'timeout' || e.code === 'unavailable') return EXIT.NETWORK;
       if (e.code === 'not_found') return EXIT.NOT_FOUND;
       return e instanceof AppError && e.code === 'invalid_input' ? EXIT.USAGE : EXIT.REJECTED;

@@ -14,7 +14,8 @@ import { moneyModeOf } from '../../../../shared/domain/profile';
 import { parseAmountField } from './amount';
 import { Field } from './Field';
 import { amountText } from './format';
-import { errorOf, useChargeMethod } from './mutations';
+import { useChargeMethod } from './mutations';
+import { errorOf } from '../../lib/bridge';
 import { AmountField, ReferenceField } from './OrderFields';
 import { PaymentDetail } from './PaymentDetail';
 

@@ -1,12 +1,13 @@
 import { useFormat } from '../preferences/use-prefs';
-import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
+import type { PaymentRow } from '../../../../shared/csv/exports/payments';
+import type { CustomerView } from '../../../../shared/ipc/contract/payments';
 import { KIND_LABELS } from './format';
 import { PaymentCells, PaymentHeadCells } from './PaymentCells';
 
 /** One customer: who they are, their stored methods (masked) and their payments from this desk. */
 export function CustomerDetail(props: {
   customer: CustomerView;
-  payments: readonly PaymentView[];
+  payments: readonly PaymentRow[];
   onCharge: (methodId: string) => void;
   onOpenPayment: (id: string) => void;
 }) {

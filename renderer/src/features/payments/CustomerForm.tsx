@@ -3,7 +3,8 @@ import { customerInputSchema, type CustomerInput, US_STATES } from '../../../../
 import type { CustomerView } from '../../../../shared/ipc/contract/payments';
 import { Field } from './Field';
 import { described } from './field-props';
-import { errorOf, useRegisterCustomer } from './mutations';
+import { useRegisterCustomer } from './mutations';
+import { errorOf } from '../../lib/bridge';
 import { fieldErrorsOf } from './server-errors';
 
 const BLANK: Required<{ [K in keyof CustomerInput]: string }> = {

@@ -1,6 +1,7 @@
 import { useFormat } from '../preferences/use-prefs';
 import { useMemo, useState } from 'react';
-import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
+import type { PaymentRow } from '../../../../shared/csv/exports/payments';
+import type { CustomerView } from '../../../../shared/ipc/contract/payments';
 import type { ProfileView } from '../profiles/queries';
 import { ChargeDialog } from './ChargeDialog';
 import { CustomerDetail } from './CustomerDetail';
@@ -11,7 +12,7 @@ export function CustomersView(props: {
   profile: ProfileView;
   customers: readonly CustomerView[];
   loading: boolean;
-  payments: readonly PaymentView[];
+  payments: readonly PaymentRow[];
   onOpenPayment: (id: string) => void;
 }) {
   // Times in the person's chosen zone and format, like every other screen.

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { PaymentRow } from '../../../../shared/csv/exports/payments';
 import type { CustomerView, PaymentView } from '../../../../shared/ipc/contract/payments';
 import type { ProfileView } from '../profiles/queries';
 import { CardForm } from './CardForm';
@@ -24,7 +25,7 @@ type Kind = (typeof KINDS)[number]['id'];
 export function NewPayment(props: {
   profile: ProfileView;
   customers: readonly CustomerView[];
-  live: (id: string) => PaymentView | undefined;
+  live: (id: string) => PaymentRow | undefined;
 }) {
   const [kind, setKind] = useState<Kind>('link');
   const [createdId, setCreatedId] = useState<string>();

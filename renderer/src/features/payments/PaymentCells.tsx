@@ -1,15 +1,19 @@
-import type { PaymentView } from '../../../../shared/ipc/contract/payments';
+import type { PaymentRow } from '../../../../shared/csv/exports/payments';
 import { amountText } from './format';
 import { PaymentBadge } from './PaymentBadge';
 
-/** A payment's reference (opens it), a line about it, its amount and its state: cells of a table row. */
+/**
+ * A payment's reference (opens it), a line about it, its amount (with what was refunded and what remains,
+ * as Transactions says) and its state: cells of a table row.
+ */
 export function PaymentCells(props: {
-  payment: PaymentView;
+  payment: PaymentRow;
   about: string;
   pressed?: boolean;
   onOpen: (id: string) => void;
 }) {
   const p = props.payment;
+  const r = p.refundSummary;
   return (
     <>
       <td>
@@ -26,9 +30,19 @@ export function PaymentCells(props: {
         </button>
         <div className="small muted">{props.about}</div>
       </td>
-      <td className="num">{amountText(p.amountMinor, p.currency)}</td>
+      <td className="num">
+        {amountText(p.amountMinor, p.currency)}
+        {r && r.refundedMinor > 0 && (
+          <div className="small muted" data-testid="payment-refunds">
+            Refunded {amountText(r.refundedMinor, p.currency)}
+            {r.remainingMinor !== undefined
+              ? ` · refundable ${amountText(r.remainingMinor, p.currency)}`
+              : ''}
+          </div>
+        )}
+      </td>
       <td>
-        <PaymentBadge state={p.state} />
+        <PaymentBadge state={p.state} refunded={r?.refunded} />
       </td>
     </>
   );

@@ -1,12 +1,13 @@
 import { useFormat } from '../preferences/use-prefs';
 import { QRCodeSVG } from 'qrcode.react';
-import type { PaymentView } from '../../../../shared/ipc/contract/payments';
+import type { PaymentRow } from '../../../../shared/csv/exports/payments';
 import { cardLabel } from '../../../../shared/domain/card';
 import { useRefundDialog } from '../refunds/dialog-context';
 import { environmentLabel } from '../refunds/format';
 import { CopyField } from './Field';
 import { amountText, describePayment, KIND_LABELS, vendorLabel } from './format';
-import { errorOf, useCheckPayment, useOpenPage } from './mutations';
+import { useCheckPayment, useOpenPage } from './mutations';
+import { errorOf } from '../../lib/bridge';
 import { PaymentBadge } from './PaymentBadge';
 
 const MOVED: Record<ReturnType<typeof describePayment>['moneyMoved'], string> = {
@@ -22,7 +23,7 @@ export function PaymentDetail({
   onClose,
   actions = true,
 }: {
-  payment: PaymentView;
+  payment: PaymentRow;
   onClose?: () => void;
   /** false inside another dialog: no Refund… (one modal at a time). */
   actions?: boolean;
@@ -34,6 +35,14 @@ export function PaymentDetail({
   const open = useOpenPage();
   const refund = useRefundDialog();
   const isOpen = p.state === 'open';
+  // As Transactions decides it: a payment refunded in full, no longer successful, or with refunds in
+  // another currency is not offered for another refund (the dialog would refuse it anyway).
+  const refunds = p.refundSummary;
+  const refundBlock =
+    refunds?.notRefundable ??
+    (refunds?.remainingMinor !== undefined && refunds.remainingMinor <= 0
+      ? 'Nothing is left to refund.'
+      : undefined);
   const fact = (label: string, value: string | undefined, mono = false) =>
     value ? (
       <div>
@@ -49,7 +58,7 @@ export function PaymentDetail({
           <div className="muted small">{KIND_LABELS[p.kind]}</div>
           <h2 className="num">{amountText(p.amountMinor, p.currency)}</h2>
         </div>
-        <PaymentBadge state={p.state} />
+        <PaymentBadge state={p.state} refunded={p.refundSummary?.refunded} />
         {onClose && (
           <button type="button" className="rd-icon-button" aria-label="Close payment" onClick={onClose}>
             ×
@@ -153,6 +162,16 @@ export function PaymentDetail({
         {fact('Created', localTime(p.createdAt))}
         {fact('Closes unpaid at', isOpen ? p.expiresAt && localTime(p.expiresAt) : undefined)}
         {fact('Paid at', p.paidAt && localTime(p.paidAt))}
+        {refunds && (
+          <>
+            {fact('Refunded', amountText(refunds.refundedMinor, p.currency))}
+            {fact(
+              'Refundable',
+              refunds.remainingMinor !== undefined ? amountText(refunds.remainingMinor, p.currency) : 'none',
+            )}
+            {fact('Refunds as of', `${localTime(refunds.asOf)} (from Transactions)`)}
+          </>
+        )}
         {fact('Operator', p.operator)}
         {fact('Profile', `${p.profileName} · ${environmentLabel(p.environment)}`)}
       </dl>
@@ -168,11 +187,22 @@ export function PaymentDetail({
           </button>
         )}
         {actions && p.state === 'succeeded' && p.transactionNo && (
-          <button type="button" className="primary" onClick={() => refund.open(p.transactionNo!)}>
+          <button
+            type="button"
+            className="primary"
+            onClick={() => refund.open(p.transactionNo!)}
+            disabled={refundBlock !== undefined}
+            aria-describedby={refundBlock ? `pm-refund-block-${p.id}` : undefined}
+          >
             Refund…
           </button>
         )}
       </footer>
+      {actions && refundBlock && (
+        <p id={`pm-refund-block-${p.id}`} className="small muted">
+          {refundBlock}
+        </p>
+      )}
       {check.isError && (
         <p className="rd-alert rd-alert-bad" role="alert">
           Check again failed: {errorOf(check.error).message}

@@ -1,6 +1,7 @@
 import { useFormat } from '../preferences/use-prefs';
 import { useMemo, useState } from 'react';
-import { PAYMENT_KINDS, PAYMENT_STATES, type PaymentView } from '../../../../shared/ipc/contract/payments';
+import type { PaymentRow } from '../../../../shared/csv/exports/payments';
+import { PAYMENT_KINDS, PAYMENT_STATES } from '../../../../shared/ipc/contract/payments';
 import { ListToolbar } from '../refunds/ListToolbar';
 import { exportPayments } from './exports';
 import { filterPayments, type PaymentFilters } from './filters';
@@ -10,7 +11,7 @@ import { PaymentCells, PaymentHeadCells } from './PaymentCells';
 
 /** Every payment this desk created for the profile, live, with filters and CSV export. */
 export function PaymentsList(props: {
-  payments: readonly PaymentView[];
+  payments: readonly PaymentRow[];
   loading: boolean;
   selectedId: string | undefined;
   onSelect: (id: string) => void;

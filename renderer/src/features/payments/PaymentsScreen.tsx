@@ -2,6 +2,7 @@ import './payments.css';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { moneyModeOf } from '../../../../shared/domain/profile';
+import type { PaymentView } from '../../../../shared/ipc/contract/payments';
 import { useBridge } from '../../lib/bridge';
 import { useActiveProfile } from '../profiles/queries';
 import { CustomersView } from './CustomersView';
@@ -9,7 +10,10 @@ import { NewPayment } from './NewPayment';
 import { PaymentAuditView } from './PaymentAuditView';
 import { PaymentDetail } from './PaymentDetail';
 import { PaymentsList } from './PaymentsList';
-import { customersQuery, paymentsQuery, usePaymentEvents } from './queries';
+import { customersQuery, paymentsQuery, usePaymentEvents, usePaymentRows } from './queries';
+
+/** One empty list, so the rows are not worked out again on every render while payments load. */
+const NONE: readonly PaymentView[] = [];
 
 const TABS = [
   { id: 'payments', label: 'Payments' },
@@ -40,7 +44,8 @@ function ForProfile({ profile }: { profile: NonNullable<ReturnType<typeof useAct
   const customers = useQuery(customersQuery(bridge, profile.id));
   const [tab, setTab] = useState<Tab>('payments');
   const [selected, setSelected] = useState<string>();
-  const list = payments.data ?? [];
+  // Each paid payment with its refunds as Transactions shows them (card, list, customers, export).
+  const list = usePaymentRows(profile.id, payments.data ?? NONE);
   const live = (id: string) => list.find((p) => p.id === id);
   const current = selected ? live(selected) : undefined;
   const openPayment = (id: string) => {

@@ -1,6 +1,10 @@
-import { PAYMENT_AUDIT_COLUMNS, PAYMENT_COLUMNS } from '../../../../shared/csv/exports/payments';
+import {
+  PAYMENT_AUDIT_COLUMNS,
+  PAYMENT_COLUMNS,
+  type PaymentRow,
+} from '../../../../shared/csv/exports/payments';
 import { UTC_ZONE } from '../../../../shared/domain/zones';
-import type { PaymentAuditEntry, PaymentView } from '../../../../shared/ipc/contract/payments';
+import type { PaymentAuditEntry } from '../../../../shared/ipc/contract/payments';
 import { downloadExport } from '../../lib/download';
 import type { Formatters } from '../preferences/format';
 import { profilePart } from '../refunds/filters';
@@ -8,8 +12,8 @@ import { profilePart } from '../refunds/filters';
 // Times are written in UTC: both column sets carry a constant `timezone` column that says so, which
 // scripts reading these files rely on.
 
-/** Downloads the payments shown (CSV for machines, Excel for people). */
-export function exportPayments(kind: 'csv' | 'xlsx', rows: readonly PaymentView[], f: Formatters) {
+/** Downloads the payments shown, with their refunds as the screen shows them (CSV for machines, Excel for people). */
+export function exportPayments(kind: 'csv' | 'xlsx', rows: readonly PaymentRow[], f: Formatters) {
   return downloadExport(kind, {
     area: 'payments',
     profileName: profilePart(rows),

@@ -10,7 +10,7 @@ export interface PaymentFilters {
 const WAITING = new Set<PaymentState>(['sending', 'open', 'outcome_unknown']);
 
 /** Payments matching the list's filters, newest first. `waiting` = not final yet. */
-export function filterPayments(list: readonly PaymentView[], f: PaymentFilters): PaymentView[] {
+export function filterPayments<T extends PaymentView>(list: readonly T[], f: PaymentFilters): T[] {
   const needle = f.text.trim().toLowerCase();
   return list
     .filter((p) => f.kind === 'all' || p.kind === f.kind)

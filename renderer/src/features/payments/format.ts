@@ -1,5 +1,7 @@
+import type { PaymentRow } from '../../../../shared/csv/exports/payments';
 import { UNSAFE_LINK_NOTICES } from '../../../../shared/domain/card-scrub';
 import { vendorLabel } from '../../../../shared/domain/checkout';
+import { statusWithRefunds } from '../../../../shared/domain/labels';
 import type { PaymentKind, PaymentState, PaymentView } from '../../../../shared/ipc/contract/payments';
 import { amountText } from '../refunds/format';
 
@@ -56,8 +58,19 @@ export interface PaymentOutcome {
   body: string;
 }
 
+/** What became of a paid payment's money since, from its refunds as Transactions shows them. */
+function refundsSentence(p: PaymentRow): string {
+  const r = p.refundSummary;
+  if (!r || r.refunded === 'not_refunded') return '';
+  if (r.refunded === 'unclear')
+    return ' The service lists refunds of it in another currency, so what remains refundable cannot be said: check it in Transactions.';
+  if (r.refunded === 'refunded')
+    return ` All of it was refunded (${amountText(r.refundedMinor, p.currency)}).`;
+  return ` ${amountText(r.refundedMinor, p.currency)} of it was refunded${r.remainingMinor !== undefined ? `; ${amountText(r.remainingMinor, p.currency)} can still be refunded` : ''}.`;
+}
+
 /** A payment's state in words: what happened, whether money moved, what to do next. */
-export function describePayment(p: PaymentView, localTime: TimeText = asIs): PaymentOutcome {
+export function describePayment(p: PaymentRow, localTime: TimeText = asIs): PaymentOutcome {
   const amount = amountText(p.amountMinor, p.currency);
   const service = [p.retMsg, p.retCode ? `(code ${p.retCode})` : undefined].filter(Boolean).join(' ');
   switch (p.state) {
@@ -78,9 +91,9 @@ export function describePayment(p: PaymentView, localTime: TimeText = asIs): Pay
     case 'succeeded':
       return {
         tone: 'ok',
-        title: 'Paid',
+        title: statusWithRefunds('Paid', p.refundSummary?.refunded),
         moneyMoved: 'yes',
-        body: `${amount} was paid${p.paidAt ? ` at ${localTime(p.paidAt)}` : ''}${p.transactionNo ? ` as transaction ${p.transactionNo}` : ''}.${p.saveCard ? (p.methodSaved ? ` The card is stored on ${p.customerName ?? 'the customer'}.` : ' The stored card arrives with the service’s notification.') : ''}`,
+        body: `${amount} was paid${p.paidAt ? ` at ${localTime(p.paidAt)}` : ''}${p.transactionNo ? ` as transaction ${p.transactionNo}` : ''}.${refundsSentence(p)}${p.saveCard ? (p.methodSaved ? ` The card is stored on ${p.customerName ?? 'the customer'}.` : ' The stored card arrives with the service’s notification.') : ''}`,
       };
     case 'failed':
       return {

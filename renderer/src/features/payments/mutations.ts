@@ -3,19 +3,8 @@ import { useCallback, useRef, useState } from 'react';
 import type { AppErrorShape } from '../../../../shared/domain/errors';
 import type { Input } from '../../../../shared/ipc/contract';
 import type { PaymentView } from '../../../../shared/ipc/contract/payments';
-import { BridgeError, unwrap, useBridge } from '../../lib/bridge';
+import { unwrap, useBridge } from '../../lib/bridge';
 import { useRememberPayment } from './queries';
-
-/** An expected failure from main, or a bug worded for a person (nothing was sent). */
-export const errorOf = (e: unknown): AppErrorShape =>
-  e instanceof BridgeError
-    ? e.error
-    : {
-        code: 'internal',
-        message: 'Something went wrong inside Refund Desk. Nothing was sent.',
-        retryable: false,
-        correlationId: '',
-      };
 
 export function useRegisterCustomer() {
   const bridge = useBridge();

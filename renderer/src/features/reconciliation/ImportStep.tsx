@@ -12,9 +12,9 @@ interface Props {
 }
 
 /**
- * Step 1: choose a ledger file (or the demo ledger); it is parsed, and then kept, in a worker. A file
- * that is not a CSV ledger (a workbook, binary data, a header without rows) is refused here with what
- * to do.
+ * Step 1: choose a ledger file — CSV or an Excel workbook — (or the demo ledger); it is parsed, and
+ * then kept, in a worker. A file that is not a ledger (an old .xls, binary data, a header without rows)
+ * is refused here with what to do.
  */
 export function ImportStep({ isDemo, onParsed }: Props) {
   const bridge = useBridge();
@@ -55,16 +55,16 @@ export function ImportStep({ isDemo, onParsed }: Props) {
     <section className="recon-card" aria-labelledby="recon-import">
       <h2 id="recon-import">Import your ledger</h2>
       <p className="muted">
-        A CSV export of your orders or sales ledger (comma, semicolon or tab separated; UTF-8, UTF-16 or
-        Windows-1252). Each row is checked against the payment service by transaction number, or by reference
-        when there is none.
+        Your orders or sales ledger as an Excel workbook (.xlsx) or a CSV export (comma, semicolon or tab
+        separated; UTF-8, UTF-16 or Windows-1252). Each row is checked against the payment service by
+        transaction number, or by reference when there is none.
       </p>
       <div className="recon-actions">
         <label className="button primary">
-          Choose CSV file…
+          Choose ledger file…
           <input
             type="file"
-            accept=".csv,.txt,text/csv"
+            accept=".csv,.txt,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
             className="visually-hidden"
             data-testid="recon-file"
             disabled={busy !== null}

@@ -6,6 +6,7 @@ import {
   FIELD_LABELS,
   MAPPING_FIELDS,
   mappingIssues,
+  omittedColumns,
   type ColumnMapping,
   type MappingField,
 } from '../../../../shared/recon/mapping';
@@ -18,7 +19,7 @@ import {
 import type { MapAnswer } from './ledger-protocol';
 import type { LedgerSession } from './parse-client';
 import { FormatChoices, PeriodChoices } from './RunOptions';
-import { UnusableList } from './UnusableList';
+import { KeyNotes, UnusableList } from './UnusableList';
 import type { ImportedLedger } from './use-recon-run';
 
 interface Props {
@@ -26,6 +27,10 @@ interface Props {
   label: string;
   profileId: string;
   initial: ColumnMapping;
+  /** The initial columns are the ones remembered for the profile (not guessed from this file). */
+  remembered?: boolean;
+  /** Reads another sheet of the workbook (the step starts again with it). */
+  onSheet?: (name: string) => void;
   onBack: () => void;
   onRun: (ledger: ImportedLedger) => void;
 }
@@ -46,10 +51,26 @@ interface Answered {
  * an answer only for the choices on screen — the format evidence once it is for this mapping, the
  * figures and period once they are for this mapping and these formats — and "reading…" in between.
  */
-export function MappingStep({ ledger, label, profileId, initial, onBack, onRun }: Props) {
+export function MappingStep({
+  ledger,
+  label,
+  profileId,
+  initial,
+  remembered = false,
+  onSheet,
+  onBack,
+  onRun,
+}: Props) {
   const localZone = useMemo(() => systemZoneName(), []);
   const f = useFormat();
-  const file = ledger.file ?? { headers: [], encoding: 'utf-8', delimiter: ',', dataRows: 0, preview: [] };
+  const file = ledger.file ?? {
+    kind: 'csv',
+    headers: [],
+    encoding: 'utf-8',
+    delimiter: ',',
+    dataRows: 0,
+    preview: [],
+  };
   const [mapping, setMapping] = useState<ColumnMapping>(initial);
   const [chosen, setChosen] = useState<Partial<LedgerFormats>>({});
   const [answered, setAnswered] = useState<Answered | null>(null);
@@ -59,6 +80,9 @@ export function MappingStep({ ledger, label, profileId, initial, onBack, onRun }
   const [handing, setHanding] = useState(false);
   const [options, setOptions] = useState<ReconOptions | null>(null);
   const issues = mappingIssues(mapping, file.headers);
+  // Columns that look like a field the mapping leaves out: a remembered choice is never silent.
+  const omitted = omittedColumns(mapping, file.headers);
+  const fromMemory = remembered && mapping === initial;
 
   useEffect(() => {
     let live = true;
@@ -126,6 +150,9 @@ export function MappingStep({ ledger, label, profileId, initial, onBack, onRun }
           name: label,
           encoding: file.encoding,
           delimiter: file.delimiter,
+          ...(file.kind === 'xlsx' && file.sheet !== undefined
+            ? { kind: 'xlsx' as const, sheet: file.sheet }
+            : {}),
           dataRows: answer.dataRows,
           decimal: answer.formats.decimal,
           decimalSource: chosen.decimal ? 'chosen' : evidence.decimal.decimal ? 'detected' : 'default',
@@ -148,9 +175,24 @@ export function MappingStep({ ledger, label, profileId, initial, onBack, onRun }
         {answer
           ? `${f.count(read)} read · ${f.count(answer.unusableCount)} cannot be used`
           : 'reading them with these choices…'}{' '}
-        · {file.encoding.toUpperCase()} · separator “{file.delimiter === '\t' ? 'tab' : file.delimiter}”. The
-        columns are remembered for the profile.
+        ·{' '}
+        {file.kind === 'xlsx'
+          ? `Excel workbook, sheet “${file.sheet ?? ''}”`
+          : `${file.encoding.toUpperCase()} · separator “${file.delimiter === '\t' ? 'tab' : file.delimiter}”`}
+        . The columns are remembered for the profile.
       </p>
+      {file.sheets && file.sheets.length > 1 && (
+        <label className="recon-sheet">
+          <span>Sheet</span>
+          <select value={file.sheet} onChange={(e) => onSheet?.(e.target.value)} data-testid="recon-sheet">
+            {file.sheets.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <div className="recon-mapping">
         {MAPPING_FIELDS.map((field) => (
           <label key={field}>
@@ -192,6 +234,20 @@ export function MappingStep({ ledger, label, profileId, initial, onBack, onRun }
           </tbody>
         </table>
       </div>
+      {omitted.length > 0 && (
+        <div className="recon-notice" role="status" data-testid="recon-omitted">
+          {omitted.map(({ field, header }) => (
+            <p key={field}>
+              {fromMemory ? 'The columns remembered from an earlier file leave out' : 'Not used:'} “{header}”,
+              which looks like the {FIELD_LABELS[field].replace(/ \(.*\)$/, '').toLowerCase()} column
+              {fromMemory ? '' : ' (this choice is remembered for the profile’s next file)'}.{' '}
+              <button type="button" className="button small" onClick={() => set(field, header)}>
+                Use “{header}”
+              </button>
+            </p>
+          ))}
+        </div>
+      )}
       {issues.length > 0 && (
         <ul className="recon-error" role="alert">
           {issues.map((i) => (
@@ -235,7 +291,8 @@ export function MappingStep({ ledger, label, profileId, initial, onBack, onRun }
           reasons below, fix the file or the choices, and try again.
         </p>
       )}
-      {answer && <UnusableList rows={answer.unusableShown} total={answer.unusableCount} />}
+      {answer && <KeyNotes groups={answer.notes} />}
+      {answer && <UnusableList groups={answer.unusableGroups} total={answer.unusableCount} />}
       <div className="recon-actions">
         <button type="button" className="button" onClick={onBack}>
           Choose another file

@@ -88,7 +88,14 @@ export function ReconRowsTable({
                 <td title={i.service ? `Service status: ${i.service.status}` : undefined}>
                   {i.service ? transactionStatusLabel(i.service.status) : '—'}
                 </td>
-                <td className="detail">{i.detail}</td>
+                <td className="detail">
+                  {i.ledger?.keyNote ? (
+                    <span className="muted">
+                      Matched by reference: the transaction number cannot be used.{' '}
+                    </span>
+                  ) : null}
+                  {i.detail}
+                </td>
               </tr>
             );
           })}

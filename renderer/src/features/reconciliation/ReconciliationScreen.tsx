@@ -36,6 +36,10 @@ interface Parsed {
   ledger: LedgerSession;
   label: string;
   mapping: ColumnMapping;
+  /** The mapping is the one remembered for the profile (it still fits these headers). */
+  remembered: boolean;
+  /** The sheet shown (a workbook's other sheet starts the mapping step again). */
+  sheet?: string;
 }
 
 function ProfileReconciliation({
@@ -50,6 +54,7 @@ function ProfileReconciliation({
   const cache = useCache();
   const client = useQueryClient();
   const [parsed, setParsedState] = useState<Parsed | null>(null);
+  const [sheetError, setSheetError] = useState<string | null>(null);
   // The file lives in its worker: a file replaced or left, or the area closed, ends it.
   const open = useRef<LedgerSession | null>(null);
   const gone = useRef(false);
@@ -81,11 +86,24 @@ function ProfileReconciliation({
     const remembered = activeId
       ? columnMappingSchema.safeParse(await cache.setting(activeId, MAPPING_KEY))
       : undefined;
+    const memory = remembered?.success ? remembered.data : undefined;
+    const mapping = chooseMapping(ledger.file?.headers ?? [], memory);
     setParsed({
       ledger,
       label,
-      mapping: chooseMapping(ledger.file?.headers ?? [], remembered?.success ? remembered.data : undefined),
+      mapping,
+      remembered: mapping === memory,
+      ...(ledger.file?.sheet !== undefined ? { sheet: ledger.file.sheet } : {}),
     });
+  }
+
+  async function onSheet(ledger: LedgerSession, label: string, name: string) {
+    try {
+      await ledger.sheet(name);
+      await onParsed(ledger, label);
+    } catch (e) {
+      setSheetError(`Sheet “${name}” could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   async function onRun(ledger: ImportedLedger) {
@@ -128,10 +146,16 @@ function ProfileReconciliation({
   } else if (parsed && activeId) {
     body = (
       <MappingStep
+        key={parsed.sheet ?? ''}
         ledger={parsed.ledger}
         label={parsed.label}
         profileId={activeId}
         initial={parsed.mapping}
+        remembered={parsed.remembered}
+        onSheet={(name) => {
+          setSheetError(null);
+          void onSheet(parsed.ledger, parsed.label, name);
+        }}
         onBack={() => setParsed(null)}
         onRun={(l) => void onRun(l)}
       />
@@ -150,6 +174,11 @@ function ProfileReconciliation({
       {recon.error && (
         <p role="alert" className="recon-error">
           {recon.error}
+        </p>
+      )}
+      {sheetError && parsed && (
+        <p role="alert" className="recon-error">
+          {sheetError}
         </p>
       )}
       {body}

@@ -271,10 +271,12 @@ export function ReportView({ report, onStartOver, onRecheck, profileName }: Prop
             {f.count(filtered.length)} row{filtered.length === 1 ? '' : 's'}
           </span>
         </div>
-        <ReconRowsTable rows={filtered} onSelect={setSelected} {...(selected ? { selected } : {})} />
+        {/* The detail opens beside the rows (below them in a narrow window), in view: never under a long table. */}
+        <div className={selected ? 'recon-rows-layout with-detail' : 'recon-rows-layout'}>
+          <ReconRowsTable rows={filtered} onSelect={setSelected} {...(selected ? { selected } : {})} />
+          {selected && <RowDetail item={selected} onClose={() => setSelected(null)} />}
+        </div>
       </section>
-
-      {selected && <RowDetail item={selected} onClose={() => setSelected(null)} />}
     </div>
   );
 }

@@ -16,13 +16,19 @@ export function RowDetail({ item, onClose }: { item: ReconItem; onClose: () => v
   const f = useFormat();
   const refundDialog = useContext(RefundDialogContext);
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [item]);
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    heading.current?.focus({ preventScroll: true });
+    // Beside the rows it is in view already; below them (a narrow window) it is brought into view.
+    panel.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [item]);
   const s = item.service;
   const l = item.ledger;
   const at = (iso: string) => `${f.dateTime(iso)} (${f.zoneLabel})`;
   return (
     <aside
-      className="recon-card recon-detail"
+      ref={panel}
+      className="recon-detail"
       aria-labelledby="recon-detail-title"
       data-testid="recon-detail"
       onKeyDown={(e) => e.key === 'Escape' && onClose()}
@@ -36,6 +42,9 @@ export function RowDetail({ item, onClose }: { item: ReconItem; onClose: () => v
           Close
         </button>
       </div>
+      {l?.keyNote && (
+        <p data-testid="recon-detail-key">{l.keyNote.charAt(0).toUpperCase() + l.keyNote.slice(1)}.</p>
+      )}
       <p>{item.detail || 'Ledger and service agree.'}</p>
       <dl>
         <dt>Ledger</dt>

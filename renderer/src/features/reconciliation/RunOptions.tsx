@@ -21,7 +21,8 @@ function decimalNote(e: FormatEvidence['decimal']): string {
     return `The file has both “${e.examples.dot}” and “${e.examples.comma}”: choose which is right.`;
   if (e.needsChoice)
     return `“${e.examples.ambiguous}” could be read either way and nothing else in the file decides: choose.`;
-  return 'Every amount is a whole number: either choice reads them the same.';
+  // A workbook's number cells say nothing about the separator: they are numbers either way.
+  return 'Every amount is a whole number or a number cell of a workbook: either choice reads them the same.';
 }
 
 function dateNote(e: FormatEvidence['dates']): string {
@@ -132,7 +133,7 @@ export function PeriodChoices({ options, hasDate, localZone, onChange }: PeriodP
               />
             </label>
           ))}
-          <label>
+          <label className="recon-wide">
             <span>Whose days</span>
             <select
               aria-label="Whose days"

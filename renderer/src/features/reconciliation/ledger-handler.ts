@@ -1,4 +1,6 @@
 import { parseCsvBytes, type ParsedCsv } from '../../../../shared/csv/parser';
+import { isZip, openWorkbook, type OpenWorkbook } from '../../../../shared/csv/xlsx-read';
+import { collapseReasons } from '../../../../shared/recon/reasons';
 import {
   detectFormats,
   formatsFrom,
@@ -64,7 +66,8 @@ export function createLedgerHandler(deps: {
   later: (fn: () => void) => void;
   now?: () => Date;
 }) {
-  let file: ParsedCsv | null = null;
+  let file: (ParsedCsv & { sheet?: string }) | null = null;
+  let workbook: OpenWorkbook | null = null;
   let evidence: { key: string; value: FormatEvidence } | null = null;
   let imported: { key: string; value: LedgerImport | null } | null = null;
   let pendingMap: Extract<ToLedgerWorker, { kind: 'map' }> | null = null;
@@ -94,9 +97,16 @@ export function createLedgerHandler(deps: {
     try {
       if (!file) throw new Error('No file has been read.');
       const { evidence: ev, formats, imported: got } = read(file, req.mapping, req.chosen);
-      const unusable: MapAnswer['unusableShown'] = got
+      const unusable = got
         ? got.unusable
-        : file.problems.map((p) => ({ line: p.line, reason: p.message }));
+        : file.problems.map((p) => ({
+            line: p.line,
+            reason: p.message,
+            ...(p.cause ? { cause: p.cause } : {}),
+          }));
+      const notes = got
+        ? got.rows.flatMap((r) => (r.keyNote ? [{ line: r.line, reason: r.keyNote }] : []))
+        : [];
       const answer: MapAnswer = {
         evidence: ev,
         formats,
@@ -104,9 +114,9 @@ export function createLedgerHandler(deps: {
         read: got?.rows.length ?? 0,
         dataRows: got?.dataRows ?? file.dataRows,
         unusableCount: unusable.length,
-        unusableShown: unusable
-          .slice(0, UNUSABLE_SHOWN)
-          .map(({ line, reason, cause }) => (cause ? { line, reason, cause } : { line, reason })),
+        // Rows that share a reason are one line, with their lines: 30 rows of one fault read as one.
+        unusableGroups: collapseReasons(unusable).slice(0, UNUSABLE_SHOWN),
+        notes: collapseReasons(notes).slice(0, UNUSABLE_SHOWN),
         period: ledgerPeriod(got?.rows ?? [], deps.now?.()),
       };
       deps.post({ kind: 'mapped', id: req.id, answer });
@@ -115,18 +125,51 @@ export function createLedgerHandler(deps: {
     }
   }
 
+  /** Reads a file (or a workbook's sheet) and keeps it, answering with what the page shows of it. */
+  function readFile(id: number, parse: () => ParsedCsv & { sheet?: string }) {
+    try {
+      file = parse();
+      evidence = null;
+      imported = null;
+      const { headers, encoding, delimiter, dataRows, sheet } = file;
+      const preview = file.rows.slice(0, PREVIEW_ROWS).map(({ line, cells }) => ({ line, cells }));
+      const kind = sheet === undefined ? ('csv' as const) : ('xlsx' as const);
+      const sheets = workbook && sheet !== undefined ? { sheet, sheets: workbook.sheets } : {};
+      deps.post({
+        kind: 'parsed',
+        id,
+        file: { kind, ...sheets, headers, encoding, delimiter, dataRows, preview },
+      });
+    } catch (err) {
+      deps.post({ kind: 'failed', id, message: message(err, 'The file could not be read.') });
+    }
+  }
+
   function onMessage(msg: ToLedgerWorker) {
-    if (msg.kind === 'parse') {
-      try {
-        file = parseCsvBytes(new Uint8Array(msg.bytes));
-        evidence = null;
-        imported = null;
-        const { headers, encoding, delimiter, dataRows } = file;
-        const preview = file.rows.slice(0, PREVIEW_ROWS);
-        deps.post({ kind: 'parsed', id: msg.id, file: { headers, encoding, delimiter, dataRows, preview } });
-      } catch (err) {
-        deps.post({ kind: 'failed', id: msg.id, message: message(err, 'The file could not be read.') });
+    if (msg.kind === 'parse' || msg.kind === 'sheet') {
+      const bytes = msg.kind === 'parse' ? new Uint8Array(msg.bytes) : undefined;
+      // A workbook is opened once (exceljs reads it whole, asynchronously) and kept for another sheet.
+      if (bytes && isZip(bytes)) {
+        openWorkbook(bytes).then(
+          (book) => {
+            workbook = book;
+            readFile(msg.id, () => book.read());
+          },
+          (err: unknown) =>
+            deps.post({ kind: 'failed', id: msg.id, message: message(err, 'The file could not be read.') }),
+        );
+        return;
       }
+      if (msg.kind === 'sheet') {
+        const book = workbook;
+        readFile(msg.id, () => {
+          if (!book) throw new Error('No workbook has been read.');
+          return book.read(msg.name);
+        });
+        return;
+      }
+      workbook = null;
+      readFile(msg.id, () => parseCsvBytes(bytes!));
     } else if (msg.kind === 'map') {
       // A newer request replaces one not yet read: only the latest is answered.
       const first = pendingMap === null;

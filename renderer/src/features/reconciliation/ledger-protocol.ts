@@ -1,11 +1,15 @@
 import type { CsvDelimiter, CsvEncoding, CsvRecord } from '../../../../shared/csv/parser';
 import type { FormatEvidence, LedgerFormats, LedgerRow, UnusableRow } from '../../../../shared/recon/ledger';
 import type { ColumnMapping } from '../../../../shared/recon/mapping';
+import type { ReasonGroup } from '../../../../shared/recon/reasons';
 
 /** Rows of the file shown under the column choices. */
 export const PREVIEW_ROWS = 5;
-/** Unusable rows listed before a run (the rest are counted, and every one is in the report). */
-export const UNUSABLE_SHOWN = 200;
+/**
+ * Reasons listed before a run, each once with its lines (rows that share a reason are one line; the
+ * rest are counted, and every row is in the report).
+ */
+export const UNUSABLE_SHOWN = 100;
 /**
  * Rows per message when the ledger is handed to the page for a run: the page rebuilds each message's
  * objects in one task, so a 100k-row ledger arrives as small tasks instead of one long one.
@@ -14,6 +18,10 @@ export const ROWS_CHUNK = 5000;
 
 /** What the page shows of a parsed file: never its rows, which stay in the worker. */
 export interface LedgerFileSummary {
+  /** A CSV file, or an Excel workbook (then `sheet` is the one read, of `sheets`). */
+  kind: 'csv' | 'xlsx';
+  sheet?: string;
+  sheets?: string[];
   headers: string[];
   encoding: CsvEncoding;
   delimiter: CsvDelimiter;
@@ -30,7 +38,10 @@ export interface MapAnswer {
   read: number;
   dataRows: number;
   unusableCount: number;
-  unusableShown: Array<Pick<UnusableRow, 'line' | 'reason' | 'cause'>>;
+  /** The unusable rows by reason, in order of their first line (at most UNUSABLE_SHOWN reasons). */
+  unusableGroups: ReasonGroup[];
+  /** Rows read by their reference because their transaction number could not be used, by reason. */
+  notes: ReasonGroup[];
   /** The days the read rows span, else the previous calendar month. */
   period: { from: string; to: string };
 }
@@ -42,6 +53,8 @@ export interface MapAnswer {
  */
 export type ToLedgerWorker =
   | { kind: 'parse'; id: number; bytes: ArrayBuffer }
+  /** Another sheet of the workbook read (answered with `parsed`). */
+  | { kind: 'sheet'; id: number; name: string }
   | { kind: 'map'; id: number; mapping: ColumnMapping; chosen: Partial<LedgerFormats> }
   | { kind: 'rows'; id: number; mapping: ColumnMapping; chosen: Partial<LedgerFormats> };
 

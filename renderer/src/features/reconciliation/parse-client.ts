@@ -88,6 +88,11 @@ export class LedgerSession {
       .done;
   }
 
+  /** Reads another sheet of the workbook in its place; resolves with what the page shows of it. */
+  sheet(name: string): Promise<LedgerFileSummary> {
+    return this.ask<LedgerFileSummary>('parse', (id) => this.port.post({ kind: 'sheet', id, name })).done;
+  }
+
   /** The figures for this mapping and format choice; undefined when a later request replaced it. */
   map(mapping: ColumnMapping, chosen: Partial<LedgerFormats>): Promise<MapAnswer | undefined> {
     // An earlier request still waiting is answered now, with nothing: it is out of date.

@@ -7,7 +7,7 @@ import type { ListScope } from '../../../../shared/ipc/contract/scope';
 export const CAUSE_LABELS: Readonly<Record<string, string>> = {
   thousands_separator: 'thousands separator without quotes',
   decimal_comma: 'decimal comma in a comma-separated file',
-  scientific_id: 'id shortened by a spreadsheet',
+  scientific_id: 'id shortened by Excel',
   broken_quoting: 'broken quoting',
   field_count: 'wrong number of fields',
 };

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { AppErrorShape } from '../../../../shared/domain/errors';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
-import { BridgeError, useBridge } from '../../lib/bridge';
+import { errorOf, useBridge } from '../../lib/bridge';
 import { Dialog } from '../../lib/ui/Dialog';
 import { checkRefundAmount, defaultAmountText, remainingAfter } from './amount';
 import { AmountStep } from './AmountStep';
@@ -22,16 +22,6 @@ import {
 import { ResultStep } from './ResultStep';
 
 type Step = 'amount' | 'confirm' | 'result';
-
-const errorOf = (e: unknown): AppErrorShape =>
-  e instanceof BridgeError
-    ? e.error
-    : {
-        code: 'internal',
-        message: 'Something went wrong inside Refund Desk. Nothing was sent.',
-        retryable: false,
-        correlationId: '',
-      };
 
 /**
  * The refund dialog: amount and reason → confirmation of exactly what will be sent → outcome in words.

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { classifyId } from '../../../../shared/domain/id-kind';
 import { type FormEvent, useCallback, useMemo, useState } from 'react';
 import {
   filterRecord,
@@ -87,7 +88,9 @@ function ProfileRefunds({ profile }: { profile: ProfileView }) {
   const unknown = record.filter((r) => r.intent?.state === 'outcome_unknown').length;
   const selected = record.find((r) => r.key === selectedKey);
   const fetchedAt = cached.data?.find((t) => t.transactionNo === selected?.transactionNo)?.fetchedAt;
-  const newTxValid = /^\d{1,32}$/.test(newTx.trim());
+  // The one rule for typed ids (spaces between the digits are fine): only a transaction number here.
+  const newTxId = classifyId(newTx);
+  const newTxValid = newTxId.shape === 'service-number';
   const openPayment = useCallback((transactionNo: string) => nav?.lookup(transactionNo), [nav]);
   // A refund is checked for the profile it was made with (another one's, when All profiles is on).
   const runCheck = useCallback(
@@ -127,7 +130,7 @@ function ProfileRefunds({ profile }: { profile: ProfileView }) {
 
   const startRefund = (e: FormEvent) => {
     e.preventDefault();
-    if (newTxValid) dialog.open(newTx.trim());
+    if (newTxId.shape === 'service-number') dialog.open(newTxId.text);
   };
 
   return (
@@ -140,11 +143,19 @@ function ProfileRefunds({ profile }: { profile: ProfileView }) {
           inputMode="numeric"
           value={newTx}
           onChange={(e) => setNewTx(e.target.value)}
+          aria-describedby={newTxId.shape !== 'empty' && !newTxValid ? 'rd-new-tx-hint' : undefined}
           placeholder="e.g. 297553638300708562"
         />
         <button type="submit" className="primary" disabled={!newTxValid}>
           Refund…
         </button>
+        {newTxId.shape !== 'empty' && !newTxValid && (
+          <span id="rd-new-tx-hint" className="small muted" data-testid="new-tx-hint">
+            {newTxId.shape === 'invalid'
+              ? newTxId.reason
+              : 'A transaction number has 18 digits (spaces between them are fine).'}
+          </span>
+        )}
       </form>
 
       {unknown > 0 && (

@@ -1,4 +1,3 @@
-import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import type { Output } from '../../../../shared/ipc/contract';
 
 export type AuditEntry = Output<'audit.list'>[number];
@@ -41,12 +40,6 @@ export function filterAudit(entries: readonly AuditEntry[], f: AuditFilters): Au
 /** The distinct currencies in a list, sorted, for the currency filter. */
 export function currenciesOf(rows: ReadonlyArray<{ currency: string }>): string[] {
   return [...new Set(rows.map((r) => r.currency))].sort();
-}
-
-/** Upserts an intent pushed by `refunds.updated` into the cached list (by id), keeping the rest. */
-export function upsertIntent(list: readonly IntentView[] | undefined, intent: IntentView): IntentView[] {
-  const rest = (list ?? []).filter((i) => i.id !== intent.id);
-  return [intent, ...rest];
 }
 
 /**

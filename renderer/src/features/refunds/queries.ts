@@ -4,7 +4,7 @@ import type { Bridge } from '../../../../shared/ipc/contract';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import type { ListScope } from '../../../../shared/ipc/contract/scope';
 import { unwrap, useBridge } from '../../lib/bridge';
-import { upsertIntent } from './filters';
+import { upsertNewest } from '../../lib/upsert';
 
 /** The part of a list's key that says whose records it holds. */
 const scopeKey = (scope: ListScope) => ('profileId' in scope ? scope.profileId : '*all*');
@@ -48,7 +48,7 @@ export function applyIntent(client: QueryClient, intent: IntentView): void {
   for (const [key] of client.getQueriesData<IntentView[]>({ queryKey: refundKeys.lists })) {
     const scope = key[2];
     if (scope === '*all*' || scope === intent.profileId)
-      client.setQueryData<IntentView[]>(key, (old) => (old ? upsertIntent(old, intent) : old));
+      client.setQueryData<IntentView[]>(key, (old) => upsertNewest(old, intent));
   }
   void client.invalidateQueries({ queryKey: refundKeys.lists });
   void client.invalidateQueries({ queryKey: refundKeys.audits });

@@ -12,7 +12,7 @@ import { toServiceDateTime } from '../../../../shared/protocol/time';
 import { useFormat } from '../preferences/use-prefs';
 import { useConnectivity, OFFLINE_REASON } from './connectivity';
 import { formatAge } from './format';
-import type { ListRow } from './list-row';
+import type { ListRow } from '../../db/owner';
 import { useNow } from './use-now';
 
 /** "—" with "none" for screen readers: the one way an absent value is shown. */

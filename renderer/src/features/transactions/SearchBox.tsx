@@ -4,7 +4,8 @@ import { BridgeError, useBridge } from '../../lib/bridge';
 import { useAppNav } from '../../app/nav';
 import { useConnectivity } from './connectivity';
 import { describeLookupError } from './lookup-errors';
-import { classifyQuery, describeMatchedKind, describeShape } from './id-kind';
+import { classifyId } from '../../../../shared/domain/id-kind';
+import { describeMatchedKind, describeShape } from './id-kind';
 import { useLookup } from './mutations';
 import { formatAgeNow } from './format';
 
@@ -42,7 +43,7 @@ export function SearchBox({
   const bridge = useBridge();
   const conn = useConnectivity();
   const nav = useAppNav();
-  const shape = classifyQuery(text);
+  const shape = classifyId(text);
 
   const searchCache = async (q: string) => {
     const hit = await cache.findLocal(profileId, q);
@@ -66,7 +67,7 @@ export function SearchBox({
   };
 
   const run = async (raw: string) => {
-    const s = classifyQuery(raw);
+    const s = classifyId(raw);
     if (s.shape === 'empty' || s.shape === 'invalid' || lookup.isPending) return;
     const q = s.text;
     if (conn.state === 'offline') {
@@ -92,7 +93,8 @@ export function SearchBox({
       return;
     }
     try {
-      const candidates = s.shape === 'reference' ? await refundReferenceCandidates(q) : [];
+      const candidates =
+        s.shape === 'reference' || s.shape === 'refund-reference' ? await refundReferenceCandidates(q) : [];
       const r = await lookup.mutateAsync({ query: q, candidates });
       onFound(r.transaction.transactionNo);
       const via = describeMatchedKind(r.kind);

@@ -19,7 +19,7 @@ import { useFormat } from '../preferences/use-prefs';
 import type { Formatters } from '../preferences/format';
 import { type ColumnSpec, columnHeader } from './columns';
 import { contentWidths, MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH } from './column-widths';
-import type { ListRow } from './list-row';
+import type { ListRow } from '../../db/owner';
 import type { Sorting } from './sorting';
 
 const ROW_HEIGHT = 32;

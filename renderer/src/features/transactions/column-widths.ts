@@ -1,6 +1,6 @@
 import type { Formatters } from '../preferences/format';
 import { type ColumnSpec, columnHeader } from './columns';
-import type { ListRow } from './list-row';
+import type { ListRow } from '../../db/owner';
 
 /** Narrowest a person can drag a column; auto widths never go below it either. */
 export const MIN_COLUMN_WIDTH = 48;

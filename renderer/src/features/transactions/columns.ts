@@ -9,7 +9,7 @@ import {
 } from '../../../../shared/domain/labels';
 import { refundBlocker } from '../../../../shared/domain/transaction';
 import type { Formatters } from '../preferences/format';
-import type { ListRow } from './list-row';
+import type { ListRow } from '../../db/owner';
 
 /**
  * What one cell shows. `none` marks the one kind of empty cell the list has: there is no value (not

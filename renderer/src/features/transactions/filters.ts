@@ -1,7 +1,7 @@
 import { isKnownCurrency } from '../../../../shared/domain/currencies';
 import { MoneyParseError, parseMinor } from '../../../../shared/domain/money';
 import { dayStartInZone } from '../../../../shared/domain/zones';
-import type { ListRow } from './list-row';
+import type { ListRow } from '../../db/owner';
 
 /** What the person filters the list by. Empty arrays and empty strings mean "any". */
 export interface TransactionFilter {

@@ -4,7 +4,6 @@ import type { Transaction } from '../../../../shared/domain/transaction';
 import { useCache } from '../../db/owner';
 import { BridgeError, useBridge } from '../../lib/bridge';
 import { OFFLINE_CODES, useConnectivity } from './connectivity';
-import { classifyQuery } from './id-kind';
 import { serviceToday, splitSyncWindows } from './sync-windows';
 import { refreshHealth } from '../shell/queries';
 import { useBatchJob } from './use-batch-job';
@@ -41,12 +40,10 @@ export function useStore(profileId: string) {
 }
 
 /**
- * Looks one id up at the service, stores the answer and records the search in the lookup history.
- * Failures become BridgeError so the search box can word each cause differently.
+ * Looks one id up at the service and stores the answer. Failures become BridgeError so the search box can word each cause differently.
  */
 export function useLookup(profileId: string) {
   const bridge = useBridge();
-  const cache = useCache();
   const conn = useConnectivity();
   const store = useStore(profileId);
   const client = useQueryClient();
@@ -59,14 +56,6 @@ export function useLookup(profileId: string) {
         ...(candidates && candidates.length > 0 ? { candidates } : {}),
       });
       conn.report(r.ok ? { ok: true } : { ok: false, error: r.error });
-      const shape = classifyQuery(query);
-      await cache.recordLookup({
-        profileId,
-        query: query.trim(),
-        kind: r.ok ? r.value.kind : shape.shape,
-        at: new Date().toISOString(),
-        outcome: r.ok ? 'found' : r.error.code,
-      });
       if (!r.ok) throw new BridgeError(r.error);
       if (!forProfile(r.value, profileId)) throw staleReply();
       await store([r.value.transaction], r.value.fetchedAt);

@@ -1,5 +1,5 @@
 import type { ColumnSpec } from './columns';
-import type { ListRow } from './list-row';
+import type { ListRow } from '../../db/owner';
 
 export type Sorting = ReadonlyArray<{ id: string; desc: boolean }>;
 

@@ -1,5 +1,5 @@
 import { MoneyParseError } from '../../../../shared/domain/money';
-import type { ListRow } from './list-row';
+import type { ListRow } from '../../db/owner';
 
 /**
  * What the totals strip adds up. `net` (the default) is what finance means by takings: successful

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RefundDeskDb } from '../../../../renderer/src/db/schema';
 import { useReconRun } from '../../../../renderer/src/features/reconciliation/use-recon-run';
 import { LiveCacheUpdates } from '../../../../renderer/src/features/transactions/LiveCacheUpdates';
-import type { ListRow } from '../../../../renderer/src/features/transactions/list-row';
+import type { ListRow } from '../../../../renderer/src/db/list-row';
 import { useStore, useTransactionJobs } from '../../../../renderer/src/features/transactions/mutations';
 import {
   FIRST_PAGE_ROWS,

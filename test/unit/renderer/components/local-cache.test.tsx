@@ -16,20 +16,13 @@ const rowsOf = (db: RefundDeskDb, profileId: string) =>
   db.transactions.where('profileId').equals(profileId).count();
 
 describe('the local cache as a whole (component, typed fake bridge)', () => {
-  it('deleting a profile deletes what this computer cached for it — rows, lookups, settings and its loaded list — and nothing of another profile', async () => {
+  it('deleting a profile deletes what this computer cached for it — rows, settings and its loaded list — and nothing of another profile', async () => {
     const fake = createFakeBridge({
       'profiles.delete': () => ok({ deleted: true as const }),
     });
     const { wrapper, client, cache, db } = harness(fake.bridge);
     await cache.store('P-B', [makeTx(), makeTx()], '2026-11-24T09:00:00.000Z');
     await cache.store('P-A', [makeTx()], '2026-11-24T09:00:00.000Z');
-    await cache.recordLookup({
-      profileId: 'P-B',
-      query: 'INV-1',
-      kind: 'reference',
-      at: 'x',
-      outcome: 'found',
-    });
     await cache.saveSetting('P-B', 'transactions.view', { hiddenColumns: [] });
     await cache.saveSetting('P-A', 'transactions.view', { hiddenColumns: ['vendor'] });
     const list = renderHook(() => useCachedRows('P-B'), { wrapper });
@@ -42,7 +35,6 @@ describe('the local cache as a whole (component, typed fake bridge)', () => {
     expect(fake.calls.find((c) => c.channel === 'profiles.delete')?.input).toEqual({ id: 'P-B' });
     expect(await rowsOf(db, 'P-B')).toBe(0);
     expect(await db.refunds.where('profileId').equals('P-B').count()).toBe(0);
-    expect(await db.lookups.where('profileId').equals('P-B').count()).toBe(0);
     expect(await cache.setting('P-B', 'transactions.view')).toBeUndefined();
     expect(client.getQueryData(transactionKeys.rows('P-B'))).toBeUndefined();
     expect(await rowsOf(db, 'P-A')).toBe(1);

@@ -76,3 +76,73 @@ describe('mapping step', () => {
     await waitFor(() => expect(screen.queryByTestId('recon-handing-over')).toBeNull());
   });
 });
+
+describe('mapping step: what the walkthrough missed (issue 28)', () => {
+  /** The walkthrough's file: all 30 ids shortened by Excel, an intact Order ID. */
+  const shortened = () => {
+    const lines = ['Transaction No,Order ID,Amount,Currency,Date'];
+    for (let i = 0; i < 30; i += 1) lines.push(`6.2393E+17,SO-${100 + i},12.30,USD,2025-03-${(i % 28) + 1}`);
+    lines.push('297553638300708562,SO-200,n/a,USD,2025-03-01');
+    return new TextEncoder().encode(`${lines.join('\n')}\n`).buffer as ArrayBuffer;
+  };
+
+  const renderStep = async (initial: Record<string, string>, remembered: boolean) => {
+    const { port } = heldRowsPort();
+    const ledger = await openLedger(shortened(), port);
+    render(
+      <PrefsProvider>
+        <MappingStep
+          ledger={ledger}
+          label="november.csv"
+          profileId="P-A"
+          initial={initial}
+          remembered={remembered}
+          onBack={() => {}}
+          onRun={() => {}}
+        />
+      </PrefsProvider>,
+    );
+  };
+
+  it('rows with a shortened id are checked by reference, said once with their lines; the list takes the keyboard', async () => {
+    await renderStep(
+      {
+        transactionNo: 'Transaction No',
+        reference: 'Order ID',
+        amount: 'Amount',
+        currency: 'Currency',
+        date: 'Date',
+      },
+      false,
+    );
+    await waitFor(() =>
+      expect(screen.getByTestId('recon-row-accounting').textContent).toContain(
+        '31 data rows: 30 read · 1 cannot be used',
+      ),
+    );
+    const notes = screen.getByTestId('recon-key-notes');
+    expect(notes.textContent).toContain('30 rows are checked by reference');
+    expect(notes.textContent).toContain(
+      'Lines 2–31 (30 rows): Transaction No “6.2393E+17” looks shortened by Excel (scientific notation): its last digits are lost: matched by Order ID instead',
+    );
+    expect(notes.querySelectorAll('li')).toHaveLength(1);
+    // The scrolling list is a region in the tab order (axe: scrollable-region-focusable).
+    const list = screen.getByRole('region', { name: 'Rows that cannot be used' });
+    expect(list.tabIndex).toBe(0);
+    expect(list.textContent).toContain('Line 32: amount: “n/a” is not an amount');
+    await userEvent.tab();
+    for (let i = 0; i < 20 && document.activeElement !== list; i += 1) await userEvent.tab();
+    expect(document.activeElement).toBe(list);
+  });
+
+  it('a remembered mapping that leaves out the Transaction No column is pointed out, with a way to use it', async () => {
+    await renderStep({ reference: 'Order ID', amount: 'Amount', currency: 'Currency', date: 'Date' }, true);
+    const notice = await screen.findByTestId('recon-omitted');
+    expect(notice.textContent).toContain(
+      'The columns remembered from an earlier file leave out “Transaction No”, which looks like the transaction number column.',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Use “Transaction No”' }));
+    expect((screen.getByLabelText('Transaction number') as HTMLSelectElement).value).toBe('Transaction No');
+    await waitFor(() => expect(screen.queryByTestId('recon-omitted')).toBeNull());
+  });
+});

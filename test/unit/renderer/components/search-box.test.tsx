@@ -16,6 +16,7 @@ import { BridgeContext } from '../../../../renderer/src/lib/bridge';
 import type { Output } from '../../../../shared/ipc/contract';
 import { createFakeBridge, ok } from '../../../fakes/bridge';
 import { freshIdb, makeTx } from '../db/helpers';
+import { intent } from './harness';
 
 function renderBox(fake: ReturnType<typeof createFakeBridge>, state: Connectivity['state'] = 'online') {
   const { indexedDB, keyRange } = freshIdb();
@@ -91,5 +92,43 @@ describe('the search box (component, typed fake bridge)', () => {
     const outcome = await screen.findByTestId('tx-outcome');
     expect(outcome.textContent).toContain('may be out of date');
     expect(fake.calls.filter((c) => c.channel === 'transactions.lookup')).toHaveLength(0);
+  });
+
+  it('an 18-digit number typed in groups of four is that number: it is looked up, not refused', async () => {
+    const tx = makeTx({ transactionNo: '406602966802830859' });
+    const fake = createFakeBridge({ 'transactions.lookup': () => ok(lookupAnswer(tx)) });
+    const { found } = renderBox(fake);
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Look up a transaction'), '4066 0296 6802 8308 59');
+    expect(screen.getByTestId('tx-search-hint').textContent).toContain('transaction or refund number');
+    await user.keyboard('{Enter}');
+    await screen.findByTestId('tx-outcome');
+    expect(fake.calls.find((c) => c.channel === 'transactions.lookup')?.input).toMatchObject({
+      query: '406602966802830859',
+    });
+    expect(found).toEqual(['406602966802830859']);
+  });
+
+  it('this desk’s refund reference typed in lower case is found: asked for as sent, with the payment it belongs to', async () => {
+    const tx = makeTx();
+    const fake = createFakeBridge({
+      'refunds.list': () => ok([intent({ id: 'RD0MWX5ABC01XYZ9Q', transactionNo: tx.transactionNo })]),
+      'transactions.lookup': () =>
+        ok({
+          ...lookupAnswer(tx),
+          kind: 'refundReference' as const,
+          matchedRefundTransactionNo: '900000000000000001',
+        }),
+    });
+    const { found } = renderBox(fake);
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Look up a transaction'), 'rd0mwx5abc01xyz9q{Enter}');
+    expect((await screen.findByTestId('tx-outcome')).textContent).toContain('Found by refund reference');
+    expect(fake.calls.find((c) => c.channel === 'transactions.lookup')?.input).toEqual({
+      profileId: 'P-A',
+      query: 'RD0MWX5ABC01XYZ9Q',
+      candidates: [tx.transactionNo],
+    });
+    expect(found).toEqual([tx.transactionNo]);
   });
 });

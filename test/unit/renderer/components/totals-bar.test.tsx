@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PrefsProvider } from '../../../../renderer/src/features/preferences/PrefsProvider';
 import { TotalsBar } from '../../../../renderer/src/features/transactions/TotalsBar';
 import { totalsByCurrency } from '../../../../renderer/src/features/transactions/totals';
-import { toListRow } from '../../../../renderer/src/features/transactions/list-row';
+import { toListRow } from '../../../../renderer/src/db/list-row';
 import { makeTx } from '../db/helpers';
 
 afterEach(cleanup);

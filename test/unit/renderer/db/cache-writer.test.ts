@@ -17,7 +17,7 @@ import {
 import { createCacheOwner, transactionKeys } from '../../../../renderer/src/db/owner';
 import { openDb, type RefundDeskDb } from '../../../../renderer/src/db/schema';
 import { createTransactionsRepo } from '../../../../renderer/src/db/transactions-repo';
-import type { ListRow } from '../../../../renderer/src/features/transactions/list-row';
+import type { ListRow } from '../../../../renderer/src/db/list-row';
 import { freshIdb, makeTx } from './helpers';
 
 const AT = '2025-03-01T00:00:00.000Z';

@@ -11,7 +11,7 @@ import {
 } from '../../../../renderer/src/db/list-merge';
 import { createCacheOwner, transactionKeys } from '../../../../renderer/src/db/owner';
 import { openDb } from '../../../../renderer/src/db/schema';
-import type { ListRow } from '../../../../renderer/src/features/transactions/list-row';
+import type { ListRow } from '../../../../renderer/src/db/list-row';
 import { freshIdb, makeTx } from './helpers';
 
 const A = '2025-03-01T00:00:00.000Z';

@@ -8,8 +8,12 @@ import { parseAmountField } from '../../../../renderer/src/features/payments/amo
 import { filterPayments } from '../../../../renderer/src/features/payments/filters';
 import { describePayment } from '../../../../renderer/src/features/payments/format';
 import { parseGoods } from '../../../../renderer/src/features/payments/goods';
-import { upsertById } from '../../../../renderer/src/features/payments/queries';
+import { upsertNewest } from '../../../../renderer/src/lib/upsert';
 import { fieldErrorsOf } from '../../../../renderer/src/features/payments/server-errors';
+import { refundSummaryOf } from '../../../../renderer/src/features/payments/queries';
+import { toListRow } from '../../../../renderer/src/db/list-row';
+import type { Transaction } from '../../../../shared/domain/transaction';
+import { parseCsvText } from '../../../../shared/csv/parser';
 
 const view = (over: Partial<PaymentView> = {}): PaymentView => ({
   id: 'PY1',
@@ -98,12 +102,12 @@ describe('payments view logic', () => {
   it('a pushed update never replaces a newer one; new items go first', () => {
     const old = [view()];
     const newer = view({ state: 'succeeded', updatedAt: '2026-11-22T10:05:00.000Z' });
-    expect(upsertById(old, newer)![0]!.state).toBe('succeeded');
-    expect(upsertById([newer], view())![0]!.state).toBe('succeeded');
+    expect(upsertNewest(old, newer)![0]!.state).toBe('succeeded');
+    expect(upsertNewest([newer], view())![0]!.state).toBe('succeeded');
     expect(
-      upsertById(old, view({ id: 'PY9', createdAt: '2026-11-23T00:00:00.000Z' }))!.map((p) => p.id),
+      upsertNewest(old, view({ id: 'PY9', createdAt: '2026-11-23T00:00:00.000Z' }))!.map((p) => p.id),
     ).toEqual(['PY9', 'PY1']);
-    expect(upsertById(undefined, view())).toBeUndefined();
+    expect(upsertNewest(undefined, view())).toBeUndefined();
   });
 
   it('amounts are parsed strictly in the currency’s units; goods lines are checked', () => {
@@ -155,5 +159,130 @@ describe('payments view logic', () => {
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     expect(csv).toContain(`'=HYPERLINK`);
     expect(csv).toContain('3220');
+  });
+
+  it('a paid payment’s refunds are its cached transaction’s, by the Transactions list’s rule', () => {
+    const paid = view({ state: 'succeeded', amountMinor: 4250, transactionNo: '297553638300708562' });
+    const tx = (over: Partial<Transaction> = {}) =>
+      toListRow({
+        transactionNo: '297553638300708562',
+        amountMinor: 4250,
+        currency: 'USD',
+        status: 'success',
+        transactionType: 'payment',
+        refunds: [],
+        profileId: 'p',
+        fetchedAt: '2026-11-22T11:00:00.000Z',
+        ...over,
+      });
+    const refund = (amountMinor: number, over: Partial<Transaction['refunds'][number]> = {}) => ({
+      refundTransactionNo: `39755363830070${String(amountMinor).padStart(4, '0')}`,
+      refundAmountMinor: amountMinor,
+      currency: 'USD' as const,
+      status: 'success' as const,
+      ...over,
+    });
+    expect(refundSummaryOf(paid, tx())).toEqual({
+      refunded: 'not_refunded',
+      refundedMinor: 0,
+      remainingMinor: 4250,
+      asOf: '2026-11-22T11:00:00.000Z',
+    });
+    // Pending refunds count, failed ones do not — as in Transactions.
+    expect(
+      refundSummaryOf(
+        paid,
+        tx({ refunds: [refund(1250), refund(100, { status: 'pending' }), refund(7, { status: 'failed' })] }),
+      ),
+    ).toMatchObject({ refunded: 'partially_refunded', refundedMinor: 1350, remainingMinor: 2900 });
+    expect(refundSummaryOf(paid, tx({ refunds: [refund(4250)] }))).toMatchObject({
+      refunded: 'refunded',
+      refundedMinor: 4250,
+      remainingMinor: 0,
+    });
+    // A refund in another currency: nothing honest can be said about what remains.
+    const unclear = refundSummaryOf(paid, tx({ refunds: [refund(500, { currency: 'EUR' })] }));
+    expect(unclear).toMatchObject({ refunded: 'unclear' });
+    expect(unclear?.remainingMinor).toBeUndefined();
+    expect(unclear?.notRefundable).toContain('another currency');
+    // No longer successful at the service: not refundable, and it says why.
+    const reversed = refundSummaryOf(paid, tx({ status: 'reversed', refunds: [refund(1250)] }));
+    expect(reversed).toMatchObject({ refunded: 'partially_refunded', refundedMinor: 1250 });
+    expect(reversed?.notRefundable).toContain('reversed');
+    // Not a payment this screen can vouch for: no figures rather than wrong ones.
+    expect(refundSummaryOf(paid, undefined)).toBeUndefined();
+    expect(refundSummaryOf(paid, tx({ currency: 'EUR' }))).toBeUndefined();
+    expect(refundSummaryOf(paid, tx({ transactionType: 'unknown' }))).toBeUndefined();
+  });
+
+  it('the payments export carries a paid payment’s refunds in columns appended after the old ones', () => {
+    const before = [
+      'createdAt',
+      'updatedAt',
+      'timezone',
+      'paymentId',
+      'kind',
+      'state',
+      'serviceStatus',
+      'reference',
+      'transactionNo',
+      'amount',
+      'currency',
+      'settleCurrency',
+      'vendor',
+      'cardLast4',
+      'customerNo',
+      'description',
+      'note',
+      'paidAt',
+      'expiresAt',
+      'ret_code',
+      'ret_msg',
+      'operator',
+      'profile',
+      'environment',
+    ];
+    expect(PAYMENT_COLUMNS.map((c) => c.header)).toEqual([
+      ...before,
+      'refundState',
+      'refunded',
+      'refundable',
+      'refundsAsOf',
+    ]);
+    const paid = view({ id: 'PY7', state: 'succeeded', amountMinor: 4250, reference: 'PAY7' });
+    const csv = parseCsvText(
+      writeCsv(
+        PAYMENT_COLUMNS,
+        [
+          {
+            ...paid,
+            refundSummary: {
+              refunded: 'partially_refunded',
+              refundedMinor: 1250,
+              remainingMinor: 3000,
+              asOf: '2026-11-22T11:00:00.000Z',
+            },
+          },
+          view({ id: 'PY8', reference: 'PAY8' }),
+        ],
+        { zone: UTC_ZONE },
+      ),
+    );
+    // Time columns name their zone in the header ("refundsAsOf (UTC)").
+    const col = (row: number, name: string) =>
+      csv.rows[row]!.cells[csv.headers.findIndex((h) => h === name || h.startsWith(`${name} (`))];
+    expect(['refundState', 'refunded', 'refundable'].map((h) => col(0, h))).toEqual([
+      'partially_refunded',
+      '12.50',
+      '30.00',
+    ]);
+    expect(col(0, 'refundsAsOf')).toMatch(/^2026-11-22T11:00:00/);
+    // An open payment has no refunds to speak of: the columns are empty, not zero.
+    expect(['refundState', 'refunded', 'refundable', 'refundsAsOf'].map((h) => col(1, h))).toEqual([
+      '',
+      '',
+      '',
+      '',
+    ]);
   });
 });

@@ -96,6 +96,7 @@ describe('ledger worker handler', () => {
     // The bytes moved to the worker (transferred, not copied).
     expect(bytes.byteLength).toBe(0);
     expect(ledger.file).toEqual({
+      kind: 'csv',
       headers: ref.parsed.headers,
       encoding: ref.parsed.encoding,
       delimiter: ';',
@@ -111,11 +112,16 @@ describe('ledger worker handler', () => {
     expect(answer?.read).toBe(300);
     expect(answer?.unusableCount).toBe(300);
     expect(answer?.dataRows).toBe(600);
-    expect(answer?.unusableShown).toHaveLength(UNUSABLE_SHOWN);
-    expect(answer?.unusableShown[0]).toMatchObject({
-      line: ref.imported.unusable[0]?.line,
+    // 300 rows of one reason (“n/a” is not an amount): one line with their lines, not 300.
+    expect(answer?.unusableGroups).toHaveLength(1);
+    expect(answer?.unusableGroups[0]).toMatchObject({
+      count: 300,
+      firstLine: ref.imported.unusable[0]?.line,
       reason: ref.imported.unusable[0]?.reason,
+      same: true,
     });
+    expect(answer?.unusableGroups.length).toBeLessThanOrEqual(UNUSABLE_SHOWN);
+    expect(answer?.notes).toEqual([]);
     expect(answer?.period).toEqual(ledgerPeriod(ref.imported.rows));
     // The unusable rows (every even one, on the odd days) do not count towards the period.
     expect(answer?.period).toEqual({ from: '2025-03-02', to: '2025-03-28' });
@@ -224,7 +230,8 @@ describe('ledger session (the page side)', () => {
       read,
       dataRows: read,
       unusableCount: 0,
-      unusableShown: [],
+      unusableGroups: [],
+      notes: [],
       period: { from: '2025-03-01', to: '2025-03-02' },
     });
     const [a, b] = sent;
@@ -264,5 +271,42 @@ describe('ledger session (the page side)', () => {
     const bytes = new Uint8Array([0, 1, 2, 3, 0, 0, 0xff, 0xfe, 0, 0]).buffer;
     await expect(openLedger(bytes, watched)).rejects.toThrow(/./);
     expect(terminated).toBe(true);
+  });
+});
+
+describe('ledger worker: an Excel workbook', () => {
+  it('reads the sheet that looks like a ledger, names the others, and reads another on request', async () => {
+    const { default: ExcelJS } = await import('exceljs');
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('Cover').addRow(['Month-end March']);
+    const ws = wb.addWorksheet('Ledger');
+    ws.addRow(['Transaction No', 'Amount', 'Currency', 'Date']);
+    for (let i = 0; i < 12; i += 1)
+      ws.addRow([String(3_000_000_000 + i), 10 + i, 'EUR', new Date(Date.UTC(2025, 2, i + 1))]);
+    const bytes = new Uint8Array(await wb.xlsx.writeBuffer()).slice().buffer;
+    const { port } = channelPort();
+    const ledger = await openLedger(bytes, port);
+    expect(ledger.file).toMatchObject({
+      kind: 'xlsx',
+      sheet: 'Ledger',
+      sheets: ['Cover', 'Ledger'],
+      dataRows: 12,
+    });
+    expect(ledger.file?.preview[0]).toEqual({ line: 2, cells: ['3000000000', '10', 'EUR', '2025-03-01'] });
+    const answer = await ledger.map(MAPPING, {});
+    expect(answer).toMatchObject({
+      read: 12,
+      unusableCount: 0,
+      period: { from: '2025-03-01', to: '2025-03-12' },
+    });
+    const got = await ledger.rows(MAPPING, {});
+    expect(got.rows[0]).toMatchObject({
+      transactionNo: '3000000000',
+      amountMinor: 1000,
+      currency: 'EUR',
+      day: '2025-03-01',
+    });
+    const cover = await ledger.sheet('Cover');
+    expect(cover).toMatchObject({ kind: 'xlsx', sheet: 'Cover', headers: ['Month-end March'], dataRows: 0 });
   });
 });

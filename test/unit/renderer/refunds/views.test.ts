@@ -8,9 +8,10 @@ import {
   currenciesOf,
   filterAudit,
   profilePart,
-  upsertIntent,
 } from '../../../../renderer/src/features/refunds/filters';
 import { describeIntent, describeSubmitError } from '../../../../renderer/src/features/refunds/outcome';
+import { applyIntent, refundKeys } from '../../../../renderer/src/features/refunds/queries';
+import { QueryClient } from '@tanstack/react-query';
 
 const intent = (over: Partial<IntentView> = {}): IntentView => ({
   id: 'RD01',
@@ -72,10 +73,25 @@ describe('filters', () => {
     expect(filterAudit(rows, { outcome: 'rejected', currency: 'all', text: '' })).toHaveLength(1);
     expect(filterAudit(rows, { outcome: 'all', currency: 'all', text: 'r0007' })).toHaveLength(1);
   });
-  it('upserts a pushed intent by id', () => {
-    const next = upsertIntent(list, intent({ state: 'succeeded', updatedAt: '2024-06-01T10:05:00Z' }));
-    expect(next).toHaveLength(2);
-    expect(next.find((i) => i.id === 'RD01')?.state).toBe('succeeded');
+  it('a pushed intent is written into every loaded list it belongs to by the rule payments use: never an older version over a newer one, a new one newest first, no list created', () => {
+    const client = new QueryClient();
+    const mine = refundKeys.list({ profileId: 'p' });
+    const all = refundKeys.list({ allProfiles: true });
+    const other = refundKeys.list({ profileId: 'q' });
+    client.setQueryData(mine, list);
+    client.setQueryData(all, list);
+    const settled = intent({ state: 'succeeded', updatedAt: '2024-06-01T10:05:00.000Z' });
+    applyIntent(client, settled);
+    for (const key of [mine, all])
+      expect(client.getQueryData<IntentView[]>(key)?.find((i) => i.id === 'RD01')?.state).toBe('succeeded');
+    // A late push of the earlier state (pushes and answers cross) does not undo it…
+    applyIntent(client, intent({ state: 'accepted', updatedAt: '2024-06-01T10:01:00.000Z' }));
+    expect(client.getQueryData<IntentView[]>(mine)?.find((i) => i.id === 'RD01')?.state).toBe('succeeded');
+    // …the order is kept, and a new intent joins newest first.
+    expect(client.getQueryData<IntentView[]>(mine)?.map((i) => i.id)).toEqual(list.map((i) => i.id));
+    applyIntent(client, intent({ id: 'RD09', createdAt: '2024-06-03T00:00:00.000Z' }));
+    expect(client.getQueryData<IntentView[]>(mine)?.[0]?.id).toBe('RD09');
+    expect(client.getQueryData(other)).toBeUndefined();
   });
 });
 

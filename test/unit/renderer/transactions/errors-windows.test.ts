@@ -5,7 +5,7 @@ import {
   splitSyncWindows,
 } from '../../../../renderer/src/features/transactions/sync-windows';
 import { mergeRows } from '../../../../renderer/src/features/transactions/queries';
-import { toListRow } from '../../../../renderer/src/features/transactions/list-row';
+import { toListRow } from '../../../../renderer/src/db/list-row';
 import { makeTx } from '../db/helpers';
 
 const err = (code: string, details?: Record<string, unknown>) => ({

@@ -14,8 +14,7 @@ import {
   isFilterActive,
   parseAmountBound,
 } from '../../../../renderer/src/features/transactions/filters';
-import { classifyQuery, queryKeysFor } from '../../../../renderer/src/features/transactions/id-kind';
-import { toListRow } from '../../../../renderer/src/features/transactions/list-row';
+import { toListRow } from '../../../../renderer/src/db/list-row';
 import { sortRows } from '../../../../renderer/src/features/transactions/sorting';
 import { totalsByCurrency } from '../../../../renderer/src/features/transactions/totals';
 import { DEFAULT_VIEW, parseViewState } from '../../../../renderer/src/features/transactions/view-state';
@@ -51,23 +50,7 @@ describe('list rows', () => {
   });
 });
 
-describe('id kind detection', () => {
-  it('tells service numbers from references and rejects what cannot be either', () => {
-    expect(classifyQuery(' 297553638300708562 ')).toEqual({
-      shape: 'service-number',
-      text: '297553638300708562',
-    });
-    expect(classifyQuery('INV-20250101-000001').shape).toBe('reference');
-    expect(classifyQuery('').shape).toBe('empty');
-    expect(classifyQuery('12345').shape).toBe('invalid');
-    expect(classifyQuery('has space').shape).toBe('invalid');
-    expect(queryKeysFor(classifyQuery('297553638300708562'))).toEqual([
-      'transactionNo',
-      'refundTransactionNo',
-    ]);
-    expect(queryKeysFor(classifyQuery('ORDER-1'))).toEqual(['reference']);
-  });
-});
+// Id kinds: the one table in test/unit/shared/id-kind.test.ts.
 
 describe('filters', () => {
   const rows = [

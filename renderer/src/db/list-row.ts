@@ -3,8 +3,8 @@ import {
   refundedState,
   type RefundedState,
   remainingRefundableMinor,
-} from '../../../../shared/domain/transaction';
-import type { CachedTransaction } from '../../db/owner';
+} from '../../../shared/domain/transaction';
+import type { CachedTransaction } from './schema';
 
 /**
  * A cached transaction decorated once with the derived numbers the list sorts, filters and totals by,
