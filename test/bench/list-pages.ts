@@ -7,14 +7,21 @@
 /**
  * Installed before the app loads: in ms since navigation start, when the workspace shell, the first
  * row and the complete count (every row counted, totals final) are painted — the next animation frame
- * after the DOM shows them — and the longest main-thread task until then (longtask entries, ≥ 50 ms).
+ * after the DOM shows them — and the longest main-thread task that began before the count was final
+ * (longtask entries, ≥ 50 ms; an entry arrives after its task, so each is kept with its start and the
+ * longest is taken when the marks are read).
  */
 export const MARKS = (rows: number) => `(() => {
-  const marks = (window.__rdMarks = { longest: 0 });
+  const tasks = [];
+  const marks = (window.__rdMarks = {
+    get longest() {
+      const until = marks.counted > 0 ? marks.counted : Infinity;
+      return tasks.reduce((m, t) => (t.start < until ? Math.max(m, t.duration) : m), 0);
+    },
+  });
   try {
     new PerformanceObserver((l) => {
-      if (marks.counted > 0) return;
-      for (const e of l.getEntries()) marks.longest = Math.max(marks.longest, e.duration);
+      for (const e of l.getEntries()) tasks.push({ start: e.startTime, duration: e.duration });
     }).observe({ type: 'longtask', buffered: true });
   } catch {}
   const at = (key) => { marks[key] = -1; requestAnimationFrame(() => { marks[key] = performance.now(); }); };
