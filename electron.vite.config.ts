@@ -21,9 +21,26 @@ export default defineConfig({
       },
     },
   },
+  // The renderer ships minified and split (issue 30): the libraries every screen uses in chunks of their
+  // own, which change less often than the app's code, and the screens other than the landing one loaded
+  // when first opened (App.tsx). Every file name carries its content's hash, so the hosts can let the
+  // browser keep them for good (electron/core/adapters/asset-cache.ts); only index.html is asked again.
   renderer: {
     root: resolve('renderer'),
-    build: { rollupOptions: { input: resolve('renderer/index.html') } },
+    build: {
+      minify: true,
+      rollupOptions: {
+        input: resolve('renderer/index.html'),
+        output: {
+          advancedChunks: {
+            groups: [
+              { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+              { name: 'vendor', test: /node_modules[\\/]/ },
+            ],
+          },
+        },
+      },
+    },
     plugins: [react()],
   },
 });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
 import { protocol } from 'electron';
+import { assetCacheControl } from '../core/adapters/asset-cache';
 import { contentTypeOf } from '../core/adapters/content-types';
 import { RENDERER_CSP } from './security/csp';
 import { APP_HOST, APP_SCHEME } from './security/guards';
@@ -18,7 +19,8 @@ export function registerAppScheme(): void {
 }
 
 /**
- * Serves the built renderer from app://renderer/ with the CSP and hardening headers on every response.
+ * Serves the built renderer from app://renderer/ with the CSP and hardening headers on every response,
+ * and lets Chromium keep the hashed assets for good (index.html is asked again: see asset-cache).
  * Paths are confined to the renderer directory.
  */
 export function serveRenderer(rendererDir: string): void {
@@ -39,6 +41,7 @@ export function serveRenderer(rendererDir: string): void {
       return new Response(body, {
         headers: {
           'content-type': contentTypeOf(file),
+          'cache-control': assetCacheControl(url.pathname === '/' ? '/index.html' : url.pathname),
           'content-security-policy': RENDERER_CSP,
           'x-content-type-options': 'nosniff',
           'cross-origin-opener-policy': 'same-origin',

@@ -6,7 +6,7 @@ import type { AppStorage } from './services/storage';
 import { paymentStoreOn } from './services/payments/store';
 import { refundStoreOn } from './services/refunds/store';
 import { createDispatcher, type Dispatch, type HandlerMap } from './ipc/dispatcher';
-import { appHandlers } from './ipc/handlers/app';
+import { appHandlers, bootstrapHandler } from './ipc/handlers/app';
 import { profileHandlers } from './ipc/handlers/profiles';
 import { transactionHandlers } from './ipc/handlers/transactions';
 import { transactionSyncHandlers } from './ipc/handlers/transactions-sync';
@@ -31,6 +31,7 @@ import type { Clock, Logger, OpenExternal } from './services/ports';
 import type { SecretStore, SettingsStore } from './services/profiles/ports';
 import { createProfilesRuntime, type DemoHandle, type ProfilesRuntime } from './services/profiles/runtime';
 import { createLimiters } from './services/gateway/adaptive-limit';
+import { createLearnedLimitsFile } from './adapters/learned-limits-file';
 import { createTransactionLookup } from './services/transactions/lookup';
 import { createTransactionSync } from './services/transactions/sync';
 
@@ -172,8 +173,12 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
       ...store.problems().map((p) => ({ name: p.name, ok: false, detail: p.detail })),
     ],
   });
-  // One adaptive limiter per profile, shared by bulk refresh, sync and reconciliation lookups.
-  const limiterFor = createLimiters(adapters.clock);
+  // One adaptive limiter per profile, shared by bulk refresh, sync and reconciliation lookups; each
+  // starts from what the last batch of that profile learned, in this process or an earlier one.
+  const limiterFor = createLimiters(
+    adapters.clock,
+    createLearnedLimitsFile(join(adapters.dataDir, 'learned-limits.json'), adapters.clock),
+  );
   const lookup = createTransactionLookup({
     gateway: (id) => profiles.gatewayOf(id),
     clock: adapters.clock,
@@ -262,9 +267,12 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
       };
     },
   });
+  const forApp = appHandlers(app);
+  const forProfiles = profileHandlers(profiles);
   const handlers: HandlerMap = {
-    ...appHandlers(app),
-    ...profileHandlers(profiles),
+    ...forApp,
+    'app.bootstrap': bootstrapHandler({ ...forApp, ...forProfiles }),
+    ...forProfiles,
     ...transactionHandlers(lookup, (profileId, found) =>
       timeline.recordLookup(profileId, found.transaction.transactionNo, found.kind),
     ),

@@ -215,6 +215,34 @@ export function writeCsvBytes<Row>(
   return out;
 }
 
+/**
+ * A CSV made chunk by chunk, as UTF-8 bytes, for exports that stream: `start` is the optional BOM and
+ * the header line; each `rows` call gives its rows' lines. `start` and every `rows(...)` in order are
+ * exactly writeCsvBytes' bytes for all the rows.
+ */
+export function csvByteChunks<Row>(
+  columns: readonly CsvColumn<Row>[],
+  opts: CsvOptions = {},
+): { start: Uint8Array; rows(rows: Iterable<Row>): Uint8Array } {
+  const encoder = new TextEncoder();
+  const header = encoder.encode(`${csvHeader(columns, opts)}${EOL}`);
+  const bom = opts.bom ?? true;
+  const start = new Uint8Array((bom ? UTF8_BOM.length : 0) + header.length);
+  if (bom) start.set(UTF8_BOM);
+  start.set(header, bom ? UTF8_BOM.length : 0);
+  const render = rowRenderer(columns, opts);
+  return {
+    start,
+    rows(rows) {
+      const lines: string[] = [];
+      for (const row of rows) lines.push(render(row));
+      if (lines.length === 0) return new Uint8Array(0);
+      lines.push('');
+      return encoder.encode(lines.join(EOL));
+    },
+  };
+}
+
 /** Reverses the writer's id wrapping and formula guard for a single cell (used by our own readers). */
 export function unwrapCell(text: string): string {
   const m = /^="(\d+)"$/.exec(text);

@@ -36,6 +36,7 @@ export function buildBridge(transport: BridgeTransport): Bridge {
   return {
     'app.info': op('app.info'),
     'app.health': op('app.health'),
+    'app.bootstrap': op('app.bootstrap'),
     'app.openExternal': op('app.openExternal'),
     'app.reportError': op('app.reportError'),
     'profiles.list': op('profiles.list'),

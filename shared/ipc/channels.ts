@@ -6,6 +6,7 @@
 export const INVOKE_CHANNELS = [
   'app.info',
   'app.health',
+  'app.bootstrap',
   'app.openExternal',
   'app.reportError',
   'profiles.list',

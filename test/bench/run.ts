@@ -1,56 +1,63 @@
-import { batchBench } from './batch.bench';
+import { batchBench as batchDryRunBench } from './batch.bench';
 import { coreBench } from './core.bench';
 import { printTable, type Figure } from './harness';
 import { hostileBodyBench } from './hostile-body.bench';
+import { backOffResults } from './network.bench';
 import { reconBench, reconTwoWayBench, reconXlsxBench } from './recon.bench';
 import { rendererBench } from './renderer.bench';
-import {
-  coldStartBench,
-  exportsOnlyBench,
-  networkBench,
-  reconcileBench,
-  resultsBench,
-} from './results.bench';
+import { batchBench, coldStartBench, exportsBench, listBench, reconcileBench } from './results.bench';
 import { serviceBench } from './service.bench';
 import { storeBench } from './store.bench';
 
 /**
  * `npm run bench`: measures, prints a table, asserts nothing. Tests stay deterministic; figures live
- * here. Each suite is a function returning figures; add new ones to SUITES.
+ * here. `npm run bench` alone measures every figure of test/bench/results.json (minutes to an hour on a
+ * small machine); `npm run bench -- <suite> [<suite>…]` runs those suites only, e.g. `-- recon` or
+ * `-- list exports`. Suites marked "printed" are earlier or narrower figures, run only when named.
  */
-const SUITES: Array<[string, () => Promise<Figure[]>]> = [
-  ['core', coreBench],
-  ['service', serviceBench],
-  ['recon', reconBench],
-  ['recon-two-way', reconTwoWayBench],
-  // The same 100k rows as .xlsx and as CSV, bytes to report: `npm run bench -- recon-xlsx`.
-  ['recon-xlsx', reconXlsxBench],
+const SUITES: Array<[string, () => Promise<Figure[]>, 'results' | 'printed']> = [
+  // The figures of results.json, each beside its floor or peer in the same run:
+  ['recon', reconcileBench, 'results'],
+  ['exports', exportsBench, 'results'],
+  ['batch', batchBench, 'results'],
+  ['cold-start', coldStartBench, 'results'],
+  ['list', listBench, 'results'],
+  // Printed only:
+  ['core', coreBench, 'printed'],
+  ['service', serviceBench, 'printed'],
+  ['recon-phases', reconBench, 'printed'],
+  ['recon-two-way', reconTwoWayBench, 'printed'],
+  // The same 100k rows as .xlsx and as CSV, bytes to report.
+  ['recon-xlsx', reconXlsxBench, 'printed'],
   // A 10,000-row refund batch dry run (read, classify, against the sandbox; cold, fresh, warm cache).
-  ['batch', batchBench],
-  ['renderer', rendererBench],
-  ['hostile', hostileBodyBench],
-  // The network and host cold-start figures alone (also part of `results`): `npm run bench -- network`.
-  ['network', networkBench],
-  // The host cold-start figure alone, beside its floor (also part of `network` and `results`).
-  ['cold-start', coldStartBench],
-  // The CSV and Excel export figures alone, printed only: `npm run bench -- exports`.
-  ['exports', exportsOnlyBench],
-  // The reconciliation figure with its pandas floor alone (also part of `results`).
-  ['reconcile', reconcileBench],
-  // Refund decision latency, SQLite vs PostgreSQL (starts its own cluster; alone: `npm run bench -- store`).
-  ['store', storeBench],
-  // Last: the figures with their floors, written to test/bench/results.json.
-  ['results', resultsBench],
+  ['batch-dry-run', batchDryRunBench, 'printed'],
+  // Refund decision latency, SQLite vs PostgreSQL (starts its own throw-away cluster).
+  ['store', storeBench, 'printed'],
+  ['renderer', rendererBench, 'printed'],
+  ['hostile', hostileBodyBench, 'printed'],
+  [
+    'batch-5xx',
+    async () =>
+      (await backOffResults()).map((r) => ({
+        bench: r.name,
+        metric: `median of ${r.runs}`,
+        value: `${r.median} ${r.unit}`,
+        note: `${r.goal}; ${r.note ?? ''}`,
+      })),
+    'printed',
+  ],
 ];
 
-/** Suites whose figures another suite already measures: run only when named. */
-const ONLY_WHEN_NAMED = new Set(['network', 'cold-start', 'exports', 'reconcile', 'recon-xlsx']);
-
 async function main(): Promise<void> {
-  const only = process.argv[2];
+  const named = process.argv.slice(2);
+  const unknown = named.filter((n) => !SUITES.some(([s]) => s === n));
+  if (unknown.length > 0) {
+    console.error(`Unknown suite ${unknown.join(', ')}. Suites: ${SUITES.map(([s]) => s).join(', ')}.`);
+    process.exit(2);
+  }
   const figures: Figure[] = [];
-  for (const [name, suite] of SUITES) {
-    if (only ? only !== name : ONLY_WHEN_NAMED.has(name)) continue;
+  for (const [name, suite, kind] of SUITES) {
+    if (named.length > 0 ? !named.includes(name) : kind !== 'results') continue;
     process.stderr.write(`running ${name}…\n`);
     figures.push(...(await suite()));
   }

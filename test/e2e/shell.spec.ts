@@ -22,6 +22,32 @@ test('the shell loads and the health check is answered by the real handler', asy
   expect(errors).toEqual([]);
 });
 
+test('start-up asks main once (app.bootstrap), and the landing screen needs no second round', async ({
+  page,
+  app,
+}) => {
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    const m = /\/ipc\/([\w.]+)$/.exec(new URL(r.url()).pathname);
+    if (m) asked.push(m[1]!);
+  });
+  await page.goto(app.host.url);
+  await expect(page.getByTestId('health')).toHaveAttribute('data-state', 'ok');
+  await expect(page.getByTestId('app-info')).toContainText('browser host');
+  await expect(page.getByTestId('tx-search')).toBeEnabled();
+  // Give any follow-up the screens would make a moment to show.
+  await page.waitForTimeout(1000);
+  // The connectivity probe is a call to the payment service, not a read of main's state.
+  expect(asked.filter((c) => c !== 'profiles.testConnection')).toEqual(['app.bootstrap']);
+  // The screens loaded later are their own files; the landing bundle is minified.
+  const scripts = await page.evaluate(() =>
+    [...document.querySelectorAll('script[type="module"], link[rel="modulepreload"]')].map(
+      (e) => (e as HTMLScriptElement).src || (e as HTMLLinkElement).href,
+    ),
+  );
+  expect(scripts.some((u) => /ReconciliationScreen|PaymentsScreen|SettingsScreen/.test(u))).toBe(false);
+});
+
 test('navigation areas switch by click and by Ctrl+number, showing an honest placeholder', async ({
   page,
   app,

@@ -14,7 +14,21 @@ type Impl = { [C in InvokeChannel]?: (input: Input<C>) => Promise<Result<Output<
  * every other channel answers `internal` (so a test notices a call it did not expect), `calls` records
  * what was asked, and `emit` pushes an event to the renderer's listeners as main would.
  */
-export function createFakeBridge(impl: Impl) {
+export function createFakeBridge(given: Impl) {
+  const impl: Impl = { ...given };
+  // app.bootstrap answers what the test's profiles.list (with app.info and app.health, or plain
+  // stand-ins for them) answers, as main's does — unless the test says otherwise.
+  const profilesList = given['profiles.list'];
+  if (!impl['app.bootstrap'] && profilesList)
+    impl['app.bootstrap'] = async () => {
+      const profiles = await profilesList(undefined);
+      if (!profiles.ok) return profiles;
+      const info = given['app.info'] ? await given['app.info'](undefined) : ok(FAKE_INFO);
+      if (!info.ok) return info;
+      const health = given['app.health'] ? await given['app.health'](undefined) : ok(fakeHealth());
+      if (!health.ok) return health;
+      return ok({ info: info.value, health: health.value, profiles: profiles.value });
+    };
   const calls: { channel: InvokeChannel; input: unknown }[] = [];
   const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
   const invoke = Object.fromEntries(
@@ -60,3 +74,18 @@ export function createFakeBridge(impl: Impl) {
 }
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+
+const FAKE_INFO: Output<'app.info'> = {
+  name: 'Refund Desk',
+  version: '0.0.0-test',
+  dataDir: '/tmp/refund-desk-test',
+  host: 'browser',
+  mode: 'demo',
+  platform: 'linux',
+};
+const fakeHealth = (): Output<'app.health'> => ({
+  status: 'ok',
+  checkedAt: '2026-11-24T10:00:00.000Z',
+  uptimeMs: 1,
+  checks: [],
+});

@@ -3,7 +3,10 @@ import { strFromU8, unzipSync } from 'fflate';
 /** One cell of a worksheet as the file stores it. */
 export interface XlsxCell {
   ref: string;
-  /** `s` shared string, `inlineStr`, `str`, `n` (number, the default), `b`, `d`. */
+  /**
+   * `s` a text cell — from the shared strings or inline (`inlineStr`, as streaming writers store text:
+   * Excel reads both as the same text cell) —, `str`, `n` (number, the default), `b`, `d`.
+   */
   type: string;
   /** The text for string cells, the raw number otherwise. */
   value: string;
@@ -60,12 +63,13 @@ export function readXlsx(bytes: Uint8Array) {
   for (const m of sheet.matchAll(/<c ([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)) {
     const tag = m[1] ?? '';
     const body = m[2] ?? '';
-    const type = attr(tag, 't') ?? 'n';
+    const stored = attr(tag, 't') ?? 'n';
+    const type = stored === 'inlineStr' ? 's' : stored;
     const raw = /<v>([\s\S]*?)<\/v>/.exec(body)?.[1] ?? /<t[^>]*>([\s\S]*?)<\/t>/.exec(body)?.[1] ?? '';
     cells.push({
       ref: attr(tag, 'r') ?? '',
       type,
-      value: type === 's' ? (shared[Number(raw)] ?? '') : unescape(raw),
+      value: stored === 's' ? (shared[Number(raw)] ?? '') : unescape(raw),
       numFmt: xfFormats[Number(attr(tag, 's') ?? 0)] ?? 'General',
     });
   }

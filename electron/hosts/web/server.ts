@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, normalize, sep } from 'node:path';
+import { assetCacheControl } from '../../core/adapters/asset-cache';
 import { contentTypeOf } from '../../core/adapters/content-types';
 import { AppError, toErrorEnvelope } from '../../../shared/domain/errors';
 import { newCorrelationId } from '../../../shared/domain/ids';
@@ -76,13 +77,16 @@ function send(
   type: string,
   body: string | Buffer,
   extra: Record<string, string> = {},
+  // Only the renderer's own files may be kept (see asset-cache); calls, the bridge (which holds the
+  // per-run secret) and errors never are.
+  cacheControl = 'no-store',
 ): void {
   res.writeHead(status, {
     ...extra,
     'content-type': type,
     'content-security-policy': BROWSER_HOST_CSP,
     'x-content-type-options': 'nosniff',
-    'cache-control': 'no-store',
+    'cache-control': cacheControl,
     'referrer-policy': 'no-referrer',
   });
   res.end(body);
@@ -217,7 +221,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
             .toString('utf8')
             .replace('<head>', '<head>\n    <script src="/__host/bridge.js"></script>');
         }
-        return send(res, 200, contentTypeOf(file), body);
+        return send(res, 200, contentTypeOf(file), body, {}, assetCacheControl(rel));
       } catch {
         return send(res, 404, 'text/plain', 'Not found — run npm run build first.');
       }

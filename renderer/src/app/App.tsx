@@ -1,23 +1,36 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AppInfoFooter } from '../features/shell/AppInfoFooter';
 import { ComingSoon } from '../features/shell/ComingSoon';
-import { PaymentsScreen } from '../features/payments/PaymentsScreen';
 import { ProfileSwitcher } from '../features/shell/ProfileSwitcher';
 import { HealthIndicator } from '../features/shell/HealthIndicator';
 import { usePrefs } from '../features/preferences/use-prefs';
-import { ReconciliationScreen } from '../features/reconciliation/ReconciliationScreen';
 import { LiveCacheUpdates } from '../features/transactions/LiveCacheUpdates';
 import { TransactionsWorkspace } from '../features/transactions/TransactionsWorkspace';
-import { AuditView } from '../features/refunds/AuditView';
 import { RefundDialogHost } from '../features/refunds/RefundDialogHost';
-import { RefundsView } from '../features/refunds/RefundsView';
-import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { AREAS, type AreaId } from './areas';
 import { CommandPalette } from './CommandPalette';
 import { type AppNav, AppNavContext, type Command, isTyping, modKey, useCommands } from './nav';
 import { ShortcutHelp } from './ShortcutHelp';
 import { useActiveProfile } from '../features/profiles/queries';
 import { usePaymentFinder } from '../features/transactions/use-payment-finder';
+
+// The landing area (Transactions) is in the first bundle; the others load when first opened, so the
+// code a start has to fetch and compile is the shell and the list only (issue 30).
+const RefundsView = lazy(() =>
+  import('../features/refunds/RefundsView').then((m) => ({ default: m.RefundsView })),
+);
+const AuditView = lazy(() => import('../features/refunds/AuditView').then((m) => ({ default: m.AuditView })));
+const SettingsScreen = lazy(() =>
+  import('../features/settings/SettingsScreen').then((m) => ({ default: m.SettingsScreen })),
+);
+const ReconciliationScreen = lazy(() =>
+  import('../features/reconciliation/ReconciliationScreen').then((m) => ({
+    default: m.ReconciliationScreen,
+  })),
+);
+const PaymentsScreen = lazy(() =>
+  import('../features/payments/PaymentsScreen').then((m) => ({ default: m.PaymentsScreen })),
+);
 
 /** The shell's own commands: areas, look up, theme, display settings, help. */
 function useShellCommands(nav: AppNav, openHelp: () => void): void {
@@ -115,21 +128,29 @@ function Shell({ nav, onPalette, onHelp }: { nav: AppNav; onPalette(): void; onH
         {/* The area's class (not a :has() rule): a :has() over the workspace is re-checked on every row the
             list inserts while it scrolls. */}
         <main className={`content area-${nav.area}`}>
-          {nav.area === 'transactions' ? (
-            <TransactionsWorkspace />
-          ) : nav.area === 'refunds' ? (
-            <RefundsView />
-          ) : nav.area === 'audit' ? (
-            <AuditView />
-          ) : nav.area === 'settings' ? (
-            <SettingsScreen />
-          ) : nav.area === 'reconciliation' ? (
-            <ReconciliationScreen />
-          ) : nav.area === 'payments' ? (
-            <PaymentsScreen />
-          ) : (
-            <ComingSoon title={current.label} description={current.coming} />
-          )}
+          <Suspense
+            fallback={
+              <p className="muted" role="status">
+                Loading {current.label}…
+              </p>
+            }
+          >
+            {nav.area === 'transactions' ? (
+              <TransactionsWorkspace />
+            ) : nav.area === 'refunds' ? (
+              <RefundsView />
+            ) : nav.area === 'audit' ? (
+              <AuditView />
+            ) : nav.area === 'settings' ? (
+              <SettingsScreen />
+            ) : nav.area === 'reconciliation' ? (
+              <ReconciliationScreen />
+            ) : nav.area === 'payments' ? (
+              <PaymentsScreen />
+            ) : (
+              <ComingSoon title={current.label} description={current.coming} />
+            )}
+          </Suspense>
         </main>
       </div>
     </div>

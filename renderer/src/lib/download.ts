@@ -2,6 +2,7 @@ import type { CsvColumn } from '../../../shared/csv/writer';
 import { XLSX_MIME } from '../../../shared/csv/xlsx';
 import { wallClock, type Zone } from '../../../shared/domain/zones';
 import { type ExportWorker, exportFailure, exportJob, runExportJob } from './export-job';
+import { CSV_MIME } from './export-work';
 
 /**
  * Saves bytes or text as a file through a blob: URL and an anchor with `download`. The renderer has no
@@ -76,9 +77,9 @@ export async function downloadExport<Row>(kind: 'csv' | 'xlsx', req: ExportReque
   exportFailure.report(null);
   const zone = { iana: req.zone.iana, label: req.zone.label };
   const name = exportFileName(req.area, req.profileName, kind, new Date(), req.zone.iana);
-  let bytes: Uint8Array | null;
+  let file: Blob | null;
   try {
-    bytes = await runExportJob(
+    file = await runExportJob(
       kind,
       req.columns,
       req.rows,
@@ -101,7 +102,7 @@ export async function downloadExport<Row>(kind: 'csv' | 'xlsx', req: ExportReque
     );
     return;
   }
-  if (!bytes) return;
-  const type = kind === 'csv' ? 'text/csv;charset=utf-8' : XLSX_MIME;
-  downloadBlob(name, new Blob([bytes.slice().buffer], { type }));
+  if (!file) return;
+  // The worker's file already has its type; a Blob of a Blob refers to it, no copy.
+  downloadBlob(name, new Blob([file], { type: kind === 'csv' ? CSV_MIME : XLSX_MIME }));
 }

@@ -1,7 +1,10 @@
 /**
  * Runs one export at a time in the export worker, with progress, an estimate of the time left and a
  * way to cancel; ExportButtons shows it. The page reads each row's cell values in chunks, yielding
- * between chunks so the window stays responsive, and posts them to the worker, which writes the file.
+ * between chunks so the window stays responsive, and posts them to the worker, which writes each into
+ * the file as it comes and says how many rows it has written. The page stays at most a few chunks
+ * ahead of it, so neither side ever holds more than those (a 1M-row export once queued every row's
+ * cells at the worker and ran out of memory).
  */
 import type { CsvColumn, CsvOptions } from '../../../shared/csv/writer';
 import type { XlsxOptions } from '../../../shared/csv/xlsx';
@@ -11,7 +14,7 @@ export interface ExportJobState {
   /** Tells one job from the next. */
   id: number;
   kind: 'csv' | 'xlsx';
-  /** 0…1, an estimate: reading rows, placing them in the sheet, then packing the file. */
+  /** 0…1: the share of rows written to the file. */
   fraction: number;
   /** Estimated milliseconds left; undefined until there is enough to estimate from. */
   msLeft: number | undefined;
@@ -28,10 +31,11 @@ export interface ExportWorker {
 
 // Rows read per task: 5,000 still made a 66 ms task on the benchmark's busy two cores.
 const CHUNK = 2000;
-// Shares of the whole job, measured on a 100k-row workbook: placing rows in the sheet is about a third
-// of the worker's time, packing (XML and zip) the rest. A CSV is written in one step after the rows.
-const READ_SHARE = 0.1;
-const PLACE_SHARE = 0.3;
+// Rows posted and not yet written that the page allows: enough that the worker never waits for the
+// page, few enough that memory stays flat.
+const AHEAD = 4 * CHUNK;
+// What is left once every row is written (the end of the sheet, styles, the zip's directory): small.
+const ROWS_SHARE = 0.98;
 
 let current: ExportJobState | null = null;
 let seq = 0;
@@ -99,8 +103,8 @@ export function timeLeftLabel(ms: number | undefined): string {
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
- * Writes an export in a worker. Resolves to the file's bytes, or null when cancelled; rejects when
- * another export is still running or the worker fails.
+ * Writes an export in a worker. Resolves to the file (a Blob: the browser keeps it outside the page's
+ * memory), or null when cancelled; rejects when another export is still running or the worker fails.
  */
 export async function runExportJob<Row>(
   kind: 'csv' | 'xlsx',
@@ -109,24 +113,29 @@ export async function runExportJob<Row>(
   opts: { csv: CsvOptions; xlsx: Omit<XlsxOptions, 'onProgress'> },
   /** The page passes the real worker (download.ts); tests pass one that runs in-process. */
   makeWorker: () => ExportWorker,
-): Promise<Uint8Array | null> {
+): Promise<Blob | null> {
   const now = () => performance.now();
   if (current) throw new Error('Another export is still being written.');
   const worker = makeWorker();
   const started = now();
   // Set once the job is over (written, failed or cancelled): the page stops reading rows for it.
   let ended = false;
-  let settle: (v: Uint8Array | null) => void = () => {};
+  let settle: (v: Blob | null) => void = () => {};
   let fail: (e: Error) => void = () => {};
-  const result = new Promise<Uint8Array | null>((resolve, reject) => {
+  const result = new Promise<Blob | null>((resolve, reject) => {
     settle = resolve;
     fail = reject;
   });
   // The caller gets the rejection when it awaits; until the rows are all posted nobody listens yet.
   result.catch(() => {});
-  // Packing gives no progress of its own: its length is estimated from how long placing rows took.
-  let placedAt: number | undefined;
-  let packTimer: ReturnType<typeof setInterval> | undefined;
+  // Rows the worker has written; the page waits (wake) while it is AHEAD rows behind.
+  let written = 0;
+  let wake: (() => void) | undefined;
+  const woken = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
   const state: ExportJobState = {
     id: (seq += 1),
     kind,
@@ -148,7 +157,7 @@ export async function runExportJob<Row>(
   };
   const finish = () => {
     ended = true;
-    if (packTimer) clearInterval(packTimer);
+    woken();
     worker.terminate();
     current = null;
     notify();
@@ -157,19 +166,12 @@ export async function runExportJob<Row>(
     const reply = e.data;
     if (ended) return;
     if (reply.type === 'progress') {
-      update(READ_SHARE + (PLACE_SHARE * reply.written) / Math.max(1, reply.total));
-      if (reply.written === reply.total && placedAt === undefined) {
-        placedAt = now();
-        const placing = placedAt - started;
-        const packEstimate = (placing * (1 - READ_SHARE - PLACE_SHARE)) / (READ_SHARE + PLACE_SHARE);
-        packTimer = setInterval(() => {
-          const packed = (now() - (placedAt ?? now())) / Math.max(1, packEstimate);
-          update(READ_SHARE + PLACE_SHARE + (1 - READ_SHARE - PLACE_SHARE) * Math.min(1, packed));
-        }, 250);
-      }
+      written = reply.written;
+      update((ROWS_SHARE * reply.written) / Math.max(1, reply.total));
+      woken();
     } else if (reply.type === 'done') {
       finish();
-      settle(new Uint8Array(reply.bytes));
+      settle(reply.file);
     } else {
       finish();
       fail(new Error(reply.message));
@@ -192,6 +194,8 @@ export async function runExportJob<Row>(
   });
   const values = columns.map((c) => c.value);
   for (let i = 0; i < rows.length && !ended; i += CHUNK) {
+    while (!ended && i - written > AHEAD) await new Promise<void>((resolve) => (wake = resolve));
+    if (ended) break;
     const part: CellValue[][] = [];
     const end = Math.min(rows.length, i + CHUNK);
     for (let j = i; j < end; j += 1) {
@@ -199,7 +203,6 @@ export async function runExportJob<Row>(
       part.push(values.map((v) => v(row)));
     }
     worker.postMessage({ type: 'rows', rows: part });
-    update((READ_SHARE * end) / Math.max(1, rows.length));
     await nextTask();
   }
   if (!ended) worker.postMessage({ type: 'end' });

@@ -1,11 +1,15 @@
 /**
  * The part of an export that runs in the export worker (export.worker.ts), kept free of worker globals
- * so tests drive it directly: it receives the rows' cell values in chunks, then writes the CSV text or
- * the .xlsx workbook and replies with the file's bytes. Column value functions cannot cross to a
- * worker, so the page reads each row's values first (cheap) and only plain values travel.
+ * so tests drive it directly: it receives the rows' cell values in chunks and writes each chunk into
+ * the file as it arrives — CSV lines, or .xlsx sheet XML deflated into the zip (shared/csv/xlsx.ts) —
+ * acknowledging every chunk with the rows written so far, so the page sends more only as the worker
+ * keeps up and nothing piles up on either side. The file's bytes are gathered in a Blob (which the
+ * browser keeps outside this heap, on disk when large) and handed back at the end. Column value
+ * functions cannot cross to a worker, so the page reads each row's values first (cheap) and only plain
+ * values travel.
  */
-import { type CsvColumn, type CsvKind, type CsvOptions, writeCsvBytes } from '../../../shared/csv/writer';
-import { writeXlsx, type XlsxOptions } from '../../../shared/csv/xlsx';
+import { csvByteChunks, type CsvColumn, type CsvKind, type CsvOptions } from '../../../shared/csv/writer';
+import { createXlsxStream, XLSX_MIME, type XlsxOptions } from '../../../shared/csv/xlsx';
 
 export type CellValue = string | number | null | undefined;
 
@@ -23,37 +27,97 @@ export type ExportMessage =
 
 export type ExportReply =
   | { type: 'progress'; written: number; total: number }
-  | { type: 'done'; bytes: ArrayBuffer }
+  | { type: 'done'; file: Blob }
   | { type: 'error'; message: string };
 
-/** One export's state in the worker; `post` sends a reply (with transferables) to the page. */
-export function exportWork(post: (reply: ExportReply, transfer?: ArrayBuffer[]) => void) {
-  let start: Extract<ExportMessage, { type: 'start' }> | undefined;
-  const rows: CellValue[][] = [];
-  return async (msg: ExportMessage): Promise<void> => {
+export const CSV_MIME = 'text/csv;charset=utf-8';
+
+/** Bytes gathered before they are folded into the Blob (and leave this heap). */
+const FOLD_BYTES = 4 * 1024 * 1024;
+
+/** The file's bytes as they are made, folded into a Blob every few megabytes. */
+function blobParts(type: string) {
+  let blob = new Blob([], { type });
+  let pending: Uint8Array<ArrayBuffer>[] = [];
+  let size = 0;
+  const fold = () => {
+    if (pending.length === 0) return;
+    blob = new Blob([blob, ...pending], { type });
+    pending = [];
+    size = 0;
+  };
+  return {
+    add(bytes: Uint8Array) {
+      if (bytes.length === 0) return;
+      // Copied: the writer may reuse or keep a view of its buffer.
+      pending.push(bytes.slice() as Uint8Array<ArrayBuffer>);
+      size += bytes.length;
+      if (size >= FOLD_BYTES) fold();
+    },
+    blob(): Blob {
+      fold();
+      return blob;
+    },
+  };
+}
+
+interface Writing {
+  rows(rows: CellValue[][]): Promise<void>;
+  finish(): Promise<Blob>;
+}
+
+function startWriting(start: Extract<ExportMessage, { type: 'start' }>): Writing {
+  const columns: CsvColumn<CellValue[]>[] = start.columns.map((c, i) => ({ ...c, value: (r) => r[i] }));
+  if (start.kind === 'csv') {
+    const parts = blobParts(CSV_MIME);
+    const csv = csvByteChunks(columns, start.csv);
+    parts.add(csv.start);
+    return {
+      rows: async (rows) => parts.add(csv.rows(rows)),
+      finish: async () => parts.blob(),
+    };
+  }
+  const parts = blobParts(XLSX_MIME);
+  const xlsx = createXlsxStream(columns, start.xlsx, (chunk) => parts.add(chunk));
+  return {
+    rows: (rows) => xlsx.write(rows),
+    finish: async () => {
+      await xlsx.finish();
+      return parts.blob();
+    },
+  };
+}
+
+/**
+ * One export's state in the worker; `post` sends a reply to the page. Messages are handled one at a
+ * time, in order (writing a chunk waits for the file to take it).
+ */
+export function exportWork(post: (reply: ExportReply) => void) {
+  let writing: Writing | undefined;
+  let total = 0;
+  let written = 0;
+  let failed = false;
+  const handle = async (msg: ExportMessage): Promise<void> => {
+    if (failed) return;
     try {
-      if (msg.type === 'start') start = msg;
-      else if (msg.type === 'rows') for (const r of msg.rows) rows.push(r);
-      else {
-        if (!start) throw new Error('The export was not started.');
-        const columns: CsvColumn<CellValue[]>[] = start.columns.map((c, i) => ({ ...c, value: (r) => r[i] }));
-        let bytes: Uint8Array;
-        if (start.kind === 'csv') bytes = writeCsvBytes(columns, rows, start.csv);
-        else {
-          const total = rows.length;
-          bytes = await writeXlsx(columns, rows, {
-            ...start.xlsx,
-            onProgress: (written) => post({ type: 'progress', written, total }),
-          });
-        }
-        const buffer =
-          bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-            ? (bytes.buffer as ArrayBuffer)
-            : (bytes.slice().buffer as ArrayBuffer);
-        post({ type: 'done', bytes: buffer }, [buffer]);
+      if (msg.type === 'start') {
+        total = msg.total;
+        writing = startWriting(msg);
+        return;
       }
+      if (!writing) throw new Error('The export was not started.');
+      if (msg.type === 'rows') {
+        await writing.rows(msg.rows);
+        written += msg.rows.length;
+        post({ type: 'progress', written, total });
+        return;
+      }
+      post({ type: 'done', file: await writing.finish() });
     } catch (err) {
+      failed = true;
       post({ type: 'error', message: err instanceof Error ? err.message : 'The export failed.' });
     }
   };
+  let queue = Promise.resolve();
+  return (msg: ExportMessage): Promise<void> => (queue = queue.then(() => handle(msg)));
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Result } from '../../domain/errors';
 import type { EventChannel, InvokeChannel } from '../channels';
 import { appEvents, appHealth, appInfo, appOpenExternal, appReportError } from './app';
+import { appBootstrap } from './bootstrap';
 import {
   profileEvents,
   profilesActivate,
@@ -65,6 +66,7 @@ import { paymentsAddNote, paymentsTimeline } from './timeline';
 export const contract = {
   'app.info': appInfo,
   'app.health': appHealth,
+  'app.bootstrap': appBootstrap,
   'app.openExternal': appOpenExternal,
   'app.reportError': appReportError,
   'profiles.list': profilesList,

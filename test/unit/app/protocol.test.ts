@@ -25,6 +25,8 @@ describe('app:// renderer protocol', () => {
     mkdirSync(join(rendererDir, 'assets'), { recursive: true });
     writeFileSync(join(rendererDir, 'index.html'), '<html><head></head><body>app</body></html>');
     writeFileSync(join(rendererDir, 'assets', 'main.js'), 'console.log(1)');
+    writeFileSync(join(rendererDir, 'assets', 'index-DyDeDOq2.js'), 'console.log(2)');
+    writeFileSync(join(rendererDir, 'assets', 'index-C1o7_rzL.css'), 'a{}');
     writeFileSync(join(rendererDir, '..', 'outside.txt'), 'outside the renderer');
     serveRenderer(rendererDir);
   });
@@ -40,6 +42,17 @@ describe('app:// renderer protocol', () => {
     const js = await get('app://renderer/assets/main.js');
     expect(js.status).toBe(200);
     expect(js.headers.get('content-security-policy')).toBe(RENDERER_CSP);
+  });
+
+  it('lets Chromium keep the hashed assets for good; index.html and unhashed files are asked again', async () => {
+    for (const url of ['app://renderer/assets/index-DyDeDOq2.js', 'app://renderer/assets/index-C1o7_rzL.css'])
+      expect((await get(url)).headers.get('cache-control'), url).toBe('public, max-age=31536000, immutable');
+    for (const url of ['app://renderer/', 'app://renderer/index.html', 'app://renderer/assets/main.js']) {
+      const r = await get(url);
+      expect(r.status, url).toBe(200);
+      expect(r.headers.get('cache-control'), url).toBe('no-cache');
+      expect(r.headers.get('content-security-policy'), url).toBe(RENDERER_CSP);
+    }
   });
 
   it('confines paths to the renderer directory, encoded or not', async () => {

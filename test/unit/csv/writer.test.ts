@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { BOM, type CsvColumn, unwrapCell, writeCsv, writeCsvBytes } from '../../../shared/csv/writer';
+import {
+  BOM,
+  csvByteChunks,
+  type CsvColumn,
+  unwrapCell,
+  writeCsv,
+  writeCsvBytes,
+} from '../../../shared/csv/writer';
 
 interface Row {
   id: string;
@@ -210,5 +217,22 @@ describe('CSV writer, cell by cell', () => {
     expect(row('', '', "it's")).toBe(",,,it's,");
     expect(row(297553638300708, 1230, '＋1')).toBe("297553638300708,1230,,'＋1,");
     expect(row('1e3', -7, '=A1,"x"')).toBe(`1e3,-7,,"'=A1,""x""",`);
+  });
+
+  it('written chunk by chunk (a streaming export), gives exactly the bytes of the whole document', () => {
+    const rows = Array.from({ length: 2_500 }, (_, i) => ({
+      c0: i % 3 ? String(297553638300700000n + BigInt(i)) : `=x${i}`,
+      c1: `${i}.${i % 100}`,
+      c2: null,
+      c3: i % 7 ? `note, "${i}" ü` : '\r\nx',
+      c4: undefined,
+    })) as never[];
+    for (const bom of [true, false]) {
+      const chunks = csvByteChunks(cols, { bom });
+      const parts = [chunks.start];
+      for (let i = 0; i < rows.length; i += 700) parts.push(chunks.rows(rows.slice(i, i + 700)));
+      parts.push(chunks.rows([]));
+      expect(Buffer.concat(parts).equals(Buffer.from(writeCsvBytes(cols, rows, { bom })))).toBe(true);
+    }
   });
 });

@@ -199,7 +199,7 @@ describe('XLSX writer: text no XML file may hold, and text longer than a cell', 
     await work({ type: 'end' });
     const done = replies.find((r) => r.type === 'done');
     expect(done, JSON.stringify(replies)).toBeDefined();
-    const bytes = new Uint8Array((done as Extract<ExportReply, { type: 'done' }>).bytes);
+    const bytes = new Uint8Array(await (done as Extract<ExportReply, { type: 'done' }>).file.arrayBuffer());
     for (const xml of Object.values(xmlParts(bytes))) expect(XML_CHARS.test(xml)).toBe(true);
     const ws = (await load(bytes)).getWorksheet('Report')!;
     expect(ws.getRow(1).values).toEqual([undefined, 'Outcome', 'Note']);

@@ -14,6 +14,7 @@ const TX = '297553638300708562';
 const RAW_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
   'app.info': undefined,
   'app.health': undefined,
+  'app.bootstrap': undefined,
   'app.openExternal': { url: 'https://docs.pockyt.io/' },
   'app.reportError': { correlationId: 'R-TEST-0001', source: 'window.onerror', message: 'boom' },
   'profiles.list': undefined,

@@ -23,6 +23,9 @@ beforeAll(async () => {
   const rendererDir = join(dir, 'renderer');
   mkdirSync(rendererDir);
   writeFileSync(join(rendererDir, 'index.html'), '<html><head></head><body>app</body></html>');
+  mkdirSync(join(rendererDir, 'assets'));
+  writeFileSync(join(rendererDir, 'assets', 'index-DyDeDOq2.js'), 'console.log(1)');
+  writeFileSync(join(rendererDir, 'favicon.svg'), '<svg/>');
   core = await createNodeCore({ host: 'browser', dataDir: join(dir, 'data'), log: createFakeLogger() });
   host = await startBrowserHost({ core, rendererDir, secret: 's3cret-for-tests' });
 });
@@ -91,6 +94,39 @@ describe('browser host', () => {
     expect(r.body).toMatch(/<head>\s*<script src="\/__host\/bridge\.js"><\/script>/);
     const traversal = await call('/../../etc/passwd', { method: 'GET' });
     expect([403, 404]).toContain(traversal.status);
+  });
+
+  it('answers app.bootstrap with what app.info, app.health and profiles.list answer, in one round', async () => {
+    const one = async (channel: string) =>
+      JSON.parse((await call(`/ipc/${channel}`, { headers: auth, body: '{}' })).body);
+    const boot = await one('app.bootstrap');
+    expect(boot.ok).toBe(true);
+    expect(boot.value.info).toEqual((await one('app.info')).value);
+    expect(boot.value.profiles).toEqual((await one('profiles.list')).value);
+    const health = (await one('app.health')).value;
+    expect(boot.value.health.status).toBe(health.status);
+    expect(boot.value.health.checks.map((c: { name: string }) => c.name)).toEqual(
+      health.checks.map((c: { name: string }) => c.name),
+    );
+  });
+
+  it('lets the browser keep hashed assets for good; index.html is asked again, the bridge and calls never kept', async () => {
+    const asset = await call('/assets/index-DyDeDOq2.js', { method: 'GET' });
+    expect(asset.status).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers['content-security-policy']).toContain("script-src 'self'");
+    for (const path of ['/', '/index.html', '/favicon.svg']) {
+      const r = await call(path, { method: 'GET' });
+      expect(r.status, path).toBe(200);
+      expect(r.headers['cache-control'], path).toBe('no-cache');
+    }
+    expect((await call('/__host/bridge.js', { method: 'GET' })).headers['cache-control']).toBe('no-store');
+    expect((await call('/ipc/app.info', { headers: auth, body: '{}' })).headers['cache-control']).toBe(
+      'no-store',
+    );
+    expect((await call('/assets/index-AAAAAAAA.js', { method: 'GET' })).headers['cache-control']).toBe(
+      'no-store',
+    );
   });
 
   it('confines percent-encoded traversal to the renderer directory', async () => {

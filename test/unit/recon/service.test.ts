@@ -323,6 +323,65 @@ describe('reconciliation runs (main)', () => {
     );
   });
 
+  it('reads the stored list once per run; a row keyed by a reference the list holds once is answered by it, one the list holds twice is looked up', async () => {
+    const payments = [
+      tx('100001', 100, 'USD', { reference: 'INV-1', createdAt: at('2025-06-05'), paidAt: at('2025-06-05') }),
+      tx('100002', 200, 'USD', { reference: 'DUP', createdAt: at('2025-06-06'), paidAt: at('2025-06-06') }),
+      tx('100003', 300, 'USD', { reference: 'DUP', createdAt: at('2025-06-07'), paidAt: at('2025-06-07') }),
+    ];
+    const gw = fakeService(payments);
+    const dataDir = mkdtempSync(join(tmpdir(), 'rd-recon-run-'));
+    dirs.push(dataDir);
+    const storage = openAppStorage({ dataDir, now: Date.now, log });
+    let reads = 0;
+    const service = createReconciliationService({
+      runs: {
+        ...storage.runs,
+        readWindows: (runId) => {
+          reads += 1;
+          return storage.runs.readWindows(runId);
+        },
+      },
+      jobs: storage.jobs,
+      clock,
+      log,
+      gatewayFor: () => gw,
+      profile: () => ({ id: 'p1', name: 'Main' }),
+      onProgress: () => undefined,
+    });
+    const byRef = (line: number, reference: string, amountMinor: number, day: string): LedgerRow => ({
+      line,
+      reference,
+      amountMinor,
+      currency: 'USD',
+      status: 'paid',
+      date: day,
+      day,
+    });
+    const run = begin(
+      service,
+      [
+        byRef(2, 'INV-1', 100, '2025-06-05'),
+        byRef(3, 'DUP', 200, '2025-06-06'),
+        row(4, '100003', 300, '2025-06-07'),
+      ],
+      { options: options({ period: { from: '2025-06-01', to: '2025-06-30' } }) },
+    );
+    await service.settled(run.runId);
+    expect(reads).toBe(1);
+    expect(gw.queried).toEqual(['DUP']);
+    const items = service.items(run.runId, 0, 100).items;
+    expect(
+      items.map((i) => [i.line, i.outcome, i.matchedBy, i.service?.transactionNo, i.service?.source]),
+    ).toEqual([
+      [2, 'matched', 'reference', '100001', 'list'],
+      [3, 'matched', 'reference', '100002', 'lookup'],
+      [4, 'matched', 'transactionNo', '100003', 'list'],
+    ]);
+    expect(service.report(run.runId).facts.sources).toMatchObject({ list: 2, lookup: 1, cache: 0 });
+    storage.close();
+  });
+
   it('says so, and checks one way, when the service does not offer its list; pauses when it cannot be reached', async () => {
     const unsupported = fakeService([tx('100001', 100)], {
       listFails: () => new AppError('unavailable', 'Not found', { details: { httpStatus: 404 } }),

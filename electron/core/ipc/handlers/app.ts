@@ -12,3 +12,20 @@ export function appHandlers(
     'app.reportError': (input) => app.reportRendererError(input),
   };
 }
+
+/**
+ * app.bootstrap: the renderer's first screen in one round — app.info, app.health and profiles.list,
+ * asked together through their own handlers, so each part is exactly what its own call answers.
+ */
+export function bootstrapHandler(
+  h: Pick<HandlerMap, 'app.info' | 'app.health' | 'profiles.list'>,
+): HandlerMap['app.bootstrap'] {
+  return async (_input, ctx) => {
+    const [info, health, profiles] = await Promise.all([
+      h['app.info'](undefined, ctx),
+      h['app.health'](undefined, ctx),
+      h['profiles.list'](undefined, ctx),
+    ]);
+    return { info, health, profiles };
+  };
+}

@@ -1,6 +1,7 @@
 /**
  * How many queries to have in flight at once, learned from the service's answers (additive increase,
- * multiplicative decrease). It starts at 8 and adds one per round of answers (a round is as many
+ * multiplicative decrease). It starts at 8 (or where it last was for the connection: createLimiters)
+ * and adds one per round of answers (a round is as many
  * answers as the current limit) while the median round trip of the recent answers stays within 1.5×
  * the best median seen and the limit was actually used. A sign of overload — an HTTP 5xx, a timeout,
  * a dropped connection — halves it and holds back new queries for a jittered, exponentially
@@ -40,6 +41,8 @@ export interface AdaptiveLimitOptions {
   pause?: { baseDelayMs: number; maxDelayMs: number };
   /** false: a fixed limit (never grows, never cuts, never pauses), for callers that chose a number. */
   adaptive?: boolean;
+  /** Told the new limit each time it grows or is cut (what the limiter has learned). */
+  onLimit?: (limit: number) => void;
 }
 
 export interface Slot {
@@ -94,14 +97,43 @@ export function outcomeOf(error: unknown): AttemptReport['outcome'] {
 }
 
 /**
- * One limiter per service connection (a profile), created on first use: what one batch learned about
- * the service paces the next one, and a pause after overload holds for every kind of call.
+ * What the limiters have learned, per service connection (a profile): the limit each was at when it
+ * last changed. `get` is asked once, when a connection's limiter is made; `set` is told every change.
  */
-export function createLimiters(clock: Clock): (key: string) => AdaptiveLimiter {
+export interface LearnedLimits {
+  get(key: string): number | undefined;
+  set(key: string, limit: number): void;
+}
+
+/** Learned limits kept in memory only (for the process). */
+export function learnedInMemory(): LearnedLimits {
+  const byKey = new Map<string, number>();
+  return { get: (key) => byKey.get(key), set: (key, limit) => void byKey.set(key, limit) };
+}
+
+/**
+ * One limiter per service connection (a profile), created on first use: what one batch learned about
+ * the service paces the next one, and a pause after overload holds for every kind of call. A limiter
+ * starts from what was last learned for its connection (`learned`, which may outlive the process: see
+ * adapters/learned-limits-file.ts) instead of the default 8 — a service that took 32 queries at once an
+ * hour ago is not felt out again from 8; one that was overloaded starts from the limit it was cut to.
+ */
+export function createLimiters(
+  clock: Clock,
+  learned: LearnedLimits = learnedInMemory(),
+): (key: string) => AdaptiveLimiter {
   const byKey = new Map<string, AdaptiveLimiter>();
   return (key) => {
     let l = byKey.get(key);
-    if (!l) byKey.set(key, (l = createAdaptiveLimiter({ clock })));
+    if (!l) {
+      const start = learned.get(key);
+      l = createAdaptiveLimiter({
+        clock,
+        ...(start !== undefined && Number.isFinite(start) ? { initial: start } : {}),
+        onLimit: (limit) => learned.set(key, limit),
+      });
+      byKey.set(key, l);
+    }
     return l;
   };
 }
@@ -144,6 +176,7 @@ export function createAdaptiveLimiter(opts: AdaptiveLimitOptions): AdaptiveLimit
       limit += 1;
       counts.grows += 1;
       counts.peak = Math.max(counts.peak, limit);
+      opts.onLimit?.(limit);
     }
     sinceRound = 0;
     used = false;
@@ -169,6 +202,7 @@ export function createAdaptiveLimiter(opts: AdaptiveLimitOptions): AdaptiveLimit
     if (now - a.ms <= lastCutAt) return;
     limit = Math.max(min, Math.floor(limit / 2));
     counts.cuts += 1;
+    opts.onLimit?.(limit);
     lastCutAt = now;
     pausedUntil = now + backoffDelay(strikes, pausePolicy, random);
     strikes += 1;

@@ -84,15 +84,36 @@ export function listedPayments(stored: readonly ListWindow[]): ListedPayment[] {
   return out;
 }
 
-/** Ledger keys the list answers: `tx:<no>` always, `ref:<reference>` when the reference is unique. */
-export function listIndex(listed: readonly ListedPayment[]): Map<string, ListedPayment> {
-  const index = new Map<string, ListedPayment>();
-  const refs = new Map<string, ListedPayment | null>();
-  for (const p of listed) {
-    index.set(`tx:${p.transaction.transactionNo}`, p);
-    const ref = p.transaction.reference;
-    if (ref) refs.set(ref, refs.has(ref) ? null : p);
+/**
+ * Which listed payment a ledger key names: by transaction number always, by reference when the
+ * reference is unique in the list. Kept by the numbers and references themselves — no `tx:` / `ref:`
+ * string made per payment (a million of them at 1M) — as positions in `listed`, so whatever is made per
+ * payment can be made when it is first asked for and kept beside it (see run.ts).
+ */
+export interface ListIndex {
+  /** The position in `listed` of the payment a ledger key (`tx:<no>` / `ref:<reference>`) names. */
+  position(key: string): number | undefined;
+  has(key: string): boolean;
+}
+
+/** `t` of `tx:`: a key is `tx:<no>` or `ref:<reference>` (shared/recon/match lookupKey). */
+const T = 116;
+
+export function listIndex(listed: readonly ListedPayment[]): ListIndex {
+  const byTx = new Map<string, number>();
+  const byRef = new Map<string, number>();
+  const repeated = new Set<string>();
+  for (let i = 0; i < listed.length; i += 1) {
+    const t = listed[i]!.transaction;
+    byTx.set(t.transactionNo, i);
+    const ref = t.reference;
+    if (!ref || repeated.has(ref)) continue;
+    if (byRef.has(ref)) {
+      byRef.delete(ref);
+      repeated.add(ref);
+    } else byRef.set(ref, i);
   }
-  for (const [ref, p] of refs) if (p) index.set(`ref:${ref}`, p);
-  return index;
+  const position = (key: string) =>
+    key.charCodeAt(0) === T && key.startsWith('tx:') ? byTx.get(key.slice(3)) : byRef.get(key.slice(4));
+  return { position, has: (key) => position(key) !== undefined };
 }

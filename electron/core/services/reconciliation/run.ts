@@ -89,7 +89,8 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
     return state === 'running';
   };
 
-  async function list(facts: RunFacts): Promise<void> {
+  /** Reads what is stored of the period's list and fetches the rest; returns the windows it has. */
+  async function list(facts: RunFacts): Promise<ListWindow[]> {
     const needed = listWindows(facts.options);
     listTotal = needed.length;
     let stored = runs.readWindows(runId);
@@ -99,9 +100,9 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
       if (stored.some((s) => s.startDate === w.startDate)) continue;
       if (listingOf(needed, stored).state === 'unsupported') break;
       for (;;) {
-        if (!(await gate())) return;
+        if (!(await gate())) return stored;
         const out = await fetchWindow(deps.gateway, w, clock.now, abort.signal);
-        if (abort.signal.aborted || suspended) return;
+        if (abort.signal.aborted || suspended) return stored;
         if (out.kind === 'stored') {
           runs.saveWindow(runId, out.window);
           stored = [...stored, out.window];
@@ -112,7 +113,7 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
         }
         if (out.kind === 'failed') {
           listProblem = out.message;
-          return;
+          return stored;
         }
         // The service is down or refuses us: pause and say why; resume tries this window again.
         listingOffline = OFFLINE_CODES.has(out.code);
@@ -121,6 +122,7 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
         emit();
       }
     }
+    return stored;
   }
 
   async function lookups(todo: string[]): Promise<void> {
@@ -166,11 +168,26 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
     const needed = listWindows(facts.options);
     const listing = listingOf(needed, windows);
     const listed = listedPayments(windows);
-    // Each answer is made once, when its source is read: the matching asks for every row's key, and
-    // the sources count below asks again for every key.
-    const byList = new Map<string, ServiceAnswer>();
-    for (const [key, l] of listIndex(listed))
-      byList.set(key, { kind: 'found', transaction: l.transaction, source: 'list', fetchedAt: l.fetchedAt });
+    // A listed payment's answer is made when a row first asks for it, and kept beside it: the matching
+    // asks for every row's key, and the sources count below asks again for every key. Payments no row
+    // names get none.
+    const index = listIndex(listed);
+    const listAnswers = new Array<ServiceAnswer | undefined>(listed.length);
+    const fromList = (key: string): ServiceAnswer | undefined => {
+      const at = index.position(key);
+      if (at === undefined) return undefined;
+      let a = listAnswers[at];
+      if (!a) {
+        const l = listed[at]!;
+        a = listAnswers[at] = {
+          kind: 'found',
+          transaction: l.transaction,
+          source: 'list',
+          fetchedAt: l.fetchedAt,
+        };
+      }
+      return a;
+    };
     const results = await jobs.readResults(runId);
     const byLookup = new Map<string, ServiceAnswer>();
     for (const r of results)
@@ -185,7 +202,7 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
       });
     const sources = { list: 0, lookup: 0, cache: 0 } as RunFacts['sources'];
     const answer = (key: string): ServiceAnswer | undefined =>
-      byList.get(key) ?? byLookup.get(key) ?? byCache.get(key);
+      fromList(key) ?? byLookup.get(key) ?? byCache.get(key);
     for (const k of ledgerKeys(input.rows)) {
       const a = answer(lookupKey(k));
       if (!a || a.kind === 'failed') continue;
@@ -252,11 +269,11 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
   const done = (async () => {
     const stored = runs.get(runId);
     if (!stored) throw new Error(`run ${runId} is not stored`);
-    if (state === 'running') await list(stored.facts);
+    // The windows are read once (list() reads what is stored, adds what it fetches).
+    const windows = state === 'running' ? await list(stored.facts) : runs.readWindows(runId);
     if (suspended) return;
     // Keys the period's list and the cache do not answer are looked up one by one.
     const input = runs.readInput(runId);
-    const windows = runs.readWindows(runId);
     const byList = listIndex(listedPayments(windows));
     const cached = new Set(input.cached.map((c) => c.key));
     const todo = ledgerKeys(input.rows)

@@ -11,8 +11,16 @@ export const profileKeys = {
   list: ['profiles', 'list'] as const,
 };
 
+/**
+ * Fresh for a few seconds: the list app.bootstrap brought (app/warm-start.ts) serves the screens that
+ * mount right after it without asking main again. Changes are pushed (profiles.changed invalidates it).
+ */
 export const profilesQuery = (bridge: Bridge) =>
-  queryOptions({ queryKey: profileKeys.list, queryFn: () => unwrap(bridge['profiles.list']()) });
+  queryOptions({
+    queryKey: profileKeys.list,
+    queryFn: () => unwrap(bridge['profiles.list']()),
+    staleTime: 5_000,
+  });
 
 /** The active profile (or null when none), refreshed when main says profiles changed. */
 export function useActiveProfile() {

@@ -11,12 +11,16 @@ export const appKeys = {
 export const appInfoQuery = (bridge: Bridge) =>
   queryOptions({ queryKey: appKeys.info, queryFn: () => unwrap(bridge['app.info']()), staleTime: Infinity });
 
-/** Health as main sees it for the profile the screen shows (its payment service's answers). */
+/**
+ * Health as main sees it for the profile the screen shows (its payment service's answers). Asked every
+ * 15 s; an answer a few seconds old (app.bootstrap's, at start) serves a screen mounting.
+ */
 export const appHealthQuery = (bridge: Bridge, profileId?: string) =>
   queryOptions({
     queryKey: [...appKeys.health, profileId ?? null] as const,
     queryFn: () => unwrap(bridge['app.health'](profileId ? { profileId } : undefined)),
     refetchInterval: 15_000,
+    staleTime: 5_000,
   });
 
 /**

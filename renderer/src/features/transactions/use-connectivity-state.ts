@@ -64,10 +64,15 @@ export function useConnectivityState(profileId: string | undefined): Connectivit
   }, [bridge, profileId, apply]);
 
   // The header's health indicator learns reachability from main's own traffic; when this screen sees the
-  // service go away or come back, ask for it at once instead of at its next poll.
+  // service go away or come back, ask for it at once instead of at its next poll. The first verdict
+  // being "online" is neither: the health read at start-up (app.bootstrap) already says so.
   const client = useQueryClient();
+  const previous = useRef<Connectivity['state']>('unknown');
   useEffect(() => {
-    if (state !== 'unknown') void client.invalidateQueries({ queryKey: appKeys.health });
+    const was = previous.current;
+    previous.current = state;
+    if (state === 'unknown' || (was === 'unknown' && state === 'online')) return;
+    void client.invalidateQueries({ queryKey: appKeys.health });
   }, [state, client]);
 
   useEffect(() => {

@@ -44,7 +44,7 @@ const request = {
 describe('export buttons', () => {
   it('show the running export where it was started, with progress and Cancel; the others wait', async () => {
     const held = heldWorker();
-    const results: Array<Promise<Uint8Array | null>> = [];
+    const results: Array<Promise<Blob | null>> = [];
     const start = (kind: 'csv' | 'xlsx') =>
       results.push(
         runExportJob(kind, columns, rows, { csv: {}, xlsx: { sheetName: 'N' } }, () => held.worker),
@@ -63,8 +63,9 @@ describe('export buttons', () => {
       expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled, name).toBe(true);
 
     await waitFor(() => expect(held.received).toContain('end'));
-    held.reply({ type: 'progress', written: 10, total: 10 });
-    await waitFor(() => expect(screen.getByRole('status').textContent).toMatch(/ 40% · /));
+    // Progress is the share of rows the worker has written into the file (the rest is its end).
+    held.reply({ type: 'progress', written: 5, total: 10 });
+    await waitFor(() => expect(screen.getByRole('status').textContent).toMatch(/ 49% · /));
 
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     await expect(results[0]).resolves.toBeNull();
@@ -96,8 +97,10 @@ describe('export buttons', () => {
     await expect(downloadExport('csv', request)).resolves.toBeUndefined();
     expect(exportFailure.snapshot()).toMatch(/^Another export is still being written\./);
     await waitFor(() => expect(held.received).toContain('end'));
-    held.reply({ type: 'done', bytes: new Uint8Array([1]).buffer });
-    await expect(running).resolves.toEqual(new Uint8Array([1]));
+    held.reply({ type: 'done', file: new Blob([new Uint8Array([1])]) });
+    await expect(running.then(async (f) => new Uint8Array(await f!.arrayBuffer()))).resolves.toEqual(
+      new Uint8Array([1]),
+    );
     expect(await screen.findByRole('alert')).toHaveProperty(
       'textContent',
       expect.stringMatching(/^Another export/),

@@ -1,10 +1,12 @@
 // @vitest-environment jsdom
+import { useQuery } from '@tanstack/react-query';
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { warmStart } from '../../../../renderer/src/app/warm-start';
 import { createTransactionsRepo } from '../../../../renderer/src/db/transactions-repo';
 import { transactionKeys } from '../../../../renderer/src/db/owner';
-import { profileKeys } from '../../../../renderer/src/features/profiles/queries';
+import { profileKeys, useActiveProfile } from '../../../../renderer/src/features/profiles/queries';
+import { appHealthQuery, appInfoQuery } from '../../../../renderer/src/features/shell/queries';
 import { useViewState } from '../../../../renderer/src/features/transactions/use-view-state';
 import { VIEW_STATE_KEY } from '../../../../renderer/src/features/transactions/view-state';
 import { createFakeBridge } from '../../../fakes/bridge';
@@ -35,8 +37,18 @@ describe('warm start: the landing list is read while the app loads', () => {
     const asked = client
       .getQueryCache()
       .getAll()
-      .map((q) => q.queryKey.slice(2).join(':'));
-    expect(asked).toEqual(['', `setting:${VIEW_STATE_KEY}`, 'newest-fetch', 'first-page', 'rows']);
+      .map((q) => (q.queryKey[0] === 'transactions' ? q.queryKey.slice(2) : q.queryKey).join(':'));
+    // First what main's bootstrap brought (one round), then the cache's reads.
+    expect(asked).toEqual([
+      'profiles:list',
+      'app:info',
+      // The active profile's health, under the key the header's indicator asks with for it.
+      'app:health:P-A',
+      `setting:${VIEW_STATE_KEY}`,
+      'newest-fetch',
+      'first-page',
+      'rows',
+    ]);
     expect(client.getQueryData(profileKeys.list)).toEqual(twoProfiles());
     expect(client.getQueryData(transactionKeys.setting('P-A', VIEW_STATE_KEY))).toEqual({
       sorting: [{ id: 'amount', desc: true }],
@@ -63,7 +75,7 @@ describe('warm start: the landing list is read while the app loads', () => {
         .getQueryCache()
         .getAll()
         .map((q) => q.queryKey[0]),
-    ).toEqual(['profiles']);
+    ).toEqual(['profiles', 'app', 'app']);
   });
 
   it('a failing main process is left for the screens: warm start settles without throwing', async () => {
@@ -71,6 +83,32 @@ describe('warm start: the landing list is read while the app loads', () => {
     const failing = createFakeBridge({}).bridge; // every channel answers with an error envelope
     await expect(warmStart(failing, h.client, h.cache)).resolves.toBeUndefined();
     expect(h.client.getQueryData(transactionKeys.rows('P-A'))).toBeUndefined();
+  });
+});
+
+describe('start-up: one round to main', () => {
+  it('warm start asks main once (app.bootstrap); the shell mounting after it asks nothing more', async () => {
+    const { fake, client, cache, wrapper } = await seeded('one-round');
+    await warmStart(fake.bridge, client, cache);
+    await waitFor(() => expect(client.getQueryData(transactionKeys.rows('P-A'))).toHaveLength(3));
+    // What the shell reads as it mounts: the active profile, the app's facts, its health.
+    const { result } = renderHook(
+      () => {
+        const bridge = fake.bridge;
+        return [
+          useActiveProfile(),
+          useQuery(appInfoQuery(bridge)),
+          // The header's indicator asks for the active profile's health.
+          useQuery(appHealthQuery(bridge, 'P-A')),
+        ] as const;
+      },
+      { wrapper },
+    );
+    expect(result.current[0].profile?.id).toBe('P-A');
+    expect(result.current[1].data?.name).toBe('Refund Desk');
+    expect(result.current[2].data?.status).toBe('ok');
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(fake.calls.map((c) => c.channel)).toEqual(['app.bootstrap']);
   });
 });
 

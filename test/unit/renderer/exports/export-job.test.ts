@@ -60,8 +60,9 @@ function inProcessWorker() {
 describe('exports written in a worker', () => {
   it('give the same CSV bytes as writing in the page', async () => {
     const { worker, log } = inProcessWorker();
-    const bytes = await runExportJob('csv', columns, rows, opts, () => worker);
-    expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes!)).toBe(
+    const file = await runExportJob('csv', columns, rows, opts, () => worker);
+    const bytes = new Uint8Array(await file!.arrayBuffer());
+    expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)).toBe(
       writeCsv(columns, rows, { zone }),
     );
     // Read and posted in several chunks (the page yields between them), then ended once.
@@ -78,10 +79,10 @@ describe('exports written in a worker', () => {
       const s = exportJob.snapshot();
       if (s) seen.push(s.fraction);
     });
-    const bytes = await runExportJob('xlsx', columns, rows, opts, () => worker);
+    const file = await runExportJob('xlsx', columns, rows, opts, () => worker);
     stop();
     const direct = await writeXlsx(columns, rows, opts.xlsx);
-    expect(readXlsx(bytes!).cells).toEqual(readXlsx(direct).cells);
+    expect(readXlsx(new Uint8Array(await file!.arrayBuffer())).cells).toEqual(readXlsx(direct).cells);
     expect(seen.length).toBeGreaterThan(3);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(Math.max(...seen)).toBeGreaterThanOrEqual(0.4);
@@ -113,6 +114,57 @@ describe('exports written in a worker', () => {
     await expect(
       runExportJob('csv', columns, rows.slice(0, 2), opts, () => next.worker),
     ).resolves.not.toBeNull();
+  });
+
+  it('read rows only as fast as the worker writes them: never more than a few chunks ahead', async () => {
+    const posted: number[] = [];
+    let onMessage: (e: { data: ExportReply }) => void = () => {};
+    const worker: ExportWorker = {
+      postMessage: (msg) => void (msg.type === 'rows' && posted.push(msg.rows.length)),
+      addEventListener: (type: 'message' | 'error', fn: never) => {
+        if (type === 'message') onMessage = fn;
+      },
+      terminate: () => undefined,
+    };
+    const many = Array.from({ length: 60_000 }, (_, i) => rows[i % rows.length]!);
+    const job = runExportJob('csv', columns, many, opts, () => worker);
+    const ticks = async (n: number) => {
+      for (let i = 0; i < n; i += 1) await new Promise((r) => setTimeout(r, 0));
+    };
+    const sum = () => posted.reduce((a, n) => a + n, 0);
+    // The worker has written nothing yet: the page stops after a few chunks, however long it waits.
+    await ticks(40);
+    const ahead = sum();
+    expect(ahead).toBeGreaterThan(0);
+    expect(ahead).toBeLessThanOrEqual(10_000);
+    await ticks(40);
+    expect(sum()).toBe(ahead);
+    // The worker catches up: the page reads on, again only so far ahead.
+    onMessage({ data: { type: 'progress', written: ahead, total: many.length } });
+    await ticks(40);
+    expect(sum()).toBeGreaterThan(ahead);
+    expect(sum() - ahead).toBeLessThanOrEqual(10_000);
+    exportJob.snapshot()!.cancel();
+    await expect(job).resolves.toBeNull();
+  });
+
+  it('have the worker answer every chunk with the rows written so far', async () => {
+    const replies: ExportReply[] = [];
+    const work = exportWork((r) => replies.push(r));
+    const cells = (n: number) => Array.from({ length: n }, (_, i) => [String(i), '1.00', null, 'x']);
+    const start: ExportMessage = {
+      type: 'start',
+      kind: 'xlsx',
+      columns: columns.map((c) => ({ header: c.header, kind: c.kind })),
+      total: 3000,
+      csv: {},
+      xlsx: { sheetName: 'S' },
+    };
+    void work(start);
+    void work({ type: 'rows', rows: cells(1000) });
+    void work({ type: 'rows', rows: cells(2000) });
+    await work({ type: 'end' });
+    expect(replies.map((r) => (r.type === 'progress' ? r.written : r.type))).toEqual([1000, 3000, 'done']);
   });
 
   it('say the time left the way people read it', () => {
