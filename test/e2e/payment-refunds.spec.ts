@@ -78,16 +78,17 @@ test('a payment refunded from its card in Payments shows its refunds on the card
     page.getByRole('search', { name: 'Filter payments' }).getByRole('button', { name: 'Export CSV' }).click(),
   ]);
   const csv = parseCsvText(readFileSync((await download.path()) ?? '', 'utf8'));
-  const exported = csv.rows.find((r) => r.cells[csv.headers.indexOf('reference')] === reference);
+  // The payments export's headers are in words (as every other export's), each code beside its label.
+  const exported = csv.rows.find((r) => r.cells[csv.headers.indexOf('Reference')] === reference);
   expect(exported).toBeDefined();
   const col = (name: string) => exported!.cells[csv.headers.indexOf(name)];
-  expect([col('state'), col('amount'), col('refundState'), col('refunded'), col('refundable')]).toEqual([
-    'succeeded',
-    '42.50',
-    'partially_refunded',
-    '12.50',
-    '30.00',
-  ]);
+  expect([
+    col('State code'),
+    col('Amount'),
+    col('Refund state code'),
+    col('Refunded'),
+    col('Refundable'),
+  ]).toEqual(['succeeded', '42.50', 'partially_refunded', '12.50', '30.00']);
 
   // Transactions says the same of the same payment.
   await page.getByRole('button', { name: 'Transactions', exact: true }).click();
