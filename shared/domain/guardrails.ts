@@ -15,8 +15,8 @@ export type CurrencyLimit = z.infer<typeof currencyLimitSchema>;
 /**
  * The least checking any "close as not sent" policy may ask for. The service has no idempotency and
  * documents no retry window for a refund request; the only window it documents is for its own work on a
- * request it received — a notification is resent "up to 8 times within 2 hours" (shared/PROTOCOL.md,
- * IPN), and an unpaid payment waits 120 minutes before it is closed. A refund request can be held on
+ * request it received — a notification is resent "up to 8 times within 2 hours" (shared/protocol/README.md,
+ * IPNs), and an unpaid payment waits 120 minutes before it is closed. A refund request can be held on
  * the way (a proxy, the service's queue, the acquirer) and still be applied after the desk gave up on
  * it, so closing it sooner than that window lets the clerk send it again while the first is still on its
  * way: both are paid. Three checks that reach the service, spread over that window (the first comes
