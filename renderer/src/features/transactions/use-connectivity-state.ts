@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { Bridge } from '../../../../shared/ipc/contract';
+import type { Bridge, Output } from '../../../../shared/ipc/contract';
 import { useBridge } from '../../lib/bridge';
-import { appKeys } from '../shell/queries';
+import { appHealthQuery, appKeys } from '../shell/queries';
 import { type Connectivity, OFFLINE_CODES } from './connectivity';
 
 const RECHECK_MS = 30_000;
@@ -14,6 +14,14 @@ interface Probe {
 }
 
 /** One harmless signed query through main (profiles.testConnection) and what it says about reachability. */
+/** Health with the service's answer just seen, as main reports it once it has one. */
+function withServiceAnswer(h: Output<'app.health'>, at: string): Output<'app.health'> {
+  return {
+    ...h,
+    checks: [...h.checks, { name: 'service', ok: true, detail: `Last answer ${at}`, lastSuccessAt: at }],
+  };
+}
+
 async function probe(bridge: Bridge, profileId: string): Promise<Probe> {
   const r = await bridge['profiles.testConnection']({ id: profileId });
   // The host itself not answering counts as offline too.
@@ -71,9 +79,21 @@ export function useConnectivityState(profileId: string | undefined): Connectivit
   useEffect(() => {
     const was = previous.current;
     previous.current = state;
-    if (state === 'unknown' || (was === 'unknown' && state === 'online')) return;
+    if (state === 'unknown') return;
+    if (was === 'unknown' && state === 'online') {
+      // The probe has just reached the service through main, which records it. A health read taken
+      // before any contact (app.bootstrap's) says "not contacted yet": it learns the answer here, not
+      // from a second round to main at start-up.
+      if (profileId)
+        client.setQueryData<Output<'app.health'>>(appHealthQuery(bridge, profileId).queryKey, (h) =>
+          h && !h.checks.some((c) => c.name === 'service')
+            ? withServiceAnswer(h, new Date().toISOString())
+            : h,
+        );
+      return;
+    }
     void client.invalidateQueries({ queryKey: appKeys.health });
-  }, [state, client]);
+  }, [state, client, bridge, profileId]);
 
   useEffect(() => {
     if (state !== 'offline') return;
