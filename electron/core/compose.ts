@@ -186,6 +186,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
   });
   const reconciliation = createReconciliationService({
     runs: store.runs,
+    closing: store.closing,
     jobs: store.jobs,
     clock: adapters.clock,
     log: adapters.log,

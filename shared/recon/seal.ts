@@ -44,14 +44,12 @@ const sealedException = (e: ExceptionRecord) => ({
   ageFrom: e.ageFrom,
 });
 
-/** The lines of the sealed content, in order (hash each, separated by '\n'). */
-export function* sealLines(input: {
+/** The run's own record as sealed: the run line, then every item in its stored order. */
+export function* recordLines(input: {
   facts: RunFacts;
   summary: ReconSummary;
   statement: readonly string[];
   items: Iterable<ReconItem>;
-  exceptions: readonly ExceptionRecord[];
-  signOff: Omit<SignOff, 'contentHash'>;
 }): Generator<string> {
   yield canonicalJson({
     part: 'run',
@@ -61,6 +59,13 @@ export function* sealLines(input: {
   });
   let seq = 0;
   for (const item of input.items) yield canonicalJson({ part: 'item', seq: seq++, item });
+}
+
+/** What the close adds to the record: every exception by id, then the sign-off. */
+export function* closeLines(input: {
+  exceptions: readonly ExceptionRecord[];
+  signOff: Omit<SignOff, 'contentHash'>;
+}): Generator<string> {
   const byId = [...input.exceptions].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const e of byId) yield canonicalJson({ part: 'exception', ...sealedException(e) });
   const s = input.signOff;
@@ -72,4 +77,31 @@ export function* sealLines(input: {
     comment: s.comment,
     openAtSignOff: [...s.openAtSignOff].sort(),
   });
+}
+
+/** The lines of the sealed content, in order (hash each, separated by '\n'). */
+export function* sealLines(input: {
+  facts: RunFacts;
+  summary: ReconSummary;
+  statement: readonly string[];
+  items: Iterable<ReconItem>;
+  exceptions: readonly ExceptionRecord[];
+  signOff: Omit<SignOff, 'contentHash'>;
+}): Generator<string> {
+  yield* recordLines(input);
+  yield* closeLines(input);
+}
+
+/**
+ * The sealed content of a run closed in the team database: the controller's desk may not hold the run's
+ * items, so the record enters as its published SHA-256 (recordLines, hashed by the desk that ran it and
+ * checked again by any desk that holds it), followed by the same close lines.
+ */
+export function* teamSealLines(input: {
+  recordHash: string;
+  exceptions: readonly ExceptionRecord[];
+  signOff: Omit<SignOff, 'contentHash'>;
+}): Generator<string> {
+  yield canonicalJson({ part: 'record', sha256: input.recordHash });
+  yield* closeLines(input);
 }

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratePostgres } from '../../electron/core/adapters/postgres/migrate';
+import { DESK_SCHEMA_VERSION } from '../../electron/core/adapters/postgres/migrations';
 import { addPerson, setPolicy } from '../../electron/core/adapters/postgres/team-admin';
 import { startPostgres, type TestCluster } from '../support/postgres';
 
@@ -316,8 +317,11 @@ describe('team database through psql as each person', () => {
     await ownerSql(`CREATE ROLE dbowner LOGIN CREATEROLE PASSWORD 'owner-pw'`);
     await ownerSql(`CREATE DATABASE people_owned_${process.pid} OWNER dbowner`);
     const url = cluster.loginUrl('dbowner', 'owner-pw', `people_owned_${process.pid}`);
-    expect(await migratePostgres({ connectionString: url })).toEqual({ from: 0, to: 2 });
-    expect(await migratePostgres({ connectionString: url })).toEqual({ from: 2, to: 2 });
+    expect(await migratePostgres({ connectionString: url })).toEqual({ from: 0, to: DESK_SCHEMA_VERSION });
+    expect(await migratePostgres({ connectionString: url })).toEqual({
+      from: DESK_SCHEMA_VERSION,
+      to: DESK_SCHEMA_VERSION,
+    });
     await cluster.createLogin('erin', 'erin-pw');
     await addPerson(
       { connectionString: url },

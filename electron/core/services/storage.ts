@@ -2,6 +2,7 @@ import type { IntentStore } from './engine/port';
 import type { IpnEvent } from './ipn/events';
 import type { CustomerStore } from './payments/store';
 import type { JobStore } from './reconciliation/job-store';
+import type { CloseStore } from './reconciliation/close-store';
 import type { RunStore } from './reconciliation/run-store';
 import type { PaymentTimelineStore } from './timeline/port';
 
@@ -23,6 +24,11 @@ export interface AppStorage {
   jobs: JobStore;
   /** Reconciliation run records (facts, ledger, the period's list, report items). */
   runs: RunStore;
+  /**
+   * Month-end close (exceptions, notes, sign-offs): beside the runs in the desk's SQLite, or — team
+   * storage — the team database's (adapters/postgres/close-store.ts), so every desk closes the same runs.
+   */
+  closing: CloseStore;
   /** Notes on payments and what the timeline reads besides the intents (IPNs). */
   timeline: PaymentTimelineStore;
   /** Records a verified IPN under its dedup key; 'duplicate' if that key was ever recorded. */

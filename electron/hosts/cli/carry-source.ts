@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase } from '../../core/adapters/sqlite/database';
+import { createSqliteCloseStore } from '../../core/adapters/sqlite/recon-close-store';
 import { createSqliteRunStore } from '../../core/adapters/sqlite/recon-run-store';
 import { MIGRATIONS } from '../../core/adapters/sqlite/schema';
 import type { CarrySource } from '../../core/services/reconciliation/carry';
@@ -47,6 +48,7 @@ export async function readCarrySources(opts: {
       );
     const service = createExceptionService({
       runs,
+      closing: createSqliteCloseStore(db),
       clock: { now: opts.now },
       gatewayFor: () => {
         throw new AppError('internal', 'not used');

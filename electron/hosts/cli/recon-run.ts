@@ -5,6 +5,7 @@
  * that pauses itself because the service keeps failing is cancelled, which still writes its report.
  */
 import { openDatabase } from '../../core/adapters/sqlite/database';
+import { createSqliteCloseStore } from '../../core/adapters/sqlite/recon-close-store';
 import { createSqliteRunStore } from '../../core/adapters/sqlite/recon-run-store';
 import { createSqliteJobStore } from '../../core/adapters/sqlite/recon-store';
 import { MIGRATIONS } from '../../core/adapters/sqlite/schema';
@@ -61,6 +62,7 @@ export async function reconcileInMemory(
     let runId = '';
     const service = createReconciliationService({
       runs: createSqliteRunStore(db),
+      closing: createSqliteCloseStore(db),
       jobs: createSqliteJobStore(db),
       clock: deps.clock,
       log: deps.log ?? silent,

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../../../electron/core/adapters/sqlite/database';
+import { createSqliteCloseStore } from '../../../electron/core/adapters/sqlite/recon-close-store';
 import { createSqliteRunStore } from '../../../electron/core/adapters/sqlite/recon-run-store';
 import { createSqliteJobStore } from '../../../electron/core/adapters/sqlite/recon-store';
 import { MIGRATIONS } from '../../../electron/core/adapters/sqlite/schema';
@@ -53,6 +54,7 @@ async function reconOurs(a: { db: string; runId: string; ledger: string; created
   const since = Date.now();
   const service = createReconciliationService({
     runs: createSqliteRunStore(db),
+    closing: createSqliteCloseStore(db),
     jobs: createSqliteJobStore(db),
     clock: { now: () => a.createdMs + (Date.now() - since) },
     log: silent,

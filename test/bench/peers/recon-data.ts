@@ -17,6 +17,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase } from '../../../electron/core/adapters/sqlite/database';
+import { createSqliteCloseStore } from '../../../electron/core/adapters/sqlite/recon-close-store';
 import { createSqliteRunStore } from '../../../electron/core/adapters/sqlite/recon-run-store';
 import { createSqliteJobStore } from '../../../electron/core/adapters/sqlite/recon-store';
 import { MIGRATIONS } from '../../../electron/core/adapters/sqlite/schema';
@@ -184,6 +185,7 @@ function storeRun(path: string, listed: readonly Transaction[], dataRows: number
     const runs = createSqliteRunStore(db);
     const service = createReconciliationService({
       runs,
+      closing: createSqliteCloseStore(db),
       jobs: createSqliteJobStore(db),
       clock: { now: () => now },
       log: silent,

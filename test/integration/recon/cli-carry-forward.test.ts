@@ -91,6 +91,7 @@ describe('cli reconcile --carry-forward', () => {
     const io = { out: () => {}, err: () => {}, env: {} };
     const service = createReconciliationService({
       runs: storage.runs,
+      closing: storage.closing,
       jobs: storage.jobs,
       clock: { now: Date.now },
       log,

@@ -95,6 +95,7 @@ describe('month-end close (main)', () => {
     const storage = openAppStorage({ dataDir, now: clock.now, log });
     const service = createReconciliationService({
       runs: storage.runs,
+      closing: storage.closing,
       jobs: storage.jobs,
       clock,
       log,
@@ -262,9 +263,9 @@ describe('month-end close (main)', () => {
       /signed by Chris on .*a signed run cannot change/,
     );
     await expect(x.signOff(runId, { comment: 'again', open }, 'Dana')).rejects.toThrow(/signed by Chris/);
-    const recs = await storage.runs.listExceptions(runId);
+    const recs = await storage.closing.listExceptions(runId);
     expect(
-      await storage.runs.changeExceptions(
+      await storage.closing.changeExceptions(
         runId,
         [{ before: recs[1]!, after: { ...recs[1]!, state: 'resolved' } }],
         {

@@ -108,6 +108,7 @@ describe('reconciliation runs (main)', () => {
     const events: Array<{ runId: string } & ViewProgress> = [];
     const service = createReconciliationService({
       runs: storage.runs,
+      closing: storage.closing,
       jobs: storage.jobs,
       clock,
       log,
@@ -342,6 +343,7 @@ describe('reconciliation runs (main)', () => {
           return storage.runs.readWindows(runId);
         },
       },
+      closing: storage.closing,
       jobs: storage.jobs,
       clock,
       log,

@@ -118,6 +118,10 @@ const TEAM_REFUSALS: Record<string, 'forbidden' | 'conflict' | 'not_found'> = {
   RD017: 'forbidden', // not in the group
   RD020: 'forbidden', // a request is never edited
   RD030: 'forbidden', // append-only
+  RD040: 'conflict', // month-end close: the run is signed
+  RD041: 'conflict', // a run published with another record
+  RD042: 'forbidden', // a published run's items are added only when it is published
+  RD043: 'not_found', // a run not published in the team database
 };
 
 /** The database's refusals in the port's and the app's terms; anything else passes through unchanged. */

@@ -21,6 +21,7 @@
  *   a desk that was not listening — loses nothing).
  * - `intent_events` and `audit` are append-only histories with the server's time and login on each row.
  */
+import { CLOSE_MIGRATION_SQL } from './migration-close';
 import { TEAM_MIGRATION_SQL } from './migration-team';
 
 export interface PgMigration {
@@ -149,6 +150,8 @@ CREATE TRIGGER intents_notify AFTER INSERT OR UPDATE ON refund_desk.intents
   },
   // v2: people (login roles in groups), desk ids, SECURITY DEFINER writes, four-eyes (migration-team.ts).
   { version: 2, name: 'people and four-eyes', sql: TEAM_MIGRATION_SQL },
+  // v3: month-end close shared by the desks — published runs, exceptions, audit, sign-offs (migration-close.ts).
+  { version: 3, name: 'month-end close', sql: CLOSE_MIGRATION_SQL },
 ];
 
 /** The schema version this build reads and writes. */

@@ -5,6 +5,7 @@ import { type Database, openDatabase } from './database';
 import { createSqliteIntentStore } from './intent-store';
 import { importLegacyFiles } from './legacy-import';
 import { guardAgainstOlderVersions } from './older-versions';
+import { createSqliteCloseStore } from './recon-close-store';
 import { createSqliteRunStore } from './recon-run-store';
 import { createSqliteCustomerStore } from './payment-store';
 import { createSqliteJobStore } from './recon-store';
@@ -110,6 +111,7 @@ export function openAppStorage(opts: {
     customers: createSqliteCustomerStore(db),
     jobs: createSqliteJobStore(db),
     runs: createSqliteRunStore(db),
+    closing: createSqliteCloseStore(db),
     timeline: createSqliteTimelineStore(db),
     importEarlierFiles,
     async recordIpn(event, key) {

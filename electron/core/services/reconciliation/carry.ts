@@ -18,7 +18,7 @@ import { detailAmount } from '../../../../shared/recon/report';
 import type { AdaptiveLimiter } from '../gateway/adaptive-limit';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock } from '../ports';
-import type { RunStore } from './run-store';
+import type { CloseStore } from './close-store';
 import { type KeyResult, startRunner } from './runner';
 
 /** Who the app's own changes are recorded as (a carry's checks are not a person's). */
@@ -150,7 +150,7 @@ export function decideCarried(
  * what each check found: cleared ones resolved with a note, the rest kept as they were, with the reason.
  */
 export async function recheckCarried(deps: {
-  runs: RunStore;
+  closing: Pick<CloseStore, 'listExceptions' | 'changeExceptions'>;
   runId: string;
   rows: readonly LedgerRow[];
   options: ReconOptions;
@@ -159,7 +159,7 @@ export async function recheckCarried(deps: {
   limiter?: AdaptiveLimiter;
   concurrency?: number;
 }): Promise<void> {
-  const todo = (await deps.runs.listExceptions(deps.runId)).filter((e) => e.carried && !e.carried.check);
+  const todo = (await deps.closing.listExceptions(deps.runId)).filter((e) => e.carried && !e.carried.check);
   if (todo.length === 0) return;
   const keys = [...new Set(todo.map((e) => keyOf(e.carried!.item)).filter((k): k is string => !!k))];
   const answers = new Map<string, KeyResult>();
@@ -201,5 +201,5 @@ export async function recheckCarried(deps: {
     }
     return { before, after };
   });
-  await deps.runs.changeExceptions(deps.runId, changes, { at, by: CARRY_ACTOR, action: 'carry_check' });
+  await deps.closing.changeExceptions(deps.runId, changes, { at, by: CARRY_ACTOR, action: 'carry_check' });
 }

@@ -29,14 +29,17 @@ import {
 } from '../../../../shared/recon/exceptions';
 import { itemCurrency, type ReconItem } from '../../../../shared/recon/match';
 import { zoneOf } from '../../../../shared/recon/period';
-import { sealLines, type SignOff } from '../../../../shared/recon/seal';
+import { recordLines, sealLines, teamSealLines, type SignOff } from '../../../../shared/recon/seal';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock } from '../ports';
 import type { CarrySource } from './carry';
-import type { ExceptionWriteResult, RunStore, StoredRun } from './run-store';
+import type { CloseStore, ExceptionWriteResult } from './close-store';
+import type { RunStore, StoredRun } from './run-store';
 
 export interface ExceptionDeps {
   runs: RunStore;
+  /** Where exceptions and sign-offs live: this desk's database, or the team's (`closing.team`). */
+  closing: CloseStore;
   clock: Clock;
   gatewayFor: (profileId: string) => Pick<GatewayClient, 'queryTransaction'>;
 }
@@ -61,34 +64,109 @@ const signedMessage = (s: SignOff) =>
   `This run was signed by ${s.by} on ${s.at.slice(0, 10)}: a signed run cannot change. Work the exception in the next period’s run (carry forward).`;
 
 export function createExceptionService(deps: ExceptionDeps) {
-  const { runs, clock } = deps;
+  const { runs, closing, clock } = deps;
   const iso = () => new Date(clock.now()).toISOString();
 
-  function ended(
-    r: StoredRun | undefined,
-    runId: string,
-  ): StoredRun & { result: NonNullable<StoredRun['result']> } {
+  /** A run's record as this desk can read it: its own, else the team's published copy. */
+  type CloseRun = Pick<StoredRun, 'facts'> & {
+    result: NonNullable<StoredRun['result']>;
+    /** This desk holds the whole record (every item); otherwise only the published exceptions. */
+    local: boolean;
+  };
+
+  function ended(r: StoredRun | undefined, runId: string): CloseRun {
     if (!r) throw new AppError('not_found', 'That reconciliation run no longer exists.');
     if (!r.result)
       throw new AppError(
         'conflict',
         `Run ${runId} has not ended yet: its exceptions exist once its report is written.`,
       );
-    return r as StoredRun & { result: NonNullable<StoredRun['result']> };
+    return { facts: r.facts, result: r.result, local: true };
   }
 
-  const today = (r: StoredRun) => dayInZone(clock.now(), zoneOf(r.facts.options));
+  /** Runs this process has seen published (publishing is idempotent; this only saves the round trip). */
+  const published = new Set<string>();
+
+  /** The SHA-256 of a run's own record as sealed (recordLines), read from this desk's database. */
+  function recordHashOf(run: CloseRun, runId: string): string {
+    const h = createHash('sha256');
+    let first = true;
+    for (const line of recordLines({
+      facts: run.facts,
+      summary: run.result.summary,
+      statement: run.result.statement,
+      items: pages(runId),
+    })) {
+      h.update(first ? line : `\n${line}`);
+      first = false;
+    }
+    return h.digest('hex');
+  }
+
+  function* pages(runId: string) {
+    for (let offset = 0; ; offset += 5000) {
+      const page = runs.readItems(runId, offset, 5000);
+      yield* page;
+      if (page.length < 5000) return;
+    }
+  }
+
+  /**
+   * Team mode: publishes an ended run of this desk to the team database (its figures, its non-matched
+   * items, the record's hash), so other desks can work and sign it. Idempotent; a no-op on a single desk.
+   */
+  async function publish(runId: string): Promise<void> {
+    const team = closing.team;
+    if (!team || published.has(runId)) return;
+    const local = runs.get(runId);
+    if (!local?.result) return;
+    const run = ended(local, runId);
+    const exceptionItems: Array<{ seq: number; item: ReconItem }> = [];
+    let seq = 0;
+    for (const item of pages(runId)) {
+      if (item.outcome !== 'matched') exceptionItems.push({ seq, item });
+      seq += 1;
+    }
+    await team.publish({
+      facts: run.facts,
+      summary: run.result.summary,
+      statement: run.result.statement,
+      items: run.result.items,
+      exceptionItems,
+      recordHash: recordHashOf(run, runId),
+    });
+    published.add(runId);
+  }
+
+  /** The run: this desk's record (published first in team mode), else the team's published copy. */
+  async function runOf(runId: string): Promise<CloseRun> {
+    const local = runs.get(runId);
+    if (local || !closing.team) {
+      const run = ended(local, runId);
+      await publish(runId);
+      return run;
+    }
+    const p = await closing.team.readRun(runId);
+    if (!p) throw new AppError('not_found', 'That reconciliation run no longer exists.');
+    return {
+      facts: p.facts,
+      result: { summary: p.summary, statement: p.statement, items: p.items },
+      local: false,
+    };
+  }
+
+  const today = (r: Pick<StoredRun, 'facts'>) => dayInZone(clock.now(), zoneOf(r.facts.options));
 
   /** The run's exceptions with their items; the run's own are stored the first time they are read. */
   async function load(
     runId: string,
-  ): Promise<{ run: StoredRun; list: Array<{ rec: ExceptionRecord; item: ReconItem }> }> {
-    const run = ended(runs.get(runId), runId);
-    let recs = await runs.listExceptions(runId);
-    const own = await runs.readExceptionItems(runId);
+  ): Promise<{ run: CloseRun; list: Array<{ rec: ExceptionRecord; item: ReconItem }> }> {
+    const run = await runOf(runId);
+    let recs = await closing.listExceptions(runId);
+    const own = await closing.readExceptionItems(runId);
     const have = new Set(recs.map((e) => e.id));
     const missing = own.filter((o) => !have.has(`i${o.seq}`));
-    if (missing.length > 0 && !(await runs.readSignOff(runId))) {
+    if (missing.length > 0 && !(await closing.readSignOff(runId))) {
       const zone = zoneOf(run.facts.options);
       const runDay = dayInZone(Date.parse(run.facts.createdAt), zone);
       const at = iso();
@@ -105,8 +183,8 @@ export function createExceptionService(deps: ExceptionDeps) {
           version: 0,
         };
       });
-      await runs.addExceptions(runId, made);
-      recs = await runs.listExceptions(runId);
+      await closing.addExceptions(runId, made);
+      recs = await closing.listExceptions(runId);
     }
     const items = new Map(own.map((o) => [`i${o.seq}`, o.item]));
     const list = recs.flatMap((rec) => {
@@ -132,7 +210,7 @@ export function createExceptionService(deps: ExceptionDeps) {
   }
 
   async function notSigned(runId: string): Promise<void> {
-    const s = await runs.readSignOff(runId);
+    const s = await closing.readSignOff(runId);
     if (s) throw new AppError('conflict', signedMessage(s));
   }
 
@@ -143,30 +221,41 @@ export function createExceptionService(deps: ExceptionDeps) {
     return { run, list, found };
   }
 
-  /** The content hash of a run as stored now, with the given sign-off (SHA-256, hex). */
-  async function hashOf(runId: string, signOff: Omit<SignOff, 'contentHash'>): Promise<string> {
-    const run = ended(runs.get(runId), runId);
+  /**
+   * The content hash of a run as stored now, with the given sign-off (SHA-256, hex). On a single desk,
+   * over the whole record (sealLines); in team mode over the published record's hash and the close
+   * (teamSealLines), which every desk can compute; `recordIntact` says whether this desk's own record,
+   * when it holds one, still gives the published hash.
+   */
+  async function hashOf(
+    runId: string,
+    signOff: Omit<SignOff, 'contentHash'>,
+  ): Promise<{ hash: string; recordIntact: boolean }> {
+    const run = await runOf(runId);
+    const exceptions = await closing.listExceptions(runId);
+    let lines: Iterable<string>;
+    let recordIntact = true;
+    if (closing.team) {
+      const p = await closing.team.readRun(runId);
+      if (!p) throw new AppError('not_found', 'That run is not in the team database.');
+      if (run.local) recordIntact = recordHashOf(run, runId) === p.recordHash;
+      lines = teamSealLines({ recordHash: p.recordHash, exceptions, signOff });
+    } else
+      lines = sealLines({
+        facts: run.facts,
+        summary: run.result.summary,
+        statement: run.result.statement,
+        items: pages(runId),
+        exceptions,
+        signOff,
+      });
     const h = createHash('sha256');
-    const items = function* () {
-      for (let offset = 0; ; offset += 5000) {
-        const page = runs.readItems(runId, offset, 5000);
-        yield* page;
-        if (page.length < 5000) return;
-      }
-    };
     let first = true;
-    for (const line of sealLines({
-      facts: run.facts,
-      summary: run.result.summary,
-      statement: run.result.statement,
-      items: items(),
-      exceptions: await runs.listExceptions(runId),
-      signOff,
-    })) {
+    for (const line of lines) {
       h.update(first ? line : `\n${line}`);
       first = false;
     }
-    return h.digest('hex');
+    return { hash: h.digest('hex'), recordIntact };
   }
 
   return {
@@ -174,7 +263,7 @@ export function createExceptionService(deps: ExceptionDeps) {
       const { run, list } = await load(runId);
       const day = today(run);
       const all = list.map(({ rec, item }) => viewOf(rec, item, day));
-      const signOff = await runs.readSignOff(runId);
+      const signOff = await closing.readSignOff(runId);
       return {
         exceptions: all.filter((e) => matchesFilter(e, filter)),
         total: all.length,
@@ -216,8 +305,8 @@ export function createExceptionService(deps: ExceptionDeps) {
       if (after.state === before.state && after.owner === before.owner && !note)
         throw new AppError('invalid_input', 'Nothing to change: choose a state, an owner or write a note.');
       refuse(
-        await runs.changeExceptions(runId, [{ before, after }], { at, by, action: 'update' }),
-        await runs.readSignOff(runId),
+        await closing.changeExceptions(runId, [{ before, after }], { at, by, action: 'update' }),
+        await closing.readSignOff(runId),
       );
       return viewOf({ ...after, version: before.version + 1, updatedAt: at }, found.item, today(run));
     },
@@ -272,6 +361,11 @@ export function createExceptionService(deps: ExceptionDeps) {
           throw new AppError(
             'not_found',
             `Refund ${req.id} is not among this run’s refunds the ledger lacks. A refund can be paired only with one the run found at the service.`,
+          );
+        if (!run.local)
+          throw new AppError(
+            'conflict',
+            `This desk does not hold run ${runId}’s matched rows: pair it with a payment from the service on the desk that ran the reconciliation, or with a refund or payment among this run’s exceptions.`,
           );
         const taken = runs
           .readItems(runId, 0, 1_000_000)
@@ -332,8 +426,8 @@ export function createExceptionService(deps: ExceptionDeps) {
           },
         });
       refuse(
-        await runs.changeExceptions(runId, changes, { at, by, action: 'match' }),
-        await runs.readSignOff(runId),
+        await closing.changeExceptions(runId, changes, { at, by, action: 'match' }),
+        await closing.readSignOff(runId),
       );
       return viewOf({ ...after, version: before.version + 1, updatedAt: at }, found.item, today(run));
     },
@@ -369,22 +463,34 @@ export function createExceptionService(deps: ExceptionDeps) {
           { details: { outstanding, unlisted, notOpen } },
         );
       const base = { runId, by, at: iso(), comment, openAtSignOff: outstanding };
-      const signOff: SignOff = { ...base, contentHash: await hashOf(runId, base) };
-      refuse(await runs.signOff(signOff), await runs.readSignOff(runId));
+      const hashed = await hashOf(runId, base);
+      if (!hashed.recordIntact)
+        throw new AppError(
+          'conflict',
+          'This desk’s record of the run differs from the copy in the team database: it cannot be signed. Report this with the log file.',
+        );
+      const signOff: SignOff = { ...base, contentHash: hashed.hash };
+      refuse(await closing.signOff(signOff), await closing.readSignOff(runId));
       return signOff;
     },
 
     /** The sign-off and the content hash computed again now (equal to the signed one unless changed). */
     async seal(runId: string): Promise<{ signOff?: SignOff; contentHash?: string; intact?: boolean }> {
-      const s = await runs.readSignOff(runId);
+      const s = await closing.readSignOff(runId);
       if (!s) return {};
       const { contentHash, ...base } = s;
       const now = await hashOf(runId, base);
-      return { signOff: s, contentHash: now, intact: now === contentHash };
+      return { signOff: s, contentHash: now.hash, intact: now.hash === contentHash && now.recordIntact };
     },
 
     /** The audit of a run's exceptions and its sign-off, oldest first. */
-    audit: (runId: string) => runs.readExceptionAudit(runId),
+    audit: (runId: string) => closing.readExceptionAudit(runId),
+
+    /** Team mode: publishes an ended run of this desk (the service does it when a run ends). */
+    publish,
+
+    /** Team mode: published runs not signed yet, newest first (any desk's); none on a single desk. */
+    awaitingSignOff: async () => (closing.team ? closing.team.awaitingSignOff() : []),
 
     /** What a next run carries from `runId`: its outstanding exceptions with their items. */
     async carrySources(runId: string): Promise<CarrySource[]> {

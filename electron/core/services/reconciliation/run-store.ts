@@ -6,6 +6,7 @@
  * - the service's list of the period, one window at a time with when it was fetched,
  * - and once it ends, every report item with the summary and the statement — written in one
  *   transaction, so a re-opened run is exactly what was shown and exported the first time.
+ * Month-end close (exceptions, their audit, the sign-off) is its own port, ./close-store.ts.
  */
 import type { z } from 'zod';
 import type { cachedAnswerSchema } from '../../../../shared/ipc/contract/reconciliation';
@@ -14,8 +15,6 @@ import type { LedgerRow, UnusableRow } from '../../../../shared/recon/ledger';
 import type { RunFacts } from '../../../../shared/recon/run';
 import type { ReconSummary } from '../../../../shared/recon/summary';
 import type { Transaction } from '../../../../shared/domain/transaction';
-import type { ExceptionRecord } from '../../../../shared/recon/exceptions';
-import type { SignOff } from '../../../../shared/recon/seal';
 
 /** A cached answer handed over with the ledger (from the renderer's cache, or an earlier run). */
 export type CachedAnswer = z.infer<typeof cachedAnswerSchema>;
@@ -41,24 +40,8 @@ export interface StoredRun {
   result?: { summary: ReconSummary; statement: string[]; items: number };
 }
 
-/** One audited change of an exception (or the run's sign-off, `exceptionId` absent). */
-export interface ExceptionAuditEntry {
-  runId: string;
-  exceptionId?: string;
-  at: string;
-  by: string;
-  /** 'update', 'match', 'carry', 'carry_check', 'sign_off'. */
-  action: string;
-  before?: unknown;
-  after?: unknown;
-}
-
-/** Why a change of exceptions was not written. */
-export type ExceptionWriteResult =
-  | { ok: true }
-  | { ok: false; reason: 'signed' }
-  | { ok: false; reason: 'changed'; id: string }
-  | { ok: false; reason: 'missing'; id: string };
+// The close's types moved to their own port (./close-store.ts); kept here for existing importers.
+export type { ExceptionAuditEntry, ExceptionWriteResult } from './close-store';
 
 export interface RunStore {
   /** Creates the run (not started: its ledger is being handed over). */
@@ -86,29 +69,6 @@ export interface RunStore {
   copyWindows(fromRunId: string, toRunId: string): void;
   remove(runId: string): void;
 
-  // Month-end close. Exceptions and sign-offs are kept beside the run's record and never write it.
-  /** The run's non-matched items with their stored order (`seq`). */
-  readExceptionItems(runId: string): Promise<Array<{ seq: number; item: ReconItem }>>;
-  listExceptions(runId: string): Promise<ExceptionRecord[]>;
-  /** Stores exceptions not stored yet (an existing id is left as it is), each with an audit entry. */
-  addExceptions(
-    runId: string,
-    records: readonly ExceptionRecord[],
-    audit?: Omit<ExceptionAuditEntry, 'runId' | 'exceptionId' | 'before' | 'after'>,
-  ): Promise<ExceptionWriteResult>;
-  /**
-   * Writes changed exceptions and one audit entry each, in one transaction: every `before.version` must
-   * still be the stored one, and the run must not be signed (else nothing is written).
-   */
-  changeExceptions(
-    runId: string,
-    changes: ReadonlyArray<{ before: ExceptionRecord; after: ExceptionRecord }>,
-    audit: { at: string; by: string; action: string },
-  ): Promise<ExceptionWriteResult>;
-  readExceptionAudit(runId: string): Promise<ExceptionAuditEntry[]>;
-  /** Records the sign-off (once: a second is refused) with its audit entry. */
-  signOff(signOff: SignOff): Promise<ExceptionWriteResult>;
-  readSignOff(runId: string): Promise<SignOff | undefined>;
   /** Deletes runs whose ledger was never fully handed over and that are older than `beforeIso`. */
   pruneDrafts(beforeIso: string): number;
 }

@@ -16,12 +16,18 @@ import type { GatewayClient } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
 import type { JobStore } from './job-store';
 import { executeRun, type RunHandle, type RunProgress } from './run';
+import type { CloseStore } from './close-store';
 import type { InputKind, RunInput, RunStore, StoredRun } from './run-store';
 import { CARRY_ACTOR, carriedRecords, recheckCarried, type CarrySource } from './carry';
 import { createExceptionService } from './exceptions';
 
 export interface ReconciliationDeps {
   runs: RunStore;
+  /**
+   * Exceptions, notes and sign-offs: this desk's database, or the team database (`closing.team`), where
+   * an ended run is published so a controller on another desk can work and sign it.
+   */
+  closing: CloseStore;
   /** The lookup answers of each run (written in batches as they arrive). */
   jobs: JobStore;
   clock: Clock;
@@ -61,8 +67,10 @@ export interface RunView {
 const DRAFT_TTL_MS = 3_600_000;
 
 export function createReconciliationService(deps: ReconciliationDeps) {
-  const { runs } = deps;
+  const { runs, closing } = deps;
   const live = new Map<string, RunHandle>();
+  /** Runs ending in this process: their record stored, then (team mode) published. */
+  const ending = new Map<string, Promise<void>>();
   let pruned = false;
 
   const prune = () => {
@@ -119,7 +127,12 @@ export function createReconciliationService(deps: ReconciliationDeps) {
     };
   }
 
-  const exceptions = createExceptionService({ runs, clock: deps.clock, gatewayFor: deps.gatewayFor });
+  const exceptions = createExceptionService({
+    runs,
+    closing,
+    clock: deps.clock,
+    gatewayFor: deps.gatewayFor,
+  });
   /** Carried exceptions handed over by the caller (the CLI: its earlier run is in another database). */
   const handedCarry = new Map<string, CarrySource[]>();
 
@@ -127,11 +140,11 @@ export function createReconciliationService(deps: ReconciliationDeps) {
   async function carry(runId: string, facts: RunFacts, rows: RunInput['rows']): Promise<void> {
     const from = facts.carryForwardOf;
     if (!from) return;
-    const have = await runs.listExceptions(runId);
+    const have = await closing.listExceptions(runId);
     if (!have.some((e) => e.carried)) {
       const sources = handedCarry.get(runId) ?? (await exceptions.carrySources(from));
       const at = new Date(deps.clock.now()).toISOString();
-      await runs.addExceptions(runId, carriedRecords(runId, from, sources, at), {
+      await closing.addExceptions(runId, carriedRecords(runId, from, sources, at), {
         at,
         by: CARRY_ACTOR,
         action: 'carry',
@@ -139,7 +152,7 @@ export function createReconciliationService(deps: ReconciliationDeps) {
     }
     handedCarry.delete(runId);
     await recheckCarried({
-      runs,
+      closing,
       runId,
       rows,
       options: facts.options,
@@ -169,11 +182,23 @@ export function createReconciliationService(deps: ReconciliationDeps) {
       opts,
     );
     live.set(runId, handle);
-    // The record is stored before the handle goes: a reader never sees neither.
-    void handle.done.then(
-      () => live.delete(runId),
-      () => live.delete(runId),
+    // The record is stored before the handle goes: a reader never sees neither. In team mode the ended
+    // run is then published, so other desks can work and sign it (a failure is logged; the next read of
+    // its exceptions on this desk publishes it again).
+    const publishing = handle.done.then(
+      async () => {
+        try {
+          await exceptions.publish(runId);
+        } catch (e) {
+          deps.log.warn('recon.publish_failed', { runId, error: e instanceof Error ? e.message : String(e) });
+        } finally {
+          live.delete(runId);
+        }
+      },
+      () => void live.delete(runId),
     );
+    ending.set(runId, publishing);
+    void publishing.finally(() => ending.delete(runId));
   }
 
   function initialFacts(input: {
@@ -389,9 +414,17 @@ export function createReconciliationService(deps: ReconciliationDeps) {
     /** Exceptions and sign-off of ended runs (./exceptions.ts). */
     exceptions,
 
+    /**
+     * Team mode: runs published to the team database (by any desk) that wait for a controller's
+     * sign-off, newest first; a single desk has none to list.
+     */
+    awaitingSignOff: () => exceptions.awaitingSignOff(),
+
     /** Waits until a run started in this process has stored its record (tests, CLI). */
     async settled(runId: string): Promise<RunView> {
+      const done = ending.get(runId);
       await live.get(runId)?.done;
+      await done;
       return view(stored(runId));
     },
 

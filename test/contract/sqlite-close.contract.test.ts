@@ -1,0 +1,4 @@
+import { closeContract } from './close.contract';
+import { sqliteCloseFactory } from './close-factories';
+
+closeContract('SQLite (one desk)', sqliteCloseFactory);
