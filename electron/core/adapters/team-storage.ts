@@ -301,3 +301,39 @@ export async function openTeamStorage(opts: {
     },
   };
 }
+
+/**
+ * A desk set up for team mode whose team database could not be opened at start: its own records (the
+ * SQLite file) work; the journal cannot be read or written, and says why, so nothing is decided or
+ * listed as if this desk were alone.
+ */
+export function teamStorageUnavailable(local: AppStorage, why: string): AppStorage {
+  const reason = `${why} Refunds are refused and the team's refunds cannot be listed; restart Refund Desk once it is fixed.`;
+  const refuse = async (): Promise<never> => {
+    throw new AppError('unavailable', reason, { details: { storage: 'read-only', moneyMoved: 'no' } });
+  };
+  const intents: IntentStore = {
+    decide: refuse,
+    transition: refuse,
+    noteCheck: refuse,
+    checksOf: refuse,
+    renewLease: refuse,
+    expiredLeases: refuse,
+    get: refuse,
+    inStates: refuse,
+    forPayment: refuse,
+    byTransaction: refuse,
+    sum: refuse,
+    list: refuse,
+    audit: { record: refuse, list: refuse },
+    watch: () => () => undefined,
+  };
+  return {
+    ...local,
+    intents,
+    untrusted: () => reason,
+    unreadable: () => reason,
+    problems: () => [{ name: 'team-database', detail: reason }, ...local.problems()],
+    close: () => local.close(),
+  };
+}
