@@ -203,7 +203,17 @@ describe('cli refund --database-url', () => {
           stderr: e.stderr,
         }),
       );
-    const results = await Promise.all([spawnRefund('alice'), spawnRefund('bob')]);
+    // Slow refunds: the first request stays at the service while the other process decides.
+    sb.setFaults({ endpoints: { refund: { latencyMs: 4_000 } } });
+    let results: Array<{ code: number; stdout: string; stderr: string }>;
+    try {
+      results = await Promise.all([spawnRefund('alice'), spawnRefund('bob')]);
+    } finally {
+      sb.setFaults({});
+    }
+    // Refused because the other desk's refund was open (sending) — not because the payment was used up.
+    const refused = results.find((r) => r.code === 4);
+    expect(refused?.stdout).toMatch(/for this payment is still being sent.*Nothing was sent/);
     const codes = results.map((r) => r.code).sort();
     expect(codes, JSON.stringify(results)).toEqual([0, 4]);
     expect(proxy.refundsOf(p.transactionNo)).toBe(1);
