@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { app, BrowserWindow, ipcMain, safeStorage, session, shell } from 'electron';
 import ElectronStore from 'electron-store';
@@ -5,7 +6,7 @@ import { createConfSettingsStore } from '../core/adapters/conf-settings-store';
 import { createLogger } from '../core/adapters/logger';
 import { createSafeStorageSecretStore } from './adapters/safe-storage-secret-store';
 import { createAppCore } from '../core/compose';
-import { openAppStorage } from '../core/adapters/sqlite/app-storage';
+import { openDeskStorage } from '../core/adapters/team-settings';
 import { forwardEvents, registerIpc } from './ipc';
 import { registerAppScheme, serveRenderer } from './protocol';
 import { createMainWindow, guardEveryWebContents, lockDownSession } from './window';
@@ -33,6 +34,16 @@ if (!app.requestSingleInstanceLock()) {
     const log = createLogger({ file: join(dataDir, 'logs', 'main.jsonl') });
     lockDownSession(session.defaultSession);
     serveRenderer(join(import.meta.dirname, '../renderer'));
+    const settings = createConfSettingsStore({
+      open: () => new ElectronStore<Record<string, unknown>>({ name: 'settings', cwd: dataDir }),
+      filePath: join(dataDir, 'settings.json'),
+    });
+    const secrets = createSafeStorageSecretStore({
+      safeStorage,
+      file: join(dataDir, 'secrets.json'),
+      platform: process.platform,
+      log,
+    });
     const core = await createAppCore({
       host: 'electron',
       name: 'Refund Desk',
@@ -42,18 +53,11 @@ if (!app.requestSingleInstanceLock()) {
       clock: { now: Date.now },
       log,
       openExternal: (url) => shell.openExternal(url),
-      settings: createConfSettingsStore({
-        open: () => new ElectronStore<Record<string, unknown>>({ name: 'settings', cwd: dataDir }),
-        filePath: join(dataDir, 'settings.json'),
-      }),
-      secrets: createSafeStorageSecretStore({
-        safeStorage,
-        file: join(dataDir, 'secrets.json'),
-        platform: process.platform,
-        log,
-      }),
-      // Storage is chosen here: the SQLite file in the data directory (one desk).
-      storage: openAppStorage({ dataDir, now: Date.now, log }),
+      settings,
+      secrets,
+      // Storage is chosen here: the SQLite file in the data directory (one desk), or the team database
+      // for the journal when Settings name one (its password from safeStorage, main only).
+      storage: await openDeskStorage({ dataDir, now: Date.now, log, settings, secrets, deskId: hostname() }),
     });
     // electron-store answers 'electron-store-get-data' to any sender (paths and version, for its own
     // renderer-side use, which we do not have). Main keeps no IPC listener that skips the sender check.

@@ -170,6 +170,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     mode: () => profiles.profiles.mode(),
     healthChecks: async (profileId) => [
       ...(await profiles.healthChecks(profileId)),
+      ...(store.notes?.() ?? []).map((p) => ({ name: p.name, ok: true, detail: p.detail })),
       ...store.problems().map((p) => ({ name: p.name, ok: false, detail: p.detail })),
     ],
   });
@@ -310,7 +311,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
       payments.close();
       await reconciliation.close();
       await profiles.close();
-      store.close();
+      await store.close();
     },
   };
 }

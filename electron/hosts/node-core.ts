@@ -1,9 +1,11 @@
 import { mkdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import Conf from 'conf';
 import { createConfSettingsStore } from '../core/adapters/conf-settings-store';
 import { createLogger } from '../core/adapters/logger';
 import { openAppStorage } from '../core/adapters/sqlite/app-storage';
+import { openTeamStorage } from '../core/adapters/team-storage';
 import { createEnvSecretStore, createMemorySecretStore } from '../core/adapters/node-secret-stores';
 import { type AppCore, type CoreOptions, createAppCore } from '../core/compose';
 import type { HttpClient } from '../core/services/gateway/http-port';
@@ -25,6 +27,21 @@ export interface NodeCoreOptions {
   http?: HttpClient;
   background?: CoreOptions['background'];
   singleAccount?: CoreOptions['singleAccount'];
+  /**
+   * Team mode: the money journal is this PostgreSQL database (the rest stays in `dataDir`). Opening
+   * fails (AppError, no password in it) when it cannot be reached, refuses the login or was never migrated.
+   */
+  team?: {
+    url: string;
+    /** PEM of the server certificate's CA (TLS, host name verified). */
+    ca?: string;
+    /** When the URL has none. */
+    password?: string;
+    /** Stamped by the database on every write; default `<host>@<machine>`. */
+    deskId?: string;
+  };
+  /** Team mode: how often the database's supervisor checks its connection (tests shorten it). */
+  teamHeartbeatMs?: number;
 }
 
 /** Version from package.json, read once (there is no Electron app.getVersion() here). */
@@ -50,41 +67,62 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<AppCore> {
   const log =
     opts.log ?? createLogger({ file: join(dataDir, 'logs', `${opts.host}.jsonl`), sink: () => {}, now });
   const settingsFile = join(dataDir, 'settings.json');
-  return createAppCore(
-    {
-      host: opts.host,
-      name: 'Refund Desk',
-      version: packageVersion(),
-      dataDir,
-      platform: process.platform,
-      clock: { now },
-      log,
-      // No system browser to hand links to from here: record the request and do nothing.
-      openExternal: async (url) => log.info('external.open_skipped', { host: new URL(url).host }),
-      // conf has the same API and file format as electron-store, which only loads inside Electron.
-      settings:
-        opts.settings ??
-        createConfSettingsStore({
-          open: () =>
-            new Conf<Record<string, unknown>>({
-              cwd: dataDir,
-              configName: 'settings',
-              projectName: 'refund-desk',
-            }),
-          filePath: settingsFile,
-          now,
-        }),
-      // The browser host keeps tokens in memory only (never on disk); the CLI reads the environment.
-      secrets: opts.secrets ?? (opts.host === 'cli' ? createEnvSecretStore() : createMemorySecretStore()),
-      ...(opts.http ? { http: opts.http } : {}),
-      // Storage is chosen here: the SQLite file in the data directory (one desk).
-      storage: openAppStorage({ dataDir, now, log }),
-    },
-    {
-      ...(opts.demo !== undefined ? { demo: opts.demo } : {}),
-      ...(opts.gateway ? { gateway: opts.gateway } : {}),
-      ...(opts.background !== undefined ? { background: opts.background } : {}),
-      ...(opts.singleAccount ? { singleAccount: opts.singleAccount } : {}),
-    },
-  );
+  // Storage is chosen here: the SQLite file in the data directory (one desk), or in team mode the team's
+  // PostgreSQL database for the journal beside that file for the rest.
+  const storage = opts.team
+    ? await openTeamStorage({
+        dataDir,
+        now,
+        log,
+        database: {
+          connectionString: opts.team.url,
+          ...(opts.team.ca ? { ca: opts.team.ca } : {}),
+          ...(opts.team.password ? { password: opts.team.password } : {}),
+          deskId: opts.team.deskId ?? `${opts.host}@${hostname()}`,
+          applicationName: `refund-desk-${opts.host}`,
+        },
+        ...(opts.teamHeartbeatMs ? { heartbeatMs: opts.teamHeartbeatMs } : {}),
+      })
+    : openAppStorage({ dataDir, now, log });
+  try {
+    return await createAppCore(
+      {
+        host: opts.host,
+        name: 'Refund Desk',
+        version: packageVersion(),
+        dataDir,
+        platform: process.platform,
+        clock: { now },
+        log,
+        // No system browser to hand links to from here: record the request and do nothing.
+        openExternal: async (url) => log.info('external.open_skipped', { host: new URL(url).host }),
+        // conf has the same API and file format as electron-store, which only loads inside Electron.
+        settings:
+          opts.settings ??
+          createConfSettingsStore({
+            open: () =>
+              new Conf<Record<string, unknown>>({
+                cwd: dataDir,
+                configName: 'settings',
+                projectName: 'refund-desk',
+              }),
+            filePath: settingsFile,
+            now,
+          }),
+        // The browser host keeps tokens in memory only (never on disk); the CLI reads the environment.
+        secrets: opts.secrets ?? (opts.host === 'cli' ? createEnvSecretStore() : createMemorySecretStore()),
+        ...(opts.http ? { http: opts.http } : {}),
+        storage,
+      },
+      {
+        ...(opts.demo !== undefined ? { demo: opts.demo } : {}),
+        ...(opts.gateway ? { gateway: opts.gateway } : {}),
+        ...(opts.background !== undefined ? { background: opts.background } : {}),
+        ...(opts.singleAccount ? { singleAccount: opts.singleAccount } : {}),
+      },
+    );
+  } catch (e) {
+    await storage.close();
+    throw e;
+  }
 }

@@ -168,5 +168,8 @@ export const auditEntrySchema = z.object({
   retMsg: z.string().optional(),
   refundTransactionNo: z.string().optional(),
   detail: z.string().optional(),
+  /** Team database only: the login that wrote the entry and the desk it wrote from (the database's stamps). */
+  person: z.string().optional(),
+  desk: z.string().optional(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;

@@ -44,6 +44,10 @@ export interface TestCluster {
   createDatabase(name: string): Promise<string>;
   /** `pg_ctl restart -m <mode>`: with `immediate`, every connection dies as in a crash. */
   restart(mode?: 'immediate' | 'fast'): void;
+  /** `pg_ctl stop -m fast`, keeping the cluster: the server is down until `resume()`. */
+  pause(): void;
+  /** Starts a paused cluster again on the same port. */
+  resume(): void;
   stop(): void;
   log(): string;
 }
@@ -201,6 +205,8 @@ export async function startPostgres(opts: { durable?: boolean } = {}): Promise<T
       return url(name);
     },
     restart: (mode = 'immediate') => void ctl('-m', mode, '-o', serverOpts, 'restart'),
+    pause: () => void ctl('-m', 'fast', 'stop'),
+    resume: () => void ctl('-o', serverOpts, 'start'),
     stop,
     log: readLog,
   };

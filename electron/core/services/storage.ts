@@ -15,7 +15,8 @@ export interface StorageProblem {
 /**
  * Main's durable state, opened by the host and handed to the composition root (compose.ts): the
  * engine's intents and audit (the port every database implements: engine/port.ts), and what the other
- * services keep. SQLite (adapters/sqlite/app-storage.ts) is the implementation a single desk uses.
+ * services keep. SQLite (adapters/sqlite/app-storage.ts) is the implementation a single desk uses; a
+ * desk in team mode keeps its journal in the team's PostgreSQL database (adapters/team-storage.ts).
  */
 export interface AppStorage {
   intents: IntentStore;
@@ -47,5 +48,8 @@ export interface AppStorage {
    */
   unreadable(): string | undefined;
   problems(): StorageProblem[];
-  close(): void;
+  /** What health shows as fine about the storage (the team database: address, login, schema version). */
+  notes?(): StorageProblem[];
+  /** A network store finishes closing its connections asynchronously. */
+  close(): void | Promise<void>;
 }

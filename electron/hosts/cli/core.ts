@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import type { z } from 'zod';
 import { join } from 'node:path';
 import {
@@ -18,7 +19,8 @@ import { secretKey, withoutUnknownLimitCurrencies } from '../../core/services/pr
 import type { SecretStore, SettingsStore } from '../../core/services/profiles/ports';
 import { createNodeCore } from '../node-core';
 import { CONNECTION_OPTIONS, connectionFrom, environmentOf } from './connection';
-import { type CliIo, TOKEN_ENV, tokenFromEnv, UsageError } from './io';
+import { type TeamDatabase, teamFailure } from './database';
+import { type CliIo, EXIT, TOKEN_ENV, tokenFromEnv, UsageError } from './io';
 
 /** `--profile NAME` beside the connection flags: commands that act on the app's refunds take either. */
 export const ACCOUNT_OPTIONS = { ...CONNECTION_OPTIONS, profile: { type: 'string' } } as const;
@@ -143,8 +145,14 @@ function cliSecrets(io: CliIo, account: CliAccount | undefined): SecretStore {
  * is the app's own in `dataDir`, so app windows and CLI runs exclude each other in the same transaction.
  * Diagnostics (redacted) go to stderr only with REFUND_DESK_DEBUG.
  */
-export function openCliCore(opts: { dataDir: string; io: CliIo; account?: CliAccount }): Promise<AppCore> {
-  const { dataDir, io, account } = opts;
+export function openCliCore(opts: {
+  dataDir: string;
+  io: CliIo;
+  account?: CliAccount;
+  /** Team mode: the journal is this database (stamped desk `cli@<machine>`); the rest stays in dataDir. */
+  database?: TeamDatabase;
+}): Promise<AppCore> {
+  const { dataDir, io, account, database } = opts;
   return createNodeCore({
     host: 'cli',
     dataDir,
@@ -154,6 +162,15 @@ export function openCliCore(opts: { dataDir: string; io: CliIo; account?: CliAcc
     settings: cliSettings(dataDir, account),
     secrets: cliSecrets(io, account),
     ...(account?.timeoutMs ? { gateway: { timeoutMs: account.timeoutMs } } : {}),
+    ...(database
+      ? {
+          team: {
+            url: database.connectionString,
+            ...(database.ca ? { ca: database.ca } : {}),
+            deskId: `cli@${hostname()}`,
+          },
+        }
+      : {}),
     ...(account
       ? {
           singleAccount: {
@@ -166,6 +183,23 @@ export function openCliCore(opts: { dataDir: string; io: CliIo; account?: CliAcc
         }
       : {}),
   });
+}
+
+/**
+ * openCliCore for a command that touches the journal: a team database that cannot be opened (not
+ * reachable, login refused, never migrated) is printed in words that say what to do — never with the
+ * password — and answers exit 5 (network/unavailable) instead of a core.
+ */
+export async function openJournalCore(opts: Parameters<typeof openCliCore>[0]): Promise<AppCore | number> {
+  try {
+    return await openCliCore(opts);
+  } catch (e) {
+    if (!opts.database) throw e;
+    const f = teamFailure(e, opts.database);
+    if (f instanceof UsageError) throw f;
+    opts.io.err(f.message);
+    return EXIT.NETWORK;
+  }
 }
 
 /**

@@ -72,6 +72,18 @@ export function databaseFrom(
   };
 }
 
+/** The team database when one is given (--database-url or REFUND_DESK_DATABASE_URL); otherwise none. */
+export function optionalDatabase(
+  values: Partial<Record<keyof typeof DATABASE_OPTIONS, string | undefined>>,
+  io: CliIo,
+): TeamDatabase | undefined {
+  if (!values['database-url']?.trim() && !io.env[DATABASE_URL_ENV]?.trim()) {
+    if (values['ca-file']) throw new UsageError('--ca-file goes with --database-url (team mode).');
+    return undefined;
+  }
+  return databaseFrom(values, io);
+}
+
 function safeDecode(s: string): string {
   try {
     return decodeURIComponent(s);

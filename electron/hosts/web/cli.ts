@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DATABASE_OPTIONS, optionalDatabase, type TeamDatabase, teamFailure } from '../cli/database';
+import type { CliIo } from '../cli/io';
 import { createNodeCore } from '../node-core';
 import { servedBridgeScript } from './page-script';
 import { startBrowserHost } from './server';
@@ -14,21 +16,55 @@ function projectRoot(from: string): string {
   }
 }
 
+/** Printed and exited with, never with the password: a bad flag (2), a team database not opened (5). */
+class StartFailure extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+/** --database-url / REFUND_DESK_DATABASE_URL and --ca-file, as the CLI reads them. */
+function teamDatabase(values: { 'database-url'?: string; 'ca-file'?: string }): TeamDatabase | undefined {
+  const io: CliIo = { out: () => undefined, err: () => undefined, env: process.env };
+  try {
+    return optionalDatabase(values, io);
+  } catch (e) {
+    throw new StartFailure(e instanceof Error ? e.message : String(e), 2);
+  }
+}
+
 /**
- * `npm run start:web [-- --port <n> --data-dir <dir>]`: serves the built renderer and the real IPC
+ * `npm run start:web [-- --port <n> --data-dir <dir> --database-url <url> --ca-file <pem>]`: serves the built renderer and the real IPC
  * handlers to a browser on 127.0.0.1 and prints the URL (which carries the per-run secret). The script
  * runs this file as built by `npm run build` (out/web/host.mjs, with the page bridge prebuilt beside
- * it); `tsx electron/hosts/web/cli.ts` runs it from source, bundling the bridge at start.
+ * it); `tsx electron/hosts/web/cli.ts` runs it from source, bundling the bridge at start. With
+ * --database-url (or REFUND_DESK_DATABASE_URL) the journal is the team database (password in the URL or
+ * PGPASSWORD, never printed); the rest stays in the data directory.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { port: { type: 'string' }, 'data-dir': { type: 'string' } },
+    options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, ...DATABASE_OPTIONS },
     allowPositionals: false,
   });
   const dataDir = values['data-dir'] ?? join(homedir(), '.refund-desk-web');
   const here = import.meta.dirname;
+  const database = teamDatabase(values);
   const [core, bridgeScript] = await Promise.all([
-    createNodeCore({ host: 'browser', dataDir }),
+    createNodeCore({
+      host: 'browser',
+      dataDir,
+      ...(database
+        ? {
+            team: { url: database.connectionString, ...(database.ca ? { ca: database.ca } : {}) },
+          }
+        : {}),
+    }).catch((e: unknown) => {
+      if (!database) throw e;
+      throw new StartFailure(teamFailure(e, database).message, 5);
+    }),
     servedBridgeScript(here, (note) => process.stderr.write(`${note}\n`)),
   ]);
   const host = await startBrowserHost({
@@ -38,7 +74,7 @@ async function main(): Promise<void> {
     bridgeScript,
   });
   process.stdout.write(
-    `Refund Desk browser host: ${host.url}\n(data directory: ${dataDir}; Ctrl+C to stop)\n`,
+    `Refund Desk browser host: ${host.url}\n(data directory: ${dataDir}${database ? `; team database: ${database.shown}` : ''}; Ctrl+C to stop)\n`,
   );
   const stop = async () => {
     await host.close();
@@ -51,5 +87,5 @@ async function main(): Promise<void> {
 
 main().catch((e: unknown) => {
   process.stderr.write(`Could not start the browser host: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(1);
+  process.exit(e instanceof StartFailure ? e.exitCode : 1);
 });

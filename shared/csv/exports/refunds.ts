@@ -80,6 +80,10 @@ export const AUDIT_COLUMNS: readonly CsvColumn<AuditEntryView>[] = [
   { header: 'ret_msg', kind: 'text', value: (e) => e.retMsg },
   { header: 'refundTransactionNo', kind: 'id', value: (e) => e.refundTransactionNo },
   { header: 'intentId', kind: 'id', value: (e) => e.intentId },
+  // Last, so scripts reading the columns above by position keep working. Team database: its stamps;
+  // one desk's file: the operator and this desk (the exporter fills them in, see `cli export`).
+  { header: 'person', kind: 'text', value: (e) => e.person },
+  { header: 'desk', kind: 'text', value: (e) => e.desk },
 ];
 
 export const REFUND_COLUMNS: readonly CsvColumn<IntentView>[] = [

@@ -24,6 +24,8 @@ export interface ChangeFeedOptions {
   heartbeatMs: number;
   onChanged: (changed: IntentRecord[]) => void;
   onError?: (where: string, e: unknown) => void;
+  /** Each time the feed listens (again): the database is reachable (the desk's read-only state ends). */
+  onListening?: () => void;
 }
 
 export const CHANNEL = 'refund_desk_intents';
@@ -118,6 +120,7 @@ export function startChangeFeed(o: ChangeFeedOptions): ChangeFeed {
       client = c;
       failures = 0;
       for (const f of onListening.splice(0)) f();
+      o.onListening?.();
       // Whatever was committed before LISTEN took effect (a first start, or the gap after a reconnect).
       catchUp();
     } catch (e) {

@@ -48,6 +48,8 @@ export interface PostgresIntentStoreOptions extends PgConnectOptions {
   onUnusable?: (table: string, id: string, reason: string) => void;
   /** Errors of the pool's idle connections and of the change feed (logged; never fatal). */
   onConnectionError?: (where: string, e: unknown) => void;
+  /** The change feed listens (again): the database is reachable. */
+  onConnected?: () => void;
   /** How often the change feed checks its LISTEN connection and re-reads (it also re-reads on NOTIFY). */
   heartbeatMs?: number;
   /**
@@ -573,6 +575,7 @@ export function createPostgresIntentStore(
             }
           },
           onError: (where, e) => o.onConnectionError?.(`watch.${where}`, e),
+          ...(o.onConnected ? { onListening: o.onConnected } : {}),
         });
       }
       listeners.add(fn);

@@ -90,5 +90,8 @@ export function toAudit(r: PgRow): AuditRecord {
   if (r['ret_code'] != null) a.retCode = String(r['ret_code']);
   if (r['ret_msg'] != null) a.retMsg = String(r['ret_msg']);
   if (r['detail'] != null) a.detail = String(r['detail']);
+  // Stamped by the database (session_user and the desk's announced id), never by the desk's own text.
+  if (r['by_login'] != null) a.person = String(r['by_login']);
+  if (r['desk_id'] != null) a.desk = String(r['desk_id']);
   return a;
 }

@@ -91,6 +91,12 @@ export interface AuditRecord {
   retMsg?: string;
   detail?: string;
   data: Record<string, unknown>;
+  /**
+   * Read only, from a store that stamps them (the team database): the login that wrote the entry and
+   * the desk it wrote from. A desk's own text (`operator`) is no proof of either.
+   */
+  person?: string;
+  desk?: string;
 }
 
 /** The payment a refund is about: at most one open refund intent per payment (the database refuses more). */

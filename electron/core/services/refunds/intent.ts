@@ -104,7 +104,8 @@ export function fromRecord(r: IntentRecord): Intent {
 }
 
 export function toAuditRecord(e: AuditEntry): AuditRecord {
-  const { intentId, reasonCode, reasonNote, refundTransactionNo, ...rest } = e;
+  // person and desk are the database's stamps, never written from an entry.
+  const { intentId, reasonCode, reasonNote, refundTransactionNo, person: _p, desk: _d, ...rest } = e;
   return {
     ...rest,
     kind: 'refund',
@@ -133,5 +134,7 @@ export function fromAuditRecord(a: AuditRecord): AuditEntry {
   if (a.retMsg) e.retMsg = a.retMsg;
   if (rtn) e.refundTransactionNo = rtn;
   if (a.detail) e.detail = a.detail;
+  if (a.person) e.person = a.person;
+  if (a.desk) e.desk = a.desk;
   return e;
 }

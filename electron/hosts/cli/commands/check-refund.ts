@@ -2,7 +2,8 @@ import { isAppError } from '../../../../shared/domain/errors';
 import { formatMinor } from '../../../../shared/domain/money';
 import { contract } from '../../../../shared/ipc/contract';
 import { defaultAppDataDir } from '../connection';
-import { ACCOUNT_OPTIONS, cliAccount, invoke, openCliCore } from '../core';
+import { ACCOUNT_OPTIONS, cliAccount, invoke, openJournalCore } from '../core';
+import { DATABASE_OPTIONS, optionalDatabase } from '../database';
 import { type Command, EXIT, UsageError, parseCliArgs } from '../io';
 
 /**
@@ -17,11 +18,16 @@ export const checkRefundCommand: Command = {
   name: 'check-refund',
   summary: 'find out what happened to a refund whose outcome is unknown (never resends)',
   usage:
-    'check-refund <intentId> (--profile <name> | --base-url <url> --merchant <no> --store <no>) [--data-dir <dir>] [--json]',
+    'check-refund <intentId> (--profile <name> | --base-url <url> --merchant <no> --store <no>) [--data-dir <dir> | --database-url <url> [--ca-file <pem>]] [--json]',
   async run(args, io) {
     const parsed = parseCliArgs(
       args,
-      { ...ACCOUNT_OPTIONS, 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false } },
+      {
+        ...ACCOUNT_OPTIONS,
+        ...DATABASE_OPTIONS,
+        'data-dir': { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
       true,
     );
     const [intentId, ...extra] = parsed.positionals;
@@ -29,7 +35,9 @@ export const checkRefundCommand: Command = {
       throw new UsageError('Give the refund intent id (RD…), as `refund` printed it.');
     const dataDir = parsed.values['data-dir'] ?? defaultAppDataDir(io.env);
     const account = cliAccount(parsed.values, io, dataDir);
-    const core = await openCliCore({ dataDir, io, account });
+    const database = optionalDatabase(parsed.values, io);
+    const core = await openJournalCore({ dataDir, io, account, ...(database ? { database } : {}) });
+    if (typeof core === 'number') return core;
     try {
       const i = await invoke(
         core,

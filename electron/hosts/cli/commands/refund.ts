@@ -5,7 +5,8 @@ import { moneyModeOf } from '../../../../shared/domain/profile';
 import { findUnsafeCharacter, unsafeTextMessage } from '../../../../shared/domain/text';
 import { contract } from '../../../../shared/ipc/contract';
 import { defaultAppDataDir } from '../connection';
-import { ACCOUNT_OPTIONS, cliAccount, invoke, openCliCore } from '../core';
+import { ACCOUNT_OPTIONS, cliAccount, invoke, openJournalCore } from '../core';
+import { DATABASE_OPTIONS, optionalDatabase } from '../database';
 import { type Command, EXIT, UsageError, parseCliArgs } from '../io';
 
 /** Refund-specific exit codes: 0 accepted, 4 rejected or refused, 6 outcome unknown. */
@@ -25,12 +26,13 @@ export const refundCommand: Command = {
   name: 'refund',
   summary: 'refund a payment (full or partial) through the app’s refund service and database',
   usage:
-    'refund (--profile <name> | --base-url <url> --merchant <no> --store <no>) (--transaction-no <n> | --reference <r>) --amount <decimal> --currency <ccy> --reason <text> --yes [--over-limit] [--data-dir <dir>] [--operator <name>] [--json]  (token: REFUND_DESK_API_TOKEN; exit 0 accepted, 4 rejected, 5 network, 6 outcome unknown)',
+    'refund (--profile <name> | --base-url <url> --merchant <no> --store <no>) (--transaction-no <n> | --reference <r>) --amount <decimal> --currency <ccy> --reason <text> --yes [--over-limit] [--data-dir <dir> | --database-url <url> [--ca-file <pem>]] [--operator <name>] [--json]  (token: REFUND_DESK_API_TOKEN; exit 0 accepted, 4 rejected, 5 network, 6 outcome unknown)',
   async run(args, io) {
     const { values } = parseCliArgs(
       args,
       {
         ...ACCOUNT_OPTIONS,
+        ...DATABASE_OPTIONS,
         'transaction-no': { type: 'string' },
         reference: { type: 'string' },
         amount: { type: 'string' },
@@ -76,7 +78,14 @@ export const refundCommand: Command = {
     const account = cliAccount(values, io, dataDir);
     // The operator recorded in the audit log is the one of this run, whatever the profile names.
     const profile = { ...account.profile, operatorName: operator.trim() || 'cli' };
-    const core = await openCliCore({ dataDir, io, account: { ...account, profile } });
+    const database = optionalDatabase(values, io);
+    const core = await openJournalCore({
+      dataDir,
+      io,
+      account: { ...account, profile },
+      ...(database ? { database } : {}),
+    });
+    if (typeof core === 'number') return core;
     const report = (fields: Record<string, unknown>) => {
       if (values.json) io.out(JSON.stringify(fields, null, 2));
       else
