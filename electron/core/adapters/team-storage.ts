@@ -3,6 +3,7 @@ import type { IntentStore } from '../services/engine/port';
 import type { Logger } from '../services/ports';
 import type { AppStorage, StorageProblem } from '../services/storage';
 import { mapPgError } from './postgres/connection';
+import { createPostgresCloseStore } from './postgres/close-store';
 import { openPostgresIntentStore } from './postgres/intent-store';
 import { openAppStorage } from './sqlite/app-storage';
 
@@ -254,6 +255,8 @@ export async function openTeamStorage(opts: {
     customers: local.customers,
     jobs: local.jobs,
     runs: local.runs,
+    // Month-end close is the team's: the controller signs on their desk what the clerks worked on theirs.
+    closing: createPostgresCloseStore(opened.pool),
     timeline: local.timeline,
     recordIpn: (event, key) => local.recordIpn(event, key),
     ...(local.importEarlierFiles ? { importEarlierFiles: local.importEarlierFiles } : {}),
