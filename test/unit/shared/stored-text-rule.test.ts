@@ -336,7 +336,8 @@ const NOT_STORED: Readonly<Record<string, string>> = {
   'payments.captureCard card.number':
     'a card number: spaces and dashes removed, then 12–19 digits passing Luhn; never stored (last four only)',
   'refunds.closeNotSent confirmation': 'compared with “NOT SENT”, never stored',
-  'approvals.approveAndSend confirmation.typedAmount': 'compared with the amount (read as money), never stored',
+  'approvals.approveAndSend confirmation.typedAmount':
+    'compared with the amount (read as money), never stored',
   'approvals.approveAndSend account.baseUrl': "compared with the profile's address, never stored",
   'approvals.approveAndSend account.merchantNo': "compared with the profile's merchant number, never stored",
   'payments.chargeMethod confirmation.typedAmount': 'compared with the amount (read as money), never stored',

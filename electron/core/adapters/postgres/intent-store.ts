@@ -416,7 +416,9 @@ export function createPostgresIntentStore(
         [a.environment, a.merchantNo, a.storeNo, currency],
       );
       const row = r.rows[0];
-      return row ? { aboveMinor: int8(row.above, 'approval_above_minor'), expireHours: row.hours } : undefined;
+      return row
+        ? { aboveMinor: int8(row.above, 'approval_above_minor'), expireHours: row.hours }
+        : undefined;
     } catch (e) {
       throw mapPgError(e);
     }

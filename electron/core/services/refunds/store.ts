@@ -38,7 +38,14 @@ function recordPatch(p: IntentPatch) {
 
 const UNFINISHED = ['sending', 'outcome_unknown', 'accepted'];
 /** States in which a refund is final and moved no money: the only ones a decision may do without. */
-const NO_MONEY: ReadonlySet<string> = new Set(['rejected', 'refused', 'failed', 'declined', 'cancelled', 'expired']);
+const NO_MONEY: ReadonlySet<string> = new Set([
+  'rejected',
+  'refused',
+  'failed',
+  'declined',
+  'cancelled',
+  'expired',
+]);
 
 /**
  * A payment's refunds, for deciding (or previewing) a refund of it. One that cannot be read is never

@@ -146,10 +146,7 @@ export function AuditView() {
                   {e.reasonNote ? <div className="small muted">{e.reasonNote}</div> : null}
                 </td>
                 <td>
-                  <StateBadge
-                    state={auditBadgeState(e.outcome)}
-                    label={AUDIT_LABELS[e.outcome]}
-                  />
+                  <StateBadge state={auditBadgeState(e.outcome)} label={AUDIT_LABELS[e.outcome]} />
                 </td>
                 <td>{[e.retCode, e.retMsg].filter(Boolean).join(' · ') || e.detail || '—'}</td>
                 <td className="mono">{e.refundTransactionNo ?? '—'}</td>
