@@ -45,6 +45,13 @@ import {
 } from './refunds';
 import { refundsBatchDryRun } from './refund-batch';
 import {
+  approvalsApproveAndSend,
+  approvalsCancel,
+  approvalsList,
+  approvalsReject,
+  approvalsWhoAmI,
+} from './approvals';
+import {
   customersList,
   customersRegister,
   paymentEvents,
@@ -102,6 +109,11 @@ export const contract = {
   'refunds.closeNotSent': refundsCloseNotSent,
   'refunds.batchDryRun': refundsBatchDryRun,
   'audit.list': auditList,
+  'approvals.list': approvalsList,
+  'approvals.approveAndSend': approvalsApproveAndSend,
+  'approvals.reject': approvalsReject,
+  'approvals.cancel': approvalsCancel,
+  'approvals.whoAmI': approvalsWhoAmI,
   'customers.list': customersList,
   'customers.register': customersRegister,
   'payments.list': paymentsList,

@@ -104,6 +104,15 @@ const RAW_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
     },
   },
   'audit.list': undefined,
+  'approvals.list': { profileId: 'P0000000000000000' },
+  'approvals.approveAndSend': {
+    profileId: 'P0000000000000000',
+    id: 'RD0000000000',
+    confirmation: { overLimit: true, typedAmount: '1.00' },
+  },
+  'approvals.reject': { profileId: 'P0000000000000000', id: 'RD0000000000', comment: 'Wrong payment.' },
+  'approvals.cancel': { profileId: 'P0000000000000000', id: 'RD0000000000', comment: 'Asked twice.' },
+  'approvals.whoAmI': undefined,
   'customers.list': undefined,
   'customers.register': {
     profileId: 'P0000000000000000',

@@ -150,6 +150,10 @@ const FULL: Partial<Record<InvokeChannel, Record<string, unknown>>> = {
     ],
     cached: [{ key: 'ref:ORDER-1001', transaction, fetchedAt: '2025-06-03T01:02:03.000Z' }],
   },
+  'approvals.approveAndSend': {
+    ...(VALID_SAMPLES['approvals.approveAndSend'] as object),
+    account: { baseUrl: 'https://mapi.example.test', merchantNo: '200043' },
+  },
   'refunds.submit': {
     ...(VALID_SAMPLES['refunds.submit'] as object),
     account: { baseUrl: 'https://mapi.example.test', merchantNo: '200043' },
@@ -270,6 +274,8 @@ const FREE_TEXT: readonly (readonly [InvokeChannel, string, string])[] = [
   ['reconciliation.updateException', 'note', 'note'],
   ['reconciliation.matchException', 'reason', 'reason for the match'],
   ['reconciliation.signOff', 'comment', 'sign-off comment'],
+  ['approvals.reject', 'comment', 'comment'],
+  ['approvals.cancel', 'comment', 'comment'],
   ['payments.addNote', 'text', 'note'],
 ];
 
@@ -330,6 +336,10 @@ const NOT_STORED: Readonly<Record<string, string>> = {
   'payments.captureCard card.number':
     'a card number: spaces and dashes removed, then 12–19 digits passing Luhn; never stored (last four only)',
   'refunds.closeNotSent confirmation': 'compared with “NOT SENT”, never stored',
+  'approvals.approveAndSend confirmation.typedAmount':
+    'compared with the amount (read as money), never stored',
+  'approvals.approveAndSend account.baseUrl': "compared with the profile's address, never stored",
+  'approvals.approveAndSend account.merchantNo': "compared with the profile's merchant number, never stored",
   'payments.chargeMethod confirmation.typedAmount': 'compared with the amount (read as money), never stored',
   'reconciliation.addInput cached[].transaction.*':
     "the service's own answer from the renderer's cache, not typed",

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { AppError } from '../../../../shared/domain/errors';
+import type { AccountKey } from '../../../../shared/domain/account';
 import type {
+  ApprovalPolicy,
   AuditRecord,
   DecideTx,
   IntentCheck,
@@ -16,6 +18,14 @@ import type {
 } from '../../services/engine/port';
 import { InvariantViolation, UnreadableRecords, type UnreadableRow } from '../../services/engine/port';
 import { UnusableRowError } from '../sqlite/stored';
+import {
+  approveRequest,
+  cancelRequest,
+  openRequests,
+  rejectRequest,
+  requestRefund,
+  whoAmI,
+} from './approvals';
 import { type ChangeFeed, startChangeFeed } from './change-feed';
 import {
   createPgPool,
@@ -57,7 +67,18 @@ export interface PostgresIntentStoreOptions extends PgConnectOptions {
    * clock). The server's clock is still the one every desk shares.
    */
   clockOffsetMs?: () => number;
+  /**
+   * How long an approved refund its approver's desk claimed for sending counts as being sent, from the
+   * claim (server clock). Schema 2's transition_intent keeps no lease on approved -> sending and
+   * renew_lease needs a sender column it cannot set, so such a send cannot be renewed: this must outlast
+   * the longest refund request (the gateway's timeout and retries). A desk that dies mid-send leaves it
+   * to be resolved by query after this instead of after one lease. Default CLAIMED_LEASE_MS.
+   */
+  claimedLeaseMs?: number;
 }
+
+/** See PostgresIntentStoreOptions.claimedLeaseMs. */
+export const CLAIMED_LEASE_MS = 120_000;
 
 export interface OpenPostgresStore {
   store: IntentStore;
@@ -387,6 +408,52 @@ export function createPostgresIntentStore(
     return next;
   }
 
+  /** The account's approval policy in a currency (an exact environment before '*'), as the database reads it. */
+  async function policyNow(q: Q, a: AccountKey, currency: string): Promise<ApprovalPolicy | undefined> {
+    try {
+      const r = await q.query<{ above: string; hours: number }>(
+        `SELECT approval_above_minor AS above, expire_hours AS hours FROM refund_desk.approval_policies
+          WHERE environment IN ($1, '*') AND merchant_no = $2 AND store_no = $3 AND currency = $4
+          ORDER BY environment = '*' LIMIT 1`,
+        [a.environment, a.merchantNo, a.storeNo, currency],
+      );
+      const row = r.rows[0];
+      return row
+        ? { aboveMinor: int8(row.above, 'approval_above_minor'), expireHours: row.hours }
+        : undefined;
+    } catch (e) {
+      throw mapPgError(e);
+    }
+  }
+
+  /**
+   * Approve (unless this person approved it already and never sent it) and claim for sending, on the
+   * decision's connection: approve_request checks who may; transition_intent lets only the approver move
+   * approved -> sending, above the policy. Both commit together or not at all.
+   */
+  async function approveAndClaimNow(
+    c: pg.PoolClient,
+    id: string,
+    lease: LeaseGrant,
+    event: IntentEvent,
+  ): Promise<IntentRecord> {
+    const cur = await one(c, id);
+    if (cur?.state !== 'approved') await approveRequest(c, id);
+    const next = await transitionNow(c, {
+      id,
+      from: ['approved'],
+      to: 'sending',
+      patch: {},
+      event: { ...event, data: { ...event.data, sender: lease.holder } },
+    });
+    if (!next)
+      throw new AppError('conflict', `request ${id} is no longer approved: nothing was sent`, {
+        retryable: false,
+        details: { moneyMoved: 'no', intentId: id },
+      });
+    return next;
+  }
+
   const txOn = (c: pg.PoolClient): DecideTx => ({
     get: (id) => one(c, id),
     forPayment: forPayment(c),
@@ -396,6 +463,11 @@ export function createPostgresIntentStore(
     insert: (record, lease, event) => insertNow(c, record, lease, event),
     transition: (t) => transitionNow(c, t),
     audit: (e) => auditNow(c, e),
+    approvals: {
+      policy: (account, currency) => policyNow(c, account, currency),
+      request: async (record, reason) => (await requestRefund(c, record, reason)).intent,
+      approveAndClaim: (id, lease, event) => approveAndClaimNow(c, id, lease, event),
+    },
   });
 
   // watch: one change feed for every listener, only while someone listens.
@@ -467,14 +539,19 @@ export function createPostgresIntentStore(
         throw mapPgError(e);
       }
     },
+    // An approved refund claimed by its approver has no lease column (see claimedLeaseMs): it counts as
+    // being sent for claimedLeaseMs from the claim, its last change.
     expiredLeases: (kind) =>
       rows(
         pool,
         `SELECT ${INTENT_COLUMNS} FROM refund_desk.intents i
            WHERE kind = $1 AND state = 'sending'
-             AND (lease_until IS NULL OR lease_until <= clock_timestamp() + $2::float8 * interval '1 millisecond')
+             AND coalesce(lease_until,
+                   CASE WHEN approved_by IS NOT NULL
+                     THEN changed_on_server + $3::float8 * interval '1 millisecond' END,
+                   '-infinity') <= clock_timestamp() + $2::float8 * interval '1 millisecond'
            ORDER BY created_at, id`,
-        [kind, offset()],
+        [kind, offset(), o.claimedLeaseMs ?? CLAIMED_LEASE_MS],
       ),
     get: (id) => one(pool, id),
     inStates: (kind, states) =>
@@ -550,6 +627,12 @@ export function createPostgresIntentStore(
         }
         return more ? { items, next: String(page.at(-1)!['id']) } : { items };
       },
+    },
+    approvals: {
+      reject: async (id, comment) => (await rejectRequest(pool, id, comment)).intent,
+      cancel: async (id, comment) => (await cancelRequest(pool, id, comment)).intent,
+      open: async () => (await openRequests(pool)).map((r) => r.intent),
+      whoAmI: () => whoAmI(pool),
     },
     watch(fn) {
       if (listeners.size === 0) {
