@@ -110,6 +110,8 @@ export const AUDIT_OUTCOME_LABELS: Readonly<Record<string, string>> = {
   failed: 'Failed',
   closed_not_sent: 'Closed as not sent',
   found_after_close: 'Closed as not sent, but the service has it: refunded after all',
+  batch_started: 'Refund batch started',
+  batch_finished: 'Refund batch ended',
 };
 
 /** Profile environments as people say them, and a record's that an earlier version did not keep. */

@@ -43,7 +43,15 @@ import {
   refundsPreview,
   refundsSubmit,
 } from './refunds';
-import { refundsBatchDryRun } from './refund-batch';
+import {
+  refundBatchEvents,
+  refundsBatchCancel,
+  refundsBatchDryRun,
+  refundsBatchPause,
+  refundsBatchReport,
+  refundsBatchStart,
+  refundsBatchStatus,
+} from './refund-batch';
 import {
   customersList,
   customersRegister,
@@ -101,6 +109,11 @@ export const contract = {
   'refunds.checkAgain': refundsCheckAgain,
   'refunds.closeNotSent': refundsCloseNotSent,
   'refunds.batchDryRun': refundsBatchDryRun,
+  'refunds.batchStart': refundsBatchStart,
+  'refunds.batchPause': refundsBatchPause,
+  'refunds.batchCancel': refundsBatchCancel,
+  'refunds.batchStatus': refundsBatchStatus,
+  'refunds.batchReport': refundsBatchReport,
   'audit.list': auditList,
   'customers.list': customersList,
   'customers.register': customersRegister,
@@ -121,6 +134,7 @@ export const events = {
   ...transactionEvents,
   ...reconciliationEvents,
   ...refundEvents,
+  ...refundBatchEvents,
   ...paymentEvents,
 } satisfies Record<EventChannel, z.ZodType>;
 

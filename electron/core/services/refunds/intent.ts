@@ -51,18 +51,28 @@ const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 /** A refund intent as the engine stores it: the shared columns, and its own fields in `data`. */
 export function toRecord(i: Intent): IntentRecord {
-  const { reasonCode, reasonNote, refundTransactionNo, refundStatus, closedNotSentAt, ...rest } = i;
+  const { reasonCode, reasonNote, refundTransactionNo, refundStatus, closedNotSentAt, batch, ...rest } = i;
   return {
     ...rest,
     kind: 'refund',
     data: {
       reasonCode,
       reasonNote,
+      ...(batch ? { batch } : {}),
       ...(refundTransactionNo ? { refundTransactionNo } : {}),
       ...(refundStatus ? { refundStatus } : {}),
       ...(closedNotSentAt ? { closedNotSentAt } : {}),
     },
   };
+}
+
+/** A batch row's mark on its intent (`data.batch`), when it is one. */
+function batchOf(v: unknown): Intent['batch'] {
+  if (!v || typeof v !== 'object') return undefined;
+  const b = v as Record<string, unknown>;
+  return typeof b['id'] === 'string' && typeof b['rowKey'] === 'string' && Number.isInteger(b['line'])
+    ? { id: b['id'], line: b['line'] as number, rowKey: b['rowKey'] }
+    : undefined;
 }
 
 /** The stored record as a refund intent (what IPC, the CLI and the screens show). */
@@ -100,6 +110,8 @@ export function fromRecord(r: IntentRecord): Intent {
     closedNotSentAt: str(r.data['closedNotSentAt']),
   };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) (i as Record<string, unknown>)[k] = v;
+  const batch = batchOf(r.data['batch']);
+  if (batch) i.batch = batch;
   return i;
 }
 
