@@ -507,7 +507,13 @@ export function createBatchExecutor(deps: BatchExecDeps) {
       // The refund's state now (it may have settled since the row was written).
       const i = r.intentId ? await deps.refunds.get(r.intentId) : undefined;
       const outcome = i?.state ?? r.outcome;
-      const message = r.state === 'refused' || r.outcome === 'cancelled' ? r.detail : r.dry.message;
+      // Why, for a row that did not end refunded: its refusal, the refund's own words, or the dry run's.
+      const message =
+        r.state === 'refused' || r.outcome === 'cancelled'
+          ? r.detail
+          : r.state === 'sent' && outcome && !REFUNDED.has(outcome)
+            ? (i?.detail ?? i?.retMsg ?? r.detail ?? r.dry.message)
+            : r.dry.message;
       out.push({
         ...r.dry,
         ...(message ? { message: message.slice(0, MESSAGE_MAX) } : {}),
