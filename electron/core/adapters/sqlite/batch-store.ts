@@ -82,6 +82,10 @@ function rowOf(r: RowRow): BatchRowRecord {
 
 const states = (xs: readonly string[]) => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
 
+/**
+ * Reads of the intents by row key name their index (v9's partial `intents_batch_row`): without table
+ * statistics SQLite would otherwise walk every refund of the kind or account to find the few a batch made.
+ */
 export function createSqliteBatchStore(db: Database): BatchStore {
   const exclusive = exclusiveOn(db);
   return {
@@ -192,7 +196,7 @@ export function createSqliteBatchStore(db: Database): BatchStore {
       }),
     async doneKeys(a) {
       const rows = db.all<{ id: string; batch: string | null }>(
-        `SELECT id, json_extract(data, '$.batch') AS batch FROM intents
+        `SELECT id, json_extract(data, '$.batch') AS batch FROM intents INDEXED BY intents_batch_row
          WHERE kind = 'refund' AND merchant_no = ? AND store_no = ?
            AND json_extract(data, '$.batch.rowKey') IS NOT NULL AND state IN ${COUNTED}`,
         a.merchantNo,
@@ -208,7 +212,7 @@ export function createSqliteBatchStore(db: Database): BatchStore {
     },
     async intentOfRow(a, batchId, rowKey) {
       return db.get<{ id: string }>(
-        `SELECT id FROM intents
+        `SELECT id FROM intents INDEXED BY intents_batch_row
          WHERE kind = 'refund' AND merchant_no = ? AND store_no = ?
            AND json_extract(data, '$.batch.rowKey') = ? AND json_extract(data, '$.batch.rowKey') IS NOT NULL
            AND json_extract(data, '$.batch.id') = ?
