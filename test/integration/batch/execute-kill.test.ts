@@ -56,7 +56,8 @@ function build(): Built {
     `${extra.byRef ? '' : p.transactionNo},${extra.byRef ? p.reference : ''},${what},${extra.ccy ?? p.currency},recall,${extra.ref ?? ''}`;
 
   // Not refundable: unknown ids, payments not successful, another currency, more than the payment.
-  for (let i = 0; i < 10; i += 1) add(undefined, `19999999999998${String(i).padStart(4, '0')},,1.00,USD,recall,`);
+  for (let i = 0; i < 10; i += 1)
+    add(undefined, `19999999999998${String(i).padStart(4, '0')},,1.00,USD,recall,`);
   for (const p of mine.filter((x) => x.status !== 'success').slice(0, 10)) add(p, row(p, '1.00'));
   for (const p of take(10)) add(p, row(p, '1.00', { ccy: p.currency === 'EUR' ? 'USD' : 'EUR' }));
   for (const p of take(10)) add(p, row(p, amount(p, p.amountMinor + 1)));
@@ -116,8 +117,7 @@ async function waitFor(check: () => boolean, ms: number): Promise<void> {
 }
 
 let built: Built;
-const refundsOfFile = () =>
-  sb.state.snapshot().refunds.filter((r) => built.payments.has(r.transactionNo));
+const refundsOfFile = () => sb.state.snapshot().refunds.filter((r) => built.payments.has(r.transactionNo));
 
 beforeAll(async () => {
   sb = await startSandbox({ seed: 2727, transactions: 1500, refundSettleMs: 30 });
@@ -146,7 +146,9 @@ describe('cli refund-batch --yes, killed mid-batch and run again', () => {
       // query on the next run, never resent) — the case this test is about.
       const killedAt = openAppStorage({ dataDir, now: Date.now, log: createFakeLogger() });
       try {
-        const open = (await refundStoreOn(killedAt.intents).unfinished()).filter((i) => i.state === 'sending');
+        const open = (await refundStoreOn(killedAt.intents).unfinished()).filter(
+          (i) => i.state === 'sending',
+        );
         expect(open.length, 'refunds in flight when the batch was killed').toBeGreaterThan(0);
       } finally {
         killedAt.close();
@@ -188,7 +190,9 @@ describe('cli refund-batch --yes, killed mid-batch and run again', () => {
       const report = parseCsvText(readFileSync(out, 'utf8'));
       expect(report.rows).toHaveLength(300);
       const col = (name: string) => report.headers.indexOf(name);
-      const refunded = report.rows.filter((r) => /^(accepted|succeeded)$/.test(r.cells[col('Outcome')] ?? ''));
+      const refunded = report.rows.filter((r) =>
+        /^(accepted|succeeded)$/.test(r.cells[col('Outcome')] ?? ''),
+      );
       expect(refunded).toHaveLength(built.expected.size);
       for (const r of refunded) {
         expect(r.cells[col('Refund transaction no.')]).toMatch(/^\d+$/);

@@ -74,7 +74,8 @@ async function refunded(row: BatchRow, batchId: string, state: IntentState): Pro
   seq += 1;
   const id = `RDKEY${String(seq).padStart(6, '0')}`;
   const at = new Date().toISOString();
-  await refunds.decide({ account: ACCOUNT, transactionNo: row.transactionNo!, currency: 'USD' }, (t) =>
+  const account = { ...ACCOUNT, environment: 'custom' as const };
+  await refunds.decide({ account, transactionNo: row.transactionNo!, currency: 'USD' }, (t) =>
     t.insertSending(
       {
         ...ACCOUNT,

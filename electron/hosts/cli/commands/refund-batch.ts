@@ -128,9 +128,7 @@ export const refundBatchCommand: Command = {
     const found = cliAccount(values, io, dataDir);
     // The person recorded on each row's refund and on the batch: this run's, as `refund` records it.
     const operator = (io.env['USER'] ?? io.env['USERNAME'] ?? 'cli').trim().slice(0, 60) || 'cli';
-    const account = values.yes
-      ? { ...found, profile: { ...found.profile, operatorName: operator } }
-      : found;
+    const account = values.yes ? { ...found, profile: { ...found.profile, operatorName: operator } } : found;
     const core = await openCliCore({ dataDir, io, account });
     const file = {
       name: escapeUnsafeText(basename(path)).slice(0, 260),
@@ -231,7 +229,11 @@ async function execute(
     // are the ones confirmed — and if the payments change before the batch starts, it is refused.
     let typed = opts.total?.split(',').map((t) => t.trim());
     const p = core.profiles.profiles.get(opts.profileId);
-    const mode = moneyModeOf(p.environment, core.profiles.profiles.effectiveBaseUrl(p.id), p.loopbackMoneyMode);
+    const mode = moneyModeOf(
+      p.environment,
+      core.profiles.profiles.effectiveBaseUrl(p.id),
+      p.loopbackMoneyMode,
+    );
     if (!typed && mode === 'live') {
       const dry = await invoke(
         core,

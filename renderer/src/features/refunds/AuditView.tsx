@@ -126,7 +126,10 @@ export function AuditView() {
                         ? 'refused'
                         : e.outcome === 'found_after_close'
                           ? 'outcome_unknown'
-                          : e.outcome
+                          : // A batch's own entries (its rows' refunds have theirs): shown plainly.
+                            e.outcome === 'batch_started' || e.outcome === 'batch_finished'
+                            ? 'accepted'
+                            : e.outcome
                     }
                     label={AUDIT_LABELS[e.outcome]}
                   />
