@@ -138,6 +138,20 @@ export function createSqliteBatchStore(db: Database): BatchStore {
         .all<RowRow>('SELECT * FROM refund_batch_rows WHERE batch_id = ? ORDER BY line', id)
         .map(rowOf);
     },
+    async tally(id) {
+      return db
+        .all<{ cls: string; state: string; outcome: string | null; n: number }>(
+          `SELECT json_extract(dry, '$.class') AS cls, state, outcome, count(*) AS n FROM refund_batch_rows
+           WHERE batch_id = ? GROUP BY cls, state, outcome`,
+          id,
+        )
+        .map((r) => ({
+          dryClass: r.cls,
+          state: r.state as BatchRowState,
+          ...(r.outcome !== null ? { outcome: r.outcome } : {}),
+          rows: Number(r.n),
+        }));
+    },
     async unfinished(a) {
       return db
         .all<BatchRow>(

@@ -30,7 +30,7 @@ import type { AuditEntry } from '../refunds/audit';
 import type { Intent } from '../refunds/intent';
 import type { RefundService } from '../refunds/service';
 import type { BatchDryRunOptions, BatchDryRunService, BatchFileInput, BatchProfile } from './dry-run';
-import type { BatchRecord, BatchRowRecord, BatchStore } from './store-port';
+import type { BatchRecord, BatchRowRecord, BatchStore, BatchTally } from './store-port';
 
 export interface BatchExecProfile extends BatchProfile {
   operator: string;
@@ -75,6 +75,7 @@ const ROW_STATE_OPEN = new Set(['sending', 'outcome_unknown']);
 const REFUNDED = new Set(['accepted', 'succeeded']);
 const NOT_REFUNDED = new Set(['rejected', 'failed', 'refused']);
 const MESSAGE_MAX = 700;
+const PROGRESS_MS = 250;
 
 const money = (minor: number, currency: Currency) => `${formatMinor(minor, currency)} ${currency}`;
 
@@ -123,7 +124,7 @@ export function createBatchExecutor(deps: BatchExecDeps) {
     return b;
   }
 
-  function statusOf(b: BatchRecord, rows: readonly BatchRowRecord[], extra: { resumed?: boolean } = {}) {
+  function statusOf(b: BatchRecord, tally: readonly BatchTally[], extra: { resumed?: boolean } = {}) {
     const run = active.get(b.id);
     const s: BatchStatus = {
       batchId: b.id,
@@ -135,7 +136,7 @@ export function createBatchExecutor(deps: BatchExecDeps) {
       createdAt: b.createdAt,
       operator: b.operator,
       moneyMode: b.facts.moneyMode,
-      dataRows: rows.length,
+      dataRows: 0,
       toSend: 0,
       pending: 0,
       refunded: 0,
@@ -147,17 +148,19 @@ export function createBatchExecutor(deps: BatchExecDeps) {
       totals: b.facts.totals as BatchStatus['totals'],
       ...extra,
     };
-    for (const r of rows) {
-      if (r.dry.class === 'already_refunded') s.alreadyDone += 1;
-      else if (r.dry.class !== 'will_refund') s.notUsable += 1;
-      if (r.dry.class !== 'will_refund') continue;
-      s.toSend += 1;
-      if (r.state === 'pending' || r.state === 'sending') s.pending += 1;
-      else if (r.state === 'refused') s.refused += 1;
-      else if (r.state === 'skipped') s.cancelled += 1;
-      else if (r.outcome && REFUNDED.has(r.outcome)) s.refunded += 1;
-      else if (r.outcome && NOT_REFUNDED.has(r.outcome)) s.refused += 1;
-      else s.unknown += 1;
+    for (const t of tally) {
+      const n = t.rows;
+      s.dataRows += n;
+      if (t.dryClass === 'already_refunded') s.alreadyDone += n;
+      else if (t.dryClass !== 'will_refund') s.notUsable += n;
+      if (t.dryClass !== 'will_refund') continue;
+      s.toSend += n;
+      if (t.state === 'pending' || t.state === 'sending') s.pending += n;
+      else if (t.state === 'refused') s.refused += n;
+      else if (t.state === 'skipped') s.cancelled += n;
+      else if (t.outcome && REFUNDED.has(t.outcome)) s.refunded += n;
+      else if (t.outcome && NOT_REFUNDED.has(t.outcome)) s.refused += n;
+      else s.unknown += n;
     }
     if (run && run.finishedHere > 0 && s.pending > 0) {
       const perRow = (deps.clock.now() - run.started) / run.finishedHere;
@@ -168,13 +171,18 @@ export function createBatchExecutor(deps: BatchExecDeps) {
 
   async function status(profileId: string, batchId: string): Promise<BatchStatus> {
     const b = await own(profileId, batchId);
-    return statusOf(b, await deps.store.rows(b.id));
+    return statusOf(b, await deps.store.tally(b.id));
   }
 
-  const progress = async (batchId: string) => {
+  /** Progress events: after a row at most every PROGRESS_MS per batch, and always when a run ends. */
+  const lastProgress = new Map<string, number>();
+  const progress = async (batchId: string, force = false) => {
     if (!deps.onProgress) return;
+    const now = deps.clock.now();
+    if (!force && now - (lastProgress.get(batchId) ?? 0) < PROGRESS_MS) return;
+    lastProgress.set(batchId, now);
     const b = await deps.store.get(batchId);
-    if (b) deps.onProgress(statusOf(b, await deps.store.rows(batchId)));
+    if (b) deps.onProgress(statusOf(b, await deps.store.tally(batchId)));
   };
 
   async function audit(b: BatchRecord, outcome: 'batch_started' | 'batch_finished', detail: string) {
@@ -217,7 +225,7 @@ export function createBatchExecutor(deps: BatchExecDeps) {
     if (same) {
       if (same.state === 'paused') await deps.store.setState(same.id, 'running', iso());
       launch(same.id);
-      return statusOf((await deps.store.get(same.id))!, await deps.store.rows(same.id), { resumed: true });
+      return statusOf((await deps.store.get(same.id))!, await deps.store.tally(same.id), { resumed: true });
     }
     const dry = await deps.dryRun.dryRun(input.profileId, input.file, input.options ?? {});
     if (dry.moneyMode === 'live' && dry.totals.length > 0 && !totalsTyped(dry.totals, input.typedTotals))
@@ -263,7 +271,7 @@ export function createBatchExecutor(deps: BatchExecDeps) {
       `Refund batch ${batch.id} from ${batch.fileName} (SHA-256 ${fileDigest.slice(0, 16)}…): ${dry.dataRows} data rows, ${dry.counts.will_refund} to refund (${totalsText(batch)}), ${dry.counts.already_refunded} already refunded by an earlier batch, ${dry.dataRows - dry.counts.will_refund - dry.counts.already_refunded} refused or unusable.`,
     );
     launch(batch.id);
-    return statusOf(batch, await deps.store.rows(batch.id));
+    return statusOf(batch, await deps.store.tally(batch.id));
   }
 
   /** Runs the batch in the background (once per process); errors are logged and leave it resumable. */
@@ -282,7 +290,8 @@ export function createBatchExecutor(deps: BatchExecDeps) {
       )
       .finally(() => {
         active.delete(batchId);
-        void progress(batchId).catch(() => undefined);
+        lastProgress.delete(batchId);
+        void progress(batchId, true).catch(() => undefined);
       });
   }
 
@@ -325,7 +334,7 @@ export function createBatchExecutor(deps: BatchExecDeps) {
               outcome: 'cancelled',
               detail: 'The batch was cancelled before this row was sent.',
             });
-      const final = statusOf(after, await deps.store.rows(batchId));
+      const final = statusOf(after, await deps.store.tally(batchId));
       if (final.pending > 0 && ctl.stop !== 'cancel') return; // left for the next run (a row still being decided)
       const end = ctl.stop === 'cancel' ? 'cancelled' : 'finished';
       await deps.store.setState(batchId, end, iso());
@@ -524,7 +533,7 @@ export function createBatchExecutor(deps: BatchExecDeps) {
         ...(r.operator ? { operator: r.operator } : {}),
       });
     }
-    return { status: statusOf(b, rows), rows: out };
+    return { status: statusOf(b, await deps.store.tally(b.id)), rows: out };
   }
 
   async function control(profileId: string, batchId: string, what: 'pause' | 'cancel') {

@@ -71,12 +71,21 @@ export interface RowPatch {
   operator?: string;
 }
 
+export interface BatchTally {
+  dryClass: string;
+  state: BatchRowState;
+  outcome?: string;
+  rows: number;
+}
+
 export interface BatchStore {
   /** The batch and all its rows, in one unit of work. */
   create(batch: BatchRecord, rows: readonly BatchRowRecord[]): Promise<void>;
   get(id: string): Promise<BatchRecord | undefined>;
   /** Every row, in file order. */
   rows(id: string): Promise<BatchRowRecord[]>;
+  /** How many rows of the batch are in each (dry run class, state, outcome): for its status, cheaply. */
+  tally(id: string): Promise<BatchTally[]>;
   /** Running or paused batches of the account, oldest first. */
   unfinished(account: Pick<AccountKey, 'merchantNo' | 'storeNo'>): Promise<BatchRecord[]>;
   setState(id: string, state: BatchState, at: string): Promise<void>;
