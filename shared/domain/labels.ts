@@ -120,6 +120,8 @@ export const AUDIT_OUTCOME_LABELS: Readonly<Record<string, string>> = {
   approval_declined: 'Declined (not sent)',
   approval_cancelled: 'Request cancelled (not sent)',
   approval_expired: 'Request expired (not sent)',
+  batch_started: 'Refund batch started',
+  batch_finished: 'Refund batch ended',
 };
 
 /** Profile environments as people say them, and a record's that an earlier version did not keep. */

@@ -53,6 +53,11 @@ const intentDraftSchema = intentAccountSchema.extend({
   reasonNote: z.string(),
   operator: z.string(),
   createdAt: z.string(),
+  /**
+   * The batch row this refund executes (issue 27): its batch, line and row key. Kept on the intent so
+   * the same row opened again is recognised as done, and decided against inside the transaction.
+   */
+  batch: z.object({ id: z.string(), line: z.number().int(), rowKey: z.string() }).optional(),
 });
 export type IntentDraft = z.infer<typeof intentDraftSchema>;
 
@@ -194,6 +199,9 @@ const AUDIT_OUTCOMES = [
   'approval_declined',
   'approval_cancelled',
   'approval_expired',
+  /** A refund batch was started (its rows' refunds have their own entries), or ended. */
+  'batch_started',
+  'batch_finished',
 ] as const;
 
 /** One entry of the audit log: every refund attempt, refused, rejected and unknown ones included. */

@@ -43,7 +43,15 @@ import {
   refundsPreview,
   refundsSubmit,
 } from './refunds';
-import { refundsBatchDryRun } from './refund-batch';
+import {
+  refundBatchEvents,
+  refundsBatchCancel,
+  refundsBatchDryRun,
+  refundsBatchPause,
+  refundsBatchReport,
+  refundsBatchStart,
+  refundsBatchStatus,
+} from './refund-batch';
 import {
   approvalsApproveAndSend,
   approvalsCancel,
@@ -108,6 +116,11 @@ export const contract = {
   'refunds.checkAgain': refundsCheckAgain,
   'refunds.closeNotSent': refundsCloseNotSent,
   'refunds.batchDryRun': refundsBatchDryRun,
+  'refunds.batchStart': refundsBatchStart,
+  'refunds.batchPause': refundsBatchPause,
+  'refunds.batchCancel': refundsBatchCancel,
+  'refunds.batchStatus': refundsBatchStatus,
+  'refunds.batchReport': refundsBatchReport,
   'audit.list': auditList,
   'approvals.list': approvalsList,
   'approvals.approveAndSend': approvalsApproveAndSend,
@@ -133,6 +146,7 @@ export const events = {
   ...transactionEvents,
   ...reconciliationEvents,
   ...refundEvents,
+  ...refundBatchEvents,
   ...paymentEvents,
 } satisfies Record<EventChannel, z.ZodType>;
 

@@ -103,6 +103,18 @@ const RAW_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
       ),
     },
   },
+  'refunds.batchStart': {
+    file: {
+      name: 'batch.csv',
+      base64: Buffer.from(`Transaction No,Amount,Currency,Reason\r\n${TX},1.00,USD,recall\r\n`).toString(
+        'base64',
+      ),
+    },
+  },
+  'refunds.batchPause': { batchId: 'RB0000000000' },
+  'refunds.batchCancel': { batchId: 'RB0000000000' },
+  'refunds.batchStatus': { batchId: 'RB0000000000' },
+  'refunds.batchReport': { batchId: 'RB0000000000' },
   'audit.list': undefined,
   'approvals.list': { profileId: 'P0000000000000000' },
   'approvals.approveAndSend': {

@@ -87,6 +87,7 @@ export function toRecord(i: Intent): IntentRecord {
     closedNotSentAt,
     author: _author,
     approval: _approval,
+    batch,
     ...rest
   } = i;
   return {
@@ -95,11 +96,21 @@ export function toRecord(i: Intent): IntentRecord {
     data: {
       reasonCode,
       reasonNote,
+      ...(batch ? { batch } : {}),
       ...(refundTransactionNo ? { refundTransactionNo } : {}),
       ...(refundStatus ? { refundStatus } : {}),
       ...(closedNotSentAt ? { closedNotSentAt } : {}),
     },
   };
+}
+
+/** A batch row's mark on its intent (`data.batch`), when it is one. */
+function batchOf(v: unknown): Intent['batch'] {
+  if (!v || typeof v !== 'object') return undefined;
+  const b = v as Record<string, unknown>;
+  return typeof b['id'] === 'string' && typeof b['rowKey'] === 'string' && Number.isInteger(b['line'])
+    ? { id: b['id'], line: b['line'] as number, rowKey: b['rowKey'] }
+    : undefined;
 }
 
 /** The stored record as a refund intent (what IPC, the CLI and the screens show). */
@@ -139,6 +150,8 @@ export function fromRecord(r: IntentRecord): Intent {
     approval: r.approval,
   };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) (i as Record<string, unknown>)[k] = v;
+  const batch = batchOf(r.data['batch']);
+  if (batch) i.batch = batch;
   return i;
 }
 

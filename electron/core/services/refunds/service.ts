@@ -90,6 +90,11 @@ export interface SubmitInput {
   profileId: string;
   /** The account the confirmation showed; refused if the profile now points elsewhere. */
   account?: { baseUrl: string; merchantNo: string };
+  /**
+   * A refund batch row (issue 27): kept on the intent, and refused inside the deciding transaction when
+   * an intent of this payment with the same row key may already have moved money (`alreadyDone`).
+   */
+  batch?: { id: string; line: number; rowKey: string };
 }
 
 export interface Preview {
@@ -463,6 +468,16 @@ export function createRefundService(deps: RefundServiceDeps) {
       const scope = { account, transactionNo: tx.transactionNo, currency: tx.currency };
       decided = await deps.store.decide(scope, async (db) => {
         const intents = await db.forPayment(ctx.merchantNo, ctx.storeNo, tx.transactionNo);
+        const rowKey = input.batch?.rowKey;
+        const done = rowKey
+          ? intents.find((i) => i.batch?.rowKey === rowKey && COUNTED_STATES.has(i.state))
+          : undefined;
+        if (done)
+          throw new Refusal(
+            'conflict',
+            `This batch row was already refunded as refund ${done.id}${done.batch ? ` (batch ${done.batch.id}, line ${done.batch.line})` : ''}.`,
+            { intentId: done.id, alreadyDone: true },
+          );
         const open = openIntent(intents);
         if (open) throw openRefusal(open);
         const remaining = remainingFor(tx, intents);
@@ -496,6 +511,7 @@ export function createRefundService(deps: RefundServiceDeps) {
           settleCurrency: tx.settleCurrency ?? tx.currency,
           createdAt: at,
           ...(tx.reference ? { reference: tx.reference } : {}),
+          ...(input.batch ? { batch: input.batch } : {}),
         };
         // Four-eyes (team database): above the account's policy the refund is recorded as a request and
         // nothing is sent. The policy is the database's, read in this decision; were it raised meanwhile,

@@ -45,6 +45,10 @@ function auditBadgeState(outcome: AuditEntry['outcome']): IntentView['state'] {
       return 'cancelled';
     case 'approval_expired':
       return 'expired';
+    // A batch's own entries (its rows' refunds have theirs): shown plainly.
+    case 'batch_started':
+    case 'batch_finished':
+      return 'accepted';
     default:
       return outcome;
   }
