@@ -32,6 +32,10 @@ export async function openTeamDesk(o: {
   sandbox: Pick<RunningSandbox, 'baseUrl'>;
   /** Background work (resume, sweeps, the change feed); off by default so a test sees only its own calls. */
   background?: boolean;
+  /** The sender's lease (default the engine's): tests that wait for one to run out shorten it. */
+  leaseMs?: number;
+  /** One attempt's limit at the gateway (default 3 s): a test that holds a request out lengthens it. */
+  gatewayTimeoutMs?: number;
 }): Promise<TeamDesk> {
   const dataDir = mkdtempSync(join(tmpdir(), `rd-team-${o.deskId}-`));
   const log = createFakeLogger();
@@ -68,7 +72,12 @@ export async function openTeamDesk(o: {
       storage,
       identity: { sender: `${o.deskId}:${process.pid}`, osUser: o.deskId },
     },
-    { demo: false, background: o.background ?? false, gateway: { timeoutMs: 3_000, retry: { retries: 0 } } },
+    {
+      demo: false,
+      background: o.background ?? false,
+      gateway: { timeoutMs: o.gatewayTimeoutMs ?? 3_000, retry: { retries: 0 } },
+      ...(o.leaseMs ? { leaseMs: o.leaseMs } : {}),
+    },
   );
   const call = async <T>(channel: string, input?: unknown): Promise<T> => {
     const r = await core.dispatch(channel, input);

@@ -230,7 +230,7 @@ describe('four-eyes in the refund engine (team database, real sandbox)', () => {
     );
     const maker = await refusal(approve('alice', own.id));
     expect(maker.code).toBe('forbidden');
-    expect(maker.message).toMatch(/permission denied for function approve_request/);
+    expect(maker.message).toMatch(/permission denied for function approve_and_claim/);
     const small = await refusal(approve('erin', own.id));
     expect(small.code).toBe('forbidden');
     expect(small.message).toMatch(/above your approval limit/);

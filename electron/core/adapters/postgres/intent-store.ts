@@ -18,14 +18,7 @@ import type {
 } from '../../services/engine/port';
 import { InvariantViolation, UnreadableRecords, type UnreadableRow } from '../../services/engine/port';
 import { UnusableRowError } from '../sqlite/stored';
-import {
-  approveRequest,
-  cancelRequest,
-  openRequests,
-  rejectRequest,
-  requestRefund,
-  whoAmI,
-} from './approvals';
+import { cancelRequest, openRequests, rejectRequest, requestRefund, whoAmI } from './approvals';
 import { type ChangeFeed, startChangeFeed } from './change-feed';
 import {
   createPgPool,
@@ -67,18 +60,7 @@ export interface PostgresIntentStoreOptions extends PgConnectOptions {
    * clock). The server's clock is still the one every desk shares.
    */
   clockOffsetMs?: () => number;
-  /**
-   * How long an approved refund its approver's desk claimed for sending counts as being sent, from the
-   * claim (server clock). Schema 2's transition_intent keeps no lease on approved -> sending and
-   * renew_lease needs a sender column it cannot set, so such a send cannot be renewed: this must outlast
-   * the longest refund request (the gateway's timeout and retries). A desk that dies mid-send leaves it
-   * to be resolved by query after this instead of after one lease. Default CLAIMED_LEASE_MS.
-   */
-  claimedLeaseMs?: number;
 }
-
-/** See PostgresIntentStoreOptions.claimedLeaseMs. */
-export const CLAIMED_LEASE_MS = 120_000;
 
 export interface OpenPostgresStore {
   store: IntentStore;
@@ -427,9 +409,10 @@ export function createPostgresIntentStore(
   }
 
   /**
-   * Approve (unless this person approved it already and never sent it) and claim for sending, on the
-   * decision's connection: approve_request checks who may; transition_intent lets only the approver move
-   * approved -> sending, above the policy. Both commit together or not at all.
+   * Approve (unless this person approved it already and never sent it) and claim for sending, in the
+   * decision's transaction, through refund_desk.approve_and_claim: it refuses in the database's words
+   * (own request, above the checker's limit, expired, not awaiting approval) and gives this sender a
+   * lease on the server's clock, renewed by renew_lease while the request is out, like any send.
    */
   async function approveAndClaimNow(
     c: pg.PoolClient,
@@ -437,20 +420,22 @@ export function createPostgresIntentStore(
     lease: LeaseGrant,
     event: IntentEvent,
   ): Promise<IntentRecord> {
-    const cur = await one(c, id);
-    if (cur?.state !== 'approved') await approveRequest(c, id);
-    const next = await transitionNow(c, {
-      id,
-      from: ['approved'],
-      to: 'sending',
-      patch: {},
-      event: { ...event, data: { ...event.data, sender: lease.holder } },
-    });
+    const raw = (
+      await c.query<PgRow>(
+        `SELECT ${INTENT_COLUMNS} FROM refund_desk.approve_and_claim($1, $2, $3::float8, $4::jsonb) i`,
+        [id, lease.holder, lease.ms + offset(), JSON.stringify(event)],
+      )
+    ).rows;
+    const next = parse(raw)[0];
     if (!next)
-      throw new AppError('conflict', `request ${id} is no longer approved: nothing was sent`, {
-        retryable: false,
-        details: { moneyMoved: 'no', intentId: id },
-      });
+      throw new AppError(
+        'conflict',
+        `request ${id} could not be read back after its claim: nothing was sent`,
+        {
+          retryable: false,
+          details: { moneyMoved: 'no', intentId: id },
+        },
+      );
     return next;
   }
 
@@ -539,19 +524,14 @@ export function createPostgresIntentStore(
         throw mapPgError(e);
       }
     },
-    // An approved refund claimed by its approver has no lease column (see claimedLeaseMs): it counts as
-    // being sent for claimedLeaseMs from the claim, its last change.
     expiredLeases: (kind) =>
       rows(
         pool,
         `SELECT ${INTENT_COLUMNS} FROM refund_desk.intents i
            WHERE kind = $1 AND state = 'sending'
-             AND coalesce(lease_until,
-                   CASE WHEN approved_by IS NOT NULL
-                     THEN changed_on_server + $3::float8 * interval '1 millisecond' END,
-                   '-infinity') <= clock_timestamp() + $2::float8 * interval '1 millisecond'
+             AND coalesce(lease_until, '-infinity') <= clock_timestamp() + $2::float8 * interval '1 millisecond'
            ORDER BY created_at, id`,
-        [kind, offset(), o.claimedLeaseMs ?? CLAIMED_LEASE_MS],
+        [kind, offset()],
       ),
     get: (id) => one(pool, id),
     inStates: (kind, states) =>
