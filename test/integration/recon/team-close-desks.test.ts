@@ -12,6 +12,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresCloseStore } from '../../../electron/core/adapters/postgres/close-store';
+import { createPgPool } from '../../../electron/core/adapters/postgres/connection';
 import { migratePostgres } from '../../../electron/core/adapters/postgres/migrate';
 import { addPerson } from '../../../electron/core/adapters/postgres/team-admin';
 import type { AppCore } from '../../../electron/core/compose';
@@ -316,5 +318,123 @@ describe('the controller’s desk: a run another desk ran, through IPC', () => {
       ['update', 'alice', 'desk-1'],
       ['sign_off', 'bob', 'desk-2'],
     ]);
+  }, 120_000);
+
+  it('hostile payloads: another account’s run, a run published without its account, malformed ids and extra fields are refused; the same account under another profile id opens', async () => {
+    const d1 = await desk('alice', 'desk-3');
+    const d2 = await desk('bob', 'desk-4');
+    const second = {
+      name: 'Second store',
+      merchantNo: '200101',
+      storeNo: '300101',
+      environment: 'custom',
+      baseUrl: 'http://127.0.0.1:1',
+    };
+    // The same account on both desks, under each desk's own profile id.
+    const s1 = await d1.call('profiles.save', second);
+    const s2 = await d2.call('profiles.save', { ...second, name: 'Store two (controller)' });
+    await d1.call('profiles.setToken', { id: s1.id, token: 'tok-second-0001' });
+    expect(s1.id).not.toBe(s2.id);
+    // A run of that account on desk 1 (nothing answers there: it ends with its rows not checked).
+    const { runId } = await d1.call('reconciliation.create', {
+      profileId: s1.id,
+      label: 'second.csv',
+      file: {
+        name: 'second.csv',
+        encoding: 'utf-8',
+        delimiter: ',',
+        dataRows: 1,
+        decimal: '.',
+        decimalSource: 'detected',
+        dateOrder: 'ymd',
+        dateOrderSource: 'default',
+      },
+      mapping: { transactionNo: 'No', amount: 'Amount', currency: 'Currency' },
+      options: { days: 'service', timeZone: 'UTC', dateToleranceDays: 1, refundLookbackDays: 0 },
+    });
+    await d1.call('reconciliation.addInput', {
+      profileId: s1.id,
+      runId,
+      rows: [
+        { line: 2, transactionNo: '297553638300708562', amountMinor: 100, currency: 'USD', status: 'paid' },
+      ],
+    });
+    await d1.call('reconciliation.start', { profileId: s1.id, runId });
+    const listed = await until(async () => {
+      const r = await d2.call('reconciliation.awaitingSignOff', { profileId: s2.id });
+      return r.runs.find((x) => x.runId === runId);
+    });
+    expect(listed).toMatchObject({ publishedDesk: 'desk-3', local: false });
+
+    // Desk 2's Demo profile is another account: not listed, not opened, not signed.
+    expect(
+      (await d2.call('reconciliation.awaitingSignOff', { profileId: d2.profileId })).runs.map((r) => r.runId),
+    ).not.toContain(runId);
+    for (const [channel, extra] of [
+      ['reconciliation.get', {}],
+      ['reconciliation.items', { offset: 0, limit: 10 }],
+      ['reconciliation.exceptions', {}],
+      ['reconciliation.updateException', { exceptionId: 'i0', version: 0, note: 'x' }],
+      ['reconciliation.signOff', { comment: 'closed', open: ['i0'] }],
+    ] as const)
+      expect(await d2.core.dispatch(channel, { profileId: d2.profileId, runId, ...extra })).toMatchObject({
+        ok: false,
+        error: { code: 'conflict', message: expect.stringContaining('merchant 200101, store 300101') },
+      });
+    // …while its profile for that account opens it.
+    expect(await d2.call('reconciliation.get', { profileId: s2.id, runId })).toMatchObject({
+      runId,
+      profileId: s2.id,
+      published: { desk: 'desk-3' },
+    });
+
+    // A run published without its account (as desks did before it was recorded): no desk but its own opens it.
+    const theirs = await d1.call('reconciliation.report', { profileId: s1.id, runId });
+    const { account: _gone, ...oldFacts } = theirs.facts;
+    const pool = createPgPool({
+      connectionString: cluster.loginUrl('alice', PW.alice, db),
+      deskId: 'desk-old',
+    });
+    try {
+      await createPostgresCloseStore(pool).team!.publish({
+        facts: { ...oldFacts, runId: 'RC-OLD-1' },
+        summary: theirs.summary,
+        statement: theirs.statement,
+        items: 0,
+        exceptionItems: [],
+        recordHash: '0'.repeat(64),
+      });
+    } finally {
+      await pool.end();
+    }
+    expect(
+      await d2.core.dispatch('reconciliation.get', { profileId: s2.id, runId: 'RC-OLD-1' }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'conflict', message: expect.stringMatching(/published without its account.*desk-old/) },
+    });
+    expect(
+      (await d2.call('reconciliation.awaitingSignOff', { profileId: s2.id })).runs.map((r) => r.runId),
+    ).not.toContain('RC-OLD-1');
+
+    // Unknown runs and profiles, malformed ids, extra fields: refused before anything is read.
+    const refusedAs = async (channel: InvokeChannel, input: unknown, code: string) =>
+      expect(await d2.core.dispatch(channel, input)).toMatchObject({ ok: false, error: { code } });
+    await refusedAs('reconciliation.get', { profileId: s2.id, runId: 'RC-NOT-THERE' }, 'not_found');
+    await refusedAs('reconciliation.get', { profileId: 'P-gone', runId }, 'not_found');
+    await refusedAs('reconciliation.awaitingSignOff', { profileId: 'P-gone' }, 'not_found');
+    await refusedAs('reconciliation.awaitingSignOff', { allProfiles: true }, 'invalid_input');
+    await refusedAs(
+      'reconciliation.awaitingSignOff',
+      { profileId: s2.id, account: { merchantNo: '200101' } },
+      'invalid_input',
+    );
+    await refusedAs('reconciliation.audit', { profileId: s2.id, runId: "x' OR '1'='1" }, 'invalid_input');
+    await refusedAs('reconciliation.audit', { profileId: s2.id, runId: 'R'.repeat(65) }, 'invalid_input');
+    await refusedAs('reconciliation.audit', { profileId: s2.id, runId, by: 'bob' }, 'invalid_input');
+    await refusedAs('reconciliation.get', { profileId: s2.id, runId: ['RC'] }, 'invalid_input');
+    // Steering a run is for the desk that holds it: desk 2 cannot re-check or cancel desk 1's run.
+    await refusedAs('reconciliation.recheck', { profileId: s2.id, runId }, 'not_found');
+    await refusedAs('reconciliation.cancel', { profileId: s2.id, runId }, 'not_found');
   }, 120_000);
 });
