@@ -180,9 +180,9 @@ export function ReportView({ report, onStartOver, onRecheck, profileName }: Prop
           <p className="recon-banner" role="note" data-testid="recon-published">
             Run by {published.by} at {published.desk} (their profile “{published.profileName}”), published to
             the team database on {f.dateTime(published.at)} ({f.zoneLabel}). The figures are that run’s own;
-            this desk holds its {f.count(published.heldItems)} non-matched row
-            {published.heldItems === 1 ? '' : 's'}; the {f.count(matchedElsewhere)} matched stay on that desk
-            (export every row there).
+            this desk holds its {f.count(published.heldItems)} non-matched{' '}
+            {published.heldItems === 1 ? 'row' : 'rows'}, and the {f.count(matchedElsewhere)} matched{' '}
+            {matchedElsewhere === 1 ? 'row is' : 'rows are'} on that desk (export every row there).
           </p>
         )}
         {(facts.offline || facts.usedCache) && (
