@@ -43,6 +43,11 @@ import type { Migration } from './database';
  *   Indexes lead with what each query pins (kind, merchant, payment or day), so no decision scans the
  *   whole table; the day's index is on the currency as read (trimmed, upper case: earlier versions kept
  *   a code in any case).
+ * - v10, the period's list as columns (issue 30): a window of the service's list is stored as one array
+ *   per field (`layout` 'columns', ./list-columns.ts) instead of one JSON object per payment. Windows
+ *   written earlier keep their text and `layout` 'objects', and are read as before, so a run recorded by
+ *   an earlier version resumes and re-checks identically. Only a column: no row is rewritten. (The version
+ *   also keeps an earlier Refund Desk from opening a file whose windows it could not read.)
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -560,5 +565,11 @@ CREATE TRIGGER payment_notes_no_update BEFORE UPDATE ON payment_notes
 BEGIN SELECT RAISE(ABORT, 'payment notes are append-only'); END;
 CREATE TRIGGER payment_notes_no_delete BEFORE DELETE ON payment_notes
 BEGIN SELECT RAISE(ABORT, 'payment notes are append-only'); END`,
+  },
+  {
+    version: 10,
+    sql: `
+ALTER TABLE recon_windows ADD COLUMN layout TEXT NOT NULL DEFAULT 'objects'
+  CHECK (layout IN ('objects', 'columns'))`,
   },
 ];
