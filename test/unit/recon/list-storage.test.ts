@@ -15,53 +15,16 @@ import { createSqliteRunStore } from '../../../electron/core/adapters/sqlite/rec
 import { MIGRATIONS } from '../../../electron/core/adapters/sqlite/schema';
 import type { ListWindow } from '../../../electron/core/services/reconciliation/run-store';
 import { createReconciliationService } from '../../../electron/core/services/reconciliation/service';
-import { CURRENCIES, isKnownCurrency } from '../../../shared/domain/currencies';
+import { isKnownCurrency } from '../../../shared/domain/currencies';
 import { AppError } from '../../../shared/domain/errors';
-import type { RefundRecord, Transaction } from '../../../shared/domain/transaction';
-import { REFUND_STATUSES, TRANSACTION_STATUSES } from '../../../shared/protocol/statuses';
+import type { Transaction } from '../../../shared/domain/transaction';
 import { reportCsv } from '../../../shared/recon/export';
 import type { LedgerRow } from '../../../shared/recon/ledger';
 import { listWindows, type ReconOptions } from '../../../shared/recon/period';
+import { transactionArb } from './arbitraries';
 import type { RunFacts } from '../../../shared/recon/run';
 
 const log = { info() {}, warn() {}, error() {} };
-const text = fc.oneof(fc.constantFrom('', ' ', 'null', '"', '\\', 'é€😀'), fc.string({ maxLength: 12 }));
-const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
-const currency = fc.constantFrom(...CURRENCIES);
-const minor = fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });
-
-/** Builds the object with only the properties that have a value (absent stays absent, as zod gives). */
-const defined = <T extends object>(o: T): T =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-
-const refundArb: fc.Arbitrary<RefundRecord> = fc
-  .record({
-    refundTransactionNo: text,
-    refundReference: opt(text),
-    refundAmountMinor: minor,
-    currency,
-    settleCurrency: opt(currency),
-    status: fc.constantFrom(...REFUND_STATUSES),
-    createdAt: opt(text),
-  })
-  .map(defined);
-
-const transactionArb: fc.Arbitrary<Transaction> = fc
-  .record({
-    transactionNo: text,
-    reference: opt(text),
-    amountMinor: minor,
-    currency,
-    settleCurrency: opt(currency),
-    status: fc.constantFrom(...TRANSACTION_STATUSES, 'unknown' as const),
-    vendor: opt(text),
-    transactionType: fc.constantFrom('payment' as const, 'refund' as const, 'unknown' as const),
-    createdAt: opt(text),
-    paidAt: opt(text),
-    cardLast4: opt(fc.stringMatching(/^\d{4}$/)),
-    refunds: fc.array(refundArb, { maxLength: 3 }),
-  })
-  .map(defined);
 
 describe('the period’s list stored as columns', () => {
   const dirs: string[] = [];
@@ -214,6 +177,7 @@ describe('the period’s list stored as columns', () => {
     const service = (storage: ReturnType<typeof openAppStorage>) =>
       createReconciliationService({
         runs: storage.runs,
+        closing: storage.closing,
         jobs: storage.jobs,
         clock: { now: () => Date.parse('2025-07-03T00:00:00.000Z') },
         log,
@@ -303,5 +267,59 @@ describe('the period’s list stored as columns', () => {
     expect(before.report.summary).toEqual(now.report.summary);
     expect(before.items).toStrictEqual(now.items);
     expect(reportCsv(before.items)).toBe(reportCsv(now.items));
+  });
+
+  it('a run an earlier version completed (items as plain JSON, schema v8) re-opens line for line', async () => {
+    const nowDir = dataDir();
+    const now = await runOn(nowDir, 10, (db, runId) => {
+      const runs = createSqliteRunStore(db);
+      for (const w of windowsOf(month().listed)) runs.saveWindow(runId, { ...w, state: 'listed' });
+    });
+    const today = openDatabase(join(nowDir, DATABASE_FILE), MIGRATIONS);
+    const job = today.all('SELECT * FROM recon_jobs')[0]!;
+    const stored = today.all<{ data: string }>('SELECT data FROM recon_items ORDER BY seq');
+    today.close();
+    // Most items are stored compactly today; an earlier version wrote every one as its JSON.
+    expect(stored.filter((r) => r.data.startsWith('S')).length).toBeGreaterThan(stored.length / 2);
+    const dir = dataDir();
+    const old = openDatabase(
+      join(dir, DATABASE_FILE),
+      MIGRATIONS.filter((m) => m.version <= 8),
+    );
+    const cols = Object.keys(job);
+    old.run(
+      `INSERT INTO recon_jobs (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+      ...cols.map((c) => job[c] as string | number | null),
+    );
+    now.items.forEach((item, seq) =>
+      old.run(
+        'INSERT INTO recon_items (job_id, seq, line, outcome, data) VALUES (?, ?, ?, ?, ?)',
+        String(job['id']),
+        seq,
+        item.line ?? null,
+        item.outcome,
+        JSON.stringify(item),
+      ),
+    );
+    old.close();
+    const storage = openAppStorage({ dataDir: dir, now: Date.now, log });
+    const again = createReconciliationService({
+      runs: storage.runs,
+      closing: storage.closing,
+      jobs: storage.jobs,
+      clock: { now: Date.now },
+      log,
+      gatewayFor: () => {
+        throw new Error('a re-opened run asks nothing');
+      },
+      profile: () => ({ id: 'p1', name: 'Main' }),
+      onProgress: () => undefined,
+    });
+    const runId = String(job['id']);
+    expect(again.report(runId).summary).toEqual(now.report.summary);
+    const items = again.items(runId, 0, 1000).items;
+    expect(items).toStrictEqual(now.items);
+    expect(reportCsv(items)).toBe(reportCsv(now.items));
+    storage.close();
   });
 });

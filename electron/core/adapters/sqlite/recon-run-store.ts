@@ -1,6 +1,5 @@
 import { isKnownCurrency } from '../../../../shared/domain/currencies';
 import type { Transaction } from '../../../../shared/domain/transaction';
-import type { ReconItem } from '../../../../shared/recon/match';
 import type { RunFacts } from '../../../../shared/recon/run';
 import type { ReconSummary } from '../../../../shared/recon/summary';
 import type {
@@ -12,6 +11,7 @@ import type {
   StoredRun,
 } from '../../services/reconciliation/run-store';
 import type { Database, Row } from './database';
+import { decodeItem, encodeItem } from './item-codec';
 import { decodeListColumns, encodeListColumns } from './list-columns';
 import { inKnownCurrencies } from './stored';
 
@@ -179,7 +179,7 @@ export function createSqliteRunStore(db: Database): RunStore {
           'INSERT INTO recon_items (job_id, seq, line, outcome, data) VALUES (?, ?, ?, ?, ?)',
         );
         items.forEach((item, seq) =>
-          insert.run(runId, seq, item.line ?? null, item.outcome, JSON.stringify(item)),
+          insert.run(runId, seq, item.line ?? null, item.outcome, encodeItem(item)),
         );
         db.run(
           'UPDATE recon_jobs SET facts = ?, summary = ?, statement = ?, ended_as = ?, started = 1 WHERE id = ?',
@@ -213,7 +213,7 @@ export function createSqliteRunStore(db: Database): RunStore {
           offset,
           limit,
         )
-        .map((r) => JSON.parse(r.data) as ReconItem);
+        .map((r) => decodeItem(r.data));
     },
     copyWindows(fromRunId, toRunId) {
       db.immediate(() =>

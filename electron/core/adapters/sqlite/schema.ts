@@ -46,8 +46,10 @@ import type { Migration } from './database';
  * - v10, the period's list as columns (issue 30): a window of the service's list is stored as one array
  *   per field (`layout` 'columns', ./list-columns.ts) instead of one JSON object per payment. Windows
  *   written earlier keep their text and `layout` 'objects', and are read as before, so a run recorded by
- *   an earlier version resumes and re-checks identically. Only a column: no row is rewritten. (The version
- *   also keeps an earlier Refund Desk from opening a file whose windows it could not read.)
+ *   an earlier version resumes and re-checks identically. Report items whose service side is the one their
+ *   transaction gives are stored without it (./item-codec.ts); items stored earlier are plain JSON and
+ *   read as before. Only a column: no row is rewritten. (The version also keeps an earlier Refund Desk
+ *   from opening a file whose windows and items it could not read.)
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
