@@ -358,6 +358,14 @@ it(`${2 * (APP_DESKS + CLI_DESKS)} desks on 2 data directories, one PostgreSQL, 
       `seconds: start ${(tReady - t0) / 1000}, rounds ${(tRounds - tReady) / 1000}, settle ${(tSettled - tRounds) / 1000}`,
   );
 
+  expect(overlaps.map(([a, b]) => [a.refundReference, b.refundReference])).toEqual([]);
+  expect(refused.map((e) => e.refundReference)).toEqual([]);
+  expect(overRefunded.map((p) => p.transactionNo)).toEqual([]);
+  expect(unknownRequests.map((e) => e.refundReference)).toEqual([]);
+  expect(lostRefunds.map((r) => r.refundReference)).toEqual([]);
+  expect(phantom.map((i) => i.id)).toEqual([]);
+  expect(unsettled.map((i) => `${i.id} ${i.state}`)).toEqual([]);
+
   // The run raced for real: every desk took part, desks died mid-refund, the server crashed once,
   // refunds reached the service and desks were refused for one another's.
   expect(tally.kills).toBeGreaterThanOrEqual(3);
@@ -367,12 +375,4 @@ it(`${2 * (APP_DESKS + CLI_DESKS)} desks on 2 data directories, one PostgreSQL, 
   expect(requests.length).toBeGreaterThan(PAYMENTS);
   expect(tally.outcomes['conflict:open'] ?? 0).toBeGreaterThan(0);
   expect(tally.outcomes['conflict:remaining'] ?? 0).toBeGreaterThan(0);
-
-  expect(overlaps.map(([a, b]) => [a.refundReference, b.refundReference])).toEqual([]);
-  expect(refused.map((e) => e.refundReference)).toEqual([]);
-  expect(overRefunded.map((p) => p.transactionNo)).toEqual([]);
-  expect(unknownRequests.map((e) => e.refundReference)).toEqual([]);
-  expect(lostRefunds.map((r) => r.refundReference)).toEqual([]);
-  expect(phantom.map((i) => i.id)).toEqual([]);
-  expect(unsettled.map((i) => `${i.id} ${i.state}`)).toEqual([]);
 }, 170_000);
