@@ -198,7 +198,13 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     profile: (id) => {
       try {
         const p = profiles.profiles.get(id);
-        return { id: p.id, name: p.name };
+        const account = {
+          environment: p.environment,
+          baseUrl: profiles.profiles.effectiveBaseUrl(p.id) ?? '',
+          merchantNo: p.merchantNo,
+          storeNo: p.storeNo,
+        };
+        return { id: p.id, name: p.name, account };
       } catch {
         return undefined;
       }

@@ -64,6 +64,8 @@ export function buildBridge(transport: BridgeTransport): Bridge {
     'reconciliation.updateException': op('reconciliation.updateException'),
     'reconciliation.matchException': op('reconciliation.matchException'),
     'reconciliation.signOff': op('reconciliation.signOff'),
+    'reconciliation.awaitingSignOff': op('reconciliation.awaitingSignOff'),
+    'reconciliation.audit': op('reconciliation.audit'),
     'reconciliation.demoLedger': op('reconciliation.demoLedger'),
     'refunds.preview': op('refunds.preview'),
     'refunds.submit': op('refunds.submit'),

@@ -34,6 +34,8 @@ export const INVOKE_CHANNELS = [
   'reconciliation.updateException',
   'reconciliation.matchException',
   'reconciliation.signOff',
+  'reconciliation.awaitingSignOff',
+  'reconciliation.audit',
   'reconciliation.demoLedger',
   'refunds.preview',
   'refunds.submit',

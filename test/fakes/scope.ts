@@ -33,6 +33,8 @@ export const ACCOUNT_CHANNELS = new Set([
   'reconciliation.report',
   'reconciliation.items',
   'reconciliation.recheck',
+  'reconciliation.awaitingSignOff',
+  'reconciliation.audit',
   'payments.createCheckout',
   'payments.captureCard',
   'payments.chargeMethod',

@@ -1134,7 +1134,7 @@ describe('schema 8 → 9: refund batches', () => {
     const storage = openStorage(dataDir);
     expect(storage.untrusted()).toBeUndefined();
     const db = rawDb(dataDir);
-    expect(db.schemaVersion()).toBe(9);
+    expect(db.schemaVersion()).toBe(LATEST);
     expect(dump(db, 'intents')).toEqual(intentsBefore);
     expect(dump(db, 'payment_notes')).toHaveLength(1);
     db.close();

@@ -83,6 +83,8 @@ const RAW_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
     reason: 'Same order.',
   },
   'reconciliation.signOff': { runId: 'RC0000000000', comment: 'June closed.', open: ['i3'] },
+  'reconciliation.awaitingSignOff': {},
+  'reconciliation.audit': { runId: 'RC0000000000' },
   'refunds.preview': { transactionNo: TX },
   'refunds.submit': {
     transactionNo: TX,

@@ -49,6 +49,13 @@ import type { Migration } from './database';
  *   intents themselves (their `data.batch.rowKey`, indexed here), so a row whose intent committed just
  *   before a crash is never offered again even if its batch row was not updated. Only new tables and
  *   an index: no table is rebuilt.
+ * - v10, the period's list as columns (issue 30): a window of the service's list is stored as one array
+ *   per field (`layout` 'columns', ./list-columns.ts) instead of one JSON object per payment. Windows
+ *   written earlier keep their text and `layout` 'objects', and are read as before, so a run recorded by
+ *   an earlier version resumes and re-checks identically. Report items whose service side is the one their
+ *   transaction gives are stored without it (./item-codec.ts); items stored earlier are plain JSON and
+ *   read as before. Only a column: no row is rewritten. (The version also keeps an earlier Refund Desk
+ *   from opening a file whose windows and items it could not read.)
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -613,5 +620,11 @@ CREATE TABLE refund_batch_rows (
 CREATE INDEX refund_batch_rows_state ON refund_batch_rows (batch_id, state);
 CREATE INDEX intents_batch_row ON intents (merchant_no, store_no, json_extract(data, '$.batch.rowKey'))
   WHERE kind = 'refund' AND json_extract(data, '$.batch.rowKey') IS NOT NULL`,
+  },
+  {
+    version: 10,
+    sql: `
+ALTER TABLE recon_windows ADD COLUMN layout TEXT NOT NULL DEFAULT 'objects'
+  CHECK (layout IN ('objects', 'columns'))`,
   },
 ];
