@@ -110,6 +110,8 @@ export const AUDIT_OUTCOME_LABELS: Readonly<Record<string, string>> = {
   failed: 'Failed',
   closed_not_sent: 'Closed as not sent',
   found_after_close: 'Closed as not sent, but the service has it: refunded after all',
+  conflicting_answer: 'Answer kept offline disagrees with the team database: check the payment',
+  imported: 'Imported from a desk (before team mode)',
 };
 
 /** Profile environments as people say them, and a record's that an earlier version did not keep. */

@@ -22,6 +22,7 @@
  * - `intent_events` and `audit` are append-only histories with the server's time and login on each row.
  */
 import { CLOSE_MIGRATION_SQL } from './migration-close';
+import { OUTBOX_MIGRATION_SQL } from './migration-outbox';
 import { TEAM_MIGRATION_SQL } from './migration-team';
 
 export interface PgMigration {
@@ -152,6 +153,8 @@ CREATE TRIGGER intents_notify AFTER INSERT OR UPDATE ON refund_desk.intents
   { version: 2, name: 'people and four-eyes', sql: TEAM_MIGRATION_SQL },
   // v3: month-end close shared by the desks — published runs, exceptions, audit, sign-offs (migration-close.ts).
   { version: 3, name: 'month-end close', sql: CLOSE_MIGRATION_SQL },
+  // v4: a desk's late writes (its outbox) and its imported local refunds are written once (migration-outbox.ts).
+  { version: 4, name: 'outbox and local import', sql: OUTBOX_MIGRATION_SQL },
 ];
 
 /** The schema version this build reads and writes. */
