@@ -158,8 +158,15 @@ export function withOutbox(inner: IntentStore, o: OutboxOptions): OutboxStore {
   };
   let lastStuck: string | undefined;
   let running: Promise<ReplayReport> | undefined;
+  /**
+   * Set when a write could not reach the database; cleared when a replay is asked for from outside (the
+   * supervisor listens again, the desk opens). While set, later writes of a waiting intent queue at once
+   * instead of each trying the database first (an unreachable host can take the connect timeout).
+   */
+  let down = false;
 
   const queued = (e: unknown, what: Record<string, unknown>) => {
+    if (o.unreachable(e)) down = true;
     o.onQueued?.(e);
     log.warn('team.outbox_queued', { ...what, waiting: queue.count(), error: errorText(e) });
   };
@@ -214,7 +221,8 @@ export function withOutbox(inner: IntentStore, o: OutboxOptions): OutboxStore {
   /** Writes about an intent with entries waiting go after them: replay first, then decide. */
   async function behindWaiting(id: string): Promise<boolean> {
     if (!queue.has(id)) return false;
-    await replay().catch(() => undefined);
+    if (down) return true;
+    await replayNow().catch(() => undefined);
     return queue.has(id);
   }
 
@@ -347,6 +355,11 @@ export function withOutbox(inner: IntentStore, o: OutboxOptions): OutboxStore {
   }
 
   function replay(): Promise<ReplayReport> {
+    down = false;
+    return replayNow();
+  }
+
+  function replayNow(): Promise<ReplayReport> {
     running ??= (async () => {
       const report: ReplayReport = { written: 0, dropped: 0, left: 0 };
       if (queue.count() === 0 || !queue.claim(o.holder, 60_000)) {
@@ -365,7 +378,8 @@ export function withOutbox(inner: IntentStore, o: OutboxOptions): OutboxStore {
               log.info('team.outbox_written_before', { intentId: e.intentId, op: e.op });
               report.written += 1;
             } else {
-              if (!o.unreachable(err)) {
+              if (o.unreachable(err)) down = true;
+              else {
                 // Never dropped silently: kept, in order, and shown by health until someone looks.
                 lastStuck = `${e.op} of ${e.intentId || 'an audit entry'}: ${errorText(err)}`;
                 log.error('team.outbox_failed', { intentId: e.intentId, op: e.op, error: errorText(err) });
