@@ -124,9 +124,12 @@ export function AuditView() {
                     state={
                       e.outcome === 'closed_not_sent'
                         ? 'refused'
-                        : e.outcome === 'found_after_close'
+                        : // Team mode: a desk's late answer that disagrees needs a person, as an unknown does.
+                          e.outcome === 'found_after_close' || e.outcome === 'conflicting_answer'
                           ? 'outcome_unknown'
-                          : e.outcome
+                          : e.outcome === 'imported'
+                            ? 'accepted'
+                            : e.outcome
                     }
                     label={AUDIT_LABELS[e.outcome]}
                   />
