@@ -50,7 +50,7 @@ export interface OutboxOptions {
   queue: OutboxQueue;
   /** A failure of the connection itself (the server cannot be reached), not a refusal. */
   unreachable: (e: unknown) => boolean;
-  /** Called when a write was queued because of `e` (the desk's read-only state starts). */
+  /** Called when a write was queued because the database could not be reached (`e`): read-only starts. */
   onQueued?: (e: unknown) => void;
   log: Logger;
   now: () => number;
@@ -141,6 +141,12 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const auditList = (a: AuditRecord | readonly AuditRecord[] | undefined): AuditRecord[] =>
   a === undefined ? [] : ([] as AuditRecord[]).concat(a);
 
+/**
+ * How long one process's claim to replay lasts (renewed at every entry): a desk killed while replaying
+ * holds up the others of its data folder for at most this long.
+ */
+const CLAIM_MS = 15_000;
+
 /** How many intents' last known record this process keeps (those it inserted or changed). */
 const KNOWN_MAX = 2_000;
 
@@ -166,8 +172,10 @@ export function withOutbox(inner: IntentStore, o: OutboxOptions): OutboxStore {
   let down = false;
 
   const queued = (e: unknown, what: Record<string, unknown>) => {
-    if (o.unreachable(e)) down = true;
-    o.onQueued?.(e);
+    if (o.unreachable(e)) {
+      down = true;
+      o.onQueued?.(e);
+    }
     log.warn('team.outbox_queued', { ...what, waiting: queue.count(), error: errorText(e) });
   };
 
@@ -362,13 +370,13 @@ export function withOutbox(inner: IntentStore, o: OutboxOptions): OutboxStore {
   function replayNow(): Promise<ReplayReport> {
     running ??= (async () => {
       const report: ReplayReport = { written: 0, dropped: 0, left: 0 };
-      if (queue.count() === 0 || !queue.claim(o.holder, 60_000)) {
+      if (queue.count() === 0 || !queue.claim(o.holder, CLAIM_MS)) {
         report.left = queue.count();
         return report;
       }
       try {
         for (let e = queue.first(); e; e = queue.first()) {
-          queue.claim(o.holder, 60_000);
+          queue.claim(o.holder, CLAIM_MS);
           try {
             const how = await writeOne(e);
             report[how] += 1;

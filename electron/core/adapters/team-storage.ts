@@ -283,6 +283,12 @@ export async function openTeamStorage(opts: {
   const intents = guardStore(outbox?.store ?? opened.store, unreachable);
   // The supervisor runs while the storage is open: it is how the desk knows it can write again.
   const stopProbe = opened.store.watch(() => undefined);
+  // Besides each reconnect: what another process of this folder left half written (it was killed while
+  // replaying, its claim has run out) is picked up without waiting for the next outage.
+  const retry = setInterval(() => {
+    if (downSince === undefined) replayOutbox();
+  }, 10_000);
+  retry.unref?.();
   // A desk that stopped with answers waiting writes them first (the database is reachable: it just opened).
   if (outbox && outbox.waiting() > 0) {
     const r = await outbox.replay().catch((e: unknown) => {
@@ -356,6 +362,7 @@ export async function openTeamStorage(opts: {
             },
           ],
     async close() {
+      clearInterval(retry);
       stopProbe();
       // A replay under way finishes (or stops at the first failure) before the connections go.
       await outbox?.idle();
