@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { type OutboxStore, withOutbox } from './outbox-store';
 import { DATABASE_FILE, openAppStorage } from './sqlite/app-storage';
 import { type Database, openDatabase } from './sqlite/database';
-import { createOutboxQueue } from './sqlite/outbox-table';
+import { createOutboxQueue, type OutboxQueue } from './sqlite/outbox-table';
 import { MIGRATIONS } from './sqlite/schema';
 import { localImportNotice } from './team-import';
 
@@ -264,11 +264,13 @@ export async function openTeamStorage(opts: {
   // local stores). A file that cannot be opened keeps nothing: then a write the database cannot take fails
   // as before, and the intent is resolved by query later.
   let outboxDb: Database | undefined;
+  let outboxQueue: OutboxQueue | undefined;
   let outboxProblem: string | undefined;
   try {
     outboxDb = openDatabase(join(opts.dataDir, DATABASE_FILE), MIGRATIONS);
+    outboxQueue = createOutboxQueue(outboxDb, address, now);
     outbox = withOutbox(opened.store, {
-      queue: createOutboxQueue(outboxDb, address, now),
+      queue: outboxQueue,
       unreachable: isUnreachable,
       onQueued: (e) => markDown('outbox', e),
       log,
@@ -346,6 +348,12 @@ export async function openTeamStorage(opts: {
         });
       }
       if (outboxProblem) out.push({ name: 'team-outbox', detail: outboxProblem });
+      // Kept for another team database (or login) than this one: written only when the desk is pointed there again.
+      for (const e of outboxQueue?.elsewhere() ?? [])
+        out.push({
+          name: 'team-outbox',
+          detail: `${e.count} outcome${e.count === 1 ? '' : 's'} kept on this desk for the team database ${e.database} (not this one) are waiting: connect this desk to it again to write them.`,
+        });
       const toImport = importNotice();
       if (toImport) out.push({ name: 'team-import', detail: toImport });
       // The local file's own problems (IPN dedup, customers…); its journal is not this desk's any more.
