@@ -122,6 +122,8 @@ export const AUDIT_OUTCOME_LABELS: Readonly<Record<string, string>> = {
   approval_expired: 'Request expired (not sent)',
   batch_started: 'Refund batch started',
   batch_finished: 'Refund batch ended',
+  conflicting_answer: 'Answer kept offline disagrees with the team database: check the payment',
+  imported: 'Imported from a desk (before team mode)',
 };
 
 /** Profile environments as people say them, and a record's that an earlier version did not keep. */

@@ -202,6 +202,13 @@ const AUDIT_OUTCOMES = [
   /** A refund batch was started (its rows' refunds have their own entries), or ended. */
   'batch_started',
   'batch_finished',
+  /**
+   * Team mode: a desk's answer kept while the team database was unreachable was not written, because
+   * another desk had recorded a different outcome meanwhile (adapters/outbox-store.ts).
+   */
+  'conflicting_answer',
+  /** Team mode: a refund a desk kept in its own file before team mode, imported once (cli team import-local). */
+  'imported',
 ] as const;
 
 /** One entry of the audit log: every refund attempt, refused, rejected and unknown ones included. */

@@ -5,7 +5,13 @@ import type { AppStorage, StorageProblem } from '../services/storage';
 import { mapPgError } from './postgres/connection';
 import { createPostgresCloseStore } from './postgres/close-store';
 import { openPostgresIntentStore } from './postgres/intent-store';
-import { openAppStorage } from './sqlite/app-storage';
+import { join } from 'node:path';
+import { type OutboxStore, withOutbox } from './outbox-store';
+import { DATABASE_FILE, openAppStorage } from './sqlite/app-storage';
+import { type Database, openDatabase } from './sqlite/database';
+import { createOutboxQueue, type OutboxQueue } from './sqlite/outbox-table';
+import { MIGRATIONS } from './sqlite/schema';
+import { localImportNotice } from './team-import';
 
 /** Where a desk's team database is. Hosts build it from flags, the environment or settings. */
 export interface TeamDatabaseOptions {
@@ -184,6 +190,16 @@ export async function openTeamStorage(opts: {
     downSince = now();
     log.warn('team.unreachable', { where, error: e instanceof Error ? e.message : String(e) });
   };
+  /** Set once the local file is open: written when the database is back (the supervisor listens again). */
+  let outbox: OutboxStore | undefined;
+  const replayOutbox = () => {
+    if (!outbox || outbox.waiting() === 0) return;
+    void outbox
+      .replay()
+      .catch((e: unknown) =>
+        log.error('team.outbox_failed', { error: e instanceof Error ? e.message : String(e) }),
+      );
+  };
   let opened: Awaited<ReturnType<typeof openPostgresIntentStore>>;
   try {
     opened = await openPostgresIntentStore({
@@ -208,6 +224,7 @@ export async function openTeamStorage(opts: {
         else log.warn('team.connection_error', { where, error: e instanceof Error ? e.message : String(e) });
       },
       onConnected: () => {
+        replayOutbox();
         if (downSince === undefined) return;
         log.info('team.reachable', { since: new Date(downSince).toISOString() });
         downSince = undefined;
@@ -240,9 +257,6 @@ export async function openTeamStorage(opts: {
       cause: e,
     });
   };
-  const intents = guardStore(opened.store, unreachable);
-  // The supervisor runs while the storage is open: it is how the desk knows it can write again.
-  const stopProbe = opened.store.watch(() => undefined);
 
   let local: AppStorage;
   try {
@@ -254,10 +268,51 @@ export async function openTeamStorage(opts: {
       ...(opts.watchMs ? { watchMs: opts.watchMs } : {}),
     });
   } catch (e) {
-    stopProbe();
     await opened.close().catch(() => undefined);
     throw e;
   }
+  // The outbox is a table of the desk's own file, on a connection of its own (the file is shared with the
+  // local stores). A file that cannot be opened keeps nothing: then a write the database cannot take fails
+  // as before, and the intent is resolved by query later.
+  let outboxDb: Database | undefined;
+  let outboxQueue: OutboxQueue | undefined;
+  let outboxProblem: string | undefined;
+  try {
+    outboxDb = openDatabase(join(opts.dataDir, DATABASE_FILE), MIGRATIONS);
+    outboxQueue = createOutboxQueue(outboxDb, address, now);
+    outbox = withOutbox(opened.store, {
+      queue: outboxQueue,
+      unreachable: isUnreachable,
+      onQueued: (e) => markDown('outbox', e),
+      log,
+      now,
+      holder: `${opts.database.deskId}:${process.pid}:${Math.random().toString(36).slice(2, 10)}`,
+      deskId: opts.database.deskId,
+    });
+  } catch (e) {
+    outboxProblem = `Answers that come while the team database cannot be reached cannot be kept on this desk (${e instanceof Error ? e.message : String(e)}): such refunds are resolved by query once it is back.`;
+    log.warn('team.outbox_unavailable', { error: e instanceof Error ? e.message : String(e) });
+  }
+  const intents = guardStore(outbox?.store ?? opened.store, unreachable);
+  // The supervisor runs while the storage is open: it is how the desk knows it can write again.
+  const stopProbe = opened.store.watch(() => undefined);
+  // Besides each reconnect: what another process of this folder left half written (it was killed while
+  // replaying, its claim has run out) is picked up without waiting for the next outage.
+  const retry = setInterval(() => {
+    if (downSince === undefined) replayOutbox();
+  }, 10_000);
+  retry.unref?.();
+  // A desk that stopped with answers waiting writes them first (the database is reachable: it just opened).
+  if (outbox && outbox.waiting() > 0) {
+    const r = await outbox.replay().catch((e: unknown) => {
+      log.error('team.outbox_failed', { error: e instanceof Error ? e.message : String(e) });
+      return undefined;
+    });
+    if (r) log.info('team.outbox_at_start', { ...r });
+  }
+  const importNotice = () => (outboxDb ? localImportNotice(outboxDb, address, opts.dataDir) : undefined);
+  const notice = importNotice();
+  if (notice) log.warn('team.local_refunds', { detail: notice });
   log.info('team.opened', { address, login, schema: database, desk: opts.database.deskId });
 
   return {
@@ -295,6 +350,23 @@ export async function openTeamStorage(opts: {
           name: 'journal-currency',
           detail: `${unusableRows.size} record(s) in the team database are in a currency this app does not handle and are not listed (${[...unusableRows.keys()].slice(0, 3).join(', ')}).`,
         });
+      const waiting = outbox?.waiting() ?? 0;
+      if (waiting > 0) {
+        const stuck = outbox?.stuck();
+        out.push({
+          name: 'team-outbox',
+          detail: `${waiting} outcome${waiting === 1 ? '' : 's'} waiting to be written to the team database (kept on this desk; written by themselves once it can be reached — do not refund these payments again).${stuck ? ` The last attempt failed: ${stuck}. Report this with the log file.` : ''}`,
+        });
+      }
+      if (outboxProblem) out.push({ name: 'team-outbox', detail: outboxProblem });
+      // Kept for another team database (or login) than this one: written only when the desk is pointed there again.
+      for (const e of outboxQueue?.elsewhere() ?? [])
+        out.push({
+          name: 'team-outbox',
+          detail: `${e.count} outcome${e.count === 1 ? '' : 's'} kept on this desk for the team database ${e.database} (not this one) are waiting: connect this desk to it again to write them.`,
+        });
+      const toImport = importNotice();
+      if (toImport) out.push({ name: 'team-import', detail: toImport });
       // The local file's own problems (IPN dedup, customers…); its journal is not this desk's any more.
       return [...out, ...local.problems().filter((p) => p.name !== 'journal-currency')];
     },
@@ -309,7 +381,11 @@ export async function openTeamStorage(opts: {
             },
           ],
     async close() {
+      clearInterval(retry);
       stopProbe();
+      // A replay under way finishes (or stops at the first failure) before the connections go.
+      await outbox?.idle();
+      outboxDb?.close();
       local.close();
       await opened.close();
     },

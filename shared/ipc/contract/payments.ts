@@ -201,6 +201,8 @@ export const PAYMENT_AUDIT_OUTCOMES = [
   'found',
   'saved',
   'noted',
+  /** Team mode: a desk's late answer disagreed with what another desk recorded (adapters/outbox-store.ts). */
+  'conflicting_answer',
 ] as const;
 
 export const paymentAuditEntrySchema = z.object({

@@ -122,6 +122,7 @@ const TEAM_REFUSALS: Record<string, 'forbidden' | 'conflict' | 'not_found'> = {
   RD041: 'conflict', // a run published with another record
   RD042: 'forbidden', // a published run's items are added only when it is published
   RD043: 'not_found', // a run not published in the team database
+  RD050: 'conflict', // a desk's unresolved refund is not imported
 };
 
 /** The database's refusals in the port's and the app's terms; anything else passes through unchanged. */

@@ -3,6 +3,7 @@ import { AppError } from '../../../../shared/domain/errors';
 import { DATABASE_TOO_OLD, DESK_TOO_OLD, PG_DEFAULTS } from './connection';
 import { CLAIM_GRANTS } from './migration-claim';
 import { CLOSE_GRANTS, CLOSE_TABLES } from './migration-close';
+import { OUTBOX_GRANTS } from './migration-outbox';
 import { TEAM_GRANTS } from './migration-team';
 import { DESK_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations';
 
@@ -111,6 +112,7 @@ export async function migratePostgres(o: MigrateOptions): Promise<{ from: number
       await client.query(TEAM_GRANTS);
       await client.query(CLOSE_GRANTS);
       await client.query(CLAIM_GRANTS);
+      await client.query(OUTBOX_GRANTS);
       const idle = Math.max(1, Math.round(o.idleInTransactionMs ?? PG_DEFAULTS.idleInTransactionMs));
       // ALTER DATABASE takes no parameters: the name is quoted by the server, the number is ours.
       await client.query(

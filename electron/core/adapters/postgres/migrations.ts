@@ -23,6 +23,7 @@
  */
 import { CLAIM_MIGRATION_SQL } from './migration-claim';
 import { CLOSE_MIGRATION_SQL } from './migration-close';
+import { OUTBOX_MIGRATION_SQL } from './migration-outbox';
 import { TEAM_MIGRATION_SQL } from './migration-team';
 
 export interface PgMigration {
@@ -155,6 +156,8 @@ CREATE TRIGGER intents_notify AFTER INSERT OR UPDATE ON refund_desk.intents
   { version: 3, name: 'month-end close', sql: CLOSE_MIGRATION_SQL },
   // v4: the approver's send holds a sender's lease like any other (approve_and_claim; migration-claim.ts).
   { version: 4, name: 'approver lease', sql: CLAIM_MIGRATION_SQL },
+  // v5: a desk's late writes (its outbox) and its imported local refunds are written once (migration-outbox.ts).
+  { version: 5, name: 'outbox and local import', sql: OUTBOX_MIGRATION_SQL },
 ];
 
 /** The schema version this build reads and writes. */

@@ -627,4 +627,48 @@ CREATE INDEX intents_batch_row ON intents (merchant_no, store_no, json_extract(d
 ALTER TABLE recon_windows ADD COLUMN layout TEXT NOT NULL DEFAULT 'objects'
   CHECK (layout IN ('objects', 'columns'))`,
   },
+  {
+    // Team mode (issue 26 items 6 and 7), the desk's own side of the team database:
+    // - `team_outbox`: what this desk learnt while the team database could not be reached — the outcome of
+    //   a request already committed there as `sending`, a check, an audit entry — kept here (fsync'd by
+    //   the commit) and written there once it is back, oldest first. `once_key` is stamped into the row
+    //   written there; the team database refuses a second row with the same key, so an entry replayed
+    //   twice (a desk killed between the write and the delete here) is written once. `database` is the
+    //   team database (login@host/db) it belongs to: a desk pointed elsewhere never writes it there.
+    // - `team_outbox_claim`: which process of this data folder replays (one at a time, so entries about
+    //   one intent are written in their order).
+    // - `desk_file`: a random id of this file, stamped on what is imported from it (never twice).
+    // - `team_imports`: the local refunds imported into a team database, and how many there were then.
+    // Only new tables: it can be renumbered when branches merge.
+    version: 11,
+    sql: `
+CREATE TABLE team_outbox (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  database TEXT NOT NULL,
+  once_key TEXT NOT NULL UNIQUE,
+  op TEXT NOT NULL CHECK (op IN ('transition', 'check', 'audit')),
+  intent_id TEXT NOT NULL,
+  queued_at TEXT NOT NULL,
+  body TEXT NOT NULL CHECK (json_valid(body)),
+  attempts INTEGER NOT NULL DEFAULT 0,
+  last_error TEXT
+);
+CREATE INDEX team_outbox_intent ON team_outbox (database, intent_id);
+CREATE TABLE team_outbox_claim (
+  database TEXT PRIMARY KEY,
+  holder TEXT NOT NULL,
+  until_ms INTEGER NOT NULL
+);
+CREATE TABLE desk_file (id INTEGER PRIMARY KEY CHECK (id = 1), file_id TEXT NOT NULL);
+INSERT INTO desk_file (id, file_id) VALUES (1, lower(hex(randomblob(16))));
+CREATE TABLE team_imports (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  database TEXT NOT NULL,
+  at TEXT NOT NULL,
+  local_refunds INTEGER NOT NULL,
+  imported INTEGER NOT NULL,
+  already INTEGER NOT NULL,
+  audit INTEGER NOT NULL
+)`,
+  },
 ];

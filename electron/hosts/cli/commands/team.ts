@@ -1,4 +1,7 @@
+import { hostname } from 'node:os';
 import { formatMinor } from '../../../../shared/domain/money';
+import { importLocalRefunds } from '../../../core/adapters/team-import';
+import { defaultAppDataDir } from '../connection';
 import { migratePostgres } from '../../../core/adapters/postgres/migrate';
 import {
   addPerson,
@@ -14,6 +17,7 @@ const USAGE = [
   'team migrate --database-url <owner URL>',
   'team add-person <login> --role viewer|maker|checker [--approve-up-to 1000.00:USD ...] --database-url <owner URL>',
   'team policy --merchant <no> --store <no> --approval-above 100.00:USD [--expire-hours 24] [--environment production|sandbox|demo|custom] --database-url <owner URL>',
+  'team import-local [--data-dir <dir>] --database-url <your URL> [--json]',
 ].join('\n           ');
 
 /** A login role name as PostgreSQL keeps it unquoted-safe: what a DBA types in CREATE ROLE. */
@@ -124,20 +128,69 @@ async function policy(args: string[], io: CliIo): Promise<number> {
 }
 
 /**
+ * `team import-local`: a desk switching to team mode imports the refunds it kept in its own file, once
+ * (adapters/team-import.ts), as the person whose login is in the URL. Exit 0 imported (or nothing left
+ * to import), 4 refused (a local refund is unresolved: nothing imported; or an id is taken), 5 the
+ * database cannot be reached.
+ */
+async function importLocal(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseCliArgs(args, {
+    ...DATABASE_OPTIONS,
+    'data-dir': { type: 'string' },
+    json: { type: 'boolean', default: false },
+  });
+  const dataDir = values['data-dir'] ?? defaultAppDataDir(io.env);
+  const db = databaseFrom(values, io);
+  return runTeam(io, db, async () => {
+    const r = await importLocalRefunds({
+      dataDir,
+      address: db.shown,
+      now: Date.now,
+      connection: {
+        connectionString: db.connectionString,
+        ...(db.ca ? { ca: db.ca } : {}),
+        applicationName: 'refund-desk-cli',
+        deskId: `cli@${hostname()}`,
+      },
+    });
+    if (values.json) io.out(JSON.stringify(r, null, 2));
+    else if (r.local === 0) io.out(`${dataDir} holds no refunds: nothing to import.`);
+    else {
+      io.out(
+        `${r.imported.length} refund${r.imported.length === 1 ? '' : 's'} of ${dataDir} imported into ${db.shown}${r.already ? `; ${r.already} had been imported before` : ''} (audit entries: ${r.audit.imported} copied${r.audit.already ? `, ${r.audit.already} before` : ''}).`,
+      );
+      if (r.paymentsLeft > 0)
+        io.out(
+          `${r.paymentsLeft} back-office payment record(s) stay in this desk's file (they are not refunds).`,
+        );
+    }
+    if (r.taken.length > 0) {
+      io.err(
+        `Not imported: the team database already has another refund with the id of ${r.taken.join(', ')}. Report this to the administrator with this folder's refund-desk.db.`,
+      );
+      return EXIT.REJECTED;
+    }
+    return EXIT.OK;
+  });
+}
+
+/**
  * `team`: the administrator's commands, with the database OWNER's login — never a desk's. Login roles
  * themselves are the DBA's (CREATE ROLE … LOGIN PASSWORD …); see README "Team mode".
  */
 export const teamCommand: Command = {
   name: 'team',
-  summary: 'set up the team database (administrator, owner login): migrate, add-person, policy',
+  summary:
+    'set up the team database (administrator, owner login): migrate, add-person, policy; a desk imports its local refunds once: import-local',
   usage: USAGE,
   async run(args, io) {
     const [sub, ...rest] = args;
     if (sub === 'migrate') return migrate(rest, io);
     if (sub === 'add-person') return person(rest, io);
     if (sub === 'policy') return policy(rest, io);
+    if (sub === 'import-local') return importLocal(rest, io);
     throw new UsageError(
-      `Unknown team command "${(sub ?? '').slice(0, 40)}": migrate, add-person or policy.`,
+      `Unknown team command "${(sub ?? '').slice(0, 40)}": migrate, add-person, policy or import-local.`,
     );
   },
 };

@@ -36,7 +36,11 @@ function auditBadgeState(outcome: AuditEntry['outcome']): IntentView['state'] {
     case 'closed_not_sent':
       return 'refused';
     case 'found_after_close':
+    // Team mode: a desk's late answer that disagrees needs a person, as an unknown does.
+    case 'conflicting_answer':
       return 'outcome_unknown';
+    case 'imported':
+      return 'accepted';
     case 'approval_requested':
       return 'awaiting_approval';
     case 'approval_declined':
