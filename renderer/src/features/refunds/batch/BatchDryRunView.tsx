@@ -73,6 +73,13 @@ export function BatchDryRunView({
         {f.count(dry.dataRows)} data rows in the file = {f.count(dry.rowsRead)} read +{' '}
         {f.count(dry.unusableRows)} that cannot be used
       </p>
+      {toRefund === 0 && (
+        <p className="rd-alert" role="status" data-testid="batch-nothing-to-do">
+          Nothing left to do: no row of this file will be refunded
+          {dry.counts.already_refunded === dry.dataRows ? ' — every row was already refunded by a batch' : ''}
+          .
+        </p>
+      )}
       <div className="rb-summary">
         <div>
           <h3>Will refund</h3>
@@ -127,13 +134,6 @@ export function BatchDryRunView({
         />
       </div>
       <BatchRowsTable rows={rows} mode="dry" label="Rows of the dry run" />
-      {toRefund === 0 && (
-        <p className="rd-alert" role="status" data-testid="batch-nothing-to-do">
-          Nothing left to do: no row of this file will be refunded
-          {dry.counts.already_refunded === dry.dataRows ? ' — every row was already refunded by a batch' : ''}
-          .
-        </p>
-      )}
       <div className="recon-actions">
         <button type="button" className="button" onClick={onBack} disabled={busy}>
           Choose another file
