@@ -13,7 +13,7 @@
  * Run alone: `npm run bench -- batch-exec`.
  */
 import { mkdtempSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppCore } from '../../electron/core/compose';
 import { cliAccount, openCliCore } from '../../electron/hosts/cli/core';
@@ -97,7 +97,8 @@ export async function batchExecBench(): Promise<Figure[]> {
       }
     });
 
-    let peak = 0;
+    // This process's CPU during the batch: near the wall time means the batch waits for a core, not the network.
+    const cpu0 = process.cpuUsage();
     const batch = await time(async () => {
       const started = await call<BatchStatus>(core, 'refunds.batchStart', { profileId, file });
       for (;;) {
@@ -105,11 +106,12 @@ export async function batchExecBench(): Promise<Figure[]> {
           profileId,
           batchId: started.batchId,
         });
-        peak = Math.max(peak, s.toSend - s.pending);
         if (!s.active) return s;
         await new Promise((r) => setTimeout(r, 100));
       }
     });
+    const cpu = process.cpuUsage(cpu0);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
     sandbox.resetFaults();
 
     // Counted at the sandbox: one refund of AMOUNT per payment, never more money than the payment.
@@ -133,7 +135,7 @@ export async function batchExecBench(): Promise<Figure[]> {
         bench: 'batch 1k execute',
         metric: `${ROWS} rows, ${LATENCY_MS} ms latency on every endpoint`,
         value: ms(batch.ms),
-        note: `${perSec(ROWS, batch.ms)}; ${s.refunded} refunded, ${s.refused} refused, ${s.unknown} unknown; load ${load}`,
+        note: `${perSec(ROWS, batch.ms)}; ${s.refunded} refunded, ${s.refused} refused, ${s.unknown} unknown; CPU of this process (app core and sandbox) ${ms(cpuMs)} = ${Math.round((cpuMs / batch.ms) * 100)}% of a core; load ${load} on ${cpus().length} cores`,
       },
       {
         bench: 'batch 1k execute',
