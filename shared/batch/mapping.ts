@@ -100,3 +100,7 @@ export function batchMappingIssues(mapping: BatchMapping, headers: readonly stri
   if (new Set(chosen).size !== chosen.length) issues.push('Each column can be used for one field only.');
   return issues;
 }
+
+/** Whether a header row maps to a batch as guessed: the sheet of a workbook read when none is named. */
+export const fitsBatch = (header: readonly string[]) =>
+  batchMappingIssues(guessBatchMapping(header), header).length === 0;

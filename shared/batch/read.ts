@@ -10,7 +10,7 @@ import { isZip, openWorkbook, WorkbookError } from '../csv/xlsx-read';
 import { decimalLabel, type DecimalSeparator } from '../recon/amounts';
 import { headersShown } from '../recon/ledger';
 import { batchColumnsProblem, batchRowsProblem, batchSizeProblem } from './limits';
-import { batchMappingIssues, guessBatchMapping, type BatchMapping } from './mapping';
+import { batchMappingIssues, fitsBatch, guessBatchMapping, type BatchMapping } from './mapping';
 import { batchDecimalEvidence, toBatchRows, type BatchFileRows } from './rows';
 
 /** A file that cannot be a batch at all, with a sentence that says why and what to do. */
@@ -53,7 +53,8 @@ export async function readBatchFile(
   let sheet: { sheet: string; sheets: string[] } | undefined;
   try {
     if (isZip(bytes)) {
-      const book = await openWorkbook(bytes);
+      // The sheet whose header maps to a batch (not a ledger's guess: "Refund amount" is no ledger amount).
+      const book = await openWorkbook(bytes, fitsBatch);
       const read = book.read(opts.sheet);
       parsed = read;
       sheet = { sheet: read.sheet, sheets: book.sheets };

@@ -157,7 +157,7 @@ function rowCells(values: readonly CellValue[]): { cells: string[]; numbers: num
 export interface OpenWorkbook {
   /** Sheets with at least one cell, in the workbook's order. */
   sheets: string[];
-  /** The sheet to read when none is chosen: the first whose header row maps to a ledger, else the first. */
+  /** The sheet to read when none is chosen: the first whose header row fits (a ledger's), else the first. */
   preferred: string;
   /** Reads one sheet into records (the preferred one when none is named). */
   read(sheet?: string): ParsedCsv & { sheet: string };
@@ -222,7 +222,12 @@ function readSheet(ws: Worksheet): ParsedCsv & { sheet: string } {
  * Opens an .xlsx workbook's bytes. Refuses, with what to do, a zip that is not a workbook, one that
  * unpacks to more than a ledger can be, and a workbook with no cell in any sheet.
  */
-export async function openWorkbook(bytes: Uint8Array): Promise<OpenWorkbook> {
+export async function openWorkbook(
+  bytes: Uint8Array,
+  /** Whether a sheet's header row is what the caller reads (default: a ledger's); picks `preferred`. */
+  fitsHeader: (header: string[]) => boolean = (header) =>
+    mappingIssues(guessMapping(header), header).length === 0,
+): Promise<OpenWorkbook> {
   const zip = zipDirectory(bytes);
   if (zip === undefined)
     throw new WorkbookError(
@@ -251,10 +256,7 @@ export async function openWorkbook(bytes: Uint8Array): Promise<OpenWorkbook> {
   if (withData.length === 0)
     throw new WorkbookError('The workbook is empty: none of its sheets has a cell with anything in it.');
   const sheets = withData.map((ws) => escapeUnsafeText(ws.name));
-  const fits = withData.find((ws) => {
-    const header = headerOf(ws);
-    return mappingIssues(guessMapping(header), header).length === 0;
-  });
+  const fits = withData.find((ws) => fitsHeader(headerOf(ws)));
   const preferred = escapeUnsafeText((fits ?? withData[0]!).name);
   return {
     sheets,

@@ -1,4 +1,5 @@
 import { batchBench as batchDryRunBench } from './batch.bench';
+import { batchExecBench } from './batch-exec.bench';
 import { coreBench } from './core.bench';
 import { printTable, type Figure } from './harness';
 import { hostileBodyBench } from './hostile-body.bench';
@@ -32,6 +33,8 @@ const SUITES: Array<[string, () => Promise<Figure[]>, 'results' | 'printed']> = 
   ['recon-xlsx', reconXlsxBench, 'printed'],
   // A 10,000-row refund batch dry run (read, classify, against the sandbox; cold, fresh, warm cache).
   ['batch-dry-run', batchDryRunBench, 'printed'],
+  // A 1,000-row refund batch executed against the sandbox (100 ms latency) beside one-at-a-time refunds.
+  ['batch-exec', batchExecBench, 'printed'],
   // Refund decision latency, SQLite vs PostgreSQL (starts its own throw-away cluster).
   ['store', storeBench, 'printed'],
   // Team mode's closing figures: decision latency PostgreSQL vs SQLite, and desk A → desk B reach.

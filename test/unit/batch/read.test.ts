@@ -109,6 +109,21 @@ describe('reading a refund batch file', () => {
     );
   });
 
+  it('chooses the sheet whose header is a batch even when it is not a ledger’s (“Refund amount”)', async () => {
+    // A ledger reads "Refund amount" as what was refunded already, so the ledger's guess finds no
+    // amount here: the sheet must be chosen by the batch's own mapping, not the ledger's.
+    const bytes = await workbook({
+      'Read me': [['Claims approved by customer service, week 47']],
+      Claims: [
+        ['Transaction No', 'Refund amount', 'Currency', 'Reason', 'Claim ID'],
+        ['297553638300000001', '1.00', 'USD', 'recall', 'CLM-1'],
+      ],
+    });
+    const b = await readBatchFile(bytes, 'claims.xlsx');
+    expect(b.file).toMatchObject({ sheet: 'Claims', sheets: ['Read me', 'Claims'], dataRows: 1 });
+    expect(b.mapping).toMatchObject({ amount: 'Refund amount', rowRef: 'Claim ID' });
+  });
+
   it('reads a workbook number cell as the number it is, whatever separator the text cells use', async () => {
     const bytes = await workbook({
       Refunds: [

@@ -20,9 +20,10 @@
 import { createHash } from 'node:crypto';
 import { AppError, isAppError } from '../../../../shared/domain/errors';
 import type { Currency } from '../../../../shared/domain/currencies';
-import { formatMinor, MoneyParseError, parseMinor } from '../../../../shared/domain/money';
+import { formatMinor } from '../../../../shared/domain/money';
 import type { BatchExecutedRow, BatchReport, BatchStatus } from '../../../../shared/batch/execution';
 import type { BatchRowResult } from '../../../../shared/batch/result';
+import { totalsTyped } from '../../../../shared/batch/typed-totals';
 import type { AdaptiveLimiter } from '../gateway/adaptive-limit';
 import { createAdaptiveLimiter, outcomeOf } from '../gateway/adaptive-limit';
 import type { Clock, Logger } from '../ports';
@@ -79,27 +80,8 @@ const PROGRESS_MS = 250;
 
 const money = (minor: number, currency: Currency) => `${formatMinor(minor, currency)} ${currency}`;
 
-/** Whether the typed totals are exactly the batch's, one per currency (order and spacing free). */
-export function totalsTyped(
-  totals: readonly { currency: Currency; amountMinor: number }[],
-  typed: readonly string[] | undefined,
-): boolean {
-  const got = new Map<string, number>();
-  for (const t of typed ?? []) {
-    const m = /^\s*([0-9.,\s]+?)\s*([A-Za-z]{3})\s*$/.exec(t);
-    if (!m) return false;
-    const currency = m[2]!.toUpperCase();
-    const own = totals.find((x) => x.currency === currency);
-    if (!own) return false;
-    try {
-      got.set(currency, parseMinor(m[1]!.replace(/[,\s]/g, ''), own.currency));
-    } catch (e) {
-      if (e instanceof MoneyParseError) return false;
-      throw e;
-    }
-  }
-  return totals.length === got.size && totals.every((t) => got.get(t.currency) === t.amountMinor);
-}
+// The live-money confirmation's rule, shared with the screen (kept exported here for callers).
+export { totalsTyped };
 
 export function createBatchExecutor(deps: BatchExecDeps) {
   const iso = () => new Date(deps.clock.now()).toISOString();

@@ -28,6 +28,8 @@ import { refundsListQuery } from './queries';
 import { RecordDetail } from './RecordDetail';
 import { RecordTable } from './RecordTable';
 import { CloseNotSent } from './CloseNotSent';
+import { BatchScreen } from './batch/BatchScreen';
+import { RefundsTabs, type RefundsTab } from './batch/RefundsTabs';
 import { useNow } from '../transactions/use-now';
 
 const STATUSES = Object.keys(RECORD_STATUS_LABELS) as RecordStatus[];
@@ -41,13 +43,25 @@ type Draft = Omit<RecordFilters, 'fromIso' | 'toIso'> & { fromDate: string; toDa
  */
 export function RefundsView() {
   const { profile } = useActiveProfile();
+  const [tab, setTab] = useState<RefundsTab>('record');
   if (!profile)
     return (
       <section className="rd-view" aria-label="Refunds">
         <p className="rd-empty">Choose or add a merchant profile in Settings to see its refunds.</p>
       </section>
     );
-  return <ProfileRefunds key={profile.id} profile={profile} />;
+  return (
+    <>
+      <RefundsTabs tab={tab} onTab={setTab} />
+      <div role="tabpanel" id="rd-tabpanel" aria-labelledby={`rd-tab-${tab}`}>
+        {tab === 'record' ? (
+          <ProfileRefunds key={profile.id} profile={profile} />
+        ) : (
+          <BatchScreen key={profile.id} profile={profile} />
+        )}
+      </div>
+    </>
+  );
 }
 
 function ProfileRefunds({ profile }: { profile: ProfileView }) {
