@@ -11,12 +11,16 @@ import type { Result } from './figure';
 import { RESULTS_FILE } from './results-file';
 
 export const BENCH_DOC = resolve(import.meta.dirname, '../../docs/benchmarks.md');
-export const TABLE_START = '<!-- bench-table: generated from test/bench/results.json by test/bench/doc-table.ts -->';
+export const TABLE_START =
+  '<!-- bench-table: generated from test/bench/results.json by test/bench/doc-table.ts -->';
 export const TABLE_END = '<!-- /bench-table -->';
 
 /** Whole numbers as they are, others with two decimals (results.json rounds to hundredths). */
 const num = (v: number) =>
-  v.toLocaleString('en-US', Number.isInteger(v) ? {} : { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  v.toLocaleString(
+    'en-US',
+    Number.isInteger(v) ? {} : { minimumFractionDigits: 2, maximumFractionDigits: 2 },
+  );
 const orDash = (v: number | null | undefined) => (v === null || v === undefined ? '—' : num(v));
 
 /** One row per figure, in the order of results.json. */
