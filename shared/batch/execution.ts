@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { currencySchema } from '../domain/currencies';
+import { minorSchema } from '../domain/money';
 import { batchRowResultSchema } from './result';
 
 export const BATCH_RUN_STATES = ['running', 'paused', 'cancelled', 'finished'] as const;
@@ -45,7 +46,7 @@ export const batchStatusSchema = z
     etaMs: z.number().int().min(0).optional(),
     /** Set when starting found an unfinished batch of the same file and account and resumed it. */
     resumed: z.boolean().optional(),
-    totals: z.array(z.object({ currency: currencySchema, amountMinor: z.number().int(), rows: count })),
+    totals: z.array(z.object({ currency: currencySchema, amountMinor: minorSchema, rows: count })),
   })
   .strict();
 export type BatchStatus = z.infer<typeof batchStatusSchema>;

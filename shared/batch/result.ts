@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { currencySchema } from '../domain/currencies';
+import { minorSchema } from '../domain/money';
 
 /**
  * Exactly one per row, first that applies wins, in this order (electron/core/services/batch/classify.ts):
@@ -59,7 +60,6 @@ export const BATCH_CLASS_LABELS: Readonly<Record<BatchRowClass, string>> = {
 /** Classes that move money (now, or once approved). */
 export const MOVING_CLASSES: ReadonlySet<BatchRowClass> = new Set(['will_refund', 'needs_approval']);
 
-const minor = z.number().int().refine(Number.isSafeInteger);
 const text = (max: number) => z.string().max(max);
 
 export const batchRowResultSchema = z
@@ -74,12 +74,12 @@ export const batchRowResultSchema = z
     reason: text(510).optional(),
     currency: currencySchema.optional(),
     /** What the row asks for: an amount, or `full`. */
-    requestedMinor: minor.optional(),
+    requestedMinor: minorSchema.optional(),
     full: z.boolean().optional(),
     /** What would move (will_refund, needs_approval): the amount, or what `full` came to. */
-    amountMinor: minor.optional(),
+    amountMinor: minorSchema.optional(),
     /** What remained of the payment when this row's turn came (after the rows above it in the file). */
-    remainingMinor: minor.optional(),
+    remainingMinor: minorSchema.optional(),
     paymentCurrency: currencySchema.optional(),
     paymentStatus: text(40).optional(),
     duplicateOf: z.number().int().optional(),
@@ -94,7 +94,7 @@ export const batchRowResultSchema = z
 export type BatchRowResult = z.infer<typeof batchRowResultSchema>;
 
 const totalSchema = z
-  .object({ currency: currencySchema, amountMinor: minor, rows: z.number().int() })
+  .object({ currency: currencySchema, amountMinor: minorSchema, rows: z.number().int() })
   .strict();
 export type BatchTotal = z.infer<typeof totalSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { minorSchema } from './money';
 /**
  * The one error envelope. Every IPC reply, every service result a person may see, uses these codes.
  * Exceptions are bugs; these are the expected failures.
@@ -36,7 +37,7 @@ export const errorDetailsSchema = z
     /** Did money move: the one question every refund or payment error answers. */
     moneyMoved: z.enum(['yes', 'no', 'unknown']).optional(),
     /** What remains refundable, in the payment's minor units, when an amount was too large. */
-    remainingMinor: z.number().int().optional(),
+    remainingMinor: minorSchema.optional(),
     /** Extra confirmations main needs before sending (`limit_confirmation`, `typed_amount`, `typed_confirmation`). */
     requires: z.array(z.string()).optional(),
     /** Why those confirmations are needed, in words ("it is above the single-refund limit of …"). */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { type Currency, currencySchema } from './currencies';
-import { formatMinor } from './money';
+import { formatMinor, minorSchema } from './money';
 
-const minor = z.number().int().nonnegative().refine(Number.isSafeInteger, 'Too large.');
+const minor = minorSchema.nonnegative();
 
 /** Per-currency refund limits of a profile; beyond them a refund needs an extra, explicit confirmation. */
 const currencyLimitSchema = z.object({

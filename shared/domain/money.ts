@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { type Currency, currencyExponent } from './currencies';
 
 /**
@@ -8,6 +9,12 @@ export interface Money {
   amountMinor: number;
   currency: Currency;
 }
+
+/**
+ * The one schema of an amount in minor units, used by every shape that holds one: a whole number
+ * within Number's safe range (beyond it, integer arithmetic on amounts is no longer exact).
+ */
+export const minorSchema = z.number().int().refine(Number.isSafeInteger, 'Amounts are whole minor units.');
 
 /** Why an amount did not parse, for code to act on (the message is for people). */
 export type MoneyParseReason =

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { currencySchema } from './currencies';
 import { recordedEnvironmentSchema } from './profile';
+import { minorSchema } from './money';
 
 /**
  * A refund intent and the audit entry of every refund attempt: one schema each, checked where they cross
@@ -26,7 +27,6 @@ export const INTENT_STATES = [
 ] as const;
 export type IntentState = (typeof INTENT_STATES)[number];
 
-const minor = z.number().int().refine(Number.isSafeInteger, 'Amounts are whole minor units.');
 const lastCheckSchema = z.object({ at: z.string(), found: z.boolean(), note: z.string() });
 
 /** The exact account a refund went to: follow-ups go to this service with this profile's token only. */
@@ -46,7 +46,7 @@ const intentDraftSchema = intentAccountSchema.extend({
   id: z.string(),
   transactionNo: z.string(),
   reference: z.string().optional(),
-  amountMinor: minor,
+  amountMinor: minorSchema,
   currency: currencySchema,
   settleCurrency: currencySchema,
   reasonCode: z.string(),
@@ -220,7 +220,7 @@ export const auditEntrySchema = z.object({
   environment: recordedEnvironmentSchema,
   intentId: z.string(),
   transactionNo: z.string(),
-  amountMinor: minor,
+  amountMinor: minorSchema,
   currency: currencySchema,
   reasonCode: z.string(),
   reasonNote: z.string(),

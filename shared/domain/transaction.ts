@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { REFUND_STATUSES, TRANSACTION_STATUSES } from '../protocol/statuses';
 import { currencySchema } from './currencies';
-
-const minor = z.number().int().refine(Number.isSafeInteger);
+import { minorSchema } from './money';
 
 /** One refund as the service reports it (refundInfo entry), in minor units. */
 const refundRecordSchema = z.object({
   refundTransactionNo: z.string(),
   refundReference: z.string().optional(),
-  refundAmountMinor: minor,
+  refundAmountMinor: minorSchema,
   currency: currencySchema,
   settleCurrency: currencySchema.optional(),
   status: z.enum(REFUND_STATUSES),
@@ -24,7 +23,7 @@ export type RefundRecord = z.infer<typeof refundRecordSchema>;
 export const transactionSchema = z.object({
   transactionNo: z.string(),
   reference: z.string().optional(),
-  amountMinor: minor,
+  amountMinor: minorSchema,
   currency: currencySchema,
   settleCurrency: currencySchema.optional(),
   status: z.enum([...TRANSACTION_STATUSES, 'unknown']),

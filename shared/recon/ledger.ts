@@ -5,7 +5,7 @@
  * Amounts become integer minor units here and nowhere else.
  */
 import { currencySchema, isKnownCurrency, type Currency } from '../domain/currencies';
-import { MoneyParseError } from '../domain/money';
+import { MoneyParseError, minorSchema } from '../domain/money';
 import { z } from 'zod';
 import { escapeUnsafeText, refuseUnsafeText } from '../domain/text';
 import type { CsvRecord, ParsedCsv } from '../csv/parser';
@@ -29,8 +29,6 @@ import {
 } from './dates';
 import type { ColumnMapping, MappingField } from './mapping';
 
-const minor = z.number().int().refine(Number.isSafeInteger);
-
 /** What the merchant's books say about a payment. `unpaid` covers cancelled / void / failed orders. */
 const LEDGER_STATUSES = ['paid', 'refunded', 'unpaid', 'other'] as const;
 export type LedgerStatus = (typeof LEDGER_STATUSES)[number];
@@ -45,7 +43,7 @@ export const ledgerRowSchema = z
       .regex(/^\d{1,32}$/)
       .optional(),
     reference: z.string().min(1).max(128).superRefine(refuseUnsafeText('reference')).optional(),
-    amountMinor: minor,
+    amountMinor: minorSchema,
     currency: currencySchema,
     /** The date as the merchant wrote it. */
     date: z.string().max(60).superRefine(refuseUnsafeText('date')).optional(),
@@ -58,7 +56,7 @@ export const ledgerRowSchema = z
     status: z.enum(LEDGER_STATUSES),
     statusText: z.string().max(100).superRefine(refuseUnsafeText('status')).optional(),
     /** Refunded amount per the ledger, when such a column is mapped. */
-    refundedMinor: minor.optional(),
+    refundedMinor: minorSchema.optional(),
     /**
      * Why the row is keyed by its reference although it has a transaction number: that number could
      * not be used (shortened by Excel, not all digits). Shown and exported with the row.

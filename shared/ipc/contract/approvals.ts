@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { minorSchema } from '../../domain/money';
 import { intentViewSchema } from '../../domain/refund-intent';
 import { refuseUnsafeText } from '../../domain/text';
 import { scoped } from './scope';
@@ -64,7 +65,7 @@ export const approvalsWhoAmI = {
       team: z.literal(true),
       login: z.string(),
       groups: z.array(z.string()),
-      limits: z.array(z.object({ currency: z.string(), upToMinor: z.number().int() })),
+      limits: z.array(z.object({ currency: z.string(), upToMinor: minorSchema })),
     }),
   ]),
 };

@@ -6,9 +6,9 @@ import { REFERENCE_MESSAGE, REFERENCE_PATTERN, TIMEOUT_MIN, VENDOR_CODES } from 
 import { customerInputSchema } from '../../domain/customer';
 import { refuseUnsafeText } from '../../domain/text';
 import { listScopeSchema, profileIdSchema } from './scope';
+import { minorSchema } from '../../domain/money';
 
-const minor = z.number().int().refine(Number.isSafeInteger, 'Amounts are whole minor units.');
-const positive = minor.refine((n) => n > 0, 'The amount must be greater than zero.');
+const positive = minorSchema.refine((n) => n > 0, 'The amount must be greater than zero.');
 const currency = currencySchema;
 const profileId = profileIdSchema;
 const reference = z.string().trim().regex(REFERENCE_PATTERN, REFERENCE_MESSAGE);
@@ -65,7 +65,7 @@ export const paymentViewSchema = z.object({
   environment: recordedEnvironmentSchema,
   operator: z.string(),
   reference: z.string(),
-  amountMinor: minor,
+  amountMinor: minorSchema,
   currency: currencySchema,
   settleCurrency: currencySchema,
   vendor: z.string(),
@@ -218,7 +218,7 @@ export const paymentAuditEntrySchema = z.object({
   reference: z.string().optional(),
   transactionNo: z.string().optional(),
   customerNo: z.string().optional(),
-  amountMinor: minor.optional(),
+  amountMinor: minorSchema.optional(),
   currency: currencySchema.optional(),
   vendor: z.string().optional(),
   retCode: z.string().optional(),

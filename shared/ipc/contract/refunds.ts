@@ -13,8 +13,7 @@ import {
 import { refuseUnsafeText } from '../../domain/text';
 import { listScopeSchema, scoped } from './scope';
 import { transactionSchema } from '../../domain/transaction';
-
-const minor = z.number().int().refine(Number.isSafeInteger, 'Amounts are whole minor units.');
+import { minorSchema } from '../../domain/money';
 
 /** Reasons offered in the dialog; the service has no reason field, so the reason is kept locally. */
 export const REFUND_REASONS = [
@@ -35,7 +34,7 @@ export type AuditEntryView = AuditEntry;
 export const recentRefundSchema = z.object({
   id: z.string(),
   state: z.enum(INTENT_STATES),
-  amountMinor: minor,
+  amountMinor: minorSchema,
   currency: currencySchema,
   /** When it was made (ISO). */
   at: z.string(),
@@ -55,11 +54,11 @@ export const refundsPreview = {
     .strict(),
   output: z.object({
     transaction: transactionSchema,
-    remainingMinor: minor,
+    remainingMinor: minorSchema,
     /** Set when this payment cannot be refunded safely, with the reason in words (refund record, mixed currencies). */
     blockedReason: z.string().optional(),
     pendingIntents: z.array(intentSchema),
-    todayTotalMinor: minor,
+    todayTotalMinor: minorSchema,
     guardrails: guardrailsSchema,
     environment: environmentSchema,
     /** live = real money (production host or any non-loopback custom address); test = vendor sandbox; local = Demo/loopback. */
@@ -83,7 +82,7 @@ export const refundsSubmit = {
   input: z
     .object({
       transactionNo: z.string().regex(/^\d{1,32}$/),
-      amountMinor: minor.refine((n) => n > 0, 'The refund amount must be greater than zero.'),
+      amountMinor: minorSchema.refine((n) => n > 0, 'The refund amount must be greater than zero.'),
       currency: currencySchema,
       reasonCode: z.enum(REASON_CODES, { message: 'Choose a reason for the refund.' }),
       reasonNote: z

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { currencySchema } from '../../domain/currencies';
 import { refuseUnsafeText } from '../../domain/text';
 import { scoped } from './scope';
+import { minorSchema } from '../../domain/money';
 
 const transactionNo = z.string().regex(/^\d{1,32}$/, 'A transaction number is digits only.');
-const minor = z.number().int().refine(Number.isSafeInteger);
 
 /** A note is short enough to read in the panel and to fit one audit row. */
 export const PAYMENT_NOTE_MAX = 1000;
@@ -22,7 +22,7 @@ export const timelineEntrySchema = z.object({
   /** Who: the operator, or the service / this desk for what no person did. */
   person: z.string(),
   automatic: z.boolean(),
-  amountMinor: minor.optional(),
+  amountMinor: minorSchema.optional(),
   currency: currencySchema.optional(),
   detail: z.string().optional(),
 });

@@ -3,8 +3,7 @@ import { classifyId } from '../../domain/id-kind';
 import { refuseUnsafeText } from '../../domain/text';
 import { transactionSchema } from '../../domain/transaction';
 import { scoped } from './scope';
-
-const minor = z.number().int().refine(Number.isSafeInteger);
+import { minorSchema } from '../../domain/money';
 
 export const transactionsLookup = {
   input: z
@@ -33,7 +32,7 @@ export const transactionsLookup = {
     kind: z.enum(['transactionNo', 'refundTransactionNo', 'reference', 'refundReference']),
     transaction: transactionSchema,
     matchedRefundTransactionNo: z.string().optional(),
-    remainingRefundableMinor: minor,
+    remainingRefundableMinor: minorSchema,
     fetchedAt: z.string(),
   }),
 };

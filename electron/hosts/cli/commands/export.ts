@@ -12,8 +12,9 @@ type Kind = (typeof KINDS)[number];
 
 /**
  * `export`: writes main-owned data — the audit log or the refunds — as CSV from the app's database through
- * the same writer and column sets as the app's Export buttons. Offline: no network (in team mode, only the
- * team database). The audit has `person` and `desk` columns: the team database's stamps (the login and
+ * the app's CSV writer, in the CLI's first, machine-named layout (shared/csv/exports/refunds.ts: the app's
+ * Export buttons use the newer column sets there). Offline: no network (in team mode, only the team
+ * database). The audit has `person` and `desk` columns: the team database's stamps (the login and
  * the desk it wrote from), or on one desk's file the operator and this machine.
  * (Ledger reconciliation reports are written by `reconcile --out`; the renderer's transaction cache
  * lives in the app's IndexedDB and is exported from the Transactions screen.)
