@@ -2,12 +2,7 @@ import type { TeamService } from '../../services/team/service';
 import type { HandlerMap } from '../dispatcher';
 
 type TeamChannels =
-  | 'team.status'
-  | 'team.settings'
-  | 'team.save'
-  | 'team.forget'
-  | 'team.setPassword'
-  | 'team.testConnection';
+  'team.status' | 'team.settings' | 'team.save' | 'team.forget' | 'team.setPassword' | 'team.testConnection';
 
 /** Thin: IPC shape → team service. No handler ever returns the password. */
 export function teamHandlers(team: TeamService): Pick<HandlerMap, TeamChannels> {
