@@ -23,7 +23,7 @@ const fieldOf = (e: unknown): string | undefined => {
 /**
  * Settings → Team database: where this desk's shared refund journal is (address, CA file, login), the
  * password (write-only: it goes to main's secret store and never comes back — this screen knows only
- * whether one is set), Test connection (who I am, my groups and limits, the schema versions) and Save.
+ * whether one is set), Test team connection (who I am, my groups and limits, the schema versions) and Save.
  * Saved settings take effect when Refund Desk starts again: storage is opened once, before anything
  * else runs, and the screen says so rather than pretending to switch live.
  */
@@ -173,8 +173,10 @@ function TeamForm({
               aria-describedby={`${uid}-pw-state`}
             />
             <p id={`${uid}-pw-state`} className="st-hint" data-testid="team-password-state">
-              {saved.passwordSet ? 'Password: set' : 'Password: not set'} — kept encrypted by this computer,
-              never shown again.
+              {saved.passwordSet ? 'Password: set' : 'Password: not set'} —{' '}
+              {saved.secretStorage.persistent
+                ? 'kept encrypted by this computer, never shown again.'
+                : 'kept in memory by this host until it stops, never shown again.'}
             </p>
           </div>
           <div className="st-field st-team-ca">
@@ -212,10 +214,10 @@ function TeamForm({
             }}
             disabled={test.isPending || !address.trim()}
           >
-            {test.isPending ? 'Testing…' : 'Test connection'}
+            {test.isPending ? 'Testing…' : 'Test team connection'}
           </button>
           <button type="submit" className="st-primary" disabled={save.isPending || !address.trim()}>
-            {save.isPending ? 'Saving…' : 'Save'}
+            {save.isPending ? 'Saving…' : 'Save team settings'}
           </button>
           {(saved.saved || saved.passwordSet) && (
             <button type="button" className="st-danger" onClick={stop} disabled={forget.isPending}>

@@ -1,4 +1,7 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useFormat } from '../preferences/use-prefs';
+import { refreshHealth } from './queries';
 import { useTeamStatus } from './team';
 
 /**
@@ -9,6 +12,16 @@ export function TeamBanner() {
   const status = useTeamStatus();
   const f = useFormat();
   const ro = status?.mode === 'team' ? status.readOnly : undefined;
+  const client = useQueryClient();
+  const isReadOnly = ro !== undefined;
+  // The header's health names the team database too: asked again as soon as this changes, not at its
+  // next 15-second poll, so the two never disagree for long.
+  const was = useRef(isReadOnly);
+  useEffect(() => {
+    if (was.current === isReadOnly) return;
+    was.current = isReadOnly;
+    void refreshHealth(client);
+  }, [client, isReadOnly]);
   if (!ro) return null;
   return (
     <div className="team-banner" role="alert" data-testid="team-banner">
@@ -17,7 +30,7 @@ export function TeamBanner() {
         <>
           the team database cannot be reached since{' '}
           <time dateTime={ro.since} data-testid="team-banner-since">
-            {f.dateTime(ro.since)}
+            {f.soon(ro.since)}
           </time>
           . Refunds, approvals and rejections are refused; browse, search and export of the cached data still
           work. This clears by itself when the database is back.
