@@ -284,9 +284,10 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
   });
   const forApp = appHandlers(app);
   const forProfiles = profileHandlers(profiles);
+  const forTeam = teamHandlers(team);
   const handlers: HandlerMap = {
     ...forApp,
-    'app.bootstrap': bootstrapHandler({ ...forApp, ...forProfiles }),
+    'app.bootstrap': bootstrapHandler({ ...forApp, ...forProfiles, ...forTeam }),
     ...forProfiles,
     ...transactionHandlers(lookup, (profileId, found) =>
       timeline.recordLookup(profileId, found.transaction.transactionNo, found.kind),
@@ -312,7 +313,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     ...refundBatchHandlers(batch),
     ...paymentHandlers(payments),
     ...timelineHandlers(timeline),
-    ...teamHandlers(team),
+    ...forTeam,
   };
   return {
     dispatch: createDispatcher(handlers, adapters.log),

@@ -20,7 +20,8 @@ export const teamStatusQuery = (bridge: Bridge) =>
     queryFn: () => unwrap(bridge['team.status']()),
     refetchInterval: (q) => (q.state.data?.mode === 'team' ? 2_000 : false),
     refetchIntervalInBackground: true,
-    staleTime: 1_000,
+    // A single desk's answer holds until it starts again (app.bootstrap brought it).
+    staleTime: (q) => (q.state.data?.mode === 'team' ? 1_000 : Infinity),
   });
 
 export function useTeamStatus(): TeamStatus | undefined {

@@ -80,7 +80,7 @@ describe('Settings → Team database', () => {
     const pw = screen.getByLabelText('Password') as HTMLInputElement;
     expect(pw.type).toBe('password');
     await user.type(pw, SECRET);
-    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await user.click(screen.getByRole('button', { name: 'Save team settings' }));
 
     await waitFor(() =>
       expect(screen.getByTestId('team-password-state').textContent).toContain('Password: set'),
@@ -109,7 +109,7 @@ describe('Settings → Team database', () => {
     await user.type(await screen.findByLabelText('Address'), ADDRESS);
     await user.type(screen.getByLabelText('Login'), 'carl');
     await user.type(screen.getByLabelText('Password'), SECRET);
-    await user.click(screen.getByRole('button', { name: 'Test connection' }));
+    await user.click(screen.getByRole('button', { name: 'Test team connection' }));
     const who = await screen.findByTestId('team-whoami');
     expect(who.textContent).toContain('Connected as carl');
     expect(within(who).getByTestId('team-groups').textContent).toBe('checker (approves others’ refunds)');
@@ -137,7 +137,7 @@ describe('Settings → Team database', () => {
     render(<TeamDatabaseSettings />, { wrapper });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Address'), 'postgres://a:b@db/x');
-    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await user.click(screen.getByRole('button', { name: 'Save team settings' }));
     expect((await screen.findByRole('alert')).textContent).toMatch(/Leave the password out of the address/);
     expect(screen.getByLabelText('Address').getAttribute('aria-invalid')).toBe('true');
   });
