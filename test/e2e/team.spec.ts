@@ -190,6 +190,8 @@ test('Settings → Team database: who am I in the header, Test team connection a
   expect(file).not.toContain(PW.alice);
   await team.scrollIntoViewIfNeeded();
   await page.screenshot({ path: '/tmp/team-settings.png', fullPage: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await team.screenshot({ path: '/tmp/team-settings-dark.png' });
   expect(errors).toEqual([]);
 });
 

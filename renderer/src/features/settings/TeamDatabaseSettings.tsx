@@ -47,16 +47,9 @@ export function TeamDatabaseSettings() {
         </p>
       </section>
     );
-  // A new form whenever what is saved changes, so it always starts from the saved values; what was
-  // said about the last save outlives it.
-  return (
-    <TeamForm
-      key={JSON.stringify(settings.data.saved)}
-      saved={settings.data}
-      notice={notice}
-      setNotice={setNotice}
-    />
-  );
+  // The form starts from what is saved and keeps what the person typed (and the last test's answer)
+  // across a save: main's answer only updates what is set.
+  return <TeamForm saved={settings.data} notice={notice} setNotice={setNotice} />;
 }
 
 function TeamForm({
