@@ -18,6 +18,8 @@ import { refundHandlers } from './ipc/handlers/refunds';
 import { paymentHandlers } from './ipc/handlers/payments';
 import { refundBatchHandlers } from './ipc/handlers/refund-batch';
 import { createBatchDryRun } from './services/batch/dry-run';
+import { createBatchExecutor } from './services/batch/execute';
+import { newSortableId } from '../../shared/domain/ids';
 import { moneyModeOf } from '../../shared/domain/profile';
 import { timelineHandlers } from './ipc/handlers/timeline';
 import { createPaymentTimeline } from './services/timeline/service';
@@ -199,7 +201,13 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     profile: (id) => {
       try {
         const p = profiles.profiles.get(id);
-        return { id: p.id, name: p.name };
+        const account = {
+          environment: p.environment,
+          baseUrl: profiles.profiles.effectiveBaseUrl(p.id) ?? '',
+          merchantNo: p.merchantNo,
+          storeNo: p.storeNo,
+        };
+        return { id: p.id, name: p.name, account };
       } catch {
         return undefined;
       }
@@ -233,28 +241,62 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     openExternal: adapters.openExternal,
     ...(options.background === false ? { background: false } : {}),
   }));
-  // Refund batches, read-only for now: the dry run reads this desk's intents through one narrow
-  // function, the engine's read of one payment's refunds (throws UnreadableIntentError as a decision does).
+  // Refund batches: the dry run reads this desk's intents through one narrow function, the engine's read
+  // of one payment's refunds (throws UnreadableIntentError as a decision does), and the rows batches
+  // already refunded from the intents' own row keys; execution sends each row through the refund service.
+  const batchProfile = (id: string) => {
+    const p = profiles.profiles.get(id);
+    const baseUrl = profiles.profiles.effectiveBaseUrl(p.id) ?? '';
+    return {
+      profileId: p.id,
+      profileName: p.name,
+      environment: p.environment,
+      baseUrl,
+      merchantNo: p.merchantNo,
+      storeNo: p.storeNo,
+      moneyMode: moneyModeOf(p.environment, baseUrl, p.loopbackMoneyMode),
+      operator: p.operatorName ?? identity.osUser,
+    };
+  };
+  const batchStore = store.batches;
   const batch = createBatchDryRun({
-    profile: (id) => {
-      const p = profiles.profiles.get(id);
-      const baseUrl = profiles.profiles.effectiveBaseUrl(p.id) ?? '';
-      return {
-        profileId: p.id,
-        profileName: p.name,
-        environment: p.environment,
-        baseUrl,
-        merchantNo: p.merchantNo,
-        storeNo: p.storeNo,
-        moneyMode: moneyModeOf(p.environment, baseUrl, p.loopbackMoneyMode),
-      };
-    },
+    profile: batchProfile,
     gatewayFor: (id) => profiles.gatewayFor(id),
     limiterFor,
     intentsOf: (account, transactionNo) =>
       refundStore.forPayment(account.merchantNo, account.storeNo, transactionNo),
+    ...(batchStore
+      ? {
+          doneKeys: async (account) =>
+            new Map([...(await batchStore.doneKeys(account))].map(([k, v]) => [k, v.batchId])),
+        }
+      : {}),
     clock: adapters.clock,
   });
+  const batchExec = batchStore
+    ? createBatchExecutor({
+        store: batchStore,
+        dryRun: batch,
+        refunds: refunds.service,
+        profile: batchProfile,
+        limiterFor,
+        audit: (e) => refundStore.audit.record(e),
+        clock: adapters.clock,
+        log: adapters.log,
+        newId: () => newSortableId('RB', adapters.clock.now()),
+        runner: identity.sender,
+        onProgress: (status) => events.emit('refunds.batchProgress', status),
+        ...(options.leaseMs ? { settleWaitMs: options.leaseMs + 5_000 } : {}),
+      })
+    : undefined;
+  // A batch that was running when this desk stopped (closed, crashed) resumes where it was.
+  if (batchExec && options.background !== false && !store.untrusted())
+    void profiles.profiles
+      .list()
+      .then(({ profiles: list }) => batchExec.resumeRunning(list))
+      .catch((e: unknown) =>
+        adapters.log.warn('batch.resume_failed', { error: e instanceof Error ? e.message : String(e) }),
+      );
   const timeline = createPaymentTimeline({
     store: store.timeline,
     clock: adapters.clock,
@@ -310,7 +352,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
       },
     ),
     ...refundHandlers(refunds.service, adapters.clock.now),
-    ...refundBatchHandlers(batch),
+    ...refundBatchHandlers(batch, batchExec),
     ...paymentHandlers(payments),
     ...timelineHandlers(timeline),
     ...forTeam,
@@ -322,6 +364,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     profiles,
     demoSandbox: () => sandbox,
     close: async () => {
+      await batchExec?.close();
       refunds.close();
       payments.close();
       await reconciliation.close();

@@ -42,6 +42,8 @@ export interface NodeCoreOptions {
   };
   /** Team mode: how often the database's supervisor checks its connection (tests shorten it). */
   teamHeartbeatMs?: number;
+  /** Sender lease length (tests shorten it; default engine/lease.ts DEFAULT_LEASE_MS). */
+  leaseMs?: CoreOptions['leaseMs'];
 }
 
 /** Version from package.json, read once (there is no Electron app.getVersion() here). */
@@ -119,6 +121,7 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<AppCore> {
         ...(opts.gateway ? { gateway: opts.gateway } : {}),
         ...(opts.background !== undefined ? { background: opts.background } : {}),
         ...(opts.singleAccount ? { singleAccount: opts.singleAccount } : {}),
+        ...(opts.leaseMs ? { leaseMs: opts.leaseMs } : {}),
       },
     );
   } catch (e) {

@@ -5,6 +5,7 @@
 import type { FaultInjector } from './faults';
 import type { IdFactory } from './ids';
 import type { IpnDispatcher } from './ipn';
+import type { RefundRequestLog } from './refund-requests';
 import type { RefundEngine } from './refunds';
 import type { Store } from './store';
 import type { Merchant } from './types';
@@ -15,6 +16,8 @@ export interface SandboxContext {
   faults: FaultInjector;
   ipn: IpnDispatcher;
   refunds: RefundEngine;
+  /** Every refund request as handled: arrival, answer, refusal over the remainder (tests count from it). */
+  refundRequests: RefundRequestLog;
   merchants: readonly Merchant[];
   now: () => number;
   /** `http://host:port` once listening (used for cashierUrl and the 3-D Secure page). */

@@ -13,6 +13,7 @@ import { createIdFactory } from './ids';
 import { createIpnDispatcher, type IpnLogEntry } from './ipn';
 import { completePayment, closeExpired, type PaymentOutcome } from './payments';
 import { createPersister, loadData, type Persister } from './persistence';
+import { createRefundRequestLog, type RefundRequestEntry } from './refund-requests';
 import { createRefundEngine } from './refunds';
 import { generateSeed } from './seed';
 import { createSandboxServer } from './server';
@@ -30,6 +31,7 @@ export {
   type HeldRequest,
 } from './faults';
 export { DEFAULT_IPN_SCHEDULE, MAX_IPN_ATTEMPTS, type IpnLogEntry } from './ipn';
+export { overlappingRefundRequests, type RefundRequestEntry } from './refund-requests';
 export { generateSeed, seedAnchor } from './seed';
 export type {
   CustomerRecord,
@@ -86,6 +88,11 @@ export interface RunningSandbox {
    * had just arrived — a request that lands after its client gave up (faults.ts, hold).
    */
   hold(endpoint: EndpointName): HeldRequest;
+  /**
+   * Every refund request handled since start (copies), with arrival and answer times: count overlaps
+   * with overlappingRefundRequests, refusals over the remainder with `overRemainder`. Not persisted.
+   */
+  refundRequests(): RefundRequestEntry[];
   /** Read-only views of the state (copies). */
   state: {
     counts(): { payments: number; refunds: number; customers: number; vaults: number };
@@ -135,6 +142,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     now,
     settleMs: opts.refundSettleMs ?? 5_000,
   });
+  const refundRequests = createRefundRequestLog();
   let baseUrl = '';
   const ctx: SandboxContext = {
     store,
@@ -142,6 +150,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     faults,
     ipn,
     refunds,
+    refundRequests,
     merchants,
     now,
     baseUrl: () => baseUrl,
@@ -189,6 +198,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     setFaults: (patch) => faults.update(patch),
     resetFaults: () => faults.reset(),
     hold: (endpoint) => faults.hold(endpoint),
+    refundRequests: () => refundRequests.entries(),
     state: {
       counts: () => store.counts(),
       payment: (no) => {

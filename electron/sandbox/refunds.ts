@@ -16,6 +16,9 @@ import { toIpnTime } from '../../shared/protocol/time';
 import type { Store } from './store';
 import type { Merchant, PaymentRecord, RefundRecord } from './types';
 
+/** A refund refused because it asks for more than the payment has left (counted by refund-requests.ts). */
+export class OverRemainderError extends ApiError {}
+
 export interface RefundRequest {
   refundAmountMinor: number;
   currency: string;
@@ -104,9 +107,10 @@ export function createRefundEngine(deps: {
         if (req.settleCurrency !== p.settleCurrency)
           throw new ApiError(RET.BAD_VALUE, `settleCurrency must be ${p.settleCurrency}, as the original`);
         const remaining = p.amountMinor - committedMinor(p);
-        if (remaining <= 0) throw new ApiError(RET.STATUS_ERROR, 'transaction is already fully refunded');
+        if (remaining <= 0)
+          throw new OverRemainderError(RET.STATUS_ERROR, 'transaction is already fully refunded');
         if (req.refundAmountMinor > remaining) {
-          throw new ApiError(
+          throw new OverRemainderError(
             RET.BAD_VALUE,
             `refundAmount exceeds the refundable remainder ${toWireAmount(remaining, p.currency)}`,
           );

@@ -4,6 +4,7 @@
  * version of a known endpoint is 000010.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { RET } from '../../shared/protocol/ret-codes';
 import { handleAdmin } from './admin';
 import { authenticate } from './auth';
@@ -13,6 +14,8 @@ import { parseParams, readBody, sendJson, sleep } from './http-util';
 import { handlePage } from './pages';
 import { ApiError } from './params';
 import { closeExpired } from './payments';
+import type { RefundRequestEntry } from './refund-requests';
+import { OverRemainderError } from './refunds';
 import { capture } from './routes/capture';
 import { createCustomer } from './routes/customers';
 import { refund } from './routes/refund';
@@ -81,13 +84,41 @@ async function handleApi(
   }
 }
 
-/** A request as the service receives it: faults, authentication, the handler, the answer. */
+/** The request's parameters for the refund log, or none when its body is not readable. */
+function paramsOf(req: IncomingMessage, raw: unknown): Readonly<Record<string, string>> {
+  try {
+    return typeof raw === 'string' ? parseParams(req.headers['content-type'], raw) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A request as the service receives it; a refund request is logged from arrival to answer. */
 async function handleArrived(
   ctx: SandboxContext,
   route: Route,
   raw: unknown,
   req: IncomingMessage,
   res: ServerResponse,
+): Promise<string> {
+  if (route.name !== 'refund') return respond(ctx, route, raw, req, res);
+  const entry = ctx.refundRequests.arrived(paramsOf(req, raw));
+  try {
+    entry.outcome = await respond(ctx, route, raw, req, res, entry);
+    return entry.outcome;
+  } finally {
+    entry.answeredAt = performance.now();
+  }
+}
+
+/** Faults, authentication, the handler, the answer. */
+async function respond(
+  ctx: SandboxContext,
+  route: Route,
+  raw: unknown,
+  req: IncomingMessage,
+  res: ServerResponse,
+  entry?: RefundRequestEntry,
 ): Promise<string> {
   // Faults that strike before the request is handled: nothing changes.
   const faults = ctx.faults.forEndpoint(route.name);
@@ -116,6 +147,7 @@ async function handleArrived(
     body = envelope(RET.SUCCESS, 'success', await route.handler(ctx, caller, params));
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
+    if (entry && err instanceof OverRemainderError) entry.overRemainder = true;
     body = envelope(err.retCode, err.message, err.result ? { result: err.result } : {});
   }
   const retCode = String(body.ret_code);

@@ -95,6 +95,11 @@ export const INTENT_STATE_LABELS: Readonly<Record<string, string>> = {
   outcome_unknown: 'Outcome unknown',
   succeeded: 'Refunded',
   failed: 'Failed',
+  awaiting_approval: 'Awaiting approval · not sent',
+  approved: 'Approved · being sent',
+  declined: 'Declined · not sent',
+  cancelled: 'Cancelled · not sent',
+  expired: 'Expired · not sent',
 };
 
 /**
@@ -110,6 +115,13 @@ export const AUDIT_OUTCOME_LABELS: Readonly<Record<string, string>> = {
   failed: 'Failed',
   closed_not_sent: 'Closed as not sent',
   found_after_close: 'Closed as not sent, but the service has it: refunded after all',
+  approval_requested: 'Approval requested (not sent)',
+  approved: 'Approved',
+  approval_declined: 'Declined (not sent)',
+  approval_cancelled: 'Request cancelled (not sent)',
+  approval_expired: 'Request expired (not sent)',
+  batch_started: 'Refund batch started',
+  batch_finished: 'Refund batch ended',
 };
 
 /** Profile environments as people say them, and a record's that an earlier version did not keep. */

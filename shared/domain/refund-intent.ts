@@ -15,6 +15,14 @@ export const INTENT_STATES = [
   'outcome_unknown',
   'succeeded',
   'failed',
+  // Four-eyes (a team database only: a single desk never has them). A refund above the account's
+  // approval policy is recorded as a request and nothing is sent until another person approves it; the
+  // approver's desk then moves it to `sending` itself. The names are the database's.
+  'awaiting_approval',
+  'approved',
+  'declined',
+  'cancelled',
+  'expired',
 ] as const;
 export type IntentState = (typeof INTENT_STATES)[number];
 
@@ -45,8 +53,38 @@ const intentDraftSchema = intentAccountSchema.extend({
   reasonNote: z.string(),
   operator: z.string(),
   createdAt: z.string(),
+  /**
+   * The batch row this refund executes (issue 27): its batch, line and row key. Kept on the intent so
+   * the same row opened again is recognised as done, and decided against inside the transaction.
+   */
+  batch: z.object({ id: z.string(), line: z.number().int(), rowKey: z.string() }).optional(),
 });
 export type IntentDraft = z.infer<typeof intentDraftSchema>;
+
+/**
+ * A refund that needed a second person (team database): what was asked, by whom and until when, and what
+ * became of it. Every name and time here is the database's (its logins, desks and clock).
+ */
+export const approvalSchema = z.object({
+  reason: z.string(),
+  requestedBy: z.string(),
+  requestedDesk: z.string(),
+  requestedAt: z.string(),
+  expiresAt: z.string(),
+  approvedBy: z.string().optional(),
+  approvedDesk: z.string().optional(),
+  approvedAt: z.string().optional(),
+  /** Who declined, cancelled (or the expiry sweep's session) it, and why. */
+  closedBy: z.string().optional(),
+  closedDesk: z.string().optional(),
+  closedAt: z.string().optional(),
+  comment: z.string().optional(),
+});
+export type Approval = z.infer<typeof approvalSchema>;
+
+/** Who wrote an intent, where the store knows people apart (team database: the login and the desk). */
+export const authorSchema = z.object({ person: z.string(), desk: z.string() });
+export type Author = z.infer<typeof authorSchema>;
 
 export const intentSchema = intentDraftSchema.extend({
   /**
@@ -77,8 +115,15 @@ export const intentSchema = intentDraftSchema.extend({
   /** How many times the service was asked about it after the first answer. */
   checks: z.number().int(),
   attempts: z.number().int(),
+  /** Team database only: the person (login) and desk that made it. */
+  author: authorSchema.optional(),
+  /** Team database only: set on a refund that was requested for approval. */
+  approval: approvalSchema.optional(),
 });
 export type Intent = z.infer<typeof intentSchema>;
+
+/** Four-eyes states in which nothing was sent and nothing will be: the request ended. */
+export const REQUEST_ENDED_STATES: ReadonlySet<IntentState> = new Set(['declined', 'cancelled', 'expired']);
 
 /**
  * How long a refund closed as not sent is still asked about by reference. The close policy's floor
@@ -148,6 +193,15 @@ const AUDIT_OUTCOMES = [
   'closed_not_sent',
   /** A refund closed as not sent was listed by the service after all: it was sent. */
   'found_after_close',
+  // Four-eyes steps, written by the team database itself (migration-team.ts audit_step).
+  'approval_requested',
+  'approved',
+  'approval_declined',
+  'approval_cancelled',
+  'approval_expired',
+  /** A refund batch was started (its rows' refunds have their own entries), or ended. */
+  'batch_started',
+  'batch_finished',
 ] as const;
 
 /** One entry of the audit log: every refund attempt, refused, rejected and unknown ones included. */

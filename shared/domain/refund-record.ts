@@ -47,7 +47,10 @@ export const RECORD_STATUS_LABELS: Readonly<Record<RecordStatus, string>> = {
 export function recordStatus(row: Pick<RefundRecordRow, 'intent' | 'serviceStatus'>): RecordStatus {
   const state = row.intent?.state;
   if (state === 'outcome_unknown' || state === 'sending') return 'unknown';
-  if (state === 'refused') return 'not_sent';
+  if (state === 'refused' || state === 'declined' || state === 'cancelled' || state === 'expired')
+    return 'not_sent';
+  // A request waiting for (or just given) a second person's approval: not final yet.
+  if (state === 'awaiting_approval' || state === 'approved') return 'pending';
   if (state === 'rejected' || state === 'failed') return 'failed';
   if (state === 'succeeded') return 'completed';
   const s = row.serviceStatus;

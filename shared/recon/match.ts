@@ -131,8 +131,16 @@ export interface DateCheck {
   zoneLabel: string;
 }
 
+/**
+ * What the service said for a ledger key given by kind (its transaction number, or its reference):
+ * the same answer as the key-string lookup gives for `tx:<value>` / `ref:<value>`, without that string.
+ */
+export type KeyedLookup = (byTx: boolean, value: string) => ServiceAnswer | undefined;
+
 export interface MatchOptions {
   fmt: (amountMinor: number, currency: Currency) => string;
+  /** When given, asked instead of `lookup` (with the same answers): no key string is made per row. */
+  lookupBy?: KeyedLookup;
   /** Omitted: dates are not compared. */
   dates?: DateCheck;
   /** Called with each item as soon as it is made (the report's summary is added up this way). */
@@ -152,18 +160,36 @@ export function lookupKey(row: Pick<LedgerRow, 'transactionNo' | 'reference'>): 
   return `ref:${row.reference ?? ''}`;
 }
 
+/**
+ * Calls `fn` with each distinct key of the ledger once, in first-seen order: its transaction number
+ * (`byTx`) or its reference — the row's own strings, no `tx:`/`ref:` string made per row.
+ */
+export function forEachLedgerKey(
+  rows: readonly LedgerRow[],
+  fn: (byTx: boolean, value: string) => void,
+): void {
+  const seenTx = new Set<string>();
+  const seenRef = new Set<string>();
+  for (let i = 0; i < rows.length; i += 1) {
+    const row = rows[i]!;
+    const byTx = Boolean(row.transactionNo);
+    const value = byTx ? row.transactionNo! : (row.reference ?? '');
+    const seen = byTx ? seenTx : seenRef;
+    if (seen.has(value)) continue;
+    seen.add(value);
+    fn(byTx, value);
+  }
+}
+
+/** The lookup key (see lookupKey) of a key given by kind. */
+export const keyOf = (byTx: boolean, value: string) => (byTx ? `tx:${value}` : `ref:${value}`);
+
 /** The distinct lookups a ledger needs, in first-seen order. */
 export function ledgerKeys(
   rows: readonly LedgerRow[],
 ): Array<{ transactionNo: string } | { reference: string }> {
-  const seen = new Set<string>();
   const keys: Array<{ transactionNo: string } | { reference: string }> = [];
-  for (const row of rows) {
-    const k = lookupKey(row);
-    if (seen.has(k)) continue;
-    seen.add(k);
-    keys.push(row.transactionNo ? { transactionNo: row.transactionNo } : { reference: row.reference ?? '' });
-  }
+  forEachLedgerKey(rows, (byTx, value) => keys.push(byTx ? { transactionNo: value } : { reference: value }));
   return keys;
 }
 
@@ -323,7 +349,7 @@ export function matchLedger(
   lookup: (key: string) => ServiceAnswer | undefined,
   opts: MatchOptions,
 ): ReconItem[] {
-  const { fmt, dates } = opts;
+  const { fmt, dates, lookupBy } = opts;
   const dayOffsetOf = dayOffsets(dates);
   // Every ledger key and service transaction number gets a small integer once, and which line came
   // first is kept per integer in arrays. A row keyed by transaction number shares its integer with the
@@ -366,7 +392,9 @@ export function matchLedger(
     const byTx = Boolean(row.transactionNo);
     const keyId = byTx ? txId(row.transactionNo ?? '') : refId(row.reference ?? '');
     keyIds[i] = keyId;
-    const result = lookup(lookupKey(row));
+    const result = lookupBy
+      ? lookupBy(byTx, byTx ? row.transactionNo! : (row.reference ?? ''))
+      : lookup(lookupKey(row));
     results[i] = result;
     if (result?.kind !== 'found') {
       serviceTxIds[i] = NONE;

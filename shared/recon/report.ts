@@ -7,7 +7,7 @@
  */
 import type { Currency } from '../domain/currencies';
 import { formatMinor } from '../domain/money';
-import { matchLedger, NO_DELTAS, type ReconItem, type ServiceAnswer } from './match';
+import { type KeyedLookup, matchLedger, NO_DELTAS, type ReconItem, type ServiceAnswer } from './match';
 import type { LedgerRow, UnusableRow } from './ledger';
 import { periodRange, zoneLabel, zoneOf, type ReconOptions } from './period';
 import { summaryTally, type ReconSummary } from './summary';
@@ -21,6 +21,8 @@ export interface ReportInput {
   unusable: readonly UnusableRow[];
   /** What the service said for a ledger key (list, lookup or cache); undefined = not looked up. */
   answer: (key: string) => ServiceAnswer | undefined;
+  /** The same answers by key kind and value (see matchLedger's lookupBy); asked instead when given. */
+  answerBy?: KeyedLookup;
   /** The period's payments; used for the other direction only when `listing` is complete. */
   listed: readonly ListedPayment[];
   listing: ListingState;
@@ -57,7 +59,12 @@ export function buildReport(input: ReportInput): ReconReport {
     toleranceDays: options.dateToleranceDays,
   };
   const tally = summaryTally();
-  const matched = matchLedger(input.rows, input.answer, { fmt: input.fmt, dates, onItem: tally.add });
+  const matched = matchLedger(input.rows, input.answer, {
+    fmt: input.fmt,
+    dates,
+    onItem: tally.add,
+    ...(input.answerBy ? { lookupBy: input.answerBy } : {}),
+  });
   const unreadable = input.unusable.map(unreadableItem);
   for (const item of unreadable) tally.add(item);
   // Merge by line: both lists are in line order. With nothing to merge, the matched items are the list.

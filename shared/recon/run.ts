@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { refuseUnsafeText } from '../domain/text';
 import type { CsvEncoding } from '../csv/parser';
+import type { AccountKey } from '../domain/account';
 import { DATE_ORDERS } from './dates';
 import { RECON_MAX_ROWS } from './limits';
 import { DECIMAL_SEPARATORS } from './amounts';
@@ -48,6 +49,12 @@ export interface RunFacts {
   label: string;
   profileId: string;
   profileName: string;
+  /**
+   * The account the run compared against (absent in runs made before it was kept). A profile id means
+   * nothing to another desk: in team mode a desk opens another desk's published run when one of its
+   * profiles is for this account (shared/domain/account.ts sameAccount).
+   */
+  account?: AccountKey;
   createdAt: string;
   endedAt?: string;
   endedAs?: 'completed' | 'cancelled';

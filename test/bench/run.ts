@@ -8,6 +8,7 @@ import { rendererBench } from './renderer.bench';
 import { batchBench, coldStartBench, exportsBench, listBench, reconcileBench } from './results.bench';
 import { serviceBench } from './service.bench';
 import { storeBench } from './store.bench';
+import { teamBench } from './team.bench';
 
 /**
  * `npm run bench`: measures, prints a table, asserts nothing. Tests stay deterministic; figures live
@@ -33,6 +34,8 @@ const SUITES: Array<[string, () => Promise<Figure[]>, 'results' | 'printed']> = 
   ['batch-dry-run', batchDryRunBench, 'printed'],
   // Refund decision latency, SQLite vs PostgreSQL (starts its own throw-away cluster).
   ['store', storeBench, 'printed'],
+  // Team mode's closing figures: decision latency PostgreSQL vs SQLite, and desk A → desk B reach.
+  ['team', teamBench, 'printed'],
   ['renderer', rendererBench, 'printed'],
   ['hostile', hostileBodyBench, 'printed'],
   [

@@ -20,10 +20,17 @@ const account = { environment: 'demo' as const, baseUrl: '', merchantNo: '200043
  * the payment's intents and the day's total, insert `sending` with a lease; commit), N times on each store,
  * one at a time: the time a person waits between "Refund" and the request leaving.
  */
-async function decisions(store: IntentStore, tag: string): Promise<number[]> {
+export async function decisions(store: IntentStore, tag: string, n = N): Promise<number[]> {
+  const one = decider(store, tag);
+  for (let i = 0; i < WARM; i += 1) await one(-1 - i);
+  return sample(n, one);
+}
+
+/** One decision of refund `i` (its own payment `<tag><i>`), committed as `sending` when it resolves. */
+export function decider(store: IntentStore, tag: string) {
   const refunds = refundStoreOn(store);
   const day = new Date().toISOString().slice(0, 10);
-  const one = (i: number) => {
+  return (i: number) => {
     const transactionNo = `${tag}${String(i).padStart(12, '0')}`;
     const at = new Date().toISOString();
     return refunds.decide({ account, transactionNo, currency: 'USD' }, async (tx) => {
@@ -55,11 +62,9 @@ async function decisions(store: IntentStore, tag: string): Promise<number[]> {
       );
     });
   };
-  for (let i = 0; i < WARM; i += 1) await one(-1 - i);
-  return sample(N, one);
 }
 
-const figure = (metric: string, t: number[], note: string): Figure => ({
+export const figure = (metric: string, t: number[], note: string): Figure => ({
   bench: 'refund decision',
   metric,
   value: `${ms(pct(t, 50))} median`,

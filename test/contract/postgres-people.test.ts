@@ -207,7 +207,7 @@ describe('team database through psql as each person', () => {
     expect(as('bob', `SELECT 1 FROM refund_desk.approve_request('RQL')`).stderr).toMatch(
       /is approved, not awaiting/,
     );
-    // Approved -> sending only by the approver (the approve-and-send desk).
+    // Approved -> sending only by the approver (the approve-and-send desk), and only with a sender's lease.
     const ev = `'{"at":"t","type":"sending"}'`;
     expect(
       as(
@@ -219,8 +219,24 @@ describe('team database through psql as each person', () => {
       as(
         'bob',
         `SELECT state FROM refund_desk.transition_intent('RQL', '{approved}', 'sending', '{}', ${ev})`,
+      ).stderr,
+    ).toMatch(/intent RQL: an approved refund is sent only through approve_and_claim/);
+    expect(
+      as('alice', `SELECT state FROM refund_desk.approve_and_claim('RQL', 'desk-a:1', 60000, ${ev})`).stderr,
+    ).toMatch(/permission denied for function approve_and_claim/);
+    expect(
+      as('carol', `SELECT state FROM refund_desk.approve_and_claim('RQL', 'desk-3:1', 60000, ${ev})`).stderr,
+    ).toMatch(/is approved, not awaiting approval \(by bob\)/);
+    // The approver takes it up: sending, its sender named, a lease on the server's clock it can renew.
+    expect(
+      as(
+        'bob',
+        `SELECT state, sender, lease_until > clock_timestamp() + interval '50 seconds'
+           FROM refund_desk.approve_and_claim('RQL', 'desk-2:7', 60000, ${ev})`,
+        'desk-2',
       ).stdout.trim(),
-    ).toBe('sending');
+    ).toBe('sending|desk-2:7|t');
+    expect(as('bob', `SELECT refund_desk.renew_lease('RQL', 'desk-2:7', 90000)`).stdout.trim()).toBe('t');
     const steps = as(
       'carol',
       `SELECT outcome || ':' || by_login || ':' || desk_id FROM refund_desk.audit WHERE subject_id = 'RQL' ORDER BY id`,

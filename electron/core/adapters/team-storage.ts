@@ -128,6 +128,17 @@ function guardStore(store: IntentStore, unreachable: (e: unknown) => AppError): 
     sum: wrap(store.sum),
     list: wrap(store.list),
     audit: { record: wrap(store.audit.record), list: wrap(store.audit.list) },
+    // Four-eyes is the team database's: without it a desk could neither list, approve nor reject requests.
+    ...(store.approvals
+      ? {
+          approvals: {
+            reject: wrap(store.approvals.reject),
+            cancel: wrap(store.approvals.cancel),
+            open: wrap(store.approvals.open),
+            whoAmI: wrap(store.approvals.whoAmI),
+          },
+        }
+      : {}),
     watch: (fn) => store.watch(fn),
   } as IntentStore;
 }

@@ -1,3 +1,4 @@
+import type { BatchStore } from './batch/store-port';
 import type { IntentStore } from './engine/port';
 import type { IpnEvent } from './ipn/events';
 import type { CustomerStore } from './payments/store';
@@ -44,6 +45,8 @@ export interface AppStorage {
   closing: CloseStore;
   /** Notes on payments and what the timeline reads besides the intents (IPNs). */
   timeline: PaymentTimelineStore;
+  /** Refund batches and their rows (issue 27); absent: batches can be dry-run but not executed. */
+  batches?: BatchStore;
   /** Records a verified IPN under its dedup key; 'duplicate' if that key was ever recorded. */
   recordIpn(event: IpnEvent, key: string): Promise<'recorded' | 'duplicate'>;
   /**

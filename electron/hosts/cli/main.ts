@@ -1,5 +1,6 @@
 import { isAppError } from '../../../shared/domain/errors';
 import { approvalsCommand, rejectCommand } from './commands/approvals';
+import { approveCommand } from './commands/approve';
 import { checkRefundCommand } from './commands/check-refund';
 import { exportCommand } from './commands/export';
 import { queryCommand } from './commands/query';
@@ -22,6 +23,7 @@ export const COMMANDS: readonly Command[] = [
   exportCommand,
   teamCommand,
   approvalsCommand,
+  approveCommand,
   rejectCommand,
 ];
 

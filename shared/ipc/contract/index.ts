@@ -25,6 +25,8 @@ import {
   reconciliationMatchException,
   reconciliationSignOff,
   reconciliationUpdateException,
+  reconciliationAwaitingSignOff,
+  reconciliationAudit,
   reconciliationGet,
   reconciliationItems,
   reconciliationList,
@@ -43,7 +45,22 @@ import {
   refundsPreview,
   refundsSubmit,
 } from './refunds';
-import { refundsBatchDryRun } from './refund-batch';
+import {
+  refundBatchEvents,
+  refundsBatchCancel,
+  refundsBatchDryRun,
+  refundsBatchPause,
+  refundsBatchReport,
+  refundsBatchStart,
+  refundsBatchStatus,
+} from './refund-batch';
+import {
+  approvalsApproveAndSend,
+  approvalsCancel,
+  approvalsList,
+  approvalsReject,
+  approvalsWhoAmI,
+} from './approvals';
 import {
   customersList,
   customersRegister,
@@ -96,13 +113,25 @@ export const contract = {
   'reconciliation.updateException': reconciliationUpdateException,
   'reconciliation.matchException': reconciliationMatchException,
   'reconciliation.signOff': reconciliationSignOff,
+  'reconciliation.awaitingSignOff': reconciliationAwaitingSignOff,
+  'reconciliation.audit': reconciliationAudit,
   'refunds.preview': refundsPreview,
   'refunds.submit': refundsSubmit,
   'refunds.list': refundsList,
   'refunds.checkAgain': refundsCheckAgain,
   'refunds.closeNotSent': refundsCloseNotSent,
   'refunds.batchDryRun': refundsBatchDryRun,
+  'refunds.batchStart': refundsBatchStart,
+  'refunds.batchPause': refundsBatchPause,
+  'refunds.batchCancel': refundsBatchCancel,
+  'refunds.batchStatus': refundsBatchStatus,
+  'refunds.batchReport': refundsBatchReport,
   'audit.list': auditList,
+  'approvals.list': approvalsList,
+  'approvals.approveAndSend': approvalsApproveAndSend,
+  'approvals.reject': approvalsReject,
+  'approvals.cancel': approvalsCancel,
+  'approvals.whoAmI': approvalsWhoAmI,
   'customers.list': customersList,
   'customers.register': customersRegister,
   'payments.list': paymentsList,
@@ -128,6 +157,7 @@ export const events = {
   ...transactionEvents,
   ...reconciliationEvents,
   ...refundEvents,
+  ...refundBatchEvents,
   ...paymentEvents,
 } satisfies Record<EventChannel, z.ZodType>;
 

@@ -78,6 +78,19 @@ export const reconRunSchema = z.object({
   twoWay: z.boolean().optional(),
   recheckOf: z.string().optional(),
   carryForwardOf: z.string().optional(),
+  /**
+   * Team mode: another desk ran it; this desk reads the copy published to the team database, which
+   * holds the run's non-matched rows only (`heldItems`). `profileName`: the name on that desk.
+   */
+  published: z
+    .object({
+      by: z.string(),
+      desk: z.string(),
+      at: z.string(),
+      profileName: z.string(),
+      heldItems: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 
 export const reconciliationCreate = {
@@ -232,6 +245,59 @@ export const reconciliationSignOff = {
     })
     .strict(),
   output: signOffSchema,
+};
+
+/**
+ * Team mode: runs published to the team database that wait for a sign-off, of the named profile's
+ * ACCOUNT (profile ids are a desk's own): its own runs on this desk and other desks' runs of that
+ * account. Opened with the channels above (get, report, items, exceptions, signOff), each re-checking
+ * the account; a single desk lists none.
+ */
+export const reconciliationAwaitingSignOff = {
+  input: z.object({ ...scoped }).strict(),
+  output: z.object({
+    runs: z.array(
+      z.object({
+        runId: z.string(),
+        label: z.string(),
+        /** The profile name on the desk that ran it. */
+        profileName: z.string(),
+        period: z.object({ from: z.string(), to: z.string() }).optional(),
+        createdAt: z.string(),
+        items: z.number().int().nonnegative(),
+        exceptionItems: z.number().int().nonnegative(),
+        publishedBy: z.string(),
+        publishedDesk: z.string(),
+        publishedAt: z.string(),
+        /** This desk ran it (it holds every row). */
+        local: z.boolean(),
+      }),
+    ),
+  }),
+};
+
+/**
+ * A run's close history, oldest first: every change of an exception and the sign-off, with who (the
+ * person's name on the desk; in team mode also the login and the desk the database stamped).
+ */
+export const reconciliationAudit = {
+  input: z.object({ ...scoped, runId }).strict(),
+  output: z.object({
+    entries: z.array(
+      z.object({
+        at: z.string(),
+        by: z.string(),
+        action: z.string(),
+        exceptionId: z.string().optional(),
+        login: z.string().optional(),
+        desk: z.string().optional(),
+        /** The exception's state before and after (a state change), and the note it added. */
+        from: z.enum(EXCEPTION_STATES).optional(),
+        to: z.enum(EXCEPTION_STATES).optional(),
+        note: z.string().optional(),
+      }),
+    ),
+  }),
 };
 
 /** The demo ledger for the running Demo sandbox (its dates follow the day the sandbox was seeded). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BATCH_MAX_BYTES } from '../../batch/limits';
 import { batchMappingSchema } from '../../batch/mapping';
+import { batchReportSchema, batchStatusSchema } from '../../batch/execution';
 import { batchDryRunSchema } from '../../batch/result';
 import { refuseUnsafeText } from '../../domain/text';
 import { scoped } from './scope';
@@ -9,7 +10,7 @@ import { scoped } from './scope';
  * `refunds.batchDryRun`: what every row of a refund batch file would do, decided in main from a fresh
  * query of each payment and every intent of it in the database — read-only, nothing is sent. The file
  * travels whole (base64, at most the batch limit) so main reads it with the same reader as the CLI and
- * trusts nothing the renderer worked out. Execution (`refunds.batchRun`…) comes with the intent engine.
+ * trusts nothing the renderer worked out. Execution: `refunds.batchStart` and its companions below.
  */
 export const refundsBatchDryRun = {
   input: z
@@ -52,4 +53,47 @@ export const refundsBatchDryRun = {
     queried: z.number().int(),
     reused: z.number().int(),
   }),
+};
+
+/** A batch id as main makes them (`RB…`): a fixed pattern, looked up, never stored as given. */
+const batchIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,80}$/, 'Name the batch by its id (letters, digits, - and _).');
+const batchRef = z.object({ ...scoped, batchId: batchIdSchema }).strict();
+
+/**
+ * `refunds.batchStart`: execute a batch file, each row exactly once through the refund service. Main
+ * reads the file and runs the dry run again itself; the same file of the same account with an unfinished
+ * batch resumes that batch (`resumed`). Or name a paused batch (`batchId`) to resume it. Answers at once;
+ * progress comes as `refunds.batchProgress` events and from `refunds.batchStatus`.
+ */
+export const refundsBatchStart = {
+  input: z.union([
+    z
+      .object({
+        ...scoped,
+        file: refundsBatchDryRun.input.shape.file,
+        mapping: batchMappingSchema.optional(),
+        sheet: z.string().max(200).superRefine(refuseUnsafeText('sheet')).optional(),
+        decimal: z.enum(['.', ',']).optional(),
+        /** Live money: the batch's totals typed again, one per currency (`1,234.50 USD`). */
+        typedTotals: z.array(z.string().max(60)).max(20).optional(),
+      })
+      .strict(),
+    batchRef,
+  ]),
+  output: batchStatusSchema,
+};
+
+/** Stop taking rows (those in flight finish); `refunds.batchStart` with the batchId resumes it. */
+export const refundsBatchPause = { input: batchRef, output: batchStatusSchema };
+/** Stop taking rows and skip the rest (those in flight finish; nothing sent is undone). */
+export const refundsBatchCancel = { input: batchRef, output: batchStatusSchema };
+export const refundsBatchStatus = { input: batchRef, output: batchStatusSchema };
+/** Every data row of the batch's file with its class, outcome, refundTransactionNo, time and person. */
+export const refundsBatchReport = { input: batchRef, output: batchReportSchema };
+
+export const refundBatchEvents = {
+  /** A batch's counts after each row (and when its run ends), with an ETA while it runs. */
+  'refunds.batchProgress': batchStatusSchema,
 };

@@ -5,6 +5,7 @@ import { environmentSchema } from '../../domain/profile';
 import {
   type AuditEntry,
   auditEntrySchema,
+  INTENT_STATES,
   intentSchema,
   type IntentView as DomainIntentView,
   intentViewSchema,
@@ -30,6 +31,21 @@ export const REASON_CODES = REFUND_REASONS.map((r) => r.code) as [string, ...str
 export type IntentView = DomainIntentView;
 export type AuditEntryView = AuditEntry;
 
+/** One refund of the payment from the journal, for the dialog's "is this a different refund?". */
+export const recentRefundSchema = z.object({
+  id: z.string(),
+  state: z.enum(INTENT_STATES),
+  amountMinor: minor,
+  currency: currencySchema,
+  /** When it was made (ISO). */
+  at: z.string(),
+  /** The person (team login), else the operator name the desk recorded. */
+  by: z.string(),
+  /** The desk it was made at, where known (team database). */
+  desk: z.string().optional(),
+});
+export type RecentRefundView = z.infer<typeof recentRefundSchema>;
+
 export const refundsPreview = {
   input: z
     .object({
@@ -54,6 +70,11 @@ export const refundsPreview = {
     profileId: z.string(),
     profileName: z.string(),
     operator: z.string(),
+    /**
+     * This payment's refunds in the journal in the last 24 hours that moved (or may move) money, newest
+     * first: "1.00 USD refunded 2 minutes ago by alice at desk-2 — is this a different refund?"
+     */
+    recentRefunds: z.array(recentRefundSchema).optional(),
     fetchedAt: z.string(),
   }),
 };

@@ -364,7 +364,7 @@ describe('refund batch dry run against the sandbox', () => {
     expect(codes.filter((c) => c === 'nothing_remains')).toHaveLength(8);
   });
 
-  it('cli refund-batch --dry-run: exit 0 when every row would be refunded; 2 for bad input and for --yes', async () => {
+  it('cli refund-batch --dry-run: exit 0 when every row would be refunded; 2 for bad input', async () => {
     const good = built.text
       .split('\r\n')
       .filter(
@@ -380,10 +380,18 @@ describe('refund batch dry run against the sandbox', () => {
     expect(await runCli(['refund-batch', file, ...conn(), '--dry-run'], ok), ok.stdout.join('\n')).toBe(0);
     expect(ok.stdout.join('\n')).toMatch(/Would refund: /);
 
-    const yes = io();
+    // Neither or both of --dry-run and --yes, or --total without --yes: bad input, nothing sent.
     const before = sb.state.counts().refunds;
-    expect(await runCli(['refund-batch', file, ...conn(), '--yes'], yes)).toBe(2);
-    expect(yes.stderr.join('\n')).toMatch(/not available yet.*nothing was sent/);
+    for (const flags of [[], ['--dry-run', '--yes'], ['--dry-run', '--total', '1.00 USD']]) {
+      const bad = io();
+      expect(await runCli(['refund-batch', file, ...conn(), ...flags], bad), flags.join(' ')).toBe(2);
+    }
+    expect(sb.state.counts().refunds).toBe(before);
+    const team = io();
+    expect(
+      await runCli(['refund-batch', file, ...conn(), '--yes', '--database-url', 'postgres://x/y'], team),
+    ).toBe(2);
+    expect(team.stderr.join('\n')).toMatch(/--database-url \(team mode\) is not available/);
     expect(sb.state.counts().refunds).toBe(before);
 
     const badMap = io();

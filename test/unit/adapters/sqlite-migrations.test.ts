@@ -8,6 +8,7 @@ import {
   openAppStorage,
 } from '../../../electron/core/adapters/sqlite/app-storage';
 import { type Database, openDatabase } from '../../../electron/core/adapters/sqlite/database';
+import { createSqliteIntentStore } from '../../../electron/core/adapters/sqlite/intent-store';
 import { MIGRATIONS } from '../../../electron/core/adapters/sqlite/schema';
 import { InvariantViolation } from '../../../electron/core/services/engine/port';
 import type { PaymentAuditEntry, PaymentIntent } from '../../../electron/core/services/payments/intent';
@@ -1056,4 +1057,146 @@ describe('an earlier database with two open refunds of one payment', () => {
       storage.close();
     },
   );
+});
+
+// ---- v8 → v9: refund batches ------------------------------------------------------------------------
+
+/** A `sending` refund like `like`, inserted as the refund service decides one. */
+function decideRefund(
+  refunds: ReturnType<typeof refundStoreOn>,
+  like: Intent,
+  batch?: { id: string; line: number; rowKey: string },
+): Promise<Intent> {
+  const account = {
+    environment: like.environment,
+    baseUrl: like.baseUrl,
+    merchantNo: like.merchantNo,
+    storeNo: like.storeNo,
+  };
+  const at = '2026-03-01T00:00:00.000Z';
+  return refunds.decide({ account, transactionNo: like.transactionNo, currency: like.currency }, (tx) =>
+    tx.insertSending(
+      {
+        ...account,
+        id: like.id,
+        profileId: like.profileId,
+        profileName: like.profileName,
+        transactionNo: like.transactionNo,
+        amountMinor: like.amountMinor,
+        currency: like.currency,
+        settleCurrency: like.currency,
+        reasonCode: 'other',
+        reasonNote: '',
+        operator: 'test',
+        createdAt: at,
+        ...(batch ? { batch } : {}),
+      },
+      { holder: 'test:1', ms: 15_000 },
+      at,
+    ),
+  );
+}
+
+describe('schema 8 → 9: refund batches', () => {
+  it('a v8 database with refunds and notes opens at v9; its rows are kept; batches are kept and read back; done rows come from the intents', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rd-migrate-v8-'));
+    const raw8 = openDatabase(
+      join(dataDir, DATABASE_FILE),
+      MIGRATIONS.filter((m) => m.version <= 8),
+    );
+    expect(raw8.schemaVersion()).toBe(8);
+    // A v8 desk's refunds, written through the engine's store (one of them a batch row's: its data is
+    // JSON in either version), and a note.
+    const batchData = { id: 'RB1', line: 3, rowKey: 'k'.repeat(64) };
+    const v8Refunds = refundStoreOn(createSqliteIntentStore(raw8, { now: () => 0 }));
+    for (const [n, id] of ['RD81', 'RD82'].entries())
+      await decideRefund(
+        v8Refunds,
+        { ...REFUNDS[3]!, id, transactionNo: `29755363830080000${n}` },
+        n === 0 ? batchData : undefined,
+      );
+    raw8.immediate(() =>
+      insert(raw8, 'payment_notes', {
+        id: 'N1',
+        profile_id: 'p1',
+        environment: 'vendor-sandbox',
+        merchant_no: '200043',
+        store_no: '300014',
+        transaction_no: '297553638300800000',
+        at: 't',
+        operator: 'ann',
+        text: 'called the customer',
+      }),
+    );
+    const intentsBefore = dump(raw8, 'intents');
+    raw8.close();
+
+    const storage = openStorage(dataDir);
+    expect(storage.untrusted()).toBeUndefined();
+    const db = rawDb(dataDir);
+    expect(db.schemaVersion()).toBe(LATEST);
+    expect(dump(db, 'intents')).toEqual(intentsBefore);
+    expect(dump(db, 'payment_notes')).toHaveLength(1);
+    db.close();
+
+    const refunds = refundStoreOn(storage.intents);
+    expect((await refunds.get('RD81'))?.batch).toEqual(batchData);
+    expect((await refunds.get('RD82'))?.batch).toBeUndefined();
+    const batches = storage.batches!;
+    expect(await batches.doneKeys({ merchantNo: '200043', storeNo: '300014' })).toEqual(
+      new Map([[batchData.rowKey, { batchId: 'RB1', intentId: 'RD81', line: 3 }]]),
+    );
+    const at = '2026-03-01T00:00:00.000Z';
+    const batch = {
+      id: 'RB2',
+      profileId: 'p1',
+      profileName: 'Main',
+      environment: 'vendor-sandbox' as const,
+      baseUrl: 'https://mapi.yuansferdev.com',
+      merchantNo: '200043',
+      storeNo: '300014',
+      fileName: 'claims.csv',
+      fileDigest: 'a'.repeat(64),
+      operator: 'ann',
+      state: 'running' as const,
+      createdAt: at,
+      updatedAt: at,
+      facts: { moneyMode: 'test', checkedAt: at, mapping: {}, dataRows: 2, counts: {}, totals: [] },
+    };
+    const dry = (line: number) => ({
+      line,
+      class: 'will_refund' as const,
+      transactionNo: '297553638300800009',
+      currency: 'USD' as const,
+      amountMinor: 100,
+      key: String(line).repeat(64).slice(0, 64),
+    });
+    await batches.create(batch, [
+      { batchId: 'RB2', line: 2, state: 'pending', dry: dry(2) },
+      {
+        batchId: 'RB2',
+        line: 3,
+        state: 'skipped',
+        dry: { line: 3, class: 'unusable', message: 'no reason' },
+      },
+    ]);
+    expect(await batches.get('RB2')).toEqual(batch);
+    expect(await batches.unfinished({ merchantNo: '200043', storeNo: '300014' })).toEqual([batch]);
+    expect(await batches.moveRow('RB2', 2, ['pending'], 'sending', {})).toBe(true);
+    expect(await batches.moveRow('RB2', 2, ['pending'], 'sending', {})).toBe(false);
+    expect(
+      await batches.moveRow('RB2', 2, ['sending'], 'refused', { outcome: 'refused', detail: 'why' }),
+    ).toBe(true);
+    expect((await batches.rows('RB2')).map((r) => [r.line, r.state, r.outcome ?? null])).toEqual([
+      [2, 'refused', 'refused'],
+      [3, 'skipped', null],
+    ]);
+    // One runner at a time: another is refused until the lease runs out.
+    expect(await batches.claim('RB2', 'a:1', 1_000, 11_000)).toBe(true);
+    expect(await batches.claim('RB2', 'b:2', 5_000, 15_000)).toBe(false);
+    expect(await batches.claim('RB2', 'b:2', 12_000, 22_000)).toBe(true);
+    await batches.setState('RB2', 'finished', at);
+    expect(await batches.unfinished({ merchantNo: '200043', storeNo: '300014' })).toEqual([]);
+    storage.close();
+  });
 });

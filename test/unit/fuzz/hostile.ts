@@ -83,6 +83,8 @@ const RAW_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
     reason: 'Same order.',
   },
   'reconciliation.signOff': { runId: 'RC0000000000', comment: 'June closed.', open: ['i3'] },
+  'reconciliation.awaitingSignOff': {},
+  'reconciliation.audit': { runId: 'RC0000000000' },
   'refunds.preview': { transactionNo: TX },
   'refunds.submit': {
     transactionNo: TX,
@@ -103,7 +105,28 @@ const RAW_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
       ),
     },
   },
+  'refunds.batchStart': {
+    file: {
+      name: 'batch.csv',
+      base64: Buffer.from(`Transaction No,Amount,Currency,Reason\r\n${TX},1.00,USD,recall\r\n`).toString(
+        'base64',
+      ),
+    },
+  },
+  'refunds.batchPause': { batchId: 'RB0000000000' },
+  'refunds.batchCancel': { batchId: 'RB0000000000' },
+  'refunds.batchStatus': { batchId: 'RB0000000000' },
+  'refunds.batchReport': { batchId: 'RB0000000000' },
   'audit.list': undefined,
+  'approvals.list': { profileId: 'P0000000000000000' },
+  'approvals.approveAndSend': {
+    profileId: 'P0000000000000000',
+    id: 'RD0000000000',
+    confirmation: { overLimit: true, typedAmount: '1.00' },
+  },
+  'approvals.reject': { profileId: 'P0000000000000000', id: 'RD0000000000', comment: 'Wrong payment.' },
+  'approvals.cancel': { profileId: 'P0000000000000000', id: 'RD0000000000', comment: 'Asked twice.' },
+  'approvals.whoAmI': undefined,
   'customers.list': undefined,
   'customers.register': {
     profileId: 'P0000000000000000',

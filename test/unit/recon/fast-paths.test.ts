@@ -3,6 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { parseLedgerAmount, readingOf } from '../../../shared/recon/amounts';
 import { epochDay, instantMs, parseLedgerDate } from '../../../shared/recon/dates';
 import { KeyIndex } from '../../../shared/recon/key-index';
+import type { LedgerRow } from '../../../shared/recon/ledger';
+import {
+  forEachLedgerKey,
+  keyOf,
+  ledgerKeys,
+  lookupKey,
+  matchLedger,
+  type ServiceAnswer,
+} from '../../../shared/recon/match';
+import { fmt, tx } from './fixtures';
 
 /**
  * The one-pass readers of the common cases (plain amounts, year-first days, toISOString instants)
@@ -112,6 +122,78 @@ describe('KeyIndex', () => {
         }
         expect(index.size).toBe(first.size);
       }),
+    );
+  });
+});
+
+describe('keys by kind (no `tx:`/`ref:` string per row)', () => {
+  const value = fc.constantFrom('', '1', '2', 'tx:1', 'ref:', 'A');
+  const rowArb = fc.record({
+    transactionNo: fc.option(value, { nil: undefined }),
+    reference: fc.option(value, { nil: undefined }),
+    amountMinor: fc.integer({ min: 0, max: 3 }),
+  });
+  /** What the service says, by key string: some found (with a number of its own), some not, some failed. */
+  const answers = (seed: number) => {
+    const made = new Map<string, ServiceAnswer | undefined>();
+    return (key: string): ServiceAnswer | undefined => {
+      if (!made.has(key)) {
+        const h = [...key].reduce((a, c) => (a * 31 + c.charCodeAt(0) + seed) % 1009, 7);
+        made.set(
+          key,
+          h % 4 === 0
+            ? undefined
+            : h % 4 === 1
+              ? { kind: 'not_found', source: 'lookup', fetchedAt: 't' }
+              : h % 4 === 2
+                ? { kind: 'failed', code: 'network', message: 'down', source: 'lookup', fetchedAt: 't' }
+                : { kind: 'found', transaction: tx(String(h % 3), h % 4), source: 'list', fetchedAt: 't' },
+        );
+      }
+      return made.get(key);
+    };
+  };
+
+  it('matchLedger with lookupBy gives the items the key-string lookup gives', () => {
+    fc.assert(
+      fc.property(fc.array(rowArb, { maxLength: 25 }), fc.nat(50), (specs, seed) => {
+        const rows: LedgerRow[] = specs.map((s, i) => ({
+          line: i + 2,
+          ...(s.transactionNo !== undefined ? { transactionNo: s.transactionNo } : {}),
+          ...(s.reference !== undefined ? { reference: s.reference } : {}),
+          amountMinor: s.amountMinor,
+          currency: 'USD',
+          status: 'paid',
+        }));
+        const lookup = answers(seed);
+        const byString = matchLedger(rows, lookup, { fmt });
+        const byKind = matchLedger(rows, () => undefined, {
+          fmt,
+          lookupBy: (byTx, v) => lookup(byTx ? `tx:${v}` : `ref:${v}`),
+        });
+        expect(byKind).toStrictEqual(byString);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('forEachLedgerKey names each distinct key once, in first-seen order, as lookupKey would', () => {
+    fc.assert(
+      fc.property(fc.array(rowArb, { maxLength: 25 }), (specs) => {
+        const rows: LedgerRow[] = specs.map((s, i) => ({
+          line: i + 2,
+          currency: 'USD',
+          status: 'paid',
+          ...s,
+        }));
+        const reference: string[] = [];
+        for (const r of rows) if (!reference.includes(lookupKey(r))) reference.push(lookupKey(r));
+        const seen: string[] = [];
+        forEachLedgerKey(rows, (byTx, v) => seen.push(keyOf(byTx, v)));
+        expect(seen).toEqual(reference);
+        expect(ledgerKeys(rows).map(lookupKey)).toEqual(reference);
+      }),
+      { numRuns: 2000 },
     );
   });
 });

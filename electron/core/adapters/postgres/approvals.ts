@@ -6,8 +6,9 @@ import { INTENT_COLUMNS, type PgRow, toRecord } from './rows';
 /**
  * Four-eyes from a desk's side: thin calls of the database's functions (migration-team.ts), which decide
  * everything — who may approve, up to what, until when. A refusal arrives as an AppError with the
- * database's own words (connection.ts mapPgError). Sending an approved request is the engine's (the
- * approver's desk moves it approved -> sending and sends, as for any refund).
+ * database's own words (connection.ts mapPgError). Sending an approved request is the engine's: the
+ * approver's desk approves and claims it in its decision (approve_and_claim, migration-claim.ts: its
+ * sender and lease), then sends it as any refund.
  */
 export interface ApprovalRequest {
   intent: IntentRecord;

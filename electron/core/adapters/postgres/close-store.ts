@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { accountKeyOf, type AccountKey } from '../../../../shared/domain/account';
 import type { ExceptionRecord } from '../../../../shared/recon/exceptions';
 import type { ReconItem } from '../../../../shared/recon/match';
 import type { RunFacts } from '../../../../shared/recon/run';
@@ -60,6 +61,7 @@ export function createPostgresCloseStore(pool: pg.Pool): CloseStore {
     runId: String(r['run_id']),
     profileId: String(r['profile_id']),
     profileName: String(r['profile_name']),
+    ...(r['account'] != null ? { account: accountKeyOf(r['account'] as AccountKey) } : {}),
     label: String(r['label']),
     ...(r['period_from'] != null && r['period_to'] != null
       ? { period: { from: String(r['period_from']), to: String(r['period_to']) } }
@@ -73,7 +75,8 @@ export function createPostgresCloseStore(pool: pg.Pool): CloseStore {
     publishedAt: String(r['published_at']),
     ...(r['s_run_id'] != null ? { signOff: signOffOf(r, 's_') } : {}),
   });
-  const RUNS = `SELECT r.run_id, r.profile_id, r.profile_name, r.label, r.period_from, r.period_to, r.created_at,
+  // The account is read from the published facts (no column of its own: schema v3 stays as released).
+  const RUNS = `SELECT r.run_id, r.profile_id, r.profile_name, r.facts -> 'account' AS account, r.label, r.period_from, r.period_to, r.created_at,
       r.items, r.exception_items, r.record_hash, r.published_by, r.published_desk,
       to_char(r.published_on_server AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS published_at,
       s.run_id AS s_run_id, s.by AS s_by, s.at AS s_at, s.comment AS s_comment, s.open_ids AS s_open_ids,

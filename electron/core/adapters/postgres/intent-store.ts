@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { AppError } from '../../../../shared/domain/errors';
+import type { AccountKey } from '../../../../shared/domain/account';
 import type {
+  ApprovalPolicy,
   AuditRecord,
   DecideTx,
   IntentCheck,
@@ -16,6 +18,7 @@ import type {
 } from '../../services/engine/port';
 import { InvariantViolation, UnreadableRecords, type UnreadableRow } from '../../services/engine/port';
 import { UnusableRowError } from '../sqlite/stored';
+import { cancelRequest, openRequests, rejectRequest, requestRefund, whoAmI } from './approvals';
 import { type ChangeFeed, startChangeFeed } from './change-feed';
 import {
   createPgPool,
@@ -387,6 +390,55 @@ export function createPostgresIntentStore(
     return next;
   }
 
+  /** The account's approval policy in a currency (an exact environment before '*'), as the database reads it. */
+  async function policyNow(q: Q, a: AccountKey, currency: string): Promise<ApprovalPolicy | undefined> {
+    try {
+      const r = await q.query<{ above: string; hours: number }>(
+        `SELECT approval_above_minor AS above, expire_hours AS hours FROM refund_desk.approval_policies
+          WHERE environment IN ($1, '*') AND merchant_no = $2 AND store_no = $3 AND currency = $4
+          ORDER BY environment = '*' LIMIT 1`,
+        [a.environment, a.merchantNo, a.storeNo, currency],
+      );
+      const row = r.rows[0];
+      return row
+        ? { aboveMinor: int8(row.above, 'approval_above_minor'), expireHours: row.hours }
+        : undefined;
+    } catch (e) {
+      throw mapPgError(e);
+    }
+  }
+
+  /**
+   * Approve (unless this person approved it already and never sent it) and claim for sending, in the
+   * decision's transaction, through refund_desk.approve_and_claim: it refuses in the database's words
+   * (own request, above the checker's limit, expired, not awaiting approval) and gives this sender a
+   * lease on the server's clock, renewed by renew_lease while the request is out, like any send.
+   */
+  async function approveAndClaimNow(
+    c: pg.PoolClient,
+    id: string,
+    lease: LeaseGrant,
+    event: IntentEvent,
+  ): Promise<IntentRecord> {
+    const raw = (
+      await c.query<PgRow>(
+        `SELECT ${INTENT_COLUMNS} FROM refund_desk.approve_and_claim($1, $2, $3::float8, $4::jsonb) i`,
+        [id, lease.holder, lease.ms + offset(), JSON.stringify(event)],
+      )
+    ).rows;
+    const next = parse(raw)[0];
+    if (!next)
+      throw new AppError(
+        'conflict',
+        `request ${id} could not be read back after its claim: nothing was sent`,
+        {
+          retryable: false,
+          details: { moneyMoved: 'no', intentId: id },
+        },
+      );
+    return next;
+  }
+
   const txOn = (c: pg.PoolClient): DecideTx => ({
     get: (id) => one(c, id),
     forPayment: forPayment(c),
@@ -396,6 +448,11 @@ export function createPostgresIntentStore(
     insert: (record, lease, event) => insertNow(c, record, lease, event),
     transition: (t) => transitionNow(c, t),
     audit: (e) => auditNow(c, e),
+    approvals: {
+      policy: (account, currency) => policyNow(c, account, currency),
+      request: async (record, reason) => (await requestRefund(c, record, reason)).intent,
+      approveAndClaim: (id, lease, event) => approveAndClaimNow(c, id, lease, event),
+    },
   });
 
   // watch: one change feed for every listener, only while someone listens.
@@ -472,7 +529,7 @@ export function createPostgresIntentStore(
         pool,
         `SELECT ${INTENT_COLUMNS} FROM refund_desk.intents i
            WHERE kind = $1 AND state = 'sending'
-             AND (lease_until IS NULL OR lease_until <= clock_timestamp() + $2::float8 * interval '1 millisecond')
+             AND coalesce(lease_until, '-infinity') <= clock_timestamp() + $2::float8 * interval '1 millisecond'
            ORDER BY created_at, id`,
         [kind, offset()],
       ),
@@ -550,6 +607,12 @@ export function createPostgresIntentStore(
         }
         return more ? { items, next: String(page.at(-1)!['id']) } : { items };
       },
+    },
+    approvals: {
+      reject: async (id, comment) => (await rejectRequest(pool, id, comment)).intent,
+      cancel: async (id, comment) => (await cancelRequest(pool, id, comment)).intent,
+      open: async () => (await openRequests(pool)).map((r) => r.intent),
+      whoAmI: () => whoAmI(pool),
     },
     watch(fn) {
       if (listeners.size === 0) {

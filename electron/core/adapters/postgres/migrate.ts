@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { AppError } from '../../../../shared/domain/errors';
 import { DATABASE_TOO_OLD, DESK_TOO_OLD, PG_DEFAULTS } from './connection';
+import { CLAIM_GRANTS } from './migration-claim';
 import { CLOSE_GRANTS, CLOSE_TABLES } from './migration-close';
 import { TEAM_GRANTS } from './migration-team';
 import { DESK_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations';
@@ -109,6 +110,7 @@ export async function migratePostgres(o: MigrateOptions): Promise<{ from: number
       // Who may do what, every run: groups read, and write only through the functions.
       await client.query(TEAM_GRANTS);
       await client.query(CLOSE_GRANTS);
+      await client.query(CLAIM_GRANTS);
       const idle = Math.max(1, Math.round(o.idleInTransactionMs ?? PG_DEFAULTS.idleInTransactionMs));
       // ALTER DATABASE takes no parameters: the name is quoted by the server, the number is ours.
       await client.query(

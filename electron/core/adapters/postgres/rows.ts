@@ -1,4 +1,4 @@
-import type { AuditRecord, IntentKind, IntentRecord } from '../../services/engine/port';
+import type { ApprovalFacts, AuditRecord, IntentKind, IntentRecord } from '../../services/engine/port';
 import { storedCurrency, storedEnvironment, storedSettleCurrency } from '../sqlite/stored';
 import { int8 } from './connection';
 
@@ -63,6 +63,10 @@ export function toRecord(r: PgRow): IntentRecord {
   if (settle) rec.settleCurrency = settle;
   if (r['lease_ms'] !== null && r['lease_ms'] !== undefined)
     rec.leaseUntil = int8(r['lease_ms'], 'lease_until');
+  const person = text(r, 'created_by');
+  if (person !== undefined) rec.author = { person, desk: text(r, 'created_desk') ?? '' };
+  const approval = approvalOf(r);
+  if (approval) rec.approval = approval;
   if (r['last_check_at'] !== null && r['last_check_at'] !== undefined)
     rec.lastCheck = {
       at: String(r['last_check_at']),
@@ -70,6 +74,37 @@ export function toRecord(r: PgRow): IntentRecord {
       note: String(r['last_check_note'] ?? ''),
     };
   return rec;
+}
+
+/** The server's times (timestamptz) as the desks write theirs: ISO, UTC. */
+const serverTime = (r: PgRow, col: string) => {
+  const v = r[col];
+  if (v === null || v === undefined) return undefined;
+  return v instanceof Date ? v.toISOString() : String(v);
+};
+
+/** A request for approval's columns (migration-team.ts), or undefined for a refund that never was one. */
+function approvalOf(r: PgRow): ApprovalFacts | undefined {
+  const requestedBy = text(r, 'requested_by');
+  if (requestedBy === undefined) return undefined;
+  const a: ApprovalFacts = {
+    reason: text(r, 'reason') ?? '',
+    requestedBy,
+    requestedDesk: text(r, 'requested_desk') ?? '',
+    requestedAt: serverTime(r, 'requested_on_server') ?? '',
+    expiresAt: serverTime(r, 'expires_at') ?? '',
+  };
+  const optional: [keyof ApprovalFacts, string | undefined][] = [
+    ['approvedBy', text(r, 'approved_by')],
+    ['approvedDesk', text(r, 'approved_desk')],
+    ['approvedAt', serverTime(r, 'approved_on_server')],
+    ['closedBy', text(r, 'closed_by')],
+    ['closedDesk', text(r, 'closed_desk')],
+    ['closedAt', serverTime(r, 'closed_on_server')],
+    ['comment', text(r, 'close_comment')],
+  ];
+  for (const [k, v] of optional) if (v !== undefined) a[k] = v;
+  return a;
 }
 
 export function toAudit(r: PgRow): AuditRecord {

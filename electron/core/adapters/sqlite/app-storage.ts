@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from '../../services/ports';
 import type { AppStorage, StorageProblem } from '../../services/storage';
+import { createSqliteBatchStore } from './batch-store';
 import { type Database, openDatabase } from './database';
 import { createSqliteIntentStore } from './intent-store';
 import { importLegacyFiles } from './legacy-import';
@@ -113,6 +114,7 @@ export function openAppStorage(opts: {
     runs: createSqliteRunStore(db),
     closing: createSqliteCloseStore(db),
     timeline: createSqliteTimelineStore(db),
+    batches: createSqliteBatchStore(db),
     importEarlierFiles,
     async recordIpn(event, key) {
       if (fatal) throw new Error('the database is unavailable');

@@ -13,6 +13,7 @@ import type {
   Transition,
 } from '../../services/engine/port';
 import { InvariantViolation, UnreadableRecords, type UnreadableRow } from '../../services/engine/port';
+import { exclusiveOn } from './write-queue';
 import type { Database, Row, SqlValue } from './database';
 import {
   type OnUnusable,
@@ -277,13 +278,8 @@ export function createSqliteIntentStore(db: Database, opts: SqliteIntentStoreOpt
   const oldestFirst = (sql: string, ...params: SqlValue[]) => rows(sql, ...params).sort(byAge);
   const one = (id: string) => rows('SELECT * FROM intents WHERE id = ?', id)[0];
 
-  // One transaction at a time on this connection: writes queue here.
-  let tail: Promise<unknown> = Promise.resolve();
-  function exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
-    const run = tail.then(() => db.immediateAsync(fn));
-    tail = run.catch(() => undefined);
-    return run;
-  }
+  // One transaction at a time on this connection: writes queue here, with the other stores' on it.
+  const exclusive = exclusiveOn(db);
 
   /** A payment's intents, oldest first; never without one that cannot be read (UnreadableRecords). */
   const forPayment: DecideTx['forPayment'] = async (kind, k) => {

@@ -1,5 +1,4 @@
 import type { ExceptionRecord } from '../../../../shared/recon/exceptions';
-import type { ReconItem } from '../../../../shared/recon/match';
 import type { SignOff } from '../../../../shared/recon/seal';
 import type {
   CloseStore,
@@ -7,6 +6,7 @@ import type {
   ExceptionWriteResult,
 } from '../../services/reconciliation/close-store';
 import type { Database, Row } from './database';
+import { decodeItem } from './item-codec';
 
 function exceptionOf(r: Row): ExceptionRecord {
   const e: ExceptionRecord = {
@@ -54,7 +54,7 @@ export function createSqliteCloseStore(db: Database): CloseStore {
           `SELECT seq, data FROM recon_items WHERE job_id = ? AND outcome <> 'matched' ORDER BY seq`,
           runId,
         )
-        .map((r) => ({ seq: Number(r.seq), item: JSON.parse(r.data) as ReconItem }));
+        .map((r) => ({ seq: Number(r.seq), item: decodeItem(r.data) }));
     },
     async listExceptions(runId) {
       return db

@@ -1,5 +1,5 @@
+import { isKnownCurrency } from '../../../../shared/domain/currencies';
 import type { Transaction } from '../../../../shared/domain/transaction';
-import type { ReconItem } from '../../../../shared/recon/match';
 import type { RunFacts } from '../../../../shared/recon/run';
 import type { ReconSummary } from '../../../../shared/recon/summary';
 import type {
@@ -11,9 +11,25 @@ import type {
   StoredRun,
 } from '../../services/reconciliation/run-store';
 import type { Database, Row } from './database';
+import { decodeItem, encodeItem } from './item-codec';
+import { decodeListColumns, encodeListColumns } from './list-columns';
 import { inKnownCurrencies } from './stored';
 
 const KINDS: readonly InputKind[] = ['row', 'unusable', 'cached'];
+
+interface WindowRow {
+  start_date: string;
+  end_date: string;
+  fetched_at: string;
+  state: string;
+  data: string;
+  /** 'objects': JSON of whole transactions (before schema v10); 'columns': ./list-columns.ts. */
+  layout: string;
+}
+
+/** A window of layout 'objects' as read before v10: all its payments, or none if one is unreadable. */
+const objectsLayout = (transactions: Transaction[]) =>
+  transactions.every(inKnownCurrencies) ? transactions : undefined;
 
 function storedRun(r: Row): StoredRun {
   const facts = JSON.parse(String(r['facts'])) as RunFacts;
@@ -34,7 +50,7 @@ function storedRun(r: Row): StoredRun {
 const SELECT_RUN = `SELECT j.*, (SELECT count(*) FROM recon_items i WHERE i.job_id = j.id) AS items
   FROM recon_jobs j`;
 
-/** Reconciliation run records in the app database (schema v3). */
+/** Reconciliation run records in the app database (schema v3; list windows as columns since v10). */
 export function createSqliteRunStore(db: Database): RunStore {
   const counts = (runId: string): Record<InputKind, number> => {
     const out: Record<InputKind, number> = { row: 0, unusable: 0, cached: 0 };
@@ -111,33 +127,50 @@ export function createSqliteRunStore(db: Database): RunStore {
       db.immediate(() => db.run('UPDATE recon_jobs SET keys = ? WHERE id = ?', JSON.stringify(keys), runId));
     },
     saveWindow(runId, w) {
-      const data = w.state === 'listed' ? JSON.stringify(w.transactions) : JSON.stringify(w.message);
+      // A listed window as columns (./list-columns.ts); the unsupported window's sentence as before.
+      const listed = w.state === 'listed';
+      const data = listed ? encodeListColumns(w.transactions) : JSON.stringify(w.message);
       db.immediate(() =>
         db.run(
-          `INSERT OR REPLACE INTO recon_windows (job_id, start_date, end_date, fetched_at, state, data)
-           VALUES (?, ?, ?, ?, ?, ?)`,
+          `INSERT OR REPLACE INTO recon_windows (job_id, start_date, end_date, fetched_at, state, data, layout)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`,
           runId,
           w.startDate,
           w.endDate,
           w.fetchedAt,
           w.state,
           data,
+          listed ? 'columns' : 'objects',
         ),
       );
     },
     readWindows(runId) {
-      return db
-        .all<{ start_date: string; end_date: string; fetched_at: string; state: string; data: string }>(
-          'SELECT * FROM recon_windows WHERE job_id = ? ORDER BY start_date',
+      // One window's text at a time (read, decoded, let go): at a million payments the whole list's text
+      // never sits in memory beside the payments made of it.
+      const out: ListWindow[] = [];
+      for (const { start_date } of db.all<{ start_date: string }>(
+        'SELECT start_date FROM recon_windows WHERE job_id = ? ORDER BY start_date',
+        runId,
+      )) {
+        const r = db.get<WindowRow>(
+          'SELECT * FROM recon_windows WHERE job_id = ? AND start_date = ?',
           runId,
-        )
-        .map((r): ListWindow => {
-          const base = { startDate: r.start_date, endDate: r.end_date, fetchedAt: r.fetched_at };
-          return r.state === 'listed'
-            ? { ...base, state: 'listed', transactions: JSON.parse(r.data) as Transaction[] }
-            : { ...base, state: 'unsupported', message: JSON.parse(r.data) as string };
-        })
-        .filter((w) => w.state !== 'listed' || w.transactions.every(inKnownCurrencies));
+          start_date,
+        );
+        if (!r) continue;
+        const base = { startDate: r.start_date, endDate: r.end_date, fetchedAt: r.fetched_at };
+        if (r.state !== 'listed') {
+          out.push({ ...base, state: 'unsupported', message: JSON.parse(r.data) as string });
+          continue;
+        }
+        // A window with a currency this app does not handle is left out (the run lists it again).
+        const transactions =
+          r.layout === 'columns'
+            ? decodeListColumns(r.data, isKnownCurrency)
+            : objectsLayout(JSON.parse(r.data) as Transaction[]);
+        if (transactions) out.push({ ...base, state: 'listed', transactions });
+      }
+      return out;
     },
     saveResult(runId, { facts, summary, statement, items }) {
       db.immediate(() => {
@@ -146,7 +179,7 @@ export function createSqliteRunStore(db: Database): RunStore {
           'INSERT INTO recon_items (job_id, seq, line, outcome, data) VALUES (?, ?, ?, ?, ?)',
         );
         items.forEach((item, seq) =>
-          insert.run(runId, seq, item.line ?? null, item.outcome, JSON.stringify(item)),
+          insert.run(runId, seq, item.line ?? null, item.outcome, encodeItem(item)),
         );
         db.run(
           'UPDATE recon_jobs SET facts = ?, summary = ?, statement = ?, ended_as = ?, started = 1 WHERE id = ?',
@@ -180,13 +213,13 @@ export function createSqliteRunStore(db: Database): RunStore {
           offset,
           limit,
         )
-        .map((r) => JSON.parse(r.data) as ReconItem);
+        .map((r) => decodeItem(r.data));
     },
     copyWindows(fromRunId, toRunId) {
       db.immediate(() =>
         db.run(
-          `INSERT OR REPLACE INTO recon_windows (job_id, start_date, end_date, fetched_at, state, data)
-           SELECT ?, start_date, end_date, fetched_at, state, data FROM recon_windows WHERE job_id = ?`,
+          `INSERT OR REPLACE INTO recon_windows (job_id, start_date, end_date, fetched_at, state, data, layout)
+           SELECT ?, start_date, end_date, fetched_at, state, data, layout FROM recon_windows WHERE job_id = ?`,
           toRunId,
           fromRunId,
         ),

@@ -43,6 +43,19 @@ import type { Migration } from './database';
  *   Indexes lead with what each query pins (kind, merchant, payment or day), so no decision scans the
  *   whole table; the day's index is on the currency as read (trimmed, upper case: earlier versions kept
  *   a code in any case).
+ * - v9, refund batches (issue 27): a batch (its account, file digest, who started it, its state and a
+ *   lease so that one process runs it at a time) and every row of its file with the dry run's answer,
+ *   its row key and what executing it did. Which rows a batch already refunded is read from the refund
+ *   intents themselves (their `data.batch.rowKey`, indexed here), so a row whose intent committed just
+ *   before a crash is never offered again even if its batch row was not updated. Only new tables and
+ *   an index: no table is rebuilt.
+ * - v10, the period's list as columns (issue 30): a window of the service's list is stored as one array
+ *   per field (`layout` 'columns', ./list-columns.ts) instead of one JSON object per payment. Windows
+ *   written earlier keep their text and `layout` 'objects', and are read as before, so a run recorded by
+ *   an earlier version resumes and re-checks identically. Report items whose service side is the one their
+ *   transaction gives are stored without it (./item-codec.ts); items stored earlier are plain JSON and
+ *   read as before. Only a column: no row is rewritten. (The version also keeps an earlier Refund Desk
+ *   from opening a file whose windows and items it could not read.)
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -560,5 +573,58 @@ CREATE TRIGGER payment_notes_no_update BEFORE UPDATE ON payment_notes
 BEGIN SELECT RAISE(ABORT, 'payment notes are append-only'); END;
 CREATE TRIGGER payment_notes_no_delete BEFORE DELETE ON payment_notes
 BEGIN SELECT RAISE(ABORT, 'payment notes are append-only'); END`,
+  },
+  {
+    // Refund batches and their rows (issue 27). A row's `dry` is the dry run's answer for it (JSON, the
+    // shared/batch/result.ts schema); the other columns are what execution did. A row is `pending` (to
+    // be sent), `sending` (taken by the executor: its intent may or may not have committed), `sent` (its
+    // refund intent is `intent_id`), `refused` (checked again and not sent) or `skipped` (never to be
+    // sent: the dry run refused it, or the batch was cancelled first).
+    version: 9,
+    sql: `
+CREATE TABLE refund_batches (
+  id TEXT PRIMARY KEY,
+  profile_id TEXT NOT NULL,
+  profile_name TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  merchant_no TEXT NOT NULL,
+  store_no TEXT NOT NULL,
+  file_name TEXT NOT NULL,
+  file_digest TEXT NOT NULL CHECK (length(file_digest) = 64),
+  operator TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('running', 'paused', 'cancelled', 'finished')),
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  runner TEXT,
+  lease_until INTEGER,
+  data TEXT NOT NULL
+);
+CREATE INDEX refund_batches_account ON refund_batches (merchant_no, store_no, state);
+CREATE TABLE refund_batch_rows (
+  batch_id TEXT NOT NULL REFERENCES refund_batches (id),
+  line INTEGER NOT NULL,
+  row_key TEXT,
+  transaction_no TEXT,
+  amount_minor INTEGER,
+  currency TEXT,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'sending', 'sent', 'refused', 'skipped')),
+  intent_id TEXT,
+  outcome TEXT,
+  detail TEXT,
+  at TEXT,
+  operator TEXT,
+  dry TEXT NOT NULL,
+  PRIMARY KEY (batch_id, line)
+);
+CREATE INDEX refund_batch_rows_state ON refund_batch_rows (batch_id, state);
+CREATE INDEX intents_batch_row ON intents (merchant_no, store_no, json_extract(data, '$.batch.rowKey'))
+  WHERE kind = 'refund' AND json_extract(data, '$.batch.rowKey') IS NOT NULL`,
+  },
+  {
+    version: 10,
+    sql: `
+ALTER TABLE recon_windows ADD COLUMN layout TEXT NOT NULL DEFAULT 'objects'
+  CHECK (layout IN ('objects', 'columns'))`,
   },
 ];

@@ -2,6 +2,7 @@ import { scopeProfileId } from '../../../../shared/ipc/contract/scope';
 import type { ReconciliationService } from '../../services/reconciliation/service';
 import { refuseOtherProfile } from '../../services/scope';
 import type { HandlerMap } from '../dispatcher';
+import { auditEntryView } from '../../services/reconciliation/audit-view';
 
 type ReconChannels = Extract<keyof HandlerMap, `reconciliation.${string}`>;
 
@@ -15,6 +16,14 @@ export function reconciliationHandlers(
   // Every operation on a run names the profile the screen shows; a run of another profile is refused.
   const own = (input: { profileId: string; runId: string }) => {
     refuseOtherProfile('reconciliation run', recon.get(input.runId), input.profileId);
+    return input.runId;
+  };
+  // Reading and closing a run also works on another desk's run published to the team database, when
+  // the profile is for that run's account (services/reconciliation/team-runs.ts); steering one does not.
+  const open = (input: { profileId: string; runId: string }) =>
+    recon.team.access(input.runId, input.profileId);
+  const openable = async (input: { profileId: string; runId: string }) => {
+    await open(input);
     return input.runId;
   };
   return {
@@ -35,14 +44,25 @@ export function reconciliationHandlers(
     'reconciliation.pause': (input) => recon.pause(own(input)),
     'reconciliation.resume': (input) => recon.resume(own(input)),
     'reconciliation.cancel': (input) => recon.cancel(own(input)),
-    'reconciliation.get': (input) => recon.get(own(input)),
+    'reconciliation.get': async (input) => {
+      const a = await open(input);
+      return 'local' in a ? recon.get(input.runId) : recon.team.viewOf(a.published, a.profile);
+    },
     'reconciliation.list': (input) => ({ runs: recon.list(scopeProfileId(input)) }),
-    'reconciliation.report': (input) => recon.report(own(input)),
-    'reconciliation.items': (input) => recon.items(own(input), input.offset, input.limit),
+    'reconciliation.report': async (input) => {
+      const a = await open(input);
+      return 'local' in a ? recon.report(input.runId) : recon.team.report(a);
+    },
+    'reconciliation.items': async (input) => {
+      const a = await open(input);
+      return 'local' in a
+        ? recon.items(input.runId, input.offset, input.limit)
+        : recon.team.items(input.runId, input.offset, input.limit);
+    },
     'reconciliation.recheck': (input) => recon.recheck(own(input)),
     'reconciliation.demoLedger': () => demoLedger(),
     'reconciliation.exceptions': async (input) => {
-      const runId = own(input);
+      const runId = await openable(input);
       const list = await recon.exceptions.list(runId, input.filter ?? {});
       const seal = list.signOff ? await recon.exceptions.seal(runId) : {};
       return {
@@ -50,9 +70,9 @@ export function reconciliationHandlers(
         ...(seal.contentHash ? { contentHash: seal.contentHash, intact: seal.intact ?? false } : {}),
       };
     },
-    'reconciliation.updateException': (input) =>
+    'reconciliation.updateException': async (input) =>
       recon.exceptions.update(
-        own(input),
+        await openable(input),
         input.exceptionId,
         {
           version: input.version,
@@ -62,18 +82,24 @@ export function reconciliationHandlers(
         },
         personFor(input.profileId),
       ),
-    'reconciliation.matchException': (input) =>
+    'reconciliation.matchException': async (input) =>
       recon.exceptions.match(
-        own(input),
+        await openable(input),
         input.exceptionId,
         { version: input.version, kind: input.kind, id: input.id, reason: input.reason },
         personFor(input.profileId),
       ),
-    'reconciliation.signOff': (input) =>
+    'reconciliation.signOff': async (input) =>
       recon.exceptions.signOff(
-        own(input),
+        await openable(input),
         { comment: input.comment, open: input.open },
         personFor(input.profileId),
       ),
+    'reconciliation.awaitingSignOff': async (input) => ({
+      runs: await recon.team.awaiting(input.profileId),
+    }),
+    'reconciliation.audit': async (input) => ({
+      entries: (await recon.exceptions.audit(await openable(input))).map(auditEntryView),
+    }),
   };
 }

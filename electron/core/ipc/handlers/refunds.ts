@@ -8,7 +8,12 @@ type RefundChannels =
   | 'refunds.list'
   | 'refunds.checkAgain'
   | 'refunds.closeNotSent'
-  | 'audit.list';
+  | 'audit.list'
+  | 'approvals.list'
+  | 'approvals.approveAndSend'
+  | 'approvals.reject'
+  | 'approvals.cancel'
+  | 'approvals.whoAmI';
 
 /** Thin: IPC shape → refund service call. All checks live in the service. */
 export function refundHandlers(refunds: RefundService, now: () => number): Pick<HandlerMap, RefundChannels> {
@@ -26,5 +31,13 @@ export function refundHandlers(refunds: RefundService, now: () => number): Pick<
     'refunds.closeNotSent': async ({ profileId, id, confirmation }) =>
       await refunds.view(await refunds.closeNotSent(profileId, id, confirmation)),
     'audit.list': (input) => refunds.audit(scopeProfileId(input)),
+    // Four-eyes (team database): every rule is the service's and the database's.
+    'approvals.list': async ({ profileId }) => await refunds.views(await refunds.openRequests(profileId)),
+    'approvals.approveAndSend': async (input) => await refunds.view(await refunds.approveAndSend(input)),
+    'approvals.reject': async ({ profileId, id, comment }) =>
+      await refunds.view(await refunds.reject(profileId, id, comment)),
+    'approvals.cancel': async ({ profileId, id, comment }) =>
+      await refunds.view(await refunds.cancel(profileId, id, comment)),
+    'approvals.whoAmI': () => refunds.whoAmI(),
   };
 }

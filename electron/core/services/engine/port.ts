@@ -48,6 +48,29 @@ export interface IntentRecord extends AccountKey {
   attempts: number;
   /** The kind's own fields (JSON): never card numbers, security codes or tokens. */
   data: Record<string, unknown>;
+  /**
+   * Read only, where the store knows people apart (a team database stamps its login and desk on every
+   * row): who made it. Absent on SQLite, where `operator` is all there is.
+   */
+  author?: { person: string; desk: string };
+  /** Read only: a refund requested for approval (StoreApprovals), as the database recorded it. */
+  approval?: ApprovalFacts;
+}
+
+/** A request for approval as the database keeps it: its people, desks and times are the database's. */
+export interface ApprovalFacts {
+  reason: string;
+  requestedBy: string;
+  requestedDesk: string;
+  requestedAt: string;
+  expiresAt: string;
+  approvedBy?: string;
+  approvedDesk?: string;
+  approvedAt?: string;
+  closedBy?: string;
+  closedDesk?: string;
+  closedAt?: string;
+  comment?: string;
 }
 
 /** What a transition may change besides the state; null clears a field (in `data` too). */
@@ -182,6 +205,57 @@ export interface DecideTx {
   insert(record: IntentRecord, lease: LeaseGrant | undefined, event: IntentEvent): Promise<IntentRecord>;
   transition(t: Transition): Promise<IntentRecord | undefined>;
   audit(entry: AuditRecord): Promise<void>;
+  /** Four-eyes, inside the decision; present exactly when the store has `approvals`. */
+  approvals?: DecideApprovals;
+}
+
+/** An account's approval policy in one currency (the database's; no desk can lower its own). */
+export interface ApprovalPolicy {
+  /** A refund of more than this (minor units) must be requested and approved by another person. */
+  aboveMinor: number;
+  expireHours: number;
+}
+
+/**
+ * The decision's side of four-eyes: read the policy, record a request, or approve one and claim it for
+ * sending — each in the decision's unit of work, so the checks the decision made still hold when it
+ * commits. The database refuses what its rules forbid (own request, above the checker's limit, expired,
+ * not awaiting approval) with an AppError in its own words.
+ */
+export interface DecideApprovals {
+  /** The policy for this account and currency; undefined when refunds of it need no approval. */
+  policy(account: AccountKey, currency: Currency): Promise<ApprovalPolicy | undefined>;
+  /** Records `record` as awaiting approval with its reason (required); nothing is sent. */
+  request(record: IntentRecord, reason: string, event: IntentEvent): Promise<IntentRecord>;
+  /**
+   * Approves another person's request (or takes up one this person approved earlier and never sent) AND
+   * moves it approved -> sending with this sender's lease: one unit of work, so it is never approved
+   * without a sender, and the request leaves only after the decision committed.
+   */
+  approveAndClaim(id: string, lease: LeaseGrant, event: IntentEvent): Promise<IntentRecord>;
+}
+
+/** Who this desk's connection is in the team database, and what it may approve. */
+export interface TeamIdentity {
+  login: string;
+  /** refund_viewer, refund_maker, refund_checker. */
+  groups: string[];
+  /** A checker's personal limits: approves up to this much per currency. */
+  limits: Array<{ currency: string; upToMinor: number }>;
+}
+
+/**
+ * Four-eyes outside a decision (a team database only: a single desk has no second person, so SQLite
+ * does not implement it). Each call is its own short unit of work; the database decides who may.
+ */
+export interface StoreApprovals {
+  /** A checker declines another person's request, with a comment (required): nothing is sent. */
+  reject(id: string, comment: string): Promise<IntentRecord>;
+  /** The requester withdraws their own request, with a comment (required): nothing is sent. */
+  cancel(id: string, comment: string): Promise<IntentRecord>;
+  /** Requests awaiting approval (or approved and not yet sent), oldest first; expired ones are swept first. */
+  open(): Promise<IntentRecord[]>;
+  whoAmI(): Promise<TeamIdentity>;
 }
 
 export interface Transition {
@@ -248,4 +322,6 @@ export interface IntentStore {
    * PostgreSQL: LISTEN/NOTIFY).
    */
   watch(fn: (changed: IntentRecord[]) => void): () => void;
+  /** Four-eyes: present on a team database (several people), absent on a single desk's SQLite. */
+  approvals?: StoreApprovals;
 }

@@ -5,6 +5,7 @@
  * team database (adapters/postgres/close-store.ts), so a controller on another desk signs what the
  * clerks worked. Both pass test/contract/close.contract.ts.
  */
+import type { AccountKey } from '../../../../shared/domain/account';
 import type { ExceptionRecord } from '../../../../shared/recon/exceptions';
 import type { ReconItem } from '../../../../shared/recon/match';
 import type { RunFacts } from '../../../../shared/recon/run';
@@ -54,6 +55,8 @@ export interface PublishedRunHeader {
   runId: string;
   profileId: string;
   profileName: string;
+  /** The account the run compared against (its facts' `account`; absent for runs made before it was kept). */
+  account?: AccountKey;
   label: string;
   period?: { from: string; to: string };
   createdAt: string;

@@ -86,12 +86,14 @@ export function listedPayments(stored: readonly ListWindow[]): ListedPayment[] {
 
 /**
  * Which listed payment a ledger key names: by transaction number always, by reference when the
- * reference is unique in the list. Kept by the numbers and references themselves — no `tx:` / `ref:`
- * string made per payment (a million of them at 1M) — as positions in `listed`, so whatever is made per
- * payment can be made when it is first asked for and kept beside it (see run.ts).
+ * reference is unique in the list. Kept by the numbers and references themselves — one Map per kind of
+ * key, no `tx:` / `ref:` string made per payment or per row — as positions in `listed`, so whatever is
+ * made per payment can be made when it is first asked for and kept beside it (see run.ts).
  */
 export interface ListIndex {
-  /** The position in `listed` of the payment a ledger key (`tx:<no>` / `ref:<reference>`) names. */
+  /** The position in `listed` of the payment a key names: its transaction number or its reference. */
+  positionBy(byTx: boolean, value: string): number | undefined;
+  /** The same for a key string (`tx:<no>` / `ref:<reference>`, shared/recon/match lookupKey). */
   position(key: string): number | undefined;
   has(key: string): boolean;
 }
@@ -113,7 +115,8 @@ export function listIndex(listed: readonly ListedPayment[]): ListIndex {
       repeated.add(ref);
     } else byRef.set(ref, i);
   }
+  const positionBy = (tx: boolean, value: string) => (tx ? byTx.get(value) : byRef.get(value));
   const position = (key: string) =>
     key.charCodeAt(0) === T && key.startsWith('tx:') ? byTx.get(key.slice(3)) : byRef.get(key.slice(4));
-  return { position, has: (key) => position(key) !== undefined };
+  return { positionBy, position, has: (key) => position(key) !== undefined };
 }

@@ -5,7 +5,8 @@
  * still ends in a report of what was done. Everything it needs is in the stores, so a run interrupted
  * by a restart resumes from there: stored windows are not fetched again, stored answers not asked again.
  */
-import { ledgerKeys, lookupKey, type ServiceAnswer } from '../../../../shared/recon/match';
+import { forEachLedgerKey, keyOf, type ServiceAnswer } from '../../../../shared/recon/match';
+import type { ListedPayment } from '../../../../shared/recon/two-way';
 import { listWindows } from '../../../../shared/recon/period';
 import { buildReport, detailAmount } from '../../../../shared/recon/report';
 import { OFFLINE_CODES, type RunFacts } from '../../../../shared/recon/run';
@@ -14,7 +15,7 @@ import type { AdaptiveLimiter } from '../gateway/adaptive-limit';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
 import type { JobStore } from './job-store';
-import { fetchWindow, listedPayments, listIndex, listingOf } from './listing';
+import { fetchWindow, type ListIndex, listedPayments, listIndex, listingOf } from './listing';
 import type { ListWindow, RunInput, RunStore } from './run-store';
 import { type Runner, startRunner } from './runner';
 
@@ -161,20 +162,19 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
     todo: string[],
     input: RunInput,
     windows: ListWindow[],
+    list: { listed: ListedPayment[]; index: ListIndex },
   ): Promise<void> {
     if (suspended) return;
     phase = 'matching';
     emit();
     const needed = listWindows(facts.options);
     const listing = listingOf(needed, windows);
-    const listed = listedPayments(windows);
+    const { listed, index } = list;
     // A listed payment's answer is made when a row first asks for it, and kept beside it: the matching
     // asks for every row's key, and the sources count below asks again for every key. Payments no row
     // names get none.
-    const index = listIndex(listed);
     const listAnswers = new Array<ServiceAnswer | undefined>(listed.length);
-    const fromList = (key: string): ServiceAnswer | undefined => {
-      const at = index.position(key);
+    const answerAt = (at: number | undefined): ServiceAnswer | undefined => {
       if (at === undefined) return undefined;
       let a = listAnswers[at];
       if (!a) {
@@ -201,15 +201,19 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
         fetchedAt: c.fetchedAt,
       });
     const sources = { list: 0, lookup: 0, cache: 0 } as RunFacts['sources'];
-    const answer = (key: string): ServiceAnswer | undefined =>
-      fromList(key) ?? byLookup.get(key) ?? byCache.get(key);
-    for (const k of ledgerKeys(input.rows)) {
-      const a = answer(lookupKey(k));
-      if (!a || a.kind === 'failed') continue;
+    const other = (key: string) => byLookup.get(key) ?? byCache.get(key);
+    const answer = (key: string): ServiceAnswer | undefined => answerAt(index.position(key)) ?? other(key);
+    // The same by kind and value: a key string is made only for a row the list does not answer.
+    const answerBy = (byTx: boolean, value: string): ServiceAnswer | undefined =>
+      answerAt(index.positionBy(byTx, value)) ??
+      (byLookup.size + byCache.size > 0 ? other(keyOf(byTx, value)) : undefined);
+    forEachLedgerKey(input.rows, (byTx, value) => {
+      const a = answerBy(byTx, value);
+      if (!a || a.kind === 'failed') return;
       sources[a.source] += 1;
       if (a.source === 'cache' && (!sources.cacheOldest || a.fetchedAt < sources.cacheOldest))
         sources.cacheOldest = a.fetchedAt;
-    }
+    });
     const failedByCode: Record<string, number> = {};
     for (const a of byLookup.values())
       if (a.kind === 'failed') failedByCode[a.code] = (failedByCode[a.code] ?? 0) + 1;
@@ -217,6 +221,7 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
       rows: input.rows,
       unusable: input.unusable,
       answer,
+      answerBy,
       listed,
       listing: listing.state,
       options: facts.options,
@@ -272,16 +277,21 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
     // The windows are read once (list() reads what is stored, adds what it fetches).
     const windows = state === 'running' ? await list(stored.facts) : runs.readWindows(runId);
     if (suspended) return;
-    // Keys the period's list and the cache do not answer are looked up one by one.
+    // Keys the period's list and the cache do not answer are looked up one by one. The list and its
+    // index are made once, here, and the matching uses them too.
     const input = runs.readInput(runId);
-    const byList = listIndex(listedPayments(windows));
+    const listed = listedPayments(windows);
+    const index = listIndex(listed);
     const cached = new Set(input.cached.map((c) => c.key));
-    const todo = ledgerKeys(input.rows)
-      .map(lookupKey)
-      .filter((k) => !byList.has(k) && !cached.has(k));
+    const todo: string[] = [];
+    forEachLedgerKey(input.rows, (byTx, value) => {
+      if (index.positionBy(byTx, value) !== undefined) return;
+      const key = keyOf(byTx, value);
+      if (!cached.has(key)) todo.push(key);
+    });
     runs.setKeys(runId, todo);
     await lookups(todo);
-    await finish(stored.facts, todo, input, windows);
+    await finish(stored.facts, todo, input, windows, { listed, index });
   })().catch((e: unknown) => {
     deps.log.error('recon.run_failed', { runId, error: e instanceof Error ? e.message : String(e) });
     throw e;

@@ -5,6 +5,7 @@
  * profile. A run interrupted by a restart comes back paused; resuming picks up where it stopped, and
  * cancelling a paused run still writes the report of what was done.
  */
+import { accountKeyOf, type AccountKey } from '../../../../shared/domain/account';
 import { AppError } from '../../../../shared/domain/errors';
 import { newSortableId } from '../../../../shared/domain/ids';
 import type { ColumnMapping } from '../../../../shared/recon/mapping';
@@ -20,6 +21,7 @@ import type { CloseStore } from './close-store';
 import type { InputKind, RunInput, RunStore, StoredRun } from './run-store';
 import { CARRY_ACTOR, carriedRecords, recheckCarried, type CarrySource } from './carry';
 import { createExceptionService } from './exceptions';
+import { createTeamRuns } from './team-runs';
 
 export interface ReconciliationDeps {
   runs: RunStore;
@@ -33,8 +35,11 @@ export interface ReconciliationDeps {
   clock: Clock;
   log: Logger;
   gatewayFor: (profileId: string) => Pick<GatewayClient, 'queryTransaction' | 'listTransactions'>;
-  /** A profile's id and name; undefined when there is no such profile. */
-  profile: (profileId: string) => { id: string; name: string } | undefined;
+  /**
+   * A profile's id, name and account (where its calls go now); undefined when there is no such
+   * profile. The account is recorded in a run's facts; without it a run cannot be opened on another desk.
+   */
+  profile: (profileId: string) => RunProfile | undefined;
   onProgress: (runId: string, p: ViewProgress) => void;
   concurrency?: number;
   /** The profile's shared limiter (see gateway/adaptive-limit); without it each run adapts alone. */
@@ -61,6 +66,17 @@ export interface RunView {
   twoWay?: boolean;
   recheckOf?: string;
   carryForwardOf?: string;
+  /**
+   * Team mode: another desk ran it and this desk reads the copy it published (./team-runs.ts), which
+   * holds its non-matched rows only (`heldItems`); `profileName` is the name on the desk that ran it.
+   */
+  published?: { by: string; desk: string; at: string; profileName: string; heldItems: number };
+}
+
+export interface RunProfile {
+  id: string;
+  name: string;
+  account?: AccountKey;
 }
 
 /** Drafts (ledgers never fully handed over) older than this are deleted. */
@@ -133,6 +149,7 @@ export function createReconciliationService(deps: ReconciliationDeps) {
     clock: deps.clock,
     gatewayFor: deps.gatewayFor,
   });
+  const team = createTeamRuns({ runs, closing, profile: deps.profile });
   /** Carried exceptions handed over by the caller (the CLI: its earlier run is in another database). */
   const handedCarry = new Map<string, CarrySource[]>();
 
@@ -204,7 +221,7 @@ export function createReconciliationService(deps: ReconciliationDeps) {
   function initialFacts(input: {
     runId: string;
     label: string;
-    profile: { id: string; name: string };
+    profile: RunProfile;
     file: LedgerFileInfo;
     mapping: ColumnMapping;
     options: ReconOptions;
@@ -216,6 +233,7 @@ export function createReconciliationService(deps: ReconciliationDeps) {
       label: input.label.slice(0, 200),
       profileId: input.profile.id,
       profileName: input.profile.name,
+      ...(input.profile.account ? { account: accountKeyOf(input.profile.account) } : {}),
       createdAt: new Date(deps.clock.now()).toISOString(),
       file: input.file,
       mapping: input.mapping,
@@ -419,6 +437,9 @@ export function createReconciliationService(deps: ReconciliationDeps) {
      * sign-off, newest first; a single desk has none to list.
      */
     awaitingSignOff: () => exceptions.awaitingSignOff(),
+
+    /** Team mode: other desks' published runs, opened by account (./team-runs.ts). */
+    team,
 
     /** Waits until a run started in this process has stored its record (tests, CLI). */
     async settled(runId: string): Promise<RunView> {

@@ -14,6 +14,12 @@ import type { AuditRecord, IntentRecord } from '../engine/port';
  * `refused` exists for intents imported from the older journal that were never sent, and for unknown
  * refunds a person closed as not sent (`closedNotSentAt` set):
  *
+ * Four-eyes (a team database only; the names and every rule are the database's, migration-team.ts):
+ *
+ *   (above the account's approval policy) ─▶ awaiting_approval ──another person approves──▶ approved
+ *        │  nothing is sent                       │ declined | cancelled | expired (nothing sent)
+ *        └─ the approver's desk, in the SAME unit of work as approving: approved ─▶ sending ─▶ as above
+ *
  *   outcome_unknown ──person closes (policy ≥ floor)──▶ refused + closedNotSentAt
  *        ▲                                                │ watched by reference for CLOSED_WATCH_MS
  *        └──listed, but not as sent (amount, currency)────┤
@@ -28,14 +34,27 @@ import type { AuditRecord, IntentRecord } from '../engine/port';
 export type { Intent, IntentDraft, IntentState } from '../../../../shared/domain/refund-intent';
 export type { IntentAccount } from '../engine/account';
 
-/** Whether money moved is not known yet: such an intent blocks any other refund of its payment. */
-export const OPEN_STATES: ReadonlySet<IntentState> = new Set(['sending', 'outcome_unknown']);
-/** States whose amount is (or may be) refunded: they count against what remains refundable. */
+/**
+ * Whether money moved is not known yet, or a request for approval may still be sent: such an intent
+ * blocks any other refund of its payment (as the team database's unique index does).
+ */
+export const OPEN_STATES: ReadonlySet<IntentState> = new Set([
+  'sending',
+  'outcome_unknown',
+  'awaiting_approval',
+  'approved',
+]);
+/**
+ * States whose amount is (or may be) refunded: they count against what remains refundable. A request
+ * awaiting approval counts too — approving it would refund it, so nothing else may take that money.
+ */
 export const COUNTED_STATES: ReadonlySet<IntentState> = new Set([
   'sending',
   'outcome_unknown',
   'accepted',
   'succeeded',
+  'awaiting_approval',
+  'approved',
 ]);
 
 /** What a transition may change besides the state; null clears a field. */
@@ -44,25 +63,54 @@ export type IntentPatch = {
     string | null;
 };
 
-/** Refund states in which the request is being sent or its outcome is not known (the database index). */
-export const FINAL_STATES: ReadonlySet<IntentState> = new Set(['rejected', 'refused', 'succeeded', 'failed']);
+/** Refund states that never change again (a declined, cancelled or expired request moved no money). */
+export const FINAL_STATES: ReadonlySet<IntentState> = new Set([
+  'rejected',
+  'refused',
+  'succeeded',
+  'failed',
+  'declined',
+  'cancelled',
+  'expired',
+]);
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 /** A refund intent as the engine stores it: the shared columns, and its own fields in `data`. */
 export function toRecord(i: Intent): IntentRecord {
-  const { reasonCode, reasonNote, refundTransactionNo, refundStatus, closedNotSentAt, ...rest } = i;
+  // Author and approval are the database's own columns, read back only: a desk never writes them.
+  const {
+    reasonCode,
+    reasonNote,
+    refundTransactionNo,
+    refundStatus,
+    closedNotSentAt,
+    author: _author,
+    approval: _approval,
+    batch,
+    ...rest
+  } = i;
   return {
     ...rest,
     kind: 'refund',
     data: {
       reasonCode,
       reasonNote,
+      ...(batch ? { batch } : {}),
       ...(refundTransactionNo ? { refundTransactionNo } : {}),
       ...(refundStatus ? { refundStatus } : {}),
       ...(closedNotSentAt ? { closedNotSentAt } : {}),
     },
   };
+}
+
+/** A batch row's mark on its intent (`data.batch`), when it is one. */
+function batchOf(v: unknown): Intent['batch'] {
+  if (!v || typeof v !== 'object') return undefined;
+  const b = v as Record<string, unknown>;
+  return typeof b['id'] === 'string' && typeof b['rowKey'] === 'string' && Number.isInteger(b['line'])
+    ? { id: b['id'], line: b['line'] as number, rowKey: b['rowKey'] }
+    : undefined;
 }
 
 /** The stored record as a refund intent (what IPC, the CLI and the screens show). */
@@ -98,8 +146,12 @@ export function fromRecord(r: IntentRecord): Intent {
     detail: r.detail,
     lastCheck: r.lastCheck,
     closedNotSentAt: str(r.data['closedNotSentAt']),
+    author: r.author,
+    approval: r.approval,
   };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) (i as Record<string, unknown>)[k] = v;
+  const batch = batchOf(r.data['batch']);
+  if (batch) i.batch = batch;
   return i;
 }
 

@@ -20,7 +20,7 @@ import type { AuditEntry } from './audit';
 import { type Confirmation, type Guardrails, missingConfirmations } from './guardrails';
 import type { IntentAccount } from '../engine/account';
 import { classifyFailure } from '../engine/classify';
-import { InvariantViolation, type Owner } from '../engine/port';
+import { InvariantViolation, type Owner, type TeamIdentity } from '../engine/port';
 import { DEFAULT_LEASE_MS, whileLeased } from '../engine/lease';
 import { COUNTED_STATES, type Intent, OPEN_STATES } from './intent';
 import { createKeyedLock } from './locks';
@@ -90,6 +90,11 @@ export interface SubmitInput {
   profileId: string;
   /** The account the confirmation showed; refused if the profile now points elsewhere. */
   account?: { baseUrl: string; merchantNo: string };
+  /**
+   * A refund batch row (issue 27): kept on the intent, and refused inside the deciding transaction when
+   * an intent of this payment with the same row key may already have moved money (`alreadyDone`).
+   */
+  batch?: { id: string; line: number; rowKey: string };
 }
 
 export interface Preview {
@@ -110,7 +115,60 @@ export interface Preview {
   profileId: string;
   profileName: string;
   operator: string;
+  /**
+   * This payment's refunds in the journal made in the last RECENT_REFUND_MS that moved (or may move)
+   * money, newest first: the dialog asks "is this a different refund?" — two people may be answering the
+   * same complaint on two desks.
+   */
+  recentRefunds: RecentRefund[];
 }
+
+/** One refund of the payment from the journal, as the dialog's warning says it. */
+export interface RecentRefund {
+  id: string;
+  state: Intent['state'];
+  amountMinor: number;
+  currency: Currency;
+  /** When it was made (the desk's clock, ISO). */
+  at: string;
+  /** The person: their team login where the store knows it, else the operator name the desk recorded. */
+  by: string;
+  /** The desk it was made at, where the store knows it (team database). */
+  desk?: string;
+}
+
+/** How far back the refund dialog looks for another refund of the same payment. */
+export const RECENT_REFUND_MS = 24 * 60 * 60_000;
+
+/** The journal's recent refunds of one payment (see Preview.recentRefunds). */
+export function recentRefunds(intents: readonly Intent[], nowMs: number): RecentRefund[] {
+  const since = nowMs - RECENT_REFUND_MS;
+  return intents
+    .filter((i) => COUNTED_STATES.has(i.state) && Date.parse(i.createdAt) >= since)
+    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+    .map((i) => ({
+      id: i.id,
+      state: i.state,
+      amountMinor: i.amountMinor,
+      currency: i.currency,
+      at: i.createdAt,
+      by: i.author?.person ?? i.operator,
+      ...(i.author?.desk ? { desk: i.author.desk } : {}),
+    }));
+}
+
+/** What a checker sends to approve a request and send it (the same confirmations as a refund). */
+export interface ApproveInput {
+  /** The approver's profile: the request must be for its account; its limits ask the confirmations. */
+  profileId: string;
+  id: string;
+  confirmation: Confirmation;
+  /** The account the confirmation showed; refused if the profile now points elsewhere. */
+  account?: { baseUrl: string; merchantNo: string };
+}
+
+/** Who this desk is in the team database, or that it is a single desk (no four-eyes). */
+export type WhoAmI = { team: false } | ({ team: true } & TeamIdentity);
 
 /** A decision not to send, thrown inside the deciding transaction and audited once it rolled back. */
 class Refusal extends Error {
@@ -121,6 +179,34 @@ class Refusal extends Error {
   ) {
     super(message);
   }
+}
+
+/** Why another refund of a payment cannot be decided while `open` is: in words, with what to do. */
+function refusalForOpen(open: Intent): Refusal {
+  const details = { intentId: open.id, state: open.state };
+  if (open.state === 'awaiting_approval')
+    return new Refusal(
+      'conflict',
+      `Refund ${open.id} for this payment is awaiting approval${open.approval ? ` (requested by ${open.approval.requestedBy})` : ''}. A checker approves or declines it, or its requester cancels it, first.`,
+      details,
+    );
+  if (open.state === 'approved')
+    return new Refusal(
+      'conflict',
+      `Refund ${open.id} for this payment was approved${open.approval?.approvedBy ? ` by ${open.approval.approvedBy}` : ''} and is about to be sent.`,
+      details,
+    );
+  return new Refusal(
+    'conflict',
+    `Refund ${open.id} for this payment is still ${open.state === 'outcome_unknown' ? 'unresolved' : 'being sent'}. Resolve it first (Refunds → Check again).`,
+    details,
+  );
+}
+
+/** The reason a request for approval carries in the team database (required there). */
+function requestReason(input: Pick<SubmitInput, 'reasonCode' | 'reasonNote'>): string {
+  const note = input.reasonNote.trim();
+  return note ? `${input.reasonCode}: ${note}` : input.reasonCode;
 }
 
 /** Which fields of a success answer contradict the request (absent echoes prove nothing either way). */
@@ -246,6 +332,7 @@ export function createRefundService(deps: RefundServiceDeps) {
       profileId: ctx.profileId,
       profileName: ctx.profileName,
       operator: ctx.operator,
+      recentRefunds: recentRefunds(intents, deps.clock.now()),
     };
   }
 
@@ -289,12 +376,7 @@ export function createRefundService(deps: RefundServiceDeps) {
       throw new AppError(code, `${message} Nothing was sent.`, { details: { moneyMoved: 'no', ...details } });
     };
     const openIntent = (intents: readonly Intent[]) => intents.find((i) => OPEN_STATES.has(i.state));
-    const openRefusal = (open: Intent) =>
-      new Refusal(
-        'conflict',
-        `Refund ${open.id} for this payment is still ${open.state === 'outcome_unknown' ? 'unresolved' : 'being sent'}. Resolve it first (Refunds → Check again).`,
-        { intentId: open.id },
-      );
+    const openRefusal = (open: Intent) => refusalForOpen(open);
     const refuseIfOpen = async (intents: readonly Intent[]) => {
       const open = openIntent(intents);
       if (open) {
@@ -375,7 +457,7 @@ export function createRefundService(deps: RefundServiceDeps) {
         `The refund currency ${input.currency} does not match the payment's ${tx.currency}.`,
       );
 
-    let intent: SendingIntent;
+    let decided: { sending: SendingIntent } | { requested: Intent };
     try {
       const account = {
         environment: ctx.environment,
@@ -384,8 +466,18 @@ export function createRefundService(deps: RefundServiceDeps) {
         storeNo: ctx.storeNo,
       };
       const scope = { account, transactionNo: tx.transactionNo, currency: tx.currency };
-      intent = await deps.store.decide(scope, async (db) => {
+      decided = await deps.store.decide(scope, async (db) => {
         const intents = await db.forPayment(ctx.merchantNo, ctx.storeNo, tx.transactionNo);
+        const rowKey = input.batch?.rowKey;
+        const done = rowKey
+          ? intents.find((i) => i.batch?.rowKey === rowKey && COUNTED_STATES.has(i.state))
+          : undefined;
+        if (done)
+          throw new Refusal(
+            'conflict',
+            `This batch row was already refunded as refund ${done.id}${done.batch ? ` (batch ${done.batch.id}, line ${done.batch.line})` : ''}.`,
+            { intentId: done.id, alreadyDone: true },
+          );
         const open = openIntent(intents);
         if (open) throw openRefusal(open);
         const remaining = remainingFor(tx, intents);
@@ -410,20 +502,24 @@ export function createRefundService(deps: RefundServiceDeps) {
             { requires: need.missing, reasons: need.reasons },
           );
         const at = iso();
-        return db.insertSending(
-          {
-            ...base,
-            id: deps.newId(),
-            baseUrl: ctx.baseUrl,
-            merchantNo: ctx.merchantNo,
-            storeNo: ctx.storeNo,
-            settleCurrency: tx.settleCurrency ?? tx.currency,
-            createdAt: at,
-            ...(tx.reference ? { reference: tx.reference } : {}),
-          },
-          lease,
-          at,
-        );
+        const draft = {
+          ...base,
+          id: deps.newId(),
+          baseUrl: ctx.baseUrl,
+          merchantNo: ctx.merchantNo,
+          storeNo: ctx.storeNo,
+          settleCurrency: tx.settleCurrency ?? tx.currency,
+          createdAt: at,
+          ...(tx.reference ? { reference: tx.reference } : {}),
+          ...(input.batch ? { batch: input.batch } : {}),
+        };
+        // Four-eyes (team database): above the account's policy the refund is recorded as a request and
+        // nothing is sent. The policy is the database's, read in this decision; were it raised meanwhile,
+        // the database still refuses a `sending` refund above it (RD010), so nothing leaves either way.
+        const policy = await db.approvals?.policy();
+        if (db.approvals && policy && input.amountMinor > policy.aboveMinor)
+          return { requested: await db.approvals.request(draft, requestReason(input), at) };
+        return { sending: await db.insertSending(draft, lease, at) };
       });
     } catch (e) {
       // Refusals are audited here, after the transaction rolled back (an audit row written inside it
@@ -448,10 +544,20 @@ export function createRefundService(deps: RefundServiceDeps) {
           },
         );
       }
+      if (isAppError(e) && e.details?.moneyMoved === 'no') {
+        // The team database's own refusal (its words): audited as refused, passed on as it is.
+        await audit({ ...base, intentId: '', detail: e.message }, 'refused');
+        throw e;
+      }
       throw e;
     }
-    deps.onChange?.(intent);
-    return send(intent, ctx);
+    if ('requested' in decided) {
+      deps.log.info('refund.approval_requested', { intentId: decided.requested.id });
+      deps.onChange?.(decided.requested);
+      return decided.requested;
+    }
+    deps.onChange?.(decided.sending);
+    return send(decided.sending, ctx);
   }
 
   /** The only place a refund request leaves the app: its intent is already committed as `sending`. */
@@ -502,6 +608,209 @@ export function createRefundService(deps: RefundServiceDeps) {
     return resolver.recordUnknown(intent, detail);
   }
 
+  /** Four-eyes needs a team database: a single desk has no second person to approve. */
+  function team() {
+    const a = deps.store.approvals;
+    if (!a)
+      throw new AppError(
+        'invalid_input',
+        'Approvals need a team database: this desk keeps its refunds alone, so no refund waits for a second person here.',
+        { details: { moneyMoved: 'no' } },
+      );
+    return a;
+  }
+
+  /** A request the named profile may act on (its account's), or not_found in words. */
+  async function ownRequest(profileId: string, id: string): Promise<Intent> {
+    const request = await ownIntent(profileId, id);
+    if (!request || !request.approval)
+      throw new AppError(
+        'not_found',
+        `There is no refund request ${id} for this account. Refresh the list of requests.`,
+        { details: { moneyMoved: 'no', intentId: id } },
+      );
+    return request;
+  }
+
+  /**
+   * Approve and send in one action. Like a refund: a fresh query of the payment, then ONE decision that
+   * re-reads the payment's refunds (the request aside), refuses if another is open or the request now
+   * exceeds what remains (the payment changed since it was asked), asks the same confirmations, and
+   * approves AND claims the request for sending with this desk's lease — the database refuses the
+   * requester, a checker above their limit and an expired request in its own words. Only after that
+   * commits does the request leave, by the same path as any refund (never resent; unknown → by query).
+   */
+  async function approveAndSend(input: ApproveInput): Promise<Intent> {
+    refuseIfUntrusted();
+    team();
+    const ctx = deps.context(input.profileId);
+    const request = await ownRequest(input.profileId, input.id);
+    const key = `${request.merchantNo}:${request.storeNo}:${request.transactionNo}`;
+    return lock.tryRun(
+      key,
+      () => approveNow(ctx, request, input),
+      () => {
+        throw new AppError(
+          'conflict',
+          'A refund for this payment is already being submitted. Nothing else was sent.',
+          { details: { moneyMoved: 'no' } },
+        );
+      },
+    );
+  }
+
+  async function approveNow(ctx: RefundContext, request: Intent, input: ApproveInput): Promise<Intent> {
+    const base = {
+      operator: ctx.operator,
+      profileId: ctx.profileId,
+      profileName: ctx.profileName,
+      environment: request.environment,
+      transactionNo: request.transactionNo,
+      amountMinor: request.amountMinor,
+      currency: request.currency,
+      reasonCode: request.reasonCode,
+      reasonNote: request.reasonNote,
+    };
+    const refuse = async (
+      code: 'conflict' | 'invalid_input' | 'unavailable',
+      message: string,
+      details?: Record<string, unknown>,
+    ): Promise<never> => {
+      await audit({ ...base, intentId: request.id, detail: message }, 'refused');
+      throw new AppError(code, `${message} Nothing was sent.`, {
+        details: { moneyMoved: 'no', intentId: request.id, ...details },
+      });
+    };
+    if (
+      input.account &&
+      (input.account.baseUrl !== ctx.baseUrl || input.account.merchantNo !== ctx.merchantNo)
+    )
+      await refuse(
+        'conflict',
+        `The profile “${ctx.profileName}” now points at ${ctx.baseUrl || 'another address'} as merchant ${ctx.merchantNo}, not the account you confirmed. Close this and start again from the request.`,
+        { ownerProfileId: ctx.profileId },
+      );
+    if (request.state !== 'awaiting_approval' && request.state !== 'approved')
+      await refuse(
+        'conflict',
+        `Request ${request.id} is ${request.state.replace('_', ' ')}: it cannot be approved.`,
+        {
+          state: request.state,
+        },
+      );
+
+    let tx: Transaction;
+    try {
+      tx = (await deps.gatewayFor(request).queryTransaction({ transactionNo: request.transactionNo }))
+        .transaction;
+    } catch (e) {
+      await audit(
+        {
+          ...base,
+          intentId: request.id,
+          detail: `The fresh check before approving failed: ${isAppError(e) ? e.message : 'unexpected error'}`,
+        },
+        'refused',
+      );
+      throw e;
+    }
+    const blocker = refundBlocker(tx);
+    if (blocker) await refuse('conflict', blocker, { blocked: true });
+    if (tx.status !== 'success')
+      await refuse(
+        'conflict',
+        `This payment's status is now “${tx.status}”; only successful payments can be refunded.`,
+        { status: tx.status },
+      );
+    if (tx.currency !== request.currency)
+      await refuse(
+        'conflict',
+        `The request's currency ${request.currency} does not match the payment's ${tx.currency}.`,
+      );
+
+    let claimed: Intent;
+    try {
+      const account = {
+        environment: request.environment,
+        baseUrl: request.baseUrl,
+        merchantNo: request.merchantNo,
+        storeNo: request.storeNo,
+      };
+      const scope = { account, transactionNo: tx.transactionNo, currency: tx.currency };
+      claimed = await deps.store.decide(scope, async (db) => {
+        const intents = await db.forPayment(request.merchantNo, request.storeNo, tx.transactionNo);
+        const others = intents.filter((i) => i.id !== request.id);
+        const open = others.find((i) => OPEN_STATES.has(i.state));
+        if (open) throw refusalForOpen(open);
+        // What remains without the request itself (it counts against what remains while it waits).
+        const remaining = remainingFor(tx, others);
+        if (request.amountMinor > remaining)
+          throw new Refusal(
+            'conflict',
+            `The payment changed since this request was made: it asks ${formatMinor(request.amountMinor, request.currency)} ${request.currency}, but only ${formatMinor(Math.max(0, remaining), tx.currency)} ${tx.currency} remains refundable. Decline it with this reason; the requester makes a new request if more is owed.`,
+            { remainingMinor: remaining },
+          );
+        const { from, to } = localDayBounds(deps.clock.now());
+        // Today's total without the request itself, which counts while it waits.
+        const mine = request.createdAt >= from && request.createdAt < to ? request.amountMinor : 0;
+        const need = missingConfirmations({
+          amountMinor: request.amountMinor,
+          currency: request.currency,
+          moneyMode: moneyModeOf(ctx.environment, ctx.baseUrl, ctx.loopbackMoneyMode),
+          todayTotalMinor: Math.max(0, (await todayTotal(ctx, tx.currency, db)) - mine),
+          guardrails: ctx.guardrails,
+          confirmation: input.confirmation,
+        });
+        if (need.missing.length > 0)
+          throw new Refusal(
+            'invalid_input',
+            `This refund needs an extra confirmation${need.reasons.length ? `: ${need.reasons.join('; ')}` : ''}.`,
+            { requires: need.missing, reasons: need.reasons },
+          );
+        if (!db.approvals) throw new Refusal('unavailable', 'This store has no approvals.');
+        return db.approvals.approveAndClaim(request.id, lease, iso());
+      });
+    } catch (e) {
+      if (e instanceof Refusal) return refuse(e.code, e.message, e.details);
+      if (e instanceof UnreadableIntentError) return refuse('conflict', e.message, { intentId: e.intentId });
+      if (isAppError(e) && e.details?.moneyMoved === 'no') {
+        // The database's refusal (own request, above the checker's limit, expired…): its own words.
+        await audit({ ...base, intentId: request.id, detail: e.message }, 'refused');
+        throw e;
+      }
+      throw e;
+    }
+    deps.log.info('refund.approved_and_claimed', { intentId: claimed.id });
+    deps.onChange?.(claimed);
+    // Sent as every refund is: the intent is committed as `sending`, this desk the sender.
+    return send(
+      { ...claimed, settleCurrency: claimed.settleCurrency ?? tx.settleCurrency ?? tx.currency },
+      ctx,
+    );
+  }
+
+  /** Declines (a checker) or cancels (its requester) a request, with a comment; nothing is sent. */
+  async function closeRequest(
+    how: 'reject' | 'cancel',
+    profileId: string,
+    id: string,
+    comment: string,
+  ): Promise<Intent> {
+    const approvals = team();
+    const request = await ownRequest(profileId, id);
+    if (comment.trim().length === 0)
+      throw new AppError(
+        'invalid_input',
+        `Say why the request is ${how === 'reject' ? 'declined' : 'cancelled'} (a comment is required).`,
+        {
+          details: { moneyMoved: 'no' },
+        },
+      );
+    const closed = await approvals[how](request.id, comment.trim());
+    deps.onChange?.(closed);
+    return closed;
+  }
+
   /** An unreadable database lists nothing: that is "cannot be read", never "0 refunds". */
   function readable(what: string): void {
     const why = deps.unreadable?.();
@@ -517,6 +826,29 @@ export function createRefundService(deps: RefundServiceDeps) {
     /** Fresh numbers for the dialog: status, remaining (service + this account's intents), limits. */
     preview,
     submit,
+    /** Four-eyes (team database): approve another person's request and send it, in one action. */
+    approveAndSend,
+    /** A checker declines another person's request, with a comment: nothing is sent. */
+    reject: (profileId: string, id: string, comment: string) =>
+      closeRequest('reject', profileId, id, comment),
+    /** The requester withdraws their request, with a comment: nothing is sent. */
+    cancel: (profileId: string, id: string, comment: string) =>
+      closeRequest('cancel', profileId, id, comment),
+    /**
+     * Requests awaiting approval (or approved and about to be sent) for the profile's account, oldest
+     * first; none on a single desk, which has no four-eyes.
+     */
+    openRequests: async (profileId?: string): Promise<Intent[]> => {
+      const approvals = deps.store.approvals;
+      if (!approvals) return [];
+      const open = await approvals.open();
+      return profileId === undefined ? open : open.filter((i) => belongs(i, profileId));
+    },
+    /** Who this desk is in the team database (login, groups, limits), or that it is a single desk. */
+    whoAmI: async (): Promise<WhoAmI> => {
+      const approvals = deps.store.approvals;
+      return approvals ? { team: true, ...(await approvals.whoAmI()) } : { team: false };
+    },
     /**
      * Re-queries the service for an intent whose outcome is unknown (or follows an accepted one), for
      * the profile the screen shows: another profile's refund is refused.

@@ -1,11 +1,13 @@
 import type { AccountKey } from '../../../../shared/domain/account';
 import type { Currency } from '../../../../shared/domain/currencies';
 import {
+  type DecideApprovals,
   type IntentCheck,
   type IntentRecord,
   type IntentStore,
   type Owner,
   type ScopeKey,
+  type StoreApprovals,
   UnreadableRecords,
 } from '../engine/port';
 import type { AuditEntry } from './audit';
@@ -36,7 +38,14 @@ function recordPatch(p: IntentPatch) {
 
 const UNFINISHED = ['sending', 'outcome_unknown', 'accepted'];
 /** States in which a refund is final and moved no money: the only ones a decision may do without. */
-const NO_MONEY: ReadonlySet<string> = new Set(['rejected', 'refused', 'failed']);
+const NO_MONEY: ReadonlySet<string> = new Set([
+  'rejected',
+  'refused',
+  'failed',
+  'declined',
+  'cancelled',
+  'expired',
+]);
 
 /**
  * A payment's refunds, for deciding (or previewing) a refund of it. One that cannot be read is never
@@ -113,9 +122,12 @@ export function refundStoreOn(store: IntentStore) {
             ),
             settleCurrency: draft.settleCurrency,
           }),
+          ...(tx.approvals ? { approvals: decisionApprovals(tx.approvals, account, currency) } : {}),
         }),
       );
     },
+    /** Four-eyes outside a decision: only on a team database (a single desk has no second person). */
+    ...(store.approvals ? { approvals: refundApprovals(store.approvals) } : {}),
     get: async (id: string) => {
       const r = await store.get(id);
       return r && r.kind === 'refund' ? fromRecord(r) : undefined;
@@ -202,6 +214,39 @@ export interface RefundDecisionTx {
     lease: { holder: string; ms: number },
     at: string,
   ): Promise<SendingIntent>;
+  /** Four-eyes: present on a team database only. */
+  approvals?: RefundDecisionApprovals;
+}
+
+/** The decision's four-eyes steps for one refund (the account and currency the decision is about). */
+function decisionApprovals(a: DecideApprovals, account: AccountKey, currency: Currency) {
+  return {
+    /** The account's approval threshold in the decision's currency; undefined: no approval needed. */
+    policy: () => a.policy(account, currency),
+    /** Records the refund as awaiting approval with its reason; nothing is sent. */
+    request: async (draft: IntentDraft, reason: string, at: string): Promise<Intent> =>
+      fromRecord(
+        await a.request(
+          toRecord({ ...draft, state: 'awaiting_approval', updatedAt: at, checks: 0, attempts: 0 }),
+          reason,
+          { at, type: 'approval_requested' },
+        ),
+      ),
+    /** Approves another person's request and claims it for sending with this sender's lease. */
+    approveAndClaim: async (id: string, lease: { holder: string; ms: number }, at: string) =>
+      fromRecord(await a.approveAndClaim(id, lease, { at, type: 'approved_and_claimed' })),
+  };
+}
+export type RefundDecisionApprovals = ReturnType<typeof decisionApprovals>;
+
+function refundApprovals(a: StoreApprovals) {
+  return {
+    reject: async (id: string, comment: string) => fromRecord(await a.reject(id, comment)),
+    cancel: async (id: string, comment: string) => fromRecord(await a.cancel(id, comment)),
+    /** Requests awaiting approval (or approved, not sent yet), oldest first. */
+    open: async () => (await a.open()).filter((r) => r.kind === 'refund').map(fromRecord),
+    whoAmI: () => a.whoAmI(),
+  };
 }
 
 /** An intent this version decided: it has every field a refund request needs. */

@@ -1,4 +1,4 @@
-import { AppError, isAppError } from '../../../../shared/domain/errors';
+import { isAppError } from '../../../../shared/domain/errors';
 import { CURRENCIES, isKnownCurrency } from '../../../../shared/domain/currencies';
 import { formatMinor, MoneyParseError, parseMinor } from '../../../../shared/domain/money';
 import { moneyModeOf } from '../../../../shared/domain/profile';
@@ -7,10 +7,8 @@ import { contract } from '../../../../shared/ipc/contract';
 import { defaultAppDataDir } from '../connection';
 import { ACCOUNT_OPTIONS, cliAccount, invoke, openJournalCore } from '../core';
 import { DATABASE_OPTIONS, optionalDatabase } from '../database';
-import { type Command, EXIT, UsageError, parseCliArgs } from '../io';
-
-/** Refund-specific exit codes: 0 accepted, 4 rejected or refused, 6 outcome unknown. */
-const OUTCOME_UNKNOWN = 6;
+import { type Command, UsageError, parseCliArgs } from '../io';
+import { exitOfRefund, exitOfRefusal, printFields, refundFields } from '../refund-report';
 
 /**
  * `refund`: the app's own refund service and database, from a script — `refunds.submit` through the same
@@ -21,12 +19,14 @@ const OUTCOME_UNKNOWN = 6;
  * production the typed --amount counts as the re-typed amount. A refund above the profile's refund
  * limits needs `--over-limit` as well, as the app's dialog needs its "I confirm" box: `--yes` alone
  * never passes a limit, so a script that loops over refunds stops at the first one beyond them.
+ * In team mode (--database-url) a refund above the account's approval policy is recorded as a request
+ * and nothing is sent: the request id is printed and the exit code is 7 (a checker runs `approve`).
  */
 export const refundCommand: Command = {
   name: 'refund',
   summary: 'refund a payment (full or partial) through the app’s refund service and database',
   usage:
-    'refund (--profile <name> | --base-url <url> --merchant <no> --store <no>) (--transaction-no <n> | --reference <r>) --amount <decimal> --currency <ccy> --reason <text> --yes [--over-limit] [--data-dir <dir> | --database-url <url> [--ca-file <pem>]] [--operator <name>] [--json]  (token: REFUND_DESK_API_TOKEN; exit 0 accepted, 4 rejected, 5 network, 6 outcome unknown)',
+    'refund (--profile <name> | --base-url <url> --merchant <no> --store <no>) (--transaction-no <n> | --reference <r>) --amount <decimal> --currency <ccy> --reason <text> --yes [--over-limit] [--data-dir <dir> | --database-url <url> [--ca-file <pem>]] [--operator <name>] [--json]  (token: REFUND_DESK_API_TOKEN; exit 0 accepted, 4 rejected, 5 network, 6 outcome unknown, 7 awaiting approval: nothing sent)',
   async run(args, io) {
     const { values } = parseCliArgs(
       args,
@@ -86,12 +86,6 @@ export const refundCommand: Command = {
       ...(database ? { database } : {}),
     });
     if (typeof core === 'number') return core;
-    const report = (fields: Record<string, unknown>) => {
-      if (values.json) io.out(JSON.stringify(fields, null, 2));
-      else
-        for (const [k, v] of Object.entries(fields))
-          if (v !== undefined) io.out(`${k.padEnd(20)}${String(v)}`);
-    };
     try {
       let transactionNo = values['transaction-no'];
       if (!transactionNo)
@@ -116,44 +110,17 @@ export const refundCommand: Command = {
         },
         contract['refunds.submit'].output,
       );
-      report({
-        intentId: intent.id,
-        outcome: intent.state,
-        // The app's rule for the address it went to: `live` is real money, as the app's red banner says.
-        moneyMode: moneyModeOf(
-          profile.environment,
-          core.profiles.profiles.effectiveBaseUrl(profile.id),
-          profile.loopbackMoneyMode,
-        ),
-        transactionNo: intent.transactionNo,
-        amount: `${formatMinor(intent.amountMinor, intent.currency)} ${intent.currency}`,
-        refundTransactionNo: intent.refundTransactionNo,
-        refundStatus: intent.refundStatus,
-        retCode: intent.retCode,
-        retMsg: intent.retMsg,
-        detail:
-          intent.state === 'outcome_unknown'
-            ? `${intent.detail ?? ''} ${intent.lastCheck?.note ?? ''}`.trim()
-            : intent.detail,
-      });
-      if (intent.state === 'accepted' || intent.state === 'succeeded') return EXIT.OK;
-      if (intent.state === 'outcome_unknown') {
-        io.err(
-          'The outcome is unknown: do NOT refund again. Check the payment with `cli query` or in the app (Refunds → Check again).',
-        );
-        return OUTCOME_UNKNOWN;
-      }
-      return EXIT.REJECTED;
+      // The app's rule for the address it went to: `live` is real money, as the app's red banner says.
+      const moneyMode = moneyModeOf(
+        profile.environment,
+        core.profiles.profiles.effectiveBaseUrl(profile.id),
+        profile.loopbackMoneyMode,
+      );
+      printFields(io, values.json, refundFields(intent, moneyMode));
+      return exitOfRefund(intent, io);
     } catch (e) {
       if (!isAppError(e)) throw e;
-      report({ outcome: 'refused', code: e.code, message: e.message });
-      if (e.details?.requires?.includes('limit_confirmation'))
-        io.err(
-          'Nothing was sent. This refund is beyond a refund limit of the profile: run it again with --over-limit to confirm it.',
-        );
-      if (e.code === 'network' || e.code === 'timeout' || e.code === 'unavailable') return EXIT.NETWORK;
-      if (e.code === 'not_found') return EXIT.NOT_FOUND;
-      return e instanceof AppError && e.code === 'invalid_input' ? EXIT.USAGE : EXIT.REJECTED;
+      return exitOfRefusal(e, io, values.json);
     } finally {
       await core.close();
     }

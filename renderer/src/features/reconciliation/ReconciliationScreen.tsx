@@ -11,6 +11,7 @@ import { ProgressPanel } from './ProgressPanel';
 import { ReportView } from './ReportView';
 import { runsKeys } from './report-parts';
 import { RunsList } from './RunsList';
+import { TeamRunsList } from './TeamRunsList';
 import { type ImportedLedger, useReconRun } from './use-recon-run';
 
 const MAPPING_KEY = 'recon.mapping';
@@ -164,6 +165,7 @@ function ProfileReconciliation({
     body = (
       <>
         <ImportStep isDemo={isDemo} onParsed={(ledger, label) => void onParsed(ledger, label)} />
+        {activeId && <TeamRunsList profileId={activeId} onOpen={(id) => void recon.reopen(id)} />}
         {activeId && <RunsList onOpen={(id) => void recon.reopen(id)} />}
       </>
     );

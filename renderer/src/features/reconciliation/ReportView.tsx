@@ -21,6 +21,7 @@ import type { ReconReport } from './use-recon-run';
 import { useExceptions } from './use-exceptions';
 import { ExceptionsWorklist } from './ExceptionsWorklist';
 import { SignOffPanel } from './SignOffPanel';
+import { CloseHistory } from './CloseHistory';
 
 interface Props {
   report: ReconReport;
@@ -43,6 +44,9 @@ export function ReportView({ report, onStartOver, onRecheck, profileName }: Prop
   const { header, items } = report;
   const { summary, facts, statement, run } = header;
   const f = useFormat();
+  /** Another desk's run, read from its published copy (team mode): its exceptions are all this desk holds. */
+  const published = run.published;
+  const matchedElsewhere = published ? Math.max(0, header.items - published.heldItems) : 0;
   const exceptions = useExceptions(run.profileId, run.runId);
   const close = exceptions.list.data;
   // The signature and the hash main computed again when the list was read: a second export carries
@@ -88,12 +92,14 @@ export function ReportView({ report, onStartOver, onRecheck, profileName }: Prop
     return exportAs(kind, 'summary', 'Summary', summaryColumns(f.zone), rows);
   };
   useCommands('reconciliation', [
-    ...exportCommands({
-      id: 'recon.report',
-      what: 'the reconciliation report',
-      group: 'Reconciliation',
-      run: exportReport,
-    }),
+    ...(published
+      ? []
+      : exportCommands({
+          id: 'recon.report',
+          what: 'the reconciliation report',
+          group: 'Reconciliation',
+          run: exportReport,
+        })),
     ...exportCommands({
       id: 'recon.summary',
       what: 'the reconciliation summary',
@@ -137,7 +143,8 @@ export function ReportView({ report, onStartOver, onRecheck, profileName }: Prop
           <div className="recon-actions">
             {(
               [
-                ['Report', 'Every row', 'Export report CSV', exportReport],
+                // A published copy holds the exceptions only: every row is exported where the run was made.
+                ...(published ? [] : ([['Report', 'Every row', 'Export report CSV', exportReport]] as const)),
                 ['Summary', 'Totals per currency', 'Export summary CSV', exportSummary],
               ] as const
             ).map(([name, what, csvLabel, runExport]) => (
@@ -169,6 +176,15 @@ export function ReportView({ report, onStartOver, onRecheck, profileName }: Prop
           {facts.carryForwardOf ? ` · carries the open exceptions of run ${facts.carryForwardOf}` : ''}
           {close?.signOff ? ` · signed by ${close.signOff.by}` : ''}
         </p>
+        {published && (
+          <p className="recon-banner" role="note" data-testid="recon-published">
+            Run by {published.by} at {published.desk} (their profile “{published.profileName}”), published to
+            the team database on {f.dateTime(published.at)} ({f.zoneLabel}). The figures are that run’s own;
+            this desk holds its {f.count(published.heldItems)} non-matched{' '}
+            {published.heldItems === 1 ? 'row' : 'rows'}, and the {f.count(matchedElsewhere)} matched{' '}
+            {matchedElsewhere === 1 ? 'row is' : 'rows are'} on that desk (export every row there).
+          </p>
+        )}
         {(facts.offline || facts.usedCache) && (
           <p
             className={facts.offline ? 'recon-banner bad' : 'recon-banner'}
@@ -181,7 +197,7 @@ export function ReportView({ report, onStartOver, onRecheck, profileName }: Prop
             Data: {source}.
           </p>
         )}
-        {summary.counts.not_checked > 0 && (
+        {summary.counts.not_checked > 0 && !published && (
           <div className="recon-actions">
             <button type="button" className="button primary" onClick={onRecheck}>
               Re-check {f.count(summary.counts.not_checked)} row
@@ -263,6 +279,7 @@ export function ReportView({ report, onStartOver, onRecheck, profileName }: Prop
 
       <ExceptionsWorklist data={exceptions} />
       <SignOffPanel data={exceptions} cancelled={facts.endedAs === 'cancelled'} />
+      <CloseHistory profileId={run.profileId} runId={run.runId} />
 
       <section className="recon-card" aria-labelledby="recon-exceptions">
         <h2 id="recon-exceptions">Rows</h2>

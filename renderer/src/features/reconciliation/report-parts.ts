@@ -12,6 +12,12 @@ export const CAUSE_LABELS: Readonly<Record<string, string>> = {
   field_count: 'wrong number of fields',
 };
 
+/** Query keys of the team's runs awaiting sign-off (team mode), per profile (its account). */
+export const teamRunsKeys = {
+  all: ['reconciliation', 'awaiting'] as const,
+  list: (profileId: string) => ['reconciliation', 'awaiting', profileId] as const,
+};
+
 /** Query keys of the runs lists: one profile's, or every profile's (invalidated when a run ends). */
 export const runsKeys = {
   all: ['reconciliation', 'runs'] as const,

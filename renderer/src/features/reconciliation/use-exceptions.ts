@@ -1,11 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Input, Output } from '../../../../shared/ipc/contract';
 import { unwrap, useBridge } from '../../lib/bridge';
+import { teamRunsKeys } from './report-parts';
 
 export type ExceptionsData = Output<'reconciliation.exceptions'>;
 
 export const exceptionKeys = {
   run: (profileId: string, runId: string) => ['reconciliation', 'exceptions', profileId, runId] as const,
+};
+/** The run's close history (./CloseHistory.tsx), read again after every change. */
+export const auditKeys = {
+  run: (profileId: string, runId: string) => ['reconciliation', 'audit', profileId, runId] as const,
 };
 
 /**
@@ -21,7 +26,13 @@ export function useExceptions(profileId: string, runId: string) {
     queryKey: key,
     queryFn: () => unwrap(bridge['reconciliation.exceptions']({ profileId, runId })),
   });
-  const refresh = () => client.invalidateQueries({ queryKey: key });
+  const refresh = () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: key }),
+      client.invalidateQueries({ queryKey: auditKeys.run(profileId, runId) }),
+      // A signed run leaves the team's list of runs awaiting sign-off.
+      client.invalidateQueries({ queryKey: teamRunsKeys.all }),
+    ]);
   const update = useMutation({
     mutationFn: (input: Omit<Input<'reconciliation.updateException'>, 'profileId' | 'runId'>) =>
       unwrap(bridge['reconciliation.updateException']({ profileId, runId, ...input })),

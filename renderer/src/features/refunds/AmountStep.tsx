@@ -6,6 +6,7 @@ import { transactionStatusLabel } from '../../../../shared/domain/labels';
 import { environmentLabel } from './format';
 import { useFormat } from '../preferences/use-prefs';
 import { moneyModeShown } from './requirements';
+import { recentRefundWords } from './recent';
 
 /** Step 1: how much and why, with the remaining amount updated as the person types. */
 export function AmountStep(props: {
@@ -26,6 +27,8 @@ export function AmountStep(props: {
   const after = remainingAfter(preview.remainingMinor, check);
   const reason = reasonProblem(draft);
   const unresolved = preview.pendingIntents.filter((i) => i.state !== 'accepted');
+  // Refunds of this payment in the last 24 hours (any desk): the one still open is said above already.
+  const recent = (preview.recentRefunds ?? []).filter((r) => !unresolved.some((i) => i.id === r.id));
   const foreign = tx.refunds.filter(
     (r) => (r.status === 'success' || r.status === 'pending') && r.currency !== tx.currency,
   );
@@ -125,11 +128,30 @@ export function AmountStep(props: {
           {blocked} Nothing can be sent.
         </p>
       )}
-      {unresolved.map((i) => (
-        <p key={i.id} className="rd-alert rd-alert-warn" role="alert">
-          Refund {i.id} for this payment is still{' '}
-          {i.state === 'outcome_unknown' ? 'unresolved (outcome unknown)' : 'being sent'}. Refund Desk will
-          refuse another one until it is resolved: use “Check again” in Refunds.
+      {unresolved.map((i) =>
+        i.state === 'awaiting_approval' || i.state === 'approved' ? (
+          <p key={i.id} className="rd-alert rd-alert-warn" role="alert">
+            Refund {i.id} for this payment is{' '}
+            {i.state === 'approved' ? 'approved and about to be sent' : 'awaiting approval'}. Refund Desk will
+            refuse another one until a checker approves or declines it, or its requester cancels it.
+          </p>
+        ) : (
+          <p key={i.id} className="rd-alert rd-alert-warn" role="alert">
+            Refund {i.id} for this payment is still{' '}
+            {i.state === 'outcome_unknown' ? 'unresolved (outcome unknown)' : 'being sent'}. Refund Desk will
+            refuse another one until it is resolved: use “Check again” in Refunds.
+          </p>
+        ),
+      )}
+      {recent.map((r) => (
+        <p
+          key={r.id}
+          className="rd-alert rd-alert-warn"
+          role="alert"
+          data-testid="recent-refund"
+          title={f.dateTime(r.at)}
+        >
+          {recentRefundWords(r, preview.fetchedAt, f)}
         </p>
       ))}
 

@@ -12,6 +12,7 @@ import { exportAudit } from './exports';
 import { type AuditEntry, type AuditFilters, currenciesOf, filterAudit } from './filters';
 import { reasonLabel } from './format';
 import { StateBadge } from './StateBadge';
+import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 
 const OUTCOMES: ReadonlyArray<AuditEntry['outcome']> = [
   'accepted',
@@ -22,7 +23,36 @@ const OUTCOMES: ReadonlyArray<AuditEntry['outcome']> = [
   'failed',
   'closed_not_sent',
   'found_after_close',
+  'approval_requested',
+  'approved',
+  'approval_declined',
+  'approval_cancelled',
+  'approval_expired',
 ];
+
+/** The badge colour of an audit outcome: the state it left the refund in (its words are the audit's). */
+function auditBadgeState(outcome: AuditEntry['outcome']): IntentView['state'] {
+  switch (outcome) {
+    case 'closed_not_sent':
+      return 'refused';
+    case 'found_after_close':
+      return 'outcome_unknown';
+    case 'approval_requested':
+      return 'awaiting_approval';
+    case 'approval_declined':
+      return 'declined';
+    case 'approval_cancelled':
+      return 'cancelled';
+    case 'approval_expired':
+      return 'expired';
+    // A batch's own entries (its rows' refunds have theirs): shown plainly.
+    case 'batch_started':
+    case 'batch_finished':
+      return 'accepted';
+    default:
+      return outcome;
+  }
+}
 
 // An audit entry records one moment, so "accepted" is not "accepted · not final yet" as in the live list.
 const AUDIT_LABELS = AUDIT_OUTCOME_LABELS as Readonly<Record<AuditEntry['outcome'], string>>;
@@ -120,16 +150,7 @@ export function AuditView() {
                   {e.reasonNote ? <div className="small muted">{e.reasonNote}</div> : null}
                 </td>
                 <td>
-                  <StateBadge
-                    state={
-                      e.outcome === 'closed_not_sent'
-                        ? 'refused'
-                        : e.outcome === 'found_after_close'
-                          ? 'outcome_unknown'
-                          : e.outcome
-                    }
-                    label={AUDIT_LABELS[e.outcome]}
-                  />
+                  <StateBadge state={auditBadgeState(e.outcome)} label={AUDIT_LABELS[e.outcome]} />
                 </td>
                 <td>{[e.retCode, e.retMsg].filter(Boolean).join(' · ') || e.detail || '—'}</td>
                 <td className="mono">{e.refundTransactionNo ?? '—'}</td>

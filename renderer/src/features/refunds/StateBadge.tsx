@@ -9,6 +9,11 @@ const TONE: Record<IntentView['state'], string> = {
   refused: 'bad',
   failed: 'bad',
   outcome_unknown: 'warn',
+  awaiting_approval: 'info',
+  approved: 'info',
+  declined: 'bad',
+  cancelled: 'bad',
+  expired: 'bad',
 };
 
 /**

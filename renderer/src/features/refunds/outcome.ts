@@ -151,6 +151,38 @@ export function describeIntent(intent: IntentView, f: Words = PLAIN_WORDS): Outc
         body: `The refund of ${amount} is on its way to the service.`,
         next: 'Wait for the answer; do not close Refund Desk.',
       };
+    // Four-eyes (team database): a request is never sent until another person approves it.
+    case 'awaiting_approval':
+      return {
+        tone: 'info',
+        title: 'Awaiting approval — nothing was sent',
+        moneyMoved: 'no',
+        body: `The refund of ${amount} is above this account's approval limit, so it was recorded as request ${intent.id}${intent.approval ? ` (expires ${f.dateTime(intent.approval.expiresAt)})` : ''}. Nothing was sent.`,
+        next: 'Another person with the checker role approves and sends it, or declines it. Do not refund this payment again meanwhile.',
+      };
+    case 'approved':
+      return {
+        tone: 'info',
+        title: 'Approved — being sent',
+        moneyMoved: 'unknown',
+        body: `The request for ${amount} was approved${intent.approval?.approvedBy ? ` by ${intent.approval.approvedBy}` : ''}; their desk sends it.`,
+        next: 'Nothing to do: this refund says so as soon as the service answers.',
+      };
+    case 'declined':
+    case 'cancelled':
+    case 'expired':
+      return {
+        tone: 'bad',
+        title:
+          intent.state === 'declined'
+            ? 'Request declined — nothing was sent'
+            : intent.state === 'cancelled'
+              ? 'Request cancelled — nothing was sent'
+              : 'Request expired — nothing was sent',
+        moneyMoved: 'no',
+        body: `The request for ${amount} ${intent.state === 'expired' ? 'was not approved in time' : `was ${intent.state}${intent.approval?.closedBy ? ` by ${intent.approval.closedBy}` : ''}`}${intent.approval?.comment ? `: ${intent.approval.comment}` : '.'}`,
+        next: 'If the customer is still owed the money, make a new refund.',
+      };
   }
 }
 

@@ -99,6 +99,50 @@ describe('the refund dialog (component, typed fake bridge)', () => {
     });
   });
 
+  it('warns of a refund of the same payment in the last 24 hours: amount, how long ago, by whom, at which desk', async () => {
+    const fake = createFakeBridge({
+      'refunds.preview': () =>
+        ok(
+          preview({
+            fetchedAt: '2026-11-24T10:00:00.000Z',
+            recentRefunds: [
+              {
+                id: 'RD-1',
+                state: 'succeeded',
+                amountMinor: 100,
+                currency: 'USD',
+                at: '2026-11-24T09:58:00.000Z',
+                by: 'alice',
+                desk: 'desk-2',
+              },
+              {
+                id: 'RD-0',
+                state: 'accepted',
+                amountMinor: 250,
+                currency: 'USD',
+                at: '2026-11-24T07:00:00.000Z',
+                by: 'ana',
+              },
+            ],
+          }),
+        ),
+    });
+    renderDialog(fake);
+    await screen.findByLabelText('Refund amount (USD)');
+    const warnings = screen.getAllByTestId('recent-refund').map((e) => e.textContent);
+    expect(warnings).toEqual([
+      '1.00 USD refunded 2 minutes ago by alice at desk-2 — is this a different refund?',
+      '2.50 USD refunded 3 hours ago by ana — is this a different refund?',
+    ]);
+  });
+
+  it('no warning when the journal has no refund of the payment in the last 24 hours', async () => {
+    const fake = createFakeBridge({ 'refunds.preview': () => ok(preview({ recentRefunds: [] })) });
+    renderDialog(fake);
+    await screen.findByLabelText('Refund amount (USD)');
+    expect(screen.queryAllByTestId('recent-refund')).toEqual([]);
+  });
+
   it('the money-moving button is never focused first, and names amount, currency and merchant', async () => {
     const fake = createFakeBridge({ 'refunds.preview': () => ok(preview()) });
     renderDialog(fake);

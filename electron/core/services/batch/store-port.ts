@@ -1,0 +1,119 @@
+/**
+ * The refund batch's port to durable storage: a batch (its account, file, who started it, its state)
+ * and every row of its file with the dry run's answer, its row key and what executing it did. SQLite:
+ * adapters/sqlite/batch-store.ts (schema v9). Every method is async so a network store can implement it.
+ *
+ * What a batch already refunded is read from the refund intents themselves (`doneKeys`: their
+ * `data.batch.rowKey`), not from the rows: an intent that committed just before a crash counts even if
+ * its row was never updated, so a row is never offered twice.
+ */
+import type { AccountKey } from '../../../../shared/domain/account';
+import type { BatchRowResult } from '../../../../shared/batch/result';
+import type { RecordedEnvironment } from '../../../../shared/domain/profile';
+
+export const BATCH_STATES = ['running', 'paused', 'cancelled', 'finished'] as const;
+export type BatchState = (typeof BATCH_STATES)[number];
+
+/**
+ * pending: to be sent; sending: taken by an executor (its intent may or may not have committed);
+ * sent: its refund intent is `intentId`; refused: checked again and not sent; skipped: never to be sent
+ * (the dry run refused it, or the batch was cancelled before its turn).
+ */
+export const BATCH_ROW_STATES = ['pending', 'sending', 'sent', 'refused', 'skipped'] as const;
+export type BatchRowState = (typeof BATCH_ROW_STATES)[number];
+
+/** What a batch was started from: kept for its report and its audit. */
+export interface BatchFacts {
+  moneyMode: string;
+  checkedAt: string;
+  mapping: Record<string, unknown>;
+  dataRows: number;
+  counts: Record<string, number>;
+  totals: Array<{ currency: string; amountMinor: number; rows: number }>;
+}
+
+export interface BatchRecord extends AccountKey {
+  id: string;
+  profileId: string;
+  profileName: string;
+  environment: RecordedEnvironment;
+  fileName: string;
+  /** SHA-256 (hex) of the file's bytes: the same file opened again resumes its unfinished batch. */
+  fileDigest: string;
+  operator: string;
+  state: BatchState;
+  createdAt: string;
+  updatedAt: string;
+  facts: BatchFacts;
+}
+
+export interface BatchRowRecord {
+  batchId: string;
+  line: number;
+  state: BatchRowState;
+  /** The dry run's answer for this row, as the batch was started. */
+  dry: BatchRowResult;
+  intentId?: string;
+  /** What happened: the intent's state once sent, `refused`, or why it was skipped. */
+  outcome?: string;
+  detail?: string;
+  /** When it was executed (UTC ISO), and by whom. */
+  at?: string;
+  operator?: string;
+}
+
+/** What executing one row did (absent fields are cleared). */
+export interface RowPatch {
+  intentId?: string;
+  outcome?: string;
+  detail?: string;
+  at?: string;
+  operator?: string;
+}
+
+export interface BatchTally {
+  dryClass: string;
+  state: BatchRowState;
+  outcome?: string;
+  rows: number;
+}
+
+export interface BatchStore {
+  /** The batch and all its rows, in one unit of work. */
+  create(batch: BatchRecord, rows: readonly BatchRowRecord[]): Promise<void>;
+  get(id: string): Promise<BatchRecord | undefined>;
+  /** Every row, in file order. */
+  rows(id: string): Promise<BatchRowRecord[]>;
+  /** How many rows of the batch are in each (dry run class, state, outcome): for its status, cheaply. */
+  tally(id: string): Promise<BatchTally[]>;
+  /** Running or paused batches of the account, oldest first. */
+  unfinished(account: Pick<AccountKey, 'merchantNo' | 'storeNo'>): Promise<BatchRecord[]>;
+  setState(id: string, state: BatchState, at: string): Promise<void>;
+  /**
+   * Takes the batch for `runner` until `untilMs` (the store's clock) when nobody else holds it; true
+   * when it is (now) this runner's. One process runs a batch at a time.
+   */
+  claim(id: string, runner: string, nowMs: number, untilMs: number): Promise<boolean>;
+  release(id: string, runner: string): Promise<void>;
+  /** A guarded row transition: applies only from one of `from`; false when the row was elsewhere. */
+  moveRow(
+    batchId: string,
+    line: number,
+    from: readonly BatchRowState[],
+    to: BatchRowState,
+    patch: RowPatch,
+  ): Promise<boolean>;
+  /**
+   * Refund intents of the account that a batch row created and that may have moved money (sending,
+   * outcome unknown, accepted, succeeded): row key → { batch id, intent id, line }.
+   */
+  doneKeys(
+    account: Pick<AccountKey, 'merchantNo' | 'storeNo'>,
+  ): Promise<Map<string, { batchId: string; intentId: string; line: number }>>;
+  /** The refund intent a row of this batch created, if one committed (by its row key). */
+  intentOfRow(
+    account: Pick<AccountKey, 'merchantNo' | 'storeNo'>,
+    batchId: string,
+    rowKey: string,
+  ): Promise<string | undefined>;
+}

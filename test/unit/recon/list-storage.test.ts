@@ -1,0 +1,325 @@
+/**
+ * The period's list as stored by a run (schema v10: columns, ./list-columns.ts): every window reads
+ * back exactly as written, and a run whose list an earlier version stored (whole transactions as JSON)
+ * still reads it — a re-check from it gives the same report as from the same list stored today.
+ */
+import fc from 'fast-check';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DATABASE_FILE, openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
+import { openDatabase } from '../../../electron/core/adapters/sqlite/database';
+import { decodeListColumns, encodeListColumns } from '../../../electron/core/adapters/sqlite/list-columns';
+import { createSqliteRunStore } from '../../../electron/core/adapters/sqlite/recon-run-store';
+import { MIGRATIONS } from '../../../electron/core/adapters/sqlite/schema';
+import type { ListWindow } from '../../../electron/core/services/reconciliation/run-store';
+import { createReconciliationService } from '../../../electron/core/services/reconciliation/service';
+import { isKnownCurrency } from '../../../shared/domain/currencies';
+import { AppError } from '../../../shared/domain/errors';
+import type { Transaction } from '../../../shared/domain/transaction';
+import { reportCsv } from '../../../shared/recon/export';
+import type { LedgerRow } from '../../../shared/recon/ledger';
+import { listWindows, type ReconOptions } from '../../../shared/recon/period';
+import { transactionArb } from './arbitraries';
+import type { RunFacts } from '../../../shared/recon/run';
+
+const log = { info() {}, warn() {}, error() {} };
+
+describe('the period’s list stored as columns', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  const dataDir = () => {
+    const d = mkdtempSync(join(tmpdir(), 'rd-list-columns-'));
+    dirs.push(d);
+    return d;
+  };
+
+  it('encode → decode gives every payment back exactly (absent fields absent, empty strings empty)', () => {
+    fc.assert(
+      fc.property(fc.array(transactionArb, { maxLength: 30 }), (transactions) => {
+        const back = decodeListColumns(encodeListColumns(transactions), isKnownCurrency);
+        expect(back).toStrictEqual(transactions);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('saveWindow → readWindows (SQLite) gives every window back exactly, in order, copied windows too', () => {
+    const db = openDatabase(join(dataDir(), DATABASE_FILE), MIGRATIONS);
+    const runs = createSqliteRunStore(db);
+    let n = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(transactionArb, { maxLength: 20 }), { minLength: 1, maxLength: 4 }),
+        (lists) => {
+          n += 1;
+          const runId = `RC${n}`;
+          runs.create({ runId, profileId: 'p1', label: 'june.csv', createdAt: 't' } as RunFacts);
+          const windows: ListWindow[] = lists.map((transactions, i) => ({
+            startDate: `202506${String(i + 10)}`,
+            endDate: `202506${String(i + 20)}`,
+            fetchedAt: `2025-07-0${i + 1}T00:00:00.000Z`,
+            state: 'listed',
+            transactions,
+          }));
+          for (const w of [...windows].reverse()) runs.saveWindow(runId, w);
+          expect(runs.readWindows(runId)).toStrictEqual(windows);
+          runs.create({ runId: `${runId}b`, profileId: 'p1', label: 'again', createdAt: 't' } as RunFacts);
+          runs.copyWindows(runId, `${runId}b`);
+          expect(runs.readWindows(`${runId}b`)).toStrictEqual(windows);
+        },
+      ),
+      { numRuns: 60 },
+    );
+    db.close();
+  });
+
+  it('a window with a currency this app does not handle is left out (asked again), as before', () => {
+    const ok: Transaction = {
+      transactionNo: '1',
+      amountMinor: 1,
+      currency: 'USD',
+      status: 'success',
+      transactionType: 'payment',
+      refunds: [],
+    };
+    const zarRefund = {
+      ...ok,
+      refunds: [{ refundTransactionNo: 'R', refundAmountMinor: 1, currency: 'ZAR', status: 'success' }],
+    } as unknown as Transaction;
+    expect(decodeListColumns(encodeListColumns([ok]), isKnownCurrency)).toEqual([ok]);
+    expect(decodeListColumns(encodeListColumns([ok, zarRefund]), isKnownCurrency)).toBeUndefined();
+  });
+
+  /** A month with payments of every kind the report tells apart, and a ledger of most of them. */
+  function month() {
+    const at = (d: number, h = 4) => new Date(Date.UTC(2025, 5, d, h)).toISOString();
+    const listed: Transaction[] = [];
+    const rows: LedgerRow[] = [];
+    for (let i = 0; i < 60; i += 1) {
+      const d = 1 + (i % 28);
+      const t: Transaction = {
+        transactionNo: `29755${String(i).padStart(5, '0')}`,
+        ...(i % 3 === 0 ? { reference: `SO-${i}` } : {}),
+        amountMinor: 100 + i,
+        currency: i % 7 === 0 ? 'JPY' : 'USD',
+        ...(i % 11 === 0 ? { settleCurrency: 'USD' as const } : {}),
+        status: i % 13 === 0 ? 'closed' : 'success',
+        ...(i % 5 === 0 ? { vendor: 'alipay' } : {}),
+        transactionType: 'payment',
+        createdAt: at(d),
+        ...(i % 13 === 0 ? {} : { paidAt: at(d, 5) }),
+        ...(i % 4 === 0 ? { cardLast4: '4242' } : {}),
+        refunds:
+          i % 6 === 0
+            ? [{ refundTransactionNo: `R${i}`, refundAmountMinor: 10, currency: 'USD', status: 'success' }]
+            : [],
+      };
+      listed.push(t);
+      if (i % 10 === 9) continue; // the ledger lacks it
+      rows.push({
+        line: rows.length + 2,
+        ...(i % 9 === 0 ? { reference: `SO-${i}` } : { transactionNo: t.transactionNo }),
+        amountMinor: i % 8 === 0 ? 1 : t.amountMinor,
+        currency: t.currency,
+        status: 'paid',
+        date: at(d).slice(0, 10),
+        day: at(d).slice(0, 10),
+      });
+    }
+    return { listed, rows };
+  }
+
+  const OPTIONS: ReconOptions = {
+    period: { from: '2025-06-01', to: '2025-06-30' },
+    days: 'service',
+    timeZone: 'UTC',
+    dateToleranceDays: 1,
+    refundLookbackDays: 30,
+  };
+
+  /** The run's windows: every window the period needs, each with the payments created in it. */
+  function windowsOf(listed: readonly Transaction[]) {
+    const needed = listWindows(OPTIONS);
+    return needed.map((w, i) => {
+      const from = Date.parse(
+        `${w.startDate.slice(0, 4)}-${w.startDate.slice(4, 6)}-${w.startDate.slice(6)}`,
+      );
+      const next = needed[i + 1];
+      const to = next
+        ? Date.parse(`${next.startDate.slice(0, 4)}-${next.startDate.slice(4, 6)}-${next.startDate.slice(6)}`)
+        : Infinity;
+      return {
+        ...w,
+        fetchedAt: '2025-07-02T00:00:00.000Z',
+        transactions: listed.filter((t) => {
+          const ms = Date.parse(t.createdAt ?? '') + 8 * 3_600_000;
+          return (i === 0 || ms >= from) && ms < to;
+        }),
+      };
+    });
+  }
+
+  /**
+   * Creates the run (in a database of its own, whose job row is copied into `dir`'s database opened at
+   * schema `version`), has `store` write its windows there, then runs it on `dir` opened by today's app
+   * (migrating it): no lookups but not-found ones, no list fetched.
+   */
+  async function runOn(
+    dir: string,
+    version: number,
+    store: (db: ReturnType<typeof openDatabase>, runId: string) => void,
+  ) {
+    const { rows } = month();
+    const service = (storage: ReturnType<typeof openAppStorage>) =>
+      createReconciliationService({
+        runs: storage.runs,
+        closing: storage.closing,
+        jobs: storage.jobs,
+        clock: { now: () => Date.parse('2025-07-03T00:00:00.000Z') },
+        log,
+        gatewayFor: () => ({
+          queryTransaction: () => Promise.reject(new AppError('not_found', 'no such payment')),
+          listTransactions: () => Promise.reject(new Error('the list is stored')),
+        }),
+        profile: () => ({ id: 'p1', name: 'Main' }),
+        onProgress: () => undefined,
+      });
+    const scratchDir = dataDir();
+    const scratch = openAppStorage({ dataDir: scratchDir, now: Date.now, log });
+    const { runId } = service(scratch).create({
+      label: 'june.csv',
+      profileId: 'p1',
+      file: {
+        name: 'june.csv',
+        encoding: 'utf-8',
+        delimiter: ',',
+        dataRows: rows.length,
+        decimal: '.',
+        dateOrder: 'ymd',
+        decimalSource: 'detected',
+        dateOrderSource: 'detected',
+      },
+      mapping: { transactionNo: 'No', reference: 'Ref', amount: 'Amount', currency: 'Ccy', date: 'Date' },
+      options: OPTIONS,
+    });
+    scratch.close();
+    const jobs = openDatabase(join(scratchDir, DATABASE_FILE), MIGRATIONS);
+    const job = jobs.all('SELECT * FROM recon_jobs')[0]!;
+    jobs.close();
+    const db = openDatabase(
+      join(dir, DATABASE_FILE),
+      MIGRATIONS.filter((m) => m.version <= version),
+    );
+    expect(db.schemaVersion()).toBe(version);
+    const cols = Object.keys(job);
+    db.run(
+      `INSERT INTO recon_jobs (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+      ...cols.map((c) => job[c] as string | number | null),
+    );
+    store(db, runId);
+    db.close();
+    const storage = openAppStorage({ dataDir: dir, now: Date.now, log });
+    const s = service(storage);
+    s.addInput(runId, 'row', rows);
+    s.start(runId);
+    await s.settled(runId);
+    const out = {
+      report: s.report(runId),
+      items: s.items(runId, 0, 1000).items,
+      windows: storage.runs.readWindows(runId),
+    };
+    storage.close();
+    return out;
+  }
+
+  it('a list an earlier version stored (whole transactions, before v10) is read the same: the same report', async () => {
+    const { listed } = month();
+    const windows = windowsOf(listed);
+    // Today: saveWindow writes columns.
+    const now = await runOn(dataDir(), 10, (db, runId) => {
+      const runs = createSqliteRunStore(db);
+      for (const w of windows) runs.saveWindow(runId, { ...w, state: 'listed' });
+      expect(db.all('SELECT DISTINCT layout FROM recon_windows')).toEqual([{ layout: 'columns' }]);
+    });
+    // An earlier version: schema v8, each window the JSON of its whole transactions, as main wrote it.
+    const before = await runOn(dataDir(), 8, (db, runId) => {
+      for (const w of windows)
+        db.run(
+          `INSERT INTO recon_windows (job_id, start_date, end_date, fetched_at, state, data)
+           VALUES (?, ?, ?, ?, 'listed', ?)`,
+          runId,
+          w.startDate,
+          w.endDate,
+          w.fetchedAt,
+          JSON.stringify(w.transactions),
+        );
+    });
+    const listedOf = (ws: ListWindow[]) => ws.map((w) => (w.state === 'listed' ? w.transactions : []));
+    expect(listedOf(before.windows)).toStrictEqual(windows.map((w) => w.transactions));
+    expect(listedOf(now.windows)).toStrictEqual(windows.map((w) => w.transactions));
+    expect(now.report.summary.counts.missing_in_ledger).toBeGreaterThan(0);
+    expect(now.report.summary.counts.amount_mismatch).toBeGreaterThan(0);
+    expect(now.report.summary.counts.matched).toBeGreaterThan(0);
+    expect(before.report.summary).toEqual(now.report.summary);
+    expect(before.items).toStrictEqual(now.items);
+    expect(reportCsv(before.items)).toBe(reportCsv(now.items));
+  });
+
+  it('a run an earlier version completed (items as plain JSON, schema v8) re-opens line for line', async () => {
+    const nowDir = dataDir();
+    const now = await runOn(nowDir, 10, (db, runId) => {
+      const runs = createSqliteRunStore(db);
+      for (const w of windowsOf(month().listed)) runs.saveWindow(runId, { ...w, state: 'listed' });
+    });
+    const today = openDatabase(join(nowDir, DATABASE_FILE), MIGRATIONS);
+    const job = today.all('SELECT * FROM recon_jobs')[0]!;
+    const stored = today.all<{ data: string }>('SELECT data FROM recon_items ORDER BY seq');
+    today.close();
+    // Most items are stored compactly today; an earlier version wrote every one as its JSON.
+    expect(stored.filter((r) => r.data.startsWith('S')).length).toBeGreaterThan(stored.length / 2);
+    const dir = dataDir();
+    const old = openDatabase(
+      join(dir, DATABASE_FILE),
+      MIGRATIONS.filter((m) => m.version <= 8),
+    );
+    const cols = Object.keys(job);
+    old.run(
+      `INSERT INTO recon_jobs (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+      ...cols.map((c) => job[c] as string | number | null),
+    );
+    now.items.forEach((item, seq) =>
+      old.run(
+        'INSERT INTO recon_items (job_id, seq, line, outcome, data) VALUES (?, ?, ?, ?, ?)',
+        String(job['id']),
+        seq,
+        item.line ?? null,
+        item.outcome,
+        JSON.stringify(item),
+      ),
+    );
+    old.close();
+    const storage = openAppStorage({ dataDir: dir, now: Date.now, log });
+    const again = createReconciliationService({
+      runs: storage.runs,
+      closing: storage.closing,
+      jobs: storage.jobs,
+      clock: { now: Date.now },
+      log,
+      gatewayFor: () => {
+        throw new Error('a re-opened run asks nothing');
+      },
+      profile: () => ({ id: 'p1', name: 'Main' }),
+      onProgress: () => undefined,
+    });
+    const runId = String(job['id']);
+    expect(again.report(runId).summary).toEqual(now.report.summary);
+    const items = again.items(runId, 0, 1000).items;
+    expect(items).toStrictEqual(now.items);
+    expect(reportCsv(items)).toBe(reportCsv(now.items));
+    storage.close();
+  });
+});
