@@ -36,6 +36,9 @@ import { createLimiters } from './services/gateway/adaptive-limit';
 import { createLearnedLimitsFile } from './adapters/learned-limits-file';
 import { createTransactionLookup } from './services/transactions/lookup';
 import { createTransactionSync } from './services/transactions/sync';
+import { createTeamConnectionTest } from './adapters/team-connection-test';
+import { teamHandlers } from './ipc/handlers/team';
+import { createTeamService } from './services/team/service';
 
 /** Adapters a host provides. Electron passes its own; the browser host and CLI pass plain-Node ones. */
 export interface HostAdapters {
@@ -311,11 +314,22 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
       };
     },
   });
+  // Settings → Team database. Only the desktop app opens the team database from Settings (at start);
+  // the browser host and the CLI take it from --database-url.
+  const team = createTeamService({
+    settings: adapters.settings,
+    secrets: adapters.secrets,
+    test: createTeamConnectionTest({ deskId: 'settings-test' }),
+    log: adapters.log,
+    storage: store,
+    appliesAt: adapters.host === 'electron' ? 'restart' : 'command-line',
+  });
   const forApp = appHandlers(app);
   const forProfiles = profileHandlers(profiles);
+  const forTeam = teamHandlers(team);
   const handlers: HandlerMap = {
     ...forApp,
-    'app.bootstrap': bootstrapHandler({ ...forApp, ...forProfiles }),
+    'app.bootstrap': bootstrapHandler({ ...forApp, ...forProfiles, ...forTeam }),
     ...forProfiles,
     ...transactionHandlers(lookup, (profileId, found) =>
       timeline.recordLookup(profileId, found.transaction.transactionNo, found.kind),
@@ -341,6 +355,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     ...refundBatchHandlers(batch, batchExec),
     ...paymentHandlers(payments),
     ...timelineHandlers(timeline),
+    ...forTeam,
   };
   return {
     dispatch: createDispatcher(handlers, adapters.log),

@@ -95,6 +95,12 @@ export function buildBridge(transport: BridgeTransport): Bridge {
     'payments.audit': op('payments.audit'),
     'payments.timeline': op('payments.timeline'),
     'payments.addNote': op('payments.addNote'),
+    'team.status': op('team.status'),
+    'team.settings': op('team.settings'),
+    'team.save': op('team.save'),
+    'team.forget': op('team.forget'),
+    'team.setPassword': op('team.setPassword'),
+    'team.testConnection': op('team.testConnection'),
     on: {
       'app.notice': on('app.notice'),
       'profiles.changed': on('profiles.changed'),

@@ -65,6 +65,12 @@ export const INVOKE_CHANNELS = [
   'payments.audit',
   'payments.timeline',
   'payments.addNote',
+  'team.status',
+  'team.settings',
+  'team.save',
+  'team.forget',
+  'team.setPassword',
+  'team.testConnection',
 ] as const;
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
 

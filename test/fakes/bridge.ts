@@ -27,7 +27,11 @@ export function createFakeBridge(given: Impl) {
       if (!info.ok) return info;
       const health = given['app.health'] ? await given['app.health'](undefined) : ok(fakeHealth());
       if (!health.ok) return health;
-      return ok({ info: info.value, health: health.value, profiles: profiles.value });
+      const team = given['team.status']
+        ? await given['team.status'](undefined)
+        : ok({ mode: 'single' as const });
+      if (!team.ok) return team;
+      return ok({ info: info.value, health: health.value, profiles: profiles.value, team: team.value });
     };
   const calls: { channel: InvokeChannel; input: unknown }[] = [];
   const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();

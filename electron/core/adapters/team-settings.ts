@@ -1,25 +1,38 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import { TeamSettingsProblem, teamSettingsSchema, teamUrlOf } from '../../../shared/domain/team-settings';
 import type { Logger } from '../services/ports';
 import type { SecretStore, SettingsStore } from '../services/profiles/ports';
+import { TEAM_PASSWORD_KEY } from '../services/team/ports';
 import type { AppStorage } from '../services/storage';
 import { openAppStorage } from './sqlite/app-storage';
-import { openTeamStorage, teamStorageUnavailable } from './team-storage';
+import { openTeamStorage, shownAddress, teamStorageUnavailable } from './team-storage';
 
 /** Where the desktop app keeps the team database's password: main's secret store, never settings or IPC. */
-export const TEAM_PASSWORD_KEY = 'team-database:password';
+export { TEAM_PASSWORD_KEY } from '../services/team/ports';
+/** The team connection in the settings file (shared/domain/team-settings.ts): the Settings screen writes it. */
+export { teamSettingsSchema, type TeamSettings } from '../../../shared/domain/team-settings';
 
 /**
- * The team connection in the settings file (non-secret): the address, the CA file and the login. The
- * Settings screen writes it; until then an administrator may. No password is ever read from here.
+ * The PEM of a CA file named in Settings. Throws TeamSettingsProblem (field caFile) when it cannot be
+ * read or holds no certificate; the message names the path, never the content.
  */
-export const teamSettingsSchema = z.object({
-  /** postgres://host:5432/database (a login in it is used unless `login` is given). */
-  address: z.string().trim().min(1),
-  caFile: z.string().trim().min(1).optional(),
-  login: z.string().trim().min(1).max(63).optional(),
-});
-export type TeamSettings = z.infer<typeof teamSettingsSchema>;
+export function readCaFile(path: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(path, 'utf8');
+  } catch {
+    throw new TeamSettingsProblem(
+      'caFile',
+      `The team database's CA file ${path.slice(0, 200)} cannot be read: check the path in Settings → Team database.`,
+    );
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+    throw new TeamSettingsProblem(
+      'caFile',
+      `The team database's CA file ${path.slice(0, 200)} holds no certificate (PEM, "-----BEGIN CERTIFICATE-----"): ask the administrator for the CA certificate file.`,
+    );
+  return pem;
+}
 
 /** What the host opens team storage with (adapters/team-storage.ts). */
 export interface TeamConnection {
@@ -52,34 +65,14 @@ export async function teamConnectionFrom(
       'The team database settings cannot be used (address missing or not text): set them again in Settings → Team database.',
     );
   const t = parsed.data;
-  let url: URL;
-  try {
-    url = new URL(t.address);
-  } catch {
-    throw new Error(
-      'The team database address in Settings is not valid: write it as postgres://host:5432/database.',
-    );
-  }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
-    throw new Error('The team database address in Settings must start with postgres://.');
   // Never a password from the settings file: it would be on disk in clear.
-  url.password = '';
-  if (t.login) url.username = encodeURIComponent(t.login);
-  let ca: string | undefined;
-  if (t.caFile) {
-    try {
-      ca = readFileSync(t.caFile, 'utf8');
-    } catch {
-      throw new Error(
-        `The team database's CA file ${t.caFile.slice(0, 200)} cannot be read: check the path in Settings → Team database.`,
-      );
-    }
-  }
+  const url = teamUrlOf(t, 'drop');
+  const ca = t.caFile ? readCaFile(t.caFile) : undefined;
   const password = await secrets.get(TEAM_PASSWORD_KEY).catch((e: unknown) => {
     log.warn('team.password_unreadable', { error: e instanceof Error ? e.message : String(e) });
     return undefined;
   });
-  return { url: url.toString(), ...(ca ? { ca } : {}), ...(password ? { password } : {}) };
+  return { url, ...(ca ? { ca } : {}), ...(password ? { password } : {}) };
 }
 
 /**
@@ -121,6 +114,6 @@ export async function openDeskStorage(o: {
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     o.log.error('team.open_failed', { error: why });
-    return teamStorageUnavailable(local(), why);
+    return teamStorageUnavailable(local(), why, { address: shownAddress(team.url), deskId: o.deskId });
   }
 }

@@ -1,7 +1,7 @@
 import { AppError, isAppError } from '../../../shared/domain/errors';
 import type { IntentStore } from '../services/engine/port';
 import type { Logger } from '../services/ports';
-import type { AppStorage, StorageProblem } from '../services/storage';
+import type { AppStorage, StorageProblem, TeamStorageState } from '../services/storage';
 import { mapPgError } from './postgres/connection';
 import { createPostgresCloseStore } from './postgres/close-store';
 import { openPostgresIntentStore } from './postgres/intent-store';
@@ -39,7 +39,7 @@ export function shownAddress(connectionString: string): string {
 }
 
 /** The connection string with the password filled in when the address has none. */
-function withPassword(o: TeamDatabaseOptions): string {
+export function withPassword(o: Pick<TeamDatabaseOptions, 'connectionString' | 'password'>): string {
   if (!o.password) return o.connectionString;
   try {
     const u = new URL(o.connectionString);
@@ -83,7 +83,7 @@ function clockTime(ms: number): string {
  * Why the team storage could not be opened, in words that say what to do, never with the password:
  * unreachable and refused logins are `network`/`unauthorized`, a database nobody migrated `unavailable`.
  */
-function openFailure(e: unknown, address: string): AppError {
+export function openFailure(e: unknown, address: string): AppError {
   if (isUnreachable(e))
     return new AppError(
       'network',
@@ -317,6 +317,13 @@ export async function openTeamStorage(opts: {
 
   return {
     teamAddress: address,
+    team: () => ({
+      address,
+      login,
+      deskId: opts.database.deskId,
+      schema: { database, desk },
+      ...(downSince !== undefined ? { unreachableSince: new Date(downSince).toISOString() } : {}),
+    }),
     intents,
     customers: local.customers,
     jobs: local.jobs,
@@ -397,7 +404,11 @@ export async function openTeamStorage(opts: {
  * SQLite file) work; the journal cannot be read or written, and says why, so nothing is decided or
  * listed as if this desk were alone.
  */
-export function teamStorageUnavailable(local: AppStorage, why: string): AppStorage {
+export function teamStorageUnavailable(
+  local: AppStorage,
+  why: string,
+  state: TeamStorageState = {},
+): AppStorage {
   const reason = `${why} Refunds are refused and the team's refunds cannot be listed; restart Refund Desk once it is fixed.`;
   const refuse = async (): Promise<never> => {
     throw new AppError('unavailable', reason, { details: { storage: 'read-only', moneyMoved: 'no' } });
@@ -421,6 +432,7 @@ export function teamStorageUnavailable(local: AppStorage, why: string): AppStora
   return {
     ...local,
     intents,
+    team: () => state,
     untrusted: () => reason,
     unreadable: () => reason,
     problems: () => [{ name: 'team-database', detail: reason }, ...local.problems()],

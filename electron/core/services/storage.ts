@@ -13,6 +13,18 @@ export interface StorageProblem {
   detail: string;
 }
 
+/** What team storage says about its database now (Settings, the header, the read-only banner). */
+export interface TeamStorageState {
+  /** The address as it may be shown (no password). */
+  address?: string;
+  login?: string;
+  /** This desk's id, stamped by the database beside the person on every write. */
+  deskId?: string;
+  schema?: { database: number; desk: number };
+  /** Since when (ISO) the database could not be reached; gone by itself once it can. */
+  unreachableSince?: string;
+}
+
 /**
  * Main's durable state, opened by the host and handed to the composition root (compose.ts): the
  * engine's intents and audit (the port every database implements: engine/port.ts), and what the other
@@ -51,6 +63,11 @@ export interface AppStorage {
    */
   unreadable(): string | undefined;
   problems(): StorageProblem[];
+  /**
+   * Team storage only (absent for a single desk): the team database this desk works with. Why it is
+   * read-only, if it is, is `untrusted()`.
+   */
+  team?(): TeamStorageState;
   /** What health shows as fine about the storage (the team database: address, login, schema version). */
   notes?(): StorageProblem[];
   /** A network store finishes closing its connections asynchronously. */

@@ -3,6 +3,8 @@ import { AppInfoFooter } from '../features/shell/AppInfoFooter';
 import { ComingSoon } from '../features/shell/ComingSoon';
 import { ProfileSwitcher } from '../features/shell/ProfileSwitcher';
 import { HealthIndicator } from '../features/shell/HealthIndicator';
+import { TeamBanner } from '../features/shell/TeamBanner';
+import { TeamIdentity } from '../features/shell/TeamIdentity';
 import { usePrefs } from '../features/preferences/use-prefs';
 import { LiveCacheUpdates } from '../features/transactions/LiveCacheUpdates';
 import { TransactionsWorkspace } from '../features/transactions/TransactionsWorkspace';
@@ -123,8 +125,10 @@ function Shell({ nav, onPalette, onHelp }: { nav: AppNav; onPalette(): void; onH
         <header className="topbar">
           <h1>{current.label}</h1>
           <ProfileSwitcher />
+          <TeamIdentity />
           <HealthIndicator />
         </header>
+        <TeamBanner />
         {/* The area's class (not a :has() rule): a :has() over the workspace is re-checked on every row the
             list inserts while it scrolls. */}
         <main className={`content area-${nav.area}`}>

@@ -4,6 +4,7 @@ import type { CacheOwner } from '../db/owner';
 import { unwrap } from '../lib/bridge';
 import { profileKeys } from '../features/profiles/queries';
 import { appHealthQuery, appKeys } from '../features/shell/queries';
+import { teamKeys } from '../features/shell/team';
 import { prefetchListRows } from '../features/transactions/queries';
 
 /**
@@ -15,6 +16,7 @@ export async function bootstrap(bridge: Bridge, client: QueryClient): Promise<Ou
   const boot = await unwrap(bridge['app.bootstrap']());
   client.setQueryData(profileKeys.list, boot.profiles);
   client.setQueryData(appKeys.info, boot.info);
+  client.setQueryData(teamKeys.status, boot.team);
   // Main's bootstrap health is the active profile's: kept under the key the indicator asks with for it.
   client.setQueryData(
     appHealthQuery(bridge, boot.profiles.activeProfileId ?? undefined).queryKey,

@@ -74,6 +74,7 @@ import {
   paymentsOpenPage,
 } from './payments';
 import { paymentsAddNote, paymentsTimeline } from './timeline';
+import { teamForget, teamSave, teamSetPassword, teamSettings, teamStatus, teamTestConnection } from './team';
 
 /**
  * The IPC contract: one entry per operation (`domain.verb`) with zod input and output schemas, plus
@@ -142,6 +143,12 @@ export const contract = {
   'payments.audit': paymentsAudit,
   'payments.timeline': paymentsTimeline,
   'payments.addNote': paymentsAddNote,
+  'team.status': teamStatus,
+  'team.settings': teamSettings,
+  'team.save': teamSave,
+  'team.forget': teamForget,
+  'team.setPassword': teamSetPassword,
+  'team.testConnection': teamTestConnection,
 } satisfies Record<InvokeChannel, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {

@@ -167,6 +167,21 @@ const RAW_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
   'payments.audit': undefined,
   'payments.timeline': { transactionNo: TX },
   'payments.addNote': { transactionNo: TX, text: 'Customer called about this payment.' },
+  'team.status': undefined,
+  'team.settings': undefined,
+  'team.save': {
+    address: 'postgres://db.example.test:5432/refunds',
+    caFile: '/etc/ssl/team-ca.pem',
+    login: 'alice',
+  },
+  'team.forget': undefined,
+  'team.setPassword': { password: 'Alice-pw-1234' },
+  'team.testConnection': {
+    address: 'postgres://127.0.0.1:9/refunds',
+    caFile: '/etc/ssl/team-ca.pem',
+    login: 'alice',
+    password: 'Alice-pw-1234',
+  },
 };
 
 /** A profile id of the right shape: account-scoped samples name it (they are refused: no such profile). */

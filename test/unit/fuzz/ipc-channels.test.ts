@@ -34,6 +34,11 @@ const CREATES_WHEN_VALID = new Set<InvokeChannel>([
   'payments.createCheckout',
   'payments.captureCard',
   'payments.chargeMethod',
+  // Settings → Team database: saving and setting the password change settings by design; a valid test
+  // connects to the address it names (the team tests do that against a real server).
+  'team.save',
+  'team.setPassword',
+  'team.testConnection',
 ]);
 
 const envelopeSchema = z.union([
@@ -74,6 +79,7 @@ async function snapshot() {
     payments: await read('payments.list'),
     customers: await read('customers.list'),
     paymentAudit: await read('payments.audit'),
+    team: await read('team.settings'),
   });
 }
 

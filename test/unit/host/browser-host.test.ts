@@ -96,13 +96,14 @@ describe('browser host', () => {
     expect([403, 404]).toContain(traversal.status);
   });
 
-  it('answers app.bootstrap with what app.info, app.health and profiles.list answer, in one round', async () => {
+  it('answers app.bootstrap with what app.info, app.health, profiles.list and team.status answer, in one round', async () => {
     const one = async (channel: string) =>
       JSON.parse((await call(`/ipc/${channel}`, { headers: auth, body: '{}' })).body);
     const boot = await one('app.bootstrap');
     expect(boot.ok).toBe(true);
     expect(boot.value.info).toEqual((await one('app.info')).value);
     expect(boot.value.profiles).toEqual((await one('profiles.list')).value);
+    expect(boot.value.team).toEqual((await one('team.status')).value);
     const health = (await one('app.health')).value;
     expect(boot.value.health.status).toBe(health.status);
     expect(boot.value.health.checks.map((c: { name: string }) => c.name)).toEqual(

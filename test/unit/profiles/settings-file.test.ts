@@ -94,3 +94,43 @@ describe('settings.json with a UTF-8 byte-order mark', () => {
     expect(existsSync(join(dataDir, 'settings.json'))).toBe(false);
   });
 });
+
+describe('settings.json that also holds the team connection (Settings → Team database)', () => {
+  const TEAM = { address: 'postgres://db.example.test:5432/refunds', login: 'alice', caFile: '/etc/ca.pem' };
+  const fileOf = (dataDir: string) =>
+    JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')) as Record<string, unknown>;
+
+  it('keeps `teamDatabase` when the profiles service rewrites the file (save, activate, delete)', async () => {
+    const { dataDir } = await boot(JSON.stringify({ ...SETTINGS, teamDatabase: TEAM }));
+    const saved = await core!.dispatch('profiles.save', {
+      name: 'Second store',
+      merchantNo: '200102',
+      storeNo: '300102',
+      environment: 'vendor-sandbox',
+      ipnEnabled: false,
+    });
+    if (!saved.ok) throw new Error(saved.error.message);
+    expect(fileOf(dataDir)['teamDatabase']).toEqual(TEAM);
+    const id = (saved.value as { id: string }).id;
+    expect((await core!.dispatch('profiles.activate', { id })).ok).toBe(true);
+    expect((await core!.dispatch('profiles.delete', { id: 'P1' })).ok).toBe(true);
+    const after = fileOf(dataDir);
+    expect(after['teamDatabase']).toEqual(TEAM);
+    expect((after['profiles'] as { name: string }[]).map((p) => p.name)).toEqual(['Second store']);
+  });
+
+  it('a file holding only the team connection is a first run for profiles, not damage', async () => {
+    const { dataDir, list } = await boot(JSON.stringify({ teamDatabase: TEAM }));
+    expect(list.notices).toEqual([]);
+    expect(readdirSync(dataDir).some((f) => f.startsWith('settings.corrupt-'))).toBe(false);
+    const saved = await core!.dispatch('profiles.save', {
+      name: 'First store',
+      merchantNo: '200103',
+      storeNo: '300103',
+      environment: 'vendor-sandbox',
+      ipnEnabled: false,
+    });
+    expect(saved.ok).toBe(true);
+    expect(fileOf(dataDir)).toMatchObject({ version: 1, teamDatabase: TEAM });
+  });
+});

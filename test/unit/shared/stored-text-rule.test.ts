@@ -301,6 +301,14 @@ const FREE_TEXT: readonly (readonly [InvokeChannel, string, string])[] = [
   ['approvals.reject', 'comment', 'comment'],
   ['approvals.cancel', 'comment', 'comment'],
   ['payments.addNote', 'text', 'note'],
+  ['team.save', 'address', 'team database address'],
+  ['team.save', 'caFile', 'CA file path'],
+  ['team.save', 'login', 'database login'],
+  ['team.setPassword', 'password', 'password'],
+  ['team.testConnection', 'address', 'team database address'],
+  ['team.testConnection', 'caFile', 'CA file path'],
+  ['team.testConnection', 'login', 'database login'],
+  ['team.testConnection', 'password', 'password'],
 ];
 
 /** Text fields held to a fixed pattern (digits, codes, dates, enums): refused by the pattern itself. */

@@ -14,18 +14,19 @@ export function appHandlers(
 }
 
 /**
- * app.bootstrap: the renderer's first screen in one round — app.info, app.health and profiles.list,
+ * app.bootstrap: the renderer's first screen in one round — app.info, app.health, profiles.list and team.status,
  * asked together through their own handlers, so each part is exactly what its own call answers.
  */
 export function bootstrapHandler(
-  h: Pick<HandlerMap, 'app.info' | 'app.health' | 'profiles.list'>,
+  h: Pick<HandlerMap, 'app.info' | 'app.health' | 'profiles.list' | 'team.status'>,
 ): HandlerMap['app.bootstrap'] {
   return async (_input, ctx) => {
-    const [info, health, profiles] = await Promise.all([
+    const [info, health, profiles, team] = await Promise.all([
       h['app.info'](undefined, ctx),
       h['app.health'](undefined, ctx),
       h['profiles.list'](undefined, ctx),
+      h['team.status'](undefined, ctx),
     ]);
-    return { info, health, profiles };
+    return { info, health, profiles, team };
   };
 }

@@ -26,6 +26,13 @@ const settingsSchema = z.object({
 type Settings = z.infer<typeof settingsSchema>;
 
 /**
+ * The keys of the settings document this service owns. The document holds others (the team database's
+ * connection, `teamDatabase`, written by Settings → Team database): they are kept as they are on every
+ * write, and a document holding only them is a first run for profiles, not damage.
+ */
+const PROFILE_KEYS: readonly string[] = ['version', 'profiles', 'activeProfileId'];
+
+/**
  * Earlier versions took any three letters as a limit's currency; a limit in a currency this app does not
  * handle can never apply, so it is left out (with a notice) rather than setting the whole file aside.
  */
@@ -129,7 +136,8 @@ export function createProfilesService(deps: ProfilesDeps) {
     // Only a missing file or `{}` is a first run: anything else that is not an object is damage.
     if (Array.isArray(raw) || typeof raw !== 'object' || raw === null)
       return quarantine('did not hold a settings object');
-    if (Object.keys(raw).length === 0) return { version: 1, profiles: [], activeProfileId: null };
+    if (!Object.keys(raw).some((k) => PROFILE_KEYS.includes(k)))
+      return { version: 1, profiles: [], activeProfileId: null };
     const { settings, dropped } = withoutUnknownLimitCurrencies(raw);
     const parsed = settingsSchema.safeParse(settings);
     if (!parsed.success) return quarantine('was not in the expected shape');
@@ -156,7 +164,16 @@ export function createProfilesService(deps: ProfilesDeps) {
   }
 
   function persist(next: Settings): void {
-    deps.settings.write(next);
+    // Whatever else the document holds (the team connection) is written back unchanged.
+    let others: Record<string, unknown> = {};
+    try {
+      others = Object.fromEntries(
+        Object.entries(deps.settings.read()).filter(([k]) => !PROFILE_KEYS.includes(k)),
+      );
+    } catch {
+      // Unreadable now (damaged since it was loaded): the profiles are written; load() reported the rest.
+    }
+    deps.settings.write({ ...others, ...next });
     state = next;
     for (const l of listeners) l();
   }

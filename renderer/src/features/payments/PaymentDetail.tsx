@@ -41,6 +41,7 @@ export function PaymentDetail({
   // another currency is not offered for another refund (the dialog would refuse it anyway).
   const refunds = p.refundSummary;
   const refundBlock =
+    refund.blocked ??
     refunds?.notRefundable ??
     (refunds?.remainingMinor !== undefined && refunds.remainingMinor <= 0
       ? 'Nothing is left to refund.'

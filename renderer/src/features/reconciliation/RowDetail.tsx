@@ -88,7 +88,13 @@ export function RowDetail({ item, onClose }: { item: ReconItem; onClose: () => v
         )}
       </dl>
       {refundDialog && s?.status === 'success' && s.refundedMinor < s.amountMinor && (
-        <button type="button" className="button" onClick={() => refundDialog.open(s.transactionNo)}>
+        <button
+          type="button"
+          className="button"
+          onClick={() => refundDialog.open(s.transactionNo)}
+          disabled={refundDialog.blocked !== undefined}
+          title={refundDialog.blocked}
+        >
           Refund…
         </button>
       )}

@@ -1,6 +1,7 @@
 import './refunds.css';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useActiveProfile } from '../profiles/queries';
+import { useTeamReadOnly } from '../shell/team';
 import { RefundDialogContext } from './dialog-context';
 import { RefundDialog } from './RefundDialog';
 import { useRefundEvents } from './queries';
@@ -17,6 +18,7 @@ export function RefundDialogHost({ children }: { children: ReactNode }) {
   const { profile } = useActiveProfile();
   const activeId = profile?.id;
   useRefundEvents();
+  const blocked = useTeamReadOnly();
   const api = useMemo(
     () => ({
       open: (no: string) => {
@@ -24,8 +26,9 @@ export function RefundDialogHost({ children }: { children: ReactNode }) {
         setOpening((n) => n + 1);
         setTarget({ profileId: activeId, transactionNo: no });
       },
+      ...(blocked ? { blocked } : {}),
     }),
-    [activeId],
+    [activeId, blocked],
   );
   // Another profile became active: this dialog's merchant is no longer the one on screen, so it is not
   // shown (and its state is dropped with it).

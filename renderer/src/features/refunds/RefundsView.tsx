@@ -168,7 +168,12 @@ function ProfileRefunds({ profile }: { profile: ProfileView }) {
           aria-describedby={newTxId.shape !== 'empty' && !newTxValid ? 'rd-new-tx-hint' : undefined}
           placeholder="e.g. 297553638300708562"
         />
-        <button type="submit" className="primary" disabled={!newTxValid}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={!newTxValid || dialog.blocked !== undefined}
+          title={dialog.blocked}
+        >
           Refund…
         </button>
         {newTxId.shape !== 'empty' && !newTxValid && (

@@ -11,6 +11,7 @@ import { DisplaySettings } from '../preferences/DisplaySettings';
 import { MONEY_BADGE, profileMoneyMode } from '../profiles/money-mode';
 import { MoneyModeBadge } from '../profiles/MoneyModeBadge';
 import { ResetCache } from './ResetCache';
+import { TeamDatabaseSettings } from './TeamDatabaseSettings';
 import './settings.css';
 
 type Editing = { mode: 'none' } | { mode: 'new' } | { mode: 'edit'; id: string };
@@ -215,6 +216,7 @@ export function SettingsScreen() {
           </>
         )}
       </div>
+      <TeamDatabaseSettings />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useContext, useEffect, useRef } from 'react';
 import {
   REFUNDED_STATE_LABELS,
   refundStatusLabel,
@@ -16,6 +16,7 @@ import type { ListRow } from '../../db/owner';
 import { type UncertainRefunds, uncertainWords } from './open-refunds';
 import { useNow } from './use-now';
 import { PaymentTimeline } from './PaymentTimeline';
+import { RefundDialogContext } from '../refunds/dialog-context';
 
 /** "—" with "none" for screen readers: the one way an absent value is shown. */
 function None({ why }: { why: string }) {
@@ -92,9 +93,11 @@ export function DetailPanel({
           : row.remainingMinor <= 0
             ? 'Nothing is left to refund.'
             : undefined));
+  // The team database makes this desk read-only: refused in main, so said here before the person tries.
+  const teamBlock = useContext(RefundDialogContext)?.blocked;
   const refundReason = offline
     ? OFFLINE_REASON
-    : (refundBlock ?? (onRefund ? undefined : 'Refunds arrive in a later version.'));
+    : (teamBlock ?? refundBlock ?? (onRefund ? undefined : 'Refunds arrive in a later version.'));
   const paid = wasPaid(row.status);
   return (
     <aside

@@ -1,7 +1,8 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
+import { type AccountKey, sameAccount } from '../../../../shared/domain/account';
 import { useBridge } from '../../lib/bridge';
 import { useStore } from './mutations';
-import { useActiveProfile } from '../profiles/queries';
+import { type ProfileView, useActiveProfile } from '../profiles/queries';
 
 /** Refund states after which the payment's refundInfo at the service has changed. */
 const CHANGED_AT_SERVICE = new Set(['accepted', 'succeeded', 'failed']);
@@ -10,9 +11,11 @@ const CHANGED_AT_SERVICE = new Set(['accepted', 'succeeded', 'failed']);
  * Keeps the cache current without the person pressing Refresh, whichever area is open:
  * - `transactions.updated` (an IPN confirmed by main with a fresh query) is written as is;
  * - `refunds.updated` for an accepted or settled refund re-fetches that one payment, so its refund
- *   history and remaining amount in the list and detail are what the service now says.
+ *   history and remaining amount in the list and detail are what the service now says. That is this
+ *   profile's refund, or one another desk (the CLI, a colleague on the team database) made to the same
+ *   account: its profile id means nothing here, its account does.
  */
-function useLiveUpdates(profileId: string): void {
+function useLiveUpdates(profileId: string, account: AccountKey): void {
   const bridge = useBridge();
   const store = useStore(profileId);
   useEffect(() => {
@@ -20,7 +23,8 @@ function useLiveUpdates(profileId: string): void {
       if (e.profileId === profileId) void store([e.transaction], e.fetchedAt);
     });
     const offRefund = bridge.on['refunds.updated']((intent) => {
-      if (intent.profileId !== profileId || !CHANGED_AT_SERVICE.has(intent.state)) return;
+      if (!CHANGED_AT_SERVICE.has(intent.state)) return;
+      if (intent.profileId !== profileId && !sameAccount(intent, account)) return;
       void bridge['transactions.refresh']({ profileId, transactionNos: [intent.transactionNo] }).then((r) => {
         if (!r.ok || r.value.profileId !== profileId) return; // offline: the cache keeps what it had
         const fresh = r.value.items.flatMap((i) => (i.ok ? [i.transaction] : []));
@@ -31,16 +35,21 @@ function useLiveUpdates(profileId: string): void {
       offTx();
       offRefund();
     };
-  }, [bridge, store, profileId]);
+  }, [bridge, store, profileId, account]);
 }
 
-function ForProfile({ profileId }: { profileId: string }) {
-  useLiveUpdates(profileId);
+function ForProfile({ profile }: { profile: ProfileView }) {
+  const { environment, effectiveBaseUrl, merchantNo, storeNo } = profile;
+  const account = useMemo(
+    () => ({ environment, baseUrl: effectiveBaseUrl ?? '', merchantNo, storeNo }),
+    [environment, effectiveBaseUrl, merchantNo, storeNo],
+  );
+  useLiveUpdates(profile.id, account);
   return null;
 }
 
 /** Mounted once in the shell. Renders nothing. */
 export function LiveCacheUpdates() {
   const { profile } = useActiveProfile();
-  return profile ? <ForProfile key={profile.id} profileId={profile.id} /> : null;
+  return profile ? <ForProfile key={profile.id} profile={profile} /> : null;
 }

@@ -2,6 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { teamStatusQuery } from '../../../../renderer/src/features/shell/team';
 import { warmStart } from '../../../../renderer/src/app/warm-start';
 import { createTransactionsRepo } from '../../../../renderer/src/db/transactions-repo';
 import { transactionKeys } from '../../../../renderer/src/db/owner';
@@ -42,6 +43,8 @@ describe('warm start: the landing list is read while the app loads', () => {
     expect(asked).toEqual([
       'profiles:list',
       'app:info',
+      // The desk's team state (the header's who-am-I, the read-only banner).
+      'team:status',
       // The active profile's health, under the key the header's indicator asks with for it.
       'app:health:P-A',
       `setting:${VIEW_STATE_KEY}`,
@@ -75,7 +78,7 @@ describe('warm start: the landing list is read while the app loads', () => {
         .getQueryCache()
         .getAll()
         .map((q) => q.queryKey[0]),
-    ).toEqual(['profiles', 'app', 'app']);
+    ).toEqual(['profiles', 'app', 'team', 'app']);
   });
 
   it('a failing main process is left for the screens: warm start settles without throwing', async () => {
@@ -91,7 +94,7 @@ describe('start-up: one round to main', () => {
     const { fake, client, cache, wrapper } = await seeded('one-round');
     await warmStart(fake.bridge, client, cache);
     await waitFor(() => expect(client.getQueryData(transactionKeys.rows('P-A'))).toHaveLength(3));
-    // What the shell reads as it mounts: the active profile, the app's facts, its health.
+    // What the shell reads as it mounts: the active profile, the app's facts, its health, the team state.
     const { result } = renderHook(
       () => {
         const bridge = fake.bridge;
@@ -100,6 +103,8 @@ describe('start-up: one round to main', () => {
           useQuery(appInfoQuery(bridge)),
           // The header's indicator asks for the active profile's health.
           useQuery(appHealthQuery(bridge, 'P-A')),
+          // The header's who-am-I and the read-only banner (a single desk here).
+          useQuery(teamStatusQuery(bridge)),
         ] as const;
       },
       { wrapper },
@@ -107,6 +112,7 @@ describe('start-up: one round to main', () => {
     expect(result.current[0].profile?.id).toBe('P-A');
     expect(result.current[1].data?.name).toBe('Refund Desk');
     expect(result.current[2].data?.status).toBe('ok');
+    expect(result.current[3].data).toEqual({ mode: 'single' });
     await act(() => new Promise((r) => setTimeout(r, 50)));
     expect(fake.calls.map((c) => c.channel)).toEqual(['app.bootstrap']);
   });
