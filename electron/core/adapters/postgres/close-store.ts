@@ -140,6 +140,11 @@ export function createPostgresCloseStore(pool: pg.Pool): CloseStore {
     team: {
       async publish(run) {
         const client = await pool.connect();
+        // While checked out, pg-pool listens to none of the connection's errors: one that dies now (a
+        // server restart) would otherwise throw from the socket's event; its query rejects all the same.
+        let broken: Error | undefined;
+        const onError = (e: Error) => void (broken = e);
+        client.on('error', onError);
         try {
           await client.query('BEGIN');
           const { exceptionItems, ...rest } = run;
@@ -160,7 +165,8 @@ export function createPostgresCloseStore(pool: pg.Pool): CloseStore {
           await client.query('ROLLBACK').catch(() => undefined);
           throw mapPgError(e);
         } finally {
-          client.release();
+          client.removeListener('error', onError);
+          client.release(broken);
         }
       },
       async readRun(runId) {

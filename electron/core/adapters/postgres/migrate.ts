@@ -63,6 +63,8 @@ export async function migratePostgres(o: MigrateOptions): Promise<{ from: number
     connectionString: o.connectionString,
     ...(o.ca ? { ssl: { ca: o.ca, rejectUnauthorized: true } } : {}),
   });
+  // A connection the server ends (restart, administrator) rejects the running query; the event is not fatal.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     const inTx = async <T>(fn: () => Promise<T>): Promise<T> => {
