@@ -35,8 +35,8 @@ function auditBadgeState(outcome: AuditEntry['outcome']): IntentView['state'] {
   switch (outcome) {
     case 'closed_not_sent':
       return 'refused';
+    // Team mode: a desk's late answer that disagrees (conflicting_answer) needs a person, as an unknown does.
     case 'found_after_close':
-    // Team mode: a desk's late answer that disagrees needs a person, as an unknown does.
     case 'conflicting_answer':
       return 'outcome_unknown';
     case 'imported':
