@@ -21,6 +21,7 @@
  *   a desk that was not listening — loses nothing).
  * - `intent_events` and `audit` are append-only histories with the server's time and login on each row.
  */
+import { BATCH_MIGRATION_SQL } from './migration-batch';
 import { CLAIM_MIGRATION_SQL } from './migration-claim';
 import { CLOSE_MIGRATION_SQL } from './migration-close';
 import { TEAM_MIGRATION_SQL } from './migration-team';
@@ -155,6 +156,8 @@ CREATE TRIGGER intents_notify AFTER INSERT OR UPDATE ON refund_desk.intents
   { version: 3, name: 'month-end close', sql: CLOSE_MIGRATION_SQL },
   // v4: the approver's send holds a sender's lease like any other (approve_and_claim; migration-claim.ts).
   { version: 4, name: 'approver lease', sql: CLAIM_MIGRATION_SQL },
+  // v5: refund batches shared by the desks, one runner's lease, four-eyes for a batch as a whole (migration-batch.ts).
+  { version: 5, name: 'refund batches', sql: BATCH_MIGRATION_SQL },
 ];
 
 /** The schema version this build reads and writes. */
