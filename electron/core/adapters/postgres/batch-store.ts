@@ -80,7 +80,8 @@ export function createPostgresBatchStore(pool: pg.Pool): BatchStore {
 
   return {
     async create(b, rows) {
-      for (const r of rows) if (r.dry.amountMinor !== undefined) safeAmount(r.dry.amountMinor, 'a row amount');
+      for (const r of rows)
+        if (r.dry.amountMinor !== undefined) safeAmount(r.dry.amountMinor, 'a row amount');
       const stored = await one('SELECT * FROM refund_desk.create_batch($1::jsonb, $2::jsonb)', [
         JSON.stringify({
           id: b.id,
@@ -118,9 +119,9 @@ export function createPostgresBatchStore(pool: pg.Pool): BatchStore {
     },
     get: (id) => one('SELECT * FROM refund_desk.batches WHERE id = $1', [id]),
     async rows(id) {
-      return (await query('SELECT * FROM refund_desk.batch_rows WHERE batch_id = $1 ORDER BY line', [id])).map(
-        rowOf,
-      );
+      return (
+        await query('SELECT * FROM refund_desk.batch_rows WHERE batch_id = $1 ORDER BY line', [id])
+      ).map(rowOf);
     },
     async tally(id) {
       const rows = await query<{ cls: string; state: string; outcome: string | null; n: string }>(

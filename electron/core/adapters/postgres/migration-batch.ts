@@ -32,7 +32,7 @@ CREATE TABLE refund_desk.batches (
   merchant_no text NOT NULL,
   store_no text NOT NULL,
   file_name text NOT NULL,
-  file_digest text NOT NULL,
+  file_digest text NOT NULL CHECK (file_digest ~ '^[0-9a-f]{64}$'),
   operator text NOT NULL,
   state text NOT NULL CHECK (state IN ('awaiting_approval', 'running', 'paused', 'cancelled', 'finished')),
   created_at text COLLATE "C" NOT NULL,

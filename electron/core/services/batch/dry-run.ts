@@ -52,10 +52,7 @@ export interface BatchDryRunDeps {
    */
   approvalLimits?: (
     account: BatchAccount,
-  ) =>
-    | Partial<Record<Currency, number>>
-    | undefined
-    | Promise<Partial<Record<Currency, number>> | undefined>;
+  ) => Partial<Record<Currency, number>> | undefined | Promise<Partial<Record<Currency, number>> | undefined>;
   clock: Clock;
   digest?: Digest;
 }

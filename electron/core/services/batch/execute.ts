@@ -326,9 +326,13 @@ export function createBatchExecutor(deps: BatchExecDeps) {
       return { ...(await status(profileId, batchId)), resumed: true };
     }
     if (b.state !== WAITING)
-      throw new AppError('conflict', `Refund batch ${batchId} is ${b.state}, not awaiting approval. Nothing was sent.`, {
-        details: { moneyMoved: 'no', state: b.state },
-      });
+      throw new AppError(
+        'conflict',
+        `Refund batch ${batchId} is ${b.state}, not awaiting approval. Nothing was sent.`,
+        {
+          details: { moneyMoved: 'no', state: b.state },
+        },
+      );
     const totals = b.facts.totals as { currency: Currency; amountMinor: number }[];
     if (b.facts.moneyMode === 'live' && totals.length > 0 && !totalsTyped(totals, typedTotals))
       throw new AppError(
