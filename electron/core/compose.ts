@@ -271,6 +271,10 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
             new Map([...(await batchStore.doneKeys(account))].map(([k, v]) => [k, v.batchId])),
         }
       : {}),
+    // Team mode: rows above the account's approval policy (the database's) are classed needs_approval.
+    ...(batchStore?.approvals
+      ? { approvalLimits: (account) => batchStore.approvals!.policies(account) }
+      : {}),
     clock: adapters.clock,
   });
   const batchExec = batchStore

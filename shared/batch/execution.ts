@@ -8,7 +8,8 @@ import { currencySchema } from '../domain/currencies';
 import { minorSchema } from '../domain/money';
 import { batchRowResultSchema } from './result';
 
-export const BATCH_RUN_STATES = ['running', 'paused', 'cancelled', 'finished'] as const;
+/** awaiting_approval: team mode, the batch's total is above the account's approval policy (nothing sent). */
+export const BATCH_RUN_STATES = ['awaiting_approval', 'running', 'paused', 'cancelled', 'finished'] as const;
 
 const count = z.number().int().min(0);
 
@@ -47,6 +48,19 @@ export const batchStatusSchema = z
     /** Set when starting found an unfinished batch of the same file and account and resumed it. */
     resumed: z.boolean().optional(),
     totals: z.array(z.object({ currency: currencySchema, amountMinor: minorSchema, rows: count })),
+    /**
+     * Team mode: who started it (database login), and — for a batch above the approval policy — until
+     * when it may be approved (server time) and who approved it as a whole.
+     */
+    approval: z
+      .object({
+        startedBy: z.string().max(200),
+        expiresAt: z.string().optional(),
+        approvedBy: z.string().max(200).optional(),
+        approvedDesk: z.string().max(200).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type BatchStatus = z.infer<typeof batchStatusSchema>;

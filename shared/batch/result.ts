@@ -114,3 +114,23 @@ export const batchDryRunSchema = z
   })
   .strict();
 export type BatchDryRun = z.infer<typeof batchDryRunSchema>;
+
+/**
+ * What a batch started from this dry run sends, per currency: the rows that will refund and, in team
+ * mode, those that need approval — a batch sends both once it may (its total decides whether it waits
+ * for a second person). In the order currencies first appear; never summed across currencies.
+ */
+export function movingTotals(d: Pick<BatchDryRun, 'totals' | 'approvalTotals'>): BatchTotal[] {
+  const by = new Map<string, BatchTotal>();
+  for (const t of [...d.totals, ...d.approvalTotals]) {
+    const had = by.get(t.currency);
+    if (!had) by.set(t.currency, { ...t });
+    else {
+      had.amountMinor += t.amountMinor;
+      if (!Number.isSafeInteger(had.amountMinor))
+        throw new RangeError('batch total exceeds the safe integer range');
+      had.rows += t.rows;
+    }
+  }
+  return [...by.values()];
+}

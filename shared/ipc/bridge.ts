@@ -76,6 +76,7 @@ export function buildBridge(transport: BridgeTransport): Bridge {
     'refunds.batchStart': op('refunds.batchStart'),
     'refunds.batchPause': op('refunds.batchPause'),
     'refunds.batchCancel': op('refunds.batchCancel'),
+    'refunds.batchApprove': op('refunds.batchApprove'),
     'refunds.batchStatus': op('refunds.batchStatus'),
     'refunds.batchReport': op('refunds.batchReport'),
     'audit.list': op('audit.list'),

@@ -46,6 +46,7 @@ export const INVOKE_CHANNELS = [
   'refunds.batchStart',
   'refunds.batchPause',
   'refunds.batchCancel',
+  'refunds.batchApprove',
   'refunds.batchStatus',
   'refunds.batchReport',
   'audit.list',

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFetchHttpClient } from '../../electron/core/adapters/http-fetch';
 import { createMemorySecretStore } from '../../electron/core/adapters/node-secret-stores';
+import { createPostgresBatchStore } from '../../electron/core/adapters/postgres/batch-store';
 import { openPostgresIntentStore } from '../../electron/core/adapters/postgres/intent-store';
 import { openAppStorage } from '../../electron/core/adapters/sqlite/app-storage';
 import { type AppCore, createAppCore } from '../../electron/core/compose';
@@ -51,6 +52,7 @@ export async function openTeamDesk(o: {
   const storage: AppStorage = {
     ...local,
     intents: team.store,
+    batches: createPostgresBatchStore(team.pool),
     close: () => {
       local.close();
       void closeTeam();

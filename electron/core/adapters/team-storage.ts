@@ -1,8 +1,10 @@
 import { AppError, isAppError } from '../../../shared/domain/errors';
+import type { BatchStore } from '../services/batch/store-port';
 import type { IntentStore } from '../services/engine/port';
 import type { Logger } from '../services/ports';
 import type { AppStorage, StorageProblem, TeamStorageState } from '../services/storage';
 import { mapPgError } from './postgres/connection';
+import { createPostgresBatchStore } from './postgres/batch-store';
 import { createPostgresCloseStore } from './postgres/close-store';
 import { openPostgresIntentStore } from './postgres/intent-store';
 import { join } from 'node:path';
@@ -147,6 +149,33 @@ function guardStore(store: IntentStore, unreachable: (e: unknown) => AppError): 
       : {}),
     watch: (fn) => store.watch(fn),
   } as IntentStore;
+}
+
+/** The team's batch store, with a failure to reach the server told as the read-only state's reason. */
+function guardBatches(store: BatchStore, unreachable: (e: unknown) => AppError): BatchStore {
+  const wrap =
+    <A extends unknown[], R>(fn: (...a: A) => Promise<R>) =>
+    async (...a: A): Promise<R> => {
+      try {
+        return await fn(...a);
+      } catch (e) {
+        throw isUnreachable(e) ? unreachable(e) : e;
+      }
+    };
+  const out = {} as Record<string, unknown>;
+  for (const [k, v] of Object.entries(store))
+    if (typeof v === 'function') out[k] = wrap(v as (...a: unknown[]) => Promise<unknown>);
+  return {
+    ...(out as unknown as BatchStore),
+    ...(store.approvals
+      ? {
+          approvals: {
+            policies: wrap(store.approvals.policies),
+            approve: wrap(store.approvals.approve),
+          },
+        }
+      : {}),
+  };
 }
 
 /**
@@ -330,6 +359,8 @@ export async function openTeamStorage(opts: {
     runs: local.runs,
     // Month-end close is the team's: the controller signs on their desk what the clerks worked on theirs.
     closing: createPostgresCloseStore(opened.pool),
+    // Refund batches are the team's: one desk runs a batch at a time, another resumes or approves it.
+    batches: guardBatches(createPostgresBatchStore(opened.pool), unreachable),
     timeline: local.timeline,
     recordIpn: (event, key) => local.recordIpn(event, key),
     ...(local.importEarlierFiles ? { importEarlierFiles: local.importEarlierFiles } : {}),

@@ -47,6 +47,7 @@ import {
 } from './refunds';
 import {
   refundBatchEvents,
+  refundsBatchApprove,
   refundsBatchCancel,
   refundsBatchDryRun,
   refundsBatchPause,
@@ -124,6 +125,7 @@ export const contract = {
   'refunds.batchStart': refundsBatchStart,
   'refunds.batchPause': refundsBatchPause,
   'refunds.batchCancel': refundsBatchCancel,
+  'refunds.batchApprove': refundsBatchApprove,
   'refunds.batchStatus': refundsBatchStatus,
   'refunds.batchReport': refundsBatchReport,
   'audit.list': auditList,

@@ -90,6 +90,15 @@ export const refundsBatchPause = { input: batchRef, output: batchStatusSchema };
 /** Stop taking rows and skip the rest (those in flight finish; nothing sent is undone). */
 export const refundsBatchCancel = { input: batchRef, output: batchStatusSchema };
 export const refundsBatchStatus = { input: batchRef, output: batchStatusSchema };
+/**
+ * Team mode: approve a batch awaiting approval as a whole (a checker other than its starter, whose limit
+ * covers its total in every currency — the database's rules) and run it on this desk. On live money the
+ * totals are typed again, as when it was started.
+ */
+export const refundsBatchApprove = {
+  input: batchRef.extend({ typedTotals: z.array(z.string().max(60)).max(20).optional() }).strict(),
+  output: batchStatusSchema,
+};
 /** Every data row of the batch's file with its class, outcome, refundTransactionNo, time and person. */
 export const refundsBatchReport = { input: batchRef, output: batchReportSchema };
 

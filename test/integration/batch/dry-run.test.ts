@@ -387,11 +387,15 @@ describe('refund batch dry run against the sandbox', () => {
       expect(await runCli(['refund-batch', file, ...conn(), ...flags], bad), flags.join(' ')).toBe(2);
     }
     expect(sb.state.counts().refunds).toBe(before);
+    // Team mode (--database-url) at a team database that cannot be reached: exit 5, nothing sent.
     const team = io();
     expect(
-      await runCli(['refund-batch', file, ...conn(), '--yes', '--database-url', 'postgres://x/y'], team),
-    ).toBe(2);
-    expect(team.stderr.join('\n')).toMatch(/--database-url \(team mode\) is not available/);
+      await runCli(
+        ['refund-batch', file, ...conn(), '--yes', '--database-url', 'postgres://nobody@127.0.0.1:1/y'],
+        team,
+      ),
+    ).toBe(5);
+    expect(team.stderr.join('\n')).toMatch(/team database/);
     expect(sb.state.counts().refunds).toBe(before);
 
     const badMap = io();

@@ -150,6 +150,17 @@ describe('refund batch classification', () => {
     expect(r.totals).toEqual([{ currency: 'USD', amountMinor: 100, rows: 1 }]);
   });
 
+  it('in team mode a currency without an approval policy needs no approval, as the team database reads it', () => {
+    const J = '297553638300000010';
+    const r = run(
+      [row(A, 800), row(J, 4000, { currency: 'JPY' })],
+      [tx(A, 1000), tx(J, 5000, { currency: 'JPY' })],
+      { approvalLimitMinor: { USD: 500 } },
+    );
+    expect(r.rows.map((x) => x.class)).toEqual(['needs_approval', 'will_refund']);
+    expect(r.totals).toEqual([{ currency: 'JPY', amountMinor: 4000, rows: 1 }]);
+  });
+
   it('keeps totals per currency, never mixed', () => {
     const J = '297553638300000010';
     const r = run(

@@ -115,6 +115,7 @@ const RAW_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
   },
   'refunds.batchPause': { batchId: 'RB0000000000' },
   'refunds.batchCancel': { batchId: 'RB0000000000' },
+  'refunds.batchApprove': { batchId: 'RB0000000000', typedTotals: ['1.00 USD'] },
   'refunds.batchStatus': { batchId: 'RB0000000000' },
   'refunds.batchReport': { batchId: 'RB0000000000' },
   'audit.list': undefined,

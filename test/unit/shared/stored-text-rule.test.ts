@@ -363,6 +363,7 @@ const NOT_STORED: Readonly<Record<string, string>> = {
   runId: 'an id of a fixed pattern (letters, digits, - and _): looked up, never stored as given',
   batchId: 'an id of a fixed pattern (letters, digits, - and _): looked up, never stored as given',
   'refunds.batchStart typedTotals[]': "compared with the batch's totals (read as money), never stored",
+  'refunds.batchApprove typedTotals[]': "compared with the batch's totals (read as money), never stored",
   carryForwardOf: 'a run id of a fixed pattern: looked up, never stored as given',
   'reconciliation.exceptions filter.owner': 'a filter compared with the owners kept, never stored',
   'refunds.submit confirmation.typedAmount': 'compared with the amount (read as money), never stored',

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { AppError } from '../../../../shared/domain/errors';
 import { DATABASE_TOO_OLD, DESK_TOO_OLD, PG_DEFAULTS } from './connection';
+import { BATCH_GRANTS, BATCH_TABLES } from './migration-batch';
 import { CLAIM_GRANTS } from './migration-claim';
 import { CLOSE_GRANTS, CLOSE_TABLES } from './migration-close';
 import { OUTBOX_GRANTS } from './migration-outbox';
@@ -52,7 +53,7 @@ BEGIN
 END $$;`;
 
 /** Every table a desk writes gets the guard (re-created each run, so a new table is covered). */
-const GUARDED = ['intents', 'intent_events', 'audit', ...CLOSE_TABLES] as const;
+const GUARDED = ['intents', 'intent_events', 'audit', ...CLOSE_TABLES, ...BATCH_TABLES] as const;
 const guardSql = (table: string) => `
 DROP TRIGGER IF EXISTS ${table}_desk_version ON refund_desk.${table};
 CREATE TRIGGER ${table}_desk_version BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON refund_desk.${table}
@@ -115,6 +116,7 @@ export async function migratePostgres(o: MigrateOptions): Promise<{ from: number
       await client.query(CLOSE_GRANTS);
       await client.query(CLAIM_GRANTS);
       await client.query(OUTBOX_GRANTS);
+      await client.query(BATCH_GRANTS);
       const idle = Math.max(1, Math.round(o.idleInTransactionMs ?? PG_DEFAULTS.idleInTransactionMs));
       // ALTER DATABASE takes no parameters: the name is quoted by the server, the number is ours.
       await client.query(

@@ -21,6 +21,7 @@
  *   a desk that was not listening — loses nothing).
  * - `intent_events` and `audit` are append-only histories with the server's time and login on each row.
  */
+import { BATCH_MIGRATION_SQL } from './migration-batch';
 import { CLAIM_MIGRATION_SQL } from './migration-claim';
 import { CLOSE_MIGRATION_SQL } from './migration-close';
 import { OUTBOX_MIGRATION_SQL } from './migration-outbox';
@@ -158,6 +159,8 @@ CREATE TRIGGER intents_notify AFTER INSERT OR UPDATE ON refund_desk.intents
   { version: 4, name: 'approver lease', sql: CLAIM_MIGRATION_SQL },
   // v5: a desk's late writes (its outbox) and its imported local refunds are written once (migration-outbox.ts).
   { version: 5, name: 'outbox and local import', sql: OUTBOX_MIGRATION_SQL },
+  // v6: refund batches shared by the desks, one runner's lease, four-eyes for a batch as a whole (migration-batch.ts).
+  { version: 6, name: 'refund batches', sql: BATCH_MIGRATION_SQL },
 ];
 
 /** The schema version this build reads and writes. */

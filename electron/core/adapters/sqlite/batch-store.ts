@@ -90,7 +90,7 @@ export function createSqliteBatchStore(db: Database): BatchStore {
   const exclusive = exclusiveOn(db);
   return {
     create: (b, rows) =>
-      exclusive(() => {
+      exclusive((): BatchRecord => {
         db.run(
           `INSERT INTO refund_batches (id, profile_id, profile_name, environment, base_url, merchant_no, store_no,
              file_name, file_digest, operator, state, created_at, updated_at, data)
@@ -128,6 +128,7 @@ export function createSqliteBatchStore(db: Database): BatchStore {
             r.operator ?? null,
             JSON.stringify(r.dry),
           );
+        return b;
       }),
     async get(id) {
       const r = db.get<BatchRow>('SELECT * FROM refund_batches WHERE id = ?', id);
@@ -155,7 +156,7 @@ export function createSqliteBatchStore(db: Database): BatchStore {
     async unfinished(a) {
       return db
         .all<BatchRow>(
-          `SELECT * FROM refund_batches WHERE merchant_no = ? AND store_no = ? AND state IN ('running', 'paused')
+          `SELECT * FROM refund_batches WHERE merchant_no = ? AND store_no = ? AND state IN ('awaiting_approval', 'running', 'paused')
            ORDER BY created_at, id`,
           a.merchantNo,
           a.storeNo,

@@ -8,6 +8,7 @@ type BatchChannels =
   | 'refunds.batchStart'
   | 'refunds.batchPause'
   | 'refunds.batchCancel'
+  | 'refunds.batchApprove'
   | 'refunds.batchStatus'
   | 'refunds.batchReport';
 
@@ -56,6 +57,8 @@ export function refundBatchHandlers(
     },
     'refunds.batchPause': ({ profileId, batchId }) => executor().pause(profileId, batchId),
     'refunds.batchCancel': ({ profileId, batchId }) => executor().cancel(profileId, batchId),
+    'refunds.batchApprove': ({ profileId, batchId, typedTotals }) =>
+      executor().approve(profileId, batchId, typedTotals),
     'refunds.batchStatus': ({ profileId, batchId }) => executor().status(profileId, batchId),
     'refunds.batchReport': ({ profileId, batchId }) => executor().report(profileId, batchId),
   };

@@ -179,13 +179,12 @@ export function classifyBatch(input: ClassifyInput): BatchDryRun {
       continue;
     }
     taken.set(tx.transactionNo, (taken.get(tx.transactionNo) ?? 0) + amount);
+    // As the team database reads its policy: a currency without one needs no approval.
     const limit = input.approvalLimitMinor?.[row.currency];
-    if (input.approvalLimitMinor && (limit === undefined || amount > limit)) {
+    if (limit !== undefined && amount > limit) {
       put(
         'needs_approval',
-        limit === undefined
-          ? `the account has no approval limit in ${row.currency}: a second person approves it`
-          : `${money(amount, row.currency)} is above the approval limit of ${money(limit, row.currency)}: a second person approves it`,
+        `${money(amount, row.currency)} is above the approval limit of ${money(limit, row.currency)}: the batch is approved as a whole by a second person`,
         { amountMinor: amount, remainingMinor: remaining },
       );
       continue;

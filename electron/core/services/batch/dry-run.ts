@@ -46,8 +46,13 @@ export interface BatchDryRunDeps {
   intentsOf: (account: BatchAccount, transactionNo: string) => Promise<readonly Intent[]>;
   /** Row keys a batch already refunded in this account → that batch's id. */
   doneKeys?: (account: BatchAccount) => Promise<ReadonlyMap<string, string>>;
-  /** Team mode: the account's approval limit per currency (undefined: single desk, no approval). */
-  approvalLimits?: (account: BatchAccount) => Partial<Record<Currency, number>> | undefined;
+  /**
+   * Team mode: the account's approval policy per currency, as the database holds it (undefined: single
+   * desk, no approval; a currency absent from it needs none).
+   */
+  approvalLimits?: (
+    account: BatchAccount,
+  ) => Partial<Record<Currency, number>> | undefined | Promise<Partial<Record<Currency, number>> | undefined>;
   clock: Clock;
   digest?: Digest;
 }
@@ -194,7 +199,7 @@ export function createBatchDryRun(deps: BatchDryRunDeps) {
         }),
       );
 
-    const limits = deps.approvalLimits?.(account);
+    const limits = await deps.approvalLimits?.(account);
     const result = classifyBatch({
       account,
       rows: prepared.rows,

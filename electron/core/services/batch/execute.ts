@@ -16,14 +16,22 @@
  *   transaction), so two batches — or two processes — with the same row cannot both send it.
  * - One process runs a batch at a time (a lease on the batch); pause stops taking rows, cancel skips
  *   the rest; progress events carry an ETA.
+ * - Team mode (the store has `approvals`; the batch is the team database's, so any desk of the account
+ *   sees, resumes or approves it — with its own profile for that account): the database decides when the
+ *   batch is created whether its total per currency is above the account's approval policy; then it is
+ *   `awaiting_approval` and nothing is sent until a checker other than its starter approves it as a
+ *   whole (`approve`), and the approver's desk runs it. Rows whose single refund would need approval
+ *   (`needs_approval` in the dry run) are part of the batch: their amount counts in its total, so a batch
+ *   holding one is always above the policy and approved as a whole — no row is ever requested one by one.
  */
 import { createHash } from 'node:crypto';
 import { AppError, isAppError } from '../../../../shared/domain/errors';
 import type { Currency } from '../../../../shared/domain/currencies';
 import { formatMinor } from '../../../../shared/domain/money';
 import type { BatchExecutedRow, BatchReport, BatchStatus } from '../../../../shared/batch/execution';
-import type { BatchRowResult } from '../../../../shared/batch/result';
+import { MOVING_CLASSES, movingTotals, type BatchRowResult } from '../../../../shared/batch/result';
 import { totalsTyped } from '../../../../shared/batch/typed-totals';
+import { sameAccount } from '../../../../shared/domain/account';
 import type { AdaptiveLimiter } from '../gateway/adaptive-limit';
 import { createAdaptiveLimiter, outcomeOf } from '../gateway/adaptive-limit';
 import type { Clock, Logger } from '../ports';
@@ -69,6 +77,8 @@ export interface BatchStartInput {
   typedTotals?: readonly string[];
 }
 
+const WAITING = 'awaiting_approval';
+
 /** pause: stop taking rows, batch paused; cancel: skip the rest; halt: stop, left running (host closing). */
 type Stop = 'pause' | 'cancel' | 'halt';
 
@@ -94,10 +104,26 @@ export function createBatchExecutor(deps: BatchExecDeps) {
     { stop?: Stop; done: Promise<void>; started: number; finishedHere: number }
   >();
 
+  /** Whether this desk's profile may act on the batch: its own, or (team mode) any of the same account. */
+  const mayAct = (b: BatchRecord, profileId: string) => {
+    if (b.profileId === profileId) return true;
+    try {
+      const p = deps.profile(profileId);
+      return sameAccount(b, {
+        environment: p.environment as BatchRecord['environment'],
+        baseUrl: p.baseUrl,
+        merchantNo: p.merchantNo,
+        storeNo: p.storeNo,
+      });
+    } catch {
+      return false;
+    }
+  };
+
   async function own(profileId: string, batchId: string): Promise<BatchRecord> {
     const b = await deps.store.get(batchId);
     if (!b) throw new AppError('not_found', `There is no refund batch ${batchId} in this desk's database.`);
-    if (b.profileId !== profileId)
+    if (!mayAct(b, profileId))
       throw new AppError(
         'conflict',
         `Refund batch ${batchId} belongs to the profile “${b.profileName}”, not to the profile this screen shows. Switch to that profile to act on it.`,
@@ -128,14 +154,17 @@ export function createBatchExecutor(deps: BatchExecDeps) {
       alreadyDone: 0,
       notUsable: 0,
       totals: b.facts.totals as BatchStatus['totals'],
+      ...(b.approval ? { approval: b.approval } : {}),
       ...extra,
     };
     for (const t of tally) {
       const n = t.rows;
       s.dataRows += n;
+      // needs_approval rows are the batch's work too (sent once the batch is approved as a whole).
+      const moving = MOVING_CLASSES.has(t.dryClass as BatchRowResult['class']);
       if (t.dryClass === 'already_refunded') s.alreadyDone += n;
-      else if (t.dryClass !== 'will_refund') s.notUsable += n;
-      if (t.dryClass !== 'will_refund') continue;
+      else if (!moving) s.notUsable += n;
+      if (!moving) continue;
       s.toSend += n;
       if (t.state === 'pending' || t.state === 'sending') s.pending += n;
       else if (t.state === 'refused') s.refused += n;
@@ -200,20 +229,22 @@ export function createBatchExecutor(deps: BatchExecDeps) {
   async function start(input: BatchStartInput): Promise<BatchStatus> {
     const profile = deps.profile(input.profileId);
     const fileDigest = createHash('sha256').update(input.file.bytes).digest('hex');
-    // The same file of the same account, not finished: that batch resumes (never a second one beside it).
+    // The same file of the same account, not finished: that batch resumes (never a second one beside it);
+    // one awaiting approval is answered as it is (nothing is sent until a checker approves it).
     const same = (await deps.store.unfinished(profile)).find(
-      (b) => b.fileDigest === fileDigest && b.profileId === profile.profileId,
+      (b) => b.fileDigest === fileDigest && mayAct(b, profile.profileId),
     );
     if (same) {
       if (same.state === 'paused') await deps.store.setState(same.id, 'running', iso());
-      launch(same.id);
+      if (same.state !== WAITING) launch(same.id, profile.profileId);
       return statusOf((await deps.store.get(same.id))!, await deps.store.tally(same.id), { resumed: true });
     }
     const dry = await deps.dryRun.dryRun(input.profileId, input.file, input.options ?? {});
-    if (dry.moneyMode === 'live' && dry.totals.length > 0 && !totalsTyped(dry.totals, input.typedTotals))
+    const totals = movingTotals(dry);
+    if (dry.moneyMode === 'live' && totals.length > 0 && !totalsTyped(totals, input.typedTotals))
       throw new AppError(
         'invalid_input',
-        `This profile moves real money: type the batch's total${dry.totals.length > 1 ? 's' : ''} to confirm (${dry.totals.map((t) => money(t.amountMinor, t.currency)).join(', ')}). If it differs from what you confirmed, the payments changed since: run the dry run again. Nothing was sent.`,
+        `This profile moves real money: type the batch's total${totals.length > 1 ? 's' : ''} to confirm (${totals.map((t) => money(t.amountMinor, t.currency)).join(', ')}). If it differs from what you confirmed, the payments changed since: run the dry run again. Nothing was sent.`,
         { details: { moneyMoved: 'no', requires: ['typed_total'] } },
       );
     const at = iso();
@@ -237,27 +268,71 @@ export function createBatchExecutor(deps: BatchExecDeps) {
         mapping: dry.mapping as Record<string, unknown>,
         dataRows: dry.dataRows,
         counts: dry.counts,
-        totals: dry.totals,
+        totals,
       },
     };
     const rows: BatchRowRecord[] = dry.rows.map((r) => ({
       batchId: batch.id,
       line: r.line,
-      state: r.class === 'will_refund' ? 'pending' : 'skipped',
+      state: MOVING_CLASSES.has(r.class) ? 'pending' : 'skipped',
       dry: r,
     }));
-    await deps.store.create(batch, rows);
+    const stored = await deps.store.create(batch, rows);
+    const toSend = dry.counts.will_refund + dry.counts.needs_approval;
     await audit(
-      batch,
+      stored,
       'batch_started',
-      `Refund batch ${batch.id} from ${batch.fileName} (SHA-256 ${fileDigest.slice(0, 16)}…): ${dry.dataRows} data rows, ${dry.counts.will_refund} to refund (${totalsText(batch)}), ${dry.counts.already_refunded} already refunded by an earlier batch, ${dry.dataRows - dry.counts.will_refund - dry.counts.already_refunded} refused or unusable.`,
+      `Refund batch ${batch.id} from ${batch.fileName} (SHA-256 ${fileDigest.slice(0, 16)}…): ${dry.dataRows} data rows, ${toSend} to refund (${totalsText(batch)}), ${dry.counts.already_refunded} already refunded by an earlier batch, ${dry.dataRows - toSend - dry.counts.already_refunded} refused or unusable.${stored.state === WAITING ? ' Above the approval limit: waiting for a checker to approve it as a whole; nothing was sent.' : ''}`,
     );
-    launch(batch.id);
-    return statusOf(batch, await deps.store.tally(batch.id));
+    if (stored.state !== WAITING) launch(batch.id, profile.profileId);
+    return statusOf(stored, await deps.store.tally(batch.id));
   }
 
-  /** Runs the batch in the background (once per process); errors are logged and leave it resumable. */
-  function launch(batchId: string): void {
+  /**
+   * Four-eyes for a batch as a whole (team mode): the database approves it — or refuses its starter, a
+   * checker whose limit does not cover its total in every currency, an expired or no longer waiting
+   * batch, in its own words — and this desk (the approver's) runs it. On live money the approver types
+   * the totals again, as the starter did. A batch this person approved whose run stopped is resumed.
+   */
+  async function approve(profileId: string, batchId: string, typedTotals?: readonly string[]) {
+    const approvals = deps.store.approvals;
+    if (!approvals)
+      throw new AppError(
+        'invalid_input',
+        'Approvals need a team database: this desk keeps its batches alone, so no batch waits for a second person here.',
+        { details: { moneyMoved: 'no' } },
+      );
+    const b = await own(profileId, batchId);
+    if (b.state === 'running' && b.approval?.approvedBy) {
+      launch(b.id, profileId);
+      return { ...(await status(profileId, batchId)), resumed: true };
+    }
+    if (b.state !== WAITING)
+      throw new AppError(
+        'conflict',
+        `Refund batch ${batchId} is ${b.state}, not awaiting approval. Nothing was sent.`,
+        {
+          details: { moneyMoved: 'no', state: b.state },
+        },
+      );
+    const totals = b.facts.totals as { currency: Currency; amountMinor: number }[];
+    if (b.facts.moneyMode === 'live' && totals.length > 0 && !totalsTyped(totals, typedTotals))
+      throw new AppError(
+        'invalid_input',
+        `This batch moves real money: type its total${totals.length > 1 ? 's' : ''} to approve it (${totals.map((t) => money(t.amountMinor, t.currency)).join(', ')}). Nothing was sent.`,
+        { details: { moneyMoved: 'no', requires: ['typed_total'] } },
+      );
+    const approved = await approvals.approve(batchId);
+    deps.log.info('batch.approved', { batchId, by: approved.approval?.approvedBy ?? '' });
+    launch(approved.id, profileId);
+    return statusOf(approved, await deps.store.tally(batchId));
+  }
+
+  /**
+   * Runs the batch in the background (once per process) with this desk's profile for its account;
+   * errors are logged and leave it resumable.
+   */
+  function launch(batchId: string, profileId: string): void {
     if (active.has(batchId)) return;
     const entry = { started: deps.clock.now(), finishedHere: 0 } as {
       stop?: Stop;
@@ -266,7 +341,7 @@ export function createBatchExecutor(deps: BatchExecDeps) {
       finishedHere: number;
     };
     active.set(batchId, entry);
-    entry.done = run(batchId, entry)
+    entry.done = run(batchId, entry, profileId)
       .catch((e: unknown) =>
         deps.log.error('batch.run_failed', { batchId, error: e instanceof Error ? e.message : String(e) }),
       )
@@ -277,7 +352,7 @@ export function createBatchExecutor(deps: BatchExecDeps) {
       });
   }
 
-  async function run(batchId: string, ctl: { stop?: Stop; finishedHere: number }) {
+  async function run(batchId: string, ctl: { stop?: Stop; finishedHere: number }, profileId: string) {
     // One runner per batch: a dead runner's lease runs out within batchLeaseMs, then this one takes it.
     const until = deps.clock.now() + leaseMs * 2 + 1_000;
     while (!(await deps.store.claim(batchId, deps.runner, deps.clock.now(), deps.clock.now() + leaseMs))) {
@@ -296,8 +371,10 @@ export function createBatchExecutor(deps: BatchExecDeps) {
     );
     renew.unref?.();
     try {
-      const batch = await deps.store.get(batchId);
-      if (!batch || batch.state !== 'running') return;
+      const stored = await deps.store.get(batchId);
+      if (!stored || stored.state !== 'running') return;
+      // Every refund of this run goes through this desk's own profile for the batch's account.
+      const batch = { ...stored, profileId };
       await recover(batch);
       // What a crash left open is settled before any other row of its payment is tried.
       await settleOpen(batch);
@@ -321,7 +398,7 @@ export function createBatchExecutor(deps: BatchExecDeps) {
       const end = ctl.stop === 'cancel' ? 'cancelled' : 'finished';
       await deps.store.setState(batchId, end, iso());
       await audit(
-        after,
+        { ...after, profileId },
         'batch_finished',
         `Refund batch ${batchId} ${end}: ${final.refunded} refunded, ${final.refused} refused or rejected, ${final.unknown} of unknown outcome, ${final.cancelled} cancelled, ${final.alreadyDone} already refunded earlier, ${final.notUsable} not usable.`,
       );
@@ -446,7 +523,13 @@ export function createBatchExecutor(deps: BatchExecDeps) {
         // is the amount that confirmation showed. Limits are not passed: a row above them is refused.
         confirmation: { typedAmount: formatMinor(d.amountMinor!, d.currency!) },
         account: { baseUrl: batch.baseUrl, merchantNo: batch.merchantNo },
-        batch: { id: batch.id, line: row.line, rowKey: d.key! },
+        // An approved batch's rows are not requested one by one: the database checks the approval (v5).
+        batch: {
+          id: batch.id,
+          line: row.line,
+          rowKey: d.key!,
+          ...(batch.approval?.approvedBy ? { approved: true } : {}),
+        },
       });
       await deps.store.moveRow(batch.id, row.line, ['sending'], 'sent', {
         intentId: intent.id,
@@ -522,6 +605,11 @@ export function createBatchExecutor(deps: BatchExecDeps) {
     const b = await own(profileId, batchId);
     if (b.state === 'finished' || b.state === 'cancelled')
       throw new AppError('conflict', `Refund batch ${batchId} is already ${b.state}.`);
+    if (b.state === WAITING && what === 'pause')
+      throw new AppError(
+        'conflict',
+        `Refund batch ${batchId} is awaiting approval: nothing is being sent. Cancel it to withdraw it.`,
+      );
     const run = active.get(batchId);
     if (run) {
       run.stop = what;
@@ -549,18 +637,31 @@ export function createBatchExecutor(deps: BatchExecDeps) {
       const b = await own(profileId, batchId);
       if (b.state === 'finished' || b.state === 'cancelled')
         throw new AppError('conflict', `Refund batch ${batchId} is already ${b.state}.`);
+      if (b.state === WAITING)
+        throw new AppError(
+          'conflict',
+          `Refund batch ${batchId} is awaiting approval${b.approval?.expiresAt ? ` (until ${b.approval.expiresAt})` : ''}: a checker other than ${b.approval?.startedBy ?? 'its starter'} approves it, and their desk runs it. Nothing was sent.`,
+          { details: { moneyMoved: 'no', awaitingApproval: true } },
+        );
       if (b.state === 'paused') await deps.store.setState(batchId, 'running', iso());
-      launch(batchId);
+      launch(batchId, profileId);
       return { ...(await status(profileId, batchId)), resumed: true };
     },
     pause: (profileId: string, batchId: string) => control(profileId, batchId, 'pause'),
     cancel: (profileId: string, batchId: string) => control(profileId, batchId, 'cancel'),
+    approve,
     status,
     report,
-    /** On start (the app): every running batch of these accounts resumes where it was. */
-    async resumeRunning(accounts: ReadonlyArray<{ merchantNo: string; storeNo: string }>) {
-      for (const a of accounts)
-        for (const b of await deps.store.unfinished(a)) if (b.state === 'running') launch(b.id);
+    /**
+     * On start (the app): every running batch of these profiles' accounts resumes where it was (in team
+     * mode also one another desk left: its lease must have run out first).
+     */
+    async resumeRunning(profiles: ReadonlyArray<{ id: string }>) {
+      for (const p of profiles) {
+        const profile = deps.profile(p.id);
+        for (const b of await deps.store.unfinished(profile))
+          if (b.state === 'running' && mayAct(b, p.id)) launch(b.id, p.id);
+      }
     },
     /** Resolves when this process has no run of the batch in progress (tests, hosts closing). */
     idle: async (batchId: string) => {

@@ -6,12 +6,19 @@
  * What a batch already refunded is read from the refund intents themselves (`doneKeys`: their
  * `data.batch.rowKey`), not from the rows: an intent that committed just before a crash counts even if
  * its row was never updated, so a row is never offered twice.
+ *
+ * Team mode (adapters/postgres/batch-store.ts, schema v5): the same port on the team database, plus
+ * `approvals` — four-eyes for a batch as a whole. There the DATABASE decides, when a batch is created,
+ * whether it may run or waits for a second person (`awaiting_approval`): what `create` answers is the
+ * batch as stored.
  */
 import type { AccountKey } from '../../../../shared/domain/account';
+import type { Currency } from '../../../../shared/domain/currencies';
 import type { BatchRowResult } from '../../../../shared/batch/result';
 import type { RecordedEnvironment } from '../../../../shared/domain/profile';
 
-export const BATCH_STATES = ['running', 'paused', 'cancelled', 'finished'] as const;
+/** awaiting_approval: team mode, above the account's approval policy; nothing is sent until approved. */
+export const BATCH_STATES = ['awaiting_approval', 'running', 'paused', 'cancelled', 'finished'] as const;
 export type BatchState = (typeof BATCH_STATES)[number];
 
 /**
@@ -45,6 +52,16 @@ export interface BatchRecord extends AccountKey {
   createdAt: string;
   updatedAt: string;
   facts: BatchFacts;
+  /** Team mode: who started it (the database's login), and its approval as a whole when it needs one. */
+  approval?: BatchApproval;
+}
+
+export interface BatchApproval {
+  startedBy: string;
+  /** When a batch awaiting approval expires (server time, UTC ISO). */
+  expiresAt?: string;
+  approvedBy?: string;
+  approvedDesk?: string;
 }
 
 export interface BatchRowRecord {
@@ -79,14 +96,17 @@ export interface BatchTally {
 }
 
 export interface BatchStore {
-  /** The batch and all its rows, in one unit of work. */
-  create(batch: BatchRecord, rows: readonly BatchRowRecord[]): Promise<void>;
+  /**
+   * The batch and all its rows, in one unit of work; answers the batch as stored (in team mode the
+   * database may have recorded it as `awaiting_approval` instead of `running`).
+   */
+  create(batch: BatchRecord, rows: readonly BatchRowRecord[]): Promise<BatchRecord>;
   get(id: string): Promise<BatchRecord | undefined>;
   /** Every row, in file order. */
   rows(id: string): Promise<BatchRowRecord[]>;
   /** How many rows of the batch are in each (dry run class, state, outcome): for its status, cheaply. */
   tally(id: string): Promise<BatchTally[]>;
-  /** Running or paused batches of the account, oldest first. */
+  /** Running, paused (or awaiting approval) batches of the account, oldest first. */
   unfinished(account: Pick<AccountKey, 'merchantNo' | 'storeNo'>): Promise<BatchRecord[]>;
   setState(id: string, state: BatchState, at: string): Promise<void>;
   /**
@@ -116,4 +136,21 @@ export interface BatchStore {
     batchId: string,
     rowKey: string,
   ): Promise<string | undefined>;
+  /** Four-eyes for a batch as a whole: the team database's (absent on a single desk). */
+  approvals?: BatchApprovals;
+}
+
+export interface BatchApprovals {
+  /**
+   * The account's approval policy per currency as the database holds it: a refund (or a batch's total)
+   * above it needs a second person. A currency that is absent needs no approval.
+   */
+  policies(
+    account: Pick<AccountKey, 'merchantNo' | 'storeNo'> & { environment: string },
+  ): Promise<Partial<Record<Currency, number>>>;
+  /**
+   * Approves the batch as a whole — refused by the database for its starter, above this checker's limit
+   * in any currency, once expired, or when it is not awaiting approval — and answers it, now running.
+   */
+  approve(id: string): Promise<BatchRecord>;
 }

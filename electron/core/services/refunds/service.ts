@@ -93,8 +93,10 @@ export interface SubmitInput {
   /**
    * A refund batch row (issue 27): kept on the intent, and refused inside the deciding transaction when
    * an intent of this payment with the same row key may already have moved money (`alreadyDone`).
+   * `approved`: the batch was approved as a whole (team mode), so a row above the single-refund policy
+   * is sent, not requested again; the database accepts it only for a row of that approved batch.
    */
-  batch?: { id: string; line: number; rowKey: string };
+  batch?: { id: string; line: number; rowKey: string; approved?: boolean };
 }
 
 export interface Preview {
@@ -511,14 +513,26 @@ export function createRefundService(deps: RefundServiceDeps) {
           settleCurrency: tx.settleCurrency ?? tx.currency,
           createdAt: at,
           ...(tx.reference ? { reference: tx.reference } : {}),
-          ...(input.batch ? { batch: input.batch } : {}),
+          ...(input.batch
+            ? { batch: { id: input.batch.id, line: input.batch.line, rowKey: input.batch.rowKey } }
+            : {}),
         };
         // Four-eyes (team database): above the account's policy the refund is recorded as a request and
         // nothing is sent. The policy is the database's, read in this decision; were it raised meanwhile,
         // the database still refuses a `sending` refund above it (RD010), so nothing leaves either way.
+        // A batch row is never requested on its own: its batch was approved as a whole (the database
+        // checks that it was, RD010 otherwise), or the row is refused — the policy was lowered since the
+        // batch started below it.
         const policy = await db.approvals?.policy();
-        if (db.approvals && policy && input.amountMinor > policy.aboveMinor)
+        if (db.approvals && policy && input.amountMinor > policy.aboveMinor && !input.batch?.approved) {
+          if (input.batch)
+            throw new Refusal(
+              'conflict',
+              `This batch row (${formatMinor(input.amountMinor, tx.currency)} ${tx.currency}) is above the account's approval limit (${formatMinor(policy.aboveMinor, tx.currency)} ${tx.currency}), which is lower than when the batch started: start the file again, so the batch is approved as a whole.`,
+              { needsApproval: true },
+            );
           return { requested: await db.approvals.request(draft, requestReason(input), at) };
+        }
         return { sending: await db.insertSending(draft, lease, at) };
       });
     } catch (e) {

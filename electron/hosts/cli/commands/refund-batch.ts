@@ -1,7 +1,7 @@
 /**
  * `cli refund-batch FILE (--profile NAME | --base-url URL --merchant NO --store NO) [--mapping JSON|FILE]
  *  (--dry-run | --yes) [--total "12.50 USD,…"] [--sheet NAME] [--decimal dot|comma]
- *  [--out report.csv|.xlsx] [--data-dir DIR] [--json]`
+ *  [--out report.csv|.xlsx] [--data-dir DIR | --database-url URL [--ca-file PEM]] [--json]`
  *
  * --dry-run: what every row of a refund batch file (CSV or .xlsx) would do — `refunds.batchDryRun`
  * through the same app core and dispatcher as the app, against the app's own database in --data-dir (so
@@ -13,16 +13,22 @@
  * resumed where it was by running the same command again (a refund that may have left is resolved by
  * query, never resent). On a live-money profile --total must repeat the batch's total(s).
  *
+ * Team mode (--database-url, or REFUND_DESK_DATABASE_URL): the batch and its rows are the team
+ * database's, so another desk sees them and resumes a batch whose desk stopped (after its lease). A batch
+ * whose total in a currency is above the account's approval policy is recorded as awaiting approval and
+ * nothing is sent: its id is printed and the exit code is 7; a checker runs `approve <batch id> --yes`.
+ * Running the same file again while it waits answers the same batch (7 again), never a second one.
+ *
  * Exit: 0 every usable row refunded (or would be / was already, by a batch), 1 some rows refused or
- * unusable, 6 some outcomes unknown (--yes), 2 bad input (file, mapping, arguments, a file over the
- * batch limits: 32 MB, 50,000 rows). 7 (waiting for approval) is for team mode, later.
+ * unusable, 6 some outcomes unknown (--yes), 7 waiting for approval (team mode; nothing sent), 2 bad
+ * input (file, mapping, arguments, a file over the batch limits: 32 MB, 50,000 rows).
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { batchSizeProblem } from '../../../../shared/batch/limits';
 import { batchMappingSchema, type BatchMapping } from '../../../../shared/batch/mapping';
 import { BATCH_REPORT_COLUMNS, batchReportCsv } from '../../../../shared/batch/report';
-import { BATCH_CLASS_LABELS, BATCH_ROW_CLASSES } from '../../../../shared/batch/result';
+import { BATCH_CLASS_LABELS, BATCH_ROW_CLASSES, movingTotals } from '../../../../shared/batch/result';
 import type { BatchStatus } from '../../../../shared/batch/execution';
 import { writeXlsx } from '../../../../shared/csv/xlsx';
 import { isAppError } from '../../../../shared/domain/errors';
@@ -32,11 +38,18 @@ import { escapeUnsafeText } from '../../../../shared/domain/text';
 import { contract } from '../../../../shared/ipc/contract';
 import { defaultAppDataDir } from '../connection';
 import type { AppCore } from '../../../core/compose';
-import { ACCOUNT_OPTIONS, cliAccount, invoke, openCliCore } from '../core';
+import { ACCOUNT_OPTIONS, cliAccount, invoke, openJournalCore } from '../core';
+import { DATABASE_OPTIONS, optionalDatabase } from '../database';
 import type { CliIo } from '../io';
 import { type Command, parseCliArgs, UsageError } from '../io';
 
-export const BATCH_EXIT = { allRefundable: 0, someRefused: 1, badInput: 2, someUnknown: 6 } as const;
+export const BATCH_EXIT = {
+  allRefundable: 0,
+  someRefused: 1,
+  badInput: 2,
+  someUnknown: 6,
+  awaitingApproval: 7,
+} as const;
 
 /** How often a running batch's status is read, and progress written (stderr) at most. */
 const POLL_MS = 200;
@@ -78,7 +91,7 @@ export const refundBatchCommand: Command = {
   summary:
     'a refund batch file (CSV or .xlsx): what every row would do (--dry-run), or refund each usable row exactly once (--yes)',
   usage:
-    'refund-batch <file.csv|file.xlsx> (--profile <name> | --base-url <url> --merchant <no> --store <no>) [--mapping <json|file>] (--dry-run | --yes [--total "<amount> <CCY>,…"]) [--sheet <name>] [--decimal dot|comma] [--out <report.csv|report.xlsx>] [--data-dir <dir>] [--json]  (token: REFUND_DESK_API_TOKEN; exit 0 every usable row refunded, 1 some rows refused, 6 some outcomes unknown, 2 bad input)',
+    'refund-batch <file.csv|file.xlsx> (--profile <name> | --base-url <url> --merchant <no> --store <no>) [--mapping <json|file>] (--dry-run | --yes [--total "<amount> <CCY>,…"]) [--sheet <name>] [--decimal dot|comma] [--out <report.csv|report.xlsx>] [--data-dir <dir> | --database-url <url> [--ca-file <pem>]] [--json]  (token: REFUND_DESK_API_TOKEN; exit 0 every usable row refunded, 1 some rows refused, 6 some outcomes unknown, 7 waiting for approval: nothing sent, 2 bad input)',
   async run(args, io) {
     const { values, positionals } = parseCliArgs(
       args,
@@ -92,7 +105,7 @@ export const refundBatchCommand: Command = {
         decimal: { type: 'string' },
         out: { type: 'string' },
         'data-dir': { type: 'string' },
-        'database-url': { type: 'string' },
+        ...DATABASE_OPTIONS,
         json: { type: 'boolean', default: false },
       },
       true,
@@ -105,8 +118,6 @@ export const refundBatchCommand: Command = {
         'Add --dry-run to see what each row would do (nothing is sent), or --yes to refund every usable row.',
       );
     if (values.total !== undefined && !values.yes) throw new UsageError('--total goes with --yes.');
-    if (values['database-url'])
-      throw new UsageError('--database-url (team mode) is not available in this version; use --data-dir.');
     if (values.decimal !== undefined && values.decimal !== 'dot' && values.decimal !== 'comma')
       throw new UsageError('--decimal must be dot or comma.');
     const mapping = await readMapping(values.mapping);
@@ -129,7 +140,9 @@ export const refundBatchCommand: Command = {
     // The person recorded on each row's refund and on the batch: this run's, as `refund` records it.
     const operator = (io.env['USER'] ?? io.env['USERNAME'] ?? 'cli').trim().slice(0, 60) || 'cli';
     const account = values.yes ? { ...found, profile: { ...found.profile, operatorName: operator } } : found;
-    const core = await openCliCore({ dataDir, io, account });
+    const database = optionalDatabase(values, io);
+    const core = await openJournalCore({ dataDir, io, account, ...(database ? { database } : {}) });
+    if (typeof core === 'number') return core;
     const file = {
       name: escapeUnsafeText(basename(path)).slice(0, 260),
       base64: Buffer.from(bytes).toString('base64'),
@@ -241,7 +254,7 @@ async function execute(
         { profileId: opts.profileId, file: opts.file, ...opts.readOptions },
         contract['refunds.batchDryRun'].output,
       );
-      typed = dry.totals.map((t) => `${formatMinor(t.amountMinor, t.currency)} ${t.currency}`);
+      typed = movingTotals(dry).map((t) => `${formatMinor(t.amountMinor, t.currency)} ${t.currency}`);
     }
     status = await invoke(
       core,
@@ -261,13 +274,44 @@ async function execute(
     }
     throw e;
   }
-  const ref = { profileId: opts.profileId, batchId: status.batchId };
+  if (status.state === 'awaiting_approval') return awaiting(io, status, opts.json);
   if (!opts.json)
     io.out(
       status.resumed
         ? `Resuming batch ${status.batchId} of ${status.fileName} (started ${status.createdAt} by ${shown(status.operator, 60)}): ${status.pending} of ${status.toSend} row(s) still to send.`
         : `Batch ${status.batchId}: ${status.dataRows} data rows — ${status.toSend} to refund${status.totals.length ? ` (${status.totals.map((t) => `${formatMinor(t.amountMinor, t.currency)} ${t.currency}`).join(', ')})` : ''}, ${status.alreadyDone} already refunded by an earlier batch, ${status.notUsable} refused or unusable. Money: ${status.moneyMode}.`,
     );
+  return follow(core, io, opts, status);
+}
+
+/** A batch waiting for a second person (team mode): its id, what it sends, who may approve; exit 7. */
+function awaiting(io: CliIo, status: BatchStatus, json: boolean): number {
+  if (json) {
+    io.out(JSON.stringify(status, null, 2));
+    return BATCH_EXIT.awaitingApproval;
+  }
+  const totals = status.totals
+    .map((t) => `${formatMinor(t.amountMinor, t.currency)} ${t.currency}`)
+    .join(', ');
+  io.out(`Batch ${status.batchId}`);
+  io.out(
+    `Awaiting approval — nothing was sent. ${status.toSend} row(s) to refund (${totals}) are above the account's approval limit as a batch; a checker other than ${shown(status.approval?.startedBy ?? status.operator, 60)} approves it as a whole${status.approval?.expiresAt ? ` before ${status.approval.expiresAt}` : ''}: approve ${status.batchId} --yes --database-url …`,
+  );
+  return BATCH_EXIT.awaitingApproval;
+}
+
+/**
+ * Follows a batch this process runs until its run ends, writes the report and answers the exit code
+ * (also `approve <batch id>`, whose desk runs the batch it approved).
+ */
+export async function follow(
+  core: AppCore,
+  io: CliIo,
+  opts: { profileId: string; out?: string; json: boolean },
+  started: BatchStatus,
+): Promise<number> {
+  let status = started;
+  const ref = { profileId: opts.profileId, batchId: status.batchId };
   let shownAt = Date.now();
   while (status.active) {
     await new Promise((r) => setTimeout(r, POLL_MS));
