@@ -122,6 +122,7 @@ export const AUDIT_OUTCOME_LABELS: Readonly<Record<string, string>> = {
   approval_expired: 'Request expired (not sent)',
   batch_started: 'Refund batch started',
   batch_finished: 'Refund batch ended',
+  batch_row_not_sent: 'Batch row not sent',
   conflicting_answer: 'Answer kept offline disagrees with the team database: check the payment',
   imported: 'Imported from a desk (before team mode)',
 };

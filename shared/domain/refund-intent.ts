@@ -202,6 +202,8 @@ const AUDIT_OUTCOMES = [
   /** A refund batch was started (its rows' refunds have their own entries), or ended. */
   'batch_started',
   'batch_finished',
+  /** A row of a refund batch that was not sent (the dry run refused it, it was unusable, or already done). */
+  'batch_row_not_sent',
   /**
    * Team mode: a desk's answer kept while the team database was unreachable was not written, because
    * another desk had recorded a different outcome meanwhile (adapters/outbox-store.ts).

@@ -119,6 +119,14 @@ describe('refunds.batchStart / batchStatus / batchReport', () => {
       const again = await call<BatchStatus>('refunds.batchStart', { profileId, file: fileOf(ps) });
       expect(await until(again.batchId, (s) => !s.active)).toMatchObject({ toSend: 0, alreadyDone: 12 });
       expect(refundsOn(ps)).toHaveLength(12);
+      // The audit has an entry per row: the refunds' own the first time, and for each row the second
+      // batch did not send, one saying why under that batch's id.
+      const audit = await call<Array<{ intentId: string; outcome: string; detail?: string }>>('audit.list', {
+        profileId,
+      });
+      const notSent = audit.filter((e) => e.intentId === again.batchId && e.outcome === 'batch_row_not_sent');
+      expect(notSent).toHaveLength(12);
+      for (const e of notSent) expect(e.detail).toMatch(/^Line \d+ not sent \(already refunded\)/);
     } finally {
       sb.resetFaults();
     }

@@ -219,6 +219,29 @@ export function createBatchExecutor(deps: BatchExecDeps) {
     }
   }
 
+  async function auditSkippedRow(b: BatchRecord, r: BatchRowResult) {
+    const currency = r.currency ?? r.paymentCurrency;
+    try {
+      await deps.audit({
+        at: iso(),
+        outcome: 'batch_row_not_sent',
+        operator: b.operator,
+        profileId: b.profileId,
+        profileName: b.profileName,
+        environment: b.environment,
+        intentId: b.id,
+        transactionNo: r.transactionNo ?? '',
+        amountMinor: r.requestedMinor ?? 0,
+        currency: (currency ?? b.facts.totals[0]?.currency ?? 'USD') as Currency,
+        reasonCode: 'batch',
+        reasonNote: `${b.fileName}, line ${r.line}${r.rowRef ? ` (${r.rowRef})` : ''}`,
+        detail: `Line ${r.line} not sent (${r.class.replace(/_/g, ' ')}): ${r.message ?? ''}`.slice(0, 2_000),
+      });
+    } catch (e) {
+      deps.log.error('batch.audit_failed', { batchId: b.id, error: e instanceof Error ? e.message : '' });
+    }
+  }
+
   const totalsText = (b: BatchRecord) =>
     b.facts.totals.length === 0
       ? 'nothing to refund'
@@ -284,6 +307,9 @@ export function createBatchExecutor(deps: BatchExecDeps) {
       'batch_started',
       `Refund batch ${batch.id} from ${batch.fileName} (SHA-256 ${fileDigest.slice(0, 16)}…): ${dry.dataRows} data rows, ${toSend} to refund (${totalsText(batch)}), ${dry.counts.already_refunded} already refunded by an earlier batch, ${dry.dataRows - toSend - dry.counts.already_refunded} refused or unusable.${stored.state === WAITING ? ' Above the approval limit: waiting for a checker to approve it as a whole; nothing was sent.' : ''}`,
     );
+    // Every row has its audit entry: a row that is sent has its refund's own; one the batch will not send
+    // (refused by the dry run, unusable, already refunded) gets one saying why, under the batch's id.
+    for (const r of dry.rows) if (!MOVING_CLASSES.has(r.class)) await auditSkippedRow(stored, r);
     if (stored.state !== WAITING) launch(batch.id, profile.profileId);
     return statusOf(stored, await deps.store.tally(batch.id));
   }

@@ -53,6 +53,8 @@ function auditBadgeState(outcome: AuditEntry['outcome']): IntentView['state'] {
     case 'batch_started':
     case 'batch_finished':
       return 'accepted';
+    case 'batch_row_not_sent':
+      return 'refused';
     default:
       return outcome;
   }
