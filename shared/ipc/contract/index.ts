@@ -60,6 +60,7 @@ import {
   approvalsList,
   approvalsReject,
   approvalsWhoAmI,
+  approvalsApprovers,
 } from './approvals';
 import {
   customersList,
@@ -131,6 +132,7 @@ export const contract = {
   'approvals.reject': approvalsReject,
   'approvals.cancel': approvalsCancel,
   'approvals.whoAmI': approvalsWhoAmI,
+  'approvals.approvers': approvalsApprovers,
   'customers.list': customersList,
   'customers.register': customersRegister,
   'payments.list': paymentsList,
