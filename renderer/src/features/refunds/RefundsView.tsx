@@ -29,6 +29,9 @@ import { RecordDetail } from './RecordDetail';
 import { RecordTable } from './RecordTable';
 import { CloseNotSent } from './CloseNotSent';
 import { useNow } from '../transactions/use-now';
+import { ApprovalsView } from './approvals/ApprovalsView';
+import { approvalsListQuery, type TeamPerson, useTeamPerson } from './approvals/queries';
+import { RefundsTabs } from './RefundsTabs';
 
 const STATUSES = Object.keys(RECORD_STATUS_LABELS) as RecordStatus[];
 
@@ -41,13 +44,55 @@ type Draft = Omit<RecordFilters, 'fromIso' | 'toIso'> & { fromDate: string; toDa
  */
 export function RefundsView() {
   const { profile } = useActiveProfile();
+  // Four-eyes exists on a desk of a team database only: a single desk shows the record alone.
+  const me = useTeamPerson();
   if (!profile)
     return (
       <section className="rd-view" aria-label="Refunds">
         <p className="rd-empty">Choose or add a merchant profile in Settings to see its refunds.</p>
       </section>
     );
-  return <ProfileRefunds key={profile.id} profile={profile} />;
+  if (!me) return <ProfileRefunds key={profile.id} profile={profile} />;
+  return <TeamRefunds key={profile.id} profile={profile} me={me} />;
+}
+
+/** A team desk's Refunds: the record, and the requests awaiting approval (with how many wait). */
+function TeamRefunds({ profile, me }: { profile: ProfileView; me: TeamPerson }) {
+  const [tab, setTab] = useState<'record' | 'approvals'>('record');
+  const requests = useQuery(approvalsListQuery(useBridge(), profile.id)).data;
+  const waiting = requests?.filter((r) => r.state === 'awaiting_approval').length ?? 0;
+  return (
+    <>
+      <RefundsTabs
+        tab={tab}
+        onTab={setTab}
+        tabs={[
+          { id: 'record', label: 'Refund record' },
+          {
+            id: 'approvals',
+            label: (
+              <>
+                Approvals
+                {waiting > 0 && (
+                  <span className="rd-tab-count" data-testid="approvals-count">
+                    {waiting}
+                    <span className="sr-only"> waiting</span>
+                  </span>
+                )}
+              </>
+            ),
+          },
+        ]}
+      />
+      <div role="tabpanel" id="rd-tabpanel" aria-labelledby={`rd-tab-${tab}`}>
+        {tab === 'record' ? (
+          <ProfileRefunds profile={profile} />
+        ) : (
+          <ApprovalsView profile={profile} me={me} />
+        )}
+      </div>
+    </>
+  );
 }
 
 function ProfileRefunds({ profile }: { profile: ProfileView }) {
