@@ -98,7 +98,7 @@ export function describeApprovalError(
     body: sentence(error.message),
     next:
       typeof error.details?.remainingMinor === 'number'
-        ? 'Decline the request with this reason; the requester makes a new one if more is owed.'
+        ? 'Reject the request with this reason; the requester makes a new one if more is owed.'
         : 'Nothing to do here: the list of requests shows what is still waiting.',
   };
 }
