@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { migratePostgres } from '../../electron/core/adapters/postgres/migrate';
 import { addPerson, setPolicy } from '../../electron/core/adapters/postgres/team-admin';
 import type { AppCore } from '../../electron/core/compose';
@@ -27,6 +27,7 @@ let db: string;
 let sandbox: RunningSandbox;
 const sandboxLog: string[] = [];
 const opened: Array<{ core: AppCore; host: BrowserHost; dir: string }> = [];
+const contexts: BrowserContext[] = [];
 
 /** POSTs of a refund the sandbox received (its log: method, path, outcome; never bodies). */
 const refundPosts = () => sandboxLog.filter((l) => l.startsWith('POST /app-data-search/v3/refund ')).length;
@@ -63,6 +64,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
+  for (const c of contexts) await c.close();
   for (const o of opened) {
     await o.host.close();
     await o.core.close();
@@ -110,6 +112,7 @@ async function desk(who: keyof typeof PW, deskId: string) {
 /** A person's screen: its own browser context (its own cache), the desk's page, no page errors. */
 async function screenOf(browser: Browser, url: string, errors: string[]): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  contexts.push(context);
   const page = await context.newPage();
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(url);

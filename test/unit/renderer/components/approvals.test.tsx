@@ -11,7 +11,7 @@ import { moneyModeOf } from '../../../../shared/domain/profile';
 import type { Output } from '../../../../shared/ipc/contract';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import { createFakeBridge, ok } from '../../../fakes/bridge';
-import { harness, intent, twoProfiles } from './harness';
+import { deferred, harness, intent, twoProfiles } from './harness';
 
 afterEach(cleanup);
 
@@ -67,6 +67,25 @@ describe('Refunds → Approvals (component, typed fake bridge)', () => {
     await waitFor(() => expect(fake.calls.some((c) => c.channel === 'approvals.whoAmI')).toBe(true));
     expect(screen.queryByRole('tab', { name: /Approvals/ })).toBeNull();
     expect(fake.calls.some((c) => c.channel === 'approvals.list')).toBe(false);
+  });
+
+  it('what a person typed in the record survives “who am I” answering late (the tabs appear around it)', async () => {
+    const whoAmI = deferred<ReturnType<typeof ok<TeamPerson>>>();
+    const fake = createFakeBridge({
+      'profiles.list': () => ok(twoProfiles()),
+      'refunds.list': () => ok([]),
+      'approvals.whoAmI': () => whoAmI.promise,
+      'approvals.list': () => ok([]),
+    });
+    render(<Screen />, { wrapper: harness(fake.bridge).wrapper });
+    const box = await screen.findByLabelText('Refund a payment by transaction number');
+    await userEvent.setup().type(box, TX);
+    whoAmI.resolve(ok(BOB));
+    await screen.findByRole('tab', { name: /Approvals/ });
+    expect((screen.getByLabelText('Refund a payment by transaction number') as HTMLInputElement).value).toBe(
+      TX,
+    );
+    expect(screen.getByRole('button', { name: 'Refund…' })).toHaveProperty('disabled', false);
   });
 
   it('a checker sees another person’s request with Approve and send and Reject; the tab counts it; the list follows pushes', async () => {
