@@ -135,6 +135,31 @@ describe('Refunds → Approvals (component, typed fake bridge)', () => {
     expect(row.textContent).toContain('Your request: another person approves it.');
   });
 
+  it('the requester cancels their own request with a comment (approvals.cancel)', async () => {
+    const fake = createFakeBridge({
+      'profiles.list': () => ok(twoProfiles()),
+      'refunds.list': () => ok([]),
+      'approvals.whoAmI': () => ok(ALICE),
+      'approvals.list': () => ok([request()]),
+      'approvals.cancel': () => ok(request({ state: 'cancelled', updatedAt: '2026-11-24T10:05:00.000Z' })),
+    });
+    render(<Screen />, { wrapper: harness(fake.bridge).wrapper });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: /Approvals/ }));
+    const row = await screen.findByRole('row', { name: /12\.00 USD/ });
+    await user.click(within(row).getByRole('button', { name: 'Cancel request…' }));
+    const panel = await screen.findByTestId('cancel-request');
+    await user.type(within(panel).getByLabelText(/Why is it cancelled/), 'asked twice');
+    await user.click(within(panel).getByRole('button', { name: 'Cancel request' }));
+    await waitFor(() => expect(screen.queryByTestId('cancel-request')).toBeNull());
+    expect(fake.calls.find((c) => c.channel === 'approvals.cancel')!.input).toEqual({
+      profileId: 'P-A',
+      id: 'RD-REQ1',
+      comment: 'asked twice',
+    });
+    expect(fake.calls.some((c) => c.channel === 'approvals.reject')).toBe(false);
+  });
+
   it('above the checker’s limit: no Approve, the reason in words, Reject still offered; a maker only waits', async () => {
     const big = request({ id: 'RD-BIG', amountMinor: 250_000 });
     const fake = createFakeBridge({
@@ -305,6 +330,42 @@ describe('approving: the refund’s confirm step (component, typed fake bridge)'
     await screen.findByTestId('refund-result');
     expect(fake.calls.find((c) => c.channel === 'approvals.approveAndSend')!.input).toMatchObject({
       confirmation: { typedAmount: '12.00' },
+    });
+  });
+
+  it('an outcome that became unknown offers Check again, for the approver’s profile (never a resend)', async () => {
+    const fake = createFakeBridge({
+      'refunds.preview': () => ok(preview()),
+      'approvals.approveAndSend': () =>
+        ok(
+          request({
+            state: 'outcome_unknown',
+            detail: 'No answer in time.',
+            updatedAt: '2026-11-24T10:02:00.000Z',
+          }),
+        ),
+      'refunds.checkAgain': () =>
+        ok(
+          request({
+            state: 'succeeded',
+            refundTransactionNo: '300000000000000003',
+            updatedAt: '2026-11-24T10:04:00.000Z',
+          }),
+        ),
+    });
+    renderApprove(fake);
+    const send = await screen.findByRole('button', { name: /^Approve and send 12\.00 USD/ });
+    await waitFor(() => expect(send).not.toHaveProperty('disabled', true), { timeout: 3000 });
+    const user = userEvent.setup();
+    await user.click(send);
+    const result = await screen.findByTestId('refund-result');
+    expect(result.getAttribute('data-state')).toBe('outcome_unknown');
+    await user.click(screen.getByRole('button', { name: 'Check again' }));
+    await waitFor(() => expect(result.getAttribute('data-state')).toBe('succeeded'));
+    expect(fake.calls.filter((c) => c.channel === 'approvals.approveAndSend')).toHaveLength(1);
+    expect(fake.calls.find((c) => c.channel === 'refunds.checkAgain')!.input).toEqual({
+      profileId: 'P-A',
+      id: 'RD-REQ1',
     });
   });
 

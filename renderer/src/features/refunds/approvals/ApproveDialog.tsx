@@ -7,6 +7,7 @@ import { Dialog } from '../../../lib/ui/Dialog';
 import { useFormat } from '../../preferences/use-prefs';
 import { ConfirmStep } from '../ConfirmStep';
 import { type Confirmations, confirmationPayload } from '../draft';
+import { useCheckAgain } from '../mutations';
 import { describeIntent } from '../outcome';
 import { refundPreviewQuery } from '../queries';
 import {
@@ -43,6 +44,7 @@ export function ApproveDialog({
   const titleId = useId();
   const preview = useQuery(refundPreviewQuery(bridge, profileId, request.transactionNo));
   const approve = useApproveAndSend();
+  const checkAgain = useCheckAgain();
   const [confirmations, setConfirmations] = useState<Confirmations>({ overLimit: false, typedAmount: '' });
   const [asked, setAsked] = useState<Requirements>(NO_REQUIREMENTS);
   const [notice, setNotice] = useState<string>();
@@ -107,11 +109,13 @@ export function ApproveDialog({
     );
   };
 
+  // The newest of: the answer, a pushed update, a Check again answer (an outcome that became unknown).
   const shown =
     result && 'intent' in result
-      ? live && live.updatedAt >= result.intent.updatedAt
-        ? live
-        : result.intent
+      ? [live, checkAgain.data].reduce<IntentView>(
+          (best, i) => (i && i.id === best.id && i.updatedAt >= best.updatedAt ? i : best),
+          result.intent,
+        )
       : undefined;
   let title = `Approve request ${request.id}`;
   let body;
@@ -125,8 +129,9 @@ export function ApproveDialog({
             : describeApprovalError('error' in result ? result.error : errorOf(undefined))
         }
         intent={shown}
-        checking={false}
-        onCheckAgain={() => undefined}
+        checking={checkAgain.isPending}
+        checkError={checkAgain.isError ? errorOf(checkAgain.error).message : undefined}
+        onCheckAgain={() => shown && checkAgain.mutate({ profileId, id: shown.id })}
         onClose={onClose}
         facts={shown && <RequestFactItems request={shown} f={f} withId={false} />}
       />
