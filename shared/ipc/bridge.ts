@@ -85,6 +85,7 @@ export function buildBridge(transport: BridgeTransport): Bridge {
     'approvals.reject': op('approvals.reject'),
     'approvals.cancel': op('approvals.cancel'),
     'approvals.whoAmI': op('approvals.whoAmI'),
+    'approvals.approvers': op('approvals.approvers'),
     'customers.list': op('customers.list'),
     'customers.register': op('customers.register'),
     'payments.list': op('payments.list'),

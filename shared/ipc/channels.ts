@@ -55,6 +55,7 @@ export const INVOKE_CHANNELS = [
   'approvals.reject',
   'approvals.cancel',
   'approvals.whoAmI',
+  'approvals.approvers',
   'customers.list',
   'customers.register',
   'payments.list',

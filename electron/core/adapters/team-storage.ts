@@ -144,6 +144,7 @@ function guardStore(store: IntentStore, unreachable: (e: unknown) => AppError): 
             cancel: wrap(store.approvals.cancel),
             open: wrap(store.approvals.open),
             whoAmI: wrap(store.approvals.whoAmI),
+            approvers: wrap(store.approvals.approvers),
           },
         }
       : {}),

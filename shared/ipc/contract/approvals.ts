@@ -56,6 +56,15 @@ export const approvalsCancel = {
   output: intentViewSchema,
 };
 
+/**
+ * Who may approve a request: the other people with the checker role whose limit covers it (the
+ * requester's screen says whom to ask). Read from the database; approving still decides.
+ */
+export const approvalsApprovers = {
+  input: z.object({ ...scoped, id: requestId }).strict(),
+  output: z.object({ logins: z.array(z.string()) }),
+};
+
 /** Who this desk is in the team database, or `team: false` on a single desk. No password ever. */
 export const approvalsWhoAmI = {
   input: z.undefined().or(z.object({}).strict()),

@@ -61,6 +61,7 @@ import {
   approvalsList,
   approvalsReject,
   approvalsWhoAmI,
+  approvalsApprovers,
 } from './approvals';
 import {
   customersList,
@@ -134,6 +135,7 @@ export const contract = {
   'approvals.reject': approvalsReject,
   'approvals.cancel': approvalsCancel,
   'approvals.whoAmI': approvalsWhoAmI,
+  'approvals.approvers': approvalsApprovers,
   'customers.list': customersList,
   'customers.register': customersRegister,
   'payments.list': paymentsList,

@@ -406,6 +406,32 @@ describe('four-eyes in the refund engine (team database, real sandbox)', () => {
     ]);
   });
 
+  it('who may approve a request: other checkers whose limit covers it — never its requester, never a checker below it', async () => {
+    const p = freshPayment();
+    // dave is a checker (and a maker): his own request names the other checkers, not him.
+    const own = await request('dave', p.transactionNo, 500);
+    const approvers = (who: Person, id: string) =>
+      at(who).call<{ logins: string[] }>('approvals.approvers', { profileId: at(who).profileId, id });
+    expect(await approvers('dave', own.id)).toEqual({ logins: ['bob', 'carol'] });
+    // Any desk may ask (alice, a maker); erin's limit (1.00 USD) does not cover 5.00 USD.
+    expect(await approvers('alice', own.id)).toEqual({ logins: ['bob', 'carol'] });
+    const small = freshPayment();
+    const tiny = await request('alice', small.transactionNo, ABOVE + 1);
+    expect((await approvers('alice', tiny.id)).logins).toEqual(['bob', 'carol', 'dave']);
+    await at('dave').call('approvals.cancel', {
+      profileId: at('dave').profileId,
+      id: own.id,
+      comment: 'test',
+    });
+    await at('alice').call('approvals.cancel', {
+      profileId: at('alice').profileId,
+      id: tiny.id,
+      comment: 'test',
+    });
+    const missing = await refusal(approvers('alice', 'RD-none'));
+    expect(missing.code).toBe('not_found');
+  });
+
   it('who am I: the login, its groups and limits', async () => {
     expect(await at('bob').call('approvals.whoAmI')).toEqual({
       team: true,

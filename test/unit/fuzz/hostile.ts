@@ -128,6 +128,7 @@ const RAW_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
   'approvals.reject': { profileId: 'P0000000000000000', id: 'RD0000000000', comment: 'Wrong payment.' },
   'approvals.cancel': { profileId: 'P0000000000000000', id: 'RD0000000000', comment: 'Asked twice.' },
   'approvals.whoAmI': undefined,
+  'approvals.approvers': { profileId: 'P0000000000000000', id: 'RD0000000000' },
   'customers.list': undefined,
   'customers.register': {
     profileId: 'P0000000000000000',

@@ -107,6 +107,29 @@ export async function openRequests(q: Q): Promise<ApprovalRequest[]> {
   }
 }
 
+/**
+ * Who may approve a request of this amount: logins in the checker group whose own limit in its currency
+ * covers it, other than its requester — what approve_request checks, read (every group may read the
+ * limits), so the requester's screen can say whom to ask. The database still decides at approval.
+ */
+export async function approversFor(
+  q: Q,
+  request: { currency: string; amountMinor: number; requestedBy: string },
+): Promise<string[]> {
+  try {
+    const rows = await q.query<{ login: string }>(
+      `SELECT l.login FROM refund_desk.approval_limits l JOIN pg_roles r ON r.rolname = l.login
+        WHERE l.currency = $1 AND l.up_to_minor >= $2 AND l.login <> $3 AND r.rolcanlogin
+          AND pg_has_role(r.oid, 'refund_checker', 'MEMBER')
+        ORDER BY l.login`,
+      [request.currency, request.amountMinor, request.requestedBy],
+    );
+    return rows.rows.map((r) => r.login);
+  } catch (e) {
+    throw mapPgError(e);
+  }
+}
+
 /** Who this connection is, and what the database lets them do (for "who am I" and the CLI). */
 export async function whoAmI(
   q: Q,

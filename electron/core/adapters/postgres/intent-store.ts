@@ -18,7 +18,7 @@ import type {
 } from '../../services/engine/port';
 import { InvariantViolation, UnreadableRecords, type UnreadableRow } from '../../services/engine/port';
 import { UnusableRowError } from '../sqlite/stored';
-import { cancelRequest, openRequests, rejectRequest, requestRefund, whoAmI } from './approvals';
+import { approversFor, cancelRequest, openRequests, rejectRequest, requestRefund, whoAmI } from './approvals';
 import { type ChangeFeed, startChangeFeed } from './change-feed';
 import {
   createPgPool,
@@ -613,6 +613,7 @@ export function createPostgresIntentStore(
       cancel: async (id, comment) => (await cancelRequest(pool, id, comment)).intent,
       open: async () => (await openRequests(pool)).map((r) => r.intent),
       whoAmI: () => whoAmI(pool),
+      approvers: (request) => approversFor(pool, request),
     },
     watch(fn) {
       if (listeners.size === 0) {

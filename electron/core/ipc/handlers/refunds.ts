@@ -13,7 +13,8 @@ type RefundChannels =
   | 'approvals.approveAndSend'
   | 'approvals.reject'
   | 'approvals.cancel'
-  | 'approvals.whoAmI';
+  | 'approvals.whoAmI'
+  | 'approvals.approvers';
 
 /** Thin: IPC shape → refund service call. All checks live in the service. */
 export function refundHandlers(refunds: RefundService, now: () => number): Pick<HandlerMap, RefundChannels> {
@@ -39,5 +40,6 @@ export function refundHandlers(refunds: RefundService, now: () => number): Pick<
     'approvals.cancel': async ({ profileId, id, comment }) =>
       await refunds.view(await refunds.cancel(profileId, id, comment)),
     'approvals.whoAmI': () => refunds.whoAmI(),
+    'approvals.approvers': async ({ profileId, id }) => ({ logins: await refunds.approvers(profileId, id) }),
   };
 }

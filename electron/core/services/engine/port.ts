@@ -256,6 +256,11 @@ export interface StoreApprovals {
   /** Requests awaiting approval (or approved and not yet sent), oldest first; expired ones are swept first. */
   open(): Promise<IntentRecord[]>;
   whoAmI(): Promise<TeamIdentity>;
+  /**
+   * Who may approve a request: other logins with the checker role whose limit in its currency covers
+   * its amount (what approving checks, read for the requester's screen; approving still decides).
+   */
+  approvers(request: { currency: string; amountMinor: number; requestedBy: string }): Promise<string[]>;
 }
 
 export interface Transition {

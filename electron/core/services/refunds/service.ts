@@ -858,6 +858,19 @@ export function createRefundService(deps: RefundServiceDeps) {
       const open = await approvals.open();
       return profileId === undefined ? open : open.filter((i) => belongs(i, profileId));
     },
+    /**
+     * Who may approve one of the profile's requests: other people with the checker role whose limit
+     * covers it (the requester's screen says whom to ask; approving still decides).
+     */
+    approvers: async (profileId: string, id: string): Promise<string[]> => {
+      const approvals = team();
+      const request = await ownRequest(profileId, id);
+      return approvals.approvers({
+        currency: request.currency,
+        amountMinor: request.amountMinor,
+        requestedBy: request.approval!.requestedBy,
+      });
+    },
     /** Who this desk is in the team database (login, groups, limits), or that it is a single desk. */
     whoAmI: async (): Promise<WhoAmI> => {
       const approvals = deps.store.approvals;

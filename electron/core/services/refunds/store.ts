@@ -246,6 +246,8 @@ function refundApprovals(a: StoreApprovals) {
     /** Requests awaiting approval (or approved, not sent yet), oldest first. */
     open: async () => (await a.open()).filter((r) => r.kind === 'refund').map(fromRecord),
     whoAmI: () => a.whoAmI(),
+    approvers: (request: { currency: string; amountMinor: number; requestedBy: string }) =>
+      a.approvers(request),
   };
 }
 

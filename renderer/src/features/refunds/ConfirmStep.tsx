@@ -1,4 +1,4 @@
-import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { REFUND_REASONS } from '../../../../shared/ipc/contract/refunds';
 import { typedAmountMatches } from './amount';
 import { type Confirmations, confirmationsComplete, type Preview } from './draft';
@@ -19,6 +19,27 @@ const hostOf = (url: string) => {
   }
 };
 
+/**
+ * What the step's one button does: send a refund (the default), or approve another person's request and
+ * send it (four-eyes) — the same step, the same confirmations, other words.
+ */
+export interface ConfirmAction {
+  /** The sentence above the amount. */
+  lead: string;
+  /** The button's name in the hint ("Refund", "Approve and send"). */
+  name: string;
+  /** The button's words before the amount and merchant. */
+  verb: string;
+  /** Facts shown first in the summary (`<div><dt/><dd/></div>` items): who asked, until when. */
+  facts?: ReactNode;
+}
+
+const REFUND_ACTION: ConfirmAction = {
+  lead: 'Refund Desk will send this refund:',
+  name: 'Refund',
+  verb: 'Refund',
+};
+
 /** Step 2: exactly what will be sent, the extra confirmations, and the one Submit button. */
 export function ConfirmStep(props: {
   preview: Preview;
@@ -34,8 +55,13 @@ export function ConfirmStep(props: {
   onConfirmations(c: Confirmations): void;
   onBack(): void;
   onSubmit(): void;
+  /** Default: a refund. An approval says so in its lead, button and summary. */
+  action?: ConfirmAction;
+  /** The Back button's words (an approval goes back to the list: "Cancel"). */
+  backLabel?: string;
 }) {
   const { preview, amountMinor, requirements: req, confirmations: c } = props;
+  const action = props.action ?? REFUND_ACTION;
   const f = useFormat();
   const amountText = f.amountCode;
   // Whether the name main records is this computer's account name (the profile names no operator).
@@ -90,7 +116,7 @@ export function ConfirmStep(props: {
       onKeyDown={onKeyDown}
       onKeyUp={onKeyUp}
       noValidate
-      aria-label="Confirm the refund"
+      aria-label={action === REFUND_ACTION ? 'Confirm the refund' : `Confirm: ${action.name.toLowerCase()}`}
     >
       {production ? (
         <div className="rd-production-banner" role="alert" data-testid="production-banner">
@@ -104,12 +130,13 @@ export function ConfirmStep(props: {
         </p>
       )}
       <p className="rd-lead" ref={headingRef} tabIndex={-1}>
-        Refund Desk will send this refund:
+        {action.lead}
       </p>
       <div className="rd-big-amount num" data-testid="confirm-amount">
         {amountText(amountMinor, tx.currency)}
       </div>
       <dl className="rd-facts rd-facts-confirm" data-testid="confirm-summary">
+        {action.facts}
         <div>
           <dt>Transaction</dt>
           <dd className="mono">{tx.transactionNo}</dd>
@@ -196,11 +223,11 @@ export function ConfirmStep(props: {
 
       {/* Enter alone deliberately does not send from here (focus starts away from the button): say how. */}
       <p className="muted small rd-send-hint" data-testid="send-hint">
-        To send, Tab to the “Refund” button and press Enter (or click it). Enter alone does not send.
+        To send, Tab to the “{action.name}” button and press Enter (or click it). Enter alone does not send.
       </p>
       <footer className="rd-actions">
         <button type="button" onClick={props.onBack} disabled={props.sending}>
-          Back
+          {props.backLabel ?? 'Back'}
         </button>
         <button
           type="submit"
@@ -209,7 +236,9 @@ export function ConfirmStep(props: {
           aria-busy={props.sending}
           data-testid="send-refund"
         >
-          {props.sending ? 'Sending…' : `Refund ${amountText(amountMinor, tx.currency)} · ${merchant}`}
+          {props.sending
+            ? 'Sending…'
+            : `${action.verb} ${amountText(amountMinor, tx.currency)} · ${merchant}`}
         </button>
       </footer>
     </form>

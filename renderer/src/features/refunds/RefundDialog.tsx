@@ -20,6 +20,7 @@ import {
   requirementsFromError,
 } from './requirements';
 import { ResultStep } from './ResultStep';
+import { ApproversFact, RequestFactItems } from './approvals/RequestFacts';
 import { useFormat } from '../preferences/use-prefs';
 
 type Step = 'amount' | 'confirm' | 'result';
@@ -207,7 +208,7 @@ export function RefundDialog({
       />
     );
   } else if (result) {
-    title = 'Refund result';
+    title = shownIntent?.approval ? 'Refund request' : 'Refund result';
     const outcome = shownIntent
       ? describeIntent(shownIntent, f)
       : describeSubmitError('error' in result ? result.error : errorOf(undefined));
@@ -229,6 +230,16 @@ export function RefundDialog({
             : undefined
         }
         onClose={onClose}
+        facts={
+          shownIntent?.approval && (
+            <>
+              <RequestFactItems request={shownIntent} f={f} withId={false} />
+              {shownIntent.state === 'awaiting_approval' && (
+                <ApproversFact request={shownIntent} profileId={profileId} />
+              )}
+            </>
+          )
+        }
       />
     );
   }

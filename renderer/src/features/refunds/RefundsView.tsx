@@ -29,8 +29,8 @@ import { RecordDetail } from './RecordDetail';
 import { RecordTable } from './RecordTable';
 import { CloseNotSent } from './CloseNotSent';
 import { BatchScreen } from './batch/BatchScreen';
-import { RefundsTabs, type RefundsTab } from './batch/RefundsTabs';
 import { useNow } from '../transactions/use-now';
+import { ProfileArea } from './RefundsArea';
 
 const STATUSES = Object.keys(RECORD_STATUS_LABELS) as RecordStatus[];
 
@@ -43,7 +43,6 @@ type Draft = Omit<RecordFilters, 'fromIso' | 'toIso'> & { fromDate: string; toDa
  */
 export function RefundsView() {
   const { profile } = useActiveProfile();
-  const [tab, setTab] = useState<RefundsTab>('record');
   if (!profile)
     return (
       <section className="rd-view" aria-label="Refunds">
@@ -51,16 +50,12 @@ export function RefundsView() {
       </section>
     );
   return (
-    <>
-      <RefundsTabs tab={tab} onTab={setTab} />
-      <div role="tabpanel" id="rd-tabpanel" aria-labelledby={`rd-tab-${tab}`}>
-        {tab === 'record' ? (
-          <ProfileRefunds key={profile.id} profile={profile} />
-        ) : (
-          <BatchScreen key={profile.id} profile={profile} />
-        )}
-      </div>
-    </>
+    <ProfileArea
+      key={profile.id}
+      profile={profile}
+      record={<ProfileRefunds profile={profile} />}
+      batch={<BatchScreen profile={profile} />}
+    />
   );
 }
 

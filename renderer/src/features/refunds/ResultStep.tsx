@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import { useFormat } from '../preferences/use-prefs';
 import { checkedWords, MONEY_MOVED_TEXT, type OutcomeText } from './outcome';
@@ -12,6 +12,8 @@ export function ResultStep(props: {
   onCheckAgain(): void;
   onBack?: (() => void) | undefined;
   onClose(): void;
+  /** More summary items (`<div><dt/><dd/>`): a request for approval's requester, expiry and approvers. */
+  facts?: ReactNode;
 }) {
   const { outcome: o, intent } = props;
   const f = useFormat();
@@ -63,9 +65,12 @@ export function ResultStep(props: {
             </div>
           )}
           <div>
-            <dt>Refund Desk reference</dt>
-            <dd className="mono">{intent.id}</dd>
+            <dt>{intent.approval ? 'Request (Refund Desk reference)' : 'Refund Desk reference'}</dt>
+            <dd className="mono" data-testid="result-reference">
+              {intent.id}
+            </dd>
           </div>
+          {props.facts}
           {intent.lastCheck && (
             <div>
               <dt>Last check</dt>

@@ -157,8 +157,8 @@ export function describeIntent(intent: IntentView, f: Words = PLAIN_WORDS): Outc
         tone: 'info',
         title: 'Awaiting approval — nothing was sent',
         moneyMoved: 'no',
-        body: `The refund of ${amount} is above this account's approval limit, so it was recorded as request ${intent.id}${intent.approval ? ` (expires ${f.dateTime(intent.approval.expiresAt)})` : ''}. Nothing was sent.`,
-        next: 'Another person with the checker role approves and sends it, or declines it. Do not refund this payment again meanwhile.',
+        body: `The refund of ${amount} is above this account's approval limit, so it was recorded as request ${intent.id}${intent.approval ? `, which expires ${f.dateTime(intent.approval.expiresAt)}` : ''}. Nothing was sent.`,
+        next: 'Another person with the checker role approves and sends it (Refunds → Approvals), or rejects it. This screen follows it by itself. Do not refund this payment again meanwhile.',
       };
     case 'approved':
       return {

@@ -5,6 +5,7 @@ import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import type { ListScope } from '../../../../shared/ipc/contract/scope';
 import { unwrap, useBridge } from '../../lib/bridge';
 import { upsertNewest } from '../../lib/upsert';
+import { approvalKeys } from './approvals/queries';
 
 /** The part of a list's key that says whose records it holds. */
 const scopeKey = (scope: ListScope) => ('profileId' in scope ? scope.profileId : '*all*');
@@ -41,7 +42,7 @@ export const auditListQuery = (bridge: Bridge, scope: ListScope) =>
 
 /**
  * Writes one changed intent into the lists already loaded (never creating one), then has every refunds
- * list and the audit log re-read: main decides which profile's list an intent belongs to (a CLI refund
+ * list, the audit log (and, for a request for approval, the open requests) re-read: main decides which profile's list an intent belongs to (a CLI refund
  * to this account counts too), so the re-read is what settles it.
  */
 export function applyIntent(client: QueryClient, intent: IntentView): void {
@@ -52,6 +53,9 @@ export function applyIntent(client: QueryClient, intent: IntentView): void {
   }
   void client.invalidateQueries({ queryKey: refundKeys.lists });
   void client.invalidateQueries({ queryKey: refundKeys.audits });
+  // A request for approval changed (made, approved, sent, declined, on this desk or another): the open
+  // requests are re-read, so every desk's Approvals view follows without a reload.
+  if (intent.approval) void client.invalidateQueries({ queryKey: approvalKeys.lists });
 }
 
 /** Keeps the refunds lists live from `refunds.updated` pushes. Mounted once (host). */
