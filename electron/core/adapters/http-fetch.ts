@@ -1,30 +1,5 @@
 import { type HttpClient, TOO_LARGE, TransportError } from '../services/gateway/http-port';
-
-/** Error codes that mean the request never left this machine (nothing can have happened remotely). */
-const BEFORE_SEND = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ERR_INVALID_URL',
-  'ERR_BAD_PORT',
-]);
-
-function causeCode(e: unknown): string | undefined {
-  let cur: unknown = e;
-  for (let i = 0; i < 4 && cur && typeof cur === 'object'; i += 1) {
-    const code = (cur as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    // fetch refuses ports the Fetch standard blocks (e.g. 9, 25, 6000) before connecting, with no code.
-    if ((cur as { message?: unknown }).message === 'bad port') return 'ERR_BAD_PORT';
-    // AggregateError (happy eyeballs) keeps the per-address errors in `errors`.
-    const errors = (cur as { errors?: unknown }).errors;
-    if (Array.isArray(errors) && errors[0]) cur = errors[0];
-    else cur = (cur as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
+import { BEFORE_SEND, causeCode, postOnNewConnection } from './http-fresh';
 
 /**
  * The largest answer read when the caller names none (the gateway names one per endpoint: see
@@ -55,9 +30,12 @@ async function readCapped(res: Response, max: number): Promise<string> {
 /**
  * Plain-Node HTTP adapter over the built-in fetch (undici). Used by every host: Electron's main
  * process runs Node too. Maps failures to TransportError without copying request data into messages.
+ * A request marked `fresh` (one that may move money) goes on a connection of its own instead of
+ * fetch's pool: see http-fresh.ts.
  */
 export function createFetchHttpClient(): HttpClient {
   return async (req) => {
+    if (req.fresh) return postOnNewConnection(req, req.maxBytes ?? MAX_RESPONSE_BYTES);
     let res: Response;
     try {
       res = await fetch(req.url, {

@@ -10,6 +10,12 @@ export interface HttpRequest {
   signal: AbortSignal;
   /** The largest (decoded) answer to read; past it the answer is refused with TOO_LARGE. */
   maxBytes?: number;
+  /**
+   * Send it on a connection opened for it alone, never a pooled one: set for writes (they may move
+   * money and are never resent). A pooled connection the service closed while idle can swallow a
+   * request unread, leaving an unknown outcome for a request the service never got.
+   */
+  fresh?: boolean;
 }
 
 export interface HttpResponse {

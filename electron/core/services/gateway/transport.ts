@@ -136,6 +136,7 @@ export function createTransport(deps: TransportDeps) {
     attemptTimeoutMs: number,
     signal: AbortSignal | undefined,
     maxBytes: number,
+    write: boolean,
   ): Promise<Attempt> {
     const ctl = new AbortController();
     const timer = setTimeout(() => ctl.abort(new Error('timeout')), attemptTimeoutMs);
@@ -149,6 +150,8 @@ export function createTransport(deps: TransportDeps) {
         body,
         signal: ctl.signal,
         maxBytes,
+        // A write is sent once, so never on a pooled connection that may already be closed.
+        ...(write ? { fresh: true } : {}),
       });
       if (res.status < 200 || res.status > 299) return { kind: 'http', status: res.status };
       let json: unknown;
@@ -212,7 +215,7 @@ export function createTransport(deps: TransportDeps) {
         throw new AppError('cancelled', 'The request was cancelled.', { retryable: false });
       const started = deps.clock.now();
       const attemptTimeoutMs = Math.max(1, Math.min(timeoutMs, deadline - started));
-      last = await attemptOnce(url, body, attemptTimeoutMs, opts.signal, ENDPOINTS[endpoint].maxBytes);
+      last = await attemptOnce(url, body, attemptTimeoutMs, opts.signal, ENDPOINTS[endpoint].maxBytes, write);
       const fields = { endpoint, attempt: attempt + 1, ms: deps.clock.now() - started, outcome: last.kind };
       opts.onAttempt?.({ outcome: attemptOutcome(last), ms: fields.ms });
       if (last.kind === 'envelope') {
