@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { minorSchema } from '../../domain/money';
 import { refuseUnsafeText } from '../../domain/text';
 
 /**
@@ -89,7 +90,7 @@ export const teamTestConnection = {
     address: z.string(),
     login: z.string(),
     groups: z.array(z.string()),
-    limits: z.array(z.object({ currency: z.string(), upToMinor: z.number().int() })),
+    limits: z.array(z.object({ currency: z.string(), upToMinor: minorSchema })),
     schema: z.object({ database: z.number().int(), desk: z.number().int() }),
     /** Set when the versions differ: what it means and who does what ("update Refund Desk"). */
     schemaNote: z.string().optional(),
