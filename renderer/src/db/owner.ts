@@ -9,10 +9,14 @@ import { createCacheWriteWorker } from './cache-write-worker';
 import { type CacheWriter, createCacheWriter, type WriteOutcome } from './cache-writer';
 import { useDb } from './context';
 import { createMetaRepo } from './meta-repo';
+import { readListRows } from './read-list';
+import { type ListStats, statsOf } from './list-stats';
 import type { CachedTransaction, RefundDeskDb } from './schema';
 import { createTransactionsRepo, type LocalHit } from './transactions-repo';
 
-export type { CachedTransaction, ListRow, LocalHit, WriteOutcome };
+export type { CachedTransaction, ListRow, ListStats, LocalHit, WriteOutcome };
+/** What the list knows of all its rows, gathered as they were read (list-stats.ts). */
+export { statsOf };
 export { RESET_CACHE_WORDS };
 
 /** Query-key factory: everything cached per profile lives under ['transactions', profileId]. */
@@ -39,6 +43,17 @@ const yieldToPage = () => new Promise<void>((r) => setTimeout(r, 0));
  * earlier fetch's rows must never land after a later one's.
  */
 const mergeTails = new WeakMap<QueryClient, Promise<unknown>>();
+
+/** Whole-cache reads under way, per query client and profile: where writes meanwhile are kept. */
+const reading = new WeakMap<QueryClient, Map<string, ListRow[][][]>>();
+function readingLists(client: QueryClient): Map<string, ListRow[][][]> {
+  let m = reading.get(client);
+  if (!m) {
+    m = new Map();
+    reading.set(client, m);
+  }
+  return m;
+}
 
 /**
  * One writer per database, shared by every owner over it (each component's useCache makes its own),
@@ -70,7 +85,23 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: 
     rowsQuery: (profileId: string) =>
       queryOptions({
         queryKey: transactionKeys.rows(profileId),
-        queryFn: async (): Promise<ListRow[]> => (await transactions.all(profileId)).map(toListRow),
+        queryFn: async (): Promise<ListRow[]> => {
+          // Writes that land while the pages are read are kept here and merged at the end: a page
+          // already read would not see them, and there is no list yet to merge them into.
+          const landed: ListRow[][] = [];
+          const reading = readingLists(client);
+          const mine = reading.get(profileId) ?? [];
+          reading.set(profileId, [...mine, landed]);
+          try {
+            let rows = await readListRows(transactions, profileId);
+            for (const fresh of landed) rows = mergeRows(rows, fresh);
+            return rows;
+          } finally {
+            const left = (reading.get(profileId) ?? []).filter((l) => l !== landed);
+            if (left.length > 0) reading.set(profileId, left);
+            else reading.delete(profileId);
+          }
+        },
         staleTime: Infinity,
       }),
 
@@ -147,6 +178,9 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: 
         if (written.length === 0) return;
         const key = transactionKeys.rows(profileId);
         const base = client.getQueryData<ListRow[]>(key);
+        // Rows written while the list is being read: merged when the read ends.
+        for (const landed of readingLists(client).get(profileId) ?? [])
+          landed.push(listRowsOf(written, profileId, fetchedAt));
         if (base !== undefined) {
           // A large write is merged a slice at a time (list-merge.ts); if the list changed meanwhile (it
           // was read again, or a lookup landed), the fresh rows are merged into what is there now.

@@ -80,6 +80,19 @@ export function createTransactionsRepo(db: RefundDeskDb) {
     },
 
     /**
+     * Up to `limit` of the profile's transactions in transaction-number order (the primary key), after
+     * `afterNo` (from the first when undefined): the whole cache read a page at a time, each page one
+     * getAll of the key range, so no single answer holds the page for seconds at a million rows.
+     */
+    page(profileId: string, afterNo: string | undefined, limit: number): Promise<CachedTransaction[]> {
+      return db.transactions
+        .where('[profileId+transactionNo]')
+        .between([profileId, afterNo ?? Dexie.minKey], [profileId, Dexie.maxKey], afterNo === undefined, true)
+        .limit(limit)
+        .toArray();
+    },
+
+    /**
      * The `limit` newest transactions by creation time, newest first, through the [profileId+createdAt]
      * index: one screen of the list without reading the rest. Rows without a creation time are not in
      * that index, so they never appear here (they arrive with `all`).

@@ -10,7 +10,6 @@ import {
   type KeyboardEvent,
   memo,
   type RefObject,
-  useDeferredValue,
   useEffect,
   useMemo,
   useRef,
@@ -21,11 +20,13 @@ import type { Formatters } from '../preferences/format';
 import { type ColumnSpec, columnHeader } from './columns';
 import { contentWidths, fitColumns, MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH } from './column-widths';
 import type { ListRow } from '../../db/owner';
+import type { ListStats } from '../../db/owner';
 import { type UncertainRefunds, uncertainFor } from './open-refunds';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import type { Sorting } from './sorting';
 
 const ROW_HEIGHT = 32;
+const NO_ROWS: ListRow[] = [];
 const CHECK_WIDTH = 36;
 const FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 const FONTS = {
@@ -36,6 +37,8 @@ const FONTS = {
 
 interface Props {
   rows: readonly ListRow[];
+  /** What is known of every cached row (list-stats.ts): columns size to it. */
+  stats: ListStats;
   columns: readonly ColumnSpec[];
   sorting: Sorting;
   onSort(id: string): void;
@@ -191,6 +194,7 @@ const Row = memo(function Row({
  */
 export function TransactionTable({
   rows,
+  stats,
   columns: allColumns,
   sorting,
   onSort,
@@ -211,13 +215,9 @@ export function TransactionTable({
   const ownRef = useRef<HTMLDivElement>(null);
   const scrollRef = gridRef ?? ownRef;
   const gridWidth = useElementWidth(scrollRef);
-  // Widths follow the rows a moment later, in a render of their own: measuring every column over 100k rows
-  // (~20 ms) need not hold back the count and totals when the whole cache arrives after the first screen.
-  const widthRows = useDeferredValue(rows);
-  const auto = useMemo(
-    () => contentWidths(widthRows, allColumns, format, FONTS),
-    [widthRows, allColumns, format],
-  );
+  // Widths from what the rows will show at the widest (distinct statuses and vendors, longest ids, each
+  // currency's largest amounts), gathered once with the rows: a few texts measured, never every row.
+  const auto = useMemo(() => contentWidths(stats, allColumns, format, FONTS), [stats, allColumns, format]);
   const columns = useMemo(
     () =>
       compact && gridWidth > 0
@@ -244,7 +244,9 @@ export function TransactionTable({
   );
   const sizing = useMemo<ColumnSizingState>(() => ({ ...widths }), [widths]);
   const table = useReactTable({
-    data: rows as ListRow[],
+    // The table models the columns only (headers, sizes, resizing); rows are rendered from `rows`, so
+    // it is given none: a row model of a million rows would be a million objects nobody reads.
+    data: NO_ROWS,
     columns: defs,
     getCoreRowModel: getCoreRowModel(),
     getRowId: (r) => r.transactionNo,

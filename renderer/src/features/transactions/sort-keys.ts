@@ -23,22 +23,58 @@ export interface ColumnKeys {
 }
 
 const TWO_32 = 2 ** 32;
-const cache = new WeakMap<readonly ListRow[], Map<string, ColumnKeys>>();
 
-/** The column's keys for these rows, built on first use. */
+/** The column's keys for these rows: built already (prepareKeys), or now. */
 export function columnKeys(rows: readonly ListRow[], spec: ColumnSpec): ColumnKeys {
-  let byColumn = cache.get(rows);
+  return builderFor(rows, spec).finish();
+}
+
+/** Group ranks by list and grouping function. */
+const groupsBy = new WeakMap<readonly ListRow[], Map<unknown, Uint32Array>>();
+
+/** Builders by list and column; a finished builder holds its keys. */
+const builders = new WeakMap<readonly ListRow[], Map<string, KeyBuilder>>();
+
+function builderFor(rows: readonly ListRow[], spec: ColumnSpec): KeyBuilder {
+  let byColumn = builders.get(rows);
   if (!byColumn) {
     byColumn = new Map();
-    cache.set(rows, byColumn);
+    builders.set(rows, byColumn);
   }
-  let keys = byColumn.get(spec.id);
-  if (!keys) {
-    keys = spec.id === 'transactionNo' ? numberKeys(rows) : buildKeys(rows, spec);
-    byColumn.set(spec.id, keys);
+  let b = byColumn.get(spec.id);
+  if (!b) {
+    b = new KeyBuilder(rows, spec);
+    byColumn.set(spec.id, b);
   }
-  return keys;
+  return b;
 }
+
+/** True when the column's keys for these rows are built. */
+export function hasKeys(rows: readonly ListRow[], spec: ColumnSpec): boolean {
+  return builders.get(rows)?.get(spec.id)?.done ?? false;
+}
+
+/**
+ * Builds these columns' keys a slice of rows at a time, with `pause()` between slices, so a million
+ * rows are prepared without a long task; a sort asked for meanwhile finishes its column at once.
+ */
+export async function prepareKeys(
+  rows: readonly ListRow[],
+  specs: readonly ColumnSpec[],
+  pause: () => Promise<void>,
+  slice = KEY_SLICE,
+): Promise<void> {
+  for (const spec of specs) {
+    const b = builderFor(rows, spec);
+    while (!b.done) {
+      b.step(slice);
+      await pause();
+    }
+  }
+}
+
+/** Rows per slice of prepareKeys: about 10–20 ms of work on a slow machine. */
+export const KEY_SLICE = 50_000;
 
 /** Rows by transaction number (the last tie-break of every order), kept per list. */
 const byNumber = new WeakMap<readonly ListRow[], Uint32Array>();
@@ -80,62 +116,122 @@ function numberKeys(rows: readonly ListRow[]): ColumnKeys {
 type Mode = 'int' | 'float' | 'iso' | 'rank';
 
 /**
- * One pass over the rows, encoding as it goes in the mode the first value suggests; a value that does
- * not fit (a fraction among integers, a string that is not an ISO instant) starts over in a mode that
- * takes every value. No array of the values is made: at 1M rows it cost more than the encoding.
+ * One pass over the rows, a slice at a time, encoding as it goes in the mode the first value suggests;
+ * a value that does not fit (a fraction among integers, a string that is not an ISO instant) starts
+ * over in a mode that takes every value. No array of the values is made: at 1M rows that cost more
+ * than the encoding.
  */
-function buildKeys(rows: readonly ListRow[], spec: ColumnSpec, forced?: Mode): ColumnKeys {
-  const n = rows.length;
-  const lo = new Uint32Array(n);
-  const hi = new Uint32Array(n);
-  let missing: Uint32Array | null = null;
-  let mode = forced;
-  const ranks = new Ranker(n);
-  const f = new Float64Array(1);
-  const u = new Uint32Array(f.buffer);
-  for (let i = 0; i < n; i += 1) {
-    const v = spec.sortValue(rows[i]!);
-    if (v === undefined) {
-      missing ??= new Uint32Array(n);
-      missing[i] = 1;
-      continue;
-    }
-    mode ??= typeof v === 'number' ? 'int' : isIsoInstant(v) ? 'iso' : 'rank';
-    if (mode === 'int') {
-      if (typeof v !== 'number') return buildKeys(rows, spec, 'rank');
-      if (!(v >= 0 && Number.isSafeInteger(v))) return buildKeys(rows, spec, 'float');
-      hi[i] = Math.floor(v / TWO_32);
-      lo[i] = v >>> 0;
-    } else if (mode === 'float') {
-      if (typeof v !== 'number') return buildKeys(rows, spec, 'rank');
-      // The bits of the double, flipped so that unsigned order is numeric order; -0 sorts as 0, as
-      // a - b says. Little-endian (every platform Chromium runs on): sign and exponent are in u[1].
-      f[0] = v === 0 ? 0 : v;
-      if (u[1]! & 0x80000000) {
-        hi[i] = ~u[1]! >>> 0;
-        lo[i] = ~u[0]! >>> 0;
-      } else {
-        hi[i] = (u[1]! | 0x80000000) >>> 0;
-        lo[i] = u[0]!;
-      }
-    } else if (mode === 'iso') {
-      if (typeof v !== 'string' || !isIsoInstant(v)) return buildKeys(rows, spec, 'rank');
-      // Fixed-width digit fields compare as their digit strings do: YYYYMMDD above, hhmmssSSS below.
-      hi[i] = digits(v, 0, 4) * 10_000 + digits(v, 5, 2) * 100 + digits(v, 8, 2);
-      lo[i] =
-        digits(v, 11, 2) * 10_000_000 +
-        digits(v, 14, 2) * 100_000 +
-        digits(v, 17, 2) * 1000 +
-        digits(v, 20, 3);
-    } else ranks.add(i, v);
+class KeyBuilder {
+  private next = 0;
+  private mode: Mode | undefined;
+  private lo: Uint32Array;
+  private hi: Uint32Array;
+  private missing: Uint32Array | null = null;
+  private ranks: Ranker;
+  private groups: Ranker | undefined;
+  private keys: ColumnKeys | undefined;
+  private readonly f = new Float64Array(1);
+  private readonly u = new Uint32Array(this.f.buffer);
+
+  constructor(
+    private readonly rows: readonly ListRow[],
+    private readonly spec: ColumnSpec,
+  ) {
+    this.lo = new Uint32Array(rows.length);
+    this.hi = new Uint32Array(rows.length);
+    this.ranks = new Ranker(rows.length);
+    this.groups = this.needsGroups() ? new Ranker(rows.length) : undefined;
+    if (spec.id === 'transactionNo') this.keys = numberKeys(rows);
   }
-  if (mode === 'rank') ranks.write(lo, missing);
-  return {
-    lo,
-    hi: constant(hi) ? null : hi,
-    missing,
-    group: spec.sortGroup ? groupRanks(rows, spec.sortGroup) : null,
-  };
+
+  /** Grouped, and no other column has ranked these rows' groups by the same function yet. */
+  private needsGroups(): boolean {
+    const by = this.spec.sortGroup;
+    return by !== undefined && !groupsBy.get(this.rows)?.has(by);
+  }
+
+  get done(): boolean {
+    return this.keys !== undefined;
+  }
+
+  /** Starts over in `mode`. */
+  private restart(mode: Mode): void {
+    this.next = 0;
+    this.mode = mode;
+    this.lo.fill(0);
+    this.hi.fill(0);
+    this.missing = null;
+    this.ranks = new Ranker(this.rows.length);
+    this.groups = this.needsGroups() ? new Ranker(this.rows.length) : undefined;
+  }
+
+  /** Encodes up to `count` more rows. */
+  step(count: number): void {
+    if (this.keys) return;
+    const { rows, spec, f, u } = this;
+    const n = rows.length;
+    const end = Math.min(n, this.next + count);
+    for (let i = this.next; i < end; i += 1) {
+      const row = rows[i]!;
+      if (this.groups && spec.sortGroup) this.groups.add(i, spec.sortGroup(row));
+      const v = spec.sortValue(row);
+      if (v === undefined) {
+        (this.missing ??= new Uint32Array(n))[i] = 1;
+        continue;
+      }
+      this.mode ??= typeof v === 'number' ? 'int' : isIsoInstant(v) ? 'iso' : 'rank';
+      const mode = this.mode;
+      if (mode === 'int') {
+        if (typeof v !== 'number') return this.restart('rank');
+        if (!(v >= 0 && Number.isSafeInteger(v))) return this.restart('float');
+        this.hi[i] = Math.floor(v / TWO_32);
+        this.lo[i] = v >>> 0;
+      } else if (mode === 'float') {
+        if (typeof v !== 'number') return this.restart('rank');
+        // The bits of the double, flipped so that unsigned order is numeric order; -0 sorts as 0, as
+        // a - b says. Little-endian (every platform Chromium runs on): sign and exponent are in u[1].
+        f[0] = v === 0 ? 0 : v;
+        if (u[1]! & 0x80000000) {
+          this.hi[i] = ~u[1]! >>> 0;
+          this.lo[i] = ~u[0]! >>> 0;
+        } else {
+          this.hi[i] = (u[1]! | 0x80000000) >>> 0;
+          this.lo[i] = u[0]!;
+        }
+      } else if (mode === 'iso') {
+        if (typeof v !== 'string' || !isIsoInstant(v)) return this.restart('rank');
+        // Fixed-width digit fields compare as their digit strings do: YYYYMMDD above, hhmmssSSS below.
+        this.hi[i] = digits(v, 0, 4) * 10_000 + digits(v, 5, 2) * 100 + digits(v, 8, 2);
+        this.lo[i] =
+          digits(v, 11, 2) * 10_000_000 +
+          digits(v, 14, 2) * 100_000 +
+          digits(v, 17, 2) * 1000 +
+          digits(v, 20, 3);
+      } else this.ranks.add(i, v);
+    }
+    this.next = end;
+    if (end < n) return;
+    if (this.mode === 'rank') this.ranks.write(this.lo, this.missing);
+    let group: Uint32Array | null = null;
+    if (spec.sortGroup) {
+      // Columns grouped by the same function (money: by currency) share one array of group ranks.
+      const shared = groupsBy.get(rows) ?? new Map<unknown, Uint32Array>();
+      groupsBy.set(rows, shared);
+      group = shared.get(spec.sortGroup) ?? null;
+      if (!group) {
+        group = new Uint32Array(n);
+        // Ranked here unless another column finished ranking them while this one was being built.
+        (this.groups ?? rankAll(rows, spec.sortGroup)).write(group, null);
+        shared.set(spec.sortGroup, group);
+      }
+    }
+    this.keys = { lo: this.lo, hi: constant(this.hi) ? null : this.hi, missing: this.missing, group };
+  }
+
+  finish(): ColumnKeys {
+    while (!this.keys) this.step(this.rows.length);
+    return this.keys;
+  }
 }
 
 function constant(a: Uint32Array): boolean {
@@ -202,11 +298,8 @@ class Ranker {
   }
 }
 
-/** Groups (currencies) ranked A–Z. */
-function groupRanks(rows: readonly ListRow[], pick: (r: ListRow) => string): Uint32Array {
-  const ranks = new Ranker(rows.length);
-  for (let i = 0; i < rows.length; i += 1) ranks.add(i, pick(rows[i]!));
-  const out = new Uint32Array(rows.length);
-  ranks.write(out, null);
-  return out;
+function rankAll(rows: readonly ListRow[], pick: (r: ListRow) => string): Ranker {
+  const r = new Ranker(rows.length);
+  for (let i = 0; i < rows.length; i += 1) r.add(i, pick(rows[i]!));
+  return r;
 }

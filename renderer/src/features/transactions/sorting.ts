@@ -22,6 +22,21 @@ export function sortOrder(
   sorting: Sorting,
   columns: readonly ColumnSpec[],
 ): Uint32Array {
+  // The last order made of these rows is kept: the list prepares it before the render that shows it.
+  const key = JSON.stringify(sorting);
+  const last = lastOrder.get(rows);
+  if (last?.key === key && last.columns === columns) return last.order;
+  const order = makeOrder(rows, sorting, columns);
+  lastOrder.set(rows, { key, columns, order });
+  return order;
+}
+
+const lastOrder = new WeakMap<
+  readonly ListRow[],
+  { key: string; columns: readonly ColumnSpec[]; order: Uint32Array }
+>();
+
+function makeOrder(rows: readonly ListRow[], sorting: Sorting, columns: readonly ColumnSpec[]): Uint32Array {
   const keys = sorting
     .map((s) => ({ spec: columns.find((c) => c.id === s.id), desc: s.desc }))
     .filter((k): k is { spec: ColumnSpec; desc: boolean } => k.spec !== undefined);
