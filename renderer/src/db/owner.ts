@@ -77,7 +77,13 @@ function writerFor(db: RefundDeskDb): CacheWriter {
  * written rows alone — an absent list reads the whole cache when it is opened. Large writes run in a
  * worker (cache-writer) that the owner awaits before touching the query cache.
  */
-export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: CacheWriter = writerFor(db)) {
+export function createCacheOwner(
+  db: RefundDeskDb,
+  client: QueryClient,
+  writer: CacheWriter = writerFor(db),
+  /** Rows per page of the whole-cache read (read-list.ts); tests make pages small. */
+  opts: { readPage?: number } = {},
+) {
   const transactions = createTransactionsRepo(db);
   const meta = createMetaRepo(db);
   return {
@@ -93,7 +99,7 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: 
           const mine = reading.get(profileId) ?? [];
           reading.set(profileId, [...mine, landed]);
           try {
-            let rows = await readListRows(transactions, profileId);
+            let rows = await readListRows(transactions, profileId, opts.readPage);
             for (const fresh of landed) rows = mergeRows(rows, fresh);
             return rows;
           } finally {

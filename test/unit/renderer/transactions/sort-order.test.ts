@@ -9,6 +9,7 @@ import {
   type Sorting,
 } from '../../../../renderer/src/features/transactions/sorting';
 import { radixSortBy } from '../../../../renderer/src/features/transactions/radix';
+import { hasKeys, prepareKeys } from '../../../../renderer/src/features/transactions/sort-keys';
 import { makeTx } from '../db/helpers';
 
 /**
@@ -120,6 +121,40 @@ describe('the list sort (typed keys and a radix sort)', () => {
         },
       ),
       { numRuns: 400 },
+    );
+  });
+
+  it('keys built a few rows at a time (prepareKeys) give the same order as keys built at once', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(rowArb, { maxLength: 30 }),
+        fc.constantFrom(...COLUMNS.map((c) => c.id)),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 7 }),
+        async (specs, id, desc, slice) => {
+          const sliced = rowsOf(specs);
+          const whole = sliced.slice();
+          let pauses = 0;
+          await prepareKeys(
+            sliced,
+            COLUMNS.filter((c) => c.id === id),
+            async () => void (pauses += 1),
+            slice,
+          );
+          expect(
+            hasKeys(
+              sliced,
+              COLUMNS.find((c) => c.id === id)!,
+            ),
+          ).toBe(true);
+          // The number column reuses number order (no slices); the others go a slice at a time.
+          if (id !== 'transactionNo' && sliced.length > slice) expect(pauses).toBeGreaterThan(1);
+          const order = (rows: ListRow[]) =>
+            sortRows(rows, [{ id, desc }], COLUMNS).map((r) => r.transactionNo);
+          expect(order(sliced)).toEqual(order(whole));
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 
