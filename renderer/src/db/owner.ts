@@ -11,10 +11,11 @@ import { useDb } from './context';
 import { createMetaRepo } from './meta-repo';
 import { readListRows } from './read-list';
 import { type ListStats, statsOf } from './list-stats';
+import { type ListSummary, listSummaryKey, summaryOf, toStored } from './list-summary';
 import type { CachedTransaction, RefundDeskDb } from './schema';
 import { createTransactionsRepo, type LocalHit } from './transactions-repo';
 
-export type { CachedTransaction, ListRow, ListStats, LocalHit, WriteOutcome };
+export type { CachedTransaction, ListRow, ListStats, ListSummary, LocalHit, WriteOutcome };
 /** What the list knows of all its rows, gathered as they were read (list-stats.ts). */
 export { statsOf };
 export { RESET_CACHE_WORDS };
@@ -27,6 +28,8 @@ export const transactionKeys = {
   /** The first screen of the list only (never merged into or mistaken for the whole list). */
   firstPage: (profileId: string) => ['transactions', profileId, 'first-page'] as const,
   newestFetch: (profileId: string) => ['transactions', profileId, 'newest-fetch'] as const,
+  /** The whole cache's count and sums as of its last complete read (list-summary.ts). */
+  summary: (profileId: string) => ['transactions', profileId, 'summary'] as const,
   setting: (profileId: string, name: string) => ['transactions', profileId, 'setting', name] as const,
   /** Rows read by number (other screens' views of cached payments); every write re-reads them. */
   byNumbers: (profileId: string, transactionNos: readonly string[] = []) =>
@@ -98,9 +101,24 @@ export function createCacheOwner(
           const reading = readingLists(client);
           const mine = reading.get(profileId) ?? [];
           reading.set(profileId, [...mine, landed]);
+          // The mark a write deletes (list-summary.ts): still there at the end, no write came meanwhile.
+          const mark = { reading: `${Date.now()}-${Math.random()}` };
+          const key = listSummaryKey(profileId);
+          const marked = db.meta.put({ key, value: mark }).catch(() => undefined);
           try {
             let rows = await readListRows(transactions, profileId, opts.readPage);
             for (const fresh of landed) rows = mergeRows(rows, fresh);
+            if (landed.length === 0) {
+              await marked;
+              const stats = statsOf(rows);
+              await db
+                .transaction('rw', db.meta, async () => {
+                  const now = (await db.meta.get(key))?.value as { reading?: unknown } | undefined;
+                  if (now?.reading === mark.reading) await db.meta.put({ key, value: toStored(stats) });
+                })
+                // The summary only saves the next start a read; failing to store it loses nothing.
+                .catch(() => undefined);
+            }
             return rows;
           } finally {
             const left = (reading.get(profileId) ?? []).filter((l) => l !== landed);
@@ -108,6 +126,18 @@ export function createCacheOwner(
             else reading.delete(profileId);
           }
         },
+        staleTime: Infinity,
+      }),
+
+    /**
+     * The count and per-currency sums of the profile's whole cache as of the last complete read (null
+     * when a write came since): the list shows them while its rows are still being read.
+     */
+    summaryQuery: (profileId: string) =>
+      queryOptions({
+        queryKey: transactionKeys.summary(profileId),
+        queryFn: async (): Promise<ListSummary | null> =>
+          summaryOf((await db.meta.get(listSummaryKey(profileId)))?.value),
         staleTime: Infinity,
       }),
 
@@ -201,6 +231,8 @@ export function createCacheOwner(
         client.setQueryData(transactionKeys.newestFetch(profileId), (cur: string | null | undefined) =>
           cur === undefined ? undefined : cur && cur > fetchedAt ? cur : fetchedAt,
         );
+        // The stored summary was deleted with the write (list-summary.ts); so is the one read.
+        client.setQueryData(transactionKeys.summary(profileId), null);
         // The first screen is a read of the index, not a list to merge into: read it again when shown.
         void client.invalidateQueries({ queryKey: transactionKeys.firstPage(profileId) });
         // So are reads by number (a payment's refunds on the Payments screen).

@@ -1,5 +1,6 @@
 import Dexie from 'dexie';
 import type { Transaction } from '../../../shared/domain/transaction';
+import { listSummaryKey } from './list-summary';
 import type { CachedRefund, CachedTransaction, RefundDeskDb } from './schema';
 
 /**
@@ -46,7 +47,9 @@ export function createTransactionsRepo(db: RefundDeskDb) {
       rows.push(r.row);
       refunds.push(...r.refunds);
     }
-    await db.transaction('rw', ['transactions', 'refunds'], async () => {
+    await db.transaction('rw', ['transactions', 'refunds', 'meta'], async () => {
+      // The profile's list summary (list-summary.ts) no longer holds once these rows are in.
+      await db.meta.delete(listSummaryKey(profileId));
       await db.transactions.bulkPut(rows);
       if (refunds.length > 0) await db.refunds.bulkPut(refunds);
     });

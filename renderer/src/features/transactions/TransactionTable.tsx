@@ -4,7 +4,6 @@ import {
   getCoreRowModel,
   useReactTable,
 } from '@tanstack/react-table';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   type CSSProperties,
   type KeyboardEvent,
@@ -21,6 +20,7 @@ import { type ColumnSpec, columnHeader } from './columns';
 import { contentWidths, fitColumns, MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH } from './column-widths';
 import type { ListRow } from '../../db/owner';
 import type { ListStats } from '../../db/owner';
+import { useFixedRows } from './use-fixed-rows';
 import { type UncertainRefunds, uncertainFor } from './open-refunds';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import type { Sorting } from './sorting';
@@ -59,6 +59,8 @@ interface Props {
    * pinned money columns never cover the others.
    */
   compact?: boolean;
+  /** Only the first screen of rows is in yet; the rest of the cache is being read. */
+  busy?: boolean;
   /** Scrolls this row into view each time `seq` changes (a look-up found it), even if it was active already. */
   reveal?: { transactionNo: string; seq: number } | null;
 }
@@ -186,7 +188,7 @@ const Row = memo(function Row({
 /**
  * The virtualised list: @tanstack/react-table owns the column model (headers, sizes, resizing, sort
  * state) while sorting and filtering happen beforehand over plain arrays (the same code the exports
- * use); @tanstack/react-virtual renders only the rows in view, so 100k rows scroll smoothly.
+ * use); only the rows in view are rendered (use-fixed-rows.ts), so a million rows scroll smoothly.
  * Columns size to their content and can be dragged (or resized from the keyboard on their edge);
  * the transaction number stays on the left and the money columns on the right while it scrolls sideways.
  * Keyboard: ↑/↓/PageUp/PageDown/Home/End move the active row (announced through aria-activedescendant),
@@ -210,6 +212,7 @@ export function TransactionTable({
   uncertain,
   compact = false,
   reveal = null,
+  busy = false,
 }: Props) {
   const format = useFormat();
   const ownRef = useRef<HTMLDivElement>(null);
@@ -271,13 +274,13 @@ export function TransactionTable({
     [columns, sizesKey],
   );
   const sizes = layout.sizes;
-  const virtual = useVirtualizer({
+  const { items, totalSize, scrollToIndex } = useFixedRows({
     count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    rowHeight: ROW_HEIGHT,
     // A few rows beyond the screen, no more: each frame of a fast scroll renders and restyles every row in
     // the window, so overscan is paid on every frame while it rarely saves a blank row.
     overscan: 4,
+    scrollRef,
   });
   const activeIndex = useMemo(
     () => (activeNo ? rows.findIndex((r) => r.transactionNo === activeNo) : -1),
@@ -285,16 +288,16 @@ export function TransactionTable({
   );
 
   useEffect(() => {
-    if (activeIndex >= 0) virtual.scrollToIndex(activeIndex, { align: 'auto' });
-  }, [activeIndex, virtual]);
+    if (activeIndex >= 0) scrollToIndex(activeIndex, { align: 'auto' });
+  }, [activeIndex, scrollToIndex]);
   // A look-up shows its row even when it was the active one already and the list was scrolled away.
   const revealIndex = useMemo(
     () => (reveal ? rows.findIndex((r) => r.transactionNo === reveal.transactionNo) : -1),
     [rows, reveal],
   );
   useEffect(() => {
-    if (revealIndex >= 0) virtual.scrollToIndex(revealIndex, { align: 'center' });
-  }, [revealIndex, reveal?.seq, virtual]);
+    if (revealIndex >= 0) scrollToIndex(revealIndex, { align: 'center' });
+  }, [revealIndex, reveal?.seq, scrollToIndex]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.target !== e.currentTarget || rows.length === 0) return;
@@ -341,7 +344,6 @@ export function TransactionTable({
     onWidths({ ...widths, [id]: Math.min(MAX_COLUMN_WIDTH, Math.max(MIN_COLUMN_WIDTH, now + delta)) });
   };
 
-  const items = virtual.getVirtualItems();
   // Only point at the active row while it is rendered: a dangling id would mislead a screen reader.
   const activeRendered = activeIndex >= 0 && items.some((v) => v.index === activeIndex);
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.transactionNo));
@@ -353,6 +355,7 @@ export function TransactionTable({
       aria-rowcount={rows.length + 1}
       aria-colcount={columns.length + 1}
       aria-multiselectable="true"
+      aria-busy={busy}
       aria-activedescendant={activeRendered && activeNo ? rowDomId(activeNo) : undefined}
       tabIndex={0}
       ref={scrollRef}
@@ -419,7 +422,7 @@ export function TransactionTable({
           );
         })}
       </div>
-      <div className="tx-body" style={{ height: virtual.getTotalSize(), width: layout.width }}>
+      <div className="tx-body" style={{ height: totalSize, width: layout.width }}>
         {/* The window of rows moves as one block: the rows inside are in normal flow, with no style of
             their own that changes as they scroll. Each row used to carry its own translateY, so every
             frame of a fast scroll gave 25 rows new inline styles, and Chromium's style recalculation

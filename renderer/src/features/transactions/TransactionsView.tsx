@@ -15,7 +15,7 @@ import { OFFLINE_REASON, useConnectivity } from './connectivity';
 import { DetailPanel } from './DetailPanel';
 import { EmptyCache } from './EmptyCache';
 import { FilterBar } from './FilterBar';
-import { EMPTY_FILTER, filterMask, pickRows } from './filters';
+import { EMPTY_FILTER, filterMask, isFilterActive, pickRows } from './filters';
 import { statsOf } from '../../db/owner';
 import { JobBar } from './JobBar';
 import { ResetCache } from '../settings/ResetCache';
@@ -96,6 +96,13 @@ export function TransactionsView({ profile, onRefund }: Props) {
       (mask ? undefined : totalsFromStats(stats, view.totalsBasis)) ??
       totalsByCurrency(all, view.totalsBasis, mask),
     [all, mask, stats, view.totalsBasis],
+  );
+  // While the rows are still being read, the count and totals of every cached row are known already when
+  // nothing is filtered (the summary the last complete read stored, deleted by any write since).
+  const summary = rowsQ.summary && !isFilterActive(view.filter) ? rowsQ.summary : null;
+  const summaryTotals = useMemo(
+    () => (summary ? totalsFromStats(summary.stats, view.totalsBasis) : undefined),
+    [summary, view.totalsBasis],
   );
   const columns = useMemo(() => visibleColumns(view.hiddenColumns), [view.hiddenColumns]);
   const detail = detailNo ? all.find((r) => r.transactionNo === detailNo) : undefined;
@@ -344,10 +351,11 @@ export function TransactionsView({ profile, onRefund }: Props) {
             vendors={vendors}
           />
           <TotalsBar
-            shown={shown.length}
-            cached={all.length}
-            complete={complete}
-            totals={totals}
+            shown={summary && summaryTotals ? summary.count : shown.length}
+            cached={summary && summaryTotals ? summary.count : all.length}
+            complete={complete || summaryTotals !== undefined}
+            reading={!complete}
+            totals={summaryTotals ?? totals}
             basis={view.totalsBasis}
             onBasis={(b) => update((v) => ({ ...v, totalsBasis: b }))}
           />
@@ -381,6 +389,7 @@ export function TransactionsView({ profile, onRefund }: Props) {
                   onToggle={toggle}
                   onToggleAll={toggleAll}
                   gridRef={gridRef}
+                  busy={!complete}
                   uncertain={uncertain}
                   compact={detail !== undefined}
                   reveal={reveal}

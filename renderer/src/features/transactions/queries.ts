@@ -8,6 +8,9 @@ import { VIEW_STATE_KEY } from './view-state';
 
 export { mergeRows, transactionKeys } from '../../db/owner';
 
+/** A preparation no longer needed (another list or sort came): it stops between two slices. */
+class Stopped extends Error {}
+
 /** Rows in the list's first screen, read before everything else so the list paints at once. */
 export const FIRST_PAGE_ROWS = 60;
 
@@ -19,6 +22,18 @@ export const PREPARE_IN_SLICES_ABOVE = 50_000;
 
 /** Lets the page paint and handle input between two slices of preparation. */
 const pause = () => new Promise<void>((r) => setTimeout(r, 0));
+
+/**
+ * Waits for the page to be idle (no frame or input due): work that nobody waits for yet must not take
+ * time from scrolling or typing.
+ */
+const idle = () =>
+  new Promise<void>((r) =>
+    typeof requestIdleCallback === 'function' ? requestIdleCallback(() => r()) : setTimeout(r, 0),
+  );
+
+/** Rows per slice of background key building: a few ms, inside one idle period. */
+const IDLE_SLICE = 5_000;
 
 /**
  * Columns whose keys are built in the background once the list is shown, so a click on their header
@@ -44,7 +59,10 @@ export function useCachedRows(profileId: string, opts: { enabled?: boolean } = {
  * as final. A list already shown stays until its successor (a write merged in) is prepared.
  */
 export function useListRows(profileId: string, sorting: Sorting = []) {
-  const first = useQuery(useCache().firstPageQuery(profileId, FIRST_PAGE_ROWS));
+  const cache = useCache();
+  const first = useQuery(cache.firstPageQuery(profileId, FIRST_PAGE_ROWS));
+  // The whole cache's count and sums, known before its rows are (list-summary.ts), or null.
+  const summary = useQuery(cache.summaryQuery(profileId));
   // The big read starts after the first screen arrived, so that screen is never queued behind it.
   const all = useCachedRows(profileId, { enabled: !first.isPending });
   const data = all.data;
@@ -68,9 +86,15 @@ export function useListRows(profileId: string, sorting: Sorting = []) {
       await prepareKeys(
         data,
         BACKGROUND_KEYS.filter((c) => !hasKeys(data, c)),
-        pause,
+        async () => {
+          await idle();
+          if (stopped) throw new Stopped();
+        },
+        IDLE_SLICE,
       );
-    })();
+    })().catch((e: unknown) => {
+      if (!(e instanceof Stopped)) throw e;
+    });
     return () => {
       stopped = true;
     };
@@ -79,6 +103,8 @@ export function useListRows(profileId: string, sorting: Sorting = []) {
   return {
     rows: shown ?? first.data,
     complete: shown !== undefined,
+    /** Count and sums of every cached row while the rows are still being read (null when unknown). */
+    summary: shown === undefined ? (summary.data ?? null) : null,
     isPending: all.isPending && (first.isPending || first.isError),
     isError: all.isError,
     error: all.error,
@@ -94,6 +120,7 @@ export function prefetchListRows(client: QueryClient, cache: CacheOwner, profile
   void client.prefetchQuery(cache.settingQuery(profileId, VIEW_STATE_KEY));
   void client.prefetchQuery(cache.newestFetchQuery(profileId));
   void client.prefetchQuery(cache.firstPageQuery(profileId, FIRST_PAGE_ROWS));
+  void client.prefetchQuery(cache.summaryQuery(profileId));
   void client.prefetchQuery(cache.rowsQuery(profileId));
 }
 

@@ -74,7 +74,7 @@ export async function prepareKeys(
 }
 
 /** Rows per slice of prepareKeys: about 10–20 ms of work on a slow machine. */
-export const KEY_SLICE = 50_000;
+export const KEY_SLICE = 25_000;
 
 /** Rows by transaction number (the last tie-break of every order), kept per list. */
 const byNumber = new WeakMap<readonly ListRow[], Uint32Array>();
