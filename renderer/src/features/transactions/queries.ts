@@ -2,14 +2,11 @@ import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { type CacheOwner, type ListRow, useCache } from '../../db/owner';
 import { COLUMNS } from './columns';
-import { hasKeys, prepareKeys } from './sort-keys';
+import { prepareKeys } from './sort-keys';
 import { type Sorting, sortOrder } from './sorting';
 import { VIEW_STATE_KEY } from './view-state';
 
 export { mergeRows, transactionKeys } from '../../db/owner';
-
-/** A preparation no longer needed (another list or sort came): it stops between two slices. */
-class Stopped extends Error {}
 
 /** Rows in the list's first screen, read before everything else so the list paints at once. */
 export const FIRST_PAGE_ROWS = 60;
@@ -24,23 +21,11 @@ export const PREPARE_IN_SLICES_ABOVE = 50_000;
 const pause = () => new Promise<void>((r) => setTimeout(r, 0));
 
 /**
- * Waits for the page to be idle (no frame or input due): work that nobody waits for yet must not take
- * time from scrolling or typing.
+ * Columns whose keys are built before the whole list is shown, besides the sort's: the amounts. Keys
+ * built later in the background took frames from scrolling; a column not prepared is keyed on its
+ * first sort (one pass over the rows).
  */
-const idle = () =>
-  new Promise<void>((r) =>
-    typeof requestIdleCallback === 'function' ? requestIdleCallback(() => r()) : setTimeout(r, 0),
-  );
-
-/** Rows per slice of background key building: a few ms, inside one idle period. */
-const IDLE_SLICE = 5_000;
-
-/**
- * Columns whose keys are built in the background once the list is shown, so a click on their header
- * sorts at once. Not the reference: a million distinct strings are ranked in one sort that cannot be
- * sliced; it is built when asked for.
- */
-const BACKGROUND_KEYS = COLUMNS.filter((c) => c.id !== 'reference');
+const PREPARED = new Set(['amount', 'refunded', 'remaining']);
 
 /**
  * Every cached row of the profile, decorated once for sorting/filtering/totals. Read a page at a time
@@ -74,7 +59,9 @@ export function useListRows(profileId: string, sorting: Sorting = []) {
     let stopped = false;
     const sorted = JSON.parse(sortingKey) as Sorting;
     void (async () => {
-      const specs = COLUMNS.filter((c) => sorted.some((s) => s.id === c.id));
+      // The sort's columns, and the money columns (what a list of payments is most often sorted by), so
+      // that a click on them sorts at once; the others are built when first asked for.
+      const specs = COLUMNS.filter((c) => sorted.some((s) => s.id === c.id) || PREPARED.has(c.id));
       await prepareKeys(data, specs, pause);
       if (stopped) return;
       // The order itself (a few radix passes over the keys) in a task of its own, before the render.
@@ -82,19 +69,7 @@ export function useListRows(profileId: string, sorting: Sorting = []) {
       await pause();
       if (stopped) return;
       setReady({ profileId, rows: data });
-      // Then the other columns, so that a click on a header sorts without building keys first.
-      await prepareKeys(
-        data,
-        BACKGROUND_KEYS.filter((c) => !hasKeys(data, c)),
-        async () => {
-          await idle();
-          if (stopped) throw new Stopped();
-        },
-        IDLE_SLICE,
-      );
-    })().catch((e: unknown) => {
-      if (!(e instanceof Stopped)) throw e;
-    });
+    })();
     return () => {
       stopped = true;
     };
