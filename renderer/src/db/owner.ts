@@ -102,14 +102,18 @@ export function createCacheOwner(
           const mine = reading.get(profileId) ?? [];
           reading.set(profileId, [...mine, landed]);
           // The mark a write deletes (list-summary.ts): still there at the end, no write came meanwhile.
+          // Stored before the first page is asked, so a write either came before it (and is read) or
+          // deletes it.
           const mark = { reading: `${Date.now()}-${Math.random()}` };
           const key = listSummaryKey(profileId);
-          const marked = db.meta.put({ key, value: mark }).catch(() => undefined);
+          const marked = await db.meta
+            .put({ key, value: mark })
+            .then(() => true)
+            .catch(() => false);
           try {
             let rows = await readListRows(transactions, profileId, opts.readPage);
             for (const fresh of landed) rows = mergeRows(rows, fresh);
-            if (landed.length === 0) {
-              await marked;
+            if (marked && landed.length === 0) {
               const stats = statsOf(rows);
               await db
                 .transaction('rw', db.meta, async () => {
