@@ -1,4 +1,5 @@
 import { type RefObject, useCallback, useEffect, useMemo, useState } from 'react';
+import { flushSync } from 'react-dom';
 
 /** One rendered row of the window: its index in the list and its offset from the top of the body. */
 export interface WindowRow {
@@ -30,11 +31,15 @@ export function useFixedRows(opts: {
       setView((v) => (v.first === first && v.fit === fit ? v : { first, fit }));
     };
     read();
-    el.addEventListener('scroll', read, { passive: true });
+    // Rendered within the scroll event, before the frame is drawn (as react-virtual does while
+    // scrolling): left to React's scheduler, the new rows came a task later, after the browser had
+    // already styled and painted the old ones at the new offset, and each frame did that work twice.
+    const onScroll = () => flushSync(read);
+    el.addEventListener('scroll', onScroll, { passive: true });
     const ro = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(read);
     ro?.observe(el);
     return () => {
-      el.removeEventListener('scroll', read);
+      el.removeEventListener('scroll', onScroll);
       ro?.disconnect();
     };
   }, [scrollRef, rowHeight]);
