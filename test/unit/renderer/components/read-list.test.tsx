@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { createFakeBridge } from '../../../fakes/bridge';
-import { harness } from '../components/harness';
-import { makeTx } from './helpers';
+import { harness } from './harness';
+import { makeTx } from '../db/helpers';
 import { createCacheOwner, transactionKeys } from '../../../../renderer/src/db/owner';
 import type { ListRow } from '../../../../renderer/src/db/list-row';
 import { readListRows } from '../../../../renderer/src/db/read-list';
