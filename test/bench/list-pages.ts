@@ -6,16 +6,18 @@
 
 /**
  * Installed before the app loads: in ms since navigation start, when the workspace shell, the first
- * row and the complete count (every row counted, totals final) are painted — the next animation frame
- * after the DOM shows them — and the longest main-thread task that began before the count was final
- * (longtask entries, ≥ 50 ms; an entry arrives after its task, so each is kept with its start and the
- * longest is taken when the marks are read).
+ * row, the complete count (every row counted, totals final) and the whole list (the grid no longer
+ * aria-busy: every row read, sorted and shown) are painted — the next animation frame after the DOM
+ * shows them — and the longest main-thread task that began before both the count was final and the
+ * list was whole (longtask entries, ≥ 50 ms; an entry arrives after its task, so each is kept with its
+ * start and the longest is taken when the marks are read). The app may know its count and totals
+ * before its last row is read (a summary of the last complete read): loading is over only when both are.
  */
 export const MARKS = (rows: number) => `(() => {
   const tasks = [];
   const marks = (window.__rdMarks = {
     get longest() {
-      const until = marks.counted > 0 ? marks.counted : Infinity;
+      const until = marks.counted > 0 && marks.loaded > 0 ? Math.max(marks.counted, marks.loaded) : Infinity;
       return tasks.reduce((m, t) => (t.start < until ? Math.max(m, t.duration) : m), 0);
     },
   });
@@ -33,6 +35,7 @@ export const MARKS = (rows: number) => `(() => {
       const busy = document.querySelector('[data-testid="tx-totals"][aria-busy="true"]');
       if (count && !busy && count.textContent.replace(/\\D/g, '') === '${rows}') at('counted');
     }
+    if (marks.loaded === undefined && document.querySelector('[data-testid="tx-grid"][aria-busy="false"]')) at('loaded');
   };
   new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
 })()`;

@@ -9,10 +9,15 @@ import { createCacheWriteWorker } from './cache-write-worker';
 import { type CacheWriter, createCacheWriter, type WriteOutcome } from './cache-writer';
 import { useDb } from './context';
 import { createMetaRepo } from './meta-repo';
+import { readListRows } from './read-list';
+import { type ListStats, statsOf } from './list-stats';
+import { type ListSummary, listSummaryKey, summaryOf, toStored } from './list-summary';
 import type { CachedTransaction, RefundDeskDb } from './schema';
 import { createTransactionsRepo, type LocalHit } from './transactions-repo';
 
-export type { CachedTransaction, ListRow, LocalHit, WriteOutcome };
+export type { CachedTransaction, ListRow, ListStats, ListSummary, LocalHit, WriteOutcome };
+/** What the list knows of all its rows, gathered as they were read (list-stats.ts). */
+export { statsOf };
 export { RESET_CACHE_WORDS };
 
 /** Query-key factory: everything cached per profile lives under ['transactions', profileId]. */
@@ -23,6 +28,8 @@ export const transactionKeys = {
   /** The first screen of the list only (never merged into or mistaken for the whole list). */
   firstPage: (profileId: string) => ['transactions', profileId, 'first-page'] as const,
   newestFetch: (profileId: string) => ['transactions', profileId, 'newest-fetch'] as const,
+  /** The whole cache's count and sums as of its last complete read (list-summary.ts). */
+  summary: (profileId: string) => ['transactions', profileId, 'summary'] as const,
   setting: (profileId: string, name: string) => ['transactions', profileId, 'setting', name] as const,
   /** Rows read by number (other screens' views of cached payments); every write re-reads them. */
   byNumbers: (profileId: string, transactionNos: readonly string[] = []) =>
@@ -39,6 +46,17 @@ const yieldToPage = () => new Promise<void>((r) => setTimeout(r, 0));
  * earlier fetch's rows must never land after a later one's.
  */
 const mergeTails = new WeakMap<QueryClient, Promise<unknown>>();
+
+/** Whole-cache reads under way, per query client and profile: where writes meanwhile are kept. */
+const reading = new WeakMap<QueryClient, Map<string, ListRow[][][]>>();
+function readingLists(client: QueryClient): Map<string, ListRow[][][]> {
+  let m = reading.get(client);
+  if (!m) {
+    m = new Map();
+    reading.set(client, m);
+  }
+  return m;
+}
 
 /**
  * One writer per database, shared by every owner over it (each component's useCache makes its own),
@@ -62,7 +80,13 @@ function writerFor(db: RefundDeskDb): CacheWriter {
  * written rows alone — an absent list reads the whole cache when it is opened. Large writes run in a
  * worker (cache-writer) that the owner awaits before touching the query cache.
  */
-export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: CacheWriter = writerFor(db)) {
+export function createCacheOwner(
+  db: RefundDeskDb,
+  client: QueryClient,
+  writer: CacheWriter = writerFor(db),
+  /** Rows per page of the whole-cache read (read-list.ts); tests make pages small. */
+  opts: { readPage?: number } = {},
+) {
   const transactions = createTransactionsRepo(db);
   const meta = createMetaRepo(db);
   return {
@@ -70,7 +94,54 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: 
     rowsQuery: (profileId: string) =>
       queryOptions({
         queryKey: transactionKeys.rows(profileId),
-        queryFn: async (): Promise<ListRow[]> => (await transactions.all(profileId)).map(toListRow),
+        queryFn: async (): Promise<ListRow[]> => {
+          // Writes that land while the pages are read are kept here and merged at the end: a page
+          // already read would not see them, and there is no list yet to merge them into.
+          const landed: ListRow[][] = [];
+          const reading = readingLists(client);
+          const mine = reading.get(profileId) ?? [];
+          reading.set(profileId, [...mine, landed]);
+          // The mark a write deletes (list-summary.ts): still there at the end, no write came meanwhile.
+          // Stored before the first page is asked, so a write either came before it (and is read) or
+          // deletes it.
+          const mark = { reading: `${Date.now()}-${Math.random()}` };
+          const key = listSummaryKey(profileId);
+          const marked = await db.meta
+            .put({ key, value: mark })
+            .then(() => true)
+            .catch(() => false);
+          try {
+            let rows = await readListRows(transactions, profileId, opts.readPage);
+            for (const fresh of landed) rows = mergeRows(rows, fresh);
+            if (marked && landed.length === 0) {
+              const stats = statsOf(rows);
+              await db
+                .transaction('rw', db.meta, async () => {
+                  const now = (await db.meta.get(key))?.value as { reading?: unknown } | undefined;
+                  if (now?.reading === mark.reading) await db.meta.put({ key, value: toStored(stats) });
+                })
+                // The summary only saves the next start a read; failing to store it loses nothing.
+                .catch(() => undefined);
+            }
+            return rows;
+          } finally {
+            const left = (reading.get(profileId) ?? []).filter((l) => l !== landed);
+            if (left.length > 0) reading.set(profileId, left);
+            else reading.delete(profileId);
+          }
+        },
+        staleTime: Infinity,
+      }),
+
+    /**
+     * The count and per-currency sums of the profile's whole cache as of the last complete read (null
+     * when a write came since): the list shows them while its rows are still being read.
+     */
+    summaryQuery: (profileId: string) =>
+      queryOptions({
+        queryKey: transactionKeys.summary(profileId),
+        queryFn: async (): Promise<ListSummary | null> =>
+          summaryOf((await db.meta.get(listSummaryKey(profileId)))?.value),
         staleTime: Infinity,
       }),
 
@@ -147,6 +218,9 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: 
         if (written.length === 0) return;
         const key = transactionKeys.rows(profileId);
         const base = client.getQueryData<ListRow[]>(key);
+        // Rows written while the list is being read: merged when the read ends.
+        for (const landed of readingLists(client).get(profileId) ?? [])
+          landed.push(listRowsOf(written, profileId, fetchedAt));
         if (base !== undefined) {
           // A large write is merged a slice at a time (list-merge.ts); if the list changed meanwhile (it
           // was read again, or a lookup landed), the fresh rows are merged into what is there now.
@@ -161,6 +235,8 @@ export function createCacheOwner(db: RefundDeskDb, client: QueryClient, writer: 
         client.setQueryData(transactionKeys.newestFetch(profileId), (cur: string | null | undefined) =>
           cur === undefined ? undefined : cur && cur > fetchedAt ? cur : fetchedAt,
         );
+        // The stored summary was deleted with the write (list-summary.ts); so is the one read.
+        client.setQueryData(transactionKeys.summary(profileId), null);
         // The first screen is a read of the index, not a list to merge into: read it again when shown.
         void client.invalidateQueries({ queryKey: transactionKeys.firstPage(profileId) });
         // So are reads by number (a payment's refunds on the Payments screen).

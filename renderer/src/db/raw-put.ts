@@ -1,5 +1,6 @@
 import type { Transaction } from '../../../shared/domain/transaction';
 import type { RefundDeskDb } from './schema';
+import { listSummaryKey } from './list-summary';
 import { toRows } from './transactions-repo';
 
 /** IndexedDB's connection as Dexie types it (this module is also type-checked without the DOM library). */
@@ -26,13 +27,15 @@ export function putChunkRaw(
   fetchedAt: string,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const tx = idb.transaction(['transactions', 'refunds'], 'readwrite', { durability: 'relaxed' });
+    const tx = idb.transaction(['transactions', 'refunds', 'meta'], 'readwrite', { durability: 'relaxed' });
     tx.oncomplete = () => resolve();
     // A failed put (its error event unhandled) aborts the transaction with that put's error.
     tx.onabort = () => reject(tx.error ?? new DOMException('The write was aborted.', 'AbortError'));
     try {
       const rows = tx.objectStore('transactions');
       const refunds = tx.objectStore('refunds');
+      // The profile's list summary (list-summary.ts) no longer holds once these rows are in.
+      tx.objectStore('meta').delete(listSummaryKey(profileId));
       for (const t of txs) {
         const r = toRows(profileId, t, fetchedAt);
         rows.put(r.row);

@@ -1,5 +1,6 @@
 import Dexie from 'dexie';
 import type { Transaction } from '../../../shared/domain/transaction';
+import { listSummaryKey } from './list-summary';
 import type { CachedRefund, CachedTransaction, RefundDeskDb } from './schema';
 
 /**
@@ -46,7 +47,9 @@ export function createTransactionsRepo(db: RefundDeskDb) {
       rows.push(r.row);
       refunds.push(...r.refunds);
     }
-    await db.transaction('rw', ['transactions', 'refunds'], async () => {
+    await db.transaction('rw', ['transactions', 'refunds', 'meta'], async () => {
+      // The profile's list summary (list-summary.ts) no longer holds once these rows are in.
+      await db.meta.delete(listSummaryKey(profileId));
       await db.transactions.bulkPut(rows);
       if (refunds.length > 0) await db.refunds.bulkPut(refunds);
     });
@@ -77,6 +80,19 @@ export function createTransactionsRepo(db: RefundDeskDb) {
     /** Every cached transaction of a profile (the list filters and sorts in memory). */
     all(profileId: string): Promise<CachedTransaction[]> {
       return db.transactions.where('profileId').equals(profileId).toArray();
+    },
+
+    /**
+     * Up to `limit` of the profile's transactions in transaction-number order (the primary key), after
+     * `afterNo` (from the first when undefined): the whole cache read a page at a time, each page one
+     * getAll of the key range, so no single answer holds the page for seconds at a million rows.
+     */
+    page(profileId: string, afterNo: string | undefined, limit: number): Promise<CachedTransaction[]> {
+      return db.transactions
+        .where('[profileId+transactionNo]')
+        .between([profileId, afterNo ?? Dexie.minKey], [profileId, Dexie.maxKey], afterNo === undefined, true)
+        .limit(limit)
+        .toArray();
     },
 
     /**

@@ -14,6 +14,7 @@ export function TotalsBar({
   shown,
   cached,
   complete = true,
+  reading = false,
   totals,
   basis,
   onBasis,
@@ -21,6 +22,11 @@ export function TotalsBar({
   shown: number;
   cached: number;
   complete?: boolean;
+  /**
+   * The count and totals are final (from the summary of the last complete read) while the rows are still
+   * being read: only the newest screen is on the list yet.
+   */
+  reading?: boolean;
   totals: readonly CurrencyTotal[];
   basis: TotalsBasis;
   onBasis(b: TotalsBasis): void;
@@ -39,6 +45,12 @@ export function TotalsBar({
       {complete ? (
         <span>
           <strong data-testid="tx-count">{f.count(shown)}</strong> of {f.count(cached)} cached shown
+          {reading && (
+            <span className="muted small" data-testid="tx-reading">
+              {' '}
+              · the newest are listed while the rest is read
+            </span>
+          )}
         </span>
       ) : (
         <span>

@@ -4,13 +4,11 @@ import {
   getCoreRowModel,
   useReactTable,
 } from '@tanstack/react-table';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   type CSSProperties,
   type KeyboardEvent,
   memo,
   type RefObject,
-  useDeferredValue,
   useEffect,
   useMemo,
   useRef,
@@ -21,11 +19,14 @@ import type { Formatters } from '../preferences/format';
 import { type ColumnSpec, columnHeader } from './columns';
 import { contentWidths, fitColumns, MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH } from './column-widths';
 import type { ListRow } from '../../db/owner';
+import type { ListStats } from '../../db/owner';
+import { useFixedRows } from './use-fixed-rows';
 import { type UncertainRefunds, uncertainFor } from './open-refunds';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import type { Sorting } from './sorting';
 
 const ROW_HEIGHT = 32;
+const NO_ROWS: ListRow[] = [];
 const CHECK_WIDTH = 36;
 const FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 const FONTS = {
@@ -36,6 +37,8 @@ const FONTS = {
 
 interface Props {
   rows: readonly ListRow[];
+  /** What is known of every cached row (list-stats.ts): columns size to it. */
+  stats: ListStats;
   columns: readonly ColumnSpec[];
   sorting: Sorting;
   onSort(id: string): void;
@@ -56,6 +59,8 @@ interface Props {
    * pinned money columns never cover the others.
    */
   compact?: boolean;
+  /** Only the first screen of rows is in yet; the rest of the cache is being read. */
+  busy?: boolean;
   /** Scrolls this row into view each time `seq` changes (a look-up found it), even if it was active already. */
   reveal?: { transactionNo: string; seq: number } | null;
 }
@@ -183,7 +188,7 @@ const Row = memo(function Row({
 /**
  * The virtualised list: @tanstack/react-table owns the column model (headers, sizes, resizing, sort
  * state) while sorting and filtering happen beforehand over plain arrays (the same code the exports
- * use); @tanstack/react-virtual renders only the rows in view, so 100k rows scroll smoothly.
+ * use); only the rows in view are rendered (use-fixed-rows.ts), so a million rows scroll smoothly.
  * Columns size to their content and can be dragged (or resized from the keyboard on their edge);
  * the transaction number stays on the left and the money columns on the right while it scrolls sideways.
  * Keyboard: ↑/↓/PageUp/PageDown/Home/End move the active row (announced through aria-activedescendant),
@@ -191,6 +196,7 @@ const Row = memo(function Row({
  */
 export function TransactionTable({
   rows,
+  stats,
   columns: allColumns,
   sorting,
   onSort,
@@ -206,18 +212,15 @@ export function TransactionTable({
   uncertain,
   compact = false,
   reveal = null,
+  busy = false,
 }: Props) {
   const format = useFormat();
   const ownRef = useRef<HTMLDivElement>(null);
   const scrollRef = gridRef ?? ownRef;
   const gridWidth = useElementWidth(scrollRef);
-  // Widths follow the rows a moment later, in a render of their own: measuring every column over 100k rows
-  // (~20 ms) need not hold back the count and totals when the whole cache arrives after the first screen.
-  const widthRows = useDeferredValue(rows);
-  const auto = useMemo(
-    () => contentWidths(widthRows, allColumns, format, FONTS),
-    [widthRows, allColumns, format],
-  );
+  // Widths from what the rows will show at the widest (distinct statuses and vendors, longest ids, each
+  // currency's largest amounts), gathered once with the rows: a few texts measured, never every row.
+  const auto = useMemo(() => contentWidths(stats, allColumns, format, FONTS), [stats, allColumns, format]);
   const columns = useMemo(
     () =>
       compact && gridWidth > 0
@@ -244,7 +247,9 @@ export function TransactionTable({
   );
   const sizing = useMemo<ColumnSizingState>(() => ({ ...widths }), [widths]);
   const table = useReactTable({
-    data: rows as ListRow[],
+    // The table models the columns only (headers, sizes, resizing); rows are rendered from `rows`, so
+    // it is given none: a row model of a million rows would be a million objects nobody reads.
+    data: NO_ROWS,
     columns: defs,
     getCoreRowModel: getCoreRowModel(),
     getRowId: (r) => r.transactionNo,
@@ -269,13 +274,13 @@ export function TransactionTable({
     [columns, sizesKey],
   );
   const sizes = layout.sizes;
-  const virtual = useVirtualizer({
+  const { items, totalSize, scrollToIndex } = useFixedRows({
     count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    rowHeight: ROW_HEIGHT,
     // A few rows beyond the screen, no more: each frame of a fast scroll renders and restyles every row in
     // the window, so overscan is paid on every frame while it rarely saves a blank row.
     overscan: 4,
+    scrollRef,
   });
   const activeIndex = useMemo(
     () => (activeNo ? rows.findIndex((r) => r.transactionNo === activeNo) : -1),
@@ -283,16 +288,16 @@ export function TransactionTable({
   );
 
   useEffect(() => {
-    if (activeIndex >= 0) virtual.scrollToIndex(activeIndex, { align: 'auto' });
-  }, [activeIndex, virtual]);
+    if (activeIndex >= 0) scrollToIndex(activeIndex, { align: 'auto' });
+  }, [activeIndex, scrollToIndex]);
   // A look-up shows its row even when it was the active one already and the list was scrolled away.
   const revealIndex = useMemo(
     () => (reveal ? rows.findIndex((r) => r.transactionNo === reveal.transactionNo) : -1),
     [rows, reveal],
   );
   useEffect(() => {
-    if (revealIndex >= 0) virtual.scrollToIndex(revealIndex, { align: 'center' });
-  }, [revealIndex, reveal?.seq, virtual]);
+    if (revealIndex >= 0) scrollToIndex(revealIndex, { align: 'center' });
+  }, [revealIndex, reveal?.seq, scrollToIndex]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.target !== e.currentTarget || rows.length === 0) return;
@@ -339,7 +344,6 @@ export function TransactionTable({
     onWidths({ ...widths, [id]: Math.min(MAX_COLUMN_WIDTH, Math.max(MIN_COLUMN_WIDTH, now + delta)) });
   };
 
-  const items = virtual.getVirtualItems();
   // Only point at the active row while it is rendered: a dangling id would mislead a screen reader.
   const activeRendered = activeIndex >= 0 && items.some((v) => v.index === activeIndex);
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.transactionNo));
@@ -351,6 +355,7 @@ export function TransactionTable({
       aria-rowcount={rows.length + 1}
       aria-colcount={columns.length + 1}
       aria-multiselectable="true"
+      aria-busy={busy}
       aria-activedescendant={activeRendered && activeNo ? rowDomId(activeNo) : undefined}
       tabIndex={0}
       ref={scrollRef}
@@ -417,7 +422,7 @@ export function TransactionTable({
           );
         })}
       </div>
-      <div className="tx-body" style={{ height: virtual.getTotalSize(), width: layout.width }}>
+      <div className="tx-body" style={{ height: totalSize, width: layout.width }}>
         {/* The window of rows moves as one block: the rows inside are in normal flow, with no style of
             their own that changes as they scroll. Each row used to carry its own translateY, so every
             frame of a fast scroll gave 25 rows new inline styles, and Chromium's style recalculation

@@ -15,7 +15,8 @@ import { OFFLINE_REASON, useConnectivity } from './connectivity';
 import { DetailPanel } from './DetailPanel';
 import { EmptyCache } from './EmptyCache';
 import { FilterBar } from './FilterBar';
-import { applyFilter, distinctValues, EMPTY_FILTER } from './filters';
+import { EMPTY_FILTER, filterMask, isFilterActive, pickRows } from './filters';
+import { statsOf } from '../../db/owner';
 import { JobBar } from './JobBar';
 import { ResetCache } from '../settings/ResetCache';
 import { useTransactionJobs } from './mutations';
@@ -23,13 +24,14 @@ import { OfflineBanner } from './OfflineBanner';
 import { uncertainByPayment, uncertainFor } from './open-refunds';
 import { useListRows, useNewestFetch } from './queries';
 import { SearchBox } from './SearchBox';
-import { sortRows } from './sorting';
+import { sortOrder } from './sorting';
 import { defaultSyncRange } from './sync-windows';
 import { SyncPanel } from './SyncPanel';
-import { totalsByCurrency } from './totals';
+import { totalsByCurrency, totalsFromStats } from './totals';
 import { TotalsBar } from './TotalsBar';
 import { TransactionTable } from './TransactionTable';
 import { useViewState } from './use-view-state';
+import type { ListRow } from '../../db/owner';
 
 /** Most rows one bulk refresh sends (each is a signed query; stay polite with the service). */
 export const MAX_BULK_REFRESH = 2_000;
@@ -47,9 +49,9 @@ interface Props {
 export function TransactionsView({ profile, onRefund }: Props) {
   const conn = useConnectivity();
   const { format } = usePrefs();
-  const rowsQ = useListRows(profile.id);
-  const newest = useNewestFetch(profile.id);
   const { view, update } = useViewState(profile.id);
+  const rowsQ = useListRows(profile.id, view.sorting);
+  const newest = useNewestFetch(profile.id);
   const jobs = useTransactionJobs(profile.id);
   const nav = useAppNav();
   // This desk's refunds (live through refunds.updated): one sent without a known outcome makes the
@@ -71,27 +73,46 @@ export function TransactionsView({ profile, onRefund }: Props) {
   const all = useMemo(() => rowsQ.rows ?? [], [rowsQ.rows]);
   // Until every row is read the list holds only its newest screen: nothing may act on it as the whole.
   const complete = rowsQ.complete;
-  // Sort everything once per sort change; filtering keeps that order, so typing a filter never re-sorts.
-  const sortedAll = useMemo(() => sortRows(all, view.sorting, COLUMNS), [all, view.sorting]);
+  // What is known of every row (filter choices, column widths, unfiltered totals), gathered as they were read.
+  const stats = useMemo(() => statsOf(all), [all]);
+  // The order once per sort change, as row indexes (typed keys, radix sort); the filter is applied in the
+  // order rows are held and then read through that order, so typing a filter never re-sorts.
+  const order = useMemo(() => sortOrder(all, view.sorting, COLUMNS), [all, view.sorting]);
   const filter = useDeferredValue(view.filter);
-  const currencies = useMemo(() => distinctValues(all, (r) => r.currency), [all]);
-  const vendors = useMemo(() => distinctValues(all, (r) => r.vendor), [all]);
-  const shown = useMemo(
+  const currencies = useMemo(() => [...stats.currencies].sort(), [stats]);
+  const vendors = useMemo(() => [...stats.vendors].sort(), [stats]);
+  const mask = useMemo(
     () =>
-      applyFilter(sortedAll, filter, {
+      filterMask(all, filter, {
         zone: format.zone.iana,
         cachedCurrencies: currencies,
         locale: format.locale,
       }),
-    [sortedAll, filter, format.zone.iana, format.locale, currencies],
+    [all, filter, format.zone.iana, format.locale, currencies],
   );
-  const totals = useMemo(() => totalsByCurrency(shown, view.totalsBasis), [shown, view.totalsBasis]);
+  const shown = useMemo(() => pickRows(all, order, mask), [all, order, mask]);
+  const totals = useMemo(
+    () =>
+      (mask ? undefined : totalsFromStats(stats, view.totalsBasis)) ??
+      totalsByCurrency(all, view.totalsBasis, mask),
+    [all, mask, stats, view.totalsBasis],
+  );
+  // While the rows are still being read, the count and totals of every cached row are known already when
+  // nothing is filtered (the summary the last complete read stored, deleted by any write since).
+  const summary = rowsQ.summary && !isFilterActive(view.filter) ? rowsQ.summary : null;
+  const summaryTotals = useMemo(
+    () => (summary ? totalsFromStats(summary.stats, view.totalsBasis) : undefined),
+    [summary, view.totalsBasis],
+  );
   const columns = useMemo(() => visibleColumns(view.hiddenColumns), [view.hiddenColumns]);
   const detail = detailNo ? all.find((r) => r.transactionNo === detailNo) : undefined;
   const offline = conn.state === 'offline';
   const busy = jobs.isRunning;
   const sortSpec = COLUMNS.find((c) => c.id === view.sorting[0]?.id);
-  const shownCurrencies = useMemo(() => distinctValues(shown, (r) => r.currency).length, [shown]);
+  const shownCurrencies = useMemo(
+    () => (mask ? currenciesOf(all, mask) : stats.currencies.size),
+    [all, mask, stats],
+  );
 
   const onSort = useCallback(
     (id: string) =>
@@ -330,10 +351,11 @@ export function TransactionsView({ profile, onRefund }: Props) {
             vendors={vendors}
           />
           <TotalsBar
-            shown={shown.length}
-            cached={all.length}
-            complete={complete}
-            totals={totals}
+            shown={summary && summaryTotals ? summary.count : shown.length}
+            cached={summary && summaryTotals ? summary.count : all.length}
+            complete={complete || summaryTotals !== undefined}
+            reading={!complete}
+            totals={summaryTotals ?? totals}
             basis={view.totalsBasis}
             onBasis={(b) => update((v) => ({ ...v, totalsBasis: b }))}
           />
@@ -354,6 +376,7 @@ export function TransactionsView({ profile, onRefund }: Props) {
               <div className="tx-list">
                 <TransactionTable
                   rows={shown}
+                  stats={stats}
                   columns={columns}
                   sorting={view.sorting}
                   onSort={onSort}
@@ -366,6 +389,7 @@ export function TransactionsView({ profile, onRefund }: Props) {
                   onToggle={toggle}
                   onToggleAll={toggleAll}
                   gridRef={gridRef}
+                  busy={!complete}
                   uncertain={uncertain}
                   compact={detail !== undefined}
                   reveal={reveal}
@@ -396,4 +420,11 @@ export function TransactionsView({ profile, onRefund }: Props) {
       )}
     </div>
   );
+}
+
+/** How many currencies the rows `mask` lets through are in (read in the order the rows are held). */
+function currenciesOf(rows: readonly ListRow[], mask: Uint8Array): number {
+  const seen = new Set<string>();
+  for (let i = 0; i < rows.length; i += 1) if (mask[i]) seen.add(rows[i]!.currency);
+  return seen.size;
 }

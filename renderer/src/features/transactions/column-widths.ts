@@ -1,6 +1,6 @@
 import type { Formatters } from '../preferences/format';
 import { type ColumnSpec, columnHeader } from './columns';
-import type { ListRow } from '../../db/owner';
+import type { ListStats } from '../../db/owner';
 
 /** Narrowest a person can drag a column; auto widths never go below it either. */
 export const MIN_COLUMN_WIDTH = 48;
@@ -24,20 +24,20 @@ export function textWidth(texts: readonly string[], font: string): number {
 }
 
 /**
- * Each column's width from what it will show: the widest value among these rows (and the header), so
+ * Each column's width from what it will show: the widest value among the list's rows (and the header), so
  * amounts are never cut off and no space is wasted. Money columns measure the largest amount of every
  * currency present, so "IDR 6,798,000" fits. Digits are measured in the grid's font with a 3 % margin
  * for tabular figures.
  */
 export function contentWidths(
-  rows: readonly ListRow[],
+  stats: ListStats,
   columns: readonly ColumnSpec[],
   f: Formatters,
   fonts: { cell: string; header: string; bold: string },
 ): Record<string, number> {
   const out: Record<string, number> = {};
   for (const c of columns) {
-    const content = textWidth(c.widest(rows, f), c.bold ? fonts.bold : fonts.cell) * 1.03 + CELL_PADDING;
+    const content = textWidth(c.widest(stats, f), c.bold ? fonts.bold : fonts.cell) * 1.03 + CELL_PADDING;
     const header = textWidth([columnHeader(c, f)], fonts.header) + HEADER_EXTRA;
     out[c.id] = Math.round(Math.min(MAX_COLUMN_WIDTH, Math.max(MIN_COLUMN_WIDTH, content, header)));
   }

@@ -10,6 +10,7 @@ import {
 import { refundBlocker } from '../../../../shared/domain/transaction';
 import type { Formatters } from '../preferences/format';
 import type { ListRow } from '../../db/owner';
+import type { ListStats } from '../../db/owner';
 import { type UncertainRefunds, uncertainWords } from './open-refunds';
 
 /**
@@ -49,10 +50,17 @@ export interface ColumnSpec {
   sortGroup?: (r: ListRow) => string;
   /** `uncertain`: this desk's refunds of the row whose outcome nobody knows yet (open-refunds.ts). */
   display: (r: ListRow, f: Formatters, uncertain?: UncertainRefunds) => CellText;
-  /** The widest texts this column will show for these rows (sizing reads only these). */
-  widest: (rows: readonly ListRow[], f: Formatters) => string[];
+  /**
+   * The widest texts this column will show for the list's rows, from what the list knows of them
+   * (list-stats.ts: distinct statuses and vendors, the longest ids, each currency's largest amounts),
+   * gathered once; sizing measures only these.
+   */
+  widest: (stats: ListStats, f: Formatters) => string[];
   csv: CsvColumn<ListRow>[];
 }
+
+/** Money sorts within its currency; one function, so the list ranks currencies once for every money column. */
+const currencyGroup = (r: ListRow) => r.currency;
 
 const CURRENCY_CSV: CsvColumn<ListRow> = { header: 'Currency', kind: 'text', value: (r) => r.currency };
 
@@ -67,28 +75,22 @@ const amountCsv = (header: string, pick: (r: ListRow) => number | undefined): Cs
   },
 });
 
-/** The longest values of a text field (a scan of lengths, no formatting). */
-function longest(rows: readonly ListRow[], pick: (r: ListRow) => string | undefined): string[] {
-  let best = '';
-  for (const r of rows) {
-    const v = pick(r);
-    if (v && v.length > best.length) best = v;
-  }
-  return [best];
-}
-
 /** The largest amount per currency, formatted: the widest number each currency can show. */
-function widestAmounts(rows: readonly ListRow[], f: Formatters, pick: (r: ListRow) => number): string[] {
-  const max = new Map<string, number>();
-  for (const r of rows) {
-    const v = Math.abs(pick(r));
-    if (v > (max.get(r.currency) ?? -1)) max.set(r.currency, v);
-  }
-  return [...max].map(([currency, v]) => f.amount(v, currency));
+function widestAmounts(
+  stats: ListStats,
+  f: Formatters,
+  pick: (w: { amount: number; refunded: number; remaining: number }) => number,
+): string[] {
+  return [...stats.widestMoney].map(([currency, w]) => f.amount(pick(w), currency));
 }
 
-const distinctLabels = (rows: readonly ListRow[], label: (r: ListRow) => string | undefined) => [
-  ...new Set(rows.map(label).filter((x): x is string => Boolean(x))),
+/** Every status label the rows show (a status with each refund state seen beside it). */
+const statusLabels = (stats: ListStats) => [
+  ...new Set(
+    [...stats.statuses].flatMap(([status, refunded]) =>
+      [...refunded].map((r) => statusWithRefunds(transactionStatusLabel(status), r)),
+    ),
+  ),
 ];
 
 // A late-December evening with wide digits: the longest a date-time can render in any format chosen.
@@ -126,7 +128,7 @@ export const COLUMNS: readonly ColumnSpec[] = [
     pinned: 'left',
     sortValue: (r) => r.transactionNo,
     display: (r) => ({ text: r.transactionNo }),
-    widest: (rows) => longest(rows, (r) => r.transactionNo),
+    widest: (s) => [s.longestNo],
     csv: [{ header: 'Transaction no.', kind: 'id', value: (r) => r.transactionNo }],
   },
   {
@@ -134,7 +136,7 @@ export const COLUMNS: readonly ColumnSpec[] = [
     header: 'Reference',
     sortValue: (r) => r.reference,
     display: (r) => (r.reference ? { text: r.reference } : NONE('No merchant reference')),
-    widest: (rows) => longest(rows, (r) => r.reference),
+    widest: (s) => [s.longestReference],
     csv: [{ header: 'Reference', kind: 'id', value: (r) => r.reference }],
   },
   time(
@@ -155,8 +157,7 @@ export const COLUMNS: readonly ColumnSpec[] = [
       text: statusWithRefunds(transactionStatusLabel(r.status), r.refunded),
       title: `Service status: ${r.status}${r.refunded && r.refunded !== 'not_refunded' ? ` · derived from its refunds: ${REFUNDED_STATE_LABELS[r.refunded]}` : ''}`,
     }),
-    widest: (rows) =>
-      distinctLabels(rows, (r) => statusWithRefunds(transactionStatusLabel(r.status), r.refunded)),
+    widest: statusLabels,
     csv: [
       { header: 'Status', kind: 'text', value: (r) => transactionStatusLabel(r.status) },
       { header: 'Status code', kind: 'text', value: (r) => r.status },
@@ -175,7 +176,7 @@ export const COLUMNS: readonly ColumnSpec[] = [
       r.vendor
         ? { text: vendorLabel(r.vendor) ?? r.vendor, title: `Service code: ${r.vendor}` }
         : NONE('The service did not say'),
-    widest: (rows) => distinctLabels(rows, (r) => vendorLabel(r.vendor)),
+    widest: (s) => [...s.vendors].map((v) => vendorLabel(v) ?? v),
     csv: [
       { header: 'Vendor', kind: 'text', value: (r) => vendorLabel(r.vendor) },
       { header: 'Vendor code', kind: 'text', value: (r) => r.vendor },
@@ -201,10 +202,10 @@ export const COLUMNS: readonly ColumnSpec[] = [
     align: 'right',
     pinned: 'right',
     sortValue: (r) => r.amountMinor,
-    sortGroup: (r) => r.currency,
+    sortGroup: currencyGroup,
     // The amount carries its currency code, so it reads right even with the Currency column hidden.
     display: (r, f) => ({ text: f.amount(r.amountMinor, r.currency), unit: r.currency }),
-    widest: (rows, f) => widestAmounts(rows, f, (r) => r.amountMinor).map((t) => `${t} MMM`),
+    widest: (s, f) => widestAmounts(s, f, (w) => w.amount).map((t) => `${t} MMM`),
     csv: [amountCsv('Amount', (r) => r.amountMinor)],
   },
   {
@@ -222,12 +223,12 @@ export const COLUMNS: readonly ColumnSpec[] = [
     align: 'right',
     pinned: 'right',
     sortValue: (r) => r.refundedMinor,
-    sortGroup: (r) => r.currency,
+    sortGroup: currencyGroup,
     display: (r, f) => ({
       text: f.amount(r.refundedMinor, r.currency),
       title: 'Refunds that succeeded or are pending at the service',
     }),
-    widest: (rows, f) => widestAmounts(rows, f, (r) => r.refundedMinor),
+    widest: (s, f) => widestAmounts(s, f, (w) => w.refunded),
     csv: [amountCsv('Refunded', (r) => r.refundedMinor)],
   },
   {
@@ -236,7 +237,7 @@ export const COLUMNS: readonly ColumnSpec[] = [
     align: 'right',
     pinned: 'right',
     sortValue: (r) => (refundable(r) ? r.remainingMinor : undefined),
-    sortGroup: (r) => r.currency,
+    sortGroup: currencyGroup,
     display: (r, f, uncertain) =>
       refundable(r)
         ? uncertain
@@ -253,7 +254,7 @@ export const COLUMNS: readonly ColumnSpec[] = [
               : 'Only successful payments can be refunded',
           ),
     // Room for the "≤ " of an uncertain amount.
-    widest: (rows, f) => widestAmounts(rows, f, (r) => r.remainingMinor).map((t) => `≤ ${t}`),
+    widest: (s, f) => widestAmounts(s, f, (w) => w.remaining).map((t) => `≤ ${t}`),
     csv: [amountCsv('Refundable', (r) => (refundable(r) ? r.remainingMinor : undefined))],
   },
 ];

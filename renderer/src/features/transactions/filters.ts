@@ -148,6 +148,38 @@ export function applyFilter(rows: readonly ListRow[], f: TransactionFilter, ctx:
   return rows.filter(compileFilter(f, ctx));
 }
 
+/**
+ * Which rows pass the filter (1) and which do not (0), by row index, or null when no criterion is set.
+ * The rows are tested in the order they are held, whatever the list's sort: walking them in sorted
+ * order visited a million row objects out of memory order (7.8× slower under the amount sort).
+ */
+export function filterMask(
+  rows: readonly ListRow[],
+  f: TransactionFilter,
+  ctx: FilterContext,
+): Uint8Array | null {
+  if (!isFilterActive(f)) return null;
+  const test = compileFilter(f, ctx);
+  const mask = new Uint8Array(rows.length);
+  for (let i = 0; i < rows.length; i += 1) if (test(rows[i]!)) mask[i] = 1;
+  return mask;
+}
+
+/** The rows in `order` (row indexes) that `mask` lets through (all of them when it is null). */
+export function pickRows(rows: readonly ListRow[], order: Uint32Array, mask: Uint8Array | null): ListRow[] {
+  if (!mask) {
+    const out = new Array<ListRow>(order.length);
+    for (let i = 0; i < order.length; i += 1) out[i] = rows[order[i]!]!;
+    return out;
+  }
+  const out: ListRow[] = [];
+  for (let i = 0; i < order.length; i += 1) {
+    const r = order[i]!;
+    if (mask[r]) out.push(rows[r]!);
+  }
+  return out;
+}
+
 /** Distinct values of a field, sorted, for the filter's choices. */
 export function distinctValues(rows: readonly ListRow[], pick: (r: ListRow) => string | undefined): string[] {
   const set = new Set<string>();

@@ -1,5 +1,6 @@
 import { MoneyParseError } from '../../../../shared/domain/money';
 import type { ListRow } from '../../db/owner';
+import type { ListStats } from '../../db/owner';
 
 /**
  * What the totals strip adds up. `net` (the default) is what finance means by takings: successful
@@ -39,10 +40,17 @@ export interface CurrencyTotal {
  * with running sums: over 100k rows, copying the counted rows and each group's amounts into arrays
  * first took tens of milliseconds before the count could be shown as final.
  */
-export function totalsByCurrency(rows: readonly ListRow[], basis: TotalsBasis = 'net'): CurrencyTotal[] {
+export function totalsByCurrency(
+  rows: readonly ListRow[],
+  basis: TotalsBasis = 'net',
+  mask: Uint8Array | null = null,
+): CurrencyTotal[] {
   const groups = new Map<string, { count: number; gross: number; refunded: number }>();
   const all = basis === 'all';
-  for (const r of rows) {
+  for (let i = 0; i < rows.length; i += 1) {
+    // `mask` (filters.ts filterMask): only the rows it lets through, visited in the order they are held.
+    if (mask && !mask[i]) continue;
+    const r = rows[i]!;
     if (!all && r.status !== 'success') continue;
     let g = groups.get(r.currency);
     if (!g) {
@@ -53,6 +61,31 @@ export function totalsByCurrency(rows: readonly ListRow[], basis: TotalsBasis = 
     g.gross = addMinor(g.gross, r.amountMinor);
     g.refunded = addMinor(g.refunded, r.refundedMinor);
   }
+  return ordered(groups, basis);
+}
+
+/**
+ * The same totals from sums gathered while the rows were read (list-stats.ts), when nothing is
+ * filtered: no pass over the rows. Undefined when a sum left the safe range (totalsByCurrency then
+ * refuses it, as before).
+ */
+export function totalsFromStats(stats: ListStats, basis: TotalsBasis = 'net'): CurrencyTotal[] | undefined {
+  if (stats.unsafe) return undefined;
+  const groups = new Map<string, { count: number; gross: number; refunded: number }>();
+  for (const [currency, m] of stats.sums) {
+    const g =
+      basis === 'all'
+        ? { count: m.allCount, gross: m.allGross, refunded: m.allRefunded }
+        : { count: m.successCount, gross: m.successGross, refunded: m.successRefunded };
+    if (g.count > 0) groups.set(currency, g);
+  }
+  return ordered(groups, basis);
+}
+
+function ordered(
+  groups: ReadonlyMap<string, { count: number; gross: number; refunded: number }>,
+  basis: TotalsBasis,
+): CurrencyTotal[] {
   return [...groups.entries()]
     .map(([currency, g]) => {
       const grossMinor = g.gross;

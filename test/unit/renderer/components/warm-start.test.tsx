@@ -29,7 +29,7 @@ async function seeded(name: string) {
 }
 
 describe('warm start: the landing list is read while the app loads', () => {
-  it("reads the active profile's view, data age, first screen and then every row, in that order", async () => {
+  it("reads the active profile's view, data age, first screen, summary and then every row, in that order", async () => {
     const { fake, client, cache } = await seeded('warm-order');
     await warmStart(fake.bridge, client, cache);
     await waitFor(() => expect(client.getQueryData(transactionKeys.rows('P-A'))).toHaveLength(3));
@@ -50,6 +50,8 @@ describe('warm start: the landing list is read while the app loads', () => {
       `setting:${VIEW_STATE_KEY}`,
       'newest-fetch',
       'first-page',
+      // The whole cache's count and sums (list-summary.ts): one small record, before the big read.
+      'summary',
       'rows',
     ]);
     expect(client.getQueryData(profileKeys.list)).toEqual(twoProfiles());
