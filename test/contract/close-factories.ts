@@ -50,6 +50,7 @@ export const postgresPeopleCloseFactory: CloseFactory = {
   fresh: async () => {
     const owner = await postgresFactory.fresh();
     const c = new pg.Client({ connectionString: owner });
+    c.on('error', () => undefined);
     await c.connect();
     try {
       for (const p of Object.values(CLOSE_PEOPLE)) {

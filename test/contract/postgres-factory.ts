@@ -20,6 +20,7 @@ export const postgresFactory: StoreFactory = {
     const name = `rd_${process.pid}_${(made += 1)}`;
     const pg = (await import('pg')).default;
     const c = new pg.Client({ connectionString: admin });
+    c.on('error', () => undefined);
     await c.connect();
     try {
       await c.query(`CREATE DATABASE ${name}`);

@@ -14,6 +14,7 @@ export const postgresMakerFactory: StoreFactory = {
   fresh: async () => {
     const ownerUrl = await postgresFactory.fresh();
     const c = new pg.Client({ connectionString: ownerUrl });
+    c.on('error', () => undefined);
     await c.connect();
     try {
       const exists = await c.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [MAKER.login]);

@@ -53,6 +53,7 @@ afterAll(() => cluster?.stop());
 
 async function ownerSql(sql: string, params: unknown[] = []) {
   const c = new pg.Client({ connectionString: cluster.url(db) });
+  c.on('error', () => undefined);
   await c.connect();
   try {
     return (await c.query(sql, params)).rows as Array<Record<string, unknown>>;

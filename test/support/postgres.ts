@@ -147,6 +147,7 @@ export async function startPostgres(opts: { durable?: boolean } = {}): Promise<T
     `postgres://postgres@${host}:${port}/${encodeURIComponent(database)}`;
   const admin = async (sql: string, params: unknown[] = [], database = 'postgres') => {
     const c = new pg.Client({ connectionString: url(database) });
+    c.on('error', () => undefined);
     await c.connect();
     try {
       return await c.query(sql, params);
@@ -196,6 +197,7 @@ export async function startPostgres(opts: { durable?: boolean } = {}): Promise<T
     },
     async createDatabase(name) {
       const c = new pg.Client({ connectionString: url() });
+      c.on('error', () => undefined);
       await c.connect();
       try {
         await c.query(`CREATE DATABASE "${name.replace(/"/g, '')}"`);

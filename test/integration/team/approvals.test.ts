@@ -61,6 +61,7 @@ beforeAll(async () => {
   await addPerson(o, { login: 'erin', role: 'checker', limits: [{ currency: 'USD', upToMinor: 100 }] });
   // The DBA lets dave make requests too: the database, not the screen, must stop him approving his own.
   const admin = new pg.Client({ connectionString: owner });
+  admin.on('error', () => undefined);
   await admin.connect();
   await admin.query('GRANT refund_maker TO dave');
   await admin.end();
@@ -324,6 +325,7 @@ describe('four-eyes in the refund engine (team database, real sandbox)', () => {
     // The server's clock moved past the request's expiry: a superuser session with the row triggers off
     // (the database refuses any change of what was asked, rightly, for everyone else).
     const admin = new pg.Client({ connectionString: owner });
+    admin.on('error', () => undefined);
     await admin.connect();
     await admin.query("SET session_replication_role = 'replica'");
     await admin.query(

@@ -72,6 +72,7 @@ async function leaseOf(
   id: string,
 ): Promise<{ state: string; sender: string | null; leaseUntil: number | null }> {
   const c = new pg.Client({ connectionString: owner });
+  c.on('error', () => undefined);
   await c.connect();
   try {
     const r = await c.query<{ state: string; sender: string | null; lease: string | null }>(
@@ -93,6 +94,7 @@ async function leaseOf(
 /** Waits until the SERVER's clock (every desk's lease clock) is past `ms` (epoch ms). */
 async function serverPast(ms: number): Promise<void> {
   const c = new pg.Client({ connectionString: owner });
+  c.on('error', () => undefined);
   await c.connect();
   try {
     for (;;) {
@@ -196,6 +198,7 @@ describe('the approver’s send holds a lease (schema 4)', () => {
   it('migrating a schema-3 database gives a claim in flight (no lease, no sender) the 120 s schema 3 promised it', async () => {
     const url = await cluster.createDatabase(`team_lease_v3_${process.pid}`);
     const c = new pg.Client({ connectionString: url });
+    c.on('error', () => undefined);
     await c.connect();
     try {
       // The database as schema 3 left it (migrate.ts's bookkeeping, then v1..v3 exactly as released).

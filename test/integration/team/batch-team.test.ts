@@ -56,6 +56,7 @@ beforeAll(async () => {
   await addPerson(o, { login: 'carol', role: 'checker', limits: [{ currency: 'USD', upToMinor: 300 }] });
   await addPerson(o, { login: 'dave', role: 'checker', limits: [{ currency: 'USD', upToMinor: 100_000 }] });
   const c = new pg.Client({ connectionString: admin });
+  c.on('error', () => undefined);
   await c.connect();
   await c.query('GRANT refund_maker TO dave');
   await c.end();
@@ -160,6 +161,7 @@ async function waitFor(check: () => boolean | Promise<boolean>, ms: number): Pro
 
 async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<T[]> {
   const c = new pg.Client({ connectionString: admin });
+  c.on('error', () => undefined);
   await c.connect();
   try {
     return (await c.query<T>(text, params)).rows;

@@ -43,6 +43,7 @@ beforeAll(async () => {
     await addPerson(o, { login, role: 'checker', limits: [{ currency: 'USD', upToMinor: 100_000 }] });
   // dave is a maker too (a DBA may do that): his own request is refused by the database's rule.
   const admin = new pg.Client({ connectionString: owner });
+  admin.on('error', () => undefined);
   await admin.connect();
   await admin.query('GRANT refund_maker TO dave');
   await admin.end();

@@ -123,6 +123,7 @@ const dir = () => mkdtempSync(join(tmpdir(), 'rd-team-desk-'));
 
 async function asOwner<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = new pg.Client({ connectionString: owner });
+  c.on('error', () => undefined);
   await c.connect();
   try {
     return await fn(c);

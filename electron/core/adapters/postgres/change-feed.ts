@@ -15,8 +15,13 @@ import type { IntentRecord } from '../../services/engine/port';
  * - A notification only schedules a read; reads never overlap (a notification during one reads again).
  */
 export interface ChangeFeedOptions {
-  /** A new dedicated connection for LISTEN (not from the pool: it stays checked out for ever). */
-  connect: () => Promise<pg.Client>;
+  /**
+   * A new dedicated client for LISTEN (not from the pool: it stays checked out for ever), not yet
+   * connected: the feed listens to its errors first. A server shutting down can send its "terminating
+   * connection" in the same read as the end of the handshake; on a client nobody listens to yet, that
+   * error is thrown from the socket's event and ends the process.
+   */
+  client: () => Promise<pg.Client>;
   /** One consistent read: the snapshot's xmin and every row with changed_xid >= `since`. */
   read: (since: bigint) => Promise<{ xmin: bigint; rows: Array<{ xid: bigint; record: IntentRecord }> }>;
   /** Where the feed starts: the xmin when the store was opened, or where the last watch stopped. */
@@ -107,11 +112,12 @@ export function startChangeFeed(o: ChangeFeedOptions): ChangeFeed {
     if (stopped) return;
     let c: pg.Client | undefined;
     try {
-      c = await o.connect();
+      c = await o.client();
       const mine = c;
       c.on('error', (e) => lost(mine, e));
       c.on('end', () => lost(mine));
       c.on('notification', () => catchUp());
+      await c.connect();
       await c.query(`LISTEN ${CHANNEL}`);
       if (stopped) {
         await c.end();

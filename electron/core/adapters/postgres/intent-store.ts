@@ -620,11 +620,9 @@ export function createPostgresIntentStore(
         const starting = feedStopped;
         const config = pgClientConfig(o);
         feed = startChangeFeed({
-          connect: async () => {
+          client: async () => {
             await starting;
-            const c = new pg.Client(config);
-            await c.connect();
-            return c;
+            return new pg.Client(config);
           },
           read: readChanges,
           watermark,
