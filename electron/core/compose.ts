@@ -222,6 +222,8 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
     ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
     untrusted: store.untrusted,
     unreadable: store.unreadable,
+    // Team storage: which of the team's refunds this desk made (the database's stamp, not the operator name).
+    ...(store.team ? { desk: () => store.team?.().deskStamp } : {}),
     clock: adapters.clock,
     log: adapters.log,
     events,

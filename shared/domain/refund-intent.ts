@@ -179,6 +179,12 @@ export const intentViewSchema = intentSchema.extend({
   closedNotSent: z
     .object({ by: z.string(), at: z.string(), checks: z.number().int().nonnegative() })
     .optional(),
+  /**
+   * Team database only: whether the desk the database stamped as its maker (`author.desk`) is this one.
+   * Every desk lists the team's refunds; one of another desk (or of the CLI) is not "made here". Absent
+   * on one desk's own journal, where every intent is this desk's.
+   */
+  madeHere: z.boolean().optional(),
 });
 export type IntentView = z.infer<typeof intentViewSchema>;
 

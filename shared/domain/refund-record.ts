@@ -25,6 +25,7 @@ export interface RefundRecordRow {
   serviceStatus?: RefundStatus;
   /** This desk's intent, when the refund was made here. */
   intent?: IntentView;
+  /** Made at this desk: its intent is in the journal and (team database) this desk made it. */
   madeHere: boolean;
 }
 
@@ -66,10 +67,16 @@ const sameRefund = (i: IntentView, r: RefundRecord) =>
   (i.refundTransactionNo !== undefined && r.refundTransactionNo === i.refundTransactionNo);
 
 /**
+ * Whether main says the desk that made an intent is this one. On a team database every desk lists the
+ * team's intents: one another desk (or the CLI, by another login) made is not "made here".
+ */
+const madeAtThisDesk = (i: IntentView) => i.madeHere !== false;
+
+/**
  * Merges this desk's intents (main's list for this profile: sent with it, or to its account from the
  * CLI) with the refunds the service lists for cached payments, for one profile.
  * A refund the service lists that matches an intent (by our refundReference, or by the refund number the
- * intent was accepted with) is one row, marked made here; amounts stay in their own currency.
+ * intent was accepted with) is one row, made here when this desk made the intent; amounts stay in their own currency.
  */
 export function mergeRefundRecord(
   intents: readonly IntentView[],
@@ -99,7 +106,7 @@ export function mergeRefundRecord(
         ...((intent?.createdAt ?? r.createdAt) ? { at: intent?.createdAt ?? r.createdAt } : {}),
         serviceStatus: r.status,
         ...(intent ? { intent } : {}),
-        madeHere: intent !== undefined,
+        madeHere: intent !== undefined && madeAtThisDesk(intent),
       });
     }
   }
@@ -117,7 +124,7 @@ export function mergeRefundRecord(
       currency: i.currency,
       at: i.createdAt,
       intent: i,
-      madeHere: true,
+      madeHere: madeAtThisDesk(i),
     });
   }
   return rows;
@@ -168,6 +175,8 @@ export function filterRecord(
       r.refundTransactionNo,
       r.refundReference,
       r.intent?.operator,
+      r.intent?.author?.person,
+      r.intent?.author?.desk,
       r.intent?.reference,
     ]
       .filter((x): x is string => Boolean(x))

@@ -3,7 +3,7 @@ import type { BatchStore } from '../services/batch/store-port';
 import type { IntentStore } from '../services/engine/port';
 import type { Logger } from '../services/ports';
 import type { AppStorage, StorageProblem, TeamStorageState } from '../services/storage';
-import { mapPgError } from './postgres/connection';
+import { deskSetting, mapPgError } from './postgres/connection';
 import { createPostgresBatchStore } from './postgres/batch-store';
 import { createPostgresCloseStore } from './postgres/close-store';
 import { openPostgresIntentStore } from './postgres/intent-store';
@@ -351,6 +351,7 @@ export async function openTeamStorage(opts: {
       address,
       login,
       deskId: opts.database.deskId,
+      deskStamp: deskSetting(opts.database.deskId),
       schema: { database, desk },
       ...(downSince !== undefined ? { unreachableSince: new Date(downSince).toISOString() } : {}),
     }),

@@ -20,6 +20,8 @@ export interface TeamStorageState {
   login?: string;
   /** This desk's id, stamped by the database beside the person on every write. */
   deskId?: string;
+  /** That id exactly as the database stamps it (`created_desk`: made safe for the connection's options). */
+  deskStamp?: string;
   schema?: { database: number; desk: number };
   /** Since when (ISO) the database could not be reached; gone by itself once it can. */
   unreachableSince?: string;

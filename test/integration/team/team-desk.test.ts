@@ -14,11 +14,14 @@ import { addPerson } from '../../../electron/core/adapters/postgres/team-admin';
 import { openAppStorage } from '../../../electron/core/adapters/sqlite/app-storage';
 import { openTeamStorage } from '../../../electron/core/adapters/team-storage';
 import { refundStoreOn } from '../../../electron/core/services/refunds/store';
+import { createNodeCore } from '../../../electron/hosts/node-core';
 import { cliAccount, invoke, openCliCore } from '../../../electron/hosts/cli/core';
 import { databaseFrom } from '../../../electron/hosts/cli/database';
 import type { CliIo } from '../../../electron/hosts/cli/io';
 import { runCli } from '../../../electron/hosts/cli/main';
 import { DEMO_MERCHANT, type RunningSandbox } from '../../../electron/sandbox/index';
+import { filterRecord, mergeRefundRecord } from '../../../shared/domain/refund-record';
+import type { IntentView } from '../../../shared/domain/refund-intent';
 import { contract } from '../../../shared/ipc/contract';
 import { createFakeLogger } from '../../fakes/logger';
 import { freshPayment, startRefundSandbox } from '../refunds/harness';
@@ -511,4 +514,81 @@ describe('the browser host with --database-url', () => {
     };
     expect(health.value.checks).toContainEqual(expect.objectContaining({ name: 'team-database', ok: true }));
   }, 120_000);
+});
+
+describe('the Refunds list of a team desk', () => {
+  it('says who made each refund and at which desk (the database stamps), and "made here" only for this desk’s own', async () => {
+    // Another desk: bob through the CLI (desk cli@<machine>, operator name "cli": no --operator, no $USER).
+    const theirs = freshPayment(sb, used);
+    const cliIo = io();
+    expect(
+      await runCli(refundArgs(theirs.transactionNo, '1.00', dir(), ['--database-url', url('bob')]), cliIo),
+    ).toBe(0);
+    const theirId = (JSON.parse(cliIo.stdout.join('\n')) as { intentId: string }).intentId;
+
+    // This desk: alice at the desktop's storage (the team storage hosts open), a desk id with spaces.
+    const core = await createNodeCore({
+      host: 'browser',
+      dataDir: dir(),
+      log: createFakeLogger(),
+      demo: false,
+      background: false,
+      team: { url: url('alice'), deskId: 'Front desk 1' },
+    });
+    try {
+      const call = async <T>(channel: string, input?: unknown): Promise<T> => {
+        const r = await core.dispatch(channel, input);
+        if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
+        return r.value as T;
+      };
+      const profile = await call<{ id: string }>('profiles.save', {
+        name: 'Front desk',
+        environment: 'custom',
+        baseUrl: proxy.base,
+        merchantNo: DEMO_MERCHANT.merchantNo,
+        storeNo: DEMO_MERCHANT.storeNo,
+        ipnEnabled: false,
+        loopbackMoneyMode: 'local',
+        operatorName: 'Alice A.',
+      });
+      await call('profiles.setToken', { id: profile.id, token: DEMO_MERCHANT.token });
+      const mine = freshPayment(sb, used);
+      const made = await call<IntentView>('refunds.submit', {
+        profileId: profile.id,
+        transactionNo: mine.transactionNo,
+        amountMinor: 100,
+        currency: 'USD',
+        reasonCode: 'customer_request',
+        reasonNote: 'made at this desk',
+        confirmation: {},
+      });
+      expect(made.state).toBe('accepted');
+
+      const list = await call<IntentView[]>('refunds.list', { profileId: profile.id });
+      const byId = new Map(list.map((i) => [i.id, i]));
+      expect(byId.get(theirId)).toMatchObject({
+        operator: 'cli',
+        author: { person: 'bob', desk: `cli@${hostname()}` },
+        madeHere: false,
+      });
+      expect(byId.get(made.id)).toMatchObject({
+        operator: 'Alice A.',
+        author: { person: 'alice', desk: 'Front_desk_1' },
+        madeHere: true,
+      });
+      // The list the Refunds screen shows from it: bob's refund is not "made here", this desk's is.
+      const rows = mergeRefundRecord(list, [], profile.id, 'Front desk');
+      expect(rows.find((r) => r.key === theirId)).toMatchObject({ madeHere: false });
+      expect(rows.find((r) => r.key === made.id)).toMatchObject({ madeHere: true });
+      const here = filterRecord(
+        rows,
+        { status: 'all', currency: 'all', origin: 'here', fromIso: '', toIso: '', text: '' },
+        { by: 'at', dir: 'desc' },
+      );
+      expect(here.map((r) => r.key)).toContain(made.id);
+      expect(here.map((r) => r.key)).not.toContain(theirId);
+    } finally {
+      await core.close();
+    }
+  }, 90_000);
 });

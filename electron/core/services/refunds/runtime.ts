@@ -33,6 +33,8 @@ export function createRefundsRuntime(deps: {
   untrusted: () => string | undefined;
   /** Why the database cannot be read at all (lists answer that, not an empty list), or undefined. */
   unreadable?: () => string | undefined;
+  /** Team storage: this desk's id as the database stamps it (undefined: one desk's own journal). */
+  desk?: () => string | undefined;
   clock: Clock;
   log: Logger;
   events: EventBus;
@@ -146,6 +148,7 @@ export function createRefundsRuntime(deps: {
     ...(deps.leaseMs ? { leaseMs: deps.leaseMs } : {}),
     untrusted: deps.untrusted,
     ...(deps.unreadable ? { unreadable: deps.unreadable } : {}),
+    ...(deps.desk ? { desk: deps.desk } : {}),
     closePolicy: (a) => {
       try {
         return deps.profiles.profiles.get(a.profileId).guardrails?.unknownClose;

@@ -74,6 +74,8 @@ export interface RefundServiceDeps {
   unreadable?: () => string | undefined;
   /** How much checking an unknown refund needs before it may be closed (its profile's setting). */
   closePolicy?: (account: IntentAccount) => { minChecks: number; minMinutes: number } | undefined;
+  /** Team storage: this desk's id as the database stamps it (which listed refunds were made here). */
+  desk?: () => string | undefined;
 }
 
 /** What a person types to close an unknown refund as not sent. */

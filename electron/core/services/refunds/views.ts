@@ -15,6 +15,8 @@ export function createIntentViews(deps: {
   store: Pick<RefundStore, 'checksOf' | 'audit'>;
   clock: Clock;
   closePolicy?: ((account: IntentAccount) => ClosePolicy | undefined) | undefined;
+  /** Team storage: this desk's id as the database stamps it on what it writes (undefined: one desk). */
+  desk?: (() => string | undefined) | undefined;
 }) {
   /**
    * The close policy of an intent's own profile (the defaults when it has none, or is gone), raised to
@@ -69,13 +71,29 @@ export function createIntentViews(deps: {
     return out;
   };
 
+  /**
+   * Team storage: made at this desk only when the database stamped this desk's id on it (the operator
+   * name is the desk's own text — "cli" for the command line — and says nothing about where).
+   */
+  const madeHere = (intent: Intent): boolean | undefined => {
+    const desk = deps.desk?.();
+    if (desk === undefined) return undefined;
+    return intent.author !== undefined && intent.author.desk === desk;
+  };
+
   const decorate = async (
     intent: Intent,
     closed: ReadonlyMap<string, { operator: string; at: string }>,
   ): Promise<IntentView> => {
     const close = await closeOf(intent);
     const closedNotSent = await closedOf(intent, closed);
-    return { ...intent, ...(close ? { close } : {}), ...(closedNotSent ? { closedNotSent } : {}) };
+    const here = madeHere(intent);
+    return {
+      ...intent,
+      ...(close ? { close } : {}),
+      ...(closedNotSent ? { closedNotSent } : {}),
+      ...(here !== undefined ? { madeHere: here } : {}),
+    };
   };
 
   return {

@@ -61,6 +61,37 @@ function StatusCell({ row, f }: { row: RefundRecordRow; f: Formatters }) {
   );
 }
 
+/**
+ * Where a refund was made: at this desk, at another desk of the team (the database's stamp, e.g. the
+ * CLI's `cli@host`), or elsewhere (only the service lists it).
+ */
+function WhereCell({ row }: { row: RefundRecordRow }) {
+  if (row.madeHere) return <span className="rd-badge rd-badge-info">Made here</span>;
+  const desk = row.intent?.author?.desk;
+  if (!desk) return <>Elsewhere</>;
+  return (
+    <>
+      Desk <span className="mono">{desk}</span>
+    </>
+  );
+}
+
+/**
+ * Who made it: on a team database the login it stamped (the operator name is the desk's own text —
+ * "cli" from the command line — so it is shown beside the login only when it says something else).
+ */
+function OperatorCell({ i }: { i: RefundRecordRow['intent'] }) {
+  if (!i) return <>—</>;
+  const person = i.author?.person;
+  if (!person) return <>{i.operator || '—'}</>;
+  return (
+    <>
+      {person}
+      {i.operator && i.operator !== person && <div className="small muted">recorded as {i.operator}</div>}
+    </>
+  );
+}
+
 /** Whose refund a row is, for the Profile column. */
 export type ProfileOf = (row: RefundRecordRow) => { name: string; environment?: RecordedEnvironment };
 
@@ -108,8 +139,12 @@ const Row = memo(function Row(p: {
         <StatusCell row={row} f={f} />
       </td>
       <td className="mono">{row.refundTransactionNo ?? '—'}</td>
-      <td>{row.madeHere ? <span className="rd-badge rd-badge-info">Made here</span> : 'Elsewhere'}</td>
-      <td>{i?.operator || '—'}</td>
+      <td>
+        <WhereCell row={row} />
+      </td>
+      <td>
+        <OperatorCell i={i} />
+      </td>
       <td>
         {i ? reasonLabel(i.reasonCode) : '—'}
         {i?.reasonNote ? <div className="small muted">{i.reasonNote}</div> : null}
