@@ -20,6 +20,7 @@ import type { MapAnswer } from './ledger-protocol';
 import type { LedgerSession } from './parse-client';
 import { FormatChoices, PeriodChoices } from './RunOptions';
 import { CarryForwardChoice } from './CarryForwardChoice';
+import { FileMapping, fileFormatWords, withColumn } from './FileMapping';
 import { KeyNotes, UnusableList } from './UnusableList';
 import type { ImportedLedger } from './use-recon-run';
 
@@ -127,10 +128,7 @@ export function MappingStep({
     read > 0;
 
   const set = (field: MappingField, header: string) => {
-    const next = { ...mapping };
-    if (header) next[field] = header;
-    else delete next[field];
-    setMapping(next);
+    setMapping(withColumn(mapping, field, header));
     setChosen({});
   };
 
@@ -171,72 +169,26 @@ export function MappingStep({
   }
 
   return (
-    <section className="recon-card" aria-labelledby="recon-map">
-      <h2 id="recon-map">Match the columns of {label}</h2>
-      <p className="muted small" data-testid="recon-row-accounting" aria-busy={answer === null}>
-        {f.count(file.dataRows)} data rows:{' '}
-        {answer
-          ? `${f.count(read)} read · ${f.count(answer.unusableCount)} cannot be used`
-          : 'reading them with these choices…'}{' '}
-        ·{' '}
-        {file.kind === 'xlsx'
-          ? `Excel workbook, sheet “${file.sheet ?? ''}”`
-          : `${file.encoding.toUpperCase()} · separator “${file.delimiter === '\t' ? 'tab' : file.delimiter}”`}
-        . The columns are remembered for the profile.
-      </p>
-      {file.sheets && file.sheets.length > 1 && (
-        <label className="recon-sheet">
-          <span>Sheet</span>
-          <select value={file.sheet} onChange={(e) => onSheet?.(e.target.value)} data-testid="recon-sheet">
-            {file.sheets.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
-      <div className="recon-mapping">
-        {MAPPING_FIELDS.map((field) => (
-          <label key={field}>
-            <span>{FIELD_LABELS[field]}</span>
-            <select
-              aria-label={FIELD_LABELS[field]}
-              value={mapping[field] ?? ''}
-              onChange={(e) => set(field, e.target.value)}
-            >
-              <option value="">— not in this file —</option>
-              {file.headers.map((h) => (
-                <option key={h} value={h}>
-                  {h}
-                </option>
-              ))}
-            </select>
-          </label>
-        ))}
-      </div>
-      <div className="recon-table-wrap" role="region" aria-label="First rows of the file" tabIndex={0}>
-        <table className="recon-table">
-          <thead>
-            <tr>
-              <th>Line</th>
-              {file.headers.map((h) => (
-                <th key={h}>{h}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {file.preview.map((r) => (
-              <tr key={r.line}>
-                <td>{r.line}</td>
-                {r.cells.map((c, i) => (
-                  <td key={i}>{c}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+    <FileMapping
+      headingId="recon-map"
+      label={label}
+      file={file}
+      facts={
+        <p className="muted small" data-testid="recon-row-accounting" aria-busy={answer === null}>
+          {f.count(file.dataRows)} data rows:{' '}
+          {answer
+            ? `${f.count(read)} read · ${f.count(answer.unusableCount)} cannot be used`
+            : 'reading them with these choices…'}{' '}
+          · {fileFormatWords(file)}. The columns are remembered for the profile.
+        </p>
+      }
+      onSheet={onSheet}
+      sheetTestId="recon-sheet"
+      fields={MAPPING_FIELDS}
+      labels={FIELD_LABELS}
+      mapping={mapping}
+      onColumn={set}
+    >
       {omitted.length > 0 && (
         <div className="recon-notice" role="status" data-testid="recon-omitted">
           {omitted.map(({ field, header }) => (
@@ -323,6 +275,6 @@ export function MappingStep({
           </span>
         )}
       </div>
-    </section>
+    </FileMapping>
   );
 }

@@ -7,6 +7,7 @@ import {
   type BatchMapping,
 } from '../../../../../shared/batch/mapping';
 import { useFormat } from '../../preferences/use-prefs';
+import { FileMapping, fileFormatWords, withColumn } from '../../reconciliation/FileMapping';
 import type { LedgerFileSummary } from '../../reconciliation/ledger-protocol';
 
 export type DecimalChoice = '' | '.' | ',';
@@ -36,61 +37,28 @@ export function BatchMappingStep(props: Props) {
   const [mapping, setMapping] = useState<BatchMapping>(props.initial);
   const [decimal, setDecimal] = useState<DecimalChoice>('');
   const issues = batchMappingIssues(mapping, file.headers);
-  const set = (field: BatchField, header: string) => {
-    const next = { ...mapping };
-    if (header) next[field] = header;
-    else delete next[field];
-    setMapping(next);
-  };
+  const set = (field: BatchField, header: string) => setMapping(withColumn(mapping, field, header));
   return (
-    <section className="recon-card" aria-labelledby="rb-map">
-      <h2 id="rb-map">Match the columns of {label}</h2>
-      <p className="muted small" data-testid="batch-file-facts">
-        {f.count(file.dataRows)} data rows ·{' '}
-        {file.kind === 'xlsx'
-          ? `Excel workbook, sheet “${file.sheet ?? ''}”`
-          : `${file.encoding.toUpperCase()} · separator “${file.delimiter === '\t' ? 'tab' : file.delimiter}”`}
-        .{' '}
-        {props.remembered
-          ? 'The columns remembered for the profile fit this file.'
-          : 'The columns are remembered for the profile.'}
-      </p>
-      {file.sheets && file.sheets.length > 1 && (
-        <label className="recon-sheet">
-          <span>Sheet</span>{' '}
-          <select
-            aria-label="Sheet"
-            value={file.sheet}
-            onChange={(e) => props.onSheet(e.target.value)}
-            data-testid="batch-sheet"
-            disabled={props.busy}
-          >
-            {file.sheets.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
-      <div className="recon-mapping">
-        {BATCH_FIELDS.map((field) => (
-          <label key={field}>
-            <span>{BATCH_FIELD_LABELS[field]}</span>
-            <select
-              aria-label={BATCH_FIELD_LABELS[field]}
-              value={mapping[field] ?? ''}
-              onChange={(e) => set(field, e.target.value)}
-            >
-              <option value="">— not in this file —</option>
-              {file.headers.map((h) => (
-                <option key={h} value={h}>
-                  {h}
-                </option>
-              ))}
-            </select>
-          </label>
-        ))}
+    <FileMapping
+      headingId="rb-map"
+      label={label}
+      file={file}
+      facts={
+        <p className="muted small" data-testid="batch-file-facts">
+          {f.count(file.dataRows)} data rows · {fileFormatWords(file)}.{' '}
+          {props.remembered
+            ? 'The columns remembered for the profile fit this file.'
+            : 'The columns are remembered for the profile.'}
+        </p>
+      }
+      onSheet={props.onSheet}
+      sheetTestId="batch-sheet"
+      busy={props.busy}
+      fields={BATCH_FIELDS}
+      labels={BATCH_FIELD_LABELS}
+      mapping={mapping}
+      onColumn={set}
+      moreChoices={
         <label>
           <span>Decimal separator</span>
           <select
@@ -103,34 +71,9 @@ export function BatchMappingStep(props: Props) {
             <option value=",">Comma (1.234,50)</option>
           </select>
         </label>
-      </div>
-      <div
-        className="recon-table-wrap rb-preview"
-        role="region"
-        aria-label="First rows of the file"
-        tabIndex={0}
-      >
-        <table className="recon-table">
-          <thead>
-            <tr>
-              <th>Line</th>
-              {file.headers.map((h) => (
-                <th key={h}>{h}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {file.preview.map((r) => (
-              <tr key={r.line}>
-                <td>{r.line}</td>
-                {r.cells.map((c, i) => (
-                  <td key={i}>{c}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      }
+      previewClassName="rb-preview"
+    >
       {issues.length > 0 && (
         <ul className="recon-error" role="alert" data-testid="batch-mapping-issues">
           {issues.map((i) => (
@@ -162,6 +105,6 @@ export function BatchMappingStep(props: Props) {
           </span>
         )}
       </div>
-    </section>
+    </FileMapping>
   );
 }
