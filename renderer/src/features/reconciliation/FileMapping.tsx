@@ -1,13 +1,6 @@
 import type { ReactNode } from 'react';
 import type { LedgerFileSummary } from './ledger-protocol';
 
-/** How a read file is written, in words: the workbook's sheet, or the CSV's encoding and separator. */
-export function fileFormatWords(file: LedgerFileSummary): string {
-  return file.kind === 'xlsx'
-    ? `Excel workbook, sheet “${file.sheet ?? ''}”`
-    : `${file.encoding.toUpperCase()} · separator “${file.delimiter === '\t' ? 'tab' : file.delimiter}”`;
-}
-
 interface Props<F extends string> {
   /** The heading's id (the section is labelled by it). */
   headingId: string;
@@ -111,16 +104,4 @@ export function FileMapping<F extends string>(p: Props<F>) {
       {p.children}
     </section>
   );
-}
-
-/** A mapping with one field's column set, or left out (''). */
-export function withColumn<F extends string, M extends Partial<Record<F, string>>>(
-  mapping: M,
-  field: F,
-  header: string,
-): M {
-  const next = { ...mapping };
-  if (header) (next as Partial<Record<F, string>>)[field] = header;
-  else delete next[field];
-  return next;
 }

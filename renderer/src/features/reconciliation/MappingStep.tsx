@@ -20,7 +20,8 @@ import type { MapAnswer } from './ledger-protocol';
 import type { LedgerSession } from './parse-client';
 import { FormatChoices, PeriodChoices } from './RunOptions';
 import { CarryForwardChoice } from './CarryForwardChoice';
-import { FileMapping, fileFormatWords, withColumn } from './FileMapping';
+import { FileMapping } from './FileMapping';
+import { fileFormatWords, withColumn } from './file-mapping';
 import { KeyNotes, UnusableList } from './UnusableList';
 import type { ImportedLedger } from './use-recon-run';
 

@@ -7,7 +7,8 @@ import {
   type BatchMapping,
 } from '../../../../../shared/batch/mapping';
 import { useFormat } from '../../preferences/use-prefs';
-import { FileMapping, fileFormatWords, withColumn } from '../../reconciliation/FileMapping';
+import { FileMapping } from '../../reconciliation/FileMapping';
+import { fileFormatWords, withColumn } from '../../reconciliation/file-mapping';
 import type { LedgerFileSummary } from '../../reconciliation/ledger-protocol';
 
 export type DecimalChoice = '' | '.' | ',';
