@@ -1,8 +1,8 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
 import type { BatchExecutedRow } from '../../../../../shared/batch/execution';
 import { BATCH_CLASS_LABELS } from '../../../../../shared/batch/result';
 import { INTENT_STATES } from '../../../../../shared/domain/refund-intent';
+import { VirtualRowsTable } from '../../../lib/ui/VirtualRowsTable';
+import type { Formatters } from '../../preferences/format';
 import { useFormat } from '../../preferences/use-prefs';
 import { StateBadge } from '../StateBadge';
 import { CLASS_TONE, paymentOf, requested, why } from './words';
@@ -22,10 +22,50 @@ function Outcome({ outcome }: { outcome: string }) {
   return <span>{outcome}</span>;
 }
 
+function Head({ mode }: { mode: 'dry' | 'report' }) {
+  return (
+    <>
+      <th className="num">Line</th>
+      <th>{mode === 'dry' ? 'What it will do' : 'Outcome'}</th>
+      <th>Payment</th>
+      {mode === 'dry' && <th>Row ref.</th>}
+      {mode === 'dry' && <th className="num">Asked</th>}
+      <th className="num">{mode === 'dry' ? 'To refund' : 'Amount'}</th>
+      {mode === 'dry' && <th className="num">Remaining</th>}
+      {mode === 'report' && <th>Refund transaction no.</th>}
+      {mode === 'report' && <th>Time</th>}
+      {mode === 'report' && <th>Person</th>}
+      <th>Why</th>
+    </>
+  );
+}
+
+function Cells({ r, mode, f }: { r: BatchExecutedRow; mode: 'dry' | 'report'; f: Formatters }) {
+  const money = (minor: number | undefined, ccy = r.currency) =>
+    minor === undefined || !ccy ? '—' : f.money(minor, ccy);
+  return (
+    <>
+      <td className="num">{r.line}</td>
+      <td>
+        {/* A row never sent says why by its dry-run class; one sent, by the refund's state. */}
+        {mode === 'report' && r.outcome ? <Outcome outcome={r.outcome} /> : <ClassBadge row={r} />}
+      </td>
+      <td className="mono">{paymentOf(r)}</td>
+      {mode === 'dry' && <td>{r.rowRef ?? ''}</td>}
+      {mode === 'dry' && <td className="num">{requested(r, f)}</td>}
+      <td className="num">{money(r.amountMinor)}</td>
+      {mode === 'dry' && <td className="num">{money(r.remainingMinor, r.paymentCurrency ?? r.currency)}</td>}
+      {mode === 'report' && <td className="mono">{r.refundTransactionNo ?? ''}</td>}
+      {mode === 'report' && <td className="num">{r.at ? f.dateTimeSeconds(r.at) : ''}</td>}
+      {mode === 'report' && <td>{r.operator ?? ''}</td>}
+      <td className="detail">{why(r)}</td>
+    </>
+  );
+}
+
 /**
  * Every row of a batch file — the dry run's answer, or the report's outcome beside it — virtualised as
- * the other big tables are (ReconRowsTable): a 50,000-row list keeps a few dozen rows in the DOM, and
- * spacer rows keep it a real table (header, columns) rather than a grid of divs.
+ * the other big tables are (VirtualRowsTable): a 50,000-row list keeps a few dozen rows in the DOM.
  */
 export function BatchRowsTable({
   rows,
@@ -37,89 +77,18 @@ export function BatchRowsTable({
   label: string;
 }) {
   const f = useFormat();
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => 34,
-    overscan: 12,
-  });
-  const visible = virtualizer.getVirtualItems();
-  const top = visible[0]?.start ?? 0;
-  const bottom = virtualizer.getTotalSize() - (visible.at(-1)?.end ?? 0);
-  const columns = 8;
   return (
-    <div
+    <VirtualRowsTable
+      rows={rows}
+      rowHeight={34}
+      // Eight in either mode: the dry run's and the report's own columns are three each.
+      columns={8}
       className={`recon-table-wrap rb-rows rb-rows-${mode}`}
-      ref={scrollRef}
-      role="region"
-      aria-label={label}
-      tabIndex={0}
-    >
-      <table
-        className="recon-table"
-        data-testid={mode === 'dry' ? 'batch-dry-rows' : 'batch-report-rows'}
-        aria-rowcount={rows.length + 1}
-      >
-        <thead>
-          <tr>
-            <th className="num">Line</th>
-            <th>{mode === 'dry' ? 'What it will do' : 'Outcome'}</th>
-            <th>Payment</th>
-            {mode === 'dry' && <th>Row ref.</th>}
-            {mode === 'dry' && <th className="num">Asked</th>}
-            <th className="num">{mode === 'dry' ? 'To refund' : 'Amount'}</th>
-            {mode === 'dry' && <th className="num">Remaining</th>}
-            {mode === 'report' && <th>Refund transaction no.</th>}
-            {mode === 'report' && <th>Time</th>}
-            {mode === 'report' && <th>Person</th>}
-            <th>Why</th>
-          </tr>
-        </thead>
-        <tbody>
-          {top > 0 && (
-            <tr aria-hidden="true" className="spacer" style={{ height: top }}>
-              <td colSpan={columns} />
-            </tr>
-          )}
-          {visible.map((v) => {
-            const r = rows[v.index]!;
-            const money = (minor: number | undefined, ccy = r.currency) =>
-              minor === undefined || !ccy ? '—' : f.money(minor, ccy);
-            return (
-              <tr
-                key={v.index}
-                ref={virtualizer.measureElement}
-                data-index={v.index}
-                aria-rowindex={v.index + 2}
-                data-line={r.line}
-              >
-                <td className="num">{r.line}</td>
-                <td>
-                  {/* A row never sent says why by its dry-run class; one sent, by the refund's state. */}
-                  {mode === 'report' && r.outcome ? <Outcome outcome={r.outcome} /> : <ClassBadge row={r} />}
-                </td>
-                <td className="mono">{paymentOf(r)}</td>
-                {mode === 'dry' && <td>{r.rowRef ?? ''}</td>}
-                {mode === 'dry' && <td className="num">{requested(r, f)}</td>}
-                <td className="num">{money(r.amountMinor)}</td>
-                {mode === 'dry' && (
-                  <td className="num">{money(r.remainingMinor, r.paymentCurrency ?? r.currency)}</td>
-                )}
-                {mode === 'report' && <td className="mono">{r.refundTransactionNo ?? ''}</td>}
-                {mode === 'report' && <td className="num">{r.at ? f.dateTimeSeconds(r.at) : ''}</td>}
-                {mode === 'report' && <td>{r.operator ?? ''}</td>}
-                <td className="detail">{why(r)}</td>
-              </tr>
-            );
-          })}
-          {bottom > 0 && (
-            <tr aria-hidden="true" className="spacer" style={{ height: bottom }}>
-              <td colSpan={columns} />
-            </tr>
-          )}
-        </tbody>
-      </table>
-    </div>
+      label={label}
+      testId={mode === 'dry' ? 'batch-dry-rows' : 'batch-report-rows'}
+      head={<Head mode={mode} />}
+      cells={(r) => <Cells r={r} mode={mode} f={f} />}
+      rowAttributes={(r) => ({ 'data-line': r.line })}
+    />
   );
 }
