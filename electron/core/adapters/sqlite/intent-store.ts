@@ -15,13 +15,8 @@ import type {
 import { InvariantViolation, UnreadableRecords, type UnreadableRow } from '../../services/engine/port';
 import { exclusiveOn } from './write-queue';
 import type { Database, Row, SqlValue } from './database';
-import {
-  type OnUnusable,
-  storedCurrency,
-  storedEnvironment,
-  storedSettleCurrency,
-  UnusableRowError,
-} from './stored';
+import { auditRecordOf, intentRecordOf, type RowValues, withoutNulls } from '../journal-rows';
+import { type OnUnusable, UnusableRowError } from './stored';
 
 /**
  * The intent engine's store on the app's SQLite file (schema v5: one `intents` table with a kind).
@@ -42,85 +37,15 @@ export interface SqliteIntentStoreOptions {
   watchMs?: number;
 }
 
-const json = (v: unknown): Record<string, unknown> => {
-  const o = JSON.parse(String(v ?? '{}')) as Record<string, unknown>;
-  // JSON null (from the migration's json_object of NULL columns) means absent.
-  for (const k of Object.keys(o)) if (o[k] === null) delete o[k];
-  return o;
+/** What SQLite hands over: `data` as JSON text, integers as numbers, the last check's `found` as 0/1. */
+const SQLITE_VALUES: RowValues = {
+  data: (v) => withoutNulls(JSON.parse(String(v ?? '{}')) as Record<string, unknown>),
+  int: (v) => Number(v),
+  found: (v) => Number(v) === 1,
+  leaseColumn: 'lease_until',
 };
-const opt = (r: Row, col: string) => (r[col] === null || r[col] === undefined ? undefined : String(r[col]));
-
-function toRecord(r: Row): IntentRecord {
-  const rec: IntentRecord = {
-    id: String(r['id']),
-    kind: r['kind'] as IntentKind,
-    state: String(r['state']),
-    profileId: String(r['profile_id']),
-    profileName: String(r['profile_name']),
-    environment: storedEnvironment(r['environment']),
-    baseUrl: String(r['base_url']),
-    merchantNo: String(r['merchant_no']),
-    storeNo: String(r['store_no']),
-    amountMinor: Number(r['amount_minor']),
-    currency: storedCurrency(r['currency']),
-    operator: String(r['operator']),
-    createdAt: String(r['created_at']),
-    updatedAt: String(r['updated_at']),
-    checks: Number(r['checks']),
-    attempts: Number(r['attempts']),
-    data: json(r['data']),
-  };
-  const texts: [keyof IntentRecord, string][] = [
-    ['transactionNo', 'transaction_no'],
-    ['reference', 'reference'],
-    ['sender', 'sender'],
-    ['retCode', 'ret_code'],
-    ['retMsg', 'ret_msg'],
-    ['detail', 'detail'],
-    ['cardLast4', 'card_last4'],
-  ];
-  for (const [k, col] of texts) {
-    const v = opt(r, col);
-    if (v !== undefined) (rec as unknown as Record<string, string>)[k] = v;
-  }
-  // A refund's settle currency is no amount's unit: an unknown or empty one is left out, the refund still
-  // read, listed, blocking and counted. A payment is created in it: one this app does not handle makes
-  // the row unusable (left out of lists, named by health), as before the engine.
-  const settle =
-    rec.kind === 'payment'
-      ? storedCurrency(r['settle_currency'], 'settle_currency')
-      : storedSettleCurrency(r['settle_currency']);
-  if (settle) rec.settleCurrency = settle;
-  if (r['lease_until'] !== null && r['lease_until'] !== undefined) rec.leaseUntil = Number(r['lease_until']);
-  if (r['last_check_at'] !== null && r['last_check_at'] !== undefined)
-    rec.lastCheck = {
-      at: String(r['last_check_at']),
-      found: Number(r['last_check_found']) === 1,
-      note: String(r['last_check_note'] ?? ''),
-    };
-  return rec;
-}
-
-function toAudit(r: Row): AuditRecord {
-  const a: AuditRecord = {
-    kind: r['kind'] as IntentKind,
-    at: String(r['at']),
-    outcome: String(r['outcome']),
-    operator: String(r['operator']),
-    profileId: String(r['profile_id']),
-    profileName: String(r['profile_name']),
-    environment: storedEnvironment(r['environment']),
-    subjectId: String(r['subject_id']),
-    data: json(r['data']),
-  };
-  if (r['transaction_no'] != null) a.transactionNo = String(r['transaction_no']);
-  if (r['amount_minor'] != null) a.amountMinor = Number(r['amount_minor']);
-  if (r['currency'] != null) a.currency = storedCurrency(r['currency']);
-  if (r['ret_code'] != null) a.retCode = String(r['ret_code']);
-  if (r['ret_msg'] != null) a.retMsg = String(r['ret_msg']);
-  if (r['detail'] != null) a.detail = String(r['detail']);
-  return a;
-}
+const toRecord = (r: Row): IntentRecord => intentRecordOf(r, SQLITE_VALUES);
+const toAudit = (r: Row): AuditRecord => auditRecordOf(r, SQLITE_VALUES);
 
 const isConstraint = (e: unknown) =>
   ((e as { errcode?: number }).errcode ?? 0) % 256 === 19 ||
