@@ -13,6 +13,7 @@ import type { BatchStatus } from '../../shared/batch/execution';
 import { formatMinor } from '../../shared/domain/money';
 import { startPostgres, type TestCluster } from '../support/postgres';
 import { expect, test } from './fixtures';
+import { look } from './looks';
 
 /**
  * Refund batches on Refunds → Approvals (issue 27, four-eyes for a batch as a whole): two browser hosts
@@ -215,6 +216,8 @@ test('a checker approves one batch and rejects another on Refunds → Approvals;
   await expectButtonsInside(view.locator('.rd-table-wrap').first());
   await expectButtonsInside(view.locator('.rd-table-wrap').nth(1));
   await bob.screenshot({ path: '/tmp/batch-approvals-1280.png', fullPage: true });
+  await look(bob, 'approvals-batches', { shots: true });
+  await bob.setViewportSize({ width: 1280, height: 800 });
 
   // Approve and run batch A through its confirm step: 2 rows, 7.00 USD; it runs on bob's desk.
   await rowA.getByRole('button', { name: 'Approve and run…' }).click();
@@ -283,7 +286,8 @@ test('a checker approves one batch and rejects another on Refunds → Approvals;
   await expect(pastB).toContainText('Rejected');
   await expect(pastB).toContainText('by bob');
   await alice.screenshot({ path: '/tmp/batch-past-1280.png', fullPage: true });
-  await pastB.getByRole('button', { name: `Open batch ${batchB}` }).click();
+  await look(alice, 'batch-past', { shots: true });
+  await pastB.getByRole('button', { name: `Report of batch ${batchB}` }).click();
   await expect(
     alice.getByRole('heading', { name: new RegExp(`Report of batch ${batchB} — rejected`) }),
   ).toBeVisible();

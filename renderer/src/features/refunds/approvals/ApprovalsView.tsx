@@ -131,7 +131,7 @@ function RequestRow({
   const a = r.approval;
   return (
     <tr data-request-id={r.id} data-state={r.state}>
-      <td className="mono rd-wrap-anywhere">{r.transactionNo}</td>
+      <td className="mono nowrap">{r.transactionNo}</td>
       <td className="num nowrap">{f.amountCode(r.amountMinor, r.currency)}</td>
       <td className="rd-request-reason">
         {reasonLabel(r.reasonCode)}

@@ -92,15 +92,7 @@ export function PastBatches({ profileId, onOpen }: { profileId: string; onOpen(b
                   <TotalsList totals={b.totals} block />
                 </td>
                 <td>
-                  <button
-                    type="button"
-                    aria-label={`Open batch ${b.batchId}`}
-                    onClick={() => onOpen(b.batchId)}
-                  >
-                    {b.state === 'running' || b.state === 'paused' || b.state === 'awaiting_approval'
-                      ? 'Open'
-                      : 'Report'}
-                  </button>
+                  <OpenButton batch={b} onOpen={onOpen} />
                 </td>
               </tr>
             ))}
@@ -113,5 +105,16 @@ export function PastBatches({ profileId, onOpen }: { profileId: string; onOpen(b
         </button>
       )}
     </section>
+  );
+}
+
+/** "Report" for a batch that ended, "Open" for one still running, paused or waiting (named with its id). */
+function OpenButton({ batch: b, onOpen }: { batch: BatchStatus; onOpen(batchId: string): void }) {
+  const open = b.state === 'running' || b.state === 'paused' || b.state === 'awaiting_approval';
+  return (
+    <button type="button" onClick={() => onOpen(b.batchId)}>
+      {open ? 'Open' : 'Report'}
+      <span className="sr-only"> {open ? `batch ${b.batchId}` : `of batch ${b.batchId}`}</span>
+    </button>
   );
 }
