@@ -104,7 +104,7 @@ export function ApprovalsView({ profile, me }: { profile: ProfileView; me: TeamP
       <BatchRequests profileId={profile.id} me={me} f={f} />
       <p className="muted small">
         Requests and batches expire on the team database’s clock. This list follows every desk’s requests,
-        approvals and rejections by itself.
+        approvals and rejections by itself; batches are read again every 30 seconds and after any change here.
       </p>
       {approving && (
         <ApproveDialog profileId={profile.id} request={approving} onClose={() => setApproving(undefined)} />
