@@ -79,8 +79,7 @@ export async function rejectBatch(
   comment: string,
 ): Promise<BatchRecord> {
   try {
-    const r = (await q.query<PgRow>('SELECT * FROM refund_desk.reject_batch($1, $2)', [id, comment]))
-      .rows[0];
+    const r = (await q.query<PgRow>('SELECT * FROM refund_desk.reject_batch($1, $2)', [id, comment])).rows[0];
     return batchOf(r!);
   } catch (e) {
     throw mapPgError(e);

@@ -416,8 +416,7 @@ export function createBatchExecutor(deps: BatchExecDeps) {
     const shown = page.slice(0, limit);
     const batches: BatchStatus[] = [];
     // Another account's batch on the same merchant and store (another environment or address) is not shown.
-    for (const b of shown)
-      if (mayAct(b, profileId)) batches.push(statusOf(b, await deps.store.tally(b.id)));
+    for (const b of shown) if (mayAct(b, profileId)) batches.push(statusOf(b, await deps.store.tally(b.id)));
     return { batches, ...(more && shown.length > 0 ? { next: shown.at(-1)!.id } : {}) };
   }
 
@@ -697,8 +696,7 @@ export function createBatchExecutor(deps: BatchExecDeps) {
   async function control(profileId: string, batchId: string, what: 'pause' | 'cancel') {
     const b = await own(profileId, batchId);
     if (b.state === 'expired') throw expiredError(b);
-    if (ENDED.has(b.state))
-      throw new AppError('conflict', `Refund batch ${batchId} is already ${b.state}.`);
+    if (ENDED.has(b.state)) throw new AppError('conflict', `Refund batch ${batchId} is already ${b.state}.`);
     if (b.state === WAITING && what === 'pause')
       throw new AppError(
         'conflict',
