@@ -8,8 +8,19 @@ import { currencySchema } from '../domain/currencies';
 import { minorSchema } from '../domain/money';
 import { batchRowResultSchema } from './result';
 
-/** awaiting_approval: team mode, the batch's total is above the account's approval policy (nothing sent). */
-export const BATCH_RUN_STATES = ['awaiting_approval', 'running', 'paused', 'cancelled', 'finished'] as const;
+/**
+ * awaiting_approval: team mode, the batch's total is above the account's approval policy (nothing sent);
+ * rejected by a checker or expired before approval: final, nothing sent.
+ */
+export const BATCH_RUN_STATES = [
+  'awaiting_approval',
+  'running',
+  'paused',
+  'cancelled',
+  'finished',
+  'rejected',
+  'expired',
+] as const;
 
 const count = z.number().int().min(0);
 
@@ -58,6 +69,11 @@ export const batchStatusSchema = z
         expiresAt: z.string().optional(),
         approvedBy: z.string().max(200).optional(),
         approvedDesk: z.string().max(200).optional(),
+        /** Rejected or expired: who closed it (the checker; for expiry, whose read marked it), when. */
+        closedBy: z.string().max(200).optional(),
+        closedAt: z.string().optional(),
+        /** The checker's comment when rejected. */
+        closeComment: z.string().max(1000).optional(),
       })
       .strict()
       .optional(),

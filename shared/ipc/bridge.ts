@@ -77,6 +77,8 @@ export function buildBridge(transport: BridgeTransport): Bridge {
     'refunds.batchPause': op('refunds.batchPause'),
     'refunds.batchCancel': op('refunds.batchCancel'),
     'refunds.batchApprove': op('refunds.batchApprove'),
+    'refunds.batchReject': op('refunds.batchReject'),
+    'refunds.batchList': op('refunds.batchList'),
     'refunds.batchStatus': op('refunds.batchStatus'),
     'refunds.batchReport': op('refunds.batchReport'),
     'audit.list': op('audit.list'),

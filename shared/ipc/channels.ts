@@ -47,6 +47,8 @@ export const INVOKE_CHANNELS = [
   'refunds.batchPause',
   'refunds.batchCancel',
   'refunds.batchApprove',
+  'refunds.batchReject',
+  'refunds.batchList',
   'refunds.batchStatus',
   'refunds.batchReport',
   'audit.list',

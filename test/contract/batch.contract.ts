@@ -126,6 +126,40 @@ export function batchStoreContract(name: string, factory: BatchStoreFactory): vo
       expect((await batches.unfinished(ACCOUNT)).map((b) => b.id)).toEqual(['RB-a']);
     });
 
+    it('lists every batch of an account newest first, a page at a time, whatever its state; by state when asked', async () => {
+      const { batches } = await opened(await factory.fresh());
+      const days = ['03', '01', '05', '02', '04'];
+      for (const d of days)
+        await batches.create(
+          batch(`RB-${d}`, { createdAt: `2025-01-${d}T00:00:00.000Z` }),
+          rowsOf(`RB-${d}`),
+        );
+      // Same time, different ids: the id orders them (newest first = larger id first).
+      await batches.create(batch('RB-05b', { createdAt: '2025-01-05T00:00:00.000Z' }), rowsOf('RB-05b'));
+      await batches.create(batch('RB-other', { storeNo: '999' }), rowsOf('RB-other'));
+      await batches.setState('RB-02', 'finished', '2025-01-06T00:00:00.000Z');
+      await batches.setState('RB-04', 'paused', '2025-01-06T00:00:00.000Z');
+      const first = await batches.list(ACCOUNT, { limit: 4 });
+      expect(first.map((b) => b.id)).toEqual(['RB-05b', 'RB-05', 'RB-04', 'RB-03']);
+      expect(first[2]!.state).toBe('paused');
+      expect(first[0]!.facts.totals).toEqual([{ currency: 'USD', amountMinor: 300, rows: 2 }]);
+      const last = first.at(-1)!;
+      const second = await batches.list(ACCOUNT, {
+        limit: 4,
+        before: { createdAt: last.createdAt, id: last.id },
+      });
+      expect(second.map((b) => [b.id, b.state])).toEqual([
+        ['RB-02', 'finished'],
+        ['RB-01', 'running'],
+      ]);
+      expect((await batches.list(ACCOUNT, { limit: 10, state: 'finished' })).map((b) => b.id)).toEqual([
+        'RB-02',
+      ]);
+      expect(
+        (await batches.list({ merchantNo: '200043', storeNo: '999' }, { limit: 10 })).map((b) => b.id),
+      ).toEqual(['RB-other']);
+    });
+
     it('moves a row only from one of the states named, sets the patch and clears what it leaves out', async () => {
       const { batches } = await opened(await factory.fresh());
       await batches.create(batch('RB1'), rowsOf('RB1'));

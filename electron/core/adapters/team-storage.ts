@@ -173,6 +173,7 @@ function guardBatches(store: BatchStore, unreachable: (e: unknown) => AppError):
           approvals: {
             policies: wrap(store.approvals.policies),
             approve: wrap(store.approvals.approve),
+            reject: wrap(store.approvals.reject),
           },
         }
       : {}),

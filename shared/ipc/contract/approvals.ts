@@ -16,7 +16,7 @@ const confirmationSchema = z
   .strict();
 
 /** Why a request is declined or cancelled: kept in the team database's audit beside the person. */
-const commentSchema = z
+export const commentSchema = z
   .string()
   .trim()
   .min(1, 'Say why (a comment is required).')

@@ -4,6 +4,7 @@ import { batchMappingSchema } from '../../batch/mapping';
 import { batchReportSchema, batchStatusSchema } from '../../batch/execution';
 import { batchDryRunSchema } from '../../batch/result';
 import { refuseUnsafeText } from '../../domain/text';
+import { commentSchema } from './approvals';
 import { scoped } from './scope';
 
 /**
@@ -98,6 +99,30 @@ export const refundsBatchStatus = { input: batchRef, output: batchStatusSchema }
 export const refundsBatchApprove = {
   input: batchRef.extend({ typedTotals: z.array(z.string().max(60)).max(20).optional() }).strict(),
   output: batchStatusSchema,
+};
+/**
+ * Team mode: reject a batch awaiting approval with a comment (a checker other than its starter — the
+ * database's rule). Nothing is sent; its rows end refused (declined) with the reason.
+ */
+export const refundsBatchReject = {
+  input: batchRef.extend({ comment: commentSchema }).strict(),
+  output: batchStatusSchema,
+};
+/**
+ * The account's batches, newest first, a page at a time (`before`: the last batch id of the previous
+ * page; `next` when there are more): state, who, when, counts and totals per currency. In team mode every
+ * desk's; `awaitingApproval` only those waiting for a checker (the approvals screen).
+ */
+export const refundsBatchList = {
+  input: z
+    .object({
+      ...scoped,
+      limit: z.number().int().min(1).max(100).optional(),
+      before: batchIdSchema.optional(),
+      awaitingApproval: z.boolean().optional(),
+    })
+    .strict(),
+  output: z.object({ batches: z.array(batchStatusSchema), next: z.string().optional() }).strict(),
 };
 /** Every data row of the batch's file with its class, outcome, refundTransactionNo, time and person. */
 export const refundsBatchReport = { input: batchRef, output: batchReportSchema };

@@ -207,4 +207,57 @@ describe('refunds.batchStart / batchStatus / batchReport', () => {
       await liveCore.close();
     }
   });
+
+  it('lists this desk’s batches newest first, a page at a time, with state, counts and totals; a batch’s report opens again from the list; a single desk rejects nothing', async () => {
+    const ps = fresh.splice(0, 3);
+    const done = await call<BatchStatus>('refunds.batchStart', { profileId, file: fileOf(ps, 150) });
+    await until(done.batchId, (x) => !x.active);
+    const all: BatchStatus[] = [];
+    let before: string | undefined;
+    for (;;) {
+      const page = await call<{ batches: BatchStatus[]; next?: string }>('refunds.batchList', {
+        profileId,
+        limit: 2,
+        ...(before ? { before } : {}),
+      });
+      expect(page.batches.length).toBeLessThanOrEqual(2);
+      all.push(...page.batches);
+      if (!page.next) break;
+      before = page.next;
+    }
+    // Every batch of the earlier tests and this one, once each, newest first.
+    expect(all.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(all.map((b) => b.batchId)).size).toBe(all.length);
+    const keys = all.map((b) => `${b.createdAt}|${b.batchId}`);
+    expect(keys).toEqual([...keys].sort().reverse());
+    expect(all[0]).toMatchObject({
+      batchId: done.batchId,
+      state: 'finished',
+      dataRows: 3,
+      refunded: 3,
+      operator: 'ipc clerk',
+    });
+    // Totals per currency, never summed across them (the seed's payments are of several currencies).
+    const perCurrency = new Map<string, number>();
+    for (const p of ps) perCurrency.set(p.currency, (perCurrency.get(p.currency) ?? 0) + 1);
+    expect(new Map(all[0]!.totals.map((t) => [t.currency, t.rows]))).toEqual(perCurrency);
+    for (const t of all[0]!.totals) expect(t.amountMinor).toBe(150 * t.rows);
+    expect(all.map((b) => b.state)).toEqual(expect.arrayContaining(['finished', 'cancelled']));
+    const report = await call<{ status: BatchStatus; rows: unknown[] }>('refunds.batchReport', {
+      profileId,
+      batchId: all[0]!.batchId,
+    });
+    expect(report.rows).toHaveLength(3);
+    // No batch waits for a second person on a single desk: listing them answers none, rejecting is refused.
+    expect(
+      (await call<{ batches: BatchStatus[] }>('refunds.batchList', { profileId, awaitingApproval: true }))
+        .batches,
+    ).toEqual([]);
+    await expect(
+      call('refunds.batchReject', { profileId, batchId: done.batchId, comment: 'wrong file' }),
+    ).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/need a team database/),
+    });
+  });
 });

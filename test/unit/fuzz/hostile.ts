@@ -116,6 +116,17 @@ const RAW_SAMPLES: Readonly<Record<InvokeChannel, unknown>> = {
   'refunds.batchPause': { batchId: 'RB0000000000' },
   'refunds.batchCancel': { batchId: 'RB0000000000' },
   'refunds.batchApprove': { batchId: 'RB0000000000', typedTotals: ['1.00 USD'] },
+  'refunds.batchReject': {
+    profileId: 'P0000000000000000',
+    batchId: 'RB0000000000',
+    comment: 'Wrong file: these were refunded by hand',
+  },
+  'refunds.batchList': {
+    profileId: 'P0000000000000000',
+    limit: 20,
+    before: 'RB0000000000',
+    awaitingApproval: true,
+  },
   'refunds.batchStatus': { batchId: 'RB0000000000' },
   'refunds.batchReport': { batchId: 'RB0000000000' },
   'audit.list': undefined,

@@ -68,4 +68,38 @@ describe('refund poller', () => {
     poller.stop();
     expect(await timers.fireNext()).toBeUndefined();
   });
+
+  it('many kicks while a poll at the fastest step is due read the unfinished list once and do not push the poll back', async () => {
+    let reads = 0;
+    let tracks = 0;
+    const service = {
+      unfinished: async () => {
+        reads += 1;
+        return [{ state: 'accepted' }];
+      },
+      track: async () => {
+        tracks += 1;
+        return [];
+      },
+    } as unknown as RefundService;
+    const timers = manualTimers();
+    const poller = createRefundPoller(service, createFakeLogger(), {
+      scheduleMs: [10, 20, 40],
+      setTimer: timers.setTimer,
+    });
+    // A batch: one kick per row, some while the first arming still reads the list.
+    poller.kick();
+    poller.kick();
+    await new Promise((r) => setTimeout(r, 0));
+    for (let i = 0; i < 998; i += 1) poller.kick();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(reads).toBe(1);
+    expect(timers.pending.filter((t) => !t.cancelled).map((t) => t.ms)).toEqual([10]);
+    // The poll comes at the fastest step; after it, a kick restarts the schedule again.
+    expect(await timers.fireNext()).toBe(10);
+    expect(tracks).toBe(1);
+    poller.kick();
+    expect(await timers.fireNext()).toBe(10);
+    expect(tracks).toBe(2);
+  });
 });

@@ -12,7 +12,7 @@ import { int8, mapPgError, safeAmount } from './connection';
 import type { PgRow } from './rows';
 
 /**
- * Refund batches in the team database (schema v5, migration-batch.ts): the same port and contract as a
+ * Refund batches in the team database (schema v6, migration-batch.ts; v7 migration-batch-close.ts): the same port and contract as a
  * single desk's SQLite (../sqlite/batch-store.ts), so a batch started on one desk is seen, resumed after a
  * crash, or approved and run on another. Every write is ONE call of a SECURITY DEFINER function (its own
  * statement and transaction) that stamps the login and desk; the batch's lease is the server's clock
@@ -46,6 +46,9 @@ function batchOf(r: PgRow): BatchRecord {
   if (r['expires_at'] != null) b.approval!.expiresAt = iso(r['expires_at']);
   if (r['approved_by'] != null) b.approval!.approvedBy = String(r['approved_by']);
   if (r['approved_desk'] != null) b.approval!.approvedDesk = String(r['approved_desk']);
+  if (r['closed_by'] != null) b.approval!.closedBy = String(r['closed_by']);
+  if (r['closed_on_server'] != null) b.approval!.closedAt = iso(r['closed_on_server']);
+  if (r['close_comment'] != null) b.approval!.closeComment = String(r['close_comment']);
   return b;
 }
 
@@ -65,6 +68,24 @@ function rowOf(r: PgRow): BatchRowRecord {
   return out;
 }
 
+/**
+ * A checker rejects a batch awaiting approval with a comment (refund_desk.reject_batch: refused for its
+ * starter, a person who is not a checker, a blank comment, a batch not waiting); answers it as stored —
+ * `rejected`, or `expired` when its time had run out. Also the CLI's `reject RB…` (its own connection).
+ */
+export async function rejectBatch(
+  q: Pick<pg.Pool, 'query'> | Pick<pg.Client, 'query'>,
+  id: string,
+  comment: string,
+): Promise<BatchRecord> {
+  try {
+    const r = (await q.query<PgRow>('SELECT * FROM refund_desk.reject_batch($1, $2)', [id, comment])).rows[0];
+    return batchOf(r!);
+  } catch (e) {
+    throw mapPgError(e);
+  }
+}
+
 export function createPostgresBatchStore(pool: pg.Pool): BatchStore {
   const query = async <R extends PgRow>(sql: string, params: unknown[] = []) => {
     try {
@@ -77,6 +98,9 @@ export function createPostgresBatchStore(pool: pg.Pool): BatchStore {
     const r = (await query(sql, params))[0];
     return r ? batchOf(r) : undefined;
   };
+  // Batches awaiting approval past their expiry (server clock) are marked expired before they are read.
+  // A desk that may not write (another schema version) still reads: the expiry is then marked by the next.
+  const expire = () => query('SELECT refund_desk.expire_batches()').catch(() => undefined);
 
   return {
     async create(b, rows) {
@@ -117,7 +141,37 @@ export function createPostgresBatchStore(pool: pg.Pool): BatchStore {
       ]);
       return stored!;
     },
-    get: (id) => one('SELECT * FROM refund_desk.batches WHERE id = $1', [id]),
+    async get(id) {
+      const r = (
+        await query(
+          `SELECT *, (state = 'awaiting_approval' AND expires_at <= now()) AS past
+             FROM refund_desk.batches WHERE id = $1`,
+          [id],
+        )
+      )[0];
+      if (!r?.['past']) return r ? batchOf(r) : undefined;
+      await expire();
+      return one('SELECT * FROM refund_desk.batches WHERE id = $1', [id]);
+    },
+    async list(a, q) {
+      await expire();
+      const params: unknown[] = [a.merchantNo, a.storeNo, q.limit];
+      let where = 'merchant_no = $1 AND store_no = $2';
+      if (q.state) {
+        params.push(q.state);
+        where += ` AND state = $${params.length}`;
+      }
+      if (q.before) {
+        params.push(q.before.createdAt, q.before.id);
+        where += ` AND (created_at, id) < ($${params.length - 1}, $${params.length})`;
+      }
+      return (
+        await query(
+          `SELECT * FROM refund_desk.batches WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $3`,
+          params,
+        )
+      ).map(batchOf);
+    },
     async rows(id) {
       return (
         await query('SELECT * FROM refund_desk.batch_rows WHERE batch_id = $1 ORDER BY line', [id])
@@ -137,6 +191,7 @@ export function createPostgresBatchStore(pool: pg.Pool): BatchStore {
       }));
     },
     async unfinished(a) {
+      await expire();
       return (
         await query(
           `SELECT * FROM refund_desk.batches WHERE merchant_no = $1 AND store_no = $2
@@ -207,6 +262,7 @@ export function createPostgresBatchStore(pool: pg.Pool): BatchStore {
       async approve(id) {
         return (await one('SELECT * FROM refund_desk.approve_batch($1)', [id]))!;
       },
+      reject: (id, comment) => rejectBatch(pool, id, comment),
     },
   };
 }

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { AppError } from '../../../../shared/domain/errors';
 import { DATABASE_TOO_OLD, DESK_TOO_OLD, PG_DEFAULTS } from './connection';
 import { BATCH_GRANTS, BATCH_TABLES } from './migration-batch';
+import { BATCH_CLOSE_GRANTS } from './migration-batch-close';
 import { CLAIM_GRANTS } from './migration-claim';
 import { CLOSE_GRANTS, CLOSE_TABLES } from './migration-close';
 import { OUTBOX_GRANTS } from './migration-outbox';
@@ -117,6 +118,7 @@ export async function migratePostgres(o: MigrateOptions): Promise<{ from: number
       await client.query(CLAIM_GRANTS);
       await client.query(OUTBOX_GRANTS);
       await client.query(BATCH_GRANTS);
+      await client.query(BATCH_CLOSE_GRANTS);
       const idle = Math.max(1, Math.round(o.idleInTransactionMs ?? PG_DEFAULTS.idleInTransactionMs));
       // ALTER DATABASE takes no parameters: the name is quoted by the server, the number is ours.
       await client.query(

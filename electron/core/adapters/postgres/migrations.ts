@@ -22,6 +22,7 @@
  * - `intent_events` and `audit` are append-only histories with the server's time and login on each row.
  */
 import { BATCH_MIGRATION_SQL } from './migration-batch';
+import { BATCH_CLOSE_MIGRATION_SQL } from './migration-batch-close';
 import { CLAIM_MIGRATION_SQL } from './migration-claim';
 import { CLOSE_MIGRATION_SQL } from './migration-close';
 import { OUTBOX_MIGRATION_SQL } from './migration-outbox';
@@ -161,6 +162,8 @@ CREATE TRIGGER intents_notify AFTER INSERT OR UPDATE ON refund_desk.intents
   { version: 5, name: 'outbox and local import', sql: OUTBOX_MIGRATION_SQL },
   // v6: refund batches shared by the desks, one runner's lease, four-eyes for a batch as a whole (migration-batch.ts).
   { version: 6, name: 'refund batches', sql: BATCH_MIGRATION_SQL },
+  // v7: a batch awaiting approval rejected by a checker with a comment, or expired (migration-batch-close.ts).
+  { version: 7, name: 'batch reject and expiry', sql: BATCH_CLOSE_MIGRATION_SQL },
 ];
 
 /** The schema version this build reads and writes. */

@@ -163,6 +163,25 @@ export function createSqliteBatchStore(db: Database): BatchStore {
         )
         .map(batchOf);
     },
+    async list(a, q) {
+      const params: SqlValue[] = [a.merchantNo, a.storeNo];
+      let where = 'merchant_no = ? AND store_no = ?';
+      if (q.state) {
+        where += ' AND state = ?';
+        params.push(q.state);
+      }
+      if (q.before) {
+        where += ' AND (created_at, id) < (?, ?)';
+        params.push(q.before.createdAt, q.before.id);
+      }
+      return db
+        .all<BatchRow>(
+          `SELECT * FROM refund_batches WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ?`,
+          ...params,
+          q.limit,
+        )
+        .map(batchOf);
+    },
     setState: (id, state, at) =>
       exclusive(() => {
         db.run('UPDATE refund_batches SET state = ?, updated_at = ? WHERE id = ?', state, at, id);

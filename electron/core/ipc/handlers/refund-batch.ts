@@ -9,6 +9,8 @@ type BatchChannels =
   | 'refunds.batchPause'
   | 'refunds.batchCancel'
   | 'refunds.batchApprove'
+  | 'refunds.batchReject'
+  | 'refunds.batchList'
   | 'refunds.batchStatus'
   | 'refunds.batchReport';
 
@@ -59,6 +61,14 @@ export function refundBatchHandlers(
     'refunds.batchCancel': ({ profileId, batchId }) => executor().cancel(profileId, batchId),
     'refunds.batchApprove': ({ profileId, batchId, typedTotals }) =>
       executor().approve(profileId, batchId, typedTotals),
+    'refunds.batchReject': ({ profileId, batchId, comment }) =>
+      executor().reject(profileId, batchId, comment),
+    'refunds.batchList': ({ profileId, limit, before, awaitingApproval }) =>
+      executor().list(profileId, {
+        ...(limit !== undefined ? { limit } : {}),
+        ...(before !== undefined ? { before } : {}),
+        ...(awaitingApproval !== undefined ? { awaitingApproval } : {}),
+      }),
     'refunds.batchStatus': ({ profileId, batchId }) => executor().status(profileId, batchId),
     'refunds.batchReport': ({ profileId, batchId }) => executor().report(profileId, batchId),
   };

@@ -78,6 +78,10 @@ export interface BatchStartInput {
 }
 
 const WAITING = 'awaiting_approval';
+/** A batch in one of these states is over: nothing more is sent. */
+const ENDED = new Set(['finished', 'cancelled', 'rejected', 'expired']);
+/** The longest page of `list`. */
+const LIST_MAX = 100;
 
 /** pause: stop taking rows, batch paused; cancel: skip the rest; halt: stop, left running (host closing). */
 type Stop = 'pause' | 'cancel' | 'halt';
@@ -333,6 +337,7 @@ export function createBatchExecutor(deps: BatchExecDeps) {
       launch(b.id, profileId);
       return { ...(await status(profileId, batchId)), resumed: true };
     }
+    if (b.state === 'expired') throw expiredError(b);
     if (b.state !== WAITING)
       throw new AppError(
         'conflict',
@@ -349,9 +354,70 @@ export function createBatchExecutor(deps: BatchExecDeps) {
         { details: { moneyMoved: 'no', requires: ['typed_total'] } },
       );
     const approved = await approvals.approve(batchId);
+    if (approved.state === 'expired') throw expiredError(approved);
     deps.log.info('batch.approved', { batchId, by: approved.approval?.approvedBy ?? '' });
     launch(approved.id, profileId);
     return statusOf(approved, await deps.store.tally(batchId));
+  }
+
+  /** Said when a batch was not approved in time (the database marked it expired on its clock). */
+  function expiredError(b: BatchRecord): AppError {
+    const when = b.approval?.expiresAt ? ` at ${b.approval.expiresAt} (server time)` : '';
+    return new AppError(
+      'conflict',
+      `Refund batch ${b.id} expired${when} before a checker approved it: nothing was sent. Its starter opens the file again to start a new batch.`,
+      { details: { moneyMoved: 'no', state: 'expired' } },
+    );
+  }
+
+  /**
+   * Four-eyes, the other answer (team mode): a checker other than the starter rejects the batch with a
+   * comment; the database refuses the starter, a person who is not a checker and a blank comment, and
+   * marks the batch's rows refused (`declined`). Nothing is sent.
+   */
+  async function reject(profileId: string, batchId: string, comment: string): Promise<BatchStatus> {
+    const approvals = deps.store.approvals;
+    if (!approvals)
+      throw new AppError(
+        'invalid_input',
+        'Approvals need a team database: this desk keeps its batches alone, so no batch waits for a second person here.',
+        { details: { moneyMoved: 'no' } },
+      );
+    const said = comment.trim();
+    if (!said)
+      throw new AppError('invalid_input', 'Say why the batch is rejected (a comment is required).', {
+        details: { moneyMoved: 'no' },
+      });
+    const b = await own(profileId, batchId);
+    if (b.state === 'expired') throw expiredError(b);
+    const rejected = await approvals.reject(batchId, said);
+    if (rejected.state === 'expired') throw expiredError(rejected);
+    deps.log.info('batch.rejected', { batchId, by: rejected.approval?.closedBy ?? '' });
+    return statusOf(rejected, await deps.store.tally(batchId));
+  }
+
+  /**
+   * The account's batches, newest first, a page at a time (`before`: the last batch id of the previous
+   * page), with each one's counts and totals; `awaitingApproval` only those waiting for a checker.
+   */
+  async function list(
+    profileId: string,
+    q: { limit?: number; before?: string; awaitingApproval?: boolean } = {},
+  ): Promise<{ batches: BatchStatus[]; next?: string }> {
+    const profile = deps.profile(profileId);
+    const limit = Math.min(LIST_MAX, Math.max(1, q.limit ?? 20));
+    const after = q.before ? await deps.store.get(q.before) : undefined;
+    const page = await deps.store.list(profile, {
+      limit: limit + 1,
+      ...(after ? { before: { createdAt: after.createdAt, id: after.id } } : {}),
+      ...(q.awaitingApproval ? { state: WAITING } : {}),
+    });
+    const more = page.length > limit;
+    const shown = page.slice(0, limit);
+    const batches: BatchStatus[] = [];
+    // Another account's batch on the same merchant and store (another environment or address) is not shown.
+    for (const b of shown) if (mayAct(b, profileId)) batches.push(statusOf(b, await deps.store.tally(b.id)));
+    return { batches, ...(more && shown.length > 0 ? { next: shown.at(-1)!.id } : {}) };
   }
 
   /**
@@ -629,8 +695,8 @@ export function createBatchExecutor(deps: BatchExecDeps) {
 
   async function control(profileId: string, batchId: string, what: 'pause' | 'cancel') {
     const b = await own(profileId, batchId);
-    if (b.state === 'finished' || b.state === 'cancelled')
-      throw new AppError('conflict', `Refund batch ${batchId} is already ${b.state}.`);
+    if (b.state === 'expired') throw expiredError(b);
+    if (ENDED.has(b.state)) throw new AppError('conflict', `Refund batch ${batchId} is already ${b.state}.`);
     if (b.state === WAITING && what === 'pause')
       throw new AppError(
         'conflict',
@@ -642,6 +708,9 @@ export function createBatchExecutor(deps: BatchExecDeps) {
       await run.done;
     } else if (what === 'pause') await deps.store.setState(batchId, 'paused', iso());
     else {
+      // Waiting for approval: the database says first whether this person may withdraw it (its starter
+      // only), so a refusal leaves every row as it was.
+      if (b.state === WAITING) await deps.store.setState(batchId, 'cancelled', iso());
       // Not running here (paused, or its process stopped): nothing in flight from this process. Rows
       // another process took (`sending`) are left to recovery; pending ones are skipped now.
       for (const r of await deps.store.rows(batchId))
@@ -661,7 +730,8 @@ export function createBatchExecutor(deps: BatchExecDeps) {
     /** Resumes a paused (or stopped) batch where it was. */
     async resume(profileId: string, batchId: string): Promise<BatchStatus> {
       const b = await own(profileId, batchId);
-      if (b.state === 'finished' || b.state === 'cancelled')
+      if (b.state === 'expired') throw expiredError(b);
+      if (ENDED.has(b.state))
         throw new AppError('conflict', `Refund batch ${batchId} is already ${b.state}.`);
       if (b.state === WAITING)
         throw new AppError(
@@ -676,6 +746,8 @@ export function createBatchExecutor(deps: BatchExecDeps) {
     pause: (profileId: string, batchId: string) => control(profileId, batchId, 'pause'),
     cancel: (profileId: string, batchId: string) => control(profileId, batchId, 'cancel'),
     approve,
+    reject,
+    list,
     status,
     report,
     /**

@@ -17,8 +17,20 @@ import type { Currency } from '../../../../shared/domain/currencies';
 import type { BatchRowResult } from '../../../../shared/batch/result';
 import type { RecordedEnvironment } from '../../../../shared/domain/profile';
 
-/** awaiting_approval: team mode, above the account's approval policy; nothing is sent until approved. */
-export const BATCH_STATES = ['awaiting_approval', 'running', 'paused', 'cancelled', 'finished'] as const;
+/**
+ * awaiting_approval: team mode, above the account's approval policy; nothing is sent until approved.
+ * rejected (by a checker, with a comment) and expired (not approved in time, server clock): team mode,
+ * final, nothing was sent.
+ */
+export const BATCH_STATES = [
+  'awaiting_approval',
+  'running',
+  'paused',
+  'cancelled',
+  'finished',
+  'rejected',
+  'expired',
+] as const;
 export type BatchState = (typeof BATCH_STATES)[number];
 
 /**
@@ -62,6 +74,18 @@ export interface BatchApproval {
   expiresAt?: string;
   approvedBy?: string;
   approvedDesk?: string;
+  /** A batch rejected (the checker and their comment) or expired: who closed it, when (server time). */
+  closedBy?: string;
+  closedAt?: string;
+  closeComment?: string;
+}
+
+/** A page of batches, newest first; `before` is the last one of the previous page. */
+export interface BatchListQuery {
+  limit: number;
+  before?: { createdAt: string; id: string };
+  /** Only batches in this state (the approvals screen: `awaiting_approval`). */
+  state?: BatchState;
 }
 
 export interface BatchRowRecord {
@@ -108,6 +132,11 @@ export interface BatchStore {
   tally(id: string): Promise<BatchTally[]>;
   /** Running, paused (or awaiting approval) batches of the account, oldest first. */
   unfinished(account: Pick<AccountKey, 'merchantNo' | 'storeNo'>): Promise<BatchRecord[]>;
+  /**
+   * The account's batches, newest first (created time, then id), a page at a time; in team mode every
+   * desk's. A batch awaiting approval past its expiry is answered (and stored) as `expired`.
+   */
+  list(account: Pick<AccountKey, 'merchantNo' | 'storeNo'>, q: BatchListQuery): Promise<BatchRecord[]>;
   setState(id: string, state: BatchState, at: string): Promise<void>;
   /**
    * Takes the batch for `runner` until `untilMs` (the store's clock) when nobody else holds it; true
@@ -153,4 +182,12 @@ export interface BatchApprovals {
    * in any currency, once expired, or when it is not awaiting approval — and answers it, now running.
    */
   approve(id: string): Promise<BatchRecord>;
+  /**
+   * Rejects the batch with a comment (not blank) — refused by the database for its starter, a person
+   * who is not a checker, or a batch not awaiting approval — and answers it, now `rejected`; its rows
+   * to send end refused (`declined`). Nothing is sent.
+   *
+   * Both answer a batch found past its expiry as `expired` (marked so by the database) instead.
+   */
+  reject(id: string, comment: string): Promise<BatchRecord>;
 }

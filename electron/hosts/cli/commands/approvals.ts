@@ -1,6 +1,8 @@
+import type { Currency } from '../../../../shared/domain/currencies';
 import { formatMinor } from '../../../../shared/domain/money';
 import { findUnsafeCharacter, unsafeTextMessage } from '../../../../shared/domain/text';
 import { openRequests, rejectRequest } from '../../../core/adapters/postgres/approvals';
+import { rejectBatch } from '../../../core/adapters/postgres/batch-store';
 import { connectDesk, DATABASE_OPTIONS, databaseFrom, runTeam } from '../database';
 import { type Command, EXIT, parseCliArgs, UsageError } from '../io';
 
@@ -64,12 +66,15 @@ export const approvalsCommand: Command = {
   },
 };
 
-/** `reject`: a checker declines another person's request with a comment (nothing is sent). */
+/**
+ * `reject`: a checker declines another person's request — or refund batch awaiting approval (`RB…`, as
+ * `refund-batch` prints it) — with a comment. Nothing is sent; a batch's rows end refused (declined).
+ */
 export const rejectCommand: Command = {
   name: 'reject',
-  summary: 'reject a request for approval with a comment (checker)',
+  summary: 'reject a request (or refund batch) for approval with a comment (checker)',
   usage:
-    'reject <id> --reason TEXT --database-url URL   (exit 0 rejected, 3 no such request, 4 refused, 5 unreachable)',
+    'reject <id> --reason TEXT --database-url URL   (a batch id RB… rejects the batch as a whole; exit 0 rejected, 3 no such request, 4 refused or expired, 5 unreachable)',
   async run(args, io) {
     const { values, positionals } = parseCliArgs(
       args,
@@ -87,6 +92,22 @@ export const rejectCommand: Command = {
     return runTeam(io, db, async () => {
       const c = await connectDesk(db);
       try {
+        if (id.startsWith('RB')) {
+          const b = await rejectBatch(c, id, values.reason!.trim());
+          if (b.state === 'expired') {
+            io.err(
+              `Refund batch ${b.id} expired at ${b.approval?.expiresAt ?? '?'} (server time) before anyone approved it: nothing was sent, nothing to reject.`,
+            );
+            return EXIT.REJECTED;
+          }
+          const totals = b.facts.totals
+            .map((t) => `${formatMinor(t.amountMinor, t.currency as Currency)} ${t.currency}`)
+            .join(', ');
+          io.out(
+            `Rejected batch ${b.id} (${b.fileName}${totals ? `, ${totals}` : ''}, started by ${b.approval?.startedBy ?? b.operator}): nothing was sent.`,
+          );
+          return EXIT.OK;
+        }
         const r = await rejectRequest(c, id, values.reason!.trim());
         io.out(
           `Rejected ${r.intent.id} (${formatMinor(r.intent.amountMinor, r.intent.currency)} ${r.intent.currency}, requested by ${r.requestedBy}): nothing was sent.`,

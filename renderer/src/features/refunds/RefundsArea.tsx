@@ -3,7 +3,7 @@ import { type ReactNode, useState } from 'react';
 import { useBridge } from '../../lib/bridge';
 import type { ProfileView } from '../profiles/queries';
 import { ApprovalsView } from './approvals/ApprovalsView';
-import { approvalsListQuery, useTeamPerson } from './approvals/queries';
+import { approvalsListQuery, useTeamPerson, waitingBatchesQuery } from './approvals/queries';
 import { RefundsTabs } from './RefundsTabs';
 
 type Tab = 'record' | 'batch' | 'approvals';
@@ -42,7 +42,7 @@ export function ProfileArea({
   );
 }
 
-/** The record, Batch, and on a team desk Approvals with how many requests wait. */
+/** The record, Batch, and on a team desk Approvals with how many requests and batches wait. */
 function AreaTabs({
   profile,
   team,
@@ -54,8 +54,12 @@ function AreaTabs({
   tab: Tab;
   onTab(t: Tab): void;
 }) {
-  const requests = useQuery({ ...approvalsListQuery(useBridge(), profile.id), enabled: team }).data;
-  const waiting = requests?.filter((r) => r.state === 'awaiting_approval').length ?? 0;
+  const bridge = useBridge();
+  const requests = useQuery({ ...approvalsListQuery(bridge, profile.id), enabled: team }).data;
+  const batches = useQuery({ ...waitingBatchesQuery(bridge, profile.id), enabled: team }).data;
+  // Requests and batches waiting for a checker, together.
+  const waiting =
+    (requests?.filter((r) => r.state === 'awaiting_approval').length ?? 0) + (batches?.batches.length ?? 0);
   return (
     <RefundsTabs
       tab={tab}

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   approversWords,
+  batchRoleFor,
   describeApprovalError,
   personWords,
   roleFor,
   todayWithoutRequest,
 } from '../../../../renderer/src/features/refunds/approvals/words';
 import { PLAIN_WORDS } from '../../../../renderer/src/features/refunds/format';
+import type { BatchStatus } from '../../../../shared/batch/execution';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 
 const req = (over: Partial<IntentView> = {}): IntentView => ({
@@ -111,5 +113,78 @@ describe('four-eyes words and rules on screen', () => {
     ).toMatchObject({
       moneyMoved: 'unknown',
     });
+  });
+});
+
+describe('batchRoleFor: what a person may do with a batch awaiting approval', () => {
+  const batch = (over: Partial<BatchStatus> = {}): BatchStatus => ({
+    batchId: 'RB1',
+    profileId: 'P-A',
+    profileName: 'Shop A',
+    state: 'awaiting_approval',
+    active: false,
+    fileName: 'recall.csv',
+    createdAt: '2026-11-24T10:00:00.000Z',
+    operator: 'alice',
+    moneyMode: 'test',
+    dataRows: 3,
+    toSend: 3,
+    pending: 3,
+    refunded: 0,
+    refused: 0,
+    unknown: 0,
+    cancelled: 0,
+    alreadyDone: 0,
+    notUsable: 0,
+    totals: [
+      { currency: 'USD', amountMinor: 50_000, rows: 2 },
+      { currency: 'EUR', amountMinor: 9_000, rows: 1 },
+    ],
+    approval: { startedBy: 'alice', expiresAt: '2026-11-25T10:00:00.000Z' },
+    ...over,
+  });
+  const person = (login: string, groups: string[], limits: Array<[string, number]>) => ({
+    team: true as const,
+    login,
+    groups,
+    limits: limits.map(([currency, upToMinor]) => ({ currency, upToMinor })),
+  });
+  const checker = person(
+    'bob',
+    ['refund_checker'],
+    [
+      ['USD', 100_000],
+      ['EUR', 10_000],
+    ],
+  );
+
+  it('a checker whose limits cover the total in EVERY currency approves; one currency short is above the limit', () => {
+    expect(batchRoleFor(batch(), checker)).toBe('approve');
+    const noEur = person('bob', ['refund_checker'], [['USD', 100_000]]);
+    expect(batchRoleFor(batch(), noEur)).toBe('above_limit');
+    const lowUsd = person(
+      'bob',
+      ['refund_checker'],
+      [
+        ['USD', 49_999],
+        ['EUR', 10_000],
+      ],
+    );
+    expect(batchRoleFor(batch(), lowUsd)).toBe('above_limit');
+  });
+
+  it('its starter only cancels (even a checker); a maker or viewer only looks; a batch no longer waiting is only shown', () => {
+    const aliceChecker = person(
+      'alice',
+      ['refund_checker', 'refund_maker'],
+      [
+        ['USD', 1e9],
+        ['EUR', 1e9],
+      ],
+    );
+    expect(batchRoleFor(batch(), aliceChecker)).toBe('own');
+    expect(batchRoleFor(batch(), person('carol', ['refund_maker'], []))).toBe('view');
+    expect(batchRoleFor(batch({ state: 'running' }), checker)).toBe('view');
+    expect(batchRoleFor(batch({ state: 'expired' }), checker)).toBe('view');
   });
 });

@@ -9,6 +9,7 @@ import type { ProfileView } from '../../profiles/queries';
 import { reasonLabel } from '../format';
 import { StateBadge } from '../StateBadge';
 import { ApproveDialog } from './ApproveDialog';
+import { BatchRequests } from './BatchRequests';
 import { CloseRequest } from './CloseRequest';
 import { approvalsListQuery, type TeamPerson } from './queries';
 import { closeRequestButtonId, limitOf, personWords, type RequestRole, roleFor } from './words';
@@ -61,7 +62,7 @@ export function ApprovalsView({ profile, me }: { profile: ProfileView; me: TeamP
         />
       )}
       <div className="rd-table-wrap" role="region" aria-label="Open requests" tabIndex={0}>
-        <table className="rd-table" data-testid="approvals-table">
+        <table className="rd-table rd-approvals-table" data-testid="approvals-table">
           <thead>
             <tr>
               <th scope="col">Payment</th>
@@ -72,7 +73,7 @@ export function ApprovalsView({ profile, me }: { profile: ProfileView; me: TeamP
               <th scope="col">Requested by</th>
               <th scope="col">Expires ({f.zoneLabel})</th>
               <th scope="col">Status</th>
-              <th scope="col">
+              <th scope="col" className="rd-actions-col">
                 <span className="sr-only">Actions</span>
               </th>
             </tr>
@@ -100,9 +101,10 @@ export function ApprovalsView({ profile, me }: { profile: ProfileView; me: TeamP
           </p>
         )}
       </div>
+      <BatchRequests profileId={profile.id} me={me} f={f} />
       <p className="muted small">
-        Requests expire on the team database’s clock. This list follows every desk’s requests, approvals and
-        rejections by itself.
+        Requests and batches expire on the team database’s clock. This list follows every desk’s requests,
+        approvals and rejections by itself; batches are read again every 30 seconds and after any change here.
       </p>
       {approving && (
         <ApproveDialog profileId={profile.id} request={approving} onClose={() => setApproving(undefined)} />
@@ -129,7 +131,7 @@ function RequestRow({
   const a = r.approval;
   return (
     <tr data-request-id={r.id} data-state={r.state}>
-      <td className="mono">{r.transactionNo}</td>
+      <td className="mono nowrap">{r.transactionNo}</td>
       <td className="num nowrap">{f.amountCode(r.amountMinor, r.currency)}</td>
       <td className="rd-request-reason">
         {reasonLabel(r.reasonCode)}
@@ -155,7 +157,7 @@ function RequestRow({
           </div>
         )}
       </td>
-      <td>
+      <td className="rd-actions-col">
         <div className="rd-request-actions">
           {role === 'approve' && (
             <>

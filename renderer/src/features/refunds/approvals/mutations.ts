@@ -34,3 +34,28 @@ export function useCloseRequest(how: 'reject' | 'cancel') {
     onSettled: () => void client.invalidateQueries({ queryKey: approvalKeys.lists }),
   });
 }
+
+/**
+ * A batch awaiting approval: approved as a whole and run on this desk (refunds.batchApprove), rejected
+ * with a comment by a checker (refunds.batchReject), or cancelled by its starter (refunds.batchCancel).
+ * The database decides who may; the list re-reads either way.
+ */
+export function useBatchDecision() {
+  const bridge = useBridge();
+  const client = useQueryClient();
+  const settled = () => void client.invalidateQueries({ queryKey: approvalKeys.lists });
+  return {
+    approve: useMutation({
+      mutationFn: (input: Input<'refunds.batchApprove'>) => unwrap(bridge['refunds.batchApprove'](input)),
+      onSettled: settled,
+    }),
+    reject: useMutation({
+      mutationFn: (input: Input<'refunds.batchReject'>) => unwrap(bridge['refunds.batchReject'](input)),
+      onSettled: settled,
+    }),
+    cancel: useMutation({
+      mutationFn: (input: Input<'refunds.batchCancel'>) => unwrap(bridge['refunds.batchCancel'](input)),
+      onSettled: settled,
+    }),
+  };
+}

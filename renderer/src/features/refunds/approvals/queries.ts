@@ -50,3 +50,15 @@ export const approversQuery = (bridge: Bridge, profileId: string, id: string) =>
     queryFn: () => unwrap(bridge['approvals.approvers']({ profileId, id })),
     staleTime: 60_000,
   });
+
+/**
+ * Refund batches of the profile's account waiting for a checker (team mode), newest first. Under
+ * `lists`, so whatever re-reads the requests re-reads these; every 30 s too, as a batch past its expiry
+ * is marked expired by the database when it is read.
+ */
+export const waitingBatchesQuery = (bridge: Bridge, profileId: string) =>
+  queryOptions({
+    queryKey: [...approvalKeys.list(profileId), 'batches'] as const,
+    queryFn: () => unwrap(bridge['refunds.batchList']({ profileId, awaitingApproval: true, limit: 100 })),
+    refetchInterval: 30_000,
+  });

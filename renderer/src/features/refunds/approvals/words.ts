@@ -1,3 +1,4 @@
+import type { BatchStatus } from '../../../../../shared/batch/execution';
 import type { AppErrorShape } from '../../../../../shared/domain/errors';
 import type { IntentView } from '../../../../../shared/ipc/contract/refunds';
 import type { Words } from '../format';
@@ -26,6 +27,17 @@ export function roleFor(request: IntentView, me: TeamPerson): RequestRole {
   if (!me.groups.includes(CHECKER)) return 'view';
   return limitOf(me, request.currency) >= request.amountMinor ? 'approve' : 'above_limit';
 }
+
+/** The same, for a batch approved as a whole: the checker's limit must cover its total in every currency. */
+export function batchRoleFor(batch: BatchStatus, me: TeamPerson): RequestRole {
+  if (batch.state !== 'awaiting_approval') return 'view';
+  if (batch.approval?.startedBy === me.login) return 'own';
+  if (!me.groups.includes(CHECKER)) return 'view';
+  return batch.totals.every((t) => limitOf(me, t.currency) >= t.amountMinor) ? 'approve' : 'above_limit';
+}
+
+/** The id of a batch's row button that opens the reject/cancel panel, so focus can go back to it. */
+export const closeBatchButtonId = (how: 'reject' | 'cancel', id: string) => `rd-batch-${how}-${id}`;
 
 /** The person's approval limit in a currency, in minor units (0 where they have none). */
 export function limitOf(me: TeamPerson, currency: string): number {

@@ -11,6 +11,14 @@ type Show = 'all' | 'sent' | 'refunded' | 'not_refunded';
 
 const REFUNDED = new Set(['accepted', 'succeeded']);
 
+/** How the batch ended, in the report's title (a batch still running is shown by its progress). */
+const ENDED_WORDS: Partial<Record<BatchReport['status']['state'], string>> = {
+  finished: 'finished',
+  cancelled: 'cancelled',
+  rejected: 'rejected, nothing sent',
+  expired: 'expired before approval, nothing sent',
+};
+
 /**
  * Step 5: the batch's report, read from main's record: every data row of the file with what the dry
  * run said, its outcome, refundTransactionNo, time and person — on screen, as CSV and as Excel (the
@@ -48,7 +56,7 @@ export function BatchReportView({ report, onNew }: { report: BatchReport; onNew:
     <section className="recon-card" aria-labelledby="rb-report">
       <div className="recon-head">
         <h2 id="rb-report">
-          Report of batch {s.batchId} — {s.state === 'cancelled' ? 'cancelled' : 'finished'}
+          Report of batch {s.batchId} — {ENDED_WORDS[s.state] ?? 'finished'}
         </h2>
         <ExportButtons
           onExport={(kind) => void exportReport(kind)}
@@ -63,6 +71,12 @@ export function BatchReportView({ report, onNew }: { report: BatchReport; onNew:
         {s.fileName} · {s.profileName} · started {f.dateTime(s.createdAt)} by{' '}
         {s.operator || 'an unnamed operator'} · confirmed total <TotalsList totals={s.totals} />
       </p>
+      {s.state === 'rejected' && s.approval?.closedBy && (
+        <p data-testid="batch-report-rejected">
+          Rejected by {s.approval.closedBy}
+          {s.approval.closedAt ? `, ${f.dateTime(s.approval.closedAt)}` : ''}: {s.approval.closeComment}
+        </p>
+      )}
       <ul className="rb-counts rb-figures" data-testid="batch-report-counts">
         {figures
           .filter(([, n]) => n > 0)

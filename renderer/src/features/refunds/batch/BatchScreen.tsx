@@ -17,6 +17,7 @@ import { BatchFileStep, type OpenedBatchFile } from './BatchFileStep';
 import { BatchMappingStep, type DecimalChoice } from './BatchMappingStep';
 import { BatchProgress } from './BatchProgress';
 import { BatchReportView } from './BatchReportView';
+import { PastBatches } from './PastBatches';
 import { base64Of } from './file-bytes';
 import { useBatchRun } from './use-batch-run';
 
@@ -173,7 +174,13 @@ export function BatchScreen({ profile }: { profile: ProfileView }) {
         onDryRun={(m, d) => void dryRun(m, d)}
       />
     );
-  else body = <BatchFileStep onOpened={(f) => void onOpened(f)} />;
+  else
+    body = (
+      <>
+        <BatchFileStep onOpened={(f) => void onOpened(f)} />
+        <PastBatches profileId={profile.id} onOpen={(id) => void run.open(id)} />
+      </>
+    );
 
   return (
     <div className="recon rb-batch" data-testid="batch-screen">

@@ -10,6 +10,9 @@ export const LAST_BATCH_KEY = 'refunds.batch.last';
 /** While a batch runs, its status is also read every so often: a progress event missed is never a stuck screen. */
 const POLL_MS = 2_000;
 
+/** A batch in one of these states sends nothing more: its report is final. */
+const ENDED = new Set<BatchStatus['state']>(['finished', 'cancelled', 'rejected', 'expired']);
+
 export type BatchStartFile = Extract<Input<'refunds.batchStart'>, { file: unknown }>;
 
 /**
@@ -66,7 +69,7 @@ export function useBatchRun(profileId: string) {
   }, [bridge, profileId, batchId, active]);
 
   // A run that ended (finished or cancelled) has a report: read once, from main's record.
-  const ended = status && !status.active && (status.state === 'finished' || status.state === 'cancelled');
+  const ended = status && !status.active && ENDED.has(status.state);
   useEffect(() => {
     if (!ended || !batchId) return;
     let live = true;
