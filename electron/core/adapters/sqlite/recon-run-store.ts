@@ -12,6 +12,7 @@ import type {
 } from '../../services/reconciliation/run-store';
 import type { Database, Row } from './database';
 import { decodeItem, encodeItem } from './item-codec';
+import { forgetReferents, runReferents } from './item-refs';
 import { decodeListColumns, encodeListColumns } from './list-columns';
 import { inKnownCurrencies } from './stored';
 
@@ -63,6 +64,7 @@ export function createSqliteRunStore(db: Database): RunStore {
   };
   const remove = (runId: string) =>
     db.immediate(() => {
+      forgetReferents(db, runId);
       db.run('DELETE FROM recon_exceptions WHERE run_id = ?', runId);
       for (const t of ['recon_items', 'recon_windows', 'recon_inputs', 'recon_results'])
         db.run(`DELETE FROM ${t} WHERE job_id = ?`, runId);
@@ -127,6 +129,7 @@ export function createSqliteRunStore(db: Database): RunStore {
       db.immediate(() => db.run('UPDATE recon_jobs SET keys = ? WHERE id = ?', JSON.stringify(keys), runId));
     },
     saveWindow(runId, w) {
+      forgetReferents(db, runId);
       // A listed window as columns (./list-columns.ts); the unsupported window's sentence as before.
       const listed = w.state === 'listed';
       const data = listed ? encodeListColumns(w.transactions) : JSON.stringify(w.message);
@@ -172,14 +175,15 @@ export function createSqliteRunStore(db: Database): RunStore {
       }
       return out;
     },
-    saveResult(runId, { facts, summary, statement, items }) {
+    saveResult(runId, { facts, summary, statement, items }, refs) {
+      forgetReferents(db, runId);
       db.immediate(() => {
         db.run('DELETE FROM recon_items WHERE job_id = ?', runId);
         const insert = db.stmt(
           'INSERT INTO recon_items (job_id, seq, line, outcome, data) VALUES (?, ?, ?, ?, ?)',
         );
         items.forEach((item, seq) =>
-          insert.run(runId, seq, item.line ?? null, item.outcome, encodeItem(item)),
+          insert.run(runId, seq, item.line ?? null, item.outcome, encodeItem(item, refs)),
         );
         db.run(
           'UPDATE recon_jobs SET facts = ?, summary = ?, statement = ?, ended_as = ?, started = 1 WHERE id = ?',
@@ -206,6 +210,7 @@ export function createSqliteRunStore(db: Database): RunStore {
       ).map(storedRun);
     },
     readItems(runId, offset, limit) {
+      const refs = runReferents(db, runId);
       return db
         .all<{ data: string }>(
           'SELECT data FROM recon_items WHERE job_id = ? AND seq >= ? ORDER BY seq LIMIT ?',
@@ -213,9 +218,10 @@ export function createSqliteRunStore(db: Database): RunStore {
           offset,
           limit,
         )
-        .map((r) => decodeItem(r.data));
+        .map((r) => decodeItem(r.data, refs));
     },
     copyWindows(fromRunId, toRunId) {
+      forgetReferents(db, toRunId);
       db.immediate(() =>
         db.run(
           `INSERT OR REPLACE INTO recon_windows (job_id, start_date, end_date, fetched_at, state, data, layout)

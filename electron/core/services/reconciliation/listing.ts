@@ -67,21 +67,49 @@ export function listingOf(
   return done === needed.length ? { state: 'complete', done } : { state: 'incomplete', done };
 }
 
-/** Listed payments of the stored windows, each once (a payment is in one window only). */
-export function listedPayments(stored: readonly ListWindow[]): ListedPayment[] {
+/**
+ * Where each listed payment is stored: its window (index into `windows`, their start dates) and its
+ * position among that window's transactions — what a report item refers to (run-store ItemRefs).
+ */
+export interface ListedPlaces {
+  windows: string[];
+  window: Uint16Array;
+  at: Int32Array;
+}
+
+/** Listed payments of the stored windows, each once (a payment is in one window only), and their places. */
+export function listedWithPlaces(stored: readonly ListWindow[]): {
+  listed: ListedPayment[];
+  places: ListedPlaces;
+} {
   const out: ListedPayment[] = [];
   const seen = new Set<string>();
+  const windows: string[] = [];
+  let total = 0;
+  for (const w of stored) if (w.state === 'listed') total += w.transactions.length;
+  const window = new Uint16Array(total);
+  const at = new Int32Array(total);
   for (const w of stored) {
     if (w.state !== 'listed') continue;
-    for (const transaction of w.transactions) {
+    const wi = windows.push(w.startDate) - 1;
+    const txs = w.transactions;
+    for (let k = 0; k < txs.length; k += 1) {
+      const transaction = txs[k]!;
       // Refund records are not payments of the period; a record of unknown type stays in, so a listed
       // payment never goes missing from the report because the service left its type out.
       if (transaction.transactionType === 'refund' || seen.has(transaction.transactionNo)) continue;
       seen.add(transaction.transactionNo);
+      window[out.length] = wi;
+      at[out.length] = k;
       out.push({ transaction, fetchedAt: w.fetchedAt });
     }
   }
-  return out;
+  return { listed: out, places: { windows, window, at } };
+}
+
+/** Listed payments of the stored windows, each once (a payment is in one window only). */
+export function listedPayments(stored: readonly ListWindow[]): ListedPayment[] {
+  return listedWithPlaces(stored).listed;
 }
 
 /**

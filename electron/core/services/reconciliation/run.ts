@@ -15,8 +15,15 @@ import type { AdaptiveLimiter } from '../gateway/adaptive-limit';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
 import type { JobStore } from './job-store';
-import { fetchWindow, type ListIndex, listedPayments, listIndex, listingOf } from './listing';
-import type { ListWindow, RunInput, RunStore } from './run-store';
+import {
+  fetchWindow,
+  type ListIndex,
+  type ListedPlaces,
+  listedWithPlaces,
+  listIndex,
+  listingOf,
+} from './listing';
+import type { ItemRefs, ListWindow, RunInput, RunStore } from './run-store';
 import { type Runner, startRunner } from './runner';
 
 export type RunState = 'running' | 'paused' | 'cancelled' | 'completed';
@@ -57,6 +64,36 @@ export interface RunHandle {
   cancel(): void;
   /** Stops handing out work and writes answers so far (app shutdown); the run stays resumable. */
   suspend(): Promise<void>;
+}
+
+/**
+ * Where the run's stored ledger and list hold the rows and payments its items were made of, so the
+ * record refers to them instead of copying them (run-store saveResult). Items come in ledger order, so
+ * a cursor over the rows finds each item's row; a payment is found by its number in the list's index,
+ * and only the very object listed counts.
+ */
+function itemRefs(
+  input: RunInput,
+  list: { listed: readonly ListedPayment[]; index: ListIndex; places: ListedPlaces },
+): ItemRefs {
+  const { rows } = input;
+  const { listed, index, places } = list;
+  let next = 0;
+  return {
+    rowOf(row) {
+      if (rows[next] === row) return next++;
+      // Not the next row: search from here (never in a report made by buildReport, kept correct anyway).
+      const at = rows.indexOf(row, next);
+      if (at < 0) return -1;
+      next = at + 1;
+      return at;
+    },
+    listedOf(tx) {
+      const p = index.positionBy(true, tx.transactionNo);
+      if (p === undefined || listed[p]!.transaction !== tx) return undefined;
+      return `${places.windows[places.window[p]!]}:${places.at[p]}`;
+    },
+  };
 }
 
 /** Starts (or resumes) a stored run. With `cancelled`, it only writes the report of what is stored. */
@@ -162,7 +199,7 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
     todo: string[],
     input: RunInput,
     windows: ListWindow[],
-    list: { listed: ListedPayment[]; index: ListIndex },
+    list: { listed: ListedPayment[]; index: ListIndex; places: ListedPlaces },
   ): Promise<void> {
     if (suspended) return;
     phase = 'matching';
@@ -258,7 +295,11 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
     const statement = statementOf(done, report.summary);
     if (deps.beforeSave) await deps.beforeSave(input, done);
     if (suspended) return;
-    runs.saveResult(runId, { facts: done, summary: report.summary, statement, items: report.items });
+    runs.saveResult(
+      runId,
+      { facts: done, summary: report.summary, statement, items: report.items },
+      itemRefs(input, list),
+    );
     if (state !== 'cancelled') state = 'completed';
     phase = 'done';
     deps.log.info('recon.run_ended', {
@@ -280,7 +321,7 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
     // Keys the period's list and the cache do not answer are looked up one by one. The list and its
     // index are made once, here, and the matching uses them too.
     const input = runs.readInput(runId);
-    const listed = listedPayments(windows);
+    const { listed, places } = listedWithPlaces(windows);
     const index = listIndex(listed);
     const cached = new Set(input.cached.map((c) => c.key));
     const todo: string[] = [];
@@ -291,7 +332,7 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
     });
     runs.setKeys(runId, todo);
     await lookups(todo);
-    await finish(stored.facts, todo, input, windows, { listed, index });
+    await finish(stored.facts, todo, input, windows, { listed, index, places });
   })().catch((e: unknown) => {
     deps.log.error('recon.run_failed', { runId, error: e instanceof Error ? e.message : String(e) });
     throw e;
