@@ -23,6 +23,8 @@ export interface ReportInput {
   answer: (key: string) => ServiceAnswer | undefined;
   /** The same answers by key kind and value (see matchLedger's lookupBy); asked instead when given. */
   answerBy?: KeyedLookup;
+  /** The same answers by the row's position in `rows` (see matchLedger's lookupAt); asked first when given. */
+  answerAt?: (row: number) => ServiceAnswer | undefined;
   /** The period's payments; used for the other direction only when `listing` is complete. */
   listed: readonly ListedPayment[];
   listing: ListingState;
@@ -64,6 +66,7 @@ export function buildReport(input: ReportInput): ReconReport {
     dates,
     onItem: tally.add,
     ...(input.answerBy ? { lookupBy: input.answerBy } : {}),
+    ...(input.answerAt ? { lookupAt: input.answerAt } : {}),
   });
   const unreadable = input.unusable.map(unreadableItem);
   for (const item of unreadable) tally.add(item);
