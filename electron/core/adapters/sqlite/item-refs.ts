@@ -11,6 +11,7 @@ import type { Transaction } from '../../../../shared/domain/transaction';
 import type { LedgerRow } from '../../../../shared/recon/ledger';
 import type { Database } from './database';
 import { ItemRefError, type Referents } from './item-codec';
+import { decodeLedgerChunk } from './ledger-columns';
 import { listPaymentAt, parseListColumns, type ParsedListColumns } from './list-columns';
 
 /** Ledger chunks (5,000 rows each from the app and CLI) and windows kept per run. */
@@ -82,7 +83,7 @@ function createReferents(db: Database, runId: string): Referents {
           c.seq,
         );
         if (!r) throw damaged(`ledger row ${index}`);
-        rows = keep(rowChunks, c.seq, JSON.parse(r.data) as LedgerRow[], CHUNKS_KEPT);
+        rows = keep(rowChunks, c.seq, decodeLedgerChunk(r.data), CHUNKS_KEPT);
       }
       const row = rows[index - c.first];
       if (!row) throw damaged(`ledger row ${index}`);

@@ -13,6 +13,7 @@ import type {
 import type { Database, Row } from './database';
 import { decodeItem, encodeItem } from './item-codec';
 import { forgetReferents, runReferents } from './item-refs';
+import { decodeLedgerChunk, encodeLedgerColumns } from './ledger-columns';
 import { decodeListColumns, encodeListColumns } from './list-columns';
 import { inKnownCurrencies } from './stored';
 
@@ -97,7 +98,8 @@ export function createSqliteRunStore(db: Database): RunStore {
           Number(next?.n ?? 0),
           kind,
           entries.length,
-          JSON.stringify(entries),
+          // Ledger rows as columns (./ledger-columns.ts); anything else as its JSON.
+          (kind === 'row' ? encodeLedgerColumns(entries) : undefined) ?? JSON.stringify(entries),
         );
         return counts(runId);
       });
@@ -109,7 +111,7 @@ export function createSqliteRunStore(db: Database): RunStore {
         'SELECT kind, data FROM recon_inputs WHERE job_id = ? ORDER BY seq',
         runId,
       )) {
-        const entries = JSON.parse(r.data) as unknown[];
+        const entries = r.kind === 'row' ? decodeLedgerChunk(r.data) : (JSON.parse(r.data) as unknown[]);
         // One push per entry: a stored chunk spread into push's arguments can overflow the call stack.
         if (r.kind === 'row') for (const e of entries as RunInput['rows']) input.rows.push(e);
         else if (r.kind === 'unusable')

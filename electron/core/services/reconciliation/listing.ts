@@ -81,9 +81,11 @@ export interface ListedPlaces {
 export function listedWithPlaces(stored: readonly ListWindow[]): {
   listed: ListedPayment[];
   places: ListedPlaces;
+  index: ListIndex;
 } {
   const out: ListedPayment[] = [];
-  const seen = new Set<string>();
+  // Each payment's number → its position: which payments were seen, and the index's map by number.
+  const seen = new Map<string, number>();
   const windows: string[] = [];
   let total = 0;
   for (const w of stored) if (w.state === 'listed') total += w.transactions.length;
@@ -98,13 +100,13 @@ export function listedWithPlaces(stored: readonly ListWindow[]): {
       // Refund records are not payments of the period; a record of unknown type stays in, so a listed
       // payment never goes missing from the report because the service left its type out.
       if (transaction.transactionType === 'refund' || seen.has(transaction.transactionNo)) continue;
-      seen.add(transaction.transactionNo);
+      seen.set(transaction.transactionNo, out.length);
       window[out.length] = wi;
       at[out.length] = k;
       out.push({ transaction, fetchedAt: w.fetchedAt });
     }
   }
-  return { listed: out, places: { windows, window, at } };
+  return { listed: out, places: { windows, window, at }, index: indexWith(seen, out) };
 }
 
 /** Listed payments of the stored windows, each once (a payment is in one window only). */
@@ -131,12 +133,16 @@ const T = 116;
 
 export function listIndex(listed: readonly ListedPayment[]): ListIndex {
   const byTx = new Map<string, number>();
+  for (let i = 0; i < listed.length; i += 1) byTx.set(listed[i]!.transaction.transactionNo, i);
+  return indexWith(byTx, listed);
+}
+
+/** The index, given the map by number (each listed payment's number → its position). */
+function indexWith(byTx: Map<string, number>, listed: readonly ListedPayment[]): ListIndex {
   const byRef = new Map<string, number>();
   const repeated = new Set<string>();
   for (let i = 0; i < listed.length; i += 1) {
-    const t = listed[i]!.transaction;
-    byTx.set(t.transactionNo, i);
-    const ref = t.reference;
+    const ref = listed[i]!.transaction.reference;
     if (!ref || repeated.has(ref)) continue;
     if (byRef.has(ref)) {
       byRef.delete(ref);

@@ -15,14 +15,7 @@ import type { AdaptiveLimiter } from '../gateway/adaptive-limit';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
 import type { JobStore } from './job-store';
-import {
-  fetchWindow,
-  type ListIndex,
-  type ListedPlaces,
-  listedWithPlaces,
-  listIndex,
-  listingOf,
-} from './listing';
+import { fetchWindow, type ListIndex, type ListedPlaces, listedWithPlaces, listingOf } from './listing';
 import type { ItemRefs, ListWindow, RunInput, RunStore } from './run-store';
 import { type Runner, startRunner } from './runner';
 
@@ -397,8 +390,7 @@ export function executeRun(
     // Keys the period's list and the cache do not answer are looked up one by one. The list and its
     // index are made once, here, and the matching uses them too.
     const input = opts.input ?? runs.readInput(runId);
-    const { listed, places } = listedWithPlaces(windows);
-    const index = listIndex(listed);
+    const { listed, places, index } = listedWithPlaces(windows);
     const positions = listPositions(input.rows, index);
     const cached = new Set(input.cached.map((c) => c.key));
     const todo: string[] = [];
