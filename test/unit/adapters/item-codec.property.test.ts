@@ -113,4 +113,49 @@ describe('report items as stored', () => {
     const stored = encodeItem(item, { rowOf: () => 0, listedOf: () => undefined });
     expect(() => decodeItem(stored)).toThrow(/refers to its run/);
   });
+
+  it('the usual matched row (v12) is stored as its references alone and reads back exactly', () => {
+    const tx = {
+      transactionNo: '297',
+      amountMinor: 5,
+      currency: 'USD' as const,
+      status: 'success' as const,
+      transactionType: 'payment' as const,
+      paidAt: '2025-06-02T01:00:00.000Z',
+      refunds: [],
+    };
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.option(fc.integer({ min: -40, max: 40 }), { nil: undefined }),
+        source,
+        fc.constantFrom('', 'x', 'extra'),
+        (byTx, dayOffset, src, change) => {
+          const row: LedgerRow = byTx
+            ? { line: 9, transactionNo: '297', amountMinor: 5, currency: 'USD', status: 'paid' }
+            : { line: 9, reference: 'SO-1', amountMinor: 5, currency: 'USD', status: 'paid' };
+          const item: ReconItem = {
+            line: 9,
+            matchedBy: byTx ? 'transactionNo' : 'reference',
+            ledger: row,
+            service: serviceView(tx, src, '2025-07-02T00:00:00.000Z'),
+            transaction: tx,
+            outcome: 'matched',
+            detail: '',
+            deltas: [],
+          };
+          if (dayOffset !== undefined) item.dayOffset = dayOffset;
+          // Anything more than the usual makes it an R item.
+          if (change === 'x') item.detail = 'x';
+          if (change === 'extra') item.duplicateOfLine = 3;
+          const refs = { rowOf: () => 12, listedOf: () => '20250601:4' };
+          const referents = { row: () => structuredClone(row), listed: () => structuredClone(tx) };
+          const stored = encodeItem(item, refs);
+          expect(stored[0]).toBe(change === '' ? 'M' : 'R');
+          expect(decodeItem(stored, referents)).toStrictEqual(item);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -291,7 +291,7 @@ describe('the period’s list stored as columns', () => {
     const stored = today.all<{ data: string }>('SELECT data FROM recon_items ORDER BY seq');
     today.close();
     // Most items refer to the run's ledger and list today; an earlier version wrote every one as its JSON.
-    expect(stored.filter((r) => r.data.startsWith('R')).length).toBeGreaterThan(stored.length / 2);
+    expect(stored.filter((r) => /^[RM]/.test(r.data)).length).toBeGreaterThan(stored.length / 2);
     const dir = dataDir();
     const old = openDatabase(
       join(dir, DATABASE_FILE),
@@ -370,11 +370,13 @@ describe('the period’s list stored as columns', () => {
     db.close();
     // Every item with a ledger row refers to it; every matched row's payment is one of the list's.
     const withRow = shown.filter((i) => i.ledger).length;
-    expect(stored.filter((r) => /^R[^\t]*\t[^\t]*\t\d+\t/.test(r.data)).length).toBe(withRow);
-    expect(stored.filter((r) => /^R[^\t]*\t[^\t]*\t\d*\t\d{8}:\d+\t/.test(r.data)).length).toBeGreaterThan(
+    expect(stored.filter((r) => /^[RM][^\t]*\t[^\t]*\t\d+\t/.test(r.data)).length).toBe(withRow);
+    expect(stored.filter((r) => /^[RM][^\t]*\t[^\t]*\t\d*\t\d{8}:\d+\t/.test(r.data)).length).toBeGreaterThan(
       shown.filter((i) => i.outcome === 'matched').length - 1,
     );
     expect(stored.every((r) => !r.data.includes('"ledger"'))).toBe(true);
+    // The usual matched row is stored as its references alone.
+    expect(stored.filter((r) => r.data.startsWith('M')).length).toBeGreaterThan(0);
     const { storage, again } = reopen(dir, runId);
     // Read in pages that do not line up with anything, as the screen reads them.
     const pages: ReconItem[] = [];

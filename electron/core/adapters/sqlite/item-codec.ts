@@ -16,7 +16,7 @@
  *
  *     R<source>\t<fetchedAt>\t<row>\t<window>:<at>\t<the item's JSON without those>
  *
- * `row` is the row's position among the run's ledger rows, `window:at` the list window (its start date)
+ * (the usual matched row even shorter, see usualMatch). `row` is the row's position among the run's ledger rows, `window:at` the list window (its start date)
  * and the payment's position in it, each empty when the item holds its own copy; `source` and
  * `fetchedAt` are empty when `service` is held too. Reading fetches the row and the payment from the
  * run's stored records (./item-refs.ts), which never change once the run has started (and a signed
@@ -52,6 +52,23 @@ const derivedService = (service: ServiceView | undefined, transaction: Transacti
   !service.fetchedAt.includes('\t') &&
   sameView(serviceView(transaction, service.source, service.fetchedAt), service);
 
+/**
+ * Whether an item is the usual matched row as the engine makes it (shared/recon/match.ts): nothing in it
+ * but its row, line, how it matched, the service side, the transaction and the day offset — stored as
+ *
+ *     M<source>\t<fetchedAt>\t<row>\t<window>:<at>\t<dayOffset, or empty when absent>
+ */
+function usualMatch(item: ReconItem, ledger: LedgerRow): boolean {
+  if (item.outcome !== 'matched' || item.detail !== '' || item.deltas.length !== 0) return false;
+  if (item.line !== ledger.line || item.matchedBy !== (ledger.transactionNo ? 'transactionNo' : 'reference'))
+    return false;
+  const d = item.dayOffset;
+  if (d !== undefined && !Number.isSafeInteger(d)) return false;
+  let keys = 0;
+  for (const _ in item) keys += 1;
+  return keys === (d === undefined ? 8 : 9);
+}
+
 export function encodeItem(item: ReconItem, refs?: ItemRefs): string {
   const { service, transaction, ledger } = item;
   if (refs) {
@@ -61,6 +78,8 @@ export function encodeItem(item: ReconItem, refs?: ItemRefs): string {
     const listed = place !== undefined && !place.includes('\t') ? place : undefined;
     if (row >= 0 || listed !== undefined) {
       const made = derivedService(service, transaction);
+      if (made && service && ledger && row >= 0 && listed !== undefined && usualMatch(item, ledger))
+        return `M${service.source}\t${service.fetchedAt}\t${row}\t${listed}\t${item.dayOffset ?? ''}`;
       // What is not referred to (or made again) stays in the item's own JSON.
       const { ledger: _l, transaction: _t, service: _s, ...rest } = item as ReconItem;
       const own: Partial<ReconItem> = rest;
@@ -101,8 +120,29 @@ function decodeRefItem(text: string, refs: Referents | undefined): ReconItem {
   return item;
 }
 
+function decodeUsualMatch(text: string, refs: Referents | undefined): ReconItem {
+  if (!refs) throw new ItemRefError('a stored report item refers to its run’s records, which were not given');
+  const [head, fetchedAt, row, place, offset] = text.split('\t') as [string, string, string, string, string];
+  const ledger = refs.row(Number(row));
+  const colon = place.lastIndexOf(':');
+  const transaction = refs.listed(place.slice(0, colon), Number(place.slice(colon + 1)));
+  const item: ReconItem = {
+    line: ledger.line,
+    matchedBy: ledger.transactionNo ? 'transactionNo' : 'reference',
+    ledger,
+    service: serviceView(transaction, head.slice(1) as ServiceView['source'], fetchedAt),
+    transaction,
+    outcome: 'matched',
+    detail: '',
+    deltas: [],
+  };
+  if (offset !== '') item.dayOffset = Number(offset);
+  return item;
+}
+
 export function decodeItem(text: string, refs?: Referents): ReconItem {
   const first = text.charCodeAt(0);
+  if (first === 77 /* M */) return decodeUsualMatch(text, refs);
   if (first === 82 /* R */) return decodeRefItem(text, refs);
   if (first !== 83 /* S */) return JSON.parse(text) as ReconItem;
   const a = text.indexOf('\t');
