@@ -18,6 +18,8 @@ import { decodeListColumns, encodeListColumns } from './list-columns';
 import { inKnownCurrencies } from './stored';
 
 const KINDS: readonly InputKind[] = ['row', 'unusable', 'cached'];
+/** Report items written per INSERT statement (5 values each; SQLite allows 32,766). */
+const ITEMS_PER_INSERT = 200;
 
 interface WindowRow {
   start_date: string;
@@ -181,12 +183,20 @@ export function createSqliteRunStore(db: Database): RunStore {
       forgetReferents(db, runId);
       db.immediate(() => {
         db.run('DELETE FROM recon_items WHERE job_id = ?', runId);
-        const insert = db.stmt(
-          'INSERT INTO recon_items (job_id, seq, line, outcome, data) VALUES (?, ?, ?, ?, ?)',
-        );
-        items.forEach((item, seq) =>
-          insert.run(runId, seq, item.line ?? null, item.outcome, encodeItem(item, refs)),
-        );
+        // ITEMS_PER_INSERT items per statement: at a million items the cost of a statement per item (its
+        // binding and step) was most of the time to write the record.
+        const insert = (n: number) =>
+          db.stmt(
+            `INSERT INTO recon_items (job_id, seq, line, outcome, data) VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?)').join(', ')}`,
+          );
+        const full = insert(ITEMS_PER_INSERT);
+        const params: Array<string | number | null> = [];
+        for (let seq = 0; seq < items.length; seq += 1) {
+          const item = items[seq]!;
+          params.push(runId, seq, item.line ?? null, item.outcome, encodeItem(item, refs));
+          if (params.length === ITEMS_PER_INSERT * 5) full.run(...params.splice(0));
+        }
+        if (params.length > 0) insert(params.length / 5).run(...params);
         db.run(
           'UPDATE recon_jobs SET facts = ?, summary = ?, statement = ?, ended_as = ?, started = 1 WHERE id = ?',
           JSON.stringify(facts),
