@@ -335,7 +335,7 @@ describe('the period’s list stored as columns', () => {
   });
 
   /** A fresh app on `dir` (nothing kept from the run's process): the run's record as re-opened. */
-  function reopen(dir: string, runId: string) {
+  function reopen(dir: string) {
     const storage = openAppStorage({ dataDir: dir, now: Date.now, log });
     const again = createReconciliationService({
       runs: storage.runs,
@@ -377,7 +377,7 @@ describe('the period’s list stored as columns', () => {
     expect(stored.every((r) => !r.data.includes('"ledger"'))).toBe(true);
     // The usual matched row is stored as its references alone.
     expect(stored.filter((r) => r.data.startsWith('M')).length).toBeGreaterThan(0);
-    const { storage, again } = reopen(dir, runId);
+    const { storage, again } = reopen(dir);
     // Read in pages that do not line up with anything, as the screen reads them.
     const pages: ReconItem[] = [];
     for (let offset = 0; offset < shown.length; offset += 7)
@@ -430,7 +430,7 @@ describe('the period’s list stored as columns', () => {
     ).toBeGreaterThan(0);
     old.close();
     const runId = String(job['id']);
-    const { storage, again } = reopen(dir, runId);
+    const { storage, again } = reopen(dir);
     const items = again.items(runId, 0, 1000).items;
     expect(items).toStrictEqual(shown);
     expect(reportCsv(items)).toBe(reportCsv(shown));
