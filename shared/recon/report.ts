@@ -27,6 +27,8 @@ export interface ReportInput {
   answerAt?: (row: number) => ServiceAnswer | undefined;
   /** The period's payments; used for the other direction only when `listing` is complete. */
   listed: readonly ListedPayment[];
+  /** No two listed payments share a number (see serviceOnlyItems' listedUnique). */
+  listedUnique?: boolean;
   listing: ListingState;
   options: ReconOptions;
   fmt: (amountMinor: number, currency: Currency) => string;
@@ -93,6 +95,7 @@ export function buildReport(input: ReportInput): ReconReport {
     // One push per item: spreading a list this long into push's arguments overflows the call stack.
     for (const item of serviceOnlyItems({
       listed: input.listed,
+      ...(input.listedUnique ? { listedUnique: true } : {}),
       claimed,
       range,
       unreadableLineByTx,

@@ -5,6 +5,7 @@
  * the list the run carries on one-way and says so; where it cannot be reached the run pauses and says why.
  */
 import { isAppError } from '../../../../shared/domain/errors';
+import type { ServiceAnswer } from '../../../../shared/recon/match';
 import type { ListedPayment } from '../../../../shared/recon/two-way';
 import { serviceDateToMs } from '../../../../shared/protocol/time';
 import type { GatewayClient } from '../gateway/client';
@@ -78,12 +79,15 @@ export interface ListedPlaces {
 }
 
 /** Listed payments of the stored windows, each once (a payment is in one window only), and their places. */
+/** A listed payment that is also the answer the list gives for it (run.ts hands it to the matching). */
+export type ListedAnswer = ListedPayment & ServiceAnswer & { kind: 'found'; source: 'list' };
+
 export function listedWithPlaces(stored: readonly ListWindow[]): {
-  listed: ListedPayment[];
+  listed: ListedAnswer[];
   places: ListedPlaces;
   index: ListIndex;
 } {
-  const out: ListedPayment[] = [];
+  const out: ListedAnswer[] = [];
   // Each payment's number → its position: which payments were seen, and the index's map by number.
   const seen = new Map<string, number>();
   const windows: string[] = [];
@@ -103,7 +107,8 @@ export function listedWithPlaces(stored: readonly ListWindow[]): {
       seen.set(transaction.transactionNo, out.length);
       window[out.length] = wi;
       at[out.length] = k;
-      out.push({ transaction, fetchedAt: w.fetchedAt });
+      // Made as the list's answer too (kind, source): the matching asks for it by this very object.
+      out.push({ kind: 'found', transaction, source: 'list', fetchedAt: w.fetchedAt } as ListedAnswer);
     }
   }
   return { listed: out, places: { windows, window, at }, index: indexWith(seen, out) };

@@ -6,7 +6,6 @@
  * by a restart resumes from there: stored windows are not fetched again, stored answers not asked again.
  */
 import { keyOf, type ServiceAnswer } from '../../../../shared/recon/match';
-import type { ListedPayment } from '../../../../shared/recon/two-way';
 import { listWindows } from '../../../../shared/recon/period';
 import { buildReport, detailAmount } from '../../../../shared/recon/report';
 import { OFFLINE_CODES, type RunFacts } from '../../../../shared/recon/run';
@@ -15,7 +14,14 @@ import type { AdaptiveLimiter } from '../gateway/adaptive-limit';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
 import type { JobStore } from './job-store';
-import { fetchWindow, type ListIndex, type ListedPlaces, listedWithPlaces, listingOf } from './listing';
+import {
+  fetchWindow,
+  type ListedAnswer,
+  type ListIndex,
+  type ListedPlaces,
+  listedWithPlaces,
+  listingOf,
+} from './listing';
 import type { ItemRefs, ListWindow, RunInput, RunStore } from './run-store';
 import { type Runner, startRunner } from './runner';
 
@@ -97,7 +103,7 @@ function itemRefs(input: RunInput, list: ListedRows): ItemRefs {
 
 /** The period's list as the run uses it: the payments, their index, their places, each row's payment. */
 interface ListedRows {
-  listed: ListedPayment[];
+  listed: ListedAnswer[];
   index: ListIndex;
   places: ListedPlaces;
   /** Per ledger row: the position in `listed` of the payment its key names, -1 when none. */
@@ -253,24 +259,9 @@ export function executeRun(
     const listing = listingOf(needed, windows);
     const { listed, index, positions } = list;
     const { rows } = input;
-    // A listed payment's answer is made when a row first asks for it, and kept beside it: the matching
-    // asks for every row's key, and the sources count below asks again for every key. Payments no row
-    // names get none.
-    const listAnswers = new Array<ServiceAnswer | undefined>(listed.length);
-    const answerAt = (at: number | undefined): ServiceAnswer | undefined => {
-      if (at === undefined) return undefined;
-      let a = listAnswers[at];
-      if (!a) {
-        const l = listed[at]!;
-        a = listAnswers[at] = {
-          kind: 'found',
-          transaction: l.transaction,
-          source: 'list',
-          fetchedAt: l.fetchedAt,
-        };
-      }
-      return a;
-    };
+    // A listed payment is its own answer (listing.ts ListedAnswer): nothing is made per row or payment.
+    const answerAt = (at: number | undefined): ServiceAnswer | undefined =>
+      at === undefined ? undefined : listed[at];
     const results = await jobs.readResults(runId);
     const byLookup = new Map<string, ServiceAnswer>();
     for (const r of results)
@@ -329,6 +320,8 @@ export function executeRun(
       answerBy,
       answerAt: answerOfRow,
       listed,
+      // listedWithPlaces keeps each number once.
+      listedUnique: true,
       listing: listing.state,
       options: facts.options,
       fmt: detailAmount,
