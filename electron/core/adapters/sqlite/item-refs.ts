@@ -3,8 +3,9 @@
  * (recon_inputs, kind 'row', chunk by chunk in order) and its list windows (recon_windows). Read when an
  * item is read — a page of the report, an export, the close — a chunk or a window at a time, and kept
  * for the next page: the rows of a page are next to each other in the ledger, and their payments mostly
- * in a few windows. One run's at a time per database; what a run refers to never changes once it has
- * started, and writing a run's record or windows forgets what was kept of it (`forgetReferents`).
+ * in a few windows. One run's at a time per database, for as long as its items are being read; what a
+ * run refers to never changes once it has started, and writing a run's record or windows forgets what
+ * was kept of it (`forgetReferents`).
  */
 import { isKnownCurrency } from '../../../../shared/domain/currencies';
 import type { Transaction } from '../../../../shared/domain/transaction';
@@ -113,19 +114,40 @@ function createReferents(db: Database, runId: string): Referents {
   };
 }
 
-/** One run's referents per database: the last run read. */
-const kept = new WeakMap<Database, { runId: string; refs: Referents }>();
+/** One run's referents per database: the last run read, forgotten once no item of it was read for a while. */
+const kept = new WeakMap<
+  Database,
+  { runId: string; refs: Referents; timer?: ReturnType<typeof setTimeout> }
+>();
+
+/**
+ * A run's parsed list is kept while its items are being read (pages of a screen, an export), not for
+ * the life of the process: at a million payments it is a few hundred MB.
+ */
+const KEPT_IDLE_MS = 30_000;
 
 /** The referents of a run's items (kept for the next read of the same run). */
 export function runReferents(db: Database, runId: string): Referents {
-  const k = kept.get(db);
-  if (k && k.runId === runId) return k.refs;
-  const refs = createReferents(db, runId);
-  kept.set(db, { runId, refs });
-  return refs;
+  let k = kept.get(db);
+  if (!k || k.runId !== runId) {
+    if (k?.timer) clearTimeout(k.timer);
+    k = { runId, refs: createReferents(db, runId) };
+    kept.set(db, k);
+  }
+  if (k.timer) clearTimeout(k.timer);
+  const entry = k;
+  entry.timer = setTimeout(() => {
+    if (kept.get(db) === entry) kept.delete(db);
+  }, KEPT_IDLE_MS);
+  // Never what keeps the process alive.
+  entry.timer.unref?.();
+  return entry.refs;
 }
 
 /** Forgets what was kept of a run (its record, its windows or its ledger are being written). */
 export function forgetReferents(db: Database, runId: string): void {
-  if (kept.get(db)?.runId === runId) kept.delete(db);
+  const k = kept.get(db);
+  if (k?.runId !== runId) return;
+  if (k.timer) clearTimeout(k.timer);
+  kept.delete(db);
 }
