@@ -141,6 +141,11 @@ export interface MatchOptions {
   fmt: (amountMinor: number, currency: Currency) => string;
   /** When given, asked instead of `lookup` (with the same answers): no key string is made per row. */
   lookupBy?: KeyedLookup;
+  /**
+   * When given, asked instead of both with the position of the row in `rows` (the same answers): a
+   * caller that has already found every row's answer hands it over without a key or a probe per row.
+   */
+  lookupAt?: (row: number) => ServiceAnswer | undefined;
   /** Omitted: dates are not compared. */
   dates?: DateCheck;
   /** Called with each item as soon as it is made (the report's summary is added up this way). */
@@ -349,7 +354,7 @@ export function matchLedger(
   lookup: (key: string) => ServiceAnswer | undefined,
   opts: MatchOptions,
 ): ReconItem[] {
-  const { fmt, dates, lookupBy } = opts;
+  const { fmt, dates, lookupBy, lookupAt } = opts;
   const dayOffsetOf = dayOffsets(dates);
   // Every ledger key and service transaction number gets a small integer once, and which line came
   // first is kept per integer in arrays. A row keyed by transaction number shares its integer with the
@@ -392,9 +397,11 @@ export function matchLedger(
     const byTx = Boolean(row.transactionNo);
     const keyId = byTx ? txId(row.transactionNo ?? '') : refId(row.reference ?? '');
     keyIds[i] = keyId;
-    const result = lookupBy
-      ? lookupBy(byTx, byTx ? row.transactionNo! : (row.reference ?? ''))
-      : lookup(lookupKey(row));
+    const result = lookupAt
+      ? lookupAt(i)
+      : lookupBy
+        ? lookupBy(byTx, byTx ? row.transactionNo! : (row.reference ?? ''))
+        : lookup(lookupKey(row));
     results[i] = result;
     if (result?.kind !== 'found') {
       serviceTxIds[i] = NONE;

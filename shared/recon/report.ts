@@ -23,8 +23,12 @@ export interface ReportInput {
   answer: (key: string) => ServiceAnswer | undefined;
   /** The same answers by key kind and value (see matchLedger's lookupBy); asked instead when given. */
   answerBy?: KeyedLookup;
+  /** The same answers by the row's position in `rows` (see matchLedger's lookupAt); asked first when given. */
+  answerAt?: (row: number) => ServiceAnswer | undefined;
   /** The period's payments; used for the other direction only when `listing` is complete. */
   listed: readonly ListedPayment[];
+  /** No two listed payments share a number (see serviceOnlyItems' listedUnique). */
+  listedUnique?: boolean;
   listing: ListingState;
   options: ReconOptions;
   fmt: (amountMinor: number, currency: Currency) => string;
@@ -64,6 +68,7 @@ export function buildReport(input: ReportInput): ReconReport {
     dates,
     onItem: tally.add,
     ...(input.answerBy ? { lookupBy: input.answerBy } : {}),
+    ...(input.answerAt ? { lookupAt: input.answerAt } : {}),
   });
   const unreadable = input.unusable.map(unreadableItem);
   for (const item of unreadable) tally.add(item);
@@ -90,6 +95,7 @@ export function buildReport(input: ReportInput): ReconReport {
     // One push per item: spreading a list this long into push's arguments overflows the call stack.
     for (const item of serviceOnlyItems({
       listed: input.listed,
+      ...(input.listedUnique ? { listedUnique: true } : {}),
       claimed,
       range,
       unreadableLineByTx,

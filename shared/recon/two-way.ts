@@ -29,6 +29,8 @@ export interface ListedPayment {
 
 export interface TwoWayInput {
   listed: readonly ListedPayment[];
+  /** The caller's word that no two listed payments share a number (no set of every number is kept). */
+  listedUnique?: boolean;
   /** Service transaction numbers a ledger row matched. */
   claimed: ReadonlySet<string>;
   range: { startMs: number; endMs: number };
@@ -51,8 +53,11 @@ export function serviceOnlyItems(input: TwoWayInput): ReconItem[] {
   const refunds: Array<{ at: string; item: ReconItem }> = [];
   const seen = new Set<string>();
   for (const { transaction: tx, fetchedAt } of input.listed) {
-    if (seen.has(tx.transactionNo) || input.claimed.has(tx.transactionNo)) continue;
-    seen.add(tx.transactionNo);
+    if (input.claimed.has(tx.transactionNo)) continue;
+    if (!input.listedUnique) {
+      if (seen.has(tx.transactionNo)) continue;
+      seen.add(tx.transactionNo);
+    }
     const service = serviceView(tx, 'list', fetchedAt);
     const createdInPeriod = inRange(tx.createdAt, range);
     if (createdInPeriod) {

@@ -22,6 +22,8 @@ import { reportCsv } from '../../../shared/recon/export';
 import type { LedgerRow } from '../../../shared/recon/ledger';
 import { listWindows, type ReconOptions } from '../../../shared/recon/period';
 import { transactionArb } from './arbitraries';
+import type { ReconItem } from '../../../shared/recon/match';
+import { encodeItem } from '../../../electron/core/adapters/sqlite/item-codec';
 import type { RunFacts } from '../../../shared/recon/run';
 
 const log = { info() {}, warn() {}, error() {} };
@@ -172,6 +174,8 @@ describe('the period’s list stored as columns', () => {
     dir: string,
     version: number,
     store: (db: ReturnType<typeof openDatabase>, runId: string) => void,
+    /** Told the items as the run made them (what was shown), when they are stored. */
+    onSave?: (items: readonly ReconItem[]) => void,
   ) {
     const { rows } = month();
     const service = (storage: ReturnType<typeof openAppStorage>) =>
@@ -223,6 +227,13 @@ describe('the period’s list stored as columns', () => {
     store(db, runId);
     db.close();
     const storage = openAppStorage({ dataDir: dir, now: Date.now, log });
+    if (onSave) {
+      const save = storage.runs.saveResult.bind(storage.runs);
+      storage.runs.saveResult = (id, result, refs) => {
+        onSave(structuredClone(result.items));
+        save(id, result, refs);
+      };
+    }
     const s = service(storage);
     s.addInput(runId, 'row', rows);
     s.start(runId);
@@ -279,8 +290,8 @@ describe('the period’s list stored as columns', () => {
     const job = today.all('SELECT * FROM recon_jobs')[0]!;
     const stored = today.all<{ data: string }>('SELECT data FROM recon_items ORDER BY seq');
     today.close();
-    // Most items are stored compactly today; an earlier version wrote every one as its JSON.
-    expect(stored.filter((r) => r.data.startsWith('S')).length).toBeGreaterThan(stored.length / 2);
+    // Most items refer to the run's ledger and list today; an earlier version wrote every one as its JSON.
+    expect(stored.filter((r) => /^[RM]/.test(r.data)).length).toBeGreaterThan(stored.length / 2);
     const dir = dataDir();
     const old = openDatabase(
       join(dir, DATABASE_FILE),
@@ -321,5 +332,144 @@ describe('the period’s list stored as columns', () => {
     expect(items).toStrictEqual(now.items);
     expect(reportCsv(items)).toBe(reportCsv(now.items));
     storage.close();
+  });
+
+  /** A fresh app on `dir` (nothing kept from the run's process): the run's record as re-opened. */
+  function reopen(dir: string) {
+    const storage = openAppStorage({ dataDir: dir, now: Date.now, log });
+    const again = createReconciliationService({
+      runs: storage.runs,
+      closing: storage.closing,
+      jobs: storage.jobs,
+      clock: { now: Date.now },
+      log,
+      gatewayFor: () => {
+        throw new Error('a re-opened run asks nothing');
+      },
+      profile: () => ({ id: 'p1', name: 'Main' }),
+      onProgress: () => undefined,
+    });
+    return { storage, again };
+  }
+
+  it('items refer to the run’s own ledger rows and listed payments (v12) and re-open as they were shown', async () => {
+    const dir = dataDir();
+    let shown: readonly ReconItem[] = [];
+    const run = await runOn(
+      dir,
+      12,
+      (db, runId) => {
+        const runs = createSqliteRunStore(db);
+        for (const w of windowsOf(month().listed)) runs.saveWindow(runId, { ...w, state: 'listed' });
+      },
+      (items) => (shown = items),
+    );
+    const runId = run.report.run.runId;
+    const db = openDatabase(join(dir, DATABASE_FILE), MIGRATIONS);
+    const stored = db.all<{ data: string }>('SELECT data FROM recon_items ORDER BY seq');
+    db.close();
+    // Every item with a ledger row refers to it; every matched row's payment is one of the list's.
+    const withRow = shown.filter((i) => i.ledger).length;
+    expect(stored.filter((r) => /^[RM][^\t]*\t[^\t]*\t\d+\t/.test(r.data)).length).toBe(withRow);
+    expect(stored.filter((r) => /^[RM][^\t]*\t[^\t]*\t\d*\t\d{8}:\d+\t/.test(r.data)).length).toBeGreaterThan(
+      shown.filter((i) => i.outcome === 'matched').length - 1,
+    );
+    expect(stored.every((r) => !r.data.includes('"ledger"'))).toBe(true);
+    // The usual matched row is stored as its references alone.
+    expect(stored.filter((r) => r.data.startsWith('M')).length).toBeGreaterThan(0);
+    const { storage, again } = reopen(dir);
+    // Read in pages that do not line up with anything, as the screen reads them.
+    const pages: ReconItem[] = [];
+    for (let offset = 0; offset < shown.length; offset += 7)
+      pages.push(...again.items(runId, offset, 7).items);
+    expect(pages).toStrictEqual(shown);
+    expect(reportCsv(pages)).toBe(reportCsv(shown));
+    const exceptions = await storage.closing.readExceptionItems(runId);
+    expect(exceptions.map((e) => e.item)).toStrictEqual(shown.filter((i) => i.outcome !== 'matched'));
+    storage.close();
+  });
+
+  it('a run completed at schema v11 (each item with its own copies) re-opens line for line', async () => {
+    const nowDir = dataDir();
+    let shown: readonly ReconItem[] = [];
+    await runOn(
+      nowDir,
+      12,
+      (db, runId) => {
+        const runs = createSqliteRunStore(db);
+        for (const w of windowsOf(month().listed)) runs.saveWindow(runId, { ...w, state: 'listed' });
+      },
+      (items) => (shown = items),
+    );
+    const today = openDatabase(join(nowDir, DATABASE_FILE), MIGRATIONS);
+    const job = today.all('SELECT * FROM recon_jobs')[0]!;
+    today.close();
+    const dir = dataDir();
+    const old = openDatabase(
+      join(dir, DATABASE_FILE),
+      MIGRATIONS.filter((m) => m.version <= 11),
+    );
+    const cols = Object.keys(job);
+    old.run(
+      `INSERT INTO recon_jobs (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+      ...cols.map((c) => job[c] as string | number | null),
+    );
+    // As v10 and v11 stored them: the service side left out where the transaction gives it, else JSON.
+    shown.forEach((item, seq) =>
+      old.run(
+        'INSERT INTO recon_items (job_id, seq, line, outcome, data) VALUES (?, ?, ?, ?, ?)',
+        String(job['id']),
+        seq,
+        item.line ?? null,
+        item.outcome,
+        encodeItem(item),
+      ),
+    );
+    expect(
+      old.all<{ n: number }>("SELECT count(*) AS n FROM recon_items WHERE data LIKE 'S%'")[0]!.n,
+    ).toBeGreaterThan(0);
+    old.close();
+    const runId = String(job['id']);
+    const { storage, again } = reopen(dir);
+    const items = again.items(runId, 0, 1000).items;
+    expect(items).toStrictEqual(shown);
+    expect(reportCsv(items)).toBe(reportCsv(shown));
+    storage.close();
+  });
+
+  it('once a run is signed its ledger and list, which its items refer to, cannot change', async () => {
+    const dir = dataDir();
+    const run = await runOn(dir, 12, (db, runId) => {
+      const runs = createSqliteRunStore(db);
+      for (const w of windowsOf(month().listed)) runs.saveWindow(runId, { ...w, state: 'listed' });
+    });
+    const runId = run.report.run.runId;
+    const db = openDatabase(join(dir, DATABASE_FILE), MIGRATIONS);
+    // Before the sign-off the rows are the run's to write (a draft's ledger arrives in chunks).
+    db.run("UPDATE recon_inputs SET data = data WHERE job_id = ? AND kind = 'row'", runId);
+    db.run(
+      'INSERT INTO recon_signoffs (run_id, by, at, comment, open_ids, content_hash) VALUES (?, ?, ?, ?, ?, ?)',
+      runId,
+      'controller',
+      '2025-07-04T00:00:00.000Z',
+      'ok',
+      '[]',
+      'a'.repeat(64),
+    );
+    expect(() => db.run("UPDATE recon_inputs SET data = '[]' WHERE job_id = ?", runId)).toThrow(
+      /ledger cannot change/,
+    );
+    expect(() => db.run('DELETE FROM recon_inputs WHERE job_id = ?', runId)).toThrow(/ledger cannot change/);
+    expect(() =>
+      db.run(
+        "INSERT INTO recon_inputs (job_id, seq, kind, count, data) VALUES (?, 999, 'row', 0, '[]')",
+        runId,
+      ),
+    ).toThrow(/ledger cannot change/);
+    expect(() => db.run("UPDATE recon_windows SET data = '{}' WHERE job_id = ?", runId)).toThrow(
+      /list cannot change/,
+    );
+    expect(() => db.run('DELETE FROM recon_windows WHERE job_id = ?', runId)).toThrow(/list cannot change/);
+    db.close();
   });
 });

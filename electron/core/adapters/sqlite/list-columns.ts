@@ -132,56 +132,100 @@ const dict = <T extends string>(col: DictColumn, at: number): T | undefined => {
   return id < 0 ? undefined : (col.d[id] as T);
 };
 
+/** A window of layout 'columns' as parsed: its columns, and where each payment's refunds start. */
+export interface ParsedListColumns {
+  readonly n: number;
+  /** Per payment: its first refund's position in the refunds' columns (made when first asked for). */
+  refundStart?: Int32Array;
+  /** @internal the stored columns */
+  readonly c: Columns;
+}
+
 /**
- * The window's payments from the stored text of layout 'columns', each exactly as it was written.
- * `known` decides whether a currency code is one this app handles: a window with any other is refused
- * whole (undefined), as the object layout's reader does — checked on the dictionaries, not per payment.
+ * Parses the stored text of layout 'columns'. `known` decides whether a currency code is one this app
+ * handles: a window with any other is refused whole (undefined), as the object layout's reader does —
+ * checked on the dictionaries, not per payment.
  */
-export function decodeListColumns(
+export function parseListColumns(
   text: string,
   known: (currency: string) => boolean,
-): Transaction[] | undefined {
+): ParsedListColumns | undefined {
   const c = JSON.parse(text) as Columns;
   if (typeof c !== 'object' || c === null || !Array.isArray(c.no) || c.no.length !== c.n)
     throw new ListColumnsError('a stored list window is not in the columns layout');
   for (const col of [c.cur, c.scur, c.rcur, c.rscur]) if (!col.d.every(known)) return undefined;
+  return { n: c.n, c };
+}
+
+/** The payment at `at` (its refunds from position `r` of the refunds' columns), exactly as written. */
+function paymentOf(c: Columns, at: number, r: number): Transaction {
+  // Properties in the schema's order (shared/domain/transaction.ts), optional ones only when stored.
+  const t = { transactionNo: c.no[at]! } as Transaction;
+  const ref = c.ref[at];
+  if (ref !== null && ref !== undefined) t.reference = ref;
+  t.amountMinor = c.amt[at]!;
+  t.currency = dict<Currency>(c.cur, at)!;
+  const scur = dict<Currency>(c.scur, at);
+  if (scur !== undefined) t.settleCurrency = scur;
+  t.status = dict<Transaction['status']>(c.st, at)!;
+  const ven = dict(c.ven, at);
+  if (ven !== undefined) t.vendor = ven;
+  t.transactionType = dict<Transaction['transactionType']>(c.typ, at)!;
+  const cat = c.cat[at];
+  if (cat !== null && cat !== undefined) t.createdAt = cat;
+  const pat = c.pat[at];
+  if (pat !== null && pat !== undefined) t.paidAt = pat;
+  const c4 = c.c4[at];
+  if (c4 !== null && c4 !== undefined) t.cardLast4 = c4;
+  const refunds: RefundRecord[] = [];
+  for (let k = c.rn[at]!; k > 0; k -= 1, r += 1) {
+    const x = { refundTransactionNo: c.rno[r]! } as RefundRecord;
+    const rref = c.rref[r];
+    if (rref !== null && rref !== undefined) x.refundReference = rref;
+    x.refundAmountMinor = c.ramt[r]!;
+    x.currency = dict<Currency>(c.rcur, r)!;
+    const rscur = dict<Currency>(c.rscur, r);
+    if (rscur !== undefined) x.settleCurrency = rscur;
+    x.status = dict<RefundRecord['status']>(c.rst, r)!;
+    const rat = c.rat[r];
+    if (rat !== null && rat !== undefined) x.createdAt = rat;
+    refunds.push(x);
+  }
+  t.refunds = refunds;
+  return t;
+}
+
+/**
+ * One payment of a parsed window, exactly as written (a report item that refers to it, see
+ * ./item-codec.ts); undefined when the window has no payment `at`.
+ */
+export function listPaymentAt(w: ParsedListColumns, at: number): Transaction | undefined {
+  if (!Number.isInteger(at) || at < 0 || at >= w.n) return undefined;
+  let starts = w.refundStart;
+  if (!starts) {
+    starts = w.refundStart = new Int32Array(w.n);
+    let r = 0;
+    for (let i = 0; i < w.n; i += 1) {
+      starts[i] = r;
+      r += w.c.rn[i]!;
+    }
+  }
+  return paymentOf(w.c, at, starts[at]!);
+}
+
+/** The window's payments from the stored text of layout 'columns', each exactly as it was written. */
+export function decodeListColumns(
+  text: string,
+  known: (currency: string) => boolean,
+): Transaction[] | undefined {
+  const w = parseListColumns(text, known);
+  if (!w) return undefined;
+  const { c } = w;
   const out = new Array<Transaction>(c.n);
   let r = 0;
   for (let at = 0; at < c.n; at += 1) {
-    // Properties in the schema's order (shared/domain/transaction.ts), optional ones only when stored.
-    const t = { transactionNo: c.no[at]! } as Transaction;
-    const ref = c.ref[at];
-    if (ref !== null && ref !== undefined) t.reference = ref;
-    t.amountMinor = c.amt[at]!;
-    t.currency = dict<Currency>(c.cur, at)!;
-    const scur = dict<Currency>(c.scur, at);
-    if (scur !== undefined) t.settleCurrency = scur;
-    t.status = dict<Transaction['status']>(c.st, at)!;
-    const ven = dict(c.ven, at);
-    if (ven !== undefined) t.vendor = ven;
-    t.transactionType = dict<Transaction['transactionType']>(c.typ, at)!;
-    const cat = c.cat[at];
-    if (cat !== null && cat !== undefined) t.createdAt = cat;
-    const pat = c.pat[at];
-    if (pat !== null && pat !== undefined) t.paidAt = pat;
-    const c4 = c.c4[at];
-    if (c4 !== null && c4 !== undefined) t.cardLast4 = c4;
-    const refunds: RefundRecord[] = [];
-    for (let k = c.rn[at]!; k > 0; k -= 1, r += 1) {
-      const x = { refundTransactionNo: c.rno[r]! } as RefundRecord;
-      const rref = c.rref[r];
-      if (rref !== null && rref !== undefined) x.refundReference = rref;
-      x.refundAmountMinor = c.ramt[r]!;
-      x.currency = dict<Currency>(c.rcur, r)!;
-      const rscur = dict<Currency>(c.rscur, r);
-      if (rscur !== undefined) x.settleCurrency = rscur;
-      x.status = dict<RefundRecord['status']>(c.rst, r)!;
-      const rat = c.rat[r];
-      if (rat !== null && rat !== undefined) x.createdAt = rat;
-      refunds.push(x);
-    }
-    t.refunds = refunds;
-    out[at] = t;
+    out[at] = paymentOf(c, at, r);
+    r += c.rn[at]!;
   }
   return out;
 }

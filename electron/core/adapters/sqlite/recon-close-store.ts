@@ -7,6 +7,7 @@ import type {
 } from '../../services/reconciliation/close-store';
 import type { Database, Row } from './database';
 import { decodeItem } from './item-codec';
+import { runReferents } from './item-refs';
 
 function exceptionOf(r: Row): ExceptionRecord {
   const e: ExceptionRecord = {
@@ -54,7 +55,7 @@ export function createSqliteCloseStore(db: Database): CloseStore {
           `SELECT seq, data FROM recon_items WHERE job_id = ? AND outcome <> 'matched' ORDER BY seq`,
           runId,
         )
-        .map((r) => ({ seq: Number(r.seq), item: decodeItem(r.data) }));
+        .map((r) => ({ seq: Number(r.seq), item: decodeItem(r.data, runReferents(db, runId)) }));
     },
     async listExceptions(runId) {
       return db

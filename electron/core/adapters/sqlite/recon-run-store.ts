@@ -12,10 +12,14 @@ import type {
 } from '../../services/reconciliation/run-store';
 import type { Database, Row } from './database';
 import { decodeItem, encodeItem } from './item-codec';
+import { forgetReferents, runReferents } from './item-refs';
+import { decodeLedgerChunk, encodeLedgerColumns } from './ledger-columns';
 import { decodeListColumns, encodeListColumns } from './list-columns';
 import { inKnownCurrencies } from './stored';
 
 const KINDS: readonly InputKind[] = ['row', 'unusable', 'cached'];
+/** Report items written per INSERT statement (5 values each; SQLite allows 32,766). */
+const ITEMS_PER_INSERT = 200;
 
 interface WindowRow {
   start_date: string;
@@ -63,6 +67,7 @@ export function createSqliteRunStore(db: Database): RunStore {
   };
   const remove = (runId: string) =>
     db.immediate(() => {
+      forgetReferents(db, runId);
       db.run('DELETE FROM recon_exceptions WHERE run_id = ?', runId);
       for (const t of ['recon_items', 'recon_windows', 'recon_inputs', 'recon_results'])
         db.run(`DELETE FROM ${t} WHERE job_id = ?`, runId);
@@ -95,7 +100,8 @@ export function createSqliteRunStore(db: Database): RunStore {
           Number(next?.n ?? 0),
           kind,
           entries.length,
-          JSON.stringify(entries),
+          // Ledger rows as columns (./ledger-columns.ts); anything else as its JSON.
+          (kind === 'row' ? encodeLedgerColumns(entries) : undefined) ?? JSON.stringify(entries),
         );
         return counts(runId);
       });
@@ -107,7 +113,7 @@ export function createSqliteRunStore(db: Database): RunStore {
         'SELECT kind, data FROM recon_inputs WHERE job_id = ? ORDER BY seq',
         runId,
       )) {
-        const entries = JSON.parse(r.data) as unknown[];
+        const entries = r.kind === 'row' ? decodeLedgerChunk(r.data) : (JSON.parse(r.data) as unknown[]);
         // One push per entry: a stored chunk spread into push's arguments can overflow the call stack.
         if (r.kind === 'row') for (const e of entries as RunInput['rows']) input.rows.push(e);
         else if (r.kind === 'unusable')
@@ -127,6 +133,7 @@ export function createSqliteRunStore(db: Database): RunStore {
       db.immediate(() => db.run('UPDATE recon_jobs SET keys = ? WHERE id = ?', JSON.stringify(keys), runId));
     },
     saveWindow(runId, w) {
+      forgetReferents(db, runId);
       // A listed window as columns (./list-columns.ts); the unsupported window's sentence as before.
       const listed = w.state === 'listed';
       const data = listed ? encodeListColumns(w.transactions) : JSON.stringify(w.message);
@@ -172,15 +179,24 @@ export function createSqliteRunStore(db: Database): RunStore {
       }
       return out;
     },
-    saveResult(runId, { facts, summary, statement, items }) {
+    saveResult(runId, { facts, summary, statement, items }, refs) {
+      forgetReferents(db, runId);
       db.immediate(() => {
         db.run('DELETE FROM recon_items WHERE job_id = ?', runId);
-        const insert = db.stmt(
-          'INSERT INTO recon_items (job_id, seq, line, outcome, data) VALUES (?, ?, ?, ?, ?)',
-        );
-        items.forEach((item, seq) =>
-          insert.run(runId, seq, item.line ?? null, item.outcome, encodeItem(item)),
-        );
+        // ITEMS_PER_INSERT items per statement: at a million items the cost of a statement per item (its
+        // binding and step) was most of the time to write the record.
+        const insert = (n: number) =>
+          db.stmt(
+            `INSERT INTO recon_items (job_id, seq, line, outcome, data) VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?)').join(', ')}`,
+          );
+        const full = insert(ITEMS_PER_INSERT);
+        const params: Array<string | number | null> = [];
+        for (let seq = 0; seq < items.length; seq += 1) {
+          const item = items[seq]!;
+          params.push(runId, seq, item.line ?? null, item.outcome, encodeItem(item, refs));
+          if (params.length === ITEMS_PER_INSERT * 5) full.run(...params.splice(0));
+        }
+        if (params.length > 0) insert(params.length / 5).run(...params);
         db.run(
           'UPDATE recon_jobs SET facts = ?, summary = ?, statement = ?, ended_as = ?, started = 1 WHERE id = ?',
           JSON.stringify(facts),
@@ -206,6 +222,7 @@ export function createSqliteRunStore(db: Database): RunStore {
       ).map(storedRun);
     },
     readItems(runId, offset, limit) {
+      const refs = runReferents(db, runId);
       return db
         .all<{ data: string }>(
           'SELECT data FROM recon_items WHERE job_id = ? AND seq >= ? ORDER BY seq LIMIT ?',
@@ -213,9 +230,10 @@ export function createSqliteRunStore(db: Database): RunStore {
           offset,
           limit,
         )
-        .map((r) => decodeItem(r.data));
+        .map((r) => decodeItem(r.data, refs));
     },
     copyWindows(fromRunId, toRunId) {
+      forgetReferents(db, toRunId);
       db.immediate(() =>
         db.run(
           `INSERT OR REPLACE INTO recon_windows (job_id, start_date, end_date, fetched_at, state, data, layout)

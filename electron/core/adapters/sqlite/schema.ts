@@ -671,4 +671,31 @@ CREATE TABLE team_imports (
   audit INTEGER NOT NULL
 )`,
   },
+  {
+    // Report items by reference (issue 30, ./item-codec.ts): since this version an item of a run may refer
+    // to the run's own ledger rows (recon_inputs) and list windows (recon_windows) instead of holding
+    // copies, so those rows are part of the run's record. Once a run is signed the database refuses any
+    // change to them, as it refuses one to its items (v6). The version also keeps an earlier build, which
+    // could not read such items, from opening the file.
+    version: 12,
+    sql: `
+CREATE TRIGGER recon_inputs_signed_insert BEFORE INSERT ON recon_inputs
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = NEW.job_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its ledger cannot change'); END;
+CREATE TRIGGER recon_inputs_signed_update BEFORE UPDATE ON recon_inputs
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.job_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its ledger cannot change'); END;
+CREATE TRIGGER recon_inputs_signed_delete BEFORE DELETE ON recon_inputs
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.job_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its ledger cannot change'); END;
+CREATE TRIGGER recon_windows_signed_insert BEFORE INSERT ON recon_windows
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = NEW.job_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its list cannot change'); END;
+CREATE TRIGGER recon_windows_signed_update BEFORE UPDATE ON recon_windows
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.job_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its list cannot change'); END;
+CREATE TRIGGER recon_windows_signed_delete BEFORE DELETE ON recon_windows
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.job_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its list cannot change'); END`,
+  },
 ];

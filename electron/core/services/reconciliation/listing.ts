@@ -5,6 +5,7 @@
  * the list the run carries on one-way and says so; where it cannot be reached the run pauses and says why.
  */
 import { isAppError } from '../../../../shared/domain/errors';
+import type { ServiceAnswer } from '../../../../shared/recon/match';
 import type { ListedPayment } from '../../../../shared/recon/two-way';
 import { serviceDateToMs } from '../../../../shared/protocol/time';
 import type { GatewayClient } from '../gateway/client';
@@ -67,21 +68,55 @@ export function listingOf(
   return done === needed.length ? { state: 'complete', done } : { state: 'incomplete', done };
 }
 
-/** Listed payments of the stored windows, each once (a payment is in one window only). */
-export function listedPayments(stored: readonly ListWindow[]): ListedPayment[] {
-  const out: ListedPayment[] = [];
-  const seen = new Set<string>();
+/**
+ * Where each listed payment is stored: its window (index into `windows`, their start dates) and its
+ * position among that window's transactions — what a report item refers to (run-store ItemRefs).
+ */
+export interface ListedPlaces {
+  windows: string[];
+  window: Uint16Array;
+  at: Int32Array;
+}
+
+/** Listed payments of the stored windows, each once (a payment is in one window only), and their places. */
+/** A listed payment that is also the answer the list gives for it (run.ts hands it to the matching). */
+export type ListedAnswer = ListedPayment & ServiceAnswer & { kind: 'found'; source: 'list' };
+
+export function listedWithPlaces(stored: readonly ListWindow[]): {
+  listed: ListedAnswer[];
+  places: ListedPlaces;
+  index: ListIndex;
+} {
+  const out: ListedAnswer[] = [];
+  // Each payment's number → its position: which payments were seen, and the index's map by number.
+  const seen = new Map<string, number>();
+  const windows: string[] = [];
+  let total = 0;
+  for (const w of stored) if (w.state === 'listed') total += w.transactions.length;
+  const window = new Uint16Array(total);
+  const at = new Int32Array(total);
   for (const w of stored) {
     if (w.state !== 'listed') continue;
-    for (const transaction of w.transactions) {
+    const wi = windows.push(w.startDate) - 1;
+    const txs = w.transactions;
+    for (let k = 0; k < txs.length; k += 1) {
+      const transaction = txs[k]!;
       // Refund records are not payments of the period; a record of unknown type stays in, so a listed
       // payment never goes missing from the report because the service left its type out.
       if (transaction.transactionType === 'refund' || seen.has(transaction.transactionNo)) continue;
-      seen.add(transaction.transactionNo);
-      out.push({ transaction, fetchedAt: w.fetchedAt });
+      seen.set(transaction.transactionNo, out.length);
+      window[out.length] = wi;
+      at[out.length] = k;
+      // Made as the list's answer too (kind, source): the matching asks for it by this very object.
+      out.push({ kind: 'found', transaction, source: 'list', fetchedAt: w.fetchedAt } as ListedAnswer);
     }
   }
-  return out;
+  return { listed: out, places: { windows, window, at }, index: indexWith(seen, out) };
+}
+
+/** Listed payments of the stored windows, each once (a payment is in one window only). */
+export function listedPayments(stored: readonly ListWindow[]): ListedPayment[] {
+  return listedWithPlaces(stored).listed;
 }
 
 /**
@@ -103,12 +138,16 @@ const T = 116;
 
 export function listIndex(listed: readonly ListedPayment[]): ListIndex {
   const byTx = new Map<string, number>();
+  for (let i = 0; i < listed.length; i += 1) byTx.set(listed[i]!.transaction.transactionNo, i);
+  return indexWith(byTx, listed);
+}
+
+/** The index, given the map by number (each listed payment's number → its position). */
+function indexWith(byTx: Map<string, number>, listed: readonly ListedPayment[]): ListIndex {
   const byRef = new Map<string, number>();
   const repeated = new Set<string>();
   for (let i = 0; i < listed.length; i += 1) {
-    const t = listed[i]!.transaction;
-    byTx.set(t.transactionNo, i);
-    const ref = t.reference;
+    const ref = listed[i]!.transaction.reference;
     if (!ref || repeated.has(ref)) continue;
     if (byRef.has(ref)) {
       byRef.delete(ref);

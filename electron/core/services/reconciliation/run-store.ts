@@ -16,6 +16,14 @@ import type { RunFacts } from '../../../../shared/recon/run';
 import type { ReconSummary } from '../../../../shared/recon/summary';
 import type { Transaction } from '../../../../shared/domain/transaction';
 
+/** Where the run's stored ledger rows and list hold an item's row and transaction (see saveResult). */
+export interface ItemRefs {
+  /** The position among the run's stored ledger rows (readInput's `rows`) of this very row; -1: none. */
+  rowOf(row: LedgerRow): number;
+  /** `<window start date>:<position in readWindows' transactions>` of this very transaction object. */
+  listedOf(tx: Transaction): string | undefined;
+}
+
 /** A cached answer handed over with the ledger (from the renderer's cache, or an earlier run). */
 export type CachedAnswer = z.infer<typeof cachedAnswerSchema>;
 
@@ -55,10 +63,14 @@ export interface RunStore {
   setKeys(runId: string, keys: readonly string[]): void;
   saveWindow(runId: string, window: ListWindow): void;
   readWindows(runId: string): ListWindow[];
-  /** Writes the result and ends the run, in one transaction. */
+  /**
+   * Writes the result and ends the run, in one transaction. With `refs`, items whose ledger row and
+   * service record are the run's own stored ones may be stored as references to them (read back the same).
+   */
   saveResult(
     runId: string,
     result: { facts: RunFacts; summary: ReconSummary; statement: string[]; items: readonly ReconItem[] },
+    refs?: ItemRefs,
   ): void;
   get(runId: string): StoredRun | undefined;
   /** Runs of a profile, newest first (runs of earlier versions, which have no facts, are left out). */

@@ -5,8 +5,7 @@
  * still ends in a report of what was done. Everything it needs is in the stores, so a run interrupted
  * by a restart resumes from there: stored windows are not fetched again, stored answers not asked again.
  */
-import { forEachLedgerKey, keyOf, type ServiceAnswer } from '../../../../shared/recon/match';
-import type { ListedPayment } from '../../../../shared/recon/two-way';
+import { keyOf, type ServiceAnswer } from '../../../../shared/recon/match';
 import { listWindows } from '../../../../shared/recon/period';
 import { buildReport, detailAmount } from '../../../../shared/recon/report';
 import { OFFLINE_CODES, type RunFacts } from '../../../../shared/recon/run';
@@ -15,8 +14,15 @@ import type { AdaptiveLimiter } from '../gateway/adaptive-limit';
 import type { GatewayClient } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
 import type { JobStore } from './job-store';
-import { fetchWindow, type ListIndex, listedPayments, listIndex, listingOf } from './listing';
-import type { ListWindow, RunInput, RunStore } from './run-store';
+import {
+  fetchWindow,
+  type ListedAnswer,
+  type ListIndex,
+  type ListedPlaces,
+  listedWithPlaces,
+  listingOf,
+} from './listing';
+import type { ItemRefs, ListWindow, RunInput, RunStore } from './run-store';
 import { type Runner, startRunner } from './runner';
 
 export type RunState = 'running' | 'paused' | 'cancelled' | 'completed';
@@ -59,8 +65,90 @@ export interface RunHandle {
   suspend(): Promise<void>;
 }
 
+/**
+ * Where the run's stored ledger and list hold the rows and payments its items were made of, so the
+ * record refers to them instead of copying them (run-store saveResult). Items come in ledger order, so
+ * a cursor over the rows finds each item's row; a payment is found by its number in the list's index,
+ * and only the very object listed counts.
+ */
+function itemRefs(input: RunInput, list: ListedRows): ItemRefs {
+  const { rows } = input;
+  const { listed, index, places, positions } = list;
+  let next = 0;
+  /** The row of the item being stored (rowOf is asked first), -1 for an item without one. */
+  let last = -1;
+  return {
+    rowOf(row) {
+      last = -1;
+      if (rows[next] === row) last = next++;
+      else {
+        // Not the next row: search from here (never in a report made by buildReport, kept correct anyway).
+        const at = rows.indexOf(row, next);
+        if (at >= 0) last = at;
+        next = at >= 0 ? at + 1 : next;
+      }
+      return last;
+    },
+    listedOf(tx) {
+      // The payment the item's row was answered with, else (the service's own items) by its number.
+      const byRow = last >= 0 ? positions[last]! : -1;
+      last = -1;
+      const p =
+        byRow >= 0 && listed[byRow]!.transaction === tx ? byRow : index.positionBy(true, tx.transactionNo);
+      if (p === undefined || listed[p]!.transaction !== tx) return undefined;
+      return `${places.windows[places.window[p]!]}:${places.at[p]}`;
+    },
+  };
+}
+
+/** The period's list as the run uses it: the payments, their index, their places, each row's payment. */
+interface ListedRows {
+  listed: ListedAnswer[];
+  index: ListIndex;
+  places: ListedPlaces;
+  /** Per ledger row: the position in `listed` of the payment its key names, -1 when none. */
+  positions: Int32Array;
+}
+
+/** Per ledger row, the listed payment its key names (one probe per row, used by every step after). */
+function listPositions(rows: RunInput['rows'], index: ListIndex): Int32Array {
+  const out = new Int32Array(rows.length);
+  for (let i = 0; i < rows.length; i += 1) {
+    const row = rows[i]!;
+    const p = row.transactionNo
+      ? index.positionBy(true, row.transactionNo)
+      : index.positionBy(false, row.reference ?? '');
+    out[i] = p ?? -1;
+  }
+  return out;
+}
+
+/** forEachLedgerKey over the rows the list does not answer: each of their distinct keys once, in order. */
+function forEachUnlistedKey(
+  rows: RunInput['rows'],
+  positions: Int32Array,
+  fn: (byTx: boolean, value: string) => void,
+): void {
+  const seenTx = new Set<string>();
+  const seenRef = new Set<string>();
+  for (let i = 0; i < rows.length; i += 1) {
+    if (positions[i]! >= 0) continue;
+    const row = rows[i]!;
+    const byTx = Boolean(row.transactionNo);
+    const value = byTx ? row.transactionNo! : (row.reference ?? '');
+    const seen = byTx ? seenTx : seenRef;
+    if (seen.has(value)) continue;
+    seen.add(value);
+    fn(byTx, value);
+  }
+}
+
 /** Starts (or resumes) a stored run. With `cancelled`, it only writes the report of what is stored. */
-export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boolean } = {}): RunHandle {
+export function executeRun(
+  runId: string,
+  deps: RunDeps,
+  opts: { cancelled?: boolean; input?: RunInput } = {},
+): RunHandle {
   const { runs, jobs, clock } = deps;
   let state: RunState = opts.cancelled ? 'cancelled' : 'running';
   let phase: RunPhase = 'listing';
@@ -162,32 +250,18 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
     todo: string[],
     input: RunInput,
     windows: ListWindow[],
-    list: { listed: ListedPayment[]; index: ListIndex },
+    list: ListedRows,
   ): Promise<void> {
     if (suspended) return;
     phase = 'matching';
     emit();
     const needed = listWindows(facts.options);
     const listing = listingOf(needed, windows);
-    const { listed, index } = list;
-    // A listed payment's answer is made when a row first asks for it, and kept beside it: the matching
-    // asks for every row's key, and the sources count below asks again for every key. Payments no row
-    // names get none.
-    const listAnswers = new Array<ServiceAnswer | undefined>(listed.length);
-    const answerAt = (at: number | undefined): ServiceAnswer | undefined => {
-      if (at === undefined) return undefined;
-      let a = listAnswers[at];
-      if (!a) {
-        const l = listed[at]!;
-        a = listAnswers[at] = {
-          kind: 'found',
-          transaction: l.transaction,
-          source: 'list',
-          fetchedAt: l.fetchedAt,
-        };
-      }
-      return a;
-    };
+    const { listed, index, positions } = list;
+    const { rows } = input;
+    // A listed payment is its own answer (listing.ts ListedAnswer): nothing is made per row or payment.
+    const answerAt = (at: number | undefined): ServiceAnswer | undefined =>
+      at === undefined ? undefined : listed[at];
     const results = await jobs.readResults(runId);
     const byLookup = new Map<string, ServiceAnswer>();
     for (const r of results)
@@ -207,8 +281,30 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
     const answerBy = (byTx: boolean, value: string): ServiceAnswer | undefined =>
       answerAt(index.positionBy(byTx, value)) ??
       (byLookup.size + byCache.size > 0 ? other(keyOf(byTx, value)) : undefined);
-    forEachLedgerKey(input.rows, (byTx, value) => {
-      const a = answerBy(byTx, value);
+    // The same by the row's position: the list's answer was found for every row once (positions).
+    const answerOfRow = (i: number): ServiceAnswer | undefined => {
+      const p = positions[i]!;
+      if (p >= 0) return answerAt(p);
+      if (byLookup.size + byCache.size === 0) return undefined;
+      const row = rows[i]!;
+      return row.transactionNo
+        ? other(keyOf(true, row.transactionNo))
+        : other(keyOf(false, row.reference ?? ''));
+    };
+    // Each distinct key once. Keys the list answers are told apart by the payment they name (a number
+    // names one payment and a payment has one number; the same for references): a mark per payment
+    // and kind instead of a set of strings. The other keys are few unless the list was not read.
+    const marks = new Uint8Array(listed.length);
+    for (let i = 0; i < rows.length; i += 1) {
+      const p = positions[i]!;
+      if (p < 0) continue;
+      const bit = rows[i]!.transactionNo ? 1 : 2;
+      if (marks[p]! & bit) continue;
+      marks[p]! |= bit;
+      sources.list += 1;
+    }
+    forEachUnlistedKey(rows, positions, (byTx, value) => {
+      const a = other(keyOf(byTx, value));
       if (!a || a.kind === 'failed') return;
       sources[a.source] += 1;
       if (a.source === 'cache' && (!sources.cacheOldest || a.fetchedAt < sources.cacheOldest))
@@ -222,7 +318,10 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
       unusable: input.unusable,
       answer,
       answerBy,
+      answerAt: answerOfRow,
       listed,
+      // listedWithPlaces keeps each number once.
+      listedUnique: true,
       listing: listing.state,
       options: facts.options,
       fmt: detailAmount,
@@ -258,7 +357,11 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
     const statement = statementOf(done, report.summary);
     if (deps.beforeSave) await deps.beforeSave(input, done);
     if (suspended) return;
-    runs.saveResult(runId, { facts: done, summary: report.summary, statement, items: report.items });
+    runs.saveResult(
+      runId,
+      { facts: done, summary: report.summary, statement, items: report.items },
+      itemRefs(input, list),
+    );
     if (state !== 'cancelled') state = 'completed';
     phase = 'done';
     deps.log.info('recon.run_ended', {
@@ -279,19 +382,18 @@ export function executeRun(runId: string, deps: RunDeps, opts: { cancelled?: boo
     if (suspended) return;
     // Keys the period's list and the cache do not answer are looked up one by one. The list and its
     // index are made once, here, and the matching uses them too.
-    const input = runs.readInput(runId);
-    const listed = listedPayments(windows);
-    const index = listIndex(listed);
+    const input = opts.input ?? runs.readInput(runId);
+    const { listed, places, index } = listedWithPlaces(windows);
+    const positions = listPositions(input.rows, index);
     const cached = new Set(input.cached.map((c) => c.key));
     const todo: string[] = [];
-    forEachLedgerKey(input.rows, (byTx, value) => {
-      if (index.positionBy(byTx, value) !== undefined) return;
+    forEachUnlistedKey(input.rows, positions, (byTx, value) => {
       const key = keyOf(byTx, value);
       if (!cached.has(key)) todo.push(key);
     });
     runs.setKeys(runId, todo);
     await lookups(todo);
-    await finish(stored.facts, todo, input, windows, { listed, index });
+    await finish(stored.facts, todo, input, windows, { listed, index, places, positions });
   })().catch((e: unknown) => {
     deps.log.error('recon.run_failed', { runId, error: e instanceof Error ? e.message : String(e) });
     throw e;

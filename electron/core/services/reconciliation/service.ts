@@ -181,7 +181,7 @@ export function createReconciliationService(deps: ReconciliationDeps) {
   }
 
   /** Runs (or resumes) a stored, started run in this process. */
-  function launch(runId: string, opts: { cancelled?: boolean } = {}): void {
+  function launch(runId: string, opts: { cancelled?: boolean; input?: RunInput } = {}): void {
     const facts = stored(runId).facts;
     const handle = executeRun(
       runId,
@@ -328,7 +328,8 @@ export function createReconciliationService(deps: ReconciliationDeps) {
       if (lines.size !== handed)
         throw new AppError('invalid_input', 'Two rows of the ledger carry the same line number.');
       runs.markStarted(runId, []);
-      launch(runId);
+      // The ledger just read and checked is the run's: it is not read (parsed) a second time.
+      launch(runId, { input });
       return view(stored(runId));
     },
 

@@ -1,0 +1,108 @@
+/**
+ * A run's ledger rows as stored since schema v12 (electron/core/adapters/sqlite/ledger-columns.ts):
+ * every chunk reads back exactly as handed over (absent fields absent, empty strings empty), entries
+ * that are not plain ledger rows are kept as their JSON, and a chunk an earlier version stored (the
+ * JSON of its rows) reads as it always did — through the store, as a run reads its ledger.
+ */
+import fc from 'fast-check';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../electron/core/adapters/sqlite/database';
+import {
+  decodeLedgerChunk,
+  encodeLedgerColumns,
+} from '../../../electron/core/adapters/sqlite/ledger-columns';
+import { createSqliteRunStore } from '../../../electron/core/adapters/sqlite/recon-run-store';
+import { MIGRATIONS } from '../../../electron/core/adapters/sqlite/schema';
+import type { LedgerRow } from '../../../shared/recon/ledger';
+import type { RunFacts } from '../../../shared/recon/run';
+import { text } from '../recon/arbitraries';
+
+const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
+
+const rowArb: fc.Arbitrary<LedgerRow> = fc
+  .record({
+    line: fc.integer({ min: 2, max: 2_000_000 }),
+    transactionNo: opt(fc.stringMatching(/^\d{1,32}$/)),
+    reference: opt(text),
+    amountMinor: fc.integer({ min: -1e12, max: 1e12 }),
+    currency: fc.constantFrom('USD', 'CNY', 'JPY'),
+    date: opt(text),
+    day: opt(fc.constantFrom('2025-06-01', '2025-06-30')),
+    status: fc.constantFrom('paid', 'refunded', 'unpaid', 'other'),
+    statusText: opt(fc.oneof(fc.constantFrom('Paid', 'Refunded', ''), text)),
+    refundedMinor: opt(fc.integer({ min: 0, max: 1e9 })),
+    keyNote: opt(text),
+  })
+  .map((r) => {
+    // As the importer makes them: optional fields absent, not undefined.
+    const row = { ...r } as Record<string, unknown>;
+    for (const k of Object.keys(row)) if (row[k] === undefined) delete row[k];
+    return row as LedgerRow;
+  });
+
+describe('ledger rows stored as columns', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('encode → decode gives every row back exactly', () => {
+    fc.assert(
+      fc.property(fc.array(rowArb, { maxLength: 40 }), (rows) => {
+        const stored = encodeLedgerColumns(rows);
+        expect(stored?.startsWith('{')).toBe(true);
+        expect(decodeLedgerChunk(stored!)).toStrictEqual(rows);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('entries that are not plain ledger rows are not put in columns (kept as their JSON)', () => {
+    const row: LedgerRow = { line: 2, transactionNo: '1', amountMinor: 1, currency: 'USD', status: 'paid' };
+    expect(encodeLedgerColumns([row, { ...row, extra: 1 }])).toBeUndefined();
+    expect(encodeLedgerColumns([row, { ...row, amountMinor: '1' }])).toBeUndefined();
+    expect(encodeLedgerColumns([row, { ...row, reference: undefined }])).toBeUndefined();
+    expect(encodeLedgerColumns([row, null])).toBeUndefined();
+  });
+
+  it('the store writes columns and reads them, and reads chunks stored as JSON by earlier versions', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rd-ledger-columns-'));
+    dirs.push(dir);
+    const db = openDatabase(join(dir, 'refund-desk.db'), MIGRATIONS);
+    const runs = createSqliteRunStore(db);
+    let n = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(rowArb, { maxLength: 12 }), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
+        (chunks, earlier) => {
+          n += 1;
+          const runId = `RC${n}`;
+          runs.create({ runId, profileId: 'p1', label: 'june.csv', createdAt: 't' } as RunFacts);
+          chunks.forEach((rows, i) => {
+            if (!earlier[i]) return void runs.addInput(runId, 'row', rows);
+            // An earlier version's chunk: the JSON of its rows.
+            db.run(
+              "INSERT INTO recon_inputs (job_id, seq, kind, count, data) VALUES (?, ?, 'row', ?, ?)",
+              runId,
+              i,
+              rows.length,
+              JSON.stringify(rows),
+            );
+          });
+          const stored = db.all<{ data: string }>(
+            'SELECT data FROM recon_inputs WHERE job_id = ? ORDER BY seq',
+            runId,
+          );
+          stored.forEach((r, i) => expect(r.data[0]).toBe(earlier[i] ? '[' : '{'));
+          expect(runs.readInput(runId).rows).toStrictEqual(chunks.flat());
+        },
+      ),
+      { numRuns: 80 },
+    );
+    db.close();
+  });
+});
