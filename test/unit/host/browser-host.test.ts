@@ -96,7 +96,7 @@ describe('browser host', () => {
     expect([403, 404]).toContain(traversal.status);
   });
 
-  it('answers app.bootstrap with what app.info, app.health, profiles.list and team.status answer, in one round', async () => {
+  it('answers app.bootstrap with what app.info, app.health, profiles.list, team.status and the active profile’s refunds.list answer, in one round', async () => {
     const one = async (channel: string) =>
       JSON.parse((await call(`/ipc/${channel}`, { headers: auth, body: '{}' })).body);
     const boot = await one('app.bootstrap');
@@ -104,6 +104,18 @@ describe('browser host', () => {
     expect(boot.value.info).toEqual((await one('app.info')).value);
     expect(boot.value.profiles).toEqual((await one('profiles.list')).value);
     expect(boot.value.team).toEqual((await one('team.status')).value);
+    const active = boot.value.profiles.activeProfileId;
+    expect(active).toBeTruthy();
+    const intents = JSON.parse(
+      (
+        await call('/ipc/refunds.list', {
+          headers: auth,
+          body: JSON.stringify({ input: { profileId: active } }),
+        })
+      ).body,
+    );
+    expect(intents.ok).toBe(true);
+    expect(boot.value.intents).toEqual(intents.value);
     const health = (await one('app.health')).value;
     expect(boot.value.health.status).toBe(health.status);
     expect(boot.value.health.checks.map((c: { name: string }) => c.name)).toEqual(
