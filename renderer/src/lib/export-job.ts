@@ -196,13 +196,15 @@ export async function runExportJob<Row>(
   for (let i = 0; i < rows.length && !ended; i += CHUNK) {
     while (!ended && i - written > AHEAD) await new Promise<void>((resolve) => (wake = resolve));
     if (ended) break;
-    const part: CellValue[][] = [];
-    const end = Math.min(rows.length, i + CHUNK);
-    for (let j = i; j < end; j += 1) {
-      const row = rows[j]!;
-      part.push(values.map((v) => v(row)));
-    }
-    worker.postMessage({ type: 'rows', rows: part });
+    // One array per column, not one per row: copying a chunk to the worker costs per object, and
+    // 15 arrays of 2,000 values copy several times faster than 2,000 arrays of 15.
+    const count = Math.min(rows.length, i + CHUNK) - i;
+    const cells = values.map((value) => {
+      const column = new Array<CellValue>(count);
+      for (let j = 0; j < count; j += 1) column[j] = value(rows[i + j]!);
+      return column;
+    });
+    worker.postMessage({ type: 'rows', count, columns: cells });
     await nextTask();
   }
   if (!ended) worker.postMessage({ type: 'end' });

@@ -22,7 +22,8 @@ export type ExportMessage =
       csv: CsvOptions;
       xlsx: Omit<XlsxOptions, 'onProgress'>;
     }
-  | { type: 'rows'; rows: CellValue[][] }
+  /** `count` rows' cells by column: `columns[c][j]` is row j's value of column c. */
+  | { type: 'rows'; count: number; columns: CellValue[][] }
   | { type: 'end' };
 
 export type ExportReply =
@@ -62,12 +63,16 @@ function blobParts(type: string) {
 }
 
 interface Writing {
-  rows(rows: CellValue[][]): Promise<void>;
+  rows(rows: readonly number[]): Promise<void>;
   finish(): Promise<Blob>;
 }
 
-function startWriting(start: Extract<ExportMessage, { type: 'start' }>): Writing {
-  const columns: CsvColumn<CellValue[]>[] = start.columns.map((c, i) => ({ ...c, value: (r) => r[i] }));
+/**
+ * The writers read the chunk being written by column; a row is its index in the chunk. Messages are
+ * handled one at a time, so a chunk is replaced only once its rows are written.
+ */
+function startWriting(start: Extract<ExportMessage, { type: 'start' }>, cells: () => CellValue[][]): Writing {
+  const columns: CsvColumn<number>[] = start.columns.map((c, i) => ({ ...c, value: (j) => cells()[i]![j] }));
   if (start.kind === 'csv') {
     const parts = blobParts(CSV_MIME);
     const csv = csvByteChunks(columns, start.csv);
@@ -94,6 +99,9 @@ function startWriting(start: Extract<ExportMessage, { type: 'start' }>): Writing
  */
 export function exportWork(post: (reply: ExportReply) => void) {
   let writing: Writing | undefined;
+  let chunk: CellValue[][] = [];
+  // 0…count-1: the rows of a chunk, kept for the next chunk of the same size.
+  let indexes: number[] = [];
   let total = 0;
   let written = 0;
   let failed = false;
@@ -102,13 +110,15 @@ export function exportWork(post: (reply: ExportReply) => void) {
     try {
       if (msg.type === 'start') {
         total = msg.total;
-        writing = startWriting(msg);
+        writing = startWriting(msg, () => chunk);
         return;
       }
       if (!writing) throw new Error('The export was not started.');
       if (msg.type === 'rows') {
-        await writing.rows(msg.rows);
-        written += msg.rows.length;
+        chunk = msg.columns;
+        if (indexes.length !== msg.count) indexes = Array.from({ length: msg.count }, (_, j) => j);
+        await writing.rows(indexes);
+        written += msg.count;
         post({ type: 'progress', written, total });
         return;
       }

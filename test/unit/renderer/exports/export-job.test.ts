@@ -120,7 +120,7 @@ describe('exports written in a worker', () => {
     const posted: number[] = [];
     let onMessage: (e: { data: ExportReply }) => void = () => {};
     const worker: ExportWorker = {
-      postMessage: (msg) => void (msg.type === 'rows' && posted.push(msg.rows.length)),
+      postMessage: (msg) => void (msg.type === 'rows' && posted.push(msg.count)),
       addEventListener: (type: 'message' | 'error', fn: never) => {
         if (type === 'message') onMessage = fn;
       },
@@ -151,7 +151,16 @@ describe('exports written in a worker', () => {
   it('have the worker answer every chunk with the rows written so far', async () => {
     const replies: ExportReply[] = [];
     const work = exportWork((r) => replies.push(r));
-    const cells = (n: number) => Array.from({ length: n }, (_, i) => [String(i), '1.00', null, 'x']);
+    // By column, as the page sends them: ids, amounts, nothing, a text.
+    const cells = (n: number) => ({
+      count: n,
+      columns: [
+        Array.from({ length: n }, (_, i) => String(i)),
+        Array(n).fill('1.00'),
+        Array(n).fill(null),
+        Array(n).fill('x'),
+      ],
+    });
     const start: ExportMessage = {
       type: 'start',
       kind: 'xlsx',
@@ -161,8 +170,8 @@ describe('exports written in a worker', () => {
       xlsx: { sheetName: 'S' },
     };
     void work(start);
-    void work({ type: 'rows', rows: cells(1000) });
-    void work({ type: 'rows', rows: cells(2000) });
+    void work({ type: 'rows', ...cells(1000) });
+    void work({ type: 'rows', ...cells(2000) });
     await work({ type: 'end' });
     expect(replies.map((r) => (r.type === 'progress' ? r.written : r.type))).toEqual([1000, 3000, 'done']);
   });
