@@ -1,12 +1,13 @@
 /**
  * The part of an export that runs in the export worker (export.worker.ts), kept free of worker globals
- * so tests drive it directly: it receives the rows' cell values in chunks and writes each chunk into
- * the file as it arrives — CSV lines, or .xlsx sheet XML deflated into the zip (shared/csv/xlsx.ts) —
+ * so tests drive it directly: it receives the rows in chunks — a CSV's as the lines the page rendered,
+ * a workbook's as cell values by column — and writes each chunk into the file as it arrives (the lines
+ * as UTF-8, or .xlsx sheet XML deflated into the zip, shared/csv/xlsx.ts),
  * acknowledging every chunk with the rows written so far, so the page sends more only as the worker
  * keeps up and nothing piles up on either side. The file's bytes are gathered in a Blob (which the
  * browser keeps outside this heap, on disk when large) and handed back at the end. Column value
  * functions cannot cross to a worker, so the page reads each row's values first (cheap) and only plain
- * values travel.
+ * values (or text) travel.
  */
 import { csvByteChunks, type CsvColumn, type CsvKind, type CsvOptions } from '../../../shared/csv/writer';
 import { createXlsxStream, XLSX_MIME, type XlsxOptions } from '../../../shared/csv/xlsx';
@@ -24,6 +25,8 @@ export type ExportMessage =
     }
   /** `count` rows' cells by column: `columns[c][j]` is row j's value of column c. */
   | { type: 'rows'; count: number; columns: CellValue[][] }
+  /** A CSV's next `count` rows, as the page rendered them (csvLines): written as they are. */
+  | { type: 'lines'; count: number; text: string }
   | { type: 'end' };
 
 export type ExportReply =
@@ -64,6 +67,7 @@ function blobParts(type: string) {
 
 interface Writing {
   rows(rows: readonly number[]): Promise<void>;
+  lines(text: string): void;
   finish(): Promise<Blob>;
 }
 
@@ -76,9 +80,11 @@ function startWriting(start: Extract<ExportMessage, { type: 'start' }>, cells: (
   if (start.kind === 'csv') {
     const parts = blobParts(CSV_MIME);
     const csv = csvByteChunks(columns, start.csv);
+    const encoder = new TextEncoder();
     parts.add(csv.start);
     return {
       rows: async (rows) => parts.add(csv.rows(rows)),
+      lines: (text) => parts.add(encoder.encode(text)),
       finish: async () => parts.blob(),
     };
   }
@@ -86,6 +92,9 @@ function startWriting(start: Extract<ExportMessage, { type: 'start' }>, cells: (
   const xlsx = createXlsxStream(columns, start.xlsx, (chunk) => parts.add(chunk));
   return {
     rows: (rows) => xlsx.write(rows),
+    lines: () => {
+      throw new Error('A workbook is written from cells, not CSV lines.');
+    },
     finish: async () => {
       await xlsx.finish();
       return parts.blob();
@@ -118,6 +127,12 @@ export function exportWork(post: (reply: ExportReply) => void) {
         chunk = msg.columns;
         if (indexes.length !== msg.count) indexes = Array.from({ length: msg.count }, (_, j) => j);
         await writing.rows(indexes);
+        written += msg.count;
+        post({ type: 'progress', written, total });
+        return;
+      }
+      if (msg.type === 'lines') {
+        writing.lines(msg.text);
         written += msg.count;
         post({ type: 'progress', written, total });
         return;
