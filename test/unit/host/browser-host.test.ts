@@ -51,6 +51,34 @@ function call(path: string, opts: { method?: string; headers?: Record<string, st
 const auth = { 'x-refund-desk-secret': 's3cret-for-tests', 'content-type': 'application/json' };
 
 describe('browser host', () => {
+  it('serves the page while its core opens; a call made meanwhile is answered once the core is open', async () => {
+    let open: (c: AppCore) => void = () => {};
+    const opening = new Promise<AppCore>((resolve) => (open = resolve));
+    const rendererDir = join(mkdtempSync(join(tmpdir(), 'rd-host-early-')), 'renderer');
+    mkdirSync(rendererDir);
+    writeFileSync(join(rendererDir, 'index.html'), '<html><head></head><body>early</body></html>');
+    const early = await startBrowserHost({ core: opening, rendererDir, secret: 's3cret-for-tests' });
+    try {
+      const page = await fetch(`${early.origin}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('early');
+      let answered = false;
+      const info = fetch(`${early.origin}/ipc/app.info`, {
+        method: 'POST',
+        headers: auth,
+        body: '{"input":null}',
+      })
+        .then((r) => r.json())
+        .finally(() => (answered = true));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(answered).toBe(false);
+      open(core);
+      expect(await info).toMatchObject({ ok: true, value: { host: 'browser' } });
+    } finally {
+      await early.close();
+    }
+  });
+
   it('binds to 127.0.0.1 and serves the handlers with the per-run secret', async () => {
     expect(host.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const r = await call('/ipc/app.info', { headers: auth, body: '{"input":null}' });
