@@ -35,7 +35,9 @@ export default defineConfig({
           advancedChunks: {
             groups: [
               { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
-              { name: 'vendor', test: /node_modules[\\/]/ },
+              // Only the libraries the landing screen runs on: one a later screen alone uses (papaparse for
+              // imported files, qrcode.react for payment links) loads with that screen instead.
+              { name: 'vendor', test: /node_modules[\\/](@tanstack|dexie|zod)[\\/]/ },
             ],
           },
         },

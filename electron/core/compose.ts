@@ -333,9 +333,10 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
   const forApp = appHandlers(app);
   const forProfiles = profileHandlers(profiles);
   const forTeam = teamHandlers(team);
+  const forRefunds = refundHandlers(refunds.service, adapters.clock.now);
   const handlers: HandlerMap = {
     ...forApp,
-    'app.bootstrap': bootstrapHandler({ ...forApp, ...forProfiles, ...forTeam }),
+    'app.bootstrap': bootstrapHandler({ ...forApp, ...forProfiles, ...forTeam, ...forRefunds }),
     ...forProfiles,
     ...transactionHandlers(lookup, (profileId, found) =>
       timeline.recordLookup(profileId, found.transaction.transactionNo, found.kind),
@@ -357,7 +358,7 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
         }
       },
     ),
-    ...refundHandlers(refunds.service, adapters.clock.now),
+    ...forRefunds,
     ...refundBatchHandlers(batch, batchExec),
     ...paymentHandlers(payments),
     ...timelineHandlers(timeline),

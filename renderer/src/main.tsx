@@ -23,18 +23,20 @@ const queryClient = new QueryClient({
   },
 });
 
+const root = document.getElementById('root');
+const bridge = readGlobalBridge();
+const db = openDb();
+// The landing list's reads start first, while the preferences are read (a fresh profile's first
+// localStorage read can block for tens of milliseconds) and React renders the shell (app/warm-start.ts).
+if (root && bridge) void warmStart(bridge, queryClient, createCacheOwner(db, queryClient));
+
 // Before the first paint, so a dark-theme user never sees a white flash.
 const prefs = loadPrefs();
 applyTheme(resolveTheme(prefs.theme, systemPrefersDark()));
 
-const root = document.getElementById('root');
-const bridge = readGlobalBridge();
-const db = openDb();
 if (root) {
   // Exceptions anywhere in the renderer reach main's log with a correlation id.
   if (bridge) installErrorReporting(bridge);
-  // The landing list's reads start now, while React renders the shell (app/warm-start.ts).
-  if (bridge) void warmStart(bridge, queryClient, createCacheOwner(db, queryClient));
   createRoot(root).render(
     <StrictMode>
       {bridge ? (

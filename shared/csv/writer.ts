@@ -194,6 +194,26 @@ export function writeCsv<Row>(
   return lines.join(EOL);
 }
 
+/**
+ * The lines of some rows as writeCsv writes them after its header, each ending in CRLF ('' for no
+ * rows), with each column's writer compiled once. The export job renders a chunk's lines in the page:
+ * handing the worker one string is one copy, where its cells were one copy per value (the most of a
+ * 1M-row export's time).
+ */
+export function csvLines<Row>(
+  columns: readonly CsvColumn<Row>[],
+  opts: CsvOptions = {},
+): (rows: Iterable<Row>) => string {
+  const render = rowRenderer(columns, opts);
+  return (rows) => {
+    const lines: string[] = [];
+    for (const row of rows) lines.push(render(row));
+    if (lines.length === 0) return '';
+    lines.push('');
+    return lines.join(EOL);
+  };
+}
+
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 /**
@@ -230,15 +250,12 @@ export function csvByteChunks<Row>(
   const start = new Uint8Array((bom ? UTF8_BOM.length : 0) + header.length);
   if (bom) start.set(UTF8_BOM);
   start.set(header, bom ? UTF8_BOM.length : 0);
-  const render = rowRenderer(columns, opts);
+  const lines = csvLines(columns, opts);
   return {
     start,
     rows(rows) {
-      const lines: string[] = [];
-      for (const row of rows) lines.push(render(row));
-      if (lines.length === 0) return new Uint8Array(0);
-      lines.push('');
-      return encoder.encode(lines.join(EOL));
+      const text = lines(rows);
+      return text ? encoder.encode(text) : new Uint8Array(0);
     },
   };
 }

@@ -164,12 +164,56 @@ export function offsetLabel(minutes: number): string {
 export function isoInZone(iso: string, iana: string): string {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
+  // Exports write this for every time cell (a million rows, three columns): when the zone's offset is
+  // known for the hour, the text is the local hour's (made once per hour, as below) and two-digit
+  // minutes and seconds, instead of a Date's six fields read and padded for every cell.
+  const fixed = FIXED[iana];
+  const offsetMs =
+    fixed !== undefined ? fixed * 60_000 : Math.abs(ms) < MAX_TIME - HOUR ? hourOffset(ms, iana) : undefined;
+  if (offsetMs !== undefined && Math.abs(ms + offsetMs) < MAX_TIME - HOUR) {
+    const local = ms + offsetMs;
+    const hour = Math.floor(local / HOUR);
+    const inHour = local - hour * HOUR;
+    return (
+      localHourText(hour) +
+      TWO_DIGITS[Math.floor(inHour / 60_000)]! +
+      ':' +
+      TWO_DIGITS[Math.floor((inHour % 60_000) / 1000)]! +
+      offsetSuffix(Math.round(offsetMs / 60_000), iana)
+    );
+  }
   const w = wallClock(ms, iana);
   const local = `${w.year}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
-  if (w.offsetMinutes === 0 && (iana === 'UTC' || iana === 'Etc/UTC')) return `${local}Z`;
-  const sign = w.offsetMinutes < 0 ? '-' : '+';
-  const abs = Math.abs(w.offsetMinutes);
-  return `${local}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  return local + offsetSuffix(w.offsetMinutes, iana);
+}
+
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => pad(i));
+/** Local hour number → its text up to the minutes ("2025-03-01T14:"), as the general path writes it. */
+const hourTexts = new Map<number, string>();
+
+function localHourText(hour: number): string {
+  let text = hourTexts.get(hour);
+  if (text === undefined) {
+    const w = shifted(hour * HOUR, 0);
+    text = `${w.year}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:`;
+    if (hourTexts.size >= MAX_CACHED_HOURS) hourTexts.clear();
+    hourTexts.set(hour, text);
+  }
+  return text;
+}
+
+const suffixes = new Map<number, string>();
+
+/** "Z" in UTC, else the offset as ISO-8601 writes it: "+08:00", "-03:30". */
+function offsetSuffix(offsetMinutes: number, iana: string): string {
+  if (offsetMinutes === 0 && (iana === 'UTC' || iana === 'Etc/UTC')) return 'Z';
+  let text = suffixes.get(offsetMinutes);
+  if (text === undefined) {
+    const abs = Math.abs(offsetMinutes);
+    text = `${offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+    suffixes.set(offsetMinutes, text);
+  }
+  return text;
 }
 
 /** "YYYY-MM-DD" of an instant in a zone. */

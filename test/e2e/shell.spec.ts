@@ -38,11 +38,8 @@ test('start-up asks main once (app.bootstrap), and the landing screen needs no s
   // Give any follow-up the screens would make a moment to show.
   await page.waitForTimeout(1000);
   // The connectivity probe is a call to the payment service, not a read of main's state. The landing
-  // list also reads this desk's refund intents (an unknown outcome shows on its row, issue 29): that
-  // read is not yet part of app.bootstrap, and nothing else is asked.
-  expect(asked.filter((c) => c !== 'profiles.testConnection' && c !== 'refunds.list')).toEqual([
-    'app.bootstrap',
-  ]);
+  // list's refund intents (an unknown outcome shows on its row) come with app.bootstrap too.
+  expect(asked.filter((c) => c !== 'profiles.testConnection')).toEqual(['app.bootstrap']);
   // The screens loaded later are their own files; the landing bundle is minified.
   const scripts = await page.evaluate(() =>
     [...document.querySelectorAll('script[type="module"], link[rel="modulepreload"]')].map(

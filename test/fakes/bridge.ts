@@ -31,7 +31,17 @@ export function createFakeBridge(given: Impl) {
         ? await given['team.status'](undefined)
         : ok({ mode: 'single' as const });
       if (!team.ok) return team;
-      return ok({ info: info.value, health: health.value, profiles: profiles.value, team: team.value });
+      const active = profiles.value.activeProfileId;
+      const intents =
+        active && given['refunds.list'] ? await given['refunds.list']({ profileId: active }) : ok([]);
+      if (!intents.ok) return intents;
+      return ok({
+        info: info.value,
+        health: health.value,
+        profiles: profiles.value,
+        team: team.value,
+        intents: active ? intents.value : null,
+      });
     };
   const calls: { channel: InvokeChannel; input: unknown }[] = [];
   const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DATABASE_OPTIONS, optionalDatabase, type TeamDatabase, teamFailure } from '../cli/database';
 import type { CliIo } from '../cli/io';
+import type { AppCore } from '../../core/compose';
 import { createNodeCore } from '../node-core';
 import { servedBridgeScript } from './page-script';
 import { startBrowserHost } from './server';
@@ -24,6 +25,19 @@ class StartFailure extends Error {
   ) {
     super(message);
   }
+}
+
+/** A promise and the functions that settle it. */
+function deferred<T>() {
+  let resolve: (value: T) => void = () => {};
+  let reject: (reason: unknown) => void = () => {};
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Calls made meanwhile see the failure; main reports it.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
 }
 
 /** --database-url / REFUND_DESK_DATABASE_URL and --ca-file, as the CLI reads them. */
@@ -52,7 +66,7 @@ async function main(): Promise<void> {
   const dataDir = values['data-dir'] ?? join(homedir(), '.refund-desk-web');
   const here = import.meta.dirname;
   const database = teamDatabase(values);
-  const [core, bridgeScript] = await Promise.all([
+  const openCore = () =>
     createNodeCore({
       host: 'browser',
       dataDir,
@@ -64,11 +78,16 @@ async function main(): Promise<void> {
     }).catch((e: unknown) => {
       if (!database) throw e;
       throw new StartFailure(teamFailure(e, database).message, 5);
-    }),
-    servedBridgeScript(here, (note) => process.stderr.write(`${note}\n`)),
-  ]);
+    });
+  const bridgeScript = await servedBridgeScript(here, (note) => process.stderr.write(`${note}\n`));
+  // A single desk's core opens while the page is already being served (the browser fetches and
+  // compiles the renderer meanwhile; calls wait for the core): the URL is printed before the database,
+  // the profiles and the Demo service are ready. A team database is connected to first, so a wrong
+  // password or an unreachable server still ends the start (exit 5) before any URL is printed.
+  const early = database ? undefined : deferred<AppCore>();
+  const ready = early ? undefined : await openCore();
   const host = await startBrowserHost({
-    core,
+    core: early ? early.promise : ready!,
     rendererDir: join(projectRoot(here), 'out/renderer'),
     port: values.port ? Number(values.port) : 0,
     bridgeScript,
@@ -76,6 +95,17 @@ async function main(): Promise<void> {
   process.stdout.write(
     `Refund Desk browser host: ${host.url}\n(data directory: ${dataDir}${database ? `; team database: ${database.shown}` : ''}; Ctrl+C to stop)\n`,
   );
+  let core: AppCore;
+  if (early) {
+    try {
+      core = await openCore();
+    } catch (e) {
+      early.reject(e);
+      await host.close();
+      throw e;
+    }
+    early.resolve(core);
+  } else core = ready!;
   const stop = async () => {
     await host.close();
     await core.close();

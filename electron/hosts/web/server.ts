@@ -42,7 +42,11 @@ function requestUrl(target: string | undefined, origin: string): URL | undefined
 }
 
 export interface BrowserHostOptions {
-  core: AppCore;
+  /**
+   * The core, or the promise of it: a host may start serving the page while its core opens (cli.ts),
+   * and calls wait for it. A core that fails to open fails the calls (the host's process exits).
+   */
+  core: AppCore | Promise<AppCore>;
   rendererDir: string;
   port?: number;
   /** Fixed secret for tests; a random one per run otherwise. */
@@ -147,10 +151,20 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
   const streams = new Set<ServerResponse>();
   let origin = '';
 
-  const unsubscribe = opts.core.events.subscribe((event, payload) => {
-    const line = `${JSON.stringify({ event, payload })}\n`;
-    for (const s of streams) s.write(line);
-  });
+  const core = Promise.resolve(opts.core);
+  let stopped = false;
+  let unsubscribe = () => {};
+  core.then(
+    (c) => {
+      if (stopped) return;
+      unsubscribe = c.events.subscribe((event, payload) => {
+        const line = `${JSON.stringify({ event, payload })}\n`;
+        for (const s of streams) s.write(line);
+      });
+    },
+    // Whoever opens the core reports its failure; calls made meanwhile fail with "Host error".
+    () => undefined,
+  );
 
   const server = createServer((req, res) => {
     void (async () => {
@@ -191,7 +205,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
         } catch {
           input = Symbol('unparseable'); // fails schema validation → invalid_input envelope
         }
-        const envelope = await opts.core.dispatch(channel, input);
+        const envelope = await (await core).dispatch(channel, input);
         return send(res, 200, 'application/json', JSON.stringify(envelope));
       }
 
@@ -243,6 +257,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
     secret,
     port,
     close: async () => {
+      stopped = true;
       unsubscribe();
       for (const s of streams) s.end();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

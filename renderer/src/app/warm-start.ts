@@ -3,14 +3,16 @@ import type { Bridge, Output } from '../../../shared/ipc/contract';
 import type { CacheOwner } from '../db/owner';
 import { unwrap } from '../lib/bridge';
 import { profileKeys } from '../features/profiles/queries';
+import { refundKeys } from '../features/refunds/queries';
 import { appHealthQuery, appKeys } from '../features/shell/queries';
 import { teamKeys } from '../features/shell/team';
 import { prefetchListRows } from '../features/transactions/queries';
 
 /**
- * What main tells the first screen, in one round (app.bootstrap): the profiles, the app's facts and its
- * health, put where the screens' own queries read them (profiles.list, app.info, app.health), so the
- * shell mounting finds them there instead of asking main a second time.
+ * What main tells the first screen, in one round (app.bootstrap): the profiles, the app's facts, its
+ * health, the team state and the active profile's refund intents, put where the screens' own queries
+ * read them (profiles.list, app.info, app.health, team.status, refunds.list), so the shell and the
+ * landing list mounting find them there instead of asking main a second time.
  */
 export async function bootstrap(bridge: Bridge, client: QueryClient): Promise<Output<'app.bootstrap'>> {
   const boot = await unwrap(bridge['app.bootstrap']());
@@ -22,6 +24,8 @@ export async function bootstrap(bridge: Bridge, client: QueryClient): Promise<Ou
     appHealthQuery(bridge, boot.profiles.activeProfileId ?? undefined).queryKey,
     boot.health,
   );
+  const active = boot.profiles.activeProfileId;
+  if (active && boot.intents) client.setQueryData(refundKeys.list({ profileId: active }), boot.intents);
   return boot;
 }
 

@@ -1,12 +1,12 @@
 /**
  * Runs one export at a time in the export worker, with progress, an estimate of the time left and a
  * way to cancel; ExportButtons shows it. The page reads each row's cell values in chunks, yielding
- * between chunks so the window stays responsive, and posts them to the worker, which writes each into
- * the file as it comes and says how many rows it has written. The page stays at most a few chunks
+ * between chunks so the window stays responsive, and posts them to the worker (a CSV's as the chunk's
+ * rendered lines), which writes each into the file as it comes and says how many rows it has written. The page stays at most a few chunks
  * ahead of it, so neither side ever holds more than those (a 1M-row export once queued every row's
  * cells at the worker and ran out of memory).
  */
-import type { CsvColumn, CsvOptions } from '../../../shared/csv/writer';
+import { type CsvColumn, csvLines, type CsvOptions } from '../../../shared/csv/writer';
 import type { XlsxOptions } from '../../../shared/csv/xlsx';
 import type { CellValue, ExportMessage, ExportReply } from './export-work';
 
@@ -193,16 +193,26 @@ export async function runExportJob<Row>(
     ...opts,
   });
   const values = columns.map((c) => c.value);
+  // A CSV's lines are rendered here, a chunk at a time (a few milliseconds each): the worker is handed
+  // one string per chunk, which costs a fraction of copying the chunk's cells to it.
+  const lines = kind === 'csv' ? csvLines(columns, opts.csv) : undefined;
   for (let i = 0; i < rows.length && !ended; i += CHUNK) {
     while (!ended && i - written > AHEAD) await new Promise<void>((resolve) => (wake = resolve));
     if (ended) break;
-    const part: CellValue[][] = [];
-    const end = Math.min(rows.length, i + CHUNK);
-    for (let j = i; j < end; j += 1) {
-      const row = rows[j]!;
-      part.push(values.map((v) => v(row)));
+    const count = Math.min(rows.length, i + CHUNK) - i;
+    if (lines) {
+      worker.postMessage({ type: 'lines', count, text: lines(rows.slice(i, i + count)) });
+      await nextTask();
+      continue;
     }
-    worker.postMessage({ type: 'rows', rows: part });
+    // One array per column, not one per row: copying a chunk to the worker costs per object, and
+    // 15 arrays of 2,000 values copy several times faster than 2,000 arrays of 15.
+    const cells = values.map((value) => {
+      const column = new Array<CellValue>(count);
+      for (let j = 0; j < count; j += 1) column[j] = value(rows[i + j]!);
+      return column;
+    });
+    worker.postMessage({ type: 'rows', count, columns: cells });
     await nextTask();
   }
   if (!ended) worker.postMessage({ type: 'end' });

@@ -1,12 +1,13 @@
 /**
  * The part of an export that runs in the export worker (export.worker.ts), kept free of worker globals
- * so tests drive it directly: it receives the rows' cell values in chunks and writes each chunk into
- * the file as it arrives — CSV lines, or .xlsx sheet XML deflated into the zip (shared/csv/xlsx.ts) —
+ * so tests drive it directly: it receives the rows in chunks — a CSV's as the lines the page rendered,
+ * a workbook's as cell values by column — and writes each chunk into the file as it arrives (the lines
+ * as UTF-8, or .xlsx sheet XML deflated into the zip, shared/csv/xlsx.ts),
  * acknowledging every chunk with the rows written so far, so the page sends more only as the worker
  * keeps up and nothing piles up on either side. The file's bytes are gathered in a Blob (which the
  * browser keeps outside this heap, on disk when large) and handed back at the end. Column value
  * functions cannot cross to a worker, so the page reads each row's values first (cheap) and only plain
- * values travel.
+ * values (or text) travel.
  */
 import { csvByteChunks, type CsvColumn, type CsvKind, type CsvOptions } from '../../../shared/csv/writer';
 import { createXlsxStream, XLSX_MIME, type XlsxOptions } from '../../../shared/csv/xlsx';
@@ -22,7 +23,10 @@ export type ExportMessage =
       csv: CsvOptions;
       xlsx: Omit<XlsxOptions, 'onProgress'>;
     }
-  | { type: 'rows'; rows: CellValue[][] }
+  /** `count` rows' cells by column: `columns[c][j]` is row j's value of column c. */
+  | { type: 'rows'; count: number; columns: CellValue[][] }
+  /** A CSV's next `count` rows, as the page rendered them (csvLines): written as they are. */
+  | { type: 'lines'; count: number; text: string }
   | { type: 'end' };
 
 export type ExportReply =
@@ -62,18 +66,25 @@ function blobParts(type: string) {
 }
 
 interface Writing {
-  rows(rows: CellValue[][]): Promise<void>;
+  rows(rows: readonly number[]): Promise<void>;
+  lines(text: string): void;
   finish(): Promise<Blob>;
 }
 
-function startWriting(start: Extract<ExportMessage, { type: 'start' }>): Writing {
-  const columns: CsvColumn<CellValue[]>[] = start.columns.map((c, i) => ({ ...c, value: (r) => r[i] }));
+/**
+ * The writers read the chunk being written by column; a row is its index in the chunk. Messages are
+ * handled one at a time, so a chunk is replaced only once its rows are written.
+ */
+function startWriting(start: Extract<ExportMessage, { type: 'start' }>, cells: () => CellValue[][]): Writing {
+  const columns: CsvColumn<number>[] = start.columns.map((c, i) => ({ ...c, value: (j) => cells()[i]![j] }));
   if (start.kind === 'csv') {
     const parts = blobParts(CSV_MIME);
     const csv = csvByteChunks(columns, start.csv);
+    const encoder = new TextEncoder();
     parts.add(csv.start);
     return {
       rows: async (rows) => parts.add(csv.rows(rows)),
+      lines: (text) => parts.add(encoder.encode(text)),
       finish: async () => parts.blob(),
     };
   }
@@ -81,6 +92,9 @@ function startWriting(start: Extract<ExportMessage, { type: 'start' }>): Writing
   const xlsx = createXlsxStream(columns, start.xlsx, (chunk) => parts.add(chunk));
   return {
     rows: (rows) => xlsx.write(rows),
+    lines: () => {
+      throw new Error('A workbook is written from cells, not CSV lines.');
+    },
     finish: async () => {
       await xlsx.finish();
       return parts.blob();
@@ -94,6 +108,9 @@ function startWriting(start: Extract<ExportMessage, { type: 'start' }>): Writing
  */
 export function exportWork(post: (reply: ExportReply) => void) {
   let writing: Writing | undefined;
+  let chunk: CellValue[][] = [];
+  // 0…count-1: the rows of a chunk, kept for the next chunk of the same size.
+  let indexes: number[] = [];
   let total = 0;
   let written = 0;
   let failed = false;
@@ -102,13 +119,21 @@ export function exportWork(post: (reply: ExportReply) => void) {
     try {
       if (msg.type === 'start') {
         total = msg.total;
-        writing = startWriting(msg);
+        writing = startWriting(msg, () => chunk);
         return;
       }
       if (!writing) throw new Error('The export was not started.');
       if (msg.type === 'rows') {
-        await writing.rows(msg.rows);
-        written += msg.rows.length;
+        chunk = msg.columns;
+        if (indexes.length !== msg.count) indexes = Array.from({ length: msg.count }, (_, j) => j);
+        await writing.rows(indexes);
+        written += msg.count;
+        post({ type: 'progress', written, total });
+        return;
+      }
+      if (msg.type === 'lines') {
+        writing.lines(msg.text);
+        written += msg.count;
         post({ type: 'progress', written, total });
         return;
       }

@@ -27,15 +27,26 @@ let child: ChildProcess | undefined;
 let url = '';
 let stderr = '';
 
-/** Preloaded into the built host: names on stderr every module it asks for by name (not by path). */
+/**
+ * Preloaded into the built host: names on stderr every module it asks for by name (not by path), and,
+ * as it prints its URL, whether Node's fetch (undici) is loaded by then and where its compile cache is.
+ */
 const REPORT_IMPORTS = `
-import { registerHooks } from 'node:module';
+import { getCompileCacheDir, registerHooks } from 'node:module';
 registerHooks({
   resolve(specifier, context, next) {
     if (!/^(\\.|\\/|file:)/.test(specifier)) process.stderr.write('imports ' + specifier + '\\n');
     return next(specifier, context);
   },
 });
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => {
+  if (String(chunk).includes('http://')) {
+    const undici = process.moduleLoadList.some((m) => m.includes('undici'));
+    process.stderr.write('at url: undici ' + undici + ', compile cache ' + (getCompileCacheDir() ?? 'off') + '\\n');
+  }
+  return write(chunk, ...rest);
+};
 `;
 
 beforeAll(async () => {
@@ -104,6 +115,9 @@ describe('the built browser host', () => {
     expect(imported).toContain('node:http');
     // Node's own modules may be named without `node:` (the bundled pg client does): none is a package.
     expect(imported.filter((s) => !s?.startsWith('node:') && !isBuiltin(s!))).toEqual([]);
+    // By the time the URL is printed the start has not loaded Node's fetch (importing node:http reads
+    // its WebSocket getters, which do), and V8's code for the bundle is kept for the next start.
+    expect(stderr).toMatch(/at url: undici false, compile cache \/\S+/);
 
     const secret = new URLSearchParams(hash.slice(1)).get('secret')!;
     const info = await fetch(`${origin}/ipc/app.info`, {

@@ -195,7 +195,7 @@ describe('XLSX writer: text no XML file may hold, and text longer than a cell', 
       csv: {},
       xlsx: { sheetName: 'Report' },
     });
-    await work({ type: 'rows', rows: [['matched', 'customer \uffff asked \ud83d']] });
+    await work({ type: 'rows', count: 1, columns: [['matched'], ['customer \uffff asked \ud83d']] });
     await work({ type: 'end' });
     const done = replies.find((r) => r.type === 'done');
     expect(done, JSON.stringify(replies)).toBeDefined();

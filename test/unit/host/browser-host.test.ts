@@ -51,6 +51,34 @@ function call(path: string, opts: { method?: string; headers?: Record<string, st
 const auth = { 'x-refund-desk-secret': 's3cret-for-tests', 'content-type': 'application/json' };
 
 describe('browser host', () => {
+  it('serves the page while its core opens; a call made meanwhile is answered once the core is open', async () => {
+    let open: (c: AppCore) => void = () => {};
+    const opening = new Promise<AppCore>((resolve) => (open = resolve));
+    const rendererDir = join(mkdtempSync(join(tmpdir(), 'rd-host-early-')), 'renderer');
+    mkdirSync(rendererDir);
+    writeFileSync(join(rendererDir, 'index.html'), '<html><head></head><body>early</body></html>');
+    const early = await startBrowserHost({ core: opening, rendererDir, secret: 's3cret-for-tests' });
+    try {
+      const page = await fetch(`${early.origin}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('early');
+      let answered = false;
+      const info = fetch(`${early.origin}/ipc/app.info`, {
+        method: 'POST',
+        headers: auth,
+        body: '{"input":null}',
+      })
+        .then((r) => r.json())
+        .finally(() => (answered = true));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(answered).toBe(false);
+      open(core);
+      expect(await info).toMatchObject({ ok: true, value: { host: 'browser' } });
+    } finally {
+      await early.close();
+    }
+  });
+
   it('binds to 127.0.0.1 and serves the handlers with the per-run secret', async () => {
     expect(host.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const r = await call('/ipc/app.info', { headers: auth, body: '{"input":null}' });
@@ -96,7 +124,7 @@ describe('browser host', () => {
     expect([403, 404]).toContain(traversal.status);
   });
 
-  it('answers app.bootstrap with what app.info, app.health, profiles.list and team.status answer, in one round', async () => {
+  it('answers app.bootstrap with what app.info, app.health, profiles.list, team.status and the active profile’s refunds.list answer, in one round', async () => {
     const one = async (channel: string) =>
       JSON.parse((await call(`/ipc/${channel}`, { headers: auth, body: '{}' })).body);
     const boot = await one('app.bootstrap');
@@ -104,6 +132,18 @@ describe('browser host', () => {
     expect(boot.value.info).toEqual((await one('app.info')).value);
     expect(boot.value.profiles).toEqual((await one('profiles.list')).value);
     expect(boot.value.team).toEqual((await one('team.status')).value);
+    const active = boot.value.profiles.activeProfileId;
+    expect(active).toBeTruthy();
+    const intents = JSON.parse(
+      (
+        await call('/ipc/refunds.list', {
+          headers: auth,
+          body: JSON.stringify({ input: { profileId: active } }),
+        })
+      ).body,
+    );
+    expect(intents.ok).toBe(true);
+    expect(boot.value.intents).toEqual(intents.value);
     const health = (await one('app.health')).value;
     expect(boot.value.health.status).toBe(health.status);
     expect(boot.value.health.checks.map((c: { name: string }) => c.name)).toEqual(

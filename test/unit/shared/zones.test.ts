@@ -96,4 +96,33 @@ describe('wall clocks in named zones', () => {
     expect(isoInZone('2025-04-05T14:59:59Z', 'Australia/Lord_Howe')).toBe('2025-04-06T01:59:59+11:00');
     expect(isoInZone('2025-04-05T15:00:00Z', 'Australia/Lord_Howe')).toBe('2025-04-06T01:30:00+10:30');
   });
+
+  it('write exactly the wall clock and offset wallClock gives, at any instant JavaScript can hold', () => {
+    // isoInZone takes a shortcut for the hours whose offset it knows (exports call it for every time
+    // cell); its text must be the general one everywhere: years of any width, before 1970, fixed zones.
+    const two = (n: number) => String(n).padStart(2, '0');
+    const general = (ms: number, iana: string) => {
+      const w = wallClock(ms, iana);
+      const local = `${w.year}-${two(w.month)}-${two(w.day)}T${two(w.hour)}:${two(w.minute)}:${two(w.second)}`;
+      if (w.offsetMinutes === 0 && (iana === 'UTC' || iana === 'Etc/UTC')) return `${local}Z`;
+      const abs = Math.abs(w.offsetMinutes);
+      return `${local}${w.offsetMinutes < 0 ? '-' : '+'}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
+    };
+    const MAX = 8.64e15;
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: from - 400 * 86_400_000, max: to }),
+          fc.integer({ min: -MAX, max: MAX }),
+          fc.integer({ min: MAX - 2 * HOUR, max: MAX }),
+          fc.integer({ min: -MAX, max: -MAX + 2 * HOUR }),
+        ),
+        fc.constantFrom(...ZONES, 'UTC', 'Etc/UTC', 'Etc/GMT-8', 'Africa/Monrovia'),
+        (ms, iana) => {
+          expect(isoInZone(new Date(ms).toISOString(), iana)).toBe(general(ms, iana));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
 });

@@ -14,19 +14,25 @@ export function appHandlers(
 }
 
 /**
- * app.bootstrap: the renderer's first screen in one round — app.info, app.health, profiles.list and team.status,
- * asked together through their own handlers, so each part is exactly what its own call answers.
+ * app.bootstrap: the renderer's first screen in one round — app.info, app.health, profiles.list,
+ * team.status and the active profile's refunds.list (the landing list marks payments whose refund has an
+ * unknown outcome), asked through their own handlers, so each part is exactly what its own call answers.
  */
 export function bootstrapHandler(
-  h: Pick<HandlerMap, 'app.info' | 'app.health' | 'profiles.list' | 'team.status'>,
+  h: Pick<HandlerMap, 'app.info' | 'app.health' | 'profiles.list' | 'team.status' | 'refunds.list'>,
 ): HandlerMap['app.bootstrap'] {
   return async (_input, ctx) => {
-    const [info, health, profiles, team] = await Promise.all([
+    const profilesAndIntents = (async () => {
+      const profiles = await h['profiles.list'](undefined, ctx);
+      const active = profiles.activeProfileId;
+      return { profiles, intents: active ? await h['refunds.list']({ profileId: active }, ctx) : null };
+    })();
+    const [info, health, team, { profiles, intents }] = await Promise.all([
       h['app.info'](undefined, ctx),
       h['app.health'](undefined, ctx),
-      h['profiles.list'](undefined, ctx),
       h['team.status'](undefined, ctx),
+      profilesAndIntents,
     ]);
-    return { info, health, profiles, team };
+    return { info, health, profiles, team, intents };
   };
 }

@@ -83,8 +83,20 @@ async function stream(): Promise<void> {
   }
 }
 
+// The first screen's data (app.bootstrap), asked as this script runs: the host answers while the
+// browser is still fetching and compiling the renderer's modules, instead of after them. Handed once to
+// the renderer's own first app.bootstrap (which it makes as it starts); every later call asks anew.
+let early: Promise<Result<never>> | undefined = secret ? call('app.bootstrap', undefined) : undefined;
+
 const bridge = buildBridge({
-  invoke: (channel, input) => call(channel, input),
+  invoke: (channel, input) => {
+    if (channel === 'app.bootstrap' && early && input === undefined) {
+      const answer = early;
+      early = undefined;
+      return answer;
+    }
+    return call(channel, input);
+  },
   subscribe: (event, listener) => {
     const set = listeners.get(event);
     set?.add(listener);

@@ -34,8 +34,16 @@ export const refundPreviewQuery = (bridge: Bridge, profileId: string, transactio
     gcTime: 0,
   });
 
+/**
+ * Fresh for a few seconds: the active profile's list app.bootstrap brought (app/warm-start.ts) serves the
+ * landing list mounting right after it. Changes are pushed (refunds.updated → applyIntent invalidates).
+ */
 export const refundsListQuery = (bridge: Bridge, scope: ListScope) =>
-  queryOptions({ queryKey: refundKeys.list(scope), queryFn: () => unwrap(bridge['refunds.list'](scope)) });
+  queryOptions({
+    queryKey: refundKeys.list(scope),
+    queryFn: () => unwrap(bridge['refunds.list'](scope)),
+    staleTime: 5_000,
+  });
 
 export const auditListQuery = (bridge: Bridge, scope: ListScope) =>
   queryOptions({ queryKey: refundKeys.audit(scope), queryFn: () => unwrap(bridge['audit.list'](scope)) });

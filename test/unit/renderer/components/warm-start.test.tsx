@@ -8,6 +8,7 @@ import { createTransactionsRepo } from '../../../../renderer/src/db/transactions
 import { transactionKeys } from '../../../../renderer/src/db/owner';
 import { profileKeys, useActiveProfile } from '../../../../renderer/src/features/profiles/queries';
 import { appHealthQuery, appInfoQuery } from '../../../../renderer/src/features/shell/queries';
+import { refundsListQuery } from '../../../../renderer/src/features/refunds/queries';
 import { useViewState } from '../../../../renderer/src/features/transactions/use-view-state';
 import { VIEW_STATE_KEY } from '../../../../renderer/src/features/transactions/view-state';
 import { createFakeBridge } from '../../../fakes/bridge';
@@ -47,6 +48,8 @@ describe('warm start: the landing list is read while the app loads', () => {
       'team:status',
       // The active profile's health, under the key the header's indicator asks with for it.
       'app:health:P-A',
+      // The active profile's refund intents (the landing list marks unknown refund outcomes).
+      'refunds:list:P-A',
       `setting:${VIEW_STATE_KEY}`,
       'newest-fetch',
       'first-page',
@@ -92,7 +95,7 @@ describe('warm start: the landing list is read while the app loads', () => {
 });
 
 describe('start-up: one round to main', () => {
-  it('warm start asks main once (app.bootstrap); the shell mounting after it asks nothing more', async () => {
+  it('warm start asks main once (app.bootstrap); the shell and the landing list mounting after it ask nothing more', async () => {
     const { fake, client, cache, wrapper } = await seeded('one-round');
     await warmStart(fake.bridge, client, cache);
     await waitFor(() => expect(client.getQueryData(transactionKeys.rows('P-A'))).toHaveLength(3));
@@ -107,6 +110,8 @@ describe('start-up: one round to main', () => {
           useQuery(appHealthQuery(bridge, 'P-A')),
           // The header's who-am-I and the read-only banner (a single desk here).
           useQuery(teamStatusQuery(bridge)),
+          // The landing list's refund intents (a refund with an unknown outcome marks its payment).
+          useQuery(refundsListQuery(bridge, { profileId: 'P-A' })),
         ] as const;
       },
       { wrapper },
@@ -115,6 +120,7 @@ describe('start-up: one round to main', () => {
     expect(result.current[1].data?.name).toBe('Refund Desk');
     expect(result.current[2].data?.status).toBe('ok');
     expect(result.current[3].data).toEqual({ mode: 'single' });
+    expect(result.current[4].data).toEqual([]);
     await act(() => new Promise((r) => setTimeout(r, 50)));
     expect(fake.calls.map((c) => c.channel)).toEqual(['app.bootstrap']);
   });
