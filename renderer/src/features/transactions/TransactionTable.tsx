@@ -28,6 +28,7 @@ import type { Sorting } from './sorting';
 const ROW_HEIGHT = 32;
 const NO_ROWS: ListRow[] = [];
 const CHECK_WIDTH = 36;
+const CHECK_CELL: CSSProperties = { width: CHECK_WIDTH, position: 'sticky', left: 0 };
 const FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 const FONTS = {
   cell: `12.5px ${FONT_FAMILY}`,
@@ -70,6 +71,14 @@ interface Layout {
   width: number;
   sizes: Record<string, number>;
   sticky: Record<string, CSSProperties>;
+  /**
+   * Each column's cell style (width, and the sticky offset of a pinned column), one object per column
+   * shared by every row: a row scrolling into the window re-renders, and a style object of its own per
+   * cell was 16 new objects a row, every frame, for React to compare property by property.
+   */
+  cell: Record<string, CSSProperties>;
+  /** The row's style (its width), shared the same way. */
+  row: CSSProperties;
 }
 
 function layoutOf(columns: readonly ColumnSpec[], sizes: Record<string, number>): Layout {
@@ -87,7 +96,9 @@ function layoutOf(columns: readonly ColumnSpec[], sizes: Record<string, number>)
     right += sizes[c.id] ?? 0;
   }
   const width = CHECK_WIDTH + columns.reduce((s, c) => s + (sizes[c.id] ?? 0), 0);
-  return { width, sizes, sticky };
+  const cell: Record<string, CSSProperties> = {};
+  for (const c of columns) cell[c.id] = { width: sizes[c.id], ...sticky[c.id] };
+  return { width, sizes, sticky, cell, row: { width } };
 }
 
 const rowDomId = (transactionNo: string) => `tx-row-${transactionNo}`;
@@ -129,17 +140,13 @@ const Row = memo(function Row({
       data-testid="tx-row"
       data-transaction-no={row.transactionNo}
       className={`tx-row${isActive ? ' active' : ''}${index % 2 ? ' odd' : ''}`}
-      style={{ width: layout.width }}
+      style={layout.row}
       onClick={() => onActivate(row.transactionNo)}
       // A double-click opens the detail; it should not also select a word of the row.
       onMouseDown={(e) => e.detail > 1 && e.preventDefault()}
       onDoubleClick={() => onOpen(row.transactionNo)}
     >
-      <div
-        role="gridcell"
-        className="tx-cell tx-check pinned-left"
-        style={{ width: CHECK_WIDTH, position: 'sticky', left: 0 }}
-      >
+      <div role="gridcell" className="tx-cell tx-check pinned-left" style={CHECK_CELL}>
         <input
           type="checkbox"
           tabIndex={-1}
@@ -157,7 +164,7 @@ const Row = memo(function Row({
             role="gridcell"
             data-column={c.id}
             className={`tx-cell${c.align === 'right' ? ' num' : ''}${c.pinned ? ` pinned-${c.pinned}` : ''}${c.id === 'status' ? ` status status-${row.status}` : ''}${cell.none ? ' none' : ''}${cell.uncertain ? ' uncertain' : ''}`}
-            style={{ width: layout.sizes[c.id], ...layout.sticky[c.id] }}
+            style={layout.cell[c.id]}
             title={cell.title}
           >
             {cell.none ? (
