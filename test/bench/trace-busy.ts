@@ -11,6 +11,8 @@ interface TraceEvent {
   ph: string;
   ts: number;
   dur?: number;
+  /** The thread's CPU time inside the event (µs): what it ran, without the waits for a core. */
+  tdur?: number;
   pid: number;
   tid: number;
   args?: { name?: string };
@@ -25,8 +27,16 @@ export const TRACE_CATEGORIES = [
 
 const TASK_NAMES = new Set(['RunTask', 'ThreadControllerImpl::RunTask']);
 
-/** Busy ms of the main thread in each frame, in frame order. */
-export function busyPerFrame(trace: Buffer | string, mark = 'rd-frame'): number[] {
+/**
+ * Busy ms of the main thread in each frame, in frame order: wall time of its tasks (`wall`), or their
+ * CPU time (`cpu`, the trace's thread duration, spread over the task's span), which leaves out the time
+ * the thread waited for a core on a loaded machine.
+ */
+export function busyPerFrame(
+  trace: Buffer | string,
+  mark = 'rd-frame',
+  measure: 'wall' | 'cpu' = 'wall',
+): number[] {
   const parsed = JSON.parse(typeof trace === 'string' ? trace : trace.toString('utf8')) as
     { traceEvents: TraceEvent[] } | TraceEvent[];
   const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
@@ -43,7 +53,7 @@ export function busyPerFrame(trace: Buffer | string, mark = 'rd-frame'): number[
   const tasks = events
     .filter((e) => e.ph === 'X' && e.pid === pid && e.tid === tid && TASK_NAMES.has(e.name) && e.dur)
     .sort((a, b) => a.ts - b.ts);
-  const top: Array<{ start: number; end: number }> = [];
+  const top: Array<{ start: number; end: number; cpu: number }> = [];
   for (const t of tasks) {
     const end = t.ts + (t.dur ?? 0);
     const last = top.at(-1);
@@ -51,7 +61,7 @@ export function busyPerFrame(trace: Buffer | string, mark = 'rd-frame'): number[
       last.end = Math.max(last.end, end);
       continue;
     }
-    top.push({ start: t.ts, end });
+    top.push({ start: t.ts, end, cpu: t.tdur ?? t.dur ?? 0 });
   }
   const out: number[] = [];
   let k = 0;
@@ -60,8 +70,11 @@ export function busyPerFrame(trace: Buffer | string, mark = 'rd-frame'): number[
     const to = marks[i + 1]!.ts;
     while (k < top.length && top[k]!.end <= from) k += 1;
     let busy = 0;
-    for (let j = k; j < top.length && top[j]!.start < to; j += 1)
-      busy += Math.max(0, Math.min(to, top[j]!.end) - Math.max(from, top[j]!.start));
+    for (let j = k; j < top.length && top[j]!.start < to; j += 1) {
+      const t = top[j]!;
+      const inFrame = Math.max(0, Math.min(to, t.end) - Math.max(from, t.start));
+      busy += measure === 'wall' ? inFrame : (t.cpu * inFrame) / Math.max(1, t.end - t.start);
+    }
     out.push(busy / 1000);
   }
   return out;
