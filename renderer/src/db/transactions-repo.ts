@@ -97,13 +97,16 @@ export function createTransactionsRepo(db: RefundDeskDb) {
       // Primary keys are [profileId, transactionNo]: [profileId] sorts before all of the profile's
       // keys, and [profileId, []] after them (an array sorts after every string).
       // The database's own key ranges (tests give Dexie an in-memory IndexedDB).
-      const keys = db._options.IDBKeyRange ?? IDBKeyRange;
+      // Read through globalThis: this module is also type-checked for Node, which has no IndexedDB types.
+      const keys = (db._options.IDBKeyRange ?? (globalThis as { IDBKeyRange?: unknown }).IDBKeyRange) as {
+        bound(lower: unknown, upper: unknown, lowerOpen?: boolean): unknown;
+      };
       const range =
         afterNo === undefined
           ? keys.bound([profileId], [profileId, []])
           : keys.bound([profileId, afterNo], [profileId, []], true);
       return new Promise((resolve, reject) => {
-        const req = store.getAll(range, limit);
+        const req = store.getAll(range as Parameters<typeof store.getAll>[0], limit);
         req.onsuccess = () => {
           const t0 = performance.now();
           const rows = req.result as CachedTransaction[];
