@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import type { BatchStatus } from '../../../../../shared/batch/execution';
-import { totalsTyped } from '../../../../../shared/batch/typed-totals';
 import { errorOf, unwrap, useBridge } from '../../../lib/bridge';
 import { Dialog } from '../../../lib/ui/Dialog';
 import { useFormat } from '../../preferences/use-prefs';
 import { TotalsList } from '../batch/totals';
+import { TypedTotalsBox } from '../batch/TypedTotals';
+import { useTypedTotals } from '../batch/use-typed-totals';
 import { useBatchDecision } from './mutations';
 
 /**
@@ -28,9 +29,8 @@ export function ApproveBatchDialog({
   const bridge = useBridge();
   const { approve } = useBatchDecision();
   const live = batch.moneyMode === 'live';
-  const [typed, setTyped] = useState<Record<string, string>>({});
-  const typedTotals = batch.totals.map((t) => `${typed[t.currency] ?? ''} ${t.currency}`);
-  const ok = !live || totalsTyped(batch.totals, typedTotals);
+  const typing = useTypedTotals(batch.totals, live);
+  const { ok, typedTotals } = typing;
   const back = useRef<HTMLButtonElement>(null);
   useEffect(() => back.current?.focus(), []);
   const approved = approve.data;
@@ -94,23 +94,12 @@ export function ApproveBatchDialog({
           </p>
         )}
         {live && !s && (
-          <div className="rd-confirm-box" data-testid="approve-batch-typed">
-            <p>
-              <strong>This batch moves real money.</strong> Type the total to approve it.
-            </p>
-            {batch.totals.map((t) => (
-              <label key={t.currency} className="rd-field">
-                <span>Type the total in {t.currency} again to confirm</span>
-                <input
-                  className="mono"
-                  inputMode="decimal"
-                  autoComplete="off"
-                  value={typed[t.currency] ?? ''}
-                  onChange={(e) => setTyped({ ...typed, [t.currency]: e.target.value })}
-                />
-              </label>
-            ))}
-          </div>
+          <TypedTotalsBox
+            testId="approve-batch-typed"
+            lead={{ warning: 'This batch moves real money.', ask: 'Type the total to approve it.' }}
+            totals={batch.totals}
+            typing={typing}
+          />
         )}
         {s && (
           <p role="status" data-testid="approve-batch-result" data-state={s.state} data-active={s.active}>

@@ -1,7 +1,6 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import type { IntentView } from '../../../../../shared/ipc/contract/refunds';
-import { errorOf } from '../../../lib/bridge';
 import type { Formatters } from '../../preferences/format';
+import { ClosePanel } from './ClosePanel';
 import { useCloseRequest } from './mutations';
 import { closeRequestButtonId, requestedWords } from './words';
 
@@ -39,84 +38,35 @@ export function CloseRequest({
   onDone(): void;
 }) {
   const w = WORDS[how];
-  const [comment, setComment] = useState('');
-  const [tried, setTried] = useState(false);
   const close = useCloseRequest(how);
-  const fieldId = useId();
-  const headingId = useId();
-  const hintId = useId();
-  const field = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => field.current?.focus(), []);
-  const empty = comment.trim() === '';
-
   const done = () => {
     onDone();
     requestAnimationFrame(() => document.getElementById(closeRequestButtonId(how, request.id))?.focus());
   };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setTried(true);
-    if (empty) {
-      field.current?.focus();
-      return;
-    }
-    close.mutate({ profileId, id: request.id, comment: comment.trim() }, { onSuccess: done });
-  };
   return (
-    <section
-      className="rd-confirm-box rd-close-panel"
-      aria-labelledby={headingId}
-      data-testid={`${how}-request`}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && !close.isPending) {
-          e.stopPropagation();
-          done();
-        }
-      }}
-    >
-      <h3 id={headingId}>
-        {w.heading} {request.id}: {f.amountCode(request.amountMinor, request.currency)} for payment{' '}
-        <span className="mono">{request.transactionNo}</span>
-      </h3>
-      {request.approval && (
-        <p className="small">
-          Requested by {requestedWords(request.approval, f)}. Nothing is sent; the request cannot be approved
-          once it is {w.done}.
-        </p>
-      )}
-      <form onSubmit={submit} noValidate>
-        <div className="rd-field">
-          <label htmlFor={fieldId}>{w.label}</label>
-          <textarea
-            id={fieldId}
-            ref={field}
-            rows={2}
-            maxLength={1000}
-            value={comment}
-            aria-invalid={tried && empty}
-            aria-describedby={tried && empty ? hintId : undefined}
-            onChange={(e) => setComment(e.target.value)}
-          />
-          {tried && empty && (
-            <p id={hintId} className="rd-error">
-              Say why (a comment is required).
-            </p>
-          )}
-        </div>
-        <div className="rd-close-form">
-          <button type="submit" className="danger" disabled={close.isPending}>
-            {close.isPending ? 'Saving…' : w.button}
-          </button>
-          <button type="button" onClick={done} disabled={close.isPending}>
-            Back
-          </button>
-        </div>
-      </form>
-      {close.isError && (
-        <p className="rd-error" role="alert">
-          Not {w.done}: {errorOf(close.error).message}
-        </p>
-      )}
-    </section>
+    <ClosePanel
+      testId={`${how}-request`}
+      heading={
+        <>
+          {w.heading} {request.id}: {f.amountCode(request.amountMinor, request.currency)} for payment{' '}
+          <span className="mono">{request.transactionNo}</span>
+        </>
+      }
+      facts={
+        request.approval && (
+          <p className="small">
+            Requested by {requestedWords(request.approval, f)}. Nothing is sent; the request cannot be
+            approved once it is {w.done}.
+          </p>
+        )
+      }
+      commentLabel={w.label}
+      submitLabel={w.button}
+      doneWord={w.done}
+      pending={close.isPending}
+      error={close.isError ? close.error : undefined}
+      onSubmit={(comment) => close.mutate({ profileId, id: request.id, comment }, { onSuccess: done })}
+      onDone={done}
+    />
   );
 }

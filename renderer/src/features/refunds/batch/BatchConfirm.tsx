@@ -1,11 +1,12 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import type { BatchTotal } from '../../../../../shared/batch/result';
-import { totalsTyped } from '../../../../../shared/batch/typed-totals';
 import type { MoneyMode } from '../../../../../shared/domain/profile';
 import { Dialog } from '../../../lib/ui/Dialog';
 import { useFormat } from '../../preferences/use-prefs';
 import { MoneyModeBadge } from '../../profiles/MoneyModeBadge';
 import { TotalsList } from './totals';
+import { TypedTotalsBox } from './TypedTotals';
+import { useTypedTotals } from './use-typed-totals';
 
 interface Props {
   fileName: string;
@@ -28,9 +29,8 @@ export function BatchConfirm(props: Props) {
   const uid = useId();
   const f = useFormat();
   const live = props.moneyMode === 'live';
-  const [typed, setTyped] = useState<Record<string, string>>({});
-  const typedTotals = props.totals.map((t) => `${typed[t.currency] ?? ''} ${t.currency}`);
-  const ok = !live || totalsTyped(props.totals, typedTotals);
+  const typing = useTypedTotals(props.totals, live);
+  const { ok, typedTotals } = typing;
   const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => cancel.current?.focus(), []);
   return (
@@ -71,23 +71,12 @@ export function BatchConfirm(props: Props) {
           with its reason, never sent. You can pause or cancel while it runs.
         </p>
         {live && (
-          <div className="rd-confirm-box" data-testid="batch-typed-totals">
-            <p>
-              <strong>This profile moves real money.</strong> Type the total to confirm.
-            </p>
-            {props.totals.map((t) => (
-              <label key={t.currency} className="rd-field">
-                <span>Type the total in {t.currency} again to confirm</span>
-                <input
-                  className="mono"
-                  inputMode="decimal"
-                  autoComplete="off"
-                  value={typed[t.currency] ?? ''}
-                  onChange={(e) => setTyped({ ...typed, [t.currency]: e.target.value })}
-                />
-              </label>
-            ))}
-          </div>
+          <TypedTotalsBox
+            testId="batch-typed-totals"
+            lead={{ warning: 'This profile moves real money.', ask: 'Type the total to confirm.' }}
+            totals={props.totals}
+            typing={typing}
+          />
         )}
         {props.error && (
           <p role="alert" className="rd-error" data-testid="batch-start-error">
