@@ -23,16 +23,16 @@ import type { LedgerRow } from '../../../shared/recon/ledger';
 import { listWindows, type ReconOptions } from '../../../shared/recon/period';
 import { transactionArb } from './arbitraries';
 import type { ReconItem } from '../../../shared/recon/match';
-import { encodeItem } from '../../../electron/core/adapters/sqlite/item-codec';
+import { encodeItem, pageTexts } from '../../../electron/core/adapters/sqlite/item-codec';
 import type { RunFacts } from '../../../shared/recon/run';
 
 const log = { info() {}, warn() {}, error() {} };
 
-/** The stored texts of the (one) run's report items, in order, from its pages (schema v13). */
+/** The stored texts of the (one) run's report items, in order, from its pages (schema v13), made whole. */
 const storedItems = (db: ReturnType<typeof openDatabase>) =>
   db
     .all<{ data: string }>('SELECT data FROM recon_item_pages ORDER BY job_id, first_seq')
-    .flatMap((p) => (JSON.parse(p.data) as string[]).map((data) => ({ data })));
+    .flatMap((p) => pageTexts(JSON.parse(p.data) as string[]).map((data) => ({ data })));
 
 describe('the period’s list stored as columns', () => {
   const dirs: string[] = [];

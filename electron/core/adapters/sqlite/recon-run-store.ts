@@ -13,7 +13,7 @@ import type {
   StoredRun,
 } from '../../services/reconciliation/run-store';
 import type { Database, Row } from './database';
-import { decodeItem, encodeItem } from './item-codec';
+import { decodeItem, decodePage, encodePage } from './item-codec';
 import { forgetReferents, runReferents } from './item-refs';
 import { decodeLedgerChunk, encodeLedgerColumns } from './ledger-columns';
 import { decodeListColumns, encodeListColumns } from './list-columns';
@@ -239,20 +239,8 @@ export function createSqliteRunStore(db: Database): RunStore {
         );
         for (let first = 0; first < items.length; first += ITEMS_PER_PAGE) {
           const count = Math.min(ITEMS_PER_PAGE, items.length - first);
-          const texts = new Array<string>(count);
-          const unmatched: number[] = [];
-          for (let i = 0; i < count; i += 1) {
-            const item = items[first + i]!;
-            texts[i] = encodeItem(item, refs);
-            if (item.outcome !== 'matched') unmatched.push(i);
-          }
-          insert.run(
-            runId,
-            first,
-            count,
-            unmatched.length > 0 ? JSON.stringify(unmatched) : null,
-            JSON.stringify(texts),
-          );
+          const { data, unmatched } = encodePage(items, first, count, refs);
+          insert.run(runId, first, count, unmatched.length > 0 ? JSON.stringify(unmatched) : null, data);
         }
         db.run(
           'UPDATE recon_jobs SET facts = ?, summary = ?, statement = ?, ended_as = ?, started = 1 WHERE id = ?',
@@ -289,7 +277,7 @@ export function createSqliteRunStore(db: Database): RunStore {
           const first = Number(p.first_seq);
           const from = Math.max(0, offset - first);
           const to = Math.min(texts.length, offset + limit - first);
-          for (let i = from; i < to; i += 1) out.push(decodeItem(texts[i]!, refs));
+          for (const item of decodePage(texts, from, to, refs)) out.push(item);
         }
         return out;
       }
