@@ -38,10 +38,15 @@ const SOURCES: ReadonlySet<string> = new Set(['lookup', 'list', 'cache']);
 
 /** Whether `a` and `b` have the same own properties with the same (primitive) values. */
 function sameView(a: ServiceView, b: ServiceView): boolean {
-  const ka = Object.keys(a) as Array<keyof ServiceView>;
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const k of ka) if (a[k] !== b[k]) return false;
-  return true;
+  // Counted, not listed (Object.keys): asked once per item written, a million times for a large run.
+  // Views are plain objects (made by serviceView, or parsed): every key for-in gives is their own.
+  let n = 0;
+  for (const k in a) {
+    if (a[k as keyof ServiceView] !== b[k as keyof ServiceView]) return false;
+    n += 1;
+  }
+  for (const _ in b) n -= 1;
+  return n === 0;
 }
 
 /** Whether an item's service side is the one its transaction gives (so it need not be stored). */

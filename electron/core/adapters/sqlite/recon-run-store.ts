@@ -79,7 +79,10 @@ interface HandedRows {
   chunks: Map<number, LedgerRow[]>;
 }
 
-/** Reconciliation run records in the app database (schema v3; list windows as columns since v10). */
+/**
+ * Reconciliation run records in the app database (schema v3; list windows as columns since v10; report
+ * items in pages of ITEMS_PER_PAGE since v13, runs stored before read from their row per item).
+ */
 export function createSqliteRunStore(db: Database): RunStore {
   const counts = (runId: string): Record<InputKind, number> => {
     const out: Record<InputKind, number> = { row: 0, unusable: 0, cached: 0 };
