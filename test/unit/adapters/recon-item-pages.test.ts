@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../../electron/core/adapters/sqlite/database';
 import { createSqliteCloseStore } from '../../../electron/core/adapters/sqlite/recon-close-store';
 import { createSqliteRunStore, ITEMS_PER_PAGE } from '../../../electron/core/adapters/sqlite/recon-run-store';
@@ -45,6 +45,7 @@ function item(i: number, rows: readonly LedgerRow[]): ReconItem {
 describe('report items in pages', () => {
   const dirs: string[] = [];
   afterEach(() => {
+    vi.useRealTimers();
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
   const dbPath = () => {
@@ -155,6 +156,28 @@ describe('report items in pages', () => {
     runs.addInput('RC2', 'row', [row(2)]);
     expect(runs.readInput('RC1').rows[1]).not.toBe(a);
     expect(runs.readInput('RC1').rows[1]).toStrictEqual(a);
+    db.close();
+  });
+
+  it('rows handed over for a run that is not started are let go after a minute (read from the store then)', () => {
+    vi.useFakeTimers();
+    const db = openDatabase(dbPath(), MIGRATIONS);
+    const runs = createSqliteRunStore(db);
+    create(runs, 'RC1');
+    const a = row(0);
+    runs.addInput('RC1', 'row', [a]);
+    vi.advanceTimersByTime(59_000);
+    const b = row(1);
+    // Each chunk restarts the minute.
+    runs.addInput('RC1', 'row', [b]);
+    vi.advanceTimersByTime(59_000);
+    expect(runs.readInput('RC1').rows[1]).toBe(b);
+    const c = row(2);
+    runs.addInput('RC1', 'row', [c]);
+    vi.advanceTimersByTime(61_000);
+    const rows = runs.readInput('RC1').rows;
+    expect(rows[2]).not.toBe(c);
+    expect(rows).toStrictEqual([a, b, c]);
     db.close();
   });
 });

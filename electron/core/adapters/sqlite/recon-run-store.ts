@@ -72,12 +72,15 @@ const SELECT_PAGES = `SELECT first_seq, data FROM recon_item_pages
  * that starts next is given them as they are instead of parsing again what was just stored (at a
  * million rows half a second, and a million new objects). Only chunks stored as columns, which read
  * back exactly as handed over (./ledger-columns.ts); the stored chunks stay the run's durable copy,
- * read after a restart. One run's at a time; let go once read.
+ * read after a restart. One run's at a time; let go once read, or HANDED_IDLE_MS after the last chunk
+ * (a draft never started does not hold its ledger in memory).
  */
 interface HandedRows {
   runId: string;
   chunks: Map<number, LedgerRow[]>;
+  timer?: ReturnType<typeof setTimeout>;
 }
+const HANDED_IDLE_MS = 60_000;
 
 /**
  * Reconciliation run records in the app database (schema v3; list windows as columns since v10; report
@@ -95,7 +98,9 @@ export function createSqliteRunStore(db: Database): RunStore {
   };
   let handed: HandedRows | undefined;
   const forgetHanded = (runId: string) => {
-    if (handed?.runId === runId) handed = undefined;
+    if (handed?.runId !== runId) return;
+    if (handed.timer) clearTimeout(handed.timer);
+    handed = undefined;
   };
   const remove = (runId: string) =>
     db.immediate(() => {
@@ -142,8 +147,18 @@ export function createSqliteRunStore(db: Database): RunStore {
       });
       // Kept once stored (a chunk that failed to store is not the run's).
       if (columns !== undefined) {
-        if (handed?.runId !== runId) handed = { runId, chunks: new Map() };
-        handed.chunks.set(out.seq, entries.slice() as LedgerRow[]);
+        if (handed?.runId !== runId) {
+          if (handed?.timer) clearTimeout(handed.timer);
+          handed = { runId, chunks: new Map() };
+        }
+        const h = handed;
+        h.chunks.set(out.seq, entries.slice() as LedgerRow[]);
+        if (h.timer) clearTimeout(h.timer);
+        h.timer = setTimeout(() => {
+          if (handed === h) handed = undefined;
+        }, HANDED_IDLE_MS);
+        // Never what keeps the process alive.
+        h.timer.unref?.();
       }
       return out.counts;
     },
