@@ -5,7 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeItem, encodeItem } from '../../../electron/core/adapters/sqlite/item-codec';
+import {
+  decodeItem,
+  decodePage,
+  encodeItem,
+  encodePage,
+  pageTexts,
+} from '../../../electron/core/adapters/sqlite/item-codec';
 import { RECON_OUTCOMES, serviceView, type ReconItem, type ServiceSource } from '../../../shared/recon/match';
 import { text, transactionArb } from '../recon/arbitraries';
 import type { LedgerRow } from '../../../shared/recon/ledger';
@@ -157,5 +163,97 @@ describe('report items as stored', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('a page of items (v13) reads back exactly from any position: usual rows after the first shortened', () => {
+    const tx = (n: number) => ({
+      transactionNo: String(297000 + n),
+      amountMinor: 5 + n,
+      currency: 'USD' as const,
+      status: 'success' as const,
+      transactionType: 'payment' as const,
+      paidAt: '2025-06-02T01:00:00.000Z',
+      refunds: [],
+    });
+    /** Item k of a page: the usual matched row (of ledger row `row`), or now and then another kind. */
+    const entryArb = fc.record({
+      row: fc.integer({ min: 0, max: 3000 }),
+      src: source,
+      fetchedAt: fc.constantFrom('2025-07-02T00:00:00.000Z', '2025-07-03T00:00:00.000Z'),
+      dayOffset: fc.option(fc.integer({ min: -40, max: 40 }), { nil: undefined }),
+      kind: fc.constantFrom('usual', 'usual', 'usual', 'mismatch', 'own'),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(entryArb, { minLength: 1, maxLength: 60 }),
+        fc.boolean(),
+        fc.nat(),
+        fc.nat(),
+        (entries, consecutive, a, b) => {
+          const rows = new Map<LedgerRow, number>();
+          const txs = new Map<unknown, string>();
+          const items = entries.map((e, k): ReconItem => {
+            // Mostly the ledger's next row, as a report is made; else anywhere.
+            const at = consecutive ? k : e.row;
+            const ledger: LedgerRow = {
+              line: at + 2,
+              transactionNo: String(297000 + at),
+              amountMinor: 5 + at,
+              currency: 'USD',
+              status: 'paid',
+            };
+            rows.set(ledger, at);
+            const transaction = tx(at);
+            txs.set(transaction, `20250601:${at}`);
+            const item: ReconItem = {
+              line: ledger.line,
+              matchedBy: 'transactionNo',
+              ledger,
+              service: serviceView(transaction, e.src, e.fetchedAt),
+              transaction,
+              outcome: e.kind === 'mismatch' ? 'amount_mismatch' : 'matched',
+              detail: e.kind === 'mismatch' ? 'differs' : '',
+              deltas: [],
+            };
+            if (e.kind === 'own') delete item.transaction;
+            if (e.dayOffset !== undefined) item.dayOffset = e.dayOffset;
+            return item;
+          });
+          const refs = {
+            rowOf: (r: LedgerRow) => rows.get(r) ?? -1,
+            listedOf: (t: unknown) => txs.get(t),
+          };
+          const byRow = new Map([...rows].map(([r, i]) => [i, r]));
+          const byAt = new Map([...txs].map(([t, p]) => [p, t]));
+          const referents = {
+            row: (i: number) => structuredClone(byRow.get(i)!),
+            listed: (w: string, i: number) => structuredClone(byAt.get(`${w}:${i}`)) as ReturnType<typeof tx>,
+          };
+          const { data, unmatched } = encodePage(items, 0, items.length, refs);
+          const texts = JSON.parse(data) as string[];
+          expect(unmatched).toEqual(items.flatMap((it, k) => (it.outcome === 'matched' ? [] : [k])));
+          // Each entry made whole is what encodeItem writes; the usual row after another of the same
+          // source and fetch time is shortened.
+          expect(pageTexts(texts)).toEqual(items.map((it) => encodeItem(it, refs)));
+          texts.forEach((t, k) => {
+            const prev = items.slice(0, k).findLast((_, j) => /^[Mm]/.test(texts[j]!));
+            const same =
+              prev !== undefined &&
+              prev.service!.source === items[k]!.service?.source &&
+              prev.service!.fetchedAt === items[k]!.service?.fetchedAt;
+            if (/^[Mm]/.test(t)) expect(t[0]).toBe(same ? 'm' : 'M');
+          });
+          const from = a % items.length;
+          const to = from + (b % (items.length - from + 1));
+          expect(decodePage(texts, from, to, referents)).toStrictEqual(items.slice(from, to));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a shortened item is never read out of its page', () => {
+    expect(() => decodeItem('m\t20250601:3\t0')).toThrow(/in its page only/);
+    expect(() => pageTexts(['m\t20250601:3\t0'])).toThrow(/damaged/);
   });
 });

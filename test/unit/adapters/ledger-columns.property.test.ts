@@ -1,5 +1,5 @@
 /**
- * A run's ledger rows as stored since schema v12 (electron/core/adapters/sqlite/ledger-columns.ts):
+ * A run's ledger rows as stored since schema v12, smaller since v13 (electron/core/adapters/sqlite/ledger-columns.ts):
  * every chunk reads back exactly as handed over (absent fields absent, empty strings empty), entries
  * that are not plain ledger rows are kept as their JSON, and a chunk an earlier version stored (the
  * JSON of its rows) reads as it always did — through the store, as a run reads its ledger.
@@ -60,6 +60,64 @@ describe('ledger rows stored as columns', () => {
     );
   });
 
+  it('the usual rows (day = date, a period’s dates, no refunds or notes) are written compactly (v13), read back exactly', () => {
+    const usual = fc
+      .record({
+        row: rowArb,
+        date: opt(fc.constantFrom('2025-06-01', '2025-06-02', '2025-06-30')),
+        refunded: fc.boolean(),
+      })
+      .map(({ row, date, refunded }) => {
+        const { date: _d, day: _y, refundedMinor: _r, keyNote: _k, ...rest } = row;
+        const r: LedgerRow = { ...rest };
+        if (date !== undefined) {
+          r.date = date;
+          r.day = date;
+        }
+        if (refunded && row.refundedMinor !== undefined) r.refundedMinor = row.refundedMinor;
+        return r;
+      });
+    fc.assert(
+      fc.property(fc.array(usual, { maxLength: 40 }), (rows) => {
+        const stored = encodeLedgerColumns(rows)!;
+        const c = JSON.parse(stored) as Record<string, unknown>;
+        expect(c['day']).toBe('date');
+        expect(c['date']).toHaveProperty('d');
+        expect('kn' in c).toBe(false);
+        expect('rf' in c).toBe(rows.some((r) => r.refundedMinor !== undefined));
+        expect(decodeLedgerChunk(stored)).toStrictEqual(rows);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a chunk as schema v12 wrote it (every column an array) reads as before', () => {
+    fc.assert(
+      fc.property(fc.array(rowArb, { maxLength: 30 }), (rows) => {
+        const dict = (values: Array<string | undefined>) => {
+          const d = [...new Set(values.filter((v) => v !== undefined))];
+          return { d, i: values.map((v) => (v === undefined ? -1 : d.indexOf(v))) };
+        };
+        const v12 = JSON.stringify({
+          n: rows.length,
+          line: rows.map((r) => r.line),
+          no: rows.map((r) => r.transactionNo ?? null),
+          ref: rows.map((r) => r.reference ?? null),
+          amt: rows.map((r) => r.amountMinor),
+          cur: dict(rows.map((r) => r.currency)),
+          date: rows.map((r) => r.date ?? null),
+          day: rows.map((r) => r.day ?? null),
+          st: dict(rows.map((r) => r.status)),
+          stx: dict(rows.map((r) => r.statusText)),
+          rf: rows.map((r) => r.refundedMinor ?? null),
+          kn: rows.map((r) => r.keyNote ?? null),
+        });
+        expect(decodeLedgerChunk(v12)).toStrictEqual(rows);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('entries that are not plain ledger rows are not put in columns (kept as their JSON)', () => {
     const row: LedgerRow = { line: 2, transactionNo: '1', amountMinor: 1, currency: 'USD', status: 'paid' };
     expect(encodeLedgerColumns([row, { ...row, extra: 1 }])).toBeUndefined();
@@ -98,6 +156,8 @@ describe('ledger rows stored as columns', () => {
             runId,
           );
           stored.forEach((r, i) => expect(r.data[0]).toBe(earlier[i] ? '[' : '{'));
+          // As stored (a store that was not handed them: a restart), and as handed in this process.
+          expect(createSqliteRunStore(db).readInput(runId).rows).toStrictEqual(chunks.flat());
           expect(runs.readInput(runId).rows).toStrictEqual(chunks.flat());
         },
       ),

@@ -93,6 +93,7 @@ describe('the app database', () => {
           'recon_inputs',
           'recon_windows',
           'recon_items',
+          'recon_item_pages',
           'import_problems',
           'meta',
           'customers',

@@ -304,7 +304,20 @@ describe('month-end close (main)', () => {
     expect(() =>
       raw.exec(`UPDATE recon_exceptions SET state = 'resolved' WHERE run_id = '${runId}'`),
     ).toThrow(/run signed/);
-    expect(() => raw.exec(`DELETE FROM recon_items WHERE job_id = '${runId}'`)).toThrow(/run signed/);
+    // Its items are stored in pages (schema v13): none can be removed, changed or added.
+    expect(
+      (raw.prepare('SELECT count(*) AS n FROM recon_item_pages WHERE job_id = ?').get(runId) as { n: number })
+        .n,
+    ).toBeGreaterThan(0);
+    expect(() => raw.exec(`DELETE FROM recon_item_pages WHERE job_id = '${runId}'`)).toThrow(/run signed/);
+    expect(() => raw.exec(`UPDATE recon_item_pages SET data = '[]' WHERE job_id = '${runId}'`)).toThrow(
+      /run signed/,
+    );
+    expect(() =>
+      raw.exec(
+        `INSERT INTO recon_item_pages (job_id, first_seq, count, data) VALUES ('${runId}', 9999, 1, '["{}"]')`,
+      ),
+    ).toThrow(/run signed/);
     // A figure changed behind the app's back is seen: the hash no longer matches.
     raw.exec(`UPDATE recon_jobs SET statement = '["tampered"]' WHERE id = '${runId}'`);
     raw.close();

@@ -23,10 +23,16 @@ import type { LedgerRow } from '../../../shared/recon/ledger';
 import { listWindows, type ReconOptions } from '../../../shared/recon/period';
 import { transactionArb } from './arbitraries';
 import type { ReconItem } from '../../../shared/recon/match';
-import { encodeItem } from '../../../electron/core/adapters/sqlite/item-codec';
+import { encodeItem, pageTexts } from '../../../electron/core/adapters/sqlite/item-codec';
 import type { RunFacts } from '../../../shared/recon/run';
 
 const log = { info() {}, warn() {}, error() {} };
+
+/** The stored texts of the (one) run's report items, in order, from its pages (schema v13), made whole. */
+const storedItems = (db: ReturnType<typeof openDatabase>) =>
+  db
+    .all<{ data: string }>('SELECT data FROM recon_item_pages ORDER BY job_id, first_seq')
+    .flatMap((p) => pageTexts(JSON.parse(p.data) as string[]).map((data) => ({ data })));
 
 describe('the period’s list stored as columns', () => {
   const dirs: string[] = [];
@@ -288,7 +294,7 @@ describe('the period’s list stored as columns', () => {
     });
     const today = openDatabase(join(nowDir, DATABASE_FILE), MIGRATIONS);
     const job = today.all('SELECT * FROM recon_jobs')[0]!;
-    const stored = today.all<{ data: string }>('SELECT data FROM recon_items ORDER BY seq');
+    const stored = storedItems(today);
     today.close();
     // Most items refer to the run's ledger and list today; an earlier version wrote every one as its JSON.
     expect(stored.filter((r) => /^[RM]/.test(r.data)).length).toBeGreaterThan(stored.length / 2);
@@ -366,7 +372,7 @@ describe('the period’s list stored as columns', () => {
     );
     const runId = run.report.run.runId;
     const db = openDatabase(join(dir, DATABASE_FILE), MIGRATIONS);
-    const stored = db.all<{ data: string }>('SELECT data FROM recon_items ORDER BY seq');
+    const stored = storedItems(db);
     db.close();
     // Every item with a ledger row refers to it; every matched row's payment is one of the list's.
     const withRow = shown.filter((i) => i.ledger).length;
@@ -435,6 +441,72 @@ describe('the period’s list stored as columns', () => {
     expect(items).toStrictEqual(shown);
     expect(reportCsv(items)).toBe(reportCsv(shown));
     storage.close();
+  });
+
+  it('a run completed at schema v12 (a row per item) re-opens line for line once the file is at v13', async () => {
+    const nowDir = dataDir();
+    let shown: readonly ReconItem[] = [];
+    await runOn(
+      nowDir,
+      12,
+      (db, runId) => {
+        const runs = createSqliteRunStore(db);
+        for (const w of windowsOf(month().listed)) runs.saveWindow(runId, { ...w, state: 'listed' });
+      },
+      (items) => (shown = items),
+    );
+    // The run's record as v12 wrote it: its job, ledger and list, and each item (the same texts, which
+    // refer to that ledger and list) a row of recon_items.
+    const today = openDatabase(join(nowDir, DATABASE_FILE), MIGRATIONS);
+    const tables = ['recon_jobs', 'recon_inputs', 'recon_windows'].map((t) => ({
+      t,
+      rows: today.all(`SELECT * FROM ${t}`),
+    }));
+    const texts = storedItems(today).map((r) => r.data);
+    today.close();
+    expect(texts.filter((t) => /^[RM]/.test(t)).length).toBeGreaterThan(shown.length / 2);
+    const dir = dataDir();
+    const v12 = openDatabase(
+      join(dir, DATABASE_FILE),
+      MIGRATIONS.filter((m) => m.version <= 12),
+    );
+    for (const { t, rows } of tables)
+      for (const r of rows) {
+        const cols = Object.keys(r);
+        v12.run(
+          `INSERT INTO ${t} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+          ...cols.map((c) => r[c] as string | number | null),
+        );
+      }
+    texts.forEach((data, seq) =>
+      v12.run(
+        'INSERT INTO recon_items (job_id, seq, line, outcome, data) VALUES (?, ?, ?, ?, ?)',
+        String(tables[0]!.rows[0]!['id']),
+        seq,
+        shown[seq]!.line ?? null,
+        shown[seq]!.outcome,
+        data,
+      ),
+    );
+    v12.close();
+    const runId = String(tables[0]!.rows[0]!['id']);
+    const { storage, again } = reopen(dir);
+    expect(again.report(runId).items).toBe(shown.length);
+    const pages: ReconItem[] = [];
+    for (let offset = 0; offset < shown.length; offset += 7)
+      pages.push(...again.items(runId, offset, 7).items);
+    expect(pages).toStrictEqual(shown);
+    expect(reportCsv(pages)).toBe(reportCsv(shown));
+    const exceptions = await storage.closing.readExceptionItems(runId);
+    expect(exceptions).toStrictEqual(
+      shown.flatMap((item, seq) => (item.outcome === 'matched' ? [] : [{ seq, item }])),
+    );
+    storage.close();
+    // Migrated, and the run kept as it was stored.
+    const after = openDatabase(join(dir, DATABASE_FILE), MIGRATIONS);
+    expect(after.schemaVersion()).toBe(13);
+    expect(after.all('SELECT * FROM recon_item_pages')).toEqual([]);
+    after.close();
   });
 
   it('once a run is signed its ledger and list, which its items refer to, cannot change', async () => {

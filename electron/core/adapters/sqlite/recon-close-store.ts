@@ -1,4 +1,5 @@
 import type { ExceptionRecord } from '../../../../shared/recon/exceptions';
+import type { ReconItem } from '../../../../shared/recon/match';
 import type { SignOff } from '../../../../shared/recon/seal';
 import type {
   CloseStore,
@@ -33,7 +34,8 @@ const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 
 /**
  * A single desk's month-end close in the app database (schema v6: recon_exceptions,
- * recon_exception_audit, recon_signoffs), beside its runs (./recon-run-store.ts), whose items it reads.
+ * recon_exception_audit, recon_signoffs), beside its runs (./recon-run-store.ts), whose items it reads
+ * (in pages since v13, a row each before).
  * Its triggers refuse any change of a signed run's exceptions.
  */
 export function createSqliteCloseStore(db: Database): CloseStore {
@@ -50,12 +52,23 @@ export function createSqliteCloseStore(db: Database): CloseStore {
     );
   return {
     async readExceptionItems(runId) {
-      return db
-        .all<{ seq: number; data: string }>(
-          `SELECT seq, data FROM recon_items WHERE job_id = ? AND outcome <> 'matched' ORDER BY seq`,
-          runId,
-        )
-        .map((r) => ({ seq: Number(r.seq), item: decodeItem(r.data, runReferents(db, runId)) }));
+      const out: Array<{ seq: number; item: ReconItem }> = [];
+      // Items in pages (schema v13): only the pages with a non-matched item, only those items decoded.
+      for (const p of db.all<{ first_seq: number; unmatched: string; data: string }>(
+        'SELECT first_seq, unmatched, data FROM recon_item_pages WHERE job_id = ? AND unmatched IS NOT NULL ORDER BY first_seq',
+        runId,
+      )) {
+        const texts = JSON.parse(p.data) as string[];
+        for (const i of JSON.parse(p.unmatched) as number[])
+          out.push({ seq: Number(p.first_seq) + i, item: decodeItem(texts[i]!, runReferents(db, runId)) });
+      }
+      // A run stored before v13: a row per item.
+      for (const r of db.all<{ seq: number; data: string }>(
+        `SELECT seq, data FROM recon_items WHERE job_id = ? AND outcome <> 'matched' ORDER BY seq`,
+        runId,
+      ))
+        out.push({ seq: Number(r.seq), item: decodeItem(r.data, runReferents(db, runId)) });
+      return out;
     },
     async listExceptions(runId) {
       return db

@@ -1,6 +1,8 @@
 import { isKnownCurrency } from '../../../../shared/domain/currencies';
 import type { Transaction } from '../../../../shared/domain/transaction';
+import type { LedgerRow } from '../../../../shared/recon/ledger';
 import type { RunFacts } from '../../../../shared/recon/run';
+import type { ReconItem } from '../../../../shared/recon/match';
 import type { ReconSummary } from '../../../../shared/recon/summary';
 import type {
   CachedAnswer,
@@ -11,15 +13,18 @@ import type {
   StoredRun,
 } from '../../services/reconciliation/run-store';
 import type { Database, Row } from './database';
-import { decodeItem, encodeItem } from './item-codec';
+import { decodeItem, decodePage, encodePage } from './item-codec';
 import { forgetReferents, runReferents } from './item-refs';
 import { decodeLedgerChunk, encodeLedgerColumns } from './ledger-columns';
 import { decodeListColumns, encodeListColumns } from './list-columns';
 import { inKnownCurrencies } from './stored';
 
 const KINDS: readonly InputKind[] = ['row', 'unusable', 'cached'];
-/** Report items written per INSERT statement (5 values each; SQLite allows 32,766). */
-const ITEMS_PER_INSERT = 200;
+/**
+ * Report items per stored page (recon_item_pages, schema v13). A screen's page or an export's reads one
+ * or two pages; a million items are a thousand rows instead of a million rows and index entries.
+ */
+export const ITEMS_PER_PAGE = 1000;
 
 interface WindowRow {
   start_date: string;
@@ -51,10 +56,36 @@ function storedRun(r: Row): StoredRun {
   return run;
 }
 
-const SELECT_RUN = `SELECT j.*, (SELECT count(*) FROM recon_items i WHERE i.job_id = j.id) AS items
+// Items in pages (v13) or, for a run stored before, a row each.
+const SELECT_RUN = `SELECT j.*, (SELECT coalesce(sum(p.count), 0) FROM recon_item_pages p WHERE p.job_id = j.id)
+    + (SELECT count(*) FROM recon_items i WHERE i.job_id = j.id) AS items
   FROM recon_jobs j`;
 
-/** Reconciliation run records in the app database (schema v3; list windows as columns since v10). */
+/** The pages holding items `offset` to `offset + limit - 1`: the one `offset` is in, and those after. */
+const SELECT_PAGES = `SELECT first_seq, data FROM recon_item_pages
+  WHERE job_id = ?1 AND first_seq < ?2 + ?3 AND first_seq >= coalesce(
+    (SELECT max(first_seq) FROM recon_item_pages WHERE job_id = ?1 AND first_seq <= ?2), 0)
+  ORDER BY first_seq`;
+
+/**
+ * The ledger rows a run was handed in this process, chunk by chunk (by the chunk's seq), so the run
+ * that starts next is given them as they are instead of parsing again what was just stored (at a
+ * million rows half a second, and a million new objects). Only chunks stored as columns, which read
+ * back exactly as handed over (./ledger-columns.ts); the stored chunks stay the run's durable copy,
+ * read after a restart. One run's at a time; let go once read, or HANDED_IDLE_MS after the last chunk
+ * (a draft never started does not hold its ledger in memory).
+ */
+interface HandedRows {
+  runId: string;
+  chunks: Map<number, LedgerRow[]>;
+  timer?: ReturnType<typeof setTimeout>;
+}
+const HANDED_IDLE_MS = 60_000;
+
+/**
+ * Reconciliation run records in the app database (schema v3; list windows as columns since v10; report
+ * items in pages of ITEMS_PER_PAGE since v13, runs stored before read from their row per item).
+ */
 export function createSqliteRunStore(db: Database): RunStore {
   const counts = (runId: string): Record<InputKind, number> => {
     const out: Record<InputKind, number> = { row: 0, unusable: 0, cached: 0 };
@@ -65,11 +96,18 @@ export function createSqliteRunStore(db: Database): RunStore {
       out[r.kind] = Number(r.n);
     return out;
   };
+  let handed: HandedRows | undefined;
+  const forgetHanded = (runId: string) => {
+    if (handed?.runId !== runId) return;
+    if (handed.timer) clearTimeout(handed.timer);
+    handed = undefined;
+  };
   const remove = (runId: string) =>
     db.immediate(() => {
       forgetReferents(db, runId);
+      forgetHanded(runId);
       db.run('DELETE FROM recon_exceptions WHERE run_id = ?', runId);
-      for (const t of ['recon_items', 'recon_windows', 'recon_inputs', 'recon_results'])
+      for (const t of ['recon_item_pages', 'recon_items', 'recon_windows', 'recon_inputs', 'recon_results'])
         db.run(`DELETE FROM ${t} WHERE job_id = ?`, runId);
       db.run('DELETE FROM recon_jobs WHERE id = ?', runId);
     });
@@ -89,35 +127,63 @@ export function createSqliteRunStore(db: Database): RunStore {
     },
     addInput(runId, kind, entries) {
       if (!KINDS.includes(kind)) throw new Error(`unknown input kind ${kind}`);
-      return db.immediate(() => {
+      // Ledger rows as columns (./ledger-columns.ts); anything else as its JSON.
+      const columns = kind === 'row' ? encodeLedgerColumns(entries) : undefined;
+      const out = db.immediate(() => {
         const next = db.get<{ n: number }>(
           'SELECT coalesce(max(seq), -1) + 1 AS n FROM recon_inputs WHERE job_id = ?',
           runId,
         );
+        const seq = Number(next?.n ?? 0);
         db.run(
           'INSERT INTO recon_inputs (job_id, seq, kind, count, data) VALUES (?, ?, ?, ?, ?)',
           runId,
-          Number(next?.n ?? 0),
+          seq,
           kind,
           entries.length,
-          // Ledger rows as columns (./ledger-columns.ts); anything else as its JSON.
-          (kind === 'row' ? encodeLedgerColumns(entries) : undefined) ?? JSON.stringify(entries),
+          columns ?? JSON.stringify(entries),
         );
-        return counts(runId);
+        return { seq, counts: counts(runId) };
       });
+      // Kept once stored (a chunk that failed to store is not the run's).
+      if (columns !== undefined) {
+        if (handed?.runId !== runId) {
+          if (handed?.timer) clearTimeout(handed.timer);
+          handed = { runId, chunks: new Map() };
+        }
+        const h = handed;
+        h.chunks.set(out.seq, entries.slice() as LedgerRow[]);
+        if (h.timer) clearTimeout(h.timer);
+        h.timer = setTimeout(() => {
+          if (handed === h) handed = undefined;
+        }, HANDED_IDLE_MS);
+        // Never what keeps the process alive.
+        h.timer.unref?.();
+      }
+      return out.counts;
     },
     readInputCounts: counts,
     readInput(runId) {
       const input: RunInput = { rows: [], unusable: [], cached: [] };
-      for (const r of db.all<{ kind: InputKind; data: string }>(
-        'SELECT kind, data FROM recon_inputs WHERE job_id = ? ORDER BY seq',
+      const kept = handed?.runId === runId ? handed.chunks : undefined;
+      forgetHanded(runId);
+      for (const { seq, kind } of db.all<{ seq: number; kind: InputKind }>(
+        'SELECT seq, kind FROM recon_inputs WHERE job_id = ? ORDER BY seq',
         runId,
       )) {
-        const entries = r.kind === 'row' ? decodeLedgerChunk(r.data) : (JSON.parse(r.data) as unknown[]);
+        // The chunk as handed over in this process, else as stored (one chunk's text at a time).
+        const stored = () =>
+          String(
+            db.get<{ data: string }>('SELECT data FROM recon_inputs WHERE job_id = ? AND seq = ?', runId, seq)
+              ?.data,
+          );
+        const entries =
+          kind === 'row'
+            ? (kept?.get(Number(seq)) ?? decodeLedgerChunk(stored()))
+            : (JSON.parse(stored()) as unknown[]);
         // One push per entry: a stored chunk spread into push's arguments can overflow the call stack.
-        if (r.kind === 'row') for (const e of entries as RunInput['rows']) input.rows.push(e);
-        else if (r.kind === 'unusable')
-          for (const e of entries as RunInput['unusable']) input.unusable.push(e);
+        if (kind === 'row') for (const e of entries as RunInput['rows']) input.rows.push(e);
+        else if (kind === 'unusable') for (const e of entries as RunInput['unusable']) input.unusable.push(e);
         else
           for (const c of entries as CachedAnswer[])
             if (inKnownCurrencies(c.transaction)) input.cached.push(c);
@@ -183,20 +249,17 @@ export function createSqliteRunStore(db: Database): RunStore {
       forgetReferents(db, runId);
       db.immediate(() => {
         db.run('DELETE FROM recon_items WHERE job_id = ?', runId);
-        // ITEMS_PER_INSERT items per statement: at a million items the cost of a statement per item (its
-        // binding and step) was most of the time to write the record.
-        const insert = (n: number) =>
-          db.stmt(
-            `INSERT INTO recon_items (job_id, seq, line, outcome, data) VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?)').join(', ')}`,
-          );
-        const full = insert(ITEMS_PER_INSERT);
-        const params: Array<string | number | null> = [];
-        for (let seq = 0; seq < items.length; seq += 1) {
-          const item = items[seq]!;
-          params.push(runId, seq, item.line ?? null, item.outcome, encodeItem(item, refs));
-          if (params.length === ITEMS_PER_INSERT * 5) full.run(...params.splice(0));
+        db.run('DELETE FROM recon_item_pages WHERE job_id = ?', runId);
+        // A page of ITEMS_PER_PAGE items per row (schema v13): at a million items a row per item (its
+        // binding, step and index entry) was most of the time to write the record.
+        const insert = db.stmt(
+          'INSERT INTO recon_item_pages (job_id, first_seq, count, unmatched, data) VALUES (?, ?, ?, ?, ?)',
+        );
+        for (let first = 0; first < items.length; first += ITEMS_PER_PAGE) {
+          const count = Math.min(ITEMS_PER_PAGE, items.length - first);
+          const { data, unmatched } = encodePage(items, first, count, refs);
+          insert.run(runId, first, count, unmatched.length > 0 ? JSON.stringify(unmatched) : null, data);
         }
-        if (params.length > 0) insert(params.length / 5).run(...params);
         db.run(
           'UPDATE recon_jobs SET facts = ?, summary = ?, statement = ?, ended_as = ?, started = 1 WHERE id = ?',
           JSON.stringify(facts),
@@ -223,6 +286,20 @@ export function createSqliteRunStore(db: Database): RunStore {
     },
     readItems(runId, offset, limit) {
       const refs = runReferents(db, runId);
+      if (limit <= 0) return [];
+      const pages = db.all<{ first_seq: number; data: string }>(SELECT_PAGES, runId, offset, limit);
+      if (pages.length > 0) {
+        const out: ReconItem[] = [];
+        for (const p of pages) {
+          const texts = JSON.parse(p.data) as string[];
+          const first = Number(p.first_seq);
+          const from = Math.max(0, offset - first);
+          const to = Math.min(texts.length, offset + limit - first);
+          for (const item of decodePage(texts, from, to, refs)) out.push(item);
+        }
+        return out;
+      }
+      // A run stored before v13: a row per item.
       return db
         .all<{ data: string }>(
           'SELECT data FROM recon_items WHERE job_id = ? AND seq >= ? ORDER BY seq LIMIT ?',

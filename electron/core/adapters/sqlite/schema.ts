@@ -698,4 +698,33 @@ CREATE TRIGGER recon_windows_signed_delete BEFORE DELETE ON recon_windows
 WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.job_id)
 BEGIN SELECT RAISE(ABORT, 'run signed: its list cannot change'); END`,
   },
+  {
+    // Report items in pages (issue 30, ./recon-run-store.ts): a run's items are stored a page at a time
+    // — `count` items from `first_seq` on, `data` the JSON array of their texts (./item-codec.ts) — instead
+    // of a row (and an index entry) per item: at a million items those rows were most of the time to
+    // write the record, and of its size. `unmatched` lists the page's items (by position in the page) whose
+    // outcome is not 'matched', so the close reads its exceptions without reading every item; NULL when
+    // there are none. Runs stored before keep their recon_items rows, read as before. Once a run is signed
+    // the database refuses any change to its pages, as to its items (v6). The version also keeps an
+    // earlier build, which would see a run without items, from opening the file.
+    version: 13,
+    sql: `
+CREATE TABLE recon_item_pages (
+  job_id TEXT NOT NULL REFERENCES recon_jobs (id) ON DELETE CASCADE,
+  first_seq INTEGER NOT NULL CHECK (first_seq >= 0),
+  count INTEGER NOT NULL CHECK (count > 0),
+  unmatched TEXT,
+  data TEXT NOT NULL,
+  PRIMARY KEY (job_id, first_seq)
+);
+CREATE TRIGGER recon_item_pages_signed_insert BEFORE INSERT ON recon_item_pages
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = NEW.job_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its items cannot change'); END;
+CREATE TRIGGER recon_item_pages_signed_update BEFORE UPDATE ON recon_item_pages
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.job_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its items cannot change'); END;
+CREATE TRIGGER recon_item_pages_signed_delete BEFORE DELETE ON recon_item_pages
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.job_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its items cannot change'); END`,
+  },
 ];

@@ -56,6 +56,10 @@ export interface RunStore {
   create(facts: RunFacts): void;
   /** Appends a chunk of the ledger; returns how many of each kind the run now holds. */
   addInput(runId: string, kind: InputKind, entries: readonly unknown[]): Record<InputKind, number>;
+  /**
+   * The run's ledger. Rows handed over in this process may be given back as the very objects handed
+   * (not parsed again from what was stored): a caller does not change rows it has handed over.
+   */
   readInput(runId: string): RunInput;
   readInputCounts(runId: string): Record<InputKind, number>;
   /** Marks the ledger complete and records the keys to look up. */
