@@ -280,11 +280,12 @@ describe('browser host: the page bridge', () => {
     const { code, moduleIds } = await pageBridgeScript();
     expect(moduleIds).toContain(resolve('shared/ipc/bridge.ts'));
     expect(moduleIds).toContain(resolve('electron/hosts/web/page/bridge.ts'));
-    // Nothing but plain constants and types besides: no zod, no contract schemas in the page.
+    // Nothing but plain constants, types and the early bootstrap besides: no zod, no contract schemas.
     expect(moduleIds.map((m) => m.replace(`${resolve('.')}/`, '')).sort()).toEqual([
       'electron/hosts/web/page/bridge.ts',
       'shared/ipc/bridge.ts',
       'shared/ipc/channels.ts',
+      'shared/ipc/early-bootstrap.ts',
     ]);
     const served = await call('/__host/bridge.js', { method: 'GET' });
     expect(served.status).toBe(200);
