@@ -17,7 +17,7 @@ export default defineConfig({
       externalizeDeps: false,
       rollupOptions: {
         input: { index: resolve('electron/app/preload/index.ts') },
-        output: { format: 'cjs', entryFileNames: '[name].cjs', inlineDynamicImports: true },
+        output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
       },
     },
   },
@@ -32,7 +32,7 @@ export default defineConfig({
       rollupOptions: {
         input: resolve('renderer/index.html'),
         output: {
-          advancedChunks: {
+          codeSplitting: {
             groups: [
               { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
               // Only the libraries the landing screen runs on: one a later screen alone uses (papaparse for

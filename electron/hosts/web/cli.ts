@@ -2,11 +2,8 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DATABASE_OPTIONS, optionalDatabase, type TeamDatabase, teamFailure } from '../cli/database';
-import type { CliIo } from '../cli/io';
-import type { AppCore } from '../../core/compose';
-import { createNodeCore } from '../node-core';
-import { servedBridgeScript } from './page-script';
+import { CoreOpenFailure, startCoreThread } from './core-thread';
+import { BUILT_CORE_WORKER, servedBridgeScript } from './page-script';
 import { startBrowserHost } from './server';
 
 /** The folder holding package.json above `from`: this file runs from electron/hosts/web or, built, out/web. */
@@ -17,38 +14,15 @@ function projectRoot(from: string): string {
   }
 }
 
-/** Printed and exited with, never with the password: a bad flag (2), a team database not opened (5). */
-class StartFailure extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
-  }
-}
+/** Read here only to know whether this is a team desk; the core's thread reads and checks it. */
+const DATABASE_URL_ENV = 'REFUND_DESK_DATABASE_URL';
 
-/** A promise and the functions that settle it. */
-function deferred<T>() {
-  let resolve: (value: T) => void = () => {};
-  let reject: (reason: unknown) => void = () => {};
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  // Calls made meanwhile see the failure; main reports it.
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
-}
-
-/** --database-url / REFUND_DESK_DATABASE_URL and --ca-file, as the CLI reads them. */
-function teamDatabase(values: { 'database-url'?: string; 'ca-file'?: string }): TeamDatabase | undefined {
-  const io: CliIo = { out: () => undefined, err: () => undefined, env: process.env };
-  try {
-    return optionalDatabase(values, io);
-  } catch (e) {
-    throw new StartFailure(e instanceof Error ? e.message : String(e), 2);
-  }
-}
+/**
+ * The core's thread: core-worker.ts run from source (tsx hands its loader on to workers), or its build
+ * beside the built host.
+ */
+const coreWorkerFile = () =>
+  new URL(import.meta.url.endsWith('.ts') ? './core-worker.ts' : `./${BUILT_CORE_WORKER}`, import.meta.url);
 
 /**
  * `npm run start:web [-- --port <n> --data-dir <dir> --database-url <url> --ca-file <pem>]`: serves the built renderer and the real IPC
@@ -57,58 +31,58 @@ function teamDatabase(values: { 'database-url'?: string; 'ca-file'?: string }): 
  * it); `tsx electron/hosts/web/cli.ts` runs it from source, bundling the bridge at start. With
  * --database-url (or REFUND_DESK_DATABASE_URL) the journal is the team database (password in the URL or
  * PGPASSWORD, never printed); the rest stays in the data directory.
+ *
+ * The core opens and runs on a worker thread (core-worker.ts), so this thread loads only the HTTP
+ * server: it prints the URL within a few milliseconds of Node's start and goes on serving the page
+ * while the core's code loads, a fresh database is migrated and the Demo sandbox seeded.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, ...DATABASE_OPTIONS },
+    options: {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'database-url': { type: 'string' },
+      'ca-file': { type: 'string' },
+    },
     allowPositionals: false,
   });
   const dataDir = values['data-dir'] ?? join(homedir(), '.refund-desk-web');
   const here = import.meta.dirname;
-  const database = teamDatabase(values);
-  const openCore = () =>
-    createNodeCore({
-      host: 'browser',
-      dataDir,
-      ...(database
-        ? {
-            team: { url: database.connectionString, ...(database.ca ? { ca: database.ca } : {}) },
-          }
-        : {}),
-    }).catch((e: unknown) => {
-      if (!database) throw e;
-      throw new StartFailure(teamFailure(e, database).message, 5);
-    });
+  const database = {
+    ...(values['database-url'] !== undefined ? { 'database-url': values['database-url'] } : {}),
+    ...(values['ca-file'] !== undefined ? { 'ca-file': values['ca-file'] } : {}),
+  };
+  let stopping = false;
+  const thread = startCoreThread(coreWorkerFile(), { dataDir, database }, (e) => {
+    if (stopping) return;
+    process.stderr.write(`The browser host's core stopped: ${e.message}\n`);
+    process.exit(1);
+  });
+  // A team desk (or flags that may be wrong) waits for its core: a bad flag (exit 2), a wrong password or
+  // an unreachable database (exit 5) still end the start before any URL is printed. A single desk's core
+  // opens while the page is already being served, and calls wait for it.
+  const team = Object.keys(database).length > 0 || !!process.env[DATABASE_URL_ENV]?.trim();
+  const opened = team ? await thread.ready : undefined;
   const bridgeScript = await servedBridgeScript(here, (note) => process.stderr.write(`${note}\n`));
-  // A single desk's core opens while the page is already being served (the browser fetches and
-  // compiles the renderer meanwhile; calls wait for the core): the URL is printed before the database,
-  // the profiles and the Demo service are ready. A team database is connected to first, so a wrong
-  // password or an unreachable server still ends the start (exit 5) before any URL is printed.
-  const early = database ? undefined : deferred<AppCore>();
-  const ready = early ? undefined : await openCore();
   const host = await startBrowserHost({
-    core: early ? early.promise : ready!,
+    core: thread.ready,
     rendererDir: join(projectRoot(here), 'out/renderer'),
     port: values.port ? Number(values.port) : 0,
     bridgeScript,
   });
   process.stdout.write(
-    `Refund Desk browser host: ${host.url}\n(data directory: ${dataDir}${database ? `; team database: ${database.shown}` : ''}; Ctrl+C to stop)\n`,
+    `Refund Desk browser host: ${host.url}\n(data directory: ${dataDir}${opened?.shown ? `; team database: ${opened.shown}` : ''}; Ctrl+C to stop)\n`,
   );
-  let core: AppCore;
-  if (early) {
-    try {
-      core = await openCore();
-    } catch (e) {
-      early.reject(e);
-      await host.close();
-      throw e;
-    }
-    early.resolve(core);
-  } else core = ready!;
-  const stop = async () => {
+  try {
+    await thread.ready;
+  } catch (e) {
     await host.close();
-    await core.close();
+    throw e;
+  }
+  const stop = async () => {
+    stopping = true;
+    await host.close();
+    await thread.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());
@@ -117,5 +91,5 @@ async function main(): Promise<void> {
 
 main().catch((e: unknown) => {
   process.stderr.write(`Could not start the browser host: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(e instanceof StartFailure ? e.exitCode : 1);
+  process.exit(e instanceof CoreOpenFailure ? e.exitCode : 1);
 });

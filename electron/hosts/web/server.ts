@@ -5,9 +5,6 @@ import type { AddressInfo } from 'node:net';
 import { join, normalize, sep } from 'node:path';
 import { assetCacheControl } from '../../core/adapters/asset-cache';
 import { contentTypeOf } from '../../core/adapters/content-types';
-import { AppError, toErrorEnvelope } from '../../../shared/domain/errors';
-import { newCorrelationId } from '../../../shared/domain/ids';
-import { forbiddenEnvelope } from '../../core/ipc/dispatcher';
 import type { AppCore } from '../../core/compose';
 import { BROWSER_HOST_CSP } from '../../app/security/csp';
 import { pageBridgeScript } from './page-script';
@@ -41,12 +38,31 @@ function requestUrl(target: string | undefined, origin: string): URL | undefined
   }
 }
 
+/**
+ * What the host needs of a core that runs elsewhere (cli.ts opens it on a worker thread): each call's
+ * envelope and each event already as JSON text, as they go out.
+ */
+export interface ServedCore {
+  call(channel: string, input: unknown): Promise<string>;
+  /** Each event as its line of the event stream (JSON of `{ event, payload }`); returns unsubscribe. */
+  onEvent(listener: (line: string) => void): () => void;
+}
+
+/** The same over a core in this thread (tests, the e2e fixtures). */
+export function servedCore(core: Pick<AppCore, 'dispatch' | 'events'>): ServedCore {
+  return {
+    call: async (channel, input) => JSON.stringify(await core.dispatch(channel, input)),
+    onEvent: (listener) =>
+      core.events.subscribe((event, payload) => listener(JSON.stringify({ event, payload }))),
+  };
+}
+
 export interface BrowserHostOptions {
   /**
    * The core, or the promise of it: a host may start serving the page while its core opens (cli.ts),
    * and calls wait for it. A core that fails to open fails the calls (the host's process exits).
    */
-  core: AppCore | Promise<AppCore>;
+  core: AppCore | ServedCore | Promise<AppCore | ServedCore>;
   rendererDir: string;
   port?: number;
   /** Fixed secret for tests; a random one per run otherwise. */
@@ -128,16 +144,8 @@ function readBody(req: IncomingMessage): Promise<Body> {
   });
 }
 
-const tooLargeEnvelope = () =>
-  JSON.stringify(
-    toErrorEnvelope(
-      new AppError(
-        'invalid_input',
-        `The request was larger than ${MAX_BODY / 1024 / 1024} MB and was not processed. Send less at once.`,
-      ),
-      newCorrelationId(),
-    ),
-  );
+/** The refusals' envelopes, loaded when first needed (see refusals.ts). */
+const refusals = () => import('./refusals');
 
 /**
  * Development/test host: serves the built renderer and the same IPC handlers over loopback HTTP.
@@ -151,15 +159,14 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
   const streams = new Set<ServerResponse>();
   let origin = '';
 
-  const core = Promise.resolve(opts.core);
+  const core = Promise.resolve(opts.core).then((c) => ('call' in c ? c : servedCore(c)));
   let stopped = false;
   let unsubscribe = () => {};
   core.then(
     (c) => {
       if (stopped) return;
-      unsubscribe = c.events.subscribe((event, payload) => {
-        const line = `${JSON.stringify({ event, payload })}\n`;
-        for (const s of streams) s.write(line);
+      unsubscribe = c.onEvent((line) => {
+        for (const s of streams) s.write(`${line}\n`);
       });
     },
     // Whoever opens the core reports its failure; calls made meanwhile fail with "Host error".
@@ -179,7 +186,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
       if (url.pathname.startsWith('/ipc/')) {
         if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');
         if (!secretMatches(req.headers['x-refund-desk-secret'] as string | undefined, secret)) {
-          return send(res, 403, 'application/json', JSON.stringify(forbiddenEnvelope()));
+          return send(res, 403, 'application/json', (await refusals()).forbidden());
         }
         const channel = decodePath(url.pathname.slice('/ipc/'.length));
         if (channel === undefined) return send(res, 400, 'text/plain', 'Bad request');
@@ -190,7 +197,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
             res,
             413,
             'application/json',
-            tooLargeEnvelope(),
+            (await refusals()).tooLarge(MAX_BODY),
             body.drained ? {} : { connection: 'close' },
           );
         }
@@ -205,13 +212,12 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
         } catch {
           input = Symbol('unparseable'); // fails schema validation → invalid_input envelope
         }
-        const envelope = await (await core).dispatch(channel, input);
-        return send(res, 200, 'application/json', JSON.stringify(envelope));
+        return send(res, 200, 'application/json', await (await core).call(channel, input));
       }
 
       if (url.pathname === '/events') {
         if (!secretMatches(req.headers['x-refund-desk-secret'] as string | undefined, secret)) {
-          return send(res, 403, 'application/json', JSON.stringify(forbiddenEnvelope()));
+          return send(res, 403, 'application/json', (await refusals()).forbidden());
         }
         res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' });
         res.write('\n');

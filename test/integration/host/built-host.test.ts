@@ -28,8 +28,9 @@ let url = '';
 let stderr = '';
 
 /**
- * Preloaded into the built host: names on stderr every module it asks for by name (not by path), and,
- * as it prints its URL, whether Node's fetch (undici) is loaded by then and where its compile cache is.
+ * Preloaded into the built host (its threads, each): names on stderr every module it asks for by name
+ * (not by path), and, as it prints its URL, whether Node's fetch (undici) and TLS (which the core's
+ * clients load: pg, https) are loaded by then in the thread that prints it, and where its compile cache is.
  */
 const REPORT_IMPORTS = `
 import { getCompileCacheDir, registerHooks } from 'node:module';
@@ -43,7 +44,8 @@ const write = process.stdout.write.bind(process.stdout);
 process.stdout.write = (chunk, ...rest) => {
   if (String(chunk).includes('http://')) {
     const undici = process.moduleLoadList.some((m) => m.includes('undici'));
-    process.stderr.write('at url: undici ' + undici + ', compile cache ' + (getCompileCacheDir() ?? 'off') + '\\n');
+    const tls = process.moduleLoadList.includes('NativeModule tls');
+    process.stderr.write('at url: undici ' + undici + ', tls ' + tls + ', compile cache ' + (getCompileCacheDir() ?? 'off') + '\\n');
   }
   return write(chunk, ...rest);
 };
@@ -116,8 +118,9 @@ describe('the built browser host', () => {
     // Node's own modules may be named without `node:` (the bundled pg client does): none is a package.
     expect(imported.filter((s) => !s?.startsWith('node:') && !isBuiltin(s!))).toEqual([]);
     // By the time the URL is printed the start has not loaded Node's fetch (importing node:http reads
-    // its WebSocket getters, which do), and V8's code for the bundle is kept for the next start.
-    expect(stderr).toMatch(/at url: undici false, compile cache \/\S+/);
+    // its WebSocket getters, which do), nor the core's code: that loads and opens on its own thread while
+    // this one serves. V8's code for the bundle is kept for the next start.
+    expect(stderr).toMatch(/at url: undici false, tls false, compile cache \/\S+/);
 
     const secret = new URLSearchParams(hash.slice(1)).get('secret')!;
     const info = await fetch(`${origin}/ipc/app.info`, {

@@ -47,6 +47,16 @@ const bridge = exposed.get(BRIDGE_GLOBAL) as Record<string, unknown> & {
 };
 
 describe('preload bridge', () => {
+  it('asks main for app.bootstrap once as it loads, and hands that answer to the renderer’s first app.bootstrap', async () => {
+    // The preload runs before the renderer's modules: main answers while they load.
+    expect(ipcRenderer.invoke.mock.calls).toEqual([['app.bootstrap', undefined]]);
+    const first = await (bridge['app.bootstrap'] as () => Promise<unknown>)();
+    expect(first).toEqual({ ok: true, value: { channel: 'app.bootstrap', input: undefined } });
+    expect(ipcRenderer.invoke).toHaveBeenCalledTimes(1);
+    await (bridge['app.bootstrap'] as () => Promise<unknown>)();
+    expect(ipcRenderer.invoke).toHaveBeenCalledTimes(2);
+  });
+
   it('exposes exactly one global, with one plain function per operation and an `on` per event', () => {
     expect([...exposed.keys()]).toEqual([BRIDGE_GLOBAL]);
     expect(Object.keys(bridge).sort()).toEqual([...INVOKE_CHANNELS, 'on'].sort());

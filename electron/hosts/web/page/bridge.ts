@@ -1,6 +1,7 @@
 import type { AppErrorShape, Result } from '../../../../shared/domain/errors';
 import { buildBridge } from '../../../../shared/ipc/bridge';
 import { BRIDGE_GLOBAL, EVENT_CHANNELS, type EventChannel } from '../../../../shared/ipc/channels';
+import { withEarlyBootstrap } from '../../../../shared/ipc/early-bootstrap';
 
 /**
  * The browser host's stand-in for the preload, run in the page before the renderer's module: the
@@ -83,20 +84,10 @@ async function stream(): Promise<void> {
   }
 }
 
-// The first screen's data (app.bootstrap), asked as this script runs: the host answers while the
-// browser is still fetching and compiling the renderer's modules, instead of after them. Handed once to
-// the renderer's own first app.bootstrap (which it makes as it starts); every later call asks anew.
-let early: Promise<Result<never>> | undefined = secret ? call('app.bootstrap', undefined) : undefined;
-
 const bridge = buildBridge({
-  invoke: (channel, input) => {
-    if (channel === 'app.bootstrap' && early && input === undefined) {
-      const answer = early;
-      early = undefined;
-      return answer;
-    }
-    return call(channel, input);
-  },
+  // The first screen's data (app.bootstrap) is asked as this script runs: the host answers while the
+  // browser is still fetching and compiling the renderer's modules. Not without a secret (refused).
+  invoke: secret ? withEarlyBootstrap(call) : call,
   subscribe: (event, listener) => {
     const set = listeners.get(event);
     set?.add(listener);
