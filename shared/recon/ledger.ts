@@ -333,6 +333,8 @@ export function toLedgerRows(
   const refColumn = columnShown(mapping.reference, 'reference');
   // Made once, not per row: a closure per row is measurable at 100k rows.
   let rec: CsvRecord;
+  // A workbook's number cell is written with a dot, whatever the file's text cells use.
+  const decimalOf = (r: CsvRecord, i: number) => (r.numbers?.includes(i) ? '.' : formats.decimal);
   const fail = (reason: string, cause: UnusableCause) => unusable.push(unusableOf(rec, idx, reason, cause));
   for (rec of parsed.rows) {
     const cells = rec.cells;
@@ -374,12 +376,10 @@ export function toLedgerRows(
     let amountMinor: number;
     let refundedMinor: number | undefined;
     try {
-      // A workbook's number cell is written with a dot, whatever the file's text cells use.
-      const numbers = rec.numbers;
-      const decimalOf = (i: number) => (numbers?.includes(i) ? '.' : formats.decimal);
-      amountMinor = parseLedgerAmount(cellOf(cells, idx.amount), currency, decimalOf(idx.amount));
+      amountMinor = parseLedgerAmount(cellOf(cells, idx.amount), currency, decimalOf(rec, idx.amount));
       const refundedText = cellOf(cells, idx.refunded);
-      if (refundedText) refundedMinor = parseLedgerAmount(refundedText, currency, decimalOf(idx.refunded));
+      if (refundedText)
+        refundedMinor = parseLedgerAmount(refundedText, currency, decimalOf(rec, idx.refunded));
     } catch (e) {
       fail(e instanceof MoneyParseError ? `amount: ${e.message}` : 'amount could not be read', 'amount');
       continue;
