@@ -322,6 +322,8 @@ export function executeRun(
       listed,
       // listedWithPlaces keeps each number once.
       listedUnique: true,
+      // A row whose key the list holds is answered by that very payment (answerOfRow).
+      listedAt: (i) => positions[i]!,
       listing: listing.state,
       options: facts.options,
       fmt: detailAmount,
