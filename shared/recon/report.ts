@@ -7,7 +7,14 @@
  */
 import type { Currency } from '../domain/currencies';
 import { formatMinor } from '../domain/money';
-import { type KeyedLookup, matchLedger, NO_DELTAS, type ReconItem, type ServiceAnswer } from './match';
+import {
+  type KeyedLookup,
+  type ListedIndex,
+  matchLedger,
+  NO_DELTAS,
+  type ReconItem,
+  type ServiceAnswer,
+} from './match';
 import type { LedgerRow, UnusableRow } from './ledger';
 import { periodRange, zoneLabel, zoneOf, type ReconOptions } from './period';
 import { summaryTally, type ReconSummary } from './summary';
@@ -36,6 +43,11 @@ export interface ReportInput {
    * number (a million strings at a million rows).
    */
   listedAt?: (row: number) => number;
+  /**
+   * With `listedAt` and `listedUnique`: a listed payment's position by its number (undefined: not
+   * listed). The matching then numbers a listed payment by its position (matchLedger's `listed`).
+   */
+  listedPositionOf?: (transactionNo: string) => number | undefined;
   listing: ListingState;
   options: ReconOptions;
   fmt: (amountMinor: number, currency: Currency) => string;
@@ -70,12 +82,23 @@ export function buildReport(input: ReportInput): ReconReport {
     toleranceDays: options.dateToleranceDays,
   };
   const tally = summaryTally();
+  const { listedAt, listedPositionOf, listed } = input;
+  const listedIndex: ListedIndex | undefined =
+    listedAt && listedPositionOf && input.listedUnique
+      ? {
+          size: listed.length,
+          at: listedAt,
+          positionOf: listedPositionOf,
+          transaction: (p) => listed[p]!.transaction,
+        }
+      : undefined;
   const matched = matchLedger(input.rows, input.answer, {
     fmt: input.fmt,
     dates,
     onItem: tally.add,
     ...(input.answerBy ? { lookupBy: input.answerBy } : {}),
     ...(input.answerAt ? { lookupAt: input.answerAt } : {}),
+    ...(listedIndex ? { listed: listedIndex } : {}),
   });
   const unreadable = input.unusable.map(unreadableItem);
   for (const item of unreadable) tally.add(item);
@@ -95,7 +118,6 @@ export function buildReport(input: ReportInput): ReconReport {
   if (range && input.listing === 'complete') {
     const claimed = new Set<string>();
     let claimedAt: Uint8Array | undefined;
-    const { listedAt, listed } = input;
     // matchLedger makes one item per row, in row order: item i is row i's.
     if (listedAt && input.listedUnique && matched.length === input.rows.length) {
       claimedAt = new Uint8Array(listed.length);

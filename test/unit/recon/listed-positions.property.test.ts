@@ -164,6 +164,18 @@ describe('buildReport with each row’s listed position', () => {
             },
           });
           expect(byPosition).toStrictEqual(plain);
+          // The matching numbering the list's payments by their positions too.
+          let numbered = 0;
+          const numberedByPosition = buildReport({
+            ...input,
+            listedAt: (i) => positions[i]!,
+            listedPositionOf: (no) => {
+              numbered += 1;
+              return byTx.get(no);
+            },
+          });
+          expect(numberedByPosition).toStrictEqual(plain);
+          if (rows.some((r, i) => r.transactionNo && positions[i]! < 0)) expect(numbered).toBeGreaterThan(0);
           // The positions were used (one question per row the service answered), not left aside.
           expect(asked).toBe(plain.items.filter((i) => i.line !== undefined && i.service).length);
         },

@@ -324,6 +324,7 @@ export function executeRun(
       listedUnique: true,
       // A row whose key the list holds is answered by that very payment (answerOfRow).
       listedAt: (i) => positions[i]!,
+      listedPositionOf: (no) => index.positionBy(true, no),
       listing: listing.state,
       options: facts.options,
       fmt: detailAmount,
