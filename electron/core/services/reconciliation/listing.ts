@@ -142,20 +142,30 @@ export function listIndex(listed: readonly ListedPayment[]): ListIndex {
   return indexWith(byTx, listed);
 }
 
-/** The index, given the map by number (each listed payment's number → its position). */
+/**
+ * The index, given the map by number (each listed payment's number → its position). The map by
+ * reference is made when a key by reference is first asked for: a ledger whose every row has its
+ * transaction number (the usual one) never asks, and a million references are not hashed for nothing.
+ */
 function indexWith(byTx: Map<string, number>, listed: readonly ListedPayment[]): ListIndex {
-  const byRef = new Map<string, number>();
-  const repeated = new Set<string>();
-  for (let i = 0; i < listed.length; i += 1) {
-    const ref = listed[i]!.transaction.reference;
-    if (!ref || repeated.has(ref)) continue;
-    if (byRef.has(ref)) {
-      byRef.delete(ref);
-      repeated.add(ref);
-    } else byRef.set(ref, i);
-  }
-  const positionBy = (tx: boolean, value: string) => (tx ? byTx.get(value) : byRef.get(value));
+  let refs: Map<string, number> | undefined;
+  const byRef = (): Map<string, number> => {
+    if (refs) return refs;
+    const made = new Map<string, number>();
+    const repeated = new Set<string>();
+    for (let i = 0; i < listed.length; i += 1) {
+      const ref = listed[i]!.transaction.reference;
+      if (!ref || repeated.has(ref)) continue;
+      if (made.has(ref)) {
+        made.delete(ref);
+        repeated.add(ref);
+      } else made.set(ref, i);
+    }
+    refs = made;
+    return made;
+  };
+  const positionBy = (tx: boolean, value: string) => (tx ? byTx.get(value) : byRef().get(value));
   const position = (key: string) =>
-    key.charCodeAt(0) === T && key.startsWith('tx:') ? byTx.get(key.slice(3)) : byRef.get(key.slice(4));
+    key.charCodeAt(0) === T && key.startsWith('tx:') ? byTx.get(key.slice(3)) : byRef().get(key.slice(4));
   return { positionBy, position, has: (key) => position(key) !== undefined };
 }

@@ -1,0 +1,84 @@
+/**
+ * The run's index of the period's list (listing.ts): which listed payment a ledger key names — by
+ * number always, by reference when the list holds that reference once. The map by reference is made
+ * only when a key by reference is asked for.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { listedWithPlaces } from '../../../electron/core/services/reconciliation/listing';
+import type { ListWindow } from '../../../electron/core/services/reconciliation/run-store';
+import type { Transaction } from '../../../shared/domain/transaction';
+
+const payment = (no: string, reference?: string): Transaction => ({
+  transactionNo: no,
+  ...(reference ? { reference } : {}),
+  amountMinor: 1,
+  currency: 'USD',
+  status: 'success',
+  transactionType: 'payment',
+  refunds: [],
+});
+const window = (transactions: Transaction[]): ListWindow => ({
+  startDate: '20250601',
+  endDate: '20250615',
+  fetchedAt: '2025-07-01T00:00:00.000Z',
+  state: 'listed',
+  transactions,
+});
+
+describe('the list’s index', () => {
+  it('names the payment of a number, and of a reference the list holds once (else none)', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.constantFrom('1', '2', '3', '4', '5'), { maxLength: 5 }),
+        fc.array(fc.option(fc.constantFrom('A', 'B', 'C'), { nil: undefined }), {
+          minLength: 5,
+          maxLength: 5,
+        }),
+        (nos, refs) => {
+          const txs = nos.map((no, k) => payment(no, refs[k]));
+          const { listed, index } = listedWithPlaces([window(txs)]);
+          for (const no of ['1', '2', '3', '4', '5', '']) {
+            const at = txs.findIndex((t) => t.transactionNo === no);
+            expect(index.positionBy(true, no)).toBe(at < 0 ? undefined : at);
+            expect(index.position(`tx:${no}`)).toBe(at < 0 ? undefined : at);
+          }
+          for (const ref of ['A', 'B', 'C', 'D']) {
+            const holding = txs.flatMap((t, k) => (t.reference === ref ? [k] : []));
+            const want = holding.length === 1 ? holding[0] : undefined;
+            expect(index.positionBy(false, ref)).toBe(want);
+            expect(index.position(`ref:${ref}`)).toBe(want);
+            expect(index.has(`ref:${ref}`)).toBe(want !== undefined);
+            if (want !== undefined) expect(listed[want]!.transaction.reference).toBe(ref);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads no payment’s reference until a key by reference is asked for', () => {
+    let reads = 0;
+    const counted = (no: string, reference: string): Transaction => {
+      const t = payment(no);
+      Object.defineProperty(t, 'reference', {
+        enumerable: true,
+        get: () => {
+          reads += 1;
+          return reference;
+        },
+      });
+      return t;
+    };
+    const { index } = listedWithPlaces([window([counted('1', 'A'), counted('2', 'B'), counted('3', 'A')])]);
+    expect(index.positionBy(true, '2')).toBe(1);
+    expect(index.position('tx:3')).toBe(2);
+    expect(reads).toBe(0);
+    expect(index.positionBy(false, 'B')).toBe(1);
+    expect(index.positionBy(false, 'A')).toBeUndefined();
+    // Made once: asking again reads nothing more.
+    const after = reads;
+    expect(index.position('ref:B')).toBe(1);
+    expect(reads).toBe(after);
+  });
+});
