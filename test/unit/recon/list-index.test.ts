@@ -6,6 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { listedWithPlaces } from '../../../electron/core/services/reconciliation/listing';
+import { listPositions } from '../../../electron/core/services/reconciliation/run';
+import type { LedgerRow } from '../../../shared/recon/ledger';
 import type { ListWindow } from '../../../electron/core/services/reconciliation/run-store';
 import type { Transaction } from '../../../shared/domain/transaction';
 
@@ -80,5 +82,39 @@ describe('the list’s index', () => {
     const after = reads;
     expect(index.position('ref:B')).toBe(1);
     expect(reads).toBe(after);
+  });
+
+  it('each row’s listed payment: the index’s answer, whatever the order of rows and list', () => {
+    const no = fc.constantFrom('1', '2', '3', '4', '5', '6');
+    fc.assert(
+      fc.property(
+        fc.array(fc.uniqueArray(no, { maxLength: 4 }), { maxLength: 3 }),
+        fc.array(fc.oneof(no, fc.constantFrom('A', 'B')), { maxLength: 20 }),
+        fc.boolean(),
+        (windows, keys, sorted) => {
+          // Windows may repeat a number (the first is kept); rows often follow the list's order.
+          const txs = windows.map((nos) => nos.map((n) => payment(n, n === '1' || n === '2' ? 'A' : 'B')));
+          const { listed, index } = listedWithPlaces(txs.map(window));
+          const rows = (sorted ? [...keys].sort() : keys).map(
+            (k, i) =>
+              ({
+                line: i + 2,
+                ...(/\d/.test(k) ? { transactionNo: k } : { reference: k }),
+                amountMinor: 1,
+                currency: 'USD',
+                status: 'paid',
+              }) as LedgerRow,
+          );
+          const want = rows.map(
+            (r) =>
+              (r.transactionNo
+                ? index.positionBy(true, r.transactionNo)
+                : index.positionBy(false, r.reference!)) ?? -1,
+          );
+          expect([...listPositions(rows, index, listed)]).toEqual(want);
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });
