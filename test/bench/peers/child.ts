@@ -43,6 +43,20 @@ function prepare(bytes: Uint8Array) {
 }
 
 /**
+ * Reads, parses and maps the ledger, and hands it to the service in the renderer's chunks. The parsed
+ * rows are not kept once handed over: in the app they are the renderer's (another process), and main
+ * only ever holds the chunk it is storing — kept here, they would add the renderer's copy of the
+ * whole ledger to main's peak for the whole run.
+ */
+function handOver(service: ReconService, runId: string, ledger: string): void {
+  const imported = prepare(readFileSync(ledger));
+  for (const c of chunked(imported.rows)) service.addInput(runId, 'row', c);
+  for (const c of chunked(imported.unusable)) service.addInput(runId, 'unusable', c);
+}
+
+type ReconService = ReturnType<typeof createReconciliationService>;
+
+/**
  * Refund Desk's whole job: read the ledger file, parse and map it, hand it to the reconciliation
  * service in the renderer's chunks, run (the list comes from the stored windows, the rows it does not
  * answer are looked up — the service says not found), match both ways, store the record, read the
@@ -67,9 +81,7 @@ async function reconOurs(a: { db: string; runId: string; ledger: string; created
   });
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const imported = prepare(readFileSync(a.ledger));
-  for (const c of chunked(imported.rows)) service.addInput(a.runId, 'row', c);
-  for (const c of chunked(imported.unusable)) service.addInput(a.runId, 'unusable', c);
+  handOver(service, a.runId, a.ledger);
   service.start(a.runId);
   await service.settled(a.runId);
   const { summary } = service.report(a.runId);
