@@ -13,7 +13,7 @@ import { createSqliteRunStore } from '../../../electron/core/adapters/sqlite/rec
 import { createSqliteJobStore } from '../../../electron/core/adapters/sqlite/recon-store';
 import { MIGRATIONS } from '../../../electron/core/adapters/sqlite/schema';
 import { chunked } from '../../../electron/hosts/cli/recon-run';
-import { prepareLedger } from '../../../electron/core/services/reconciliation/pipeline';
+import { prepareParsed } from '../../../electron/core/services/reconciliation/pipeline';
 import { createReconciliationService } from '../../../electron/core/services/reconciliation/service';
 import { parseCsvBytes } from '../../../shared/csv/parser';
 import { AppError } from '../../../shared/domain/errors';
@@ -32,12 +32,14 @@ const cpuMs = (from: NodeJS.CpuUsage) => {
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /**
- * The ledger made ready as the app does it (pipeline.ts prepareLedger). Over the app's 250,000-row
- * limit (the 1M figure) the same steps run without that one check, which would refuse the file.
+ * The ledger made ready as the app does it (pipeline.ts prepareParsed, after one parse). Over the
+ * app's 250,000-row limit (the 1M figure) the same steps run without that one check, which would
+ * refuse the file.
  */
 function prepare(bytes: Uint8Array) {
+  // Parsed once, as the app does: the file is not read a second time to learn its size.
   const parsed = parseCsvBytes(bytes);
-  if (parsed.dataRows <= RECON_MAX_ROWS) return prepareLedger(bytes, 'ledger.csv').imported;
+  if (parsed.dataRows <= RECON_MAX_ROWS) return prepareParsed(parsed, 'ledger.csv').imported;
   const mapping = chooseMapping(parsed.headers);
   return toLedgerRows(parsed, mapping, formatsFrom(detectFormats(parsed, mapping)));
 }
