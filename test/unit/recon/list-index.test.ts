@@ -20,7 +20,7 @@ const payment = (no: string, reference?: string): Transaction => ({
   transactionType: 'payment',
   refunds: [],
 });
-const window = (transactions: Transaction[]): ListWindow => ({
+const window = (transactions: Transaction[]): ListWindow & { state: 'listed' } => ({
   startDate: '20250601',
   endDate: '20250615',
   fetchedAt: '2025-07-01T00:00:00.000Z',
@@ -112,6 +112,43 @@ describe('the list’s index', () => {
                 : index.positionBy(false, r.reference!)) ?? -1,
           );
           expect([...listPositions(rows, index, listed)]).toEqual(want);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('keeps each number once — its first payment, refund records left out — with where it is stored', () => {
+    const no = fc.constantFrom('1', '2', '3', '4');
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.tuple(no, fc.boolean()), { maxLength: 5 }), { maxLength: 3 }),
+        (spec) => {
+          const windows = spec.map((txs, w) => ({
+            ...window(
+              txs.map(([n, refund]) => ({
+                ...payment(n),
+                transactionType: refund ? ('refund' as const) : ('payment' as const),
+              })),
+            ),
+            startDate: `2025060${w + 1}`,
+            fetchedAt: `2025-07-0${w + 1}T00:00:00.000Z`,
+          }));
+          const want: Array<{ no: string; w: number; k: number }> = [];
+          spec.forEach((txs, w) =>
+            txs.forEach(([n, refund], k) => {
+              if (!refund && !want.some((x) => x.no === n)) want.push({ no: n, w, k });
+            }),
+          );
+          const { listed, places, index } = listedWithPlaces(windows);
+          expect(listed.map((l) => l.transaction.transactionNo)).toEqual(want.map((x) => x.no));
+          listed.forEach((l, p) => {
+            expect(l.transaction).toBe(windows[want[p]!.w]!.transactions[want[p]!.k]);
+            expect(l.fetchedAt).toBe(windows[want[p]!.w]!.fetchedAt);
+            expect(places.windows[places.window[p]!]).toBe(windows[want[p]!.w]!.startDate);
+            expect(places.at[p]).toBe(want[p]!.k);
+            expect(index.positionBy(true, l.transaction.transactionNo)).toBe(p);
+          });
         },
       ),
       { numRuns: 1000 },

@@ -87,6 +87,16 @@ export function listedWithPlaces(stored: readonly ListWindow[]): {
   places: ListedPlaces;
   index: ListIndex;
 } {
+  // A payment is in one window only, so a number seen twice is rare: each number is put in the map
+  // (one probe), and only when the map ends up smaller than the payments put in — some number came
+  // twice and the later one took its place — is the list made again, asking the map before each.
+  return listedOnce(stored, false) ?? listedOnce(stored, true)!;
+}
+
+function listedOnce(
+  stored: readonly ListWindow[],
+  repeats: boolean,
+): { listed: ListedAnswer[]; places: ListedPlaces; index: ListIndex } | undefined {
   const out: ListedAnswer[] = [];
   // Each payment's number → its position: which payments were seen, and the index's map by number.
   const seen = new Map<string, number>();
@@ -103,7 +113,8 @@ export function listedWithPlaces(stored: readonly ListWindow[]): {
       const transaction = txs[k]!;
       // Refund records are not payments of the period; a record of unknown type stays in, so a listed
       // payment never goes missing from the report because the service left its type out.
-      if (transaction.transactionType === 'refund' || seen.has(transaction.transactionNo)) continue;
+      if (transaction.transactionType === 'refund') continue;
+      if (repeats && seen.has(transaction.transactionNo)) continue;
       seen.set(transaction.transactionNo, out.length);
       window[out.length] = wi;
       at[out.length] = k;
@@ -111,6 +122,7 @@ export function listedWithPlaces(stored: readonly ListWindow[]): {
       out.push({ kind: 'found', transaction, source: 'list', fetchedAt: w.fetchedAt } as ListedAnswer);
     }
   }
+  if (seen.size !== out.length) return undefined;
   return { listed: out, places: { windows, window, at }, index: indexWith(seen, out) };
 }
 
