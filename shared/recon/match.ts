@@ -380,7 +380,8 @@ export function matchLedger(
   // other numbers come after them.
   const NONE = -1;
   const L = listed?.size ?? 0;
-  const txIds = new KeyIndex(listed ? 16 : rows.length);
+  // Sized for the rows the list cannot number (every row when there is no list).
+  const txIds = new KeyIndex(Math.max(16, rows.length - L));
   const refIds = new KeyIndex();
   /** Per transaction number: the first row keyed by it, and the first row the service matched to it. */
   const txKeyLine: number[] = L > 0 ? new Array<number>(L).fill(NONE) : [];
