@@ -124,6 +124,23 @@ describe('KeyIndex', () => {
       }),
     );
   });
+
+  it('finds a key’s number without adding a key it does not have', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 6 }), { maxLength: 200 }),
+        fc.array(fc.string({ maxLength: 6 }), { maxLength: 50 }),
+        (keys, asked) => {
+          const index = new KeyIndex(2);
+          for (const k of keys) index.idOf(k);
+          const size = index.size;
+          for (const k of [...asked, ...keys])
+            expect(index.find(k)).toBe(keys.includes(k) ? index.idOf(k) : -1);
+          expect(index.size).toBe(size);
+        },
+      ),
+    );
+  });
 });
 
 describe('keys by kind (no `tx:`/`ref:` string per row)', () => {

@@ -5,6 +5,7 @@
  * the list the run carries on one-way and says so; where it cannot be reached the run pauses and says why.
  */
 import { isAppError } from '../../../../shared/domain/errors';
+import { KeyIndex } from '../../../../shared/recon/key-index';
 import type { ServiceAnswer } from '../../../../shared/recon/match';
 import type { ListedPayment } from '../../../../shared/recon/two-way';
 import { serviceDateToMs } from '../../../../shared/protocol/time';
@@ -87,22 +88,15 @@ export function listedWithPlaces(stored: readonly ListWindow[]): {
   places: ListedPlaces;
   index: ListIndex;
 } {
-  // A payment is in one window only, so a number seen twice is rare: each number is put in the map
-  // (one probe), and only when the map ends up smaller than the payments put in — some number came
-  // twice and the later one took its place — is the list made again, asking the map before each.
-  return listedOnce(stored, false) ?? listedOnce(stored, true)!;
-}
-
-function listedOnce(
-  stored: readonly ListWindow[],
-  repeats: boolean,
-): { listed: ListedAnswer[]; places: ListedPlaces; index: ListIndex } | undefined {
   const out: ListedAnswer[] = [];
-  // Each payment's number → its position: which payments were seen, and the index's map by number.
-  const seen = new Map<string, number>();
   const windows: string[] = [];
   let total = 0;
   for (const w of stored) if (w.state === 'listed') total += w.transactions.length;
+  // Each payment's number → its position: which payments were seen, and the index by number. Numbers
+  // get integers in first-seen order and a payment's position is the next one, so one probe of a
+  // table sized once for the whole list both tells a number seen before and files a new one — where a
+  // Map of a million fresh strings, grown step by step, was most of this function's time.
+  const seen = new KeyIndex(total);
   const window = new Uint16Array(total);
   const at = new Int32Array(total);
   for (const w of stored) {
@@ -114,15 +108,14 @@ function listedOnce(
       // Refund records are not payments of the period; a record of unknown type stays in, so a listed
       // payment never goes missing from the report because the service left its type out.
       if (transaction.transactionType === 'refund') continue;
-      if (repeats && seen.has(transaction.transactionNo)) continue;
-      seen.set(transaction.transactionNo, out.length);
+      // A payment is in one window only; a number seen again keeps its first payment.
+      if (seen.idOf(transaction.transactionNo) !== out.length) continue;
       window[out.length] = wi;
       at[out.length] = k;
       // Made as the list's answer too (kind, source): the matching asks for it by this very object.
       out.push({ kind: 'found', transaction, source: 'list', fetchedAt: w.fetchedAt } as ListedAnswer);
     }
   }
-  if (seen.size !== out.length) return undefined;
   return { listed: out, places: { windows, window, at }, index: indexWith(seen, out) };
 }
 
@@ -148,18 +141,17 @@ export interface ListIndex {
 /** `t` of `tx:`: a key is `tx:<no>` or `ref:<reference>` (shared/recon/match lookupKey). */
 const T = 116;
 
-export function listIndex(listed: readonly ListedPayment[]): ListIndex {
-  const byTx = new Map<string, number>();
-  for (let i = 0; i < listed.length; i += 1) byTx.set(listed[i]!.transaction.transactionNo, i);
-  return indexWith(byTx, listed);
-}
-
 /**
- * The index, given the map by number (each listed payment's number → its position). The map by
+ * The index, given each listed payment's number's integer, which is its position (its first
+ * payment's, for a number listed twice). The map by
  * reference is made when a key by reference is first asked for: a ledger whose every row has its
  * transaction number (the usual one) never asks, and a million references are not hashed for nothing.
  */
-function indexWith(byTx: Map<string, number>, listed: readonly ListedPayment[]): ListIndex {
+function indexWith(byTx: KeyIndex, listed: readonly ListedPayment[]): ListIndex {
+  const txAt = (value: string) => {
+    const p = byTx.find(value);
+    return p < 0 ? undefined : p;
+  };
   let refs: Map<string, number> | undefined;
   const byRef = (): Map<string, number> => {
     if (refs) return refs;
@@ -176,8 +168,8 @@ function indexWith(byTx: Map<string, number>, listed: readonly ListedPayment[]):
     refs = made;
     return made;
   };
-  const positionBy = (tx: boolean, value: string) => (tx ? byTx.get(value) : byRef().get(value));
+  const positionBy = (tx: boolean, value: string) => (tx ? txAt(value) : byRef().get(value));
   const position = (key: string) =>
-    key.charCodeAt(0) === T && key.startsWith('tx:') ? byTx.get(key.slice(3)) : byRef().get(key.slice(4));
+    key.charCodeAt(0) === T && key.startsWith('tx:') ? txAt(key.slice(3)) : byRef().get(key.slice(4));
   return { positionBy, position, has: (key) => position(key) !== undefined };
 }
