@@ -239,8 +239,23 @@ type FieldIndex = Record<MappingField, number>;
  * A mapped cell as the file says it, trimmed: control and text-direction characters become visible.
  * An unmapped field reads as empty.
  */
-const cellOf = (cells: readonly string[], i: number) =>
-  i < 0 ? '' : escapeUnsafeText((cells[i] ?? '').trim());
+const cellOf = (cells: readonly string[], i: number) => {
+  if (i < 0) return '';
+  const text = (cells[i] ?? '').trim();
+  return plainAscii(text) ? text : escapeUnsafeText(text);
+};
+
+/**
+ * Whether a cell is printable ASCII only (space to tilde), where escapeUnsafeText has nothing to
+ * escape: the usual cell is checked by a loop over its few characters, not the Unicode-class regex.
+ */
+function plainAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return false;
+  }
+  return true;
+}
 
 /** A row that cannot be used, with what can be shown of its mapped cells. */
 function unusableOf(rec: CsvRecord, idx: FieldIndex, reason: string, cause: UnusableCause): UnusableRow {
