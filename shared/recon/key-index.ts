@@ -46,6 +46,19 @@ export class KeyIndex {
     return id;
   }
 
+  /** The key's integer, or -1 when it has none (nothing is added). */
+  find(key: string): number {
+    const hash = hashOf(key);
+    const slots = this.slots;
+    let slot = hash & this.mask;
+    for (;;) {
+      const held = slots[2 * slot + 1]!;
+      if (held === 0) return -1;
+      if (slots[2 * slot] === hash && this.keys[held - 1] === key) return held - 1;
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
   private grow(): void {
     const old = this.slots;
     const slots = new Int32Array(old.length * 2);

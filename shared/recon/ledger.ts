@@ -239,8 +239,23 @@ type FieldIndex = Record<MappingField, number>;
  * A mapped cell as the file says it, trimmed: control and text-direction characters become visible.
  * An unmapped field reads as empty.
  */
-const cellOf = (cells: readonly string[], i: number) =>
-  i < 0 ? '' : escapeUnsafeText((cells[i] ?? '').trim());
+const cellOf = (cells: readonly string[], i: number) => {
+  if (i < 0) return '';
+  const text = (cells[i] ?? '').trim();
+  return plainAscii(text) ? text : escapeUnsafeText(text);
+};
+
+/**
+ * Whether a cell is printable ASCII only (space to tilde), where escapeUnsafeText has nothing to
+ * escape: the usual cell is checked by a loop over its few characters, not the Unicode-class regex.
+ */
+function plainAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return false;
+  }
+  return true;
+}
 
 /** A row that cannot be used, with what can be shown of its mapped cells. */
 function unusableOf(rec: CsvRecord, idx: FieldIndex, reason: string, cause: UnusableCause): UnusableRow {
@@ -333,6 +348,8 @@ export function toLedgerRows(
   const refColumn = columnShown(mapping.reference, 'reference');
   // Made once, not per row: a closure per row is measurable at 100k rows.
   let rec: CsvRecord;
+  // A workbook's number cell is written with a dot, whatever the file's text cells use.
+  const decimalOf = (r: CsvRecord, i: number) => (r.numbers?.includes(i) ? '.' : formats.decimal);
   const fail = (reason: string, cause: UnusableCause) => unusable.push(unusableOf(rec, idx, reason, cause));
   for (rec of parsed.rows) {
     const cells = rec.cells;
@@ -374,12 +391,10 @@ export function toLedgerRows(
     let amountMinor: number;
     let refundedMinor: number | undefined;
     try {
-      // A workbook's number cell is written with a dot, whatever the file's text cells use.
-      const numbers = rec.numbers;
-      const decimalOf = (i: number) => (numbers?.includes(i) ? '.' : formats.decimal);
-      amountMinor = parseLedgerAmount(cellOf(cells, idx.amount), currency, decimalOf(idx.amount));
+      amountMinor = parseLedgerAmount(cellOf(cells, idx.amount), currency, decimalOf(rec, idx.amount));
       const refundedText = cellOf(cells, idx.refunded);
-      if (refundedText) refundedMinor = parseLedgerAmount(refundedText, currency, decimalOf(idx.refunded));
+      if (refundedText)
+        refundedMinor = parseLedgerAmount(refundedText, currency, decimalOf(rec, idx.refunded));
     } catch (e) {
       fail(e instanceof MoneyParseError ? `amount: ${e.message}` : 'amount could not be read', 'amount');
       continue;

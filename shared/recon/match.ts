@@ -137,6 +137,14 @@ export interface DateCheck {
  */
 export type KeyedLookup = (byTx: boolean, value: string) => ServiceAnswer | undefined;
 
+/** See MatchOptions.listed. */
+export interface ListedIndex {
+  size: number;
+  at: (row: number) => number;
+  positionOf: (transactionNo: string) => number | undefined;
+  transaction: (position: number) => Transaction;
+}
+
 export interface MatchOptions {
   fmt: (amountMinor: number, currency: Currency) => string;
   /** When given, asked instead of `lookup` (with the same answers): no key string is made per row. */
@@ -146,6 +154,13 @@ export interface MatchOptions {
    * caller that has already found every row's answer hands it over without a key or a probe per row.
    */
   lookupAt?: (row: number) => ServiceAnswer | undefined;
+  /**
+   * The caller's index of the period's list, whose payments' numbers are all different: per row, the
+   * position of the listed payment that is its answer (-1: none); a listed payment's position by its
+   * number (undefined: not listed); the payment at a position. With it, a number the list holds is
+   * numbered by its position, so the usual row costs no probe of matchLedger's own table.
+   */
+  listed?: ListedIndex;
   /** Omitted: dates are not compared. */
   dates?: DateCheck;
   /** Called with each item as soon as it is made (the report's summary is added up this way). */
@@ -354,23 +369,31 @@ export function matchLedger(
   lookup: (key: string) => ServiceAnswer | undefined,
   opts: MatchOptions,
 ): ReconItem[] {
-  const { fmt, dates, lookupBy, lookupAt } = opts;
+  const { fmt, dates, lookupBy, lookupAt, listed } = opts;
   const dayOffsetOf = dayOffsets(dates);
   // Every ledger key and service transaction number gets a small integer once, and which line came
   // first is kept per integer in arrays. A row keyed by transaction number shares its integer with the
   // service's transaction of that number, so the usual row (the service answers with the transaction
   // asked for) costs one probe here. Transaction numbers and references are kept apart: the same text
   // is a different key.
+  // With the caller's index of the list, a listed number's integer is its position there, and the
+  // other numbers come after them.
   const NONE = -1;
-  const txIds = new KeyIndex(rows.length);
+  const L = listed?.size ?? 0;
+  // Sized for the rows the list cannot number (every row when there is no list).
+  const txIds = new KeyIndex(Math.max(16, rows.length - L));
   const refIds = new KeyIndex();
   /** Per transaction number: the first row keyed by it, and the first row the service matched to it. */
-  const txKeyLine: number[] = [];
-  const txServiceLine: number[] = [];
+  const txKeyLine: number[] = L > 0 ? new Array<number>(L).fill(NONE) : [];
+  const txServiceLine: number[] = L > 0 ? new Array<number>(L).fill(NONE) : [];
   /** Per reference: the first row keyed by it. */
   const refKeyLine: number[] = [];
   const txId = (transactionNo: string) => {
-    const id = txIds.idOf(transactionNo);
+    if (listed) {
+      const p = listed.positionOf(transactionNo);
+      if (p !== undefined) return p;
+    }
+    const id = L + txIds.idOf(transactionNo);
     if (id === txKeyLine.length) {
       txKeyLine.push(NONE);
       txServiceLine.push(NONE);
@@ -395,7 +418,14 @@ export function matchLedger(
   for (let i = 0; i < n; i += 1) {
     const row = rows[i]!;
     const byTx = Boolean(row.transactionNo);
-    const keyId = byTx ? txId(row.transactionNo ?? '') : refId(row.reference ?? '');
+    // The listed payment that answers the row, checked: its very record is the answer below.
+    const p = listed ? listed.at(i) : NONE;
+    const listedTx = p >= 0 ? listed!.transaction(p) : undefined;
+    const keyId = byTx
+      ? listedTx?.transactionNo === row.transactionNo
+        ? p
+        : txId(row.transactionNo ?? '')
+      : refId(row.reference ?? '');
     keyIds[i] = keyId;
     const result = lookupAt
       ? lookupAt(i)
@@ -408,7 +438,12 @@ export function matchLedger(
       continue;
     }
     const tx = result.transaction;
-    serviceTxIds[i] = byTx && tx.transactionNo === row.transactionNo ? keyId : txId(tx.transactionNo);
+    serviceTxIds[i] =
+      listedTx !== undefined && tx === listedTx
+        ? p
+        : byTx && tx.transactionNo === row.transactionNo
+          ? keyId
+          : txId(tx.transactionNo);
     // What paymentTime reads from the service view made of tx (which keeps only non-empty times).
     offsets[i] = dayOffsetOf(row.day, tx.paidAt || tx.createdAt || undefined);
   }

@@ -7,7 +7,14 @@
  */
 import type { Currency } from '../domain/currencies';
 import { formatMinor } from '../domain/money';
-import { type KeyedLookup, matchLedger, NO_DELTAS, type ReconItem, type ServiceAnswer } from './match';
+import {
+  type KeyedLookup,
+  type ListedIndex,
+  matchLedger,
+  NO_DELTAS,
+  type ReconItem,
+  type ServiceAnswer,
+} from './match';
 import type { LedgerRow, UnusableRow } from './ledger';
 import { periodRange, zoneLabel, zoneOf, type ReconOptions } from './period';
 import { summaryTally, type ReconSummary } from './summary';
@@ -29,6 +36,18 @@ export interface ReportInput {
   listed: readonly ListedPayment[];
   /** No two listed payments share a number (see serviceOnlyItems' listedUnique). */
   listedUnique?: boolean;
+  /**
+   * Per row (its position in `rows`): the position in `listed` of the payment that is the row's answer
+   * (the very listed payment), -1 when its answer did not come from the list. With `listedUnique`, the
+   * payments the rows claimed are then marked by position instead of collected in a set of every
+   * number (a million strings at a million rows).
+   */
+  listedAt?: (row: number) => number;
+  /**
+   * With `listedAt` and `listedUnique`: a listed payment's position by its number (undefined: not
+   * listed). The matching then numbers a listed payment by its position (matchLedger's `listed`).
+   */
+  listedPositionOf?: (transactionNo: string) => number | undefined;
   listing: ListingState;
   options: ReconOptions;
   fmt: (amountMinor: number, currency: Currency) => string;
@@ -63,12 +82,23 @@ export function buildReport(input: ReportInput): ReconReport {
     toleranceDays: options.dateToleranceDays,
   };
   const tally = summaryTally();
+  const { listedAt, listedPositionOf, listed } = input;
+  const listedIndex: ListedIndex | undefined =
+    listedAt && listedPositionOf && input.listedUnique
+      ? {
+          size: listed.length,
+          at: listedAt,
+          positionOf: listedPositionOf,
+          transaction: (p) => listed[p]!.transaction,
+        }
+      : undefined;
   const matched = matchLedger(input.rows, input.answer, {
     fmt: input.fmt,
     dates,
     onItem: tally.add,
     ...(input.answerBy ? { lookupBy: input.answerBy } : {}),
     ...(input.answerAt ? { lookupAt: input.answerAt } : {}),
+    ...(listedIndex ? { listed: listedIndex } : {}),
   });
   const unreadable = input.unusable.map(unreadableItem);
   for (const item of unreadable) tally.add(item);
@@ -87,16 +117,28 @@ export function buildReport(input: ReportInput): ReconReport {
   const range = periodRange(options);
   if (range && input.listing === 'complete') {
     const claimed = new Set<string>();
-    for (const i of matched) if (i.service) claimed.add(i.service.transactionNo);
+    let claimedAt: Uint8Array | undefined;
+    // matchLedger makes one item per row, in row order: item i is row i's.
+    if (listedAt && input.listedUnique && matched.length === input.rows.length) {
+      claimedAt = new Uint8Array(listed.length);
+      for (let i = 0; i < matched.length; i += 1) {
+        const service = matched[i]!.service;
+        if (!service) continue;
+        const p = listedAt(i);
+        if (p >= 0 && listed[p]?.transaction.transactionNo === service.transactionNo) claimedAt[p] = 1;
+        else claimed.add(service.transactionNo);
+      }
+    } else for (const i of matched) if (i.service) claimed.add(i.service.transactionNo);
     const unreadableLineByTx = new Map<string, number>();
     for (const r of input.unusable)
       if (r.fields?.transactionNo && !unreadableLineByTx.has(r.fields.transactionNo))
         unreadableLineByTx.set(r.fields.transactionNo, r.line);
     // One push per item: spreading a list this long into push's arguments overflows the call stack.
     for (const item of serviceOnlyItems({
-      listed: input.listed,
+      listed,
       ...(input.listedUnique ? { listedUnique: true } : {}),
       claimed,
+      ...(claimedAt ? { claimedAt } : {}),
       range,
       unreadableLineByTx,
       fmt: input.fmt,

@@ -33,6 +33,11 @@ export interface TwoWayInput {
   listedUnique?: boolean;
   /** Service transaction numbers a ledger row matched. */
   claimed: ReadonlySet<string>;
+  /**
+   * Per listed payment, 1 when a ledger row matched that very payment: with it, `claimed` need only
+   * hold the numbers of the other payments rows matched (answered by a lookup or the cache).
+   */
+  claimedAt?: Uint8Array;
   range: { startMs: number; endMs: number };
   /** Lines of unreadable rows by the transaction number written in them, to point at the likely row. */
   unreadableLineByTx: ReadonlyMap<string, number>;
@@ -52,8 +57,11 @@ export function serviceOnlyItems(input: TwoWayInput): ReconItem[] {
   const payments: Array<{ at: string; item: ReconItem }> = [];
   const refunds: Array<{ at: string; item: ReconItem }> = [];
   const seen = new Set<string>();
-  for (const { transaction: tx, fetchedAt } of input.listed) {
-    if (input.claimed.has(tx.transactionNo)) continue;
+  const { listed, claimed, claimedAt } = input;
+  for (let k = 0; k < listed.length; k += 1) {
+    if (claimedAt?.[k]) continue;
+    const { transaction: tx, fetchedAt } = listed[k]!;
+    if (claimed.size > 0 && claimed.has(tx.transactionNo)) continue;
     if (!input.listedUnique) {
       if (seen.has(tx.transactionNo)) continue;
       seen.add(tx.transactionNo);

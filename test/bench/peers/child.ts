@@ -13,7 +13,7 @@ import { createSqliteRunStore } from '../../../electron/core/adapters/sqlite/rec
 import { createSqliteJobStore } from '../../../electron/core/adapters/sqlite/recon-store';
 import { MIGRATIONS } from '../../../electron/core/adapters/sqlite/schema';
 import { chunked } from '../../../electron/hosts/cli/recon-run';
-import { prepareLedger } from '../../../electron/core/services/reconciliation/pipeline';
+import { prepareParsed } from '../../../electron/core/services/reconciliation/pipeline';
 import { createReconciliationService } from '../../../electron/core/services/reconciliation/service';
 import { parseCsvBytes } from '../../../shared/csv/parser';
 import { AppError } from '../../../shared/domain/errors';
@@ -32,15 +32,31 @@ const cpuMs = (from: NodeJS.CpuUsage) => {
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /**
- * The ledger made ready as the app does it (pipeline.ts prepareLedger). Over the app's 250,000-row
- * limit (the 1M figure) the same steps run without that one check, which would refuse the file.
+ * The ledger made ready as the app does it (pipeline.ts prepareParsed, after one parse). Over the
+ * app's 250,000-row limit (the 1M figure) the same steps run without that one check, which would
+ * refuse the file.
  */
 function prepare(bytes: Uint8Array) {
+  // Parsed once, as the app does: the file is not read a second time to learn its size.
   const parsed = parseCsvBytes(bytes);
-  if (parsed.dataRows <= RECON_MAX_ROWS) return prepareLedger(bytes, 'ledger.csv').imported;
+  if (parsed.dataRows <= RECON_MAX_ROWS) return prepareParsed(parsed, 'ledger.csv').imported;
   const mapping = chooseMapping(parsed.headers);
   return toLedgerRows(parsed, mapping, formatsFrom(detectFormats(parsed, mapping)));
 }
+
+/**
+ * Reads, parses and maps the ledger, and hands it to the service in the renderer's chunks. The parsed
+ * rows are not kept once handed over: in the app they are the renderer's (another process), and main
+ * only ever holds the chunk it is storing — kept here, they would add the renderer's copy of the
+ * whole ledger to main's peak for the whole run.
+ */
+function handOver(service: ReconService, runId: string, ledger: string): void {
+  const imported = prepare(readFileSync(ledger));
+  for (const c of chunked(imported.rows)) service.addInput(runId, 'row', c);
+  for (const c of chunked(imported.unusable)) service.addInput(runId, 'unusable', c);
+}
+
+type ReconService = ReturnType<typeof createReconciliationService>;
 
 /**
  * Refund Desk's whole job: read the ledger file, parse and map it, hand it to the reconciliation
@@ -67,9 +83,7 @@ async function reconOurs(a: { db: string; runId: string; ledger: string; created
   });
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const imported = prepare(readFileSync(a.ledger));
-  for (const c of chunked(imported.rows)) service.addInput(a.runId, 'row', c);
-  for (const c of chunked(imported.unusable)) service.addInput(a.runId, 'unusable', c);
+  handOver(service, a.runId, a.ledger);
   service.start(a.runId);
   await service.settled(a.runId);
   const { summary } = service.report(a.runId);

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parseLedgerAmount, readingOf } from '../../../shared/recon/amounts';
 import { epochDay, instantMs, parseLedgerDate } from '../../../shared/recon/dates';
 import { KeyIndex } from '../../../shared/recon/key-index';
-import type { LedgerRow } from '../../../shared/recon/ledger';
+import { escapeUnsafeText } from '../../../shared/domain/text';
+import { toLedgerRows, type LedgerRow } from '../../../shared/recon/ledger';
 import {
   forEachLedgerKey,
   keyOf,
@@ -124,6 +125,23 @@ describe('KeyIndex', () => {
       }),
     );
   });
+
+  it('finds a key’s number without adding a key it does not have', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 6 }), { maxLength: 200 }),
+        fc.array(fc.string({ maxLength: 6 }), { maxLength: 50 }),
+        (keys, asked) => {
+          const index = new KeyIndex(2);
+          for (const k of keys) index.idOf(k);
+          const size = index.size;
+          for (const k of [...asked, ...keys])
+            expect(index.find(k)).toBe(keys.includes(k) ? index.idOf(k) : -1);
+          expect(index.size).toBe(size);
+        },
+      ),
+    );
+  });
 });
 
 describe('keys by kind (no `tx:`/`ref:` string per row)', () => {
@@ -192,6 +210,49 @@ describe('keys by kind (no `tx:`/`ref:` string per row)', () => {
         forEachLedgerKey(rows, (byTx, v) => seen.push(keyOf(byTx, v)));
         expect(seen).toEqual(reference);
         expect(ledgerKeys(rows).map(lookupKey)).toEqual(reference);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('mapped cells read without the unsafe-text regex when they are plain ASCII', () => {
+  it('give the rows escapeUnsafeText of the trimmed cell gives, whatever the characters', () => {
+    const ch = fc.constantFrom(
+      ' ',
+      'a',
+      'Z',
+      '~',
+      '-',
+      '\u001f',
+      '\u007f',
+      '\u0085',
+      '\u200e',
+      '\u202e',
+      '\u2028',
+      'é',
+      '😀',
+      '\ufeff',
+      '\u00a0',
+    );
+    const cell = fc.array(ch, { maxLength: 8 }).map((cs) => `R${cs.join('')}`);
+    fc.assert(
+      fc.property(fc.array(cell, { minLength: 1, maxLength: 20 }), (refs) => {
+        const parsed = {
+          headers: ['Transaction No', 'Reference', 'Amount', 'Currency'],
+          rows: refs.map((r, i) => ({ line: i + 2, cells: [String(100 + i), r, '1.00', 'USD'] })),
+          problems: [],
+          delimiter: ',' as const,
+        };
+        const { rows } = toLedgerRows(parsed, {
+          transactionNo: 'Transaction No',
+          reference: 'Reference',
+          amount: 'Amount',
+          currency: 'Currency',
+        });
+        expect(rows.map((r) => r.reference)).toEqual(
+          refs.map((r) => escapeUnsafeText(r.trim()).slice(0, 128)),
+        );
       }),
       { numRuns: 2000 },
     );

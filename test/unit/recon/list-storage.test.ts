@@ -55,6 +55,27 @@ describe('the period’s list stored as columns', () => {
     );
   });
 
+  it('payments without refunds share one frozen empty list: not an array each, and never added to', () => {
+    fc.assert(
+      fc.property(fc.array(transactionArb, { minLength: 2, maxLength: 30 }), (transactions) => {
+        const back = decodeListColumns(encodeListColumns(transactions), isKnownCurrency) ?? [];
+        const empty = back.filter((t) => t.refunds.length === 0).map((t) => t.refunds);
+        for (const list of empty) {
+          expect(list).toBe(empty[0]);
+          expect(Object.isFrozen(list)).toBe(true);
+        }
+        // A payment's refunds are its own whenever it has any.
+        for (const t of back) if (t.refunds.length > 0) expect(Object.isFrozen(t.refunds)).toBe(false);
+      }),
+      { numRuns: 100 },
+    );
+    const none = { ...(fc.sample(transactionArb, 1)[0] as Transaction), refunds: [] };
+    const [a, b] = decodeListColumns(encodeListColumns([none, none]), isKnownCurrency) ?? [];
+    expect(a!.refunds).toBe(b!.refunds);
+    expect(() => (a!.refunds as unknown[]).push({})).toThrow(TypeError);
+    expect(b!.refunds).toEqual([]);
+  });
+
   it('saveWindow → readWindows (SQLite) gives every window back exactly, in order, copied windows too', () => {
     const db = openDatabase(join(dataDir(), DATABASE_FILE), MIGRATIONS);
     const runs = createSqliteRunStore(db);

@@ -157,6 +157,13 @@ export function parseListColumns(
   return { n: c.n, c };
 }
 
+/**
+ * The refunds of every payment without any: one frozen empty list shared by all of them (most of a
+ * million payments), not an array each kept with the list for the whole run. Frozen, so that code
+ * that would add to one payment's refunds fails loudly instead of adding to all of them.
+ */
+const NO_REFUNDS: readonly RefundRecord[] = Object.freeze([]);
+
 /** The payment at `at` (its refunds from position `r` of the refunds' columns), exactly as written. */
 function paymentOf(c: Columns, at: number, r: number): Transaction {
   // Properties in the schema's order (shared/domain/transaction.ts), optional ones only when stored.
@@ -177,8 +184,13 @@ function paymentOf(c: Columns, at: number, r: number): Transaction {
   if (pat !== null && pat !== undefined) t.paidAt = pat;
   const c4 = c.c4[at];
   if (c4 !== null && c4 !== undefined) t.cardLast4 = c4;
+  const count = c.rn[at]!;
+  if (count === 0) {
+    t.refunds = NO_REFUNDS as RefundRecord[];
+    return t;
+  }
   const refunds: RefundRecord[] = [];
-  for (let k = c.rn[at]!; k > 0; k -= 1, r += 1) {
+  for (let k = count; k > 0; k -= 1, r += 1) {
     const x = { refundTransactionNo: c.rno[r]! } as RefundRecord;
     const rref = c.rref[r];
     if (rref !== null && rref !== undefined) x.refundReference = rref;

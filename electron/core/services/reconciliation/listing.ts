@@ -5,6 +5,7 @@
  * the list the run carries on one-way and says so; where it cannot be reached the run pauses and says why.
  */
 import { isAppError } from '../../../../shared/domain/errors';
+import { KeyIndex } from '../../../../shared/recon/key-index';
 import type { ServiceAnswer } from '../../../../shared/recon/match';
 import type { ListedPayment } from '../../../../shared/recon/two-way';
 import { serviceDateToMs } from '../../../../shared/protocol/time';
@@ -88,11 +89,14 @@ export function listedWithPlaces(stored: readonly ListWindow[]): {
   index: ListIndex;
 } {
   const out: ListedAnswer[] = [];
-  // Each payment's number → its position: which payments were seen, and the index's map by number.
-  const seen = new Map<string, number>();
   const windows: string[] = [];
   let total = 0;
   for (const w of stored) if (w.state === 'listed') total += w.transactions.length;
+  // Each payment's number → its position: which payments were seen, and the index by number. Numbers
+  // get integers in first-seen order and a payment's position is the next one, so one probe of a
+  // table sized once for the whole list both tells a number seen before and files a new one — where a
+  // Map of a million fresh strings, grown step by step, was most of this function's time.
+  const seen = new KeyIndex(total);
   const window = new Uint16Array(total);
   const at = new Int32Array(total);
   for (const w of stored) {
@@ -103,8 +107,9 @@ export function listedWithPlaces(stored: readonly ListWindow[]): {
       const transaction = txs[k]!;
       // Refund records are not payments of the period; a record of unknown type stays in, so a listed
       // payment never goes missing from the report because the service left its type out.
-      if (transaction.transactionType === 'refund' || seen.has(transaction.transactionNo)) continue;
-      seen.set(transaction.transactionNo, out.length);
+      if (transaction.transactionType === 'refund') continue;
+      // A payment is in one window only; a number seen again keeps its first payment.
+      if (seen.idOf(transaction.transactionNo) !== out.length) continue;
       window[out.length] = wi;
       at[out.length] = k;
       // Made as the list's answer too (kind, source): the matching asks for it by this very object.
@@ -136,26 +141,35 @@ export interface ListIndex {
 /** `t` of `tx:`: a key is `tx:<no>` or `ref:<reference>` (shared/recon/match lookupKey). */
 const T = 116;
 
-export function listIndex(listed: readonly ListedPayment[]): ListIndex {
-  const byTx = new Map<string, number>();
-  for (let i = 0; i < listed.length; i += 1) byTx.set(listed[i]!.transaction.transactionNo, i);
-  return indexWith(byTx, listed);
-}
-
-/** The index, given the map by number (each listed payment's number → its position). */
-function indexWith(byTx: Map<string, number>, listed: readonly ListedPayment[]): ListIndex {
-  const byRef = new Map<string, number>();
-  const repeated = new Set<string>();
-  for (let i = 0; i < listed.length; i += 1) {
-    const ref = listed[i]!.transaction.reference;
-    if (!ref || repeated.has(ref)) continue;
-    if (byRef.has(ref)) {
-      byRef.delete(ref);
-      repeated.add(ref);
-    } else byRef.set(ref, i);
-  }
-  const positionBy = (tx: boolean, value: string) => (tx ? byTx.get(value) : byRef.get(value));
+/**
+ * The index, given each listed payment's number's integer, which is its position (its first
+ * payment's, for a number listed twice). The map by
+ * reference is made when a key by reference is first asked for: a ledger whose every row has its
+ * transaction number (the usual one) never asks, and a million references are not hashed for nothing.
+ */
+function indexWith(byTx: KeyIndex, listed: readonly ListedPayment[]): ListIndex {
+  const txAt = (value: string) => {
+    const p = byTx.find(value);
+    return p < 0 ? undefined : p;
+  };
+  let refs: Map<string, number> | undefined;
+  const byRef = (): Map<string, number> => {
+    if (refs) return refs;
+    const made = new Map<string, number>();
+    const repeated = new Set<string>();
+    for (let i = 0; i < listed.length; i += 1) {
+      const ref = listed[i]!.transaction.reference;
+      if (!ref || repeated.has(ref)) continue;
+      if (made.has(ref)) {
+        made.delete(ref);
+        repeated.add(ref);
+      } else made.set(ref, i);
+    }
+    refs = made;
+    return made;
+  };
+  const positionBy = (tx: boolean, value: string) => (tx ? txAt(value) : byRef().get(value));
   const position = (key: string) =>
-    key.charCodeAt(0) === T && key.startsWith('tx:') ? byTx.get(key.slice(3)) : byRef.get(key.slice(4));
+    key.charCodeAt(0) === T && key.startsWith('tx:') ? txAt(key.slice(3)) : byRef().get(key.slice(4));
   return { positionBy, position, has: (key) => position(key) !== undefined };
 }

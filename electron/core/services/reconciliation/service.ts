@@ -73,6 +73,36 @@ export interface RunView {
   published?: { by: string; desk: string; at: string; profileName: string; heldItems: number };
 }
 
+/**
+ * Whether no two rows of the ledger (read or unusable) carry the same line number. Lines are small
+ * positive integers (a file's line count): one bit-sized mark per line instead of a set of a million
+ * numbers and the two arrays spread into it; any other number falls back to the set.
+ */
+export function distinctLines(input: Pick<RunInput, 'rows' | 'unusable'>): boolean {
+  const { rows, unusable } = input;
+  let max = 0;
+  for (const r of rows) max = Number.isSafeInteger(r.line) && r.line > max ? r.line : max;
+  for (const r of unusable) max = Number.isSafeInteger(r.line) && r.line > max ? r.line : max;
+  // Bounded so that a damaged record with one huge line number cannot ask for gigabytes.
+  if (max > 4 * (rows.length + unusable.length) + 1024) return distinctBySet(rows, unusable);
+  const marks = new Uint8Array(max + 1);
+  for (const list of [rows, unusable])
+    for (const r of list) {
+      // A line that is not a small positive integer cannot be marked: ask the set instead.
+      if (!Number.isSafeInteger(r.line) || r.line < 0) return distinctBySet(rows, unusable);
+      if (marks[r.line]) return false;
+      marks[r.line] = 1;
+    }
+  return true;
+}
+
+function distinctBySet(rows: ReadonlyArray<{ line: number }>, unusable: ReadonlyArray<{ line: number }>) {
+  const seen = new Set<number>();
+  for (const r of rows) seen.add(r.line);
+  for (const r of unusable) seen.add(r.line);
+  return seen.size === rows.length + unusable.length;
+}
+
 export interface RunProfile {
   id: string;
   name: string;
@@ -324,8 +354,7 @@ export function createReconciliationService(deps: ReconciliationDeps) {
           'invalid_input',
           `The ledger was not handed over completely: ${handed} of ${r.facts.file.dataRows} data rows. Start the reconciliation again.`,
         );
-      const lines = new Set([...input.rows.map((x) => x.line), ...input.unusable.map((x) => x.line)]);
-      if (lines.size !== handed)
+      if (!distinctLines(input))
         throw new AppError('invalid_input', 'Two rows of the ledger carry the same line number.');
       runs.markStarted(runId, []);
       // The ledger just read and checked is the run's: it is not read (parsed) a second time.
