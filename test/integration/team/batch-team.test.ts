@@ -352,13 +352,27 @@ describe('refund batches on the team database (child processes, real PostgreSQL,
       expect(Number(inFlight[0]!.n), 'refunds in flight when the desk was killed').toBeGreaterThan(0);
 
       const second = await cli(['refund-batch', f.path, ...desk('bob', newDeskDir('bob-k')), '--yes']).done;
-      expect(second.code, second.out).toBe(0);
       expect(second.out).toMatch(/Resuming batch RB/);
-      // Counted at the service: exactly one refund per row, of its amount.
+      // Counted at the service: never two refunds for a payment, each of its row's amount.
       const refunds = refundsOn(f.nos);
-      expect(refunds).toHaveLength(40);
-      expect(new Set(refunds.map((r) => r.transactionNo)).size).toBe(40);
+      expect(new Set(refunds.map((r) => r.transactionNo)).size).toBe(refunds.length);
       expect(refunds.every((r) => r.refundAmountMinor === 10)).toBe(true);
+      if (second.code !== 0) {
+        // A request the kill cut off while it was still being written may never have reached the service
+        // (on a loaded machine it happens): the resuming desk cannot know, so that row stays of unknown
+        // outcome (exit 6) and is looked up, never resent — the one case where fewer than 40 are refunded.
+        expect(second.code, second.out).toBe(6);
+        const unknown = Number(/(\d+) of unknown outcome/.exec(second.out)?.[1]);
+        expect(unknown).toBeGreaterThan(0);
+        expect(refunds.length).toBeGreaterThanOrEqual(40 - unknown);
+        const again = await cli(['refund-batch', f.path, ...desk('bob', newDeskDir('bob-k2')), '--yes']).done;
+        expect([0, 6], again.out).toContain(again.code);
+        const after = refundsOn(f.nos);
+        expect(new Set(after.map((r) => r.transactionNo)).size).toBe(after.length);
+        expect(after.length).toBeLessThanOrEqual(40);
+        return;
+      }
+      expect(refunds).toHaveLength(40);
       const rows = await sql<{ state: string; n: string }>(
         `SELECT r.state, count(*) AS n FROM refund_desk.batch_rows r JOIN refund_desk.batches b ON b.id = r.batch_id
           WHERE b.file_name = 'killed.csv' GROUP BY r.state`,
