@@ -255,6 +255,8 @@ export function splitPlain(input: string, delimiter: CsvDelimiter, sink: RecordS
   // The first delimiter at or after some position not after `pos`: none before it from there on
   // (n + 1: none at all).
   let delim = -1;
+  // The record before: a cell equal to the one above it is that same string (see sameOr).
+  let above: string[] = [];
   for (let pos = 0; pos <= n; line += 1) {
     let end = lines.indexOf('\n', pos);
     if (end === -1) end = n;
@@ -272,18 +274,29 @@ export function splitPlain(input: string, delimiter: CsvDelimiter, sink: RecordS
         }
         if (delim >= stop) break;
         if (k === width - 1) break;
-        cells[k] = lines.slice(at, delim);
+        cells[k] = sameOr(lines, at, delim, above[k]!);
         k += 1;
         at = delim + 1;
       }
-      if (k === width - 1 && delim >= stop) cells[k] = lines.slice(at, stop);
+      if (k === width - 1 && delim >= stop) cells[k] = sameOr(lines, at, stop, above[k]!);
       else cells = undefined;
     }
     cells ??= lines.slice(pos, stop).split(delimiter);
     width = cells.length;
+    above = cells;
     sink(line, cells);
     pos = end + 1;
   }
+}
+
+/**
+ * The cell `text[from, to)`: `above` (the same column's cell in the record before) when it is equal,
+ * else a new string. A ledger's currency, status and date repeat down the rows: a repeated cell is
+ * kept once instead of a copy per row — at a million rows tens of megabytes of strings fewer that
+ * stay in memory with the parsed file, and fewer for the collector to copy and mark.
+ */
+function sameOr(text: string, from: number, to: number, above: string): string {
+  return above.length === to - from && text.startsWith(above, from) ? above : text.slice(from, to);
 }
 
 /** Whether a CR not followed by LF ends a line somewhere (then the text is read with LF line ends). */
