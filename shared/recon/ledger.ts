@@ -4,7 +4,7 @@
  * be used = data rows), each unusable one with its line, a reason and, where recognisable, its cause.
  * Amounts become integer minor units here and nowhere else.
  */
-import { currencySchema, isKnownCurrency, type Currency } from '../domain/currencies';
+import { currencyExponent, currencySchema, isKnownCurrency, type Currency } from '../domain/currencies';
 import { MoneyParseError, minorSchema } from '../domain/money';
 import { z } from 'zod';
 import { escapeUnsafeText, refuseUnsafeText } from '../domain/text';
@@ -14,6 +14,7 @@ import {
   decimalTally,
   decimalVerdict,
   parseLedgerAmount,
+  plainAmount,
   tallyDecimal,
   type DecimalEvidence,
   type DecimalSeparator,
@@ -353,7 +354,8 @@ export function toLedgerRows(
   // A ledger repeats a handful of currency and status words: each is read once per file.
   // Keyed by the cell as written, so that a repeated cell is not trimmed and checked again, and every row
   // with the same status keeps the same string (not one copy per row, 100k of them kept with the rows).
-  const currencies = new Map<string, Currency | { problem: string }>();
+  // A currency is kept with its exponent, for the amounts read in it.
+  const currencies = new Map<string, { currency: Currency; exp: number } | { problem: string }>();
   const statuses = new Map<string, { text: string; status: LedgerStatus }>();
   const rawCell = (cells: readonly string[], i: number) => (i < 0 ? '' : (cells[i] ?? ''));
   const txColumn = columnShown(mapping.transactionNo, 'transaction number');
@@ -406,18 +408,24 @@ export function toLedgerRows(
     const currencyRaw = rawCell(cells, idx.currency);
     let read = currencies.get(currencyRaw);
     if (read === undefined) {
-      read = readCurrency(cellOf(cells, idx.currency));
+      const code = readCurrency(cellOf(cells, idx.currency));
+      read = typeof code === 'string' ? { currency: code, exp: currencyExponent(code) } : code;
       currencies.set(currencyRaw, read);
     }
-    if (typeof read !== 'string') {
+    if ('problem' in read) {
       fail(read.problem, 'currency');
       continue;
     }
-    const currency = read;
+    const currency = read.currency;
     let amountMinor: number;
     let refundedMinor: number | undefined;
     try {
-      amountMinor = parseLedgerAmount(cellOf(cells, idx.amount), currency, decimalOf(rec, idx.amount));
+      // The usual amount (digits, a separator, a minus) as written: what the careful reading of the
+      // trimmed, escaped cell would give, since such a cell has nothing to trim or escape.
+      const amountDecimal = decimalOf(rec, idx.amount);
+      amountMinor =
+        plainAmount(rawCell(cells, idx.amount), read.exp, amountDecimal) ??
+        parseLedgerAmount(cellOf(cells, idx.amount), currency, amountDecimal);
       const refundedText = cellOf(cells, idx.refunded);
       if (refundedText)
         refundedMinor = parseLedgerAmount(refundedText, currency, decimalOf(rec, idx.refunded));

@@ -103,6 +103,31 @@ describe('ledger rows read once per distinct date cell', () => {
     );
   });
 
+  it('an amount cell read as written gives what the trimmed cell gives (the plain amount before the careful one)', () => {
+    const amount = fc
+      .array(fc.constantFrom('0', '1', '5', '9', '00', '999', '.', ',', '-', ' ', '(', ')', '\u00a0'), {
+        maxLength: 12,
+      })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(amount, fc.constantFrom('USD', 'JPY', 'KWD', 'usd', 'XYZ')), { maxLength: 20 }),
+        fc.constantFrom('.', ','),
+        (specs, decimal) => {
+          const formats = { decimal: decimal as '.', dateOrder: 'ymd' as const };
+          const read = (pad: string) =>
+            toLedgerRows(
+              parsedOf(specs.map(([a, ccy], i) => [String(1000 + i), `${pad}${a}${pad}`, ccy, '2025-06-01'])),
+              mapping,
+              formats,
+            );
+          expect(read('')).toStrictEqual(read(' '));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
   it('reads every date past the number of distinct dates it keeps', () => {
     const day = (i: number) => new Date(Date.UTC(2000, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
     const n = 10_050;
