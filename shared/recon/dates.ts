@@ -56,8 +56,7 @@ export function dateTally(): DateEvidence {
 export function tallyDate(ev: DateEvidence, v: string): boolean {
   const t = v.trim();
   if (t === '') return false;
-  // The usual ledger date, without the patterns (ISO accepts every such text).
-  if (isIsoDayShape(t) || ISO.test(t) || COMPACT.test(t)) return true;
+  if (ISO.test(t) || COMPACT.test(t)) return true;
   const o = ordersOf(t);
   if (!o) return false;
   if (o.dmy && o.mdy) {
