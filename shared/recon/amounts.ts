@@ -128,9 +128,10 @@ const PLAIN_MAX_DIGITS = 15;
  * The common case read in one pass over the characters, to integer minor units: an optional minus,
  * digits, and optionally the decimal separator and digits, nothing else (no spaces, no grouping).
  * Undefined for anything else — including amounts that must fail — which parseLedgerAmount then reads
- * the careful way, so both give the same number for every text this one accepts.
+ * the careful way, so both give the same number for every text this one accepts. Exported for the
+ * ledger reader, which knows each currency's exponent and tries this on the cell as written first.
  */
-function plainAmount(raw: string, exp: number, decimal: DecimalSeparator): number | undefined {
+export function plainAmount(raw: string, exp: number, decimal: DecimalSeparator): number | undefined {
   const n = raw.length;
   const sep = decimal.charCodeAt(0);
   let i = 0;

@@ -4,7 +4,7 @@
  * be used = data rows), each unusable one with its line, a reason and, where recognisable, its cause.
  * Amounts become integer minor units here and nowhere else.
  */
-import { currencySchema, isKnownCurrency, type Currency } from '../domain/currencies';
+import { currencyExponent, currencySchema, isKnownCurrency, type Currency } from '../domain/currencies';
 import { MoneyParseError, minorSchema } from '../domain/money';
 import { z } from 'zod';
 import { escapeUnsafeText, refuseUnsafeText } from '../domain/text';
@@ -14,6 +14,7 @@ import {
   decimalTally,
   decimalVerdict,
   parseLedgerAmount,
+  plainAmount,
   tallyDecimal,
   type DecimalEvidence,
   type DecimalSeparator,
@@ -225,7 +226,19 @@ export function formatQuestions(evidence: FormatEvidence, chosen: Partial<Ledger
   return q;
 }
 
-const DIGITS = /^\d{1,32}$/;
+/** Distinct date cells read once each (toLedgerRows); past this many, a cell is read every time. */
+const DATES_KEPT = 10_000;
+
+/** /^\d{1,32}$/ by a loop over the characters: a transaction number is checked on every row. */
+function isDigits(text: string): boolean {
+  const n = text.length;
+  if (n === 0 || n > 32) return false;
+  for (let i = 0; i < n; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
 const SCIENTIFIC = /^[-+]?\d+(?:[.,]\d+)?E[+-]?\d+$/i;
 const RAW_MAX = 300;
 const REASON_MAX = 500;
@@ -341,7 +354,8 @@ export function toLedgerRows(
   // A ledger repeats a handful of currency and status words: each is read once per file.
   // Keyed by the cell as written, so that a repeated cell is not trimmed and checked again, and every row
   // with the same status keeps the same string (not one copy per row, 100k of them kept with the rows).
-  const currencies = new Map<string, Currency | { problem: string }>();
+  // A currency is kept with its exponent, for the amounts read in it.
+  const currencies = new Map<string, { currency: Currency; exp: number } | { problem: string }>();
   const statuses = new Map<string, { text: string; status: LedgerStatus }>();
   const rawCell = (cells: readonly string[], i: number) => (i < 0 ? '' : (cells[i] ?? ''));
   const txColumn = columnShown(mapping.transactionNo, 'transaction number');
@@ -351,11 +365,25 @@ export function toLedgerRows(
   // A workbook's number cell is written with a dot, whatever the file's text cells use.
   const decimalOf = (r: CsvRecord, i: number) => (r.numbers?.includes(i) ? '.' : formats.decimal);
   const fail = (reason: string, cause: UnusableCause) => unusable.push(unusableOf(rec, idx, reason, cause));
+  // A ledger's dates are a period's days, repeated row after row: each distinct cell is read once, and
+  // every row with it keeps the same strings (not a copy per row: a million are kept with the rows).
+  // Bounded, for a file that writes a time to the second in its date column.
+  const dates = new Map<string, { date: string; day: string | undefined }>();
+  const readDate = (raw: string) => {
+    let read = dates.get(raw);
+    if (read === undefined) {
+      const text = raw.trim();
+      const date = isIsoDayShape(text) ? text : escapeUnsafeText(text);
+      read = { date, day: date ? parseLedgerDate(date, formats.dateOrder) : undefined };
+      if (dates.size < DATES_KEPT) dates.set(raw, read);
+    }
+    return read;
+  };
   for (rec of parsed.rows) {
     const cells = rec.cells;
     // A cell of digits (or a year-first day) has nothing to escape: the usual row skips that check.
     const txText = idx.transactionNo < 0 ? '' : (cells[idx.transactionNo] ?? '').trim();
-    const txDigits = DIGITS.test(txText);
+    const txDigits = isDigits(txText);
     let transactionNo = txDigits ? txText : escapeUnsafeText(txText);
     const reference = cellOf(cells, idx.reference);
     let keyNote: string | undefined;
@@ -380,18 +408,24 @@ export function toLedgerRows(
     const currencyRaw = rawCell(cells, idx.currency);
     let read = currencies.get(currencyRaw);
     if (read === undefined) {
-      read = readCurrency(cellOf(cells, idx.currency));
+      const code = readCurrency(cellOf(cells, idx.currency));
+      read = typeof code === 'string' ? { currency: code, exp: currencyExponent(code) } : code;
       currencies.set(currencyRaw, read);
     }
-    if (typeof read !== 'string') {
+    if ('problem' in read) {
       fail(read.problem, 'currency');
       continue;
     }
-    const currency = read;
+    const currency = read.currency;
     let amountMinor: number;
     let refundedMinor: number | undefined;
     try {
-      amountMinor = parseLedgerAmount(cellOf(cells, idx.amount), currency, decimalOf(rec, idx.amount));
+      // The usual amount (digits, a separator, a minus) as written: what the careful reading of the
+      // trimmed, escaped cell would give, since such a cell has nothing to trim or escape.
+      const amountDecimal = decimalOf(rec, idx.amount);
+      amountMinor =
+        plainAmount(rawCell(cells, idx.amount), read.exp, amountDecimal) ??
+        parseLedgerAmount(cellOf(cells, idx.amount), currency, amountDecimal);
       const refundedText = cellOf(cells, idx.refunded);
       if (refundedText)
         refundedMinor = parseLedgerAmount(refundedText, currency, decimalOf(rec, idx.refunded));
@@ -399,9 +433,7 @@ export function toLedgerRows(
       fail(e instanceof MoneyParseError ? `amount: ${e.message}` : 'amount could not be read', 'amount');
       continue;
     }
-    const dateText = idx.date < 0 ? '' : (cells[idx.date] ?? '').trim();
-    const date = isIsoDayShape(dateText) ? dateText : escapeUnsafeText(dateText);
-    const day = date ? parseLedgerDate(date, formats.dateOrder) : undefined;
+    const { date, day } = readDate(rawCell(cells, idx.date));
     if (date && !day) {
       fail(
         `date “${date.slice(0, 30)}” is not a date (expected ${formats.dateOrder === 'ymd' ? '2025-04-30' : formats.dateOrder === 'dmy' ? '30/04/2025' : '04/30/2025'})`,

@@ -118,12 +118,55 @@ describe('ledger rows stored as columns', () => {
     );
   });
 
+  it('writes the text a plain walk writes: each column in row order, each dictionary in first-seen order', () => {
+    // The reference: every column built by map over the rows, dictionaries by first appearance.
+    const dict = (values: Array<string | undefined>) => {
+      const d = [...new Set(values.filter((v) => v !== undefined))];
+      return { d, i: values.map((v) => (v === undefined ? -1 : d.indexOf(v))) };
+    };
+    const reference = (rows: LedgerRow[]) => {
+      const c: Record<string, unknown> = {
+        n: rows.length,
+        line: rows.map((r) => r.line),
+        no: rows.map((r) => r.transactionNo ?? null),
+        ref: rows.map((r) => r.reference ?? null),
+        amt: rows.map((r) => r.amountMinor),
+        cur: dict(rows.map((r) => r.currency)),
+        date: dict(rows.map((r) => r.date)),
+        day: rows.every((r) => r.day === r.date) ? 'date' : dict(rows.map((r) => r.day)),
+        st: dict(rows.map((r) => r.status)),
+        stx: dict(rows.map((r) => r.statusText)),
+      };
+      if (rows.some((r) => r.refundedMinor !== undefined)) c['rf'] = rows.map((r) => r.refundedMinor ?? null);
+      if (rows.some((r) => r.keyNote !== undefined)) c['kn'] = rows.map((r) => r.keyNote ?? null);
+      return JSON.stringify(c);
+    };
+    // Days that are mostly their dates, so both the 'date' form and a day column (from any row) occur.
+    const dayish = fc
+      .tuple(rowArb, fc.nat(5))
+      .map(([r, k]) => (k > 0 && r.date !== undefined ? { ...r, day: r.date } : r));
+    fc.assert(
+      fc.property(fc.array(dayish, { maxLength: 40 }), (rows) => {
+        expect(encodeLedgerColumns(rows)).toBe(reference(rows));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('entries that are not plain ledger rows are not put in columns (kept as their JSON)', () => {
     const row: LedgerRow = { line: 2, transactionNo: '1', amountMinor: 1, currency: 'USD', status: 'paid' };
     expect(encodeLedgerColumns([row, { ...row, extra: 1 }])).toBeUndefined();
     expect(encodeLedgerColumns([row, { ...row, amountMinor: '1' }])).toBeUndefined();
     expect(encodeLedgerColumns([row, { ...row, reference: undefined }])).toBeUndefined();
     expect(encodeLedgerColumns([row, null])).toBeUndefined();
+    // Whatever the key, a field the layout has no column for; a known one that is not its type.
+    expect(encodeLedgerColumns([row, { ...row, '': 'x' }])).toBeUndefined();
+    expect(encodeLedgerColumns([row, { ...row, refundedMinor: undefined }])).toBeUndefined();
+    expect(encodeLedgerColumns([row, { ...row, refundedMinor: '5' }])).toBeUndefined();
+    expect(encodeLedgerColumns([row, { ...row, day: 20250601 }])).toBeUndefined();
+    expect(encodeLedgerColumns([row, Object.assign(Object.create(null) as object, row)])).toBeUndefined();
+    expect(encodeLedgerColumns([row, [row]])).toBeUndefined();
+    expect(encodeLedgerColumns([row, { ...row, refundedMinor: 5, keyNote: 'n' }])).toBeDefined();
   });
 
   it('the store writes columns and reads them, and reads chunks stored as JSON by earlier versions', () => {

@@ -281,6 +281,60 @@ describe('a file without quotes is read line by line, as papaparse reads it', ()
     );
   });
 
+  it('gives the records papaparse gives for files of many rows, mostly as wide as the one before, cells repeating down the rows', () => {
+    // What a ledger looks like: rows of one width (cut from the text, a cell equal to the one above kept
+    // as that string), now and then a row with fewer or more cells, a blank line, one-column stretches.
+    const cellArb = fc.constantFrom(
+      '',
+      'USD',
+      'Paid',
+      '2025-06-01',
+      '2025-06-02',
+      '12.30',
+      ' ',
+      'x',
+      '\uFEFF',
+    );
+    const rowArb = fc.array(cellArb, { minLength: 1, maxLength: 5 });
+    const fileArb = fc.record({
+      header: rowArb,
+      rows: fc.array(
+        fc.oneof({ weight: 1, arbitrary: rowArb }, { weight: 4, arbitrary: fc.constant(null) }),
+        {
+          maxLength: 60,
+        },
+      ),
+      ends: fc.array(fc.constantFrom('\n', '\r\n', '\r'), { minLength: 1, maxLength: 3 }),
+      last: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fileArb,
+        fc.constantFrom(',', ';', '\t'),
+        cellArb,
+        ({ header, rows, ends, last }, d, fill) => {
+          // null: a row as wide as the header, its cells the header's shifted, or all one value.
+          const lines = [
+            header,
+            ...rows.map((r, i) => r ?? header.map((h, k) => ((i + k) % 3 === 0 ? fill : h))),
+          ];
+          const text = lines
+            .map((cells, i) => cells.join(d) + (i < lines.length - 1 || last ? ends[i % ends.length] : ''))
+            .join('');
+          expect(records(splitPlain, text, d)).toEqual(records(splitQuoted, text, d));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads a file of one column, and one whose later rows have no delimiter, line by line', () => {
+    const oneColumn = `id\n${Array.from({ length: 2000 }, (_, i) => String(i)).join('\n')}\n`;
+    expect(records(splitPlain, oneColumn)).toEqual(records(splitQuoted, oneColumn));
+    const narrowing = `a,b\n1,2\n${Array.from({ length: 500 }, (_, i) => `row ${i}`).join('\r\n')}\n3,4`;
+    expect(records(splitPlain, narrowing)).toEqual(records(splitQuoted, narrowing));
+  });
+
   it('reads CRLF, lone CR and LF in one file, blank and separator-only lines, empty cells', () => {
     const text = 'a,b,c\r\n1,,3\r\n\r\n,,\n4,5,\r6,7,8\n,x,\n9,10,11';
     expect(records(splitPlain, text)).toEqual(records(splitQuoted, text));

@@ -57,6 +57,87 @@ describe('plain amounts and readings', () => {
   });
 });
 
+describe('ledger rows read once per distinct date cell', () => {
+  const parsedOf = (rows: string[][]) => ({
+    headers: ['Transaction No', 'Amount', 'Currency', 'Date'],
+    rows: rows.map((cells, i) => ({ line: i + 2, cells })),
+    problems: [],
+    delimiter: ',' as const,
+  });
+  const mapping = { transactionNo: 'Transaction No', amount: 'Amount', currency: 'Currency', date: 'Date' };
+  const dateCell = fc.constantFrom(
+    '2025-06-01',
+    ' 2025-06-01',
+    '2025-06-01 ',
+    '2025-02-30',
+    '01/06/2025',
+    '13/06/2025',
+    '06/13/2025',
+    '31.12.2025',
+    '20250601',
+    '2025-06-01T10:00',
+    '',
+    'someday',
+    'a\u200bb',
+  );
+
+  it('a file reads to the rows its rows read to one at a time (the date of one row never leaks into another)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(99), dateCell), { maxLength: 30 }),
+        fc.constantFrom('ymd', 'dmy', 'mdy'),
+        (specs, order) => {
+          const rows = specs.map(([n, date]) => [String(1000 + n), '1.00', 'USD', date]);
+          const formats = { decimal: '.' as const, dateOrder: order as 'ymd' };
+          const whole = toLedgerRows(parsedOf(rows), mapping, formats);
+          const one = rows.map((cells, i) => {
+            const r = toLedgerRows(parsedOf([cells]), mapping, formats);
+            const again = (x: { line: number }) => ({ ...x, line: i + 2 });
+            return { rows: r.rows.map(again), unusable: r.unusable.map(again) };
+          });
+          expect(whole.rows).toStrictEqual(one.flatMap((r) => r.rows));
+          expect(whole.unusable).toStrictEqual(one.flatMap((r) => r.unusable));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('an amount cell read as written gives what the trimmed cell gives (the plain amount before the careful one)', () => {
+    const amount = fc
+      .array(fc.constantFrom('0', '1', '5', '9', '00', '999', '.', ',', '-', ' ', '(', ')', '\u00a0'), {
+        maxLength: 12,
+      })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(amount, fc.constantFrom('USD', 'JPY', 'KWD', 'usd', 'XYZ')), { maxLength: 20 }),
+        fc.constantFrom('.', ','),
+        (specs, decimal) => {
+          const formats = { decimal: decimal as '.', dateOrder: 'ymd' as const };
+          const read = (pad: string) =>
+            toLedgerRows(
+              parsedOf(specs.map(([a, ccy], i) => [String(1000 + i), `${pad}${a}${pad}`, ccy, '2025-06-01'])),
+              mapping,
+              formats,
+            );
+          expect(read('')).toStrictEqual(read(' '));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reads every date past the number of distinct dates it keeps', () => {
+    const day = (i: number) => new Date(Date.UTC(2000, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+    const n = 10_050;
+    const rows = Array.from({ length: 2 * n }, (_, i) => [String(1000 + i), '1.00', 'USD', ` ${day(i % n)}`]);
+    const read = toLedgerRows(parsedOf(rows), mapping);
+    expect(read.unusable).toEqual([]);
+    expect(read.rows.map((r) => [r.date, r.day])).toEqual(rows.map((c) => [c[3]!.trim(), c[3]!.trim()]));
+  });
+});
+
 describe('year-first days and service instants', () => {
   const day = fc
     .tuple(
