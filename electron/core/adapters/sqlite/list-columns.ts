@@ -8,6 +8,11 @@
  *   values once, then one small integer per payment, and every payment shares the dictionary's strings;
  * - refunds are flat columns of their own, with each payment's count.
  *
+ * Since schema v14 the columns are written packed (encodeListColumns, see "Packed" below): a string
+ * column is one string of its values between separators, split in one call, and a number or dictionary
+ * column the base64 of a typed array — where JSON.parse of the v10 text, value by value, was most of the
+ * time to read a million payments. Windows stored as JSON columns (v10–v13) are read as before.
+ *
  * It round-trips a window exactly: every field of the schema, an optional field absent stays absent
  * (null in a column), '' stays ''. test/unit/adapters/list-columns.property.test.ts checks that.
  */
@@ -18,6 +23,41 @@ import type { RefundRecord, Transaction } from '../../../../shared/domain/transa
 interface DictColumn {
   d: string[];
   i: number[];
+}
+
+/** A dictionary-coded column as read: entry `at` is `d[i[at] - o]`, absent when that is negative. */
+interface ReadDict {
+  d: readonly string[];
+  i: ArrayLike<number>;
+  /** What an index is offset by: 0 in the JSON layout (-1 absent), 1 packed (0 absent, unsigned). */
+  o: number;
+}
+
+/** A column of optional strings as read: null (or undefined) for an absent value. */
+type Strings = ArrayLike<string | null | undefined>;
+
+/** The columns as read, from either stored form: numbers may be typed arrays, dictionaries offset. */
+interface ReadColumns {
+  n: number;
+  no: ArrayLike<string>;
+  ref: Strings;
+  amt: ArrayLike<number>;
+  cur: ReadDict;
+  scur: ReadDict;
+  st: ReadDict;
+  ven: ReadDict;
+  typ: ReadDict;
+  cat: Strings;
+  pat: Strings;
+  c4: Strings;
+  rn: ArrayLike<number>;
+  rno: ArrayLike<string>;
+  rref: Strings;
+  ramt: ArrayLike<number>;
+  rcur: ReadDict;
+  rscur: ReadDict;
+  rst: ReadDict;
+  rat: Strings;
 }
 
 /** The stored shape. Short names: they are written once per window, not per payment. */
@@ -64,8 +104,8 @@ class DictWriter {
   }
 }
 
-/** The window's payments as the stored text of layout 'columns'. */
-export function encodeListColumns(transactions: readonly Transaction[]): string {
+/** The window's payments as columns (the shape of the JSON layout; encodeListColumns packs them). */
+function columnsOf(transactions: readonly Transaction[]): Columns {
   const cur = new DictWriter();
   const scur = new DictWriter();
   const st = new DictWriter();
@@ -119,7 +159,94 @@ export function encodeListColumns(transactions: readonly Transaction[]): string 
       c.rat.push(r.createdAt ?? null);
     }
   }
-  return JSON.stringify(c);
+  return c;
+}
+
+/*
+ * Packed (schema v14): MARK, a JSON header line, then the columns' sections one after the other, each
+ * `len` UTF-16 units long (the text is stored and read back as the same string, so lengths hold):
+ * - string columns (STRINGS, in that order): the values joined by SEP, an absent value as ABSENT. A
+ *   column with a value holding SEP or ABSENT, or that is not well-formed UTF-16 (it would not survive
+ *   SQLite's UTF-8), is that column's JSON array instead (named in `json`): exact either way.
+ * - amounts (amt, ramt): the base64 of their Float64Array (every integer of minor units exactly).
+ * - counts and dictionary indices (INTS, in that order): the base64 of an unsigned typed array of the
+ *   width the largest value needs (`w`: 1, 2 or 4 bytes); a dictionary index is stored plus one, so
+ *   that 0 is an absent value.
+ * Little-endian, as every platform Refund Desk runs on.
+ */
+const MARK = '\u0002packed1\n';
+const SEP = '\u001f';
+const ABSENT = '\u001e';
+const STRINGS = ['no', 'ref', 'cat', 'pat', 'c4', 'rno', 'rref', 'rat'] as const;
+const DICTS = ['cur', 'scur', 'st', 'ven', 'typ', 'rcur', 'rscur', 'rst'] as const;
+type StringName = (typeof STRINGS)[number];
+/** The columns with a value per refund (the others have one per payment). */
+const PER_REFUND: ReadonlySet<string> = new Set(['rno', 'rref', 'rat', 'rcur', 'rscur', 'rst']);
+type DictName = (typeof DICTS)[number];
+
+interface PackedHeader {
+  n: number;
+  /** Refunds in the window. */
+  r: number;
+  /** Each dictionary column's distinct values. */
+  d: Record<DictName, string[]>;
+  /** Bytes per value of rn, then of each dictionary column's indices (DICTS order). */
+  w: number[];
+  /** String columns stored as JSON arrays. */
+  json: StringName[];
+  /** Each section's length: STRINGS, amt, ramt, rn, DICTS. */
+  len: number[];
+}
+
+/**
+ * Whether a value can go between separators: it holds neither SEP nor ABSENT nor a lone surrogate (with
+ * the u flag the class matches only an unpaired one; a pair is one code point).
+ */
+const UNPACKABLE = /[\u001e\u001f\ud800-\udfff]/u;
+const packable = (v: string | null): boolean => v === null || !UNPACKABLE.test(v);
+
+function packStrings(values: ReadonlyArray<string | null>): string | undefined {
+  for (const v of values) if (!packable(v)) return undefined;
+  return values.map((v) => v ?? ABSENT).join(SEP);
+}
+
+const base64 = (a: ArrayBufferView): string =>
+  Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
+
+function packInts(values: readonly number[], plus: number): { w: number; text: string } {
+  let max = 0;
+  for (const v of values) if (v + plus > max) max = v + plus;
+  const w = max < 0x100 ? 1 : max < 0x10000 ? 2 : 4;
+  const a =
+    w === 1
+      ? new Uint8Array(values.length)
+      : w === 2
+        ? new Uint16Array(values.length)
+        : new Uint32Array(values.length);
+  for (let k = 0; k < values.length; k += 1) a[k] = values[k]! + plus;
+  return { w, text: base64(a) };
+}
+
+/** The window's payments as the stored text of layout 'columns' (packed, schema v14). */
+export function encodeListColumns(transactions: readonly Transaction[]): string {
+  const c = columnsOf(transactions);
+  const sections: string[] = [];
+  const json: StringName[] = [];
+  for (const name of STRINGS) {
+    const packed = packStrings(c[name]);
+    if (packed === undefined) json.push(name);
+    sections.push(packed ?? JSON.stringify(c[name]));
+  }
+  sections.push(base64(Float64Array.from(c.amt)), base64(Float64Array.from(c.ramt)));
+  const w: number[] = [];
+  for (const [values, plus] of [[c.rn, 0], ...DICTS.map((d) => [c[d].i, 1] as const)] as const) {
+    const p = packInts(values, plus);
+    w.push(p.w);
+    sections.push(p.text);
+  }
+  const d = Object.fromEntries(DICTS.map((name) => [name, c[name].d])) as Record<DictName, string[]>;
+  const header: PackedHeader = { n: c.n, r: c.rno.length, d, w, json, len: sections.map((x) => x.length) };
+  return `${MARK}${JSON.stringify(header)}\n${sections.join('')}`;
 }
 
 /** Thrown for stored text that is not a window of this layout (a damaged or foreign row). */
@@ -127,8 +254,10 @@ export class ListColumnsError extends Error {
   override name = 'ListColumnsError';
 }
 
-const dict = <T extends string>(col: DictColumn, at: number): T | undefined => {
-  const id = col.i[at]!;
+const damaged = () => new ListColumnsError('a stored list window is not in the columns layout');
+
+const dict = <T extends string>(col: ReadDict, at: number): T | undefined => {
+  const id = col.i[at]! - col.o;
   return id < 0 ? undefined : (col.d[id] as T);
 };
 
@@ -138,21 +267,115 @@ export interface ParsedListColumns {
   /** Per payment: its first refund's position in the refunds' columns (made when first asked for). */
   refundStart?: Int32Array;
   /** @internal the stored columns */
-  readonly c: Columns;
+  readonly c: ReadColumns;
+}
+
+/** The bytes of a base64 section, in a buffer of their own aligned for any typed array. */
+function bytesOf(text: string): ArrayBuffer {
+  const b = Buffer.from(text, 'base64');
+  // Buffer.from may hand out a slice of a shared pool (small sections): copied out, aligned.
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength
+    ? (b.buffer as ArrayBuffer)
+    : new Uint8Array(b).buffer;
+}
+
+function intsOf(text: string, w: number | undefined, count: number): ArrayLike<number> {
+  const bytes = bytesOf(text);
+  const a =
+    w === 1
+      ? new Uint8Array(bytes)
+      : w === 2
+        ? new Uint16Array(bytes)
+        : w === 4
+          ? new Uint32Array(bytes)
+          : undefined;
+  if (a?.length !== count) throw damaged();
+  return a;
+}
+
+function numbersOf(text: string, count: number): Float64Array {
+  const bytes = bytesOf(text);
+  if (bytes.byteLength !== count * 8) throw damaged();
+  return new Float64Array(bytes);
+}
+
+function stringsOf(text: string, asJson: boolean, count: number): Strings {
+  let a: Array<string | null>;
+  if (asJson) a = JSON.parse(text) as Array<string | null>;
+  else if (count === 0) a = [];
+  else {
+    a = text.split(SEP);
+    // Only a column with absent values is looked through (one search of its text tells).
+    if (text.includes(ABSENT)) for (let k = 0; k < a.length; k += 1) if (a[k] === ABSENT) a[k] = null;
+  }
+  if (!Array.isArray(a) || a.length !== count) throw damaged();
+  return a;
+}
+
+/** The columns of a packed window (see "Packed" above). */
+function unpack(text: string): ReadColumns {
+  const eol = text.indexOf('\n', MARK.length);
+  if (eol < 0) throw damaged();
+  const h = JSON.parse(text.slice(MARK.length, eol)) as PackedHeader;
+  if (typeof h !== 'object' || h === null || !Array.isArray(h.len) || h.len.length !== STRINGS.length + 11)
+    throw damaged();
+  let pos = eol + 1;
+  const section = (k: number): string => {
+    const s = text.slice(pos, pos + h.len[k]!);
+    pos += h.len[k]!;
+    return s;
+  };
+  const strings = {} as Record<StringName, Strings>;
+  STRINGS.forEach((name, k) => {
+    strings[name] = stringsOf(section(k), h.json.includes(name), PER_REFUND.has(name) ? h.r : h.n);
+  });
+  const amt = numbersOf(section(STRINGS.length), h.n);
+  const ramt = numbersOf(section(STRINGS.length + 1), h.r);
+  const rn = intsOf(section(STRINGS.length + 2), h.w[0], h.n);
+  const dicts = {} as Record<DictName, ReadDict>;
+  DICTS.forEach((name, k) => {
+    const i = intsOf(section(STRINGS.length + 3 + k), h.w[k + 1], PER_REFUND.has(name) ? h.r : h.n);
+    dicts[name] = { d: h.d[name], i, o: 1 };
+  });
+  if (pos !== text.length) throw damaged();
+  return { n: h.n, ...strings, amt, ramt, rn, ...dicts } as ReadColumns;
+}
+
+/** The columns of a window stored as JSON columns (v10–v13). */
+function fromJson(text: string): ReadColumns {
+  const c = JSON.parse(text) as Columns;
+  if (typeof c !== 'object' || c === null || !Array.isArray(c.no) || c.no.length !== c.n) throw damaged();
+  const read = (col: DictColumn): ReadDict => ({ d: col.d, i: col.i, o: 0 });
+  return {
+    ...c,
+    cur: read(c.cur),
+    scur: read(c.scur),
+    st: read(c.st),
+    ven: read(c.ven),
+    typ: read(c.typ),
+    rcur: read(c.rcur),
+    rscur: read(c.rscur),
+    rst: read(c.rst),
+  };
 }
 
 /**
- * Parses the stored text of layout 'columns'. `known` decides whether a currency code is one this app
- * handles: a window with any other is refused whole (undefined), as the object layout's reader does —
- * checked on the dictionaries, not per payment.
+ * Parses the stored text of layout 'columns', packed or JSON. `known` decides whether a currency code
+ * is one this app handles: a window with any other is refused whole (undefined), as the object layout's
+ * reader does — checked on the dictionaries, not per payment.
  */
 export function parseListColumns(
   text: string,
   known: (currency: string) => boolean,
 ): ParsedListColumns | undefined {
-  const c = JSON.parse(text) as Columns;
-  if (typeof c !== 'object' || c === null || !Array.isArray(c.no) || c.no.length !== c.n)
-    throw new ListColumnsError('a stored list window is not in the columns layout');
+  let c: ReadColumns;
+  try {
+    c = text.startsWith(MARK) ? unpack(text) : fromJson(text);
+  } catch (e) {
+    if (e instanceof ListColumnsError) throw e;
+    // Text that does not parse at all: a damaged row, said as such.
+    throw damaged();
+  }
   for (const col of [c.cur, c.scur, c.rcur, c.rscur]) if (!col.d.every(known)) return undefined;
   return { n: c.n, c };
 }
@@ -165,7 +388,7 @@ export function parseListColumns(
 const NO_REFUNDS: readonly RefundRecord[] = Object.freeze([]);
 
 /** The payment at `at` (its refunds from position `r` of the refunds' columns), exactly as written. */
-function paymentOf(c: Columns, at: number, r: number): Transaction {
+function paymentOf(c: ReadColumns, at: number, r: number): Transaction {
   // Properties in the schema's order (shared/domain/transaction.ts), optional ones only when stored.
   const t = { transactionNo: c.no[at]! } as Transaction;
   const ref = c.ref[at];
