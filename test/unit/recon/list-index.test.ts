@@ -94,7 +94,7 @@ describe('the list’s index', () => {
         (windows, keys, sorted) => {
           // Windows may repeat a number (the first is kept); rows often follow the list's order.
           const txs = windows.map((nos) => nos.map((n) => payment(n, n === '1' || n === '2' ? 'A' : 'B')));
-          const { listed, index } = listedWithPlaces(txs.map(window));
+          const { listed, index, places } = listedWithPlaces(txs.map(window));
           const rows = (sorted ? [...keys].sort() : keys).map(
             (k, i) =>
               ({
@@ -112,6 +112,7 @@ describe('the list’s index', () => {
                 : index.positionBy(false, r.reference!)) ?? -1,
           );
           expect([...listPositions(rows, index, listed)]).toEqual(want);
+          expect([...listPositions(rows, index, listed, places.window)]).toEqual(want);
         },
       ),
       { numRuns: 1000 },

@@ -8,10 +8,11 @@
  *   values once, then one small integer per payment, and every payment shares the dictionary's strings;
  * - refunds are flat columns of their own, with each payment's count.
  *
- * Since schema v14 the columns are written packed (encodeListColumns, see "Packed" below): a string
- * column is one string of its values between separators, split in one call, and a number or dictionary
- * column the base64 of a typed array — where JSON.parse of the v10 text, value by value, was most of the
- * time to read a million payments. Windows stored as JSON columns (v10–v13) are read as before.
+ * Since schema v14 the columns are written packed (encodeListColumns, see "Packed" below): a number or
+ * dictionary column is the base64 of a typed array instead of a JSON array of numbers (ten of them a
+ * payment, parsed one by one and then held as arrays of a million entries), and a column of strings
+ * none of which is present is not written at all. Windows stored as JSON columns (v10–v13) are read
+ * as before.
  *
  * It round-trips a window exactly: every field of the schema, an optional field absent stays absent
  * (null in a column), '' stays ''. test/unit/adapters/list-columns.property.test.ts checks that.
@@ -165,9 +166,10 @@ function columnsOf(transactions: readonly Transaction[]): Columns {
 /*
  * Packed (schema v14): MARK, a JSON header line, then the columns' sections one after the other, each
  * `len` UTF-16 units long (the text is stored and read back as the same string, so lengths hold):
- * - string columns (STRINGS, in that order): the values joined by SEP, an absent value as ABSENT. A
- *   column with a value holding SEP or ABSENT, or that is not well-formed UTF-16 (it would not survive
- *   SQLite's UTF-8), is that column's JSON array instead (named in `json`): exact either way.
+ * - string columns (STRINGS, in that order): the JSON array of the values (null: absent), or nothing
+ *   when every value is absent (named in `none`). JSON, not one string split at a separator: JSON.parse
+ *   makes each value a string of its own, where split's would be slices that keep the whole window's
+ *   text alive and are slower to hash and compare in every step after (measured).
  * - amounts (amt, ramt): the base64 of their Float64Array (every integer of minor units exactly).
  * - counts and dictionary indices (INTS, in that order): the base64 of an unsigned typed array of the
  *   width the largest value needs (`w`: 1, 2 or 4 bytes); a dictionary index is stored plus one, so
@@ -175,8 +177,6 @@ function columnsOf(transactions: readonly Transaction[]): Columns {
  * Little-endian, as every platform Refund Desk runs on.
  */
 const MARK = '\u0002packed1\n';
-const SEP = '\u001f';
-const ABSENT = '\u001e';
 const STRINGS = ['no', 'ref', 'cat', 'pat', 'c4', 'rno', 'rref', 'rat'] as const;
 const DICTS = ['cur', 'scur', 'st', 'ven', 'typ', 'rcur', 'rscur', 'rst'] as const;
 type StringName = (typeof STRINGS)[number];
@@ -192,22 +192,10 @@ interface PackedHeader {
   d: Record<DictName, string[]>;
   /** Bytes per value of rn, then of each dictionary column's indices (DICTS order). */
   w: number[];
-  /** String columns stored as JSON arrays. */
-  json: StringName[];
+  /** String columns without any value present (no section text). */
+  none: StringName[];
   /** Each section's length: STRINGS, amt, ramt, rn, DICTS. */
   len: number[];
-}
-
-/**
- * Whether a value can go between separators: it holds neither SEP nor ABSENT nor a lone surrogate (with
- * the u flag the class matches only an unpaired one; a pair is one code point).
- */
-const UNPACKABLE = /[\u001e\u001f\ud800-\udfff]/u;
-const packable = (v: string | null): boolean => v === null || !UNPACKABLE.test(v);
-
-function packStrings(values: ReadonlyArray<string | null>): string | undefined {
-  for (const v of values) if (!packable(v)) return undefined;
-  return values.map((v) => v ?? ABSENT).join(SEP);
 }
 
 const base64 = (a: ArrayBufferView): string =>
@@ -231,11 +219,13 @@ function packInts(values: readonly number[], plus: number): { w: number; text: s
 export function encodeListColumns(transactions: readonly Transaction[]): string {
   const c = columnsOf(transactions);
   const sections: string[] = [];
-  const json: StringName[] = [];
+  const none: StringName[] = [];
   for (const name of STRINGS) {
-    const packed = packStrings(c[name]);
-    if (packed === undefined) json.push(name);
-    sections.push(packed ?? JSON.stringify(c[name]));
+    const values = c[name];
+    if (values.length > 0 && values.every((v) => v === null)) {
+      none.push(name);
+      sections.push('');
+    } else sections.push(JSON.stringify(values));
   }
   sections.push(base64(Float64Array.from(c.amt)), base64(Float64Array.from(c.ramt)));
   const w: number[] = [];
@@ -245,7 +235,7 @@ export function encodeListColumns(transactions: readonly Transaction[]): string 
     sections.push(p.text);
   }
   const d = Object.fromEntries(DICTS.map((name) => [name, c[name].d])) as Record<DictName, string[]>;
-  const header: PackedHeader = { n: c.n, r: c.rno.length, d, w, json, len: sections.map((x) => x.length) };
+  const header: PackedHeader = { n: c.n, r: c.rno.length, d, w, none, len: sections.map((x) => x.length) };
   return `${MARK}${JSON.stringify(header)}\n${sections.join('')}`;
 }
 
@@ -299,17 +289,14 @@ function numbersOf(text: string, count: number): Float64Array {
   return new Float64Array(bytes);
 }
 
-function stringsOf(text: string, asJson: boolean, count: number): Strings {
-  let a: Array<string | null>;
-  if (asJson) a = JSON.parse(text) as Array<string | null>;
-  else if (count === 0) a = [];
-  else {
-    a = text.split(SEP);
-    // Only a column with absent values is looked through (one search of its text tells).
-    if (text.includes(ABSENT)) for (let k = 0; k < a.length; k += 1) if (a[k] === ABSENT) a[k] = null;
-  }
+/** A column without any value present: any position of it reads as absent (undefined). */
+const NONE: Strings = Object.freeze([]);
+
+function stringsOf(text: string, none: boolean, count: number): Strings {
+  if (none) return NONE;
+  const a = JSON.parse(text) as unknown;
   if (!Array.isArray(a) || a.length !== count) throw damaged();
-  return a;
+  return a as Strings;
 }
 
 /** The columns of a packed window (see "Packed" above). */
@@ -327,7 +314,7 @@ function unpack(text: string): ReadColumns {
   };
   const strings = {} as Record<StringName, Strings>;
   STRINGS.forEach((name, k) => {
-    strings[name] = stringsOf(section(k), h.json.includes(name), PER_REFUND.has(name) ? h.r : h.n);
+    strings[name] = stringsOf(section(k), h.none.includes(name), PER_REFUND.has(name) ? h.r : h.n);
   });
   const amt = numbersOf(section(STRINGS.length), h.n);
   const ramt = numbersOf(section(STRINGS.length + 1), h.r);
