@@ -8,12 +8,6 @@
  *   values once, then one small integer per payment, and every payment shares the dictionary's strings;
  * - refunds are flat columns of their own, with each payment's count.
  *
- * Since schema v14 the columns are written packed (encodeListColumns, see "Packed" below): a number or
- * dictionary column is the base64 of a typed array instead of a JSON array of numbers (ten of them a
- * payment, parsed one by one and then held as arrays of a million entries), and a column of strings
- * none of which is present is not written at all. Windows stored as JSON columns (v10–v13) are read
- * as before.
- *
  * It round-trips a window exactly: every field of the schema, an optional field absent stays absent
  * (null in a column), '' stays ''. test/unit/adapters/list-columns.property.test.ts checks that.
  */
@@ -24,41 +18,6 @@ import type { RefundRecord, Transaction } from '../../../../shared/domain/transa
 interface DictColumn {
   d: string[];
   i: number[];
-}
-
-/** A dictionary-coded column as read: entry `at` is `d[i[at] - o]`, absent when that is negative. */
-interface ReadDict {
-  d: readonly string[];
-  i: ArrayLike<number>;
-  /** What an index is offset by: 0 in the JSON layout (-1 absent), 1 packed (0 absent, unsigned). */
-  o: number;
-}
-
-/** A column of optional strings as read: null (or undefined) for an absent value. */
-type Strings = ArrayLike<string | null | undefined>;
-
-/** The columns as read, from either stored form: numbers may be typed arrays, dictionaries offset. */
-interface ReadColumns {
-  n: number;
-  no: ArrayLike<string>;
-  ref: Strings;
-  amt: ArrayLike<number>;
-  cur: ReadDict;
-  scur: ReadDict;
-  st: ReadDict;
-  ven: ReadDict;
-  typ: ReadDict;
-  cat: Strings;
-  pat: Strings;
-  c4: Strings;
-  rn: ArrayLike<number>;
-  rno: ArrayLike<string>;
-  rref: Strings;
-  ramt: ArrayLike<number>;
-  rcur: ReadDict;
-  rscur: ReadDict;
-  rst: ReadDict;
-  rat: Strings;
 }
 
 /** The stored shape. Short names: they are written once per window, not per payment. */
@@ -105,8 +64,8 @@ class DictWriter {
   }
 }
 
-/** The window's payments as columns (the shape of the JSON layout; encodeListColumns packs them). */
-function columnsOf(transactions: readonly Transaction[]): Columns {
+/** The window's payments as the stored text of layout 'columns'. */
+export function encodeListColumns(transactions: readonly Transaction[]): string {
   const cur = new DictWriter();
   const scur = new DictWriter();
   const st = new DictWriter();
@@ -160,83 +119,7 @@ function columnsOf(transactions: readonly Transaction[]): Columns {
       c.rat.push(r.createdAt ?? null);
     }
   }
-  return c;
-}
-
-/*
- * Packed (schema v14): MARK, a JSON header line, then the columns' sections one after the other, each
- * `len` UTF-16 units long (the text is stored and read back as the same string, so lengths hold):
- * - string columns (STRINGS, in that order): the JSON array of the values (null: absent), or nothing
- *   when every value is absent (named in `none`). JSON, not one string split at a separator: JSON.parse
- *   makes each value a string of its own, where split's would be slices that keep the whole window's
- *   text alive and are slower to hash and compare in every step after (measured).
- * - amounts (amt, ramt): the base64 of their Float64Array (every integer of minor units exactly).
- * - counts and dictionary indices (INTS, in that order): the base64 of an unsigned typed array of the
- *   width the largest value needs (`w`: 1, 2 or 4 bytes); a dictionary index is stored plus one, so
- *   that 0 is an absent value.
- * Little-endian, as every platform Refund Desk runs on.
- */
-const MARK = '\u0002packed1\n';
-const STRINGS = ['no', 'ref', 'cat', 'pat', 'c4', 'rno', 'rref', 'rat'] as const;
-const DICTS = ['cur', 'scur', 'st', 'ven', 'typ', 'rcur', 'rscur', 'rst'] as const;
-type StringName = (typeof STRINGS)[number];
-/** The columns with a value per refund (the others have one per payment). */
-const PER_REFUND: ReadonlySet<string> = new Set(['rno', 'rref', 'rat', 'rcur', 'rscur', 'rst']);
-type DictName = (typeof DICTS)[number];
-
-interface PackedHeader {
-  n: number;
-  /** Refunds in the window. */
-  r: number;
-  /** Each dictionary column's distinct values. */
-  d: Record<DictName, string[]>;
-  /** Bytes per value of rn, then of each dictionary column's indices (DICTS order). */
-  w: number[];
-  /** String columns without any value present (no section text). */
-  none: StringName[];
-  /** Each section's length: STRINGS, amt, ramt, rn, DICTS. */
-  len: number[];
-}
-
-const base64 = (a: ArrayBufferView): string =>
-  Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
-
-function packInts(values: readonly number[], plus: number): { w: number; text: string } {
-  let max = 0;
-  for (const v of values) if (v + plus > max) max = v + plus;
-  const w = max < 0x100 ? 1 : max < 0x10000 ? 2 : 4;
-  const a =
-    w === 1
-      ? new Uint8Array(values.length)
-      : w === 2
-        ? new Uint16Array(values.length)
-        : new Uint32Array(values.length);
-  for (let k = 0; k < values.length; k += 1) a[k] = values[k]! + plus;
-  return { w, text: base64(a) };
-}
-
-/** The window's payments as the stored text of layout 'columns' (packed, schema v14). */
-export function encodeListColumns(transactions: readonly Transaction[]): string {
-  const c = columnsOf(transactions);
-  const sections: string[] = [];
-  const none: StringName[] = [];
-  for (const name of STRINGS) {
-    const values = c[name];
-    if (values.length > 0 && values.every((v) => v === null)) {
-      none.push(name);
-      sections.push('');
-    } else sections.push(JSON.stringify(values));
-  }
-  sections.push(base64(Float64Array.from(c.amt)), base64(Float64Array.from(c.ramt)));
-  const w: number[] = [];
-  for (const [values, plus] of [[c.rn, 0], ...DICTS.map((d) => [c[d].i, 1] as const)] as const) {
-    const p = packInts(values, plus);
-    w.push(p.w);
-    sections.push(p.text);
-  }
-  const d = Object.fromEntries(DICTS.map((name) => [name, c[name].d])) as Record<DictName, string[]>;
-  const header: PackedHeader = { n: c.n, r: c.rno.length, d, w, none, len: sections.map((x) => x.length) };
-  return `${MARK}${JSON.stringify(header)}\n${sections.join('')}`;
+  return JSON.stringify(c);
 }
 
 /** Thrown for stored text that is not a window of this layout (a damaged or foreign row). */
@@ -244,10 +127,8 @@ export class ListColumnsError extends Error {
   override name = 'ListColumnsError';
 }
 
-const damaged = () => new ListColumnsError('a stored list window is not in the columns layout');
-
-const dict = <T extends string>(col: ReadDict, at: number): T | undefined => {
-  const id = col.i[at]! - col.o;
+const dict = <T extends string>(col: DictColumn, at: number): T | undefined => {
+  const id = col.i[at]!;
   return id < 0 ? undefined : (col.d[id] as T);
 };
 
@@ -257,112 +138,21 @@ export interface ParsedListColumns {
   /** Per payment: its first refund's position in the refunds' columns (made when first asked for). */
   refundStart?: Int32Array;
   /** @internal the stored columns */
-  readonly c: ReadColumns;
-}
-
-/** The bytes of a base64 section, in a buffer of their own aligned for any typed array. */
-function bytesOf(text: string): ArrayBuffer {
-  const b = Buffer.from(text, 'base64');
-  // Buffer.from may hand out a slice of a shared pool (small sections): copied out, aligned.
-  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength
-    ? (b.buffer as ArrayBuffer)
-    : new Uint8Array(b).buffer;
-}
-
-function intsOf(text: string, w: number | undefined, count: number): ArrayLike<number> {
-  const bytes = bytesOf(text);
-  const a =
-    w === 1
-      ? new Uint8Array(bytes)
-      : w === 2
-        ? new Uint16Array(bytes)
-        : w === 4
-          ? new Uint32Array(bytes)
-          : undefined;
-  if (a?.length !== count) throw damaged();
-  return a;
-}
-
-function numbersOf(text: string, count: number): Float64Array {
-  const bytes = bytesOf(text);
-  if (bytes.byteLength !== count * 8) throw damaged();
-  return new Float64Array(bytes);
-}
-
-/** A column without any value present: any position of it reads as absent (undefined). */
-const NONE: Strings = Object.freeze([]);
-
-function stringsOf(text: string, none: boolean, count: number): Strings {
-  if (none) return NONE;
-  const a = JSON.parse(text) as unknown;
-  if (!Array.isArray(a) || a.length !== count) throw damaged();
-  return a as Strings;
-}
-
-/** The columns of a packed window (see "Packed" above). */
-function unpack(text: string): ReadColumns {
-  const eol = text.indexOf('\n', MARK.length);
-  if (eol < 0) throw damaged();
-  const h = JSON.parse(text.slice(MARK.length, eol)) as PackedHeader;
-  if (typeof h !== 'object' || h === null || !Array.isArray(h.len) || h.len.length !== STRINGS.length + 11)
-    throw damaged();
-  let pos = eol + 1;
-  const section = (k: number): string => {
-    const s = text.slice(pos, pos + h.len[k]!);
-    pos += h.len[k]!;
-    return s;
-  };
-  const strings = {} as Record<StringName, Strings>;
-  STRINGS.forEach((name, k) => {
-    strings[name] = stringsOf(section(k), h.none.includes(name), PER_REFUND.has(name) ? h.r : h.n);
-  });
-  const amt = numbersOf(section(STRINGS.length), h.n);
-  const ramt = numbersOf(section(STRINGS.length + 1), h.r);
-  const rn = intsOf(section(STRINGS.length + 2), h.w[0], h.n);
-  const dicts = {} as Record<DictName, ReadDict>;
-  DICTS.forEach((name, k) => {
-    const i = intsOf(section(STRINGS.length + 3 + k), h.w[k + 1], PER_REFUND.has(name) ? h.r : h.n);
-    dicts[name] = { d: h.d[name], i, o: 1 };
-  });
-  if (pos !== text.length) throw damaged();
-  return { n: h.n, ...strings, amt, ramt, rn, ...dicts } as ReadColumns;
-}
-
-/** The columns of a window stored as JSON columns (v10–v13). */
-function fromJson(text: string): ReadColumns {
-  const c = JSON.parse(text) as Columns;
-  if (typeof c !== 'object' || c === null || !Array.isArray(c.no) || c.no.length !== c.n) throw damaged();
-  const read = (col: DictColumn): ReadDict => ({ d: col.d, i: col.i, o: 0 });
-  return {
-    ...c,
-    cur: read(c.cur),
-    scur: read(c.scur),
-    st: read(c.st),
-    ven: read(c.ven),
-    typ: read(c.typ),
-    rcur: read(c.rcur),
-    rscur: read(c.rscur),
-    rst: read(c.rst),
-  };
+  readonly c: Columns;
 }
 
 /**
- * Parses the stored text of layout 'columns', packed or JSON. `known` decides whether a currency code
- * is one this app handles: a window with any other is refused whole (undefined), as the object layout's
- * reader does — checked on the dictionaries, not per payment.
+ * Parses the stored text of layout 'columns'. `known` decides whether a currency code is one this app
+ * handles: a window with any other is refused whole (undefined), as the object layout's reader does —
+ * checked on the dictionaries, not per payment.
  */
 export function parseListColumns(
   text: string,
   known: (currency: string) => boolean,
 ): ParsedListColumns | undefined {
-  let c: ReadColumns;
-  try {
-    c = text.startsWith(MARK) ? unpack(text) : fromJson(text);
-  } catch (e) {
-    if (e instanceof ListColumnsError) throw e;
-    // Text that does not parse at all: a damaged row, said as such.
-    throw damaged();
-  }
+  const c = JSON.parse(text) as Columns;
+  if (typeof c !== 'object' || c === null || !Array.isArray(c.no) || c.no.length !== c.n)
+    throw new ListColumnsError('a stored list window is not in the columns layout');
   for (const col of [c.cur, c.scur, c.rcur, c.rscur]) if (!col.d.every(known)) return undefined;
   return { n: c.n, c };
 }
@@ -374,47 +164,108 @@ export function parseListColumns(
  */
 const NO_REFUNDS: readonly RefundRecord[] = Object.freeze([]);
 
+/**
+ * The fields of a payment and of a refund, in the schema's order (shared/domain/transaction.ts): the
+ * order their properties are made in, so that a decoded payment is the very object that was listed.
+ */
+const PAYMENT_KEYS = [
+  'transactionNo',
+  'reference',
+  'amountMinor',
+  'currency',
+  'settleCurrency',
+  'status',
+  'vendor',
+  'transactionType',
+  'createdAt',
+  'paidAt',
+  'cardLast4',
+  'refunds',
+] as const;
+const REFUND_KEYS = [
+  'refundTransactionNo',
+  'refundReference',
+  'refundAmountMinor',
+  'currency',
+  'settleCurrency',
+  'status',
+  'createdAt',
+] as const;
+
+/** Makes one record from every field's value in order; only the fields of its mask become properties. */
+type Maker<T> = (...values: unknown[]) => T;
+
+/**
+ * The maker of records with exactly the fields of `mask` (bit k: keys[k] is present): one object
+ * literal. A record made a property at a time grows its out-of-object property store two or three
+ * times (garbage each time, a million times over) and is slower to make than one literal of them all —
+ * but which optional fields a payment has varies, so each combination met gets its own literal, made
+ * once, from this file's constant field names only (nothing stored ever reaches the code).
+ */
+function makerOf<T>(keys: readonly string[], mask: number): Maker<T> {
+  const params = keys.map((_, k) => `v${k}`);
+  const body = keys.flatMap((key, k) => (mask & (1 << k) ? [`${key}: v${k}`] : [])).join(', ');
+  return new Function(...params, `return { ${body} };`) as Maker<T>;
+}
+
+/** Makers by mask, made when a combination is first met (at most 2^6 of payments, 2^3 of refunds). */
+const paymentMakers: Array<Maker<Transaction> | undefined> = [];
+const refundMakers: Array<Maker<RefundRecord> | undefined> = [];
+
+/** The fields every payment / refund has (bits of PAYMENT_KEYS / REFUND_KEYS). */
+const PAYMENT_ALWAYS = 0b1000_1010_1101;
+const REFUND_ALWAYS = 0b010_1101;
+
+const has = (v: string | null | undefined): v is string => v !== null && v !== undefined;
+
 /** The payment at `at` (its refunds from position `r` of the refunds' columns), exactly as written. */
-function paymentOf(c: ReadColumns, at: number, r: number): Transaction {
-  // Properties in the schema's order (shared/domain/transaction.ts), optional ones only when stored.
-  const t = { transactionNo: c.no[at]! } as Transaction;
-  const ref = c.ref[at];
-  if (ref !== null && ref !== undefined) t.reference = ref;
-  t.amountMinor = c.amt[at]!;
-  t.currency = dict<Currency>(c.cur, at)!;
-  const scur = dict<Currency>(c.scur, at);
-  if (scur !== undefined) t.settleCurrency = scur;
-  t.status = dict<Transaction['status']>(c.st, at)!;
-  const ven = dict(c.ven, at);
-  if (ven !== undefined) t.vendor = ven;
-  t.transactionType = dict<Transaction['transactionType']>(c.typ, at)!;
-  const cat = c.cat[at];
-  if (cat !== null && cat !== undefined) t.createdAt = cat;
-  const pat = c.pat[at];
-  if (pat !== null && pat !== undefined) t.paidAt = pat;
-  const c4 = c.c4[at];
-  if (c4 !== null && c4 !== undefined) t.cardLast4 = c4;
+function paymentOf(c: Columns, at: number, r: number): Transaction {
   const count = c.rn[at]!;
-  if (count === 0) {
-    t.refunds = NO_REFUNDS as RefundRecord[];
-    return t;
+  let refunds = NO_REFUNDS as RefundRecord[];
+  if (count > 0) {
+    refunds = [];
+    for (let k = count; k > 0; k -= 1, r += 1) {
+      const rref = c.rref[r];
+      const rscur = dict<Currency>(c.rscur, r);
+      const rat = c.rat[r];
+      const mask =
+        REFUND_ALWAYS |
+        (has(rref) ? 1 << 1 : 0) |
+        (rscur !== undefined ? 1 << 4 : 0) |
+        (has(rat) ? 1 << 6 : 0);
+      const make = (refundMakers[mask] ??= makerOf<RefundRecord>(REFUND_KEYS, mask));
+      refunds.push(make(c.rno[r], rref, c.ramt[r], dict<Currency>(c.rcur, r), rscur, dict(c.rst, r), rat));
+    }
   }
-  const refunds: RefundRecord[] = [];
-  for (let k = count; k > 0; k -= 1, r += 1) {
-    const x = { refundTransactionNo: c.rno[r]! } as RefundRecord;
-    const rref = c.rref[r];
-    if (rref !== null && rref !== undefined) x.refundReference = rref;
-    x.refundAmountMinor = c.ramt[r]!;
-    x.currency = dict<Currency>(c.rcur, r)!;
-    const rscur = dict<Currency>(c.rscur, r);
-    if (rscur !== undefined) x.settleCurrency = rscur;
-    x.status = dict<RefundRecord['status']>(c.rst, r)!;
-    const rat = c.rat[r];
-    if (rat !== null && rat !== undefined) x.createdAt = rat;
-    refunds.push(x);
-  }
-  t.refunds = refunds;
-  return t;
+  const ref = c.ref[at];
+  const scur = dict<Currency>(c.scur, at);
+  const ven = dict(c.ven, at);
+  const cat = c.cat[at];
+  const pat = c.pat[at];
+  const c4 = c.c4[at];
+  const mask =
+    PAYMENT_ALWAYS |
+    (has(ref) ? 1 << 1 : 0) |
+    (scur !== undefined ? 1 << 4 : 0) |
+    (ven !== undefined ? 1 << 6 : 0) |
+    (has(cat) ? 1 << 8 : 0) |
+    (has(pat) ? 1 << 9 : 0) |
+    (has(c4) ? 1 << 10 : 0);
+  const make = (paymentMakers[mask] ??= makerOf<Transaction>(PAYMENT_KEYS, mask));
+  return make(
+    c.no[at],
+    ref,
+    c.amt[at],
+    dict(c.cur, at),
+    scur,
+    dict(c.st, at),
+    ven,
+    dict(c.typ, at),
+    cat,
+    pat,
+    c4,
+    refunds,
+  );
 }
 
 /**

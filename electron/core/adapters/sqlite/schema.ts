@@ -727,14 +727,4 @@ CREATE TRIGGER recon_item_pages_signed_delete BEFORE DELETE ON recon_item_pages
 WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.job_id)
 BEGIN SELECT RAISE(ABORT, 'run signed: its items cannot change'); END`,
   },
-  {
-    // The period's list packed (issue 30, ./list-columns.ts): a window of layout 'columns' may now hold
-    // its columns packed — string columns split at a separator, numbers and dictionary indices as typed
-    // arrays — where the JSON of the columns took most of a run's time to read back. Windows stored
-    // before keep their JSON columns and are read as before; no row is rewritten and no table changes.
-    // The version is what keeps an earlier build, which could not read a packed window, from opening
-    // the file.
-    version: 14,
-    sql: '',
-  },
 ];
