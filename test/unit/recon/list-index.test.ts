@@ -94,7 +94,7 @@ describe('the list’s index', () => {
         (windows, keys, sorted) => {
           // Windows may repeat a number (the first is kept); rows often follow the list's order.
           const txs = windows.map((nos) => nos.map((n) => payment(n, n === '1' || n === '2' ? 'A' : 'B')));
-          const { listed, index } = listedWithPlaces(txs.map(window));
+          const { listed, index, places } = listedWithPlaces(txs.map(window));
           const rows = (sorted ? [...keys].sort() : keys).map(
             (k, i) =>
               ({
@@ -112,10 +112,33 @@ describe('the list’s index', () => {
                 : index.positionBy(false, r.reference!)) ?? -1,
           );
           expect([...listPositions(rows, index, listed)]).toEqual(want);
+          expect([...listPositions(rows, index, listed, places.window)]).toEqual(want);
         },
       ),
       { numRuns: 1000 },
     );
+  });
+
+  it('a ledger by number over a list by day (two windows interleaved): each payment found without a probe', () => {
+    // Odd numbers in one window, even in the other: the ledger, by number, goes back and forth.
+    const nos = Array.from({ length: 40 }, (_, i) => String(1000 + i));
+    const { listed, index, places } = listedWithPlaces([
+      window(nos.filter((_, i) => i % 2 === 0).map((n) => payment(n))),
+      { ...window(nos.filter((_, i) => i % 2 === 1).map((n) => payment(n))), startDate: '20250616' },
+    ]);
+    let probes = 0;
+    const counted = {
+      ...index,
+      positionBy(byTx: boolean, value: string) {
+        probes += 1;
+        return index.positionBy(byTx, value);
+      },
+    };
+    const rows = nos.map((n, i) => ({ line: i + 2, transactionNo: n, amountMinor: 1 }) as LedgerRow);
+    const positions = [...listPositions(rows, counted, listed, places.window)];
+    expect(positions.map((p) => listed[p]!.transaction.transactionNo)).toEqual(nos);
+    // Only the first row of the second window is looked up in the index.
+    expect(probes).toBe(1);
   });
 
   it('keeps each number once — its first payment, refund records left out — with where it is stored', () => {

@@ -115,14 +115,22 @@ interface ListedRows {
  * after). A ledger and the service's list are both usually in time order: the payment after the
  * previous row's is tried first, and a row that names it (its very number: numbers are unique in the
  * list) needs no probe of the index — a million random reads of a large table at a million rows.
+ * With `window` (each listed payment's window, ListedPlaces), the payment after the last one of the
+ * window left before is tried second: a ledger in another order than the service's (by number, where
+ * the list is by day; or rows of two windows' days interleaved) goes back and forth between two windows,
+ * and the payments of each still come in order. Only the probes change: every row gets the position
+ * the index gives (numbers are unique in the list).
  */
 export function listPositions(
   rows: RunInput['rows'],
   index: ListIndex,
   listed: readonly ListedAnswer[],
+  window?: Uint16Array,
 ): Int32Array {
   const out = new Int32Array(rows.length);
+  // After the previous row's payment; after the last payment of the window before that one (-1: none).
   let next = 0;
+  let other = -1;
   for (let i = 0; i < rows.length; i += 1) {
     const row = rows[i]!;
     const no = row.transactionNo;
@@ -131,11 +139,14 @@ export function listPositions(
       p =
         next < listed.length && listed[next]!.transaction.transactionNo === no
           ? next
-          : index.positionBy(true, no);
+          : other >= 0 && other < listed.length && listed[other]!.transaction.transactionNo === no
+            ? other
+            : index.positionBy(true, no);
     else p = index.positionBy(false, row.reference ?? '');
     if (p === undefined) out[i] = -1;
     else {
       out[i] = p;
+      if (window && next > 0 && p !== next && window[next - 1] !== window[p]) other = next;
       next = p + 1;
     }
   }
@@ -406,7 +417,7 @@ export function executeRun(
     // index are made once, here, and the matching uses them too.
     const input = opts.input ?? runs.readInput(runId);
     const { listed, places, index } = listedWithPlaces(windows);
-    const positions = listPositions(input.rows, index, listed);
+    const positions = listPositions(input.rows, index, listed, places.window);
     const cached = new Set(input.cached.map((c) => c.key));
     const todo: string[] = [];
     forEachUnlistedKey(input.rows, positions, (byTx, value) => {
