@@ -248,6 +248,46 @@ export function serviceView(tx: Transaction, source: ServiceSource, fetchedAt: s
   return v;
 }
 
+/**
+ * Whether `view` has the very properties and values serviceView(tx, view.source, view.fetchedAt) would
+ * give — the same answer as comparing with a view made again, without making one (asked for every item
+ * stored: a million views at a million rows, made only to be compared and dropped). Keep it in step
+ * with serviceView: test/unit/recon/service-view.property.test.ts compares the two.
+ */
+export function isServiceViewOf(view: ServiceView, tx: Transaction): boolean {
+  if (
+    view.transactionNo !== tx.transactionNo ||
+    view.amountMinor !== tx.amountMinor ||
+    view.currency !== tx.currency ||
+    view.status !== tx.status
+  )
+    return false;
+  // serviceView keeps only non-empty optional texts: each one the view must have, or not have at all.
+  let keys = 7;
+  if (tx.reference) {
+    if (view.reference !== tx.reference) return false;
+    keys += 1;
+  }
+  if (tx.createdAt) {
+    if (view.createdAt !== tx.createdAt) return false;
+    keys += 1;
+  }
+  if (tx.paidAt) {
+    if (view.paidAt !== tx.paidAt) return false;
+    keys += 1;
+  }
+  let refundedMinor = 0;
+  for (let i = 0; i < tx.refunds.length; i += 1) {
+    const r = tx.refunds[i]!;
+    if (refundCounts(r.status) && r.currency === tx.currency) refundedMinor += r.refundAmountMinor;
+  }
+  if (view.refundedMinor !== refundedMinor) return false;
+  // No property beyond those (counted, not listed: views are plain objects, every key for-in gives is
+  // their own). The seven always made are compared above or are the view's own source and fetch time.
+  for (const _ in view) keys -= 1;
+  return keys === 0;
+}
+
 /** The instant the service took the payment (paid, else created). */
 export const paymentTime = (s: Pick<ServiceView, 'paidAt' | 'createdAt'>) => s.paidAt ?? s.createdAt;
 
