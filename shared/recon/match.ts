@@ -161,6 +161,12 @@ export interface MatchOptions {
    * numbered by its position, so the usual row costs no probe of matchLedger's own table.
    */
   listed?: ListedIndex;
+  /**
+   * With `listed`: set to 1 at the position of every listed payment whose number is the number of a
+   * row's found answer (the service side of its item) — the payments the ledger has, marked while each
+   * answer is at hand instead of in a second walk over a million items. Sized `listed.size`.
+   */
+  listedClaims?: Uint8Array;
   /** Omitted: dates are not compared. */
   dates?: DateCheck;
   /** Called with each item as soon as it is made (the report's summary is added up this way). */
@@ -410,6 +416,7 @@ export function matchLedger(
   opts: MatchOptions,
 ): ReconItem[] {
   const { fmt, dates, lookupBy, lookupAt, listed } = opts;
+  const claims = listed ? opts.listedClaims : undefined;
   const dayOffsetOf = dayOffsets(dates);
   // Every ledger key and service transaction number gets a small integer once, and which line came
   // first is kept per integer in arrays. A row keyed by transaction number shares its integer with the
@@ -478,15 +485,22 @@ export function matchLedger(
       continue;
     }
     const tx = result.transaction;
-    serviceTxIds[i] =
+    const serviceTxId =
       listedTx !== undefined && tx === listedTx
         ? p
         : byTx && tx.transactionNo === row.transactionNo
           ? keyId
           : txId(tx.transactionNo);
+    serviceTxIds[i] = serviceTxId;
     // What paymentTime reads from the service view made of tx (which keeps only non-empty times).
     offsets[i] = dayOffsetOf(row.day, tx.paidAt || tx.createdAt || undefined);
   }
+  // A number the list holds has its position as its integer (txId): the answers' listed payments.
+  if (claims)
+    for (let i = 0; i < n; i += 1) {
+      const id = serviceTxIds[i]!;
+      if (id >= 0 && id < L) claims[id] = 1;
+    }
   const items: ReconItem[] = [];
   const onItem = opts.onItem;
   const emit = (item: ReconItem) => {
