@@ -360,8 +360,14 @@ function classify(
       detail: `Ledger date ${row.day} is ${Math.abs(dayOffset)} day${Math.abs(dayOffset) === 1 ? '' : 's'} ${dayOffset > 0 ? 'after' : 'before'} the service's payment day ${paid ? dayInZone(Date.parse(paid), dates.zone) : ''} (${dates.zoneLabel}); up to ${dates.toleranceDays} day${dates.toleranceDays === 1 ? '' : 's'} apart is accepted.`,
     };
   }
-  return { outcome: 'matched', detail: '' };
+  return MATCHED;
 }
+
+/** classify's answer for the usual row: one object, not one per row (read, never kept or changed). */
+const MATCHED: { readonly outcome: ReconOutcome; readonly detail: string } = Object.freeze({
+  outcome: 'matched',
+  detail: '',
+});
 
 const DAY_MS = 86_400_000;
 /** Instants whose calendar day has a four-digit year: the arithmetic below writes the same days. */
