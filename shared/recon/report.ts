@@ -96,7 +96,7 @@ export function buildReport(input: ReportInput): ReconReport {
   const serviceOnly = range !== undefined && input.listing === 'complete';
   // With the list's positions, the matching marks the listed payments rows claimed as it goes (by
   // position; a number the list does not hold cannot name a listed payment: its numbers all differ).
-  const claimedByMatch = serviceOnly && listedIndex && process.env.NOCLAIM !== "1" ? new Uint8Array(listed.length) : undefined;
+  const claimedByMatch = serviceOnly && listedIndex ? new Uint8Array(listed.length) : undefined;
   const matched = matchLedger(input.rows, input.answer, {
     fmt: input.fmt,
     dates,

@@ -115,7 +115,8 @@ export function summaryTally(): SummaryTally {
     const ledger = item.ledger;
     if (ledger) {
       read += 1;
-      if (ledger.status !== 'unpaid') own.ledgerTotalMinor = addMinor(own.ledgerTotalMinor, ledger.amountMinor);
+      if (ledger.status !== 'unpaid')
+        own.ledgerTotalMinor = addMinor(own.ledgerTotalMinor, ledger.amountMinor);
     }
     const s = item.service;
     // Duplicates point at a payment their first row already counted; a refund the ledger lacks belongs
