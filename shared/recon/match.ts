@@ -161,6 +161,12 @@ export interface MatchOptions {
    * numbered by its position, so the usual row costs no probe of matchLedger's own table.
    */
   listed?: ListedIndex;
+  /**
+   * With `listed`: set to 1 at the position of every listed payment whose number is the number of a
+   * row's found answer (the service side of its item) — the payments the ledger has, marked while each
+   * answer is at hand instead of in a second walk over a million items. Sized `listed.size`.
+   */
+  listedClaims?: Uint8Array;
   /** Omitted: dates are not compared. */
   dates?: DateCheck;
   /** Called with each item as soon as it is made (the report's summary is added up this way). */
@@ -248,6 +254,46 @@ export function serviceView(tx: Transaction, source: ServiceSource, fetchedAt: s
   return v;
 }
 
+/**
+ * Whether `view` has the very properties and values serviceView(tx, view.source, view.fetchedAt) would
+ * give — the same answer as comparing with a view made again, without making one (asked for every item
+ * stored: a million views at a million rows, made only to be compared and dropped). Keep it in step
+ * with serviceView: test/unit/recon/service-view.property.test.ts compares the two.
+ */
+export function isServiceViewOf(view: ServiceView, tx: Transaction): boolean {
+  if (
+    view.transactionNo !== tx.transactionNo ||
+    view.amountMinor !== tx.amountMinor ||
+    view.currency !== tx.currency ||
+    view.status !== tx.status
+  )
+    return false;
+  // serviceView keeps only non-empty optional texts: each one the view must have, or not have at all.
+  let keys = 7;
+  if (tx.reference) {
+    if (view.reference !== tx.reference) return false;
+    keys += 1;
+  }
+  if (tx.createdAt) {
+    if (view.createdAt !== tx.createdAt) return false;
+    keys += 1;
+  }
+  if (tx.paidAt) {
+    if (view.paidAt !== tx.paidAt) return false;
+    keys += 1;
+  }
+  let refundedMinor = 0;
+  for (let i = 0; i < tx.refunds.length; i += 1) {
+    const r = tx.refunds[i]!;
+    if (refundCounts(r.status) && r.currency === tx.currency) refundedMinor += r.refundAmountMinor;
+  }
+  if (view.refundedMinor !== refundedMinor) return false;
+  // No property beyond those (counted, not listed: views are plain objects, every key for-in gives is
+  // their own). The seven always made are compared above or are the view's own source and fetch time.
+  for (const _ in view) keys -= 1;
+  return keys === 0;
+}
+
 /** The instant the service took the payment (paid, else created). */
 export const paymentTime = (s: Pick<ServiceView, 'paidAt' | 'createdAt'>) => s.paidAt ?? s.createdAt;
 
@@ -314,8 +360,14 @@ function classify(
       detail: `Ledger date ${row.day} is ${Math.abs(dayOffset)} day${Math.abs(dayOffset) === 1 ? '' : 's'} ${dayOffset > 0 ? 'after' : 'before'} the service's payment day ${paid ? dayInZone(Date.parse(paid), dates.zone) : ''} (${dates.zoneLabel}); up to ${dates.toleranceDays} day${dates.toleranceDays === 1 ? '' : 's'} apart is accepted.`,
     };
   }
-  return { outcome: 'matched', detail: '' };
+  return MATCHED;
 }
+
+/** classify's answer for the usual row: one object, not one per row (read, never kept or changed). */
+const MATCHED: { readonly outcome: ReconOutcome; readonly detail: string } = Object.freeze({
+  outcome: 'matched',
+  detail: '',
+});
 
 const DAY_MS = 86_400_000;
 /** Instants whose calendar day has a four-digit year: the arithmetic below writes the same days. */
@@ -370,6 +422,7 @@ export function matchLedger(
   opts: MatchOptions,
 ): ReconItem[] {
   const { fmt, dates, lookupBy, lookupAt, listed } = opts;
+  const claims = listed ? opts.listedClaims : undefined;
   const dayOffsetOf = dayOffsets(dates);
   // Every ledger key and service transaction number gets a small integer once, and which line came
   // first is kept per integer in arrays. A row keyed by transaction number shares its integer with the
@@ -438,15 +491,22 @@ export function matchLedger(
       continue;
     }
     const tx = result.transaction;
-    serviceTxIds[i] =
+    const serviceTxId =
       listedTx !== undefined && tx === listedTx
         ? p
         : byTx && tx.transactionNo === row.transactionNo
           ? keyId
           : txId(tx.transactionNo);
+    serviceTxIds[i] = serviceTxId;
     // What paymentTime reads from the service view made of tx (which keeps only non-empty times).
     offsets[i] = dayOffsetOf(row.day, tx.paidAt || tx.createdAt || undefined);
   }
+  // A number the list holds has its position as its integer (txId): the answers' listed payments.
+  if (claims)
+    for (let i = 0; i < n; i += 1) {
+      const id = serviceTxIds[i]!;
+      if (id >= 0 && id < L) claims[id] = 1;
+    }
   const items: ReconItem[] = [];
   const onItem = opts.onItem;
   const emit = (item: ReconItem) => {

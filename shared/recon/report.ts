@@ -92,6 +92,11 @@ export function buildReport(input: ReportInput): ReconReport {
           transaction: (p) => listed[p]!.transaction,
         }
       : undefined;
+  const range = periodRange(options);
+  const serviceOnly = range !== undefined && input.listing === 'complete';
+  // With the list's positions, the matching marks the listed payments rows claimed as it goes (by
+  // position; a number the list does not hold cannot name a listed payment: its numbers all differ).
+  const claimedByMatch = serviceOnly && listedIndex ? new Uint8Array(listed.length) : undefined;
   const matched = matchLedger(input.rows, input.answer, {
     fmt: input.fmt,
     dates,
@@ -99,6 +104,7 @@ export function buildReport(input: ReportInput): ReconReport {
     ...(input.answerBy ? { lookupBy: input.answerBy } : {}),
     ...(input.answerAt ? { lookupAt: input.answerAt } : {}),
     ...(listedIndex ? { listed: listedIndex } : {}),
+    ...(claimedByMatch ? { listedClaims: claimedByMatch } : {}),
   });
   const unreadable = input.unusable.map(unreadableItem);
   for (const item of unreadable) tally.add(item);
@@ -114,12 +120,13 @@ export function buildReport(input: ReportInput): ReconReport {
     }
     while (u < unreadable.length) items.push(unreadable[u++]!);
   }
-  const range = periodRange(options);
-  if (range && input.listing === 'complete') {
+  if (range && serviceOnly) {
     const claimed = new Set<string>();
-    let claimedAt: Uint8Array | undefined;
-    // matchLedger makes one item per row, in row order: item i is row i's.
-    if (listedAt && input.listedUnique && matched.length === input.rows.length) {
+    let claimedAt = claimedByMatch;
+    if (claimedAt) {
+      // Marked by the matching.
+    } else if (listedAt && input.listedUnique && matched.length === input.rows.length) {
+      // matchLedger makes one item per row, in row order: item i is row i's.
       claimedAt = new Uint8Array(listed.length);
       for (let i = 0; i < matched.length; i += 1) {
         const service = matched[i]!.service;

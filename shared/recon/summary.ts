@@ -90,40 +90,54 @@ export function summaryTally(): SummaryTally {
     }
     return s;
   };
+  // The currency asked last and its summary: nearly every item of a report is in the one before's
+  // currency, and a million map probes cost more than the adding itself.
+  let lastCurrency: string | undefined;
+  let last: CurrencySummary | undefined;
+  const of = (currency: Currency | ''): CurrencySummary => {
+    if (currency === lastCurrency && last) return last;
+    lastCurrency = currency;
+    last = get(currency);
+    return last;
+  };
   const counts = emptyCounts();
   let total = 0;
   let read = 0;
   let serviceOnly = 0;
   const add = (item: ReconItem): void => {
+    const outcome = item.outcome;
     total += 1;
-    counts[item.outcome] += 1;
-    const own = get(itemCurrency(item));
-    own.counts[item.outcome] += 1;
+    counts[outcome] += 1;
+    const own = of(itemCurrency(item));
+    own.counts[outcome] += 1;
     if (item.line !== undefined) own.rows += 1;
     else serviceOnly += 1;
-    if (item.ledger) {
+    const ledger = item.ledger;
+    if (ledger) {
       read += 1;
-      if (item.ledger.status !== 'unpaid')
-        own.ledgerTotalMinor = addMinor(own.ledgerTotalMinor, item.ledger.amountMinor);
+      if (ledger.status !== 'unpaid')
+        own.ledgerTotalMinor = addMinor(own.ledgerTotalMinor, ledger.amountMinor);
     }
     const s = item.service;
     // Duplicates point at a payment their first row already counted; a refund the ledger lacks belongs
     // to a payment made before the period.
-    if (s && COUNTS_SERVICE(item.outcome)) {
-      const serviceSide = get(s.currency);
+    if (s && COUNTS_SERVICE(outcome)) {
+      const serviceSide = of(s.currency);
       if (s.status === 'success')
         serviceSide.serviceTotalMinor = addMinor(serviceSide.serviceTotalMinor, s.amountMinor);
-      serviceSide.serviceRefundsMinor = addMinor(serviceSide.serviceRefundsMinor, s.refundedMinor);
+      if (s.refundedMinor !== 0)
+        serviceSide.serviceRefundsMinor = addMinor(serviceSide.serviceRefundsMinor, s.refundedMinor);
     }
     if (item.refund) {
-      const refundSide = get(item.refund.currency);
+      const refundSide = of(item.refund.currency);
       refundSide.serviceRefundsMinor = addMinor(refundSide.serviceRefundsMinor, item.refund.amountMinor);
     }
-    if (EXPLAINING.has(item.outcome)) {
+    // Matched items explain nothing (the usual item: no set probed for it).
+    if (outcome !== 'matched' && EXPLAINING.has(outcome)) {
       for (const d of item.deltas) {
-        const c = get(d.currency);
+        const c = of(d.currency);
         c.explainedMinor = addMinor(c.explainedMinor, d.amountMinor);
-        c.explainedByOutcome[item.outcome] = addMinor(c.explainedByOutcome[item.outcome] ?? 0, d.amountMinor);
+        c.explainedByOutcome[outcome] = addMinor(c.explainedByOutcome[outcome] ?? 0, d.amountMinor);
       }
     }
   };

@@ -252,6 +252,69 @@ describe('report items as stored', () => {
     );
   });
 
+  it('a fetch time with a tab is never stored compact, before or after ones without (property)', () => {
+    const tx = {
+      transactionNo: '297',
+      amountMinor: 5,
+      currency: 'USD' as const,
+      status: 'success' as const,
+      transactionType: 'payment' as const,
+      refunds: [],
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('2025-07-02', '2025-07-02\t1', '\t', '2025-07-03', ''), { minLength: 1 }),
+        (fetched) => {
+          for (const f of fetched) {
+            const item: ReconItem = {
+              outcome: 'matched',
+              service: serviceView(tx, 'list', f),
+              transaction: tx,
+              detail: '',
+              deltas: [],
+            };
+            const stored = encodeItem(item);
+            expect(stored[0]).toBe(f.includes('\t') ? '{' : 'S');
+            expect(decodeItem(stored)).toStrictEqual(item);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a service side that differs from the transaction’s in any way is stored whole (property)', () => {
+    fc.assert(
+      fc.property(
+        transactionArb,
+        source,
+        fc.constantFrom('reference', 'createdAt', 'paidAt', 'refundedMinor', 'status', 'extra'),
+        fc.constantFrom('undefined', 'other', 'delete'),
+        (transaction, src, key, how) => {
+          const made = serviceView(transaction, src, '2025-07-02T00:00:00.000Z');
+          const service = { ...made } as Record<string, unknown>;
+          if (how === 'delete') delete service[key];
+          else service[key] = how === 'undefined' ? undefined : 'other';
+          const item = {
+            outcome: 'matched',
+            service,
+            transaction,
+            detail: '',
+            deltas: [],
+          } as unknown as ReconItem;
+          const same =
+            Object.keys(service).length === Object.keys(made).length &&
+            Object.entries(made).every(([k, v]) => service[k] === v);
+          const stored = encodeItem(item);
+          expect(stored[0]).toBe(same ? 'S' : '{');
+          // What JSON keeps of it (a property set to undefined is left out) reads back.
+          expect(decodeItem(stored)).toStrictEqual(JSON.parse(JSON.stringify(item)));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
   it('a shortened item is never read out of its page', () => {
     expect(() => decodeItem('m\t20250601:3\t0')).toThrow(/in its page only/);
     expect(() => pageTexts(['m\t20250601:3\t0'])).toThrow(/damaged/);

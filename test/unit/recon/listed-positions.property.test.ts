@@ -2,13 +2,14 @@
  * The run hands the matching each row's listed payment by position (run.ts listPositions): the report
  * made with those positions (`listedAt`: the payments rows claimed marked by position, not gathered in
  * a set of every number) is exactly the report made without them — rows answered by the list, by a
- * lookup whose payment the list also holds, by nothing; duplicates; payments the ledger lacks.
+ * lookup whose payment the list also holds, by nothing; duplicates; payments the ledger lacks. The
+ * listed payments rows claimed are marked by the matching itself (matchLedger's listedClaims).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Transaction } from '../../../shared/domain/transaction';
 import type { LedgerRow } from '../../../shared/recon/ledger';
-import { keyOf, type ServiceAnswer } from '../../../shared/recon/match';
+import { keyOf, matchLedger, type ServiceAnswer } from '../../../shared/recon/match';
 import { buildReport, detailAmount } from '../../../shared/recon/report';
 
 const JUNE = {
@@ -178,6 +179,21 @@ describe('buildReport with each row’s listed position', () => {
           if (rows.some((r, i) => r.transactionNo && positions[i]! < 0)) expect(numbered).toBeGreaterThan(0);
           // The positions were used (one question per row the service answered), not left aside.
           expect(asked).toBe(plain.items.filter((i) => i.line !== undefined && i.service).length);
+          // The matching marks, by position, exactly the listed payments whose numbers rows' answers have.
+          const claims = new Uint8Array(listed.length);
+          const items = matchLedger(rows, answer, {
+            fmt: detailAmount,
+            lookupAt: answerAt,
+            listed: {
+              size: listed.length,
+              at: (i) => positions[i]!,
+              positionOf: (no) => byTx.get(no),
+              transaction: (p) => listed[p]!.transaction,
+            },
+            listedClaims: claims,
+          });
+          const answered = new Set(items.flatMap((i) => (i.service ? [i.service.transactionNo] : [])));
+          expect([...claims]).toEqual(listed.map((l) => (answered.has(l.transaction.transactionNo) ? 1 : 0)));
         },
       ),
       { numRuns: 3000 },

@@ -25,7 +25,12 @@
  */
 import type { Transaction } from '../../../../shared/domain/transaction';
 import type { LedgerRow } from '../../../../shared/recon/ledger';
-import { serviceView, type ReconItem, type ServiceView } from '../../../../shared/recon/match';
+import {
+  isServiceViewOf,
+  serviceView,
+  type ReconItem,
+  type ServiceView,
+} from '../../../../shared/recon/match';
 import type { ItemRefs } from '../../services/reconciliation/run-store';
 
 /** The run's stored ledger rows and list payments an item refers to (reading; ./item-refs.ts). */
@@ -34,28 +39,28 @@ export interface Referents {
   listed(window: string, at: number): Transaction;
 }
 
-const SOURCES: ReadonlySet<string> = new Set(['lookup', 'list', 'cache']);
+/** Where a service side may come from; `source` is written as is, so anything else is stored whole. */
+const isSource = (s: string) => s === 'list' || s === 'lookup' || s === 'cache';
 
-/** Whether `a` and `b` have the same own properties with the same (primitive) values. */
-function sameView(a: ServiceView, b: ServiceView): boolean {
-  // Counted, not listed (Object.keys): asked once per item written, a million times for a large run.
-  // Views are plain objects (made by serviceView, or parsed): every key for-in gives is their own.
-  let n = 0;
-  for (const k in a) {
-    if (a[k as keyof ServiceView] !== b[k as keyof ServiceView]) return false;
-    n += 1;
-  }
-  for (const _ in b) n -= 1;
-  return n === 0;
-}
+/** The last fetch time found free of tabs: a run's items share a few, asked once per item written. */
+let tabFree = '';
+const noTab = (s: string) => {
+  if (s === tabFree) return true;
+  if (s.includes('\t')) return false;
+  tabFree = s;
+  return true;
+};
 
-/** Whether an item's service side is the one its transaction gives (so it need not be stored). */
+/**
+ * Whether an item's service side is the one its transaction gives (so it need not be stored): the
+ * view serviceView makes of it with the item's own source and fetch time, compared without making it.
+ */
 const derivedService = (service: ServiceView | undefined, transaction: Transaction | undefined) =>
   service !== undefined &&
   transaction !== undefined &&
-  SOURCES.has(service.source) &&
-  !service.fetchedAt.includes('\t') &&
-  sameView(serviceView(transaction, service.source, service.fetchedAt), service);
+  isSource(service.source) &&
+  noTab(service.fetchedAt) &&
+  isServiceViewOf(service, transaction);
 
 /**
  * Whether an item is the usual matched row as the engine makes it (shared/recon/match.ts): nothing in it
