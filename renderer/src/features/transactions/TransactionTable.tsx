@@ -9,23 +9,27 @@ import {
   type KeyboardEvent,
   memo,
   type RefObject,
+  useCallback,
   useEffect,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
 } from 'react';
 import { useFormat } from '../preferences/use-prefs';
-import type { Formatters } from '../preferences/format';
 import { type ColumnSpec, columnHeader } from './columns';
 import { contentWidths, fitColumns, MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH } from './column-widths';
 import type { ListRow } from '../../db/owner';
 import type { ListStats } from '../../db/owner';
-import { useFixedRows } from './use-fixed-rows';
-import { type UncertainRefunds, uncertainFor } from './open-refunds';
+import { useFixedRows, windowStart } from './use-fixed-rows';
+import { type PaintInput, paintRow, rowDomId } from './row-painter';
 import type { IntentView } from '../../../../shared/ipc/contract/refunds';
 import type { Sorting } from './sorting';
 
 const ROW_HEIGHT = 32;
+// A few rows beyond the screen, no more: each frame of a fast scroll paints and restyles every row in
+// the window, so overscan is paid on every frame while it rarely saves a blank row.
+const OVERSCAN = 4;
 const NO_ROWS: ListRow[] = [];
 const CHECK_WIDTH = 36;
 const CHECK_CELL: CSSProperties = { width: CHECK_WIDTH, position: 'sticky', left: 0 };
@@ -101,93 +105,58 @@ function layoutOf(columns: readonly ColumnSpec[], sizes: Record<string, number>)
   return { width, sizes, sticky, cell, row: { width } };
 }
 
-const rowDomId = (transactionNo: string) => `tx-row-${transactionNo}`;
-
 interface RowProps {
-  row: ListRow;
-  index: number;
   columns: readonly ColumnSpec[];
   layout: Layout;
-  format: Formatters;
-  isActive: boolean;
-  isSelected: boolean;
-  uncertain: UncertainRefunds | undefined;
   onActivate(no: string): void;
   onOpen(no: string): void;
   onToggle(no: string): void;
 }
 
-// Memoised: while scrolling, only rows entering the window render; the others keep their output.
-const Row = memo(function Row({
-  row,
-  index,
-  columns,
-  layout,
-  format,
-  isActive,
-  isSelected,
-  uncertain,
-  onActivate,
-  onOpen,
-  onToggle,
-}: RowProps) {
+/** The transaction a row element shows (written there by the painter). */
+const rowNo = (el: Element): string | null =>
+  el.closest('[role="row"]')?.getAttribute('data-transaction-no') ?? null;
+
+/**
+ * One place of the window: the row's elements — its checkbox and a cell per column — with nothing of
+ * a row in them; row-painter.ts writes what they show (which transaction, its texts, selected, active).
+ * Rendered again only when the columns, their sizes or the handlers change, never while scrolling.
+ */
+const RowSlot = memo(function RowSlot({ columns, layout, onActivate, onOpen, onToggle }: RowProps) {
   return (
     <div
       role="row"
-      id={rowDomId(row.transactionNo)}
-      aria-rowindex={index + 2}
-      aria-selected={isSelected}
       data-testid="tx-row"
-      data-transaction-no={row.transactionNo}
-      className={`tx-row${isActive ? ' active' : ''}${index % 2 ? ' odd' : ''}`}
       style={layout.row}
-      onClick={() => onActivate(row.transactionNo)}
+      onClick={(e) => {
+        const no = rowNo(e.currentTarget);
+        if (no) onActivate(no);
+      }}
       // A double-click opens the detail; it should not also select a word of the row.
       onMouseDown={(e) => e.detail > 1 && e.preventDefault()}
-      onDoubleClick={() => onOpen(row.transactionNo)}
+      onDoubleClick={(e) => {
+        const no = rowNo(e.currentTarget);
+        if (no) onOpen(no);
+      }}
     >
       <div role="gridcell" className="tx-cell tx-check pinned-left" style={CHECK_CELL}>
         <input
           type="checkbox"
           tabIndex={-1}
-          aria-label={`Select ${row.transactionNo}`}
-          checked={isSelected}
-          onChange={() => onToggle(row.transactionNo)}
+          onChange={(e) => {
+            const box = e.currentTarget;
+            // The box shows the selection, not the click: back as it was until the table repaints it
+            // from the new selection (or leaves it, if the toggle was refused).
+            box.checked = !box.checked;
+            const no = rowNo(box);
+            if (no) onToggle(no);
+          }}
           onClick={(e) => e.stopPropagation()}
         />
       </div>
-      {columns.map((c) => {
-        const cell = c.display(row, format, uncertain);
-        return (
-          <div
-            key={c.id}
-            role="gridcell"
-            data-column={c.id}
-            className={`tx-cell${c.align === 'right' ? ' num' : ''}${c.pinned ? ` pinned-${c.pinned}` : ''}${c.id === 'status' ? ` status status-${row.status}` : ''}${cell.none ? ' none' : ''}${cell.uncertain ? ' uncertain' : ''}`}
-            style={layout.cell[c.id]}
-            title={cell.title}
-          >
-            {cell.none ? (
-              <>
-                <span aria-hidden="true">—</span>
-                <span className="sr-only">none</span>
-              </>
-            ) : cell.uncertain ? (
-              <>
-                {cell.text}
-                <span className="sr-only"> (uncertain: {cell.title})</span>
-              </>
-            ) : cell.unit ? (
-              <>
-                {cell.text}
-                <span className="unit"> {cell.unit}</span>
-              </>
-            ) : (
-              cell.text
-            )}
-          </div>
-        );
-      })}
+      {columns.map((c) => (
+        <div key={c.id} role="gridcell" data-column={c.id} style={layout.cell[c.id]} />
+      ))}
     </div>
   );
 });
@@ -281,19 +250,59 @@ export function TransactionTable({
     [columns, sizesKey],
   );
   const sizes = layout.sizes;
-  const { items, totalSize, scrollToIndex } = useFixedRows({
+  const windowRef = useRef<HTMLDivElement>(null);
+  // What the rows show, current as of the last render: the scroll handler paints from it.
+  const input = useRef<PaintInput | null>(null);
+  // What the window shows now (the paint skips a scroll event that moved less than a row).
+  const painted = useRef<{ from: number; input: PaintInput | null; slots: number }>({
+    from: -1,
+    input: null,
+    slots: 0,
+  });
+  const paint = useCallback(() => {
+    const grid = scrollRef.current;
+    const win = windowRef.current;
+    const now = input.current;
+    if (!grid || !win || !now) return;
+    const slots = win.children.length;
+    const from = windowStart(grid.scrollTop, {
+      rowHeight: ROW_HEIGHT,
+      overscan: OVERSCAN,
+      count: now.rows.length,
+      slots,
+    });
+    const last = painted.current;
+    if (last.from === from && last.input === now && last.slots === slots) return;
+    painted.current = { from, input: now, slots };
+    if (last.from !== from) win.style.transform = `translateY(${from * ROW_HEIGHT}px)`;
+    for (let i = 0; i < slots; i += 1) {
+      const row = now.rows[from + i];
+      if (row) paintRow(win.children[i] as HTMLElement, row, from + i, now);
+    }
+    // Only point at the active row while it is in the window: a dangling id would mislead a screen reader.
+    const active = now.activeIndex;
+    if (active >= from && active < from + slots && now.activeNo)
+      grid.setAttribute('aria-activedescendant', rowDomId(now.activeNo));
+    else grid.removeAttribute('aria-activedescendant');
+  }, [scrollRef]);
+  const { slots, totalSize, scrollToIndex } = useFixedRows({
     count: rows.length,
     rowHeight: ROW_HEIGHT,
-    // A few rows beyond the screen, no more: each frame of a fast scroll renders and restyles every row in
-    // the window, so overscan is paid on every frame while it rarely saves a blank row.
-    overscan: 4,
+    overscan: OVERSCAN,
     scrollRef,
+    onScroll: paint,
   });
   const activeIndex = useMemo(
     () => (activeNo ? rows.findIndex((r) => r.transactionNo === activeNo) : -1),
     [rows, activeNo],
   );
 
+  // Every render (props changed, or the window's length): the rows are painted again from the new
+  // props before the browser draws them. Scrolling paints without rendering (the scroll handler).
+  useLayoutEffect(() => {
+    input.current = { rows, columns, format, activeNo, activeIndex, selected, uncertain };
+    paint();
+  });
   useEffect(() => {
     if (activeIndex >= 0) scrollToIndex(activeIndex, { align: 'auto' });
   }, [activeIndex, scrollToIndex]);
@@ -351,8 +360,6 @@ export function TransactionTable({
     onWidths({ ...widths, [id]: Math.min(MAX_COLUMN_WIDTH, Math.max(MIN_COLUMN_WIDTH, now + delta)) });
   };
 
-  // Only point at the active row while it is rendered: a dangling id would mislead a screen reader.
-  const activeRendered = activeIndex >= 0 && items.some((v) => v.index === activeIndex);
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.transactionNo));
   return (
     <div
@@ -363,7 +370,6 @@ export function TransactionTable({
       aria-colcount={columns.length + 1}
       aria-multiselectable="true"
       aria-busy={busy}
-      aria-activedescendant={activeRendered && activeNo ? rowDomId(activeNo) : undefined}
       tabIndex={0}
       ref={scrollRef}
       onKeyDown={onKeyDown}
@@ -435,30 +441,20 @@ export function TransactionTable({
             frame of a fast scroll gave 25 rows new inline styles, and Chromium's style recalculation
             grew slower frame after frame (2 → 35 ms over 120 frames of 900 px; scroll frame p95 45.7
             ms). With one moving block it stays at the frame floor. */}
-        <div className="tx-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
-          {items.map((v, i) => {
-            const row = rows[v.index];
-            if (!row) return null;
-            return (
-              <Row
-                // Keyed by place in the window, not by transaction: a row scrolling in takes over the DOM
-                // of one scrolling out (its text and attributes change) instead of new elements being
-                // created and styled on every frame, and the DOM order stays the order on screen.
-                key={i}
-                row={row}
-                index={v.index}
-                columns={columns}
-                layout={layout}
-                format={format}
-                isActive={row.transactionNo === activeNo}
-                isSelected={selected.has(row.transactionNo)}
-                uncertain={uncertain?.has(row.transactionNo) ? uncertainFor(row, uncertain) : undefined}
-                onActivate={onActivate}
-                onOpen={onOpen}
-                onToggle={onToggle}
-              />
-            );
-          })}
+        <div className="tx-window" ref={windowRef}>
+          {Array.from({ length: slots }, (_, i) => (
+            <RowSlot
+              // Keyed by place in the window: a row scrolling in takes over the elements of one scrolling
+              // out (the painter changes their text and attributes), and the DOM order stays the order
+              // on screen.
+              key={i}
+              columns={columns}
+              layout={layout}
+              onActivate={onActivate}
+              onOpen={onOpen}
+              onToggle={onToggle}
+            />
+          ))}
         </div>
       </div>
     </div>

@@ -1,56 +1,52 @@
-import { type RefObject, useCallback, useEffect, useMemo, useState } from 'react';
-import { flushSync } from 'react-dom';
+import { type RefObject, useCallback, useEffect, useState } from 'react';
 
-/** One rendered row of the window: its index in the list and its offset from the top of the body. */
-export interface WindowRow {
-  index: number;
-  start: number;
+/**
+ * The first row of the window for a scroll position: `overscan` rows above the first in view, moved
+ * down no further than leaves `slots` rows to show (so the window is always `slots` rows long).
+ */
+export function windowStart(
+  scrollTop: number,
+  o: { rowHeight: number; overscan: number; count: number; slots: number },
+): number {
+  const first = Math.floor(Math.max(0, scrollTop) / o.rowHeight);
+  return Math.max(0, Math.min(o.count - o.slots, first - o.overscan));
 }
 
 /**
- * The rows of a list of equal-height rows that are in view (plus `overscan` on each side), from the
- * scroller's position: arithmetic, nothing per row of the list. A general virtualiser
- * (@tanstack/react-virtual) keeps a measurement object for every row — a million objects (~80 MB, and
- * a long task each time the count changed) for rows whose height is known beforehand.
+ * The window of a list of equal-height rows: how many rows it holds (those that fit the scroller, plus
+ * `overscan` on each side) and, on every scroll, `onScroll` (keep it stable: it is re-subscribed
+ * when it changes) — called within the scroll event, before
+ * the frame is drawn, so the rows are filled in before they are painted (left to a later task, the
+ * browser drew the old rows at the new offset first, and each frame did that work twice). The window's
+ * length changes only when the scroller is resized or the list gets shorter than it; scrolling itself
+ * renders nothing: the caller paints the rows (row-painter.ts). Arithmetic, nothing per row of the
+ * list: a general virtualiser (@tanstack/react-virtual) keeps a measurement object for every row — a
+ * million objects (~80 MB, and a long task each time the count changed) for rows whose height is known.
  */
 export function useFixedRows(opts: {
   count: number;
   rowHeight: number;
   overscan: number;
   scrollRef: RefObject<HTMLElement | null>;
+  onScroll: () => void;
 }) {
-  const { count, rowHeight, overscan, scrollRef } = opts;
-  // The first row in view and how many fit; re-rendered only when either changes, not per scroll event.
-  const [view, setView] = useState({ first: 0, fit: 0 });
+  const { count, rowHeight, overscan, scrollRef, onScroll } = opts;
+  const [fit, setFit] = useState(0);
   useEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
-    const read = () => {
-      const first = Math.max(0, Math.floor(el.scrollTop / rowHeight));
-      const fit = Math.ceil(el.clientHeight / rowHeight);
-      setView((v) => (v.first === first && v.fit === fit ? v : { first, fit }));
-    };
-    read();
-    // Rendered within the scroll event, before the frame is drawn (as react-virtual does while
-    // scrolling): left to React's scheduler, the new rows came a task later, after the browser had
-    // already styled and painted the old ones at the new offset, and each frame did that work twice.
-    const onScroll = () => flushSync(read);
+    const measure = () => setFit(Math.ceil(el.clientHeight / rowHeight));
+    measure();
     el.addEventListener('scroll', onScroll, { passive: true });
-    const ro = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(read);
+    const ro = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(measure);
     ro?.observe(el);
     return () => {
       el.removeEventListener('scroll', onScroll);
       ro?.disconnect();
     };
-  }, [scrollRef, rowHeight]);
+  }, [scrollRef, rowHeight, onScroll]);
 
-  const items = useMemo(() => {
-    const from = Math.max(0, Math.min(view.first, count - 1) - overscan);
-    const to = Math.min(count - 1, view.first + view.fit + overscan);
-    const out: WindowRow[] = [];
-    for (let i = from; i <= to; i += 1) out.push({ index: i, start: i * rowHeight });
-    return out;
-  }, [view, count, overscan, rowHeight]);
+  const slots = Math.max(0, Math.min(count, fit + 2 * overscan + 1));
 
   /** Scrolls so the row is in view: `auto` moves only as far as needed, `center` centres it. */
   const scrollToIndex = useCallback(
@@ -66,5 +62,5 @@ export function useFixedRows(opts: {
     [scrollRef, rowHeight],
   );
 
-  return { items, totalSize: count * rowHeight, scrollToIndex };
+  return { slots, totalSize: count * rowHeight, scrollToIndex };
 }
