@@ -29,20 +29,16 @@ export interface PaintInput {
 
 export const rowDomId = (transactionNo: string) => `tx-row-${transactionNo}`;
 
-type Shape = 'text' | 'none' | 'uncertain' | 'unit';
-
-/** A cell's children for one shape: made once per cell and shape, then reused. */
-interface ShapeDom {
-  nodes: Node[];
-  text: Text;
-  /** The second text: the uncertain note, or the unit (absent for plain text and for none). */
-  extra: Text | undefined;
-}
-
 /** A cell's current content, kept beside its element so a paint only writes what changed. */
 interface CellDom {
-  shape: Shape;
-  shapes: Partial<Record<Shape, ShapeDom>>;
+  text: Text;
+  /**
+   * The second part: "none" for a screen reader, the uncertain note, or the unit. Made the first time
+   * the cell needs one and kept (empty while the cell shows plain text): a column's cells change kind
+   * as rows scroll by (a paid time, then a failed payment's "none"), and re-making children on every
+   * frame was a fifth of the paint.
+   */
+  extra: { span: HTMLSpanElement; text: Text; className: string } | undefined;
   className: string;
   title: string | undefined;
 }
@@ -59,59 +55,50 @@ interface RowDom {
 const cells = new WeakMap<Element, CellDom>();
 const rowsDom = new WeakMap<Element, RowDom>();
 
-const shapeOf = (cell: CellText): Shape =>
-  cell.none ? 'none' : cell.uncertain ? 'uncertain' : cell.unit ? 'unit' : 'text';
-
-/**
- * A cell's children for a shape (as the list always drew them): "—" hidden from screen readers with
- * "none" for them; an uncertain amount with its reason in words; an amount with its smaller unit.
- */
-function build(doc: Document, shape: Shape): ShapeDom {
-  const span = (child: Node, className?: string) => {
-    const s = doc.createElement('span');
-    if (className) s.className = className;
-    s.appendChild(child);
-    return s;
-  };
-  if (shape === 'none') {
-    const dash = span(doc.createTextNode('—'));
-    dash.setAttribute('aria-hidden', 'true');
-    const text = doc.createTextNode('none');
-    return { nodes: [dash, span(text, 'sr-only')], text, extra: undefined };
-  }
-  const text = doc.createTextNode('');
-  if (shape === 'text') return { nodes: [text], text, extra: undefined };
-  const extra = doc.createTextNode('');
-  return { nodes: [text, span(extra, shape === 'unit' ? 'unit' : 'sr-only')], text, extra };
-}
-
 const setText = (node: Text, value: string) => {
   if (node.data !== value) node.data = value;
 };
 
 /**
- * Writes one cell: its classes, tooltip and content. A column's cells change shape as rows scroll by
- * (a paid time, then a failed payment's "none"): each shape's nodes are made once per cell and swapped
- * in, not made again on every frame.
+ * Writes one cell: its classes, tooltip and content. A cell with no value shows "—" for the eye (drawn
+ * by the stylesheet, `.tx-cell.none::before`, with no text for a screen reader) and "none" for a screen
+ * reader; an uncertain amount says why in words; an amount has its unit, drawn smaller.
  */
 export function paintCell(el: HTMLElement, column: ColumnSpec, row: ListRow, cell: CellText): void {
-  const shape = shapeOf(cell);
   let dom = cells.get(el);
   if (!dom) {
-    dom = { shape, shapes: {}, className: '', title: undefined };
+    const text = el.ownerDocument.createTextNode('');
+    el.replaceChildren(text);
+    dom = { text, extra: undefined, className: '', title: undefined };
     cells.set(el, dom);
-    el.textContent = '';
-    dom.shapes[shape] = build(el.ownerDocument, shape);
-    el.append(...dom.shapes[shape].nodes);
-  } else if (dom.shape !== shape) {
-    dom.shapes[shape] ??= build(el.ownerDocument, shape);
-    el.replaceChildren(...dom.shapes[shape].nodes);
-    dom.shape = shape;
   }
-  const nodes = dom.shapes[shape]!;
-  if (shape === 'unit') setText(nodes.extra!, ` ${cell.unit ?? ''}`);
-  else if (shape === 'uncertain') setText(nodes.extra!, ` (uncertain: ${cell.title ?? ''})`);
-  if (shape !== 'none') setText(nodes.text, cell.text);
+  setText(dom.text, cell.none ? '' : cell.text);
+  let extraClass = '';
+  let extraText = '';
+  if (cell.none) {
+    extraClass = 'sr-only';
+    extraText = 'none';
+  } else if (cell.uncertain) {
+    extraClass = 'sr-only';
+    extraText = ` (uncertain: ${cell.title ?? ''})`;
+  } else if (cell.unit) {
+    extraClass = 'unit';
+    extraText = ` ${cell.unit}`;
+  }
+  if (extraText && !dom.extra) {
+    const span = el.ownerDocument.createElement('span');
+    const text = el.ownerDocument.createTextNode('');
+    span.appendChild(text);
+    el.appendChild(span);
+    dom.extra = { span, text, className: '' };
+  }
+  if (dom.extra) {
+    setText(dom.extra.text, extraText);
+    if (dom.extra.className !== extraClass) {
+      dom.extra.span.className = extraClass;
+      dom.extra.className = extraClass;
+    }
+  }
   const className = `tx-cell${column.align === 'right' ? ' num' : ''}${column.pinned ? ` pinned-${column.pinned}` : ''}${column.id === 'status' ? ` status status-${row.status}` : ''}${cell.none ? ' none' : ''}${cell.uncertain ? ' uncertain' : ''}`;
   if (dom.className !== className) {
     el.className = className;
