@@ -300,7 +300,12 @@ export function TransactionTable({
   // Every render (props changed, or the window's length): the rows are painted again from the new
   // props before the browser draws them. Scrolling paints without rendering (the scroll handler).
   useLayoutEffect(() => {
-    input.current = { rows, columns, format, activeNo, activeIndex, selected, uncertain };
+    const next: PaintInput = { rows, columns, format, activeNo, activeIndex, selected, uncertain };
+    const was = input.current;
+    // A render for something the rows do not show (a keystroke in the filter box before the rows change)
+    // keeps the paint: nothing is written again.
+    if (!was || (Object.keys(next) as Array<keyof PaintInput>).some((k) => next[k] !== was[k]))
+      input.current = next;
     paint();
   });
   useEffect(() => {
