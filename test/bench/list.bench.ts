@@ -20,7 +20,7 @@
  *
  * BENCH_LIST_ROWS=100000 tries the 1M part smaller (printed, not written).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from '@playwright/test';
@@ -78,6 +78,10 @@ async function tracedScroll(
     throw e;
   }
   const trace = await browser.stopTracing();
+  // BENCH_TRACE_DIR=dir keeps each traced scroll (chrome://tracing / Perfetto) to see what its frames did.
+  const dir = process.env['BENCH_TRACE_DIR'];
+  if (dir)
+    writeFileSync(join(dir, `scroll-${selector === '#grid' ? 'plain' : 'app'}-${Date.now()}.json`), trace);
   return { wall: busyPerFrame(trace), cpu: busyPerFrame(trace, 'rd-frame', 'cpu') };
 }
 
