@@ -187,12 +187,14 @@ async function list1m(browser: Browser, url: string, script: string): Promise<Re
       gridHeight = (await page.evaluate(
         `document.querySelector('[data-testid="tx-grid"]').clientHeight`,
       )) as number;
-      // Scrolled before the heap is measured: the measurement's forced collections made V8 start a
-      // major collection of its own about a second later (its memory reducer), which landed inside the
-      // scroll — incremental marking of the million rows (40–320 ms of main-thread steps, up to 36 ms
-      // each), the final pause (8–15 ms) and Blink's sweeping (up to 30 ms a task) — in every traced run
-      // at 1M, in the old build and the new alike; the plain list, whose page had no forced collection,
-      // never collected while scrolling. The heap after a scroll is the same list.
+      // Scrolled before the heap is measured: with the measurement's two forced collections just before
+      // it, V8 began a major collection of its own (its memory reducer) 0.8–1.0 s into the scroll in
+      // each of 6 traced runs at 1M (old build and new): incremental marking of the million rows (40–320
+      // ms of main-thread steps, up to 36 ms each), the final pause (8–15 ms) and Blink's sweep tasks
+      // landed in the frames. Without them a major collection still lands in some runs (the load's and
+      // the filter's garbage; up to a 0.9 s pause on a loaded machine); the plain list's page, which
+      // allocates nothing after its read, had none in any traced run. The heap after a scroll is the
+      // same list.
       const scrolled = await tracedScroll(browser, page, '[data-testid="tx-grid"]');
       s.scroll.push(p95(scrolled.wall));
       s.scrollCpu.push(p95(scrolled.cpu));
