@@ -171,6 +171,11 @@ export interface MatchOptions {
   dates?: DateCheck;
   /** Called with each item as soon as it is made (the report's summary is added up this way). */
   onItem?: (item: ReconItem) => void;
+  /**
+   * false: the items go to `onItem` only and matchLedger returns none (a caller that stores them as
+   * they come does not keep a million of them alive until the end).
+   */
+  keepItems?: boolean;
 }
 
 /** The currency an item belongs to in the summary ('' for an unreadable row with no usable currency). */
@@ -509,8 +514,9 @@ export function matchLedger(
     }
   const items: ReconItem[] = [];
   const onItem = opts.onItem;
+  const keep = opts.keepItems !== false || !onItem;
   const emit = (item: ReconItem) => {
-    items.push(item);
+    if (keep) items.push(item);
     if (onItem) onItem(item);
   };
   for (let i = 0; i < n; i += 1) {

@@ -75,6 +75,19 @@ function unreadableItem(u: UnusableRow): ReconItem {
 
 /** Builds the items and summary. Deterministic: the same input gives the same report. */
 export function buildReport(input: ReportInput): ReconReport {
+  const items: ReconItem[] = [];
+  const summary = makeReport(input, (item) => items.push(item));
+  return { items, summary };
+}
+
+/**
+ * The report's items handed to `put` one by one in the report's order, as they are made — the same
+ * items buildReport gives, none of them kept here — and its summary. A caller that stores each page
+ * of items as it fills (run.ts, run-store saveResultAsMade) never holds the whole report: at a million
+ * rows a million items and their service sides lived until the record was written, and were copied by
+ * every collection in between.
+ */
+export function makeReport(input: ReportInput, put: (item: ReconItem) => void): ReconSummary {
   const { options } = input;
   const dates = {
     zone: zoneOf(options),
@@ -97,50 +110,56 @@ export function buildReport(input: ReportInput): ReconReport {
   // With the list's positions, the matching marks the listed payments rows claimed as it goes (by
   // position; a number the list does not hold cannot name a listed payment: its numbers all differ).
   const claimedByMatch = serviceOnly && listedIndex ? new Uint8Array(listed.length) : undefined;
-  const matched = matchLedger(input.rows, input.answer, {
+  // Otherwise the payments rows claimed are marked here, item by item: by position where the row's
+  // listed payment is its answer, by number for the others.
+  const claimed = new Set<string>();
+  const claimedHere =
+    serviceOnly && !claimedByMatch && listedAt && input.listedUnique
+      ? new Uint8Array(listed.length)
+      : undefined;
+  const claimedAt = claimedByMatch ?? claimedHere;
+  const unreadable = input.unusable.map(unreadableItem);
+  // Both lists are in line order: each matched item goes after the unreadable rows of earlier lines.
+  let u = 0;
+  let row = 0;
+  matchLedger(input.rows, input.answer, {
     fmt: input.fmt,
     dates,
-    onItem: tally.add,
+    keepItems: false,
+    onItem: (item) => {
+      tally.add(item);
+      if (serviceOnly && !claimedByMatch) {
+        // matchLedger makes one item per row, in row order: this item is row `row`'s.
+        const service = item.service;
+        if (service) {
+          const p = claimedHere ? listedAt!(row) : -1;
+          if (claimedHere && p >= 0 && listed[p]?.transaction.transactionNo === service.transactionNo)
+            claimedHere[p] = 1;
+          else claimed.add(service.transactionNo);
+        }
+      }
+      row += 1;
+      while (u < unreadable.length && (unreadable[u]!.line ?? 0) < (item.line ?? 0)) {
+        tally.add(unreadable[u]!);
+        put(unreadable[u++]!);
+      }
+      put(item);
+    },
     ...(input.answerBy ? { lookupBy: input.answerBy } : {}),
     ...(input.answerAt ? { lookupAt: input.answerAt } : {}),
     ...(listedIndex ? { listed: listedIndex } : {}),
     ...(claimedByMatch ? { listedClaims: claimedByMatch } : {}),
   });
-  const unreadable = input.unusable.map(unreadableItem);
-  for (const item of unreadable) tally.add(item);
-  // Merge by line: both lists are in line order. With nothing to merge, the matched items are the list.
-  let items: ReconItem[] = matched;
-  if (unreadable.length > 0) {
-    items = [];
-    let u = 0;
-    for (const item of matched) {
-      while (u < unreadable.length && (unreadable[u]!.line ?? 0) < (item.line ?? 0))
-        items.push(unreadable[u++]!);
-      items.push(item);
-    }
-    while (u < unreadable.length) items.push(unreadable[u++]!);
+  // Unreadable rows only add to counts: their place among the tally's items does not matter.
+  while (u < unreadable.length) {
+    tally.add(unreadable[u]!);
+    put(unreadable[u++]!);
   }
   if (range && serviceOnly) {
-    const claimed = new Set<string>();
-    let claimedAt = claimedByMatch;
-    if (claimedAt) {
-      // Marked by the matching.
-    } else if (listedAt && input.listedUnique && matched.length === input.rows.length) {
-      // matchLedger makes one item per row, in row order: item i is row i's.
-      claimedAt = new Uint8Array(listed.length);
-      for (let i = 0; i < matched.length; i += 1) {
-        const service = matched[i]!.service;
-        if (!service) continue;
-        const p = listedAt(i);
-        if (p >= 0 && listed[p]?.transaction.transactionNo === service.transactionNo) claimedAt[p] = 1;
-        else claimed.add(service.transactionNo);
-      }
-    } else for (const i of matched) if (i.service) claimed.add(i.service.transactionNo);
     const unreadableLineByTx = new Map<string, number>();
     for (const r of input.unusable)
       if (r.fields?.transactionNo && !unreadableLineByTx.has(r.fields.transactionNo))
         unreadableLineByTx.set(r.fields.transactionNo, r.line);
-    // One push per item: spreading a list this long into push's arguments overflows the call stack.
     for (const item of serviceOnlyItems({
       listed,
       ...(input.listedUnique ? { listedUnique: true } : {}),
@@ -151,11 +170,11 @@ export function buildReport(input: ReportInput): ReconReport {
       fmt: input.fmt,
       dates,
     })) {
-      items.push(item);
       tally.add(item);
+      put(item);
     }
   }
   // The same as summarise(items): the matched rows in order, the unreadable ones (which only add to
   // counts, so their place does not matter), then the service's items in order.
-  return { items, summary: tally.result() };
+  return tally.result();
 }

@@ -255,10 +255,21 @@ describe('the period’s list stored as columns', () => {
     db.close();
     const storage = openAppStorage({ dataDir: dir, now: Date.now, log });
     if (onSave) {
-      const save = storage.runs.saveResult.bind(storage.runs);
-      storage.runs.saveResult = (id, result, refs) => {
-        onSave(structuredClone(result.items));
-        save(id, result, refs);
+      // The run stores its report as it is made (saveResultAsMade): the items as they are put.
+      const save = storage.runs.saveResultAsMade.bind(storage.runs);
+      storage.runs.saveResultAsMade = (id, write, refs) => {
+        const items: ReconItem[] = [];
+        const n = save(
+          id,
+          (put) =>
+            write((item) => {
+              items.push(structuredClone(item));
+              put(item);
+            }),
+          refs,
+        );
+        onSave(items);
+        return n;
       };
     }
     const s = service(storage);

@@ -76,6 +76,21 @@ export interface RunStore {
     result: { facts: RunFacts; summary: ReconSummary; statement: string[]; items: readonly ReconItem[] },
     refs?: ItemRefs,
   ): void;
+  /**
+   * The same record, written as its items are made: inside the one transaction `write` hands each item
+   * to `put` in order (a page is encoded and written as soon as it is full, and its items let go) and
+   * returns the rest of the result. Stored exactly as saveResult stores the same items; returns how
+   * many items were written. If `write` throws, nothing of the result is stored.
+   */
+  saveResultAsMade(
+    runId: string,
+    write: (put: (item: ReconItem) => void) => {
+      facts: RunFacts;
+      summary: ReconSummary;
+      statement: string[];
+    },
+    refs?: ItemRefs,
+  ): number;
   get(runId: string): StoredRun | undefined;
   /** Runs of a profile, newest first (runs of earlier versions, which have no facts, are left out). */
   /** One profile's runs, or every profile's when none is named. */

@@ -7,7 +7,7 @@
  */
 import { keyOf, type ServiceAnswer } from '../../../../shared/recon/match';
 import { listWindows } from '../../../../shared/recon/period';
-import { buildReport, detailAmount } from '../../../../shared/recon/report';
+import { detailAmount, makeReport, type ReportInput } from '../../../../shared/recon/report';
 import { OFFLINE_CODES, type RunFacts } from '../../../../shared/recon/run';
 import { statementOf } from '../../../../shared/recon/statement';
 import type { AdaptiveLimiter } from '../gateway/adaptive-limit';
@@ -343,7 +343,7 @@ export function executeRun(
     const failedByCode: Record<string, number> = {};
     for (const a of byLookup.values())
       if (a.kind === 'failed') failedByCode[a.code] = (failedByCode[a.code] ?? 0) + 1;
-    const report = buildReport({
+    const reportInput: ReportInput = {
       rows: input.rows,
       unusable: input.unusable,
       answer,
@@ -358,7 +358,7 @@ export function executeRun(
       listing: listing.state,
       options: facts.options,
       fmt: detailAmount,
-    });
+    };
     const listedWindows = windows
       .filter((w) => w.state === 'listed')
       .map((w) => w.fetchedAt)
@@ -387,12 +387,16 @@ export function executeRun(
       usedCache: sources.cache > 0,
       ...(stoppedBecause ? { stoppedBecause } : {}),
     };
-    const statement = statementOf(done, report.summary);
     if (deps.beforeSave) await deps.beforeSave(input, done);
     if (suspended) return;
-    runs.saveResult(
+    // The report is made as it is stored, a page at a time (makeReport into saveResultAsMade): its
+    // items are never all alive at once. Its facts and the carry's re-check do not depend on it.
+    const items = runs.saveResultAsMade(
       runId,
-      { facts: done, summary: report.summary, statement, items: report.items },
+      (put) => {
+        const summary = makeReport(reportInput, put);
+        return { facts: done, summary, statement: statementOf(done, summary) };
+      },
       itemRefs(input, list),
     );
     if (state !== 'cancelled') state = 'completed';
@@ -400,7 +404,7 @@ export function executeRun(
     deps.log.info('recon.run_ended', {
       runId,
       state,
-      items: report.items.length,
+      items,
       listing: listing.state,
       lookups: todo.length,
     });
