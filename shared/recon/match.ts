@@ -176,7 +176,22 @@ export interface MatchOptions {
    * they come does not keep a million of them alive until the end).
    */
   keepItems?: boolean;
+  /**
+   * With `listed`: asked for each matched row answered by the listed payment at `position` (its very
+   * record, source 'list'), before its item is made. That item would be
+   * `{ line, matchedBy, ledger: row, service: serviceView(tx, 'list', fetchedAt), transaction: tx,
+   * dayOffset (when known), outcome: 'matched', detail: '', deltas: NO_DELTAS }`, with `tx` the listed
+   * payment and `fetchedAt` its answer's: a caller that can store it by reference (the run's record) takes
+   * it (true) and it is never made — nor its service side — and not handed to onItem; the summary takes
+   * it through `onMatched`. false: the item is made as always.
+   */
+  onUsual?: (row: number, position: number, dayOffset: number | undefined) => boolean;
+  /** With onUsual: the summary's share of a row onUsual took (summaryTally's addMatched). */
+  onMatched?: (row: LedgerRow, service: ServiceFacts) => void;
 }
+
+/** What the classification and the summary read of the service's side. */
+export type ServiceFacts = Pick<ServiceView, 'currency' | 'amountMinor' | 'status' | 'refundedMinor'>;
 
 /** The currency an item belongs to in the summary ('' for an unreadable row with no usable currency). */
 export function itemCurrency(item: ReconItem): Currency | '' {
@@ -228,13 +243,19 @@ export function ledgerKeys(
 export const refundCounts = (status: string) => status === 'success' || status === 'pending';
 
 /** The service's side of an item, from a transaction and where it came from. */
-export function serviceView(tx: Transaction, source: ServiceSource, fetchedAt: string): ServiceView {
+/** Σ the payment's refunds in success or pending, in its own currency (ServiceView's refundedMinor). */
+function refundedOf(tx: Transaction): number {
   // Refunds reported in another currency cannot be added to this one (see refundBlocker).
   let refundedMinor = 0;
   for (let i = 0; i < tx.refunds.length; i += 1) {
     const r = tx.refunds[i]!;
     if (refundCounts(r.status) && r.currency === tx.currency) refundedMinor += r.refundAmountMinor;
   }
+  return refundedMinor;
+}
+
+export function serviceView(tx: Transaction, source: ServiceSource, fetchedAt: string): ServiceView {
+  const refundedMinor = refundedOf(tx);
   const { transactionNo, amountMinor, currency, status, reference, createdAt, paidAt } = tx;
   // The usual shapes made in one piece (same properties, same order as below): one view per row.
   if (paidAt && !reference) {
@@ -310,7 +331,7 @@ export const serviceCounts = (s: Pick<ServiceView, 'status'>) => s.status === 's
 /** Decides the outcome of a row whose transaction the service has (and no earlier row claimed). */
 function classify(
   row: LedgerRow,
-  s: ServiceView,
+  s: ServiceFacts & Pick<ServiceView, 'paidAt' | 'createdAt'>,
   fmt: (m: number, c: Currency) => string,
   dates: DateCheck | undefined,
   dayOffset: number | undefined,
@@ -515,6 +536,10 @@ export function matchLedger(
   const items: ReconItem[] = [];
   const onItem = opts.onItem;
   const keep = opts.keepItems !== false || !onItem;
+  const onUsual = listed && !keep ? opts.onUsual : undefined;
+  const onMatched = opts.onMatched;
+  /** The service's side of the row being classified on the usual path: one object, reused. */
+  const scratch: ServiceFacts = { currency: 'USD', amountMinor: 0, status: 'success', refundedMinor: 0 };
   const emit = (item: ReconItem) => {
     if (keep) items.push(item);
     if (onItem) onItem(item);
@@ -526,9 +551,39 @@ export function matchLedger(
     const keyId = keyIds[i]!;
     const keyLines = byTx ? txKeyLine : refKeyLine;
     const result = results[i];
+    const serviceTxId = serviceTxIds[i]!;
+    // The usual row answered by its very listed payment: classified from the payment's own fields
+    // (a scratch object, not a view), and if it matches and the caller takes it, nothing is made for it.
+    if (
+      onUsual &&
+      result?.kind === 'found' &&
+      result.source === 'list' &&
+      serviceTxId >= 0 &&
+      serviceTxId < L
+    ) {
+      const keyLine = keyLines[keyId] ?? NONE;
+      const tx = result.transaction;
+      if (
+        keyLine === NONE &&
+        (txServiceLine[serviceTxId] ?? NONE) === NONE &&
+        listed!.at(i) === serviceTxId &&
+        listed!.transaction(serviceTxId) === tx
+      ) {
+        scratch.currency = tx.currency;
+        scratch.amountMinor = tx.amountMinor;
+        scratch.status = tx.status;
+        scratch.refundedMinor = refundedOf(tx);
+        const dayOffset = offsets[i];
+        if (classify(row, scratch, fmt, dates, dayOffset) === MATCHED && onUsual(i, serviceTxId, dayOffset)) {
+          keyLines[keyId] = row.line;
+          txServiceLine[serviceTxId] = row.line;
+          onMatched?.(row, scratch);
+          continue;
+        }
+      }
+    }
     const service =
       result?.kind === 'found' ? serviceView(result.transaction, result.source, result.fetchedAt) : undefined;
-    const serviceTxId = serviceTxIds[i]!;
     const keyLine = keyLines[keyId] ?? NONE;
     const txLine = serviceTxId === NONE ? NONE : (txServiceLine[serviceTxId] ?? NONE);
     const earlier = keyLine === NONE ? undefined : keyLine;

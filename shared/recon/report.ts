@@ -87,7 +87,15 @@ export function buildReport(input: ReportInput): ReconReport {
  * rows a million items and their service sides lived until the record was written, and were copied by
  * every collection in between.
  */
-export function makeReport(input: ReportInput, put: (item: ReconItem) => void): ReconSummary {
+export function makeReport(
+  input: ReportInput,
+  put: (item: ReconItem) => void,
+  /**
+   * Offered each matched row answered by its very listed payment (matchLedger's onUsual), in its place
+   * in the report's order: true takes it (the caller stores it by reference) and its item is not made.
+   */
+  usual?: (row: number, position: number, dayOffset: number | undefined) => boolean,
+): ReconSummary {
   const { options } = input;
   const dates = {
     zone: zoneOf(options),
@@ -122,10 +130,27 @@ export function makeReport(input: ReportInput, put: (item: ReconItem) => void): 
   // Both lists are in line order: each matched item goes after the unreadable rows of earlier lines.
   let u = 0;
   let row = 0;
-  matchLedger(input.rows, input.answer, {
+  const flushBefore = (line: number) => {
+    while (u < unreadable.length && (unreadable[u]!.line ?? 0) < line) {
+      tally.add(unreadable[u]!);
+      put(unreadable[u++]!);
+    }
+  };
+  const { rows } = input;
+  // Taken rows are not counted by `row` below: offered only where the listed payments rows claimed are
+  // marked by the matching (or not needed), never where that count is used.
+  const offer =
+    usual && listedIndex && (claimedByMatch || !serviceOnly)
+      ? (i: number, p: number, dayOffset: number | undefined) => {
+          flushBefore(rows[i]!.line);
+          return usual(i, p, dayOffset);
+        }
+      : undefined;
+  matchLedger(rows, input.answer, {
     fmt: input.fmt,
     dates,
     keepItems: false,
+    ...(offer ? { onUsual: offer, onMatched: tally.addMatched } : {}),
     onItem: (item) => {
       tally.add(item);
       if (serviceOnly && !claimedByMatch) {
@@ -139,10 +164,7 @@ export function makeReport(input: ReportInput, put: (item: ReconItem) => void): 
         }
       }
       row += 1;
-      while (u < unreadable.length && (unreadable[u]!.line ?? 0) < (item.line ?? 0)) {
-        tally.add(unreadable[u]!);
-        put(unreadable[u++]!);
-      }
+      flushBefore(item.line ?? 0);
       put(item);
     },
     ...(input.answerBy ? { lookupBy: input.answerBy } : {}),

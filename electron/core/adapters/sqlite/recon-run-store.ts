@@ -13,7 +13,7 @@ import type {
   StoredRun,
 } from '../../services/reconciliation/run-store';
 import type { Database, Row } from './database';
-import { decodeItem, decodePage, encodePage } from './item-codec';
+import { decodeItem, decodePage, PageEncoder } from './item-codec';
 import { forgetReferents, runReferents } from './item-refs';
 import { decodeLedgerChunk, encodeLedgerColumns } from './ledger-columns';
 import { decodeListColumns, encodeListColumns } from './list-columns';
@@ -125,19 +125,25 @@ export function createSqliteRunStore(db: Database): RunStore {
       const insert = db.stmt(
         'INSERT INTO recon_item_pages (job_id, first_seq, count, unmatched, data) VALUES (?, ?, ?, ?, ?)',
       );
-      const page: ReconItem[] = [];
+      const page = new PageEncoder(refs);
       let first = 0;
       const flush = () => {
-        const { data, unmatched } = encodePage(page, 0, page.length, refs);
-        insert.run(runId, first, page.length, unmatched.length > 0 ? JSON.stringify(unmatched) : null, data);
-        first += page.length;
-        page.length = 0;
+        const count = page.count;
+        const { data, unmatched } = page.end();
+        insert.run(runId, first, count, unmatched.length > 0 ? JSON.stringify(unmatched) : null, data);
+        first += count;
       };
-      const { facts, summary, statement } = write((item) => {
-        page.push(item);
-        if (page.length === ITEMS_PER_PAGE) flush();
-      });
-      if (page.length > 0) flush();
+      const { facts, summary, statement } = write(
+        (item) => {
+          page.add(item);
+          if (page.count === ITEMS_PER_PAGE) flush();
+        },
+        (fetchedAt, row, listed, dayOffset) => {
+          page.addUsual(fetchedAt, row, listed, dayOffset);
+          if (page.count === ITEMS_PER_PAGE) flush();
+        },
+      );
+      if (page.count > 0) flush();
       db.run(
         'UPDATE recon_jobs SET facts = ?, summary = ?, statement = ?, ended_as = ?, started = 1 WHERE id = ?',
         JSON.stringify(facts),

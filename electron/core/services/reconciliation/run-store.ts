@@ -24,6 +24,21 @@ export interface ItemRefs {
   listedOf(tx: Transaction): string | undefined;
 }
 
+/**
+ * Puts, in its place among the items, the usual matched row answered by the run's own listed payment
+ * (shared/recon/match.ts onUsual) without its item being made: the item
+ * `{ line, matchedBy, ledger, service: serviceView(transaction, 'list', fetchedAt), transaction,
+ * dayOffset?, outcome: 'matched', detail: '', deltas: [] }` whose `ledger` is the run's stored row at
+ * `row` and whose `transaction` is the payment at `listed` (`<window start date>:<position>`, as
+ * ItemRefs.listedOf writes it). Read back as that item. `fetchedAt` and `listed` hold no tab.
+ */
+export type UsualMatchPut = (
+  fetchedAt: string,
+  row: number,
+  listed: string,
+  dayOffset: number | undefined,
+) => void;
+
 /** A cached answer handed over with the ledger (from the renderer's cache, or an earlier run). */
 export type CachedAnswer = z.infer<typeof cachedAnswerSchema>;
 
@@ -84,7 +99,10 @@ export interface RunStore {
    */
   saveResultAsMade(
     runId: string,
-    write: (put: (item: ReconItem) => void) => {
+    write: (
+      put: (item: ReconItem) => void,
+      putUsual: UsualMatchPut,
+    ) => {
       facts: RunFacts;
       summary: ReconSummary;
       statement: string[];

@@ -391,10 +391,23 @@ export function executeRun(
     if (suspended) return;
     // The report is made as it is stored, a page at a time (makeReport into saveResultAsMade): its
     // items are never all alive at once. Its facts and the carry's re-check do not depend on it.
+    // A row matched by its very listed payment is stored as a reference to its row and payment
+    // (item-codec's usual form) without its item and service side being made: most of a report.
+    const { places } = list;
+    const plainWindow = places.windows.map((w) => !w.includes('\t'));
     const items = runs.saveResultAsMade(
       runId,
-      (put) => {
-        const summary = makeReport(reportInput, put);
+      (put, putUsual) => {
+        const usual = (row: number, p: number, dayOffset: number | undefined) => {
+          const { fetchedAt } = listed[p]!;
+          const w = places.window[p]!;
+          // What item-codec would not write in that form is made and stored as always.
+          if (!plainWindow[w] || fetchedAt.includes('\t')) return false;
+          if (dayOffset !== undefined && !Number.isSafeInteger(dayOffset)) return false;
+          putUsual(fetchedAt, row, `${places.windows[w]}:${places.at[p]}`, dayOffset);
+          return true;
+        };
+        const summary = makeReport(reportInput, put, usual);
         return { facts: done, summary, statement: statementOf(done, summary) };
       },
       itemRefs(input, list),
