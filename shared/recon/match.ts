@@ -143,6 +143,12 @@ export interface ListedIndex {
   at: (row: number) => number;
   positionOf: (transactionNo: string) => number | undefined;
   transaction: (position: number) => Transaction;
+  /**
+   * Given: a row whose `at` is a position is answered by that very listed payment — found, source
+   * 'list', fetched at this time — and lookupAt (or lookupBy, lookup) is asked only for the other rows:
+   * no answer object is made for the listed payments (a million at a million rows, kept for the run).
+   */
+  fetchedAt?: (position: number) => string;
 }
 
 export interface MatchOptions {
@@ -389,6 +395,17 @@ function classify(
   return MATCHED;
 }
 
+/**
+ * matchLedger's result for a row its listed payment answers (ListedIndex.fetchedAt): found, from the
+ * list; its transaction and fetch time are the listed payment's. Never handed out.
+ */
+const LISTED: ServiceAnswer = Object.freeze({
+  kind: 'found',
+  source: 'list',
+  fetchedAt: '',
+  transaction: Object.freeze({}) as Transaction,
+}) as ServiceAnswer;
+
 /** classify's answer for the usual row: one object, not one per row (read, never kept or changed). */
 const MATCHED: { readonly outcome: ReconOutcome; readonly detail: string } = Object.freeze({
   outcome: 'matched',
@@ -490,6 +507,9 @@ export function matchLedger(
   // nothing between them the processor waits for several at once, where in the loop below each would
   // wait alone between one item's allocations and the next (a fifth less report time at 100k rows).
   const n = rows.length;
+  // The listed payments answer their rows themselves (ListedIndex.fetchedAt): such a row's result is
+  // LISTED, its answer made only if its item needs one.
+  const listedAnswers = listed?.fetchedAt !== undefined;
   const keyIds = new Int32Array(n);
   const serviceTxIds = new Int32Array(n);
   const results: Array<ServiceAnswer | undefined> = new Array<ServiceAnswer | undefined>(n);
@@ -506,17 +526,20 @@ export function matchLedger(
         : txId(row.transactionNo ?? '')
       : refId(row.reference ?? '');
     keyIds[i] = keyId;
-    const result = lookupAt
-      ? lookupAt(i)
-      : lookupBy
-        ? lookupBy(byTx, byTx ? row.transactionNo! : (row.reference ?? ''))
-        : lookup(lookupKey(row));
+    const result =
+      listedTx !== undefined && listedAnswers
+        ? LISTED
+        : lookupAt
+          ? lookupAt(i)
+          : lookupBy
+            ? lookupBy(byTx, byTx ? row.transactionNo! : (row.reference ?? ''))
+            : lookup(lookupKey(row));
     results[i] = result;
     if (result?.kind !== 'found') {
       serviceTxIds[i] = NONE;
       continue;
     }
-    const tx = result.transaction;
+    const tx = result === LISTED ? listedTx! : result.transaction;
     const serviceTxId =
       listedTx !== undefined && tx === listedTx
         ? p
@@ -550,7 +573,7 @@ export function matchLedger(
     const byTx = Boolean(row.transactionNo);
     const keyId = keyIds[i]!;
     const keyLines = byTx ? txKeyLine : refKeyLine;
-    const result = results[i];
+    let result = results[i];
     const serviceTxId = serviceTxIds[i]!;
     // The usual row answered by its very listed payment: classified from the payment's own fields
     // (a scratch object, not a view), and if it matches and the caller takes it, nothing is made for it.
@@ -562,7 +585,7 @@ export function matchLedger(
       serviceTxId < L
     ) {
       const keyLine = keyLines[keyId] ?? NONE;
-      const tx = result.transaction;
+      const tx = result === LISTED ? listed!.transaction(serviceTxId) : result.transaction;
       if (
         keyLine === NONE &&
         (txServiceLine[serviceTxId] ?? NONE) === NONE &&
@@ -581,6 +604,16 @@ export function matchLedger(
           continue;
         }
       }
+    }
+    // The listed payment's answer, made for the item that needs it (what the list's answer object was).
+    if (result === LISTED) {
+      const p = listed!.at(i);
+      result = {
+        kind: 'found',
+        transaction: listed!.transaction(p),
+        source: 'list',
+        fetchedAt: listed!.fetchedAt!(p),
+      };
     }
     const service =
       result?.kind === 'found' ? serviceView(result.transaction, result.source, result.fetchedAt) : undefined;

@@ -18,7 +18,7 @@ import {
 import type { LedgerRow, UnusableRow } from './ledger';
 import { periodRange, zoneLabel, zoneOf, type ReconOptions } from './period';
 import { summaryTally, type ReconSummary } from './summary';
-import { serviceOnlyItems, type ListedPayment } from './two-way';
+import { listedSource, serviceOnlyItems, type ListedPayment, type ListedSource } from './two-way';
 
 /** What happened to the period's list of payments. */
 export type ListingState = 'none' | 'complete' | 'unsupported' | 'incomplete';
@@ -33,7 +33,7 @@ export interface ReportInput {
   /** The same answers by the row's position in `rows` (see matchLedger's lookupAt); asked first when given. */
   answerAt?: (row: number) => ServiceAnswer | undefined;
   /** The period's payments; used for the other direction only when `listing` is complete. */
-  listed: readonly ListedPayment[];
+  listed: readonly ListedPayment[] | ListedSource;
   /** No two listed payments share a number (see serviceOnlyItems' listedUnique). */
   listedUnique?: boolean;
   /**
@@ -48,6 +48,12 @@ export interface ReportInput {
    * listed). The matching then numbers a listed payment by its position (matchLedger's `listed`).
    */
   listedPositionOf?: (transactionNo: string) => number | undefined;
+  /**
+   * With listedAt and listedPositionOf: a row whose listedAt is a position is answered by that very
+   * listed payment (found, source 'list', fetched with its window) — answerAt is asked only for the
+   * other rows, and no answer object is made per listed payment (matchLedger's listed.fetchedAt).
+   */
+  listedAnswers?: boolean;
   listing: ListingState;
   options: ReconOptions;
   fmt: (amountMinor: number, currency: Currency) => string;
@@ -103,14 +109,16 @@ export function makeReport(
     toleranceDays: options.dateToleranceDays,
   };
   const tally = summaryTally();
-  const { listedAt, listedPositionOf, listed } = input;
+  const { listedAt, listedPositionOf } = input;
+  const listed = listedSource(input.listed);
   const listedIndex: ListedIndex | undefined =
     listedAt && listedPositionOf && input.listedUnique
       ? {
           size: listed.length,
           at: listedAt,
           positionOf: listedPositionOf,
-          transaction: (p) => listed[p]!.transaction,
+          transaction: (p) => listed.transaction(p),
+          ...(input.listedAnswers ? { fetchedAt: (p: number) => listed.fetchedAt(p) } : {}),
         }
       : undefined;
   const range = periodRange(options);
@@ -158,7 +166,12 @@ export function makeReport(
         const service = item.service;
         if (service) {
           const p = claimedHere ? listedAt!(row) : -1;
-          if (claimedHere && p >= 0 && listed[p]?.transaction.transactionNo === service.transactionNo)
+          if (
+            claimedHere &&
+            p >= 0 &&
+            p < listed.length &&
+            listed.transaction(p).transactionNo === service.transactionNo
+          )
             claimedHere[p] = 1;
           else claimed.add(service.transactionNo);
         }

@@ -240,6 +240,26 @@ describe('buildReport with each row’s listed position', () => {
             // Every matched row answered by its listed payment was offered, and those taken were not made.
             expect(taken).toBe(matchedFromList);
           }
+          // Told that a row with a position is answered by that very listed payment (the run's
+          // listedAnswers), the matching asks for no such row's answer and makes none: the same report.
+          let askedListed = 0;
+          const byList = buildReport({
+            ...input,
+            listed: {
+              length: listed.length,
+              transaction: (k) => listed[k]!.transaction,
+              fetchedAt: (k) => listed[k]!.fetchedAt,
+            },
+            listedAt: (i) => positions[i]!,
+            listedPositionOf: (no) => byTx.get(no),
+            listedAnswers: true,
+            answerAt: (i) => {
+              if (positions[i]! >= 0) askedListed += 1;
+              return answerAt(i);
+            },
+          });
+          expect(byList).toStrictEqual(plain);
+          expect(askedListed).toBe(0);
           // The matching marks, by position, exactly the listed payments whose numbers rows' answers have.
           const claims = new Uint8Array(listed.length);
           const items = matchLedger(rows, answer, {

@@ -16,7 +16,7 @@ import type { Clock, Logger } from '../ports';
 import type { JobStore } from './job-store';
 import {
   fetchWindow,
-  type ListedAnswer,
+  type ListedList,
   type ListIndex,
   type ListedPlaces,
   listedWithPlaces,
@@ -94,8 +94,8 @@ function itemRefs(input: RunInput, list: ListedRows): ItemRefs {
       const byRow = last >= 0 ? positions[last]! : -1;
       last = -1;
       const p =
-        byRow >= 0 && listed[byRow]!.transaction === tx ? byRow : index.positionBy(true, tx.transactionNo);
-      if (p === undefined || listed[p]!.transaction !== tx) return undefined;
+        byRow >= 0 && listed.transaction(byRow) === tx ? byRow : index.positionBy(true, tx.transactionNo);
+      if (p === undefined || listed.transaction(p) !== tx) return undefined;
       return `${places.windows[places.window[p]!]}:${places.at[p]}`;
     },
   };
@@ -103,7 +103,7 @@ function itemRefs(input: RunInput, list: ListedRows): ItemRefs {
 
 /** The period's list as the run uses it: the payments, their index, their places, each row's payment. */
 interface ListedRows {
-  listed: ListedAnswer[];
+  listed: ListedList;
   index: ListIndex;
   places: ListedPlaces;
   /** Per ledger row: the position in `listed` of the payment its key names, -1 when none. */
@@ -124,7 +124,7 @@ interface ListedRows {
 export function listPositions(
   rows: RunInput['rows'],
   index: ListIndex,
-  listed: readonly ListedAnswer[],
+  listed: Pick<ListedList, 'length' | 'transaction'>,
   window?: Uint16Array,
 ): Int32Array {
   const out = new Int32Array(rows.length);
@@ -137,9 +137,9 @@ export function listPositions(
     let p: number | undefined;
     if (no)
       p =
-        next < listed.length && listed[next]!.transaction.transactionNo === no
+        next < listed.length && listed.transaction(next).transactionNo === no
           ? next
-          : other >= 0 && other < listed.length && listed[other]!.transaction.transactionNo === no
+          : other >= 0 && other < listed.length && listed.transaction(other).transactionNo === no
             ? other
             : index.positionBy(true, no);
     else p = index.positionBy(false, row.reference ?? '');
@@ -289,9 +289,10 @@ export function executeRun(
     const listing = listingOf(needed, windows);
     const { listed, index, positions } = list;
     const { rows } = input;
-    // A listed payment is its own answer (listing.ts ListedAnswer): nothing is made per row or payment.
+    // A listed payment's answer, made when a key asks for it (the matching is told the rows the list
+    // answers, listedAnswers below, and makes none for them).
     const answerAt = (at: number | undefined): ServiceAnswer | undefined =>
-      at === undefined ? undefined : listed[at];
+      at === undefined ? undefined : listed.answer(at);
     const results = await jobs.readResults(runId);
     const byLookup = new Map<string, ServiceAnswer>();
     for (const r of results)
@@ -355,6 +356,8 @@ export function executeRun(
       // A row whose key the list holds is answered by that very payment (answerOfRow).
       listedAt: (i) => positions[i]!,
       listedPositionOf: (no) => index.positionBy(true, no),
+      // Rows with a position are answered by that very listed payment (answerOfRow): no answer is made.
+      listedAnswers: true,
       listing: listing.state,
       options: facts.options,
       fmt: detailAmount,
@@ -399,7 +402,7 @@ export function executeRun(
       runId,
       (put, putUsual) => {
         const usual = (row: number, p: number, dayOffset: number | undefined) => {
-          const { fetchedAt } = listed[p]!;
+          const fetchedAt = listed.fetchedAt(p);
           const w = places.window[p]!;
           // What item-codec would not write in that form is made and stored as always.
           if (!plainWindow[w] || fetchedAt.includes('\t')) return false;
