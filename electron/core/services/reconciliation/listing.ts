@@ -5,7 +5,7 @@
  * the list the run carries on one-way and says so; where it cannot be reached the run pauses and says why.
  */
 import { isAppError } from '../../../../shared/domain/errors';
-import { KeyIndex } from '../../../../shared/recon/key-index';
+import { KeyIndex, keyHash } from '../../../../shared/recon/key-index';
 import type { ServiceAnswer } from '../../../../shared/recon/match';
 import type { ListedPayment, ListedSource } from '../../../../shared/recon/two-way';
 import type { Transaction } from '../../../../shared/domain/transaction';
@@ -137,18 +137,23 @@ export function listedWithPlaces(stored: readonly ListWindow[]): {
   const seen = new KeyIndex(total);
   const window = new Uint16Array(total);
   const at = new Int32Array(total);
+  let hashes = new Int32Array(0);
   for (const w of stored) {
     if (w.state !== 'listed') continue;
     const wi = windows.push(w.startDate) - 1;
     fetched.push(w.fetchedAt);
     const txs = w.transactions;
+    // A window's numbers hashed first, then filed (KeyIndex.idOfHashed): the filings, each a probe of a
+    // table far larger than the processor's caches, then wait for memory together instead of in turn.
+    if (hashes.length < txs.length) hashes = new Int32Array(txs.length);
+    for (let k = 0; k < txs.length; k += 1) hashes[k] = keyHash(txs[k]!.transactionNo);
     for (let k = 0; k < txs.length; k += 1) {
       const transaction = txs[k]!;
       // Refund records are not payments of the period; a record of unknown type stays in, so a listed
       // payment never goes missing from the report because the service left its type out.
       if (transaction.transactionType === 'refund') continue;
       // A payment is in one window only; a number seen again keeps its first payment.
-      if (seen.idOf(transaction.transactionNo) !== out.length) continue;
+      if (seen.idOfHashed(transaction.transactionNo, hashes[k]!) !== out.length) continue;
       window[out.length] = wi;
       at[out.length] = k;
       out.push(transaction);
