@@ -143,6 +143,12 @@ export interface ListedIndex {
   at: (row: number) => number;
   positionOf: (transactionNo: string) => number | undefined;
   transaction: (position: number) => Transaction;
+  /**
+   * Given: a row whose `at` is a position is answered by that very listed payment — found, source
+   * 'list', fetched at this time — and lookupAt (or lookupBy, lookup) is asked only for the other rows:
+   * no answer object is made for the listed payments (a million at a million rows, kept for the run).
+   */
+  fetchedAt?: (position: number) => string;
 }
 
 export interface MatchOptions {
@@ -171,7 +177,27 @@ export interface MatchOptions {
   dates?: DateCheck;
   /** Called with each item as soon as it is made (the report's summary is added up this way). */
   onItem?: (item: ReconItem) => void;
+  /**
+   * false: the items go to `onItem` only and matchLedger returns none (a caller that stores them as
+   * they come does not keep a million of them alive until the end).
+   */
+  keepItems?: boolean;
+  /**
+   * With `listed`: asked for each matched row answered by the listed payment at `position` (its very
+   * record, source 'list'), before its item is made. That item would be
+   * `{ line, matchedBy, ledger: row, service: serviceView(tx, 'list', fetchedAt), transaction: tx,
+   * dayOffset (when known), outcome: 'matched', detail: '', deltas: NO_DELTAS }`, with `tx` the listed
+   * payment and `fetchedAt` its answer's: a caller that can store it by reference (the run's record) takes
+   * it (true) and it is never made — nor its service side — and not handed to onItem; the summary takes
+   * it through `onMatched`. false: the item is made as always.
+   */
+  onUsual?: (row: number, position: number, dayOffset: number | undefined) => boolean;
+  /** With onUsual: the summary's share of a row onUsual took (summaryTally's addMatched). */
+  onMatched?: (row: LedgerRow, service: ServiceFacts) => void;
 }
+
+/** What the classification and the summary read of the service's side. */
+export type ServiceFacts = Pick<ServiceView, 'currency' | 'amountMinor' | 'status' | 'refundedMinor'>;
 
 /** The currency an item belongs to in the summary ('' for an unreadable row with no usable currency). */
 export function itemCurrency(item: ReconItem): Currency | '' {
@@ -223,13 +249,19 @@ export function ledgerKeys(
 export const refundCounts = (status: string) => status === 'success' || status === 'pending';
 
 /** The service's side of an item, from a transaction and where it came from. */
-export function serviceView(tx: Transaction, source: ServiceSource, fetchedAt: string): ServiceView {
+/** Σ the payment's refunds in success or pending, in its own currency (ServiceView's refundedMinor). */
+function refundedOf(tx: Transaction): number {
   // Refunds reported in another currency cannot be added to this one (see refundBlocker).
   let refundedMinor = 0;
   for (let i = 0; i < tx.refunds.length; i += 1) {
     const r = tx.refunds[i]!;
     if (refundCounts(r.status) && r.currency === tx.currency) refundedMinor += r.refundAmountMinor;
   }
+  return refundedMinor;
+}
+
+export function serviceView(tx: Transaction, source: ServiceSource, fetchedAt: string): ServiceView {
+  const refundedMinor = refundedOf(tx);
   const { transactionNo, amountMinor, currency, status, reference, createdAt, paidAt } = tx;
   // The usual shapes made in one piece (same properties, same order as below): one view per row.
   if (paidAt && !reference) {
@@ -305,7 +337,7 @@ export const serviceCounts = (s: Pick<ServiceView, 'status'>) => s.status === 's
 /** Decides the outcome of a row whose transaction the service has (and no earlier row claimed). */
 function classify(
   row: LedgerRow,
-  s: ServiceView,
+  s: ServiceFacts & Pick<ServiceView, 'paidAt' | 'createdAt'>,
   fmt: (m: number, c: Currency) => string,
   dates: DateCheck | undefined,
   dayOffset: number | undefined,
@@ -362,6 +394,17 @@ function classify(
   }
   return MATCHED;
 }
+
+/**
+ * matchLedger's result for a row its listed payment answers (ListedIndex.fetchedAt): found, from the
+ * list; its transaction and fetch time are the listed payment's. Never handed out.
+ */
+const LISTED: ServiceAnswer = Object.freeze({
+  kind: 'found',
+  source: 'list',
+  fetchedAt: '',
+  transaction: Object.freeze({}) as Transaction,
+}) as ServiceAnswer;
 
 /** classify's answer for the usual row: one object, not one per row (read, never kept or changed). */
 const MATCHED: { readonly outcome: ReconOutcome; readonly detail: string } = Object.freeze({
@@ -464,6 +507,9 @@ export function matchLedger(
   // nothing between them the processor waits for several at once, where in the loop below each would
   // wait alone between one item's allocations and the next (a fifth less report time at 100k rows).
   const n = rows.length;
+  // The listed payments answer their rows themselves (ListedIndex.fetchedAt): such a row's result is
+  // LISTED, its answer made only if its item needs one.
+  const listedAnswers = listed?.fetchedAt !== undefined;
   const keyIds = new Int32Array(n);
   const serviceTxIds = new Int32Array(n);
   const results: Array<ServiceAnswer | undefined> = new Array<ServiceAnswer | undefined>(n);
@@ -480,17 +526,20 @@ export function matchLedger(
         : txId(row.transactionNo ?? '')
       : refId(row.reference ?? '');
     keyIds[i] = keyId;
-    const result = lookupAt
-      ? lookupAt(i)
-      : lookupBy
-        ? lookupBy(byTx, byTx ? row.transactionNo! : (row.reference ?? ''))
-        : lookup(lookupKey(row));
+    const result =
+      listedTx !== undefined && listedAnswers
+        ? LISTED
+        : lookupAt
+          ? lookupAt(i)
+          : lookupBy
+            ? lookupBy(byTx, byTx ? row.transactionNo! : (row.reference ?? ''))
+            : lookup(lookupKey(row));
     results[i] = result;
     if (result?.kind !== 'found') {
       serviceTxIds[i] = NONE;
       continue;
     }
-    const tx = result.transaction;
+    const tx = result === LISTED ? listedTx! : result.transaction;
     const serviceTxId =
       listedTx !== undefined && tx === listedTx
         ? p
@@ -509,8 +558,13 @@ export function matchLedger(
     }
   const items: ReconItem[] = [];
   const onItem = opts.onItem;
+  const keep = opts.keepItems !== false || !onItem;
+  const onUsual = listed && !keep ? opts.onUsual : undefined;
+  const onMatched = opts.onMatched;
+  /** The service's side of the row being classified on the usual path: one object, reused. */
+  const scratch: ServiceFacts = { currency: 'USD', amountMinor: 0, status: 'success', refundedMinor: 0 };
   const emit = (item: ReconItem) => {
-    items.push(item);
+    if (keep) items.push(item);
     if (onItem) onItem(item);
   };
   for (let i = 0; i < n; i += 1) {
@@ -519,10 +573,50 @@ export function matchLedger(
     const byTx = Boolean(row.transactionNo);
     const keyId = keyIds[i]!;
     const keyLines = byTx ? txKeyLine : refKeyLine;
-    const result = results[i];
+    let result = results[i];
+    const serviceTxId = serviceTxIds[i]!;
+    // The usual row answered by its very listed payment: classified from the payment's own fields
+    // (a scratch object, not a view), and if it matches and the caller takes it, nothing is made for it.
+    if (
+      onUsual &&
+      result?.kind === 'found' &&
+      result.source === 'list' &&
+      serviceTxId >= 0 &&
+      serviceTxId < L
+    ) {
+      const keyLine = keyLines[keyId] ?? NONE;
+      const tx = result === LISTED ? listed!.transaction(serviceTxId) : result.transaction;
+      if (
+        keyLine === NONE &&
+        (txServiceLine[serviceTxId] ?? NONE) === NONE &&
+        listed!.at(i) === serviceTxId &&
+        listed!.transaction(serviceTxId) === tx
+      ) {
+        scratch.currency = tx.currency;
+        scratch.amountMinor = tx.amountMinor;
+        scratch.status = tx.status;
+        scratch.refundedMinor = refundedOf(tx);
+        const dayOffset = offsets[i];
+        if (classify(row, scratch, fmt, dates, dayOffset) === MATCHED && onUsual(i, serviceTxId, dayOffset)) {
+          keyLines[keyId] = row.line;
+          txServiceLine[serviceTxId] = row.line;
+          onMatched?.(row, scratch);
+          continue;
+        }
+      }
+    }
+    // The listed payment's answer, made for the item that needs it (what the list's answer object was).
+    if (result === LISTED) {
+      const p = listed!.at(i);
+      result = {
+        kind: 'found',
+        transaction: listed!.transaction(p),
+        source: 'list',
+        fetchedAt: listed!.fetchedAt!(p),
+      };
+    }
     const service =
       result?.kind === 'found' ? serviceView(result.transaction, result.source, result.fetchedAt) : undefined;
-    const serviceTxId = serviceTxIds[i]!;
     const keyLine = keyLines[keyId] ?? NONE;
     const txLine = serviceTxId === NONE ? NONE : (txServiceLine[serviceTxId] ?? NONE);
     const earlier = keyLine === NONE ? undefined : keyLine;

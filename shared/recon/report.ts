@@ -18,7 +18,7 @@ import {
 import type { LedgerRow, UnusableRow } from './ledger';
 import { periodRange, zoneLabel, zoneOf, type ReconOptions } from './period';
 import { summaryTally, type ReconSummary } from './summary';
-import { serviceOnlyItems, type ListedPayment } from './two-way';
+import { listedSource, serviceOnlyItems, type ListedPayment, type ListedSource } from './two-way';
 
 /** What happened to the period's list of payments. */
 export type ListingState = 'none' | 'complete' | 'unsupported' | 'incomplete';
@@ -33,7 +33,7 @@ export interface ReportInput {
   /** The same answers by the row's position in `rows` (see matchLedger's lookupAt); asked first when given. */
   answerAt?: (row: number) => ServiceAnswer | undefined;
   /** The period's payments; used for the other direction only when `listing` is complete. */
-  listed: readonly ListedPayment[];
+  listed: readonly ListedPayment[] | ListedSource;
   /** No two listed payments share a number (see serviceOnlyItems' listedUnique). */
   listedUnique?: boolean;
   /**
@@ -48,6 +48,12 @@ export interface ReportInput {
    * listed). The matching then numbers a listed payment by its position (matchLedger's `listed`).
    */
   listedPositionOf?: (transactionNo: string) => number | undefined;
+  /**
+   * With listedAt and listedPositionOf: a row whose listedAt is a position is answered by that very
+   * listed payment (found, source 'list', fetched with its window) — answerAt is asked only for the
+   * other rows, and no answer object is made per listed payment (matchLedger's listed.fetchedAt).
+   */
+  listedAnswers?: boolean;
   listing: ListingState;
   options: ReconOptions;
   fmt: (amountMinor: number, currency: Currency) => string;
@@ -75,6 +81,27 @@ function unreadableItem(u: UnusableRow): ReconItem {
 
 /** Builds the items and summary. Deterministic: the same input gives the same report. */
 export function buildReport(input: ReportInput): ReconReport {
+  const items: ReconItem[] = [];
+  const summary = makeReport(input, (item) => items.push(item));
+  return { items, summary };
+}
+
+/**
+ * The report's items handed to `put` one by one in the report's order, as they are made — the same
+ * items buildReport gives, none of them kept here — and its summary. A caller that stores each page
+ * of items as it fills (run.ts, run-store saveResultAsMade) never holds the whole report: at a million
+ * rows a million items and their service sides lived until the record was written, and were copied by
+ * every collection in between.
+ */
+export function makeReport(
+  input: ReportInput,
+  put: (item: ReconItem) => void,
+  /**
+   * Offered each matched row answered by its very listed payment (matchLedger's onUsual), in its place
+   * in the report's order: true takes it (the caller stores it by reference) and its item is not made.
+   */
+  usual?: (row: number, position: number, dayOffset: number | undefined) => boolean,
+): ReconSummary {
   const { options } = input;
   const dates = {
     zone: zoneOf(options),
@@ -82,14 +109,16 @@ export function buildReport(input: ReportInput): ReconReport {
     toleranceDays: options.dateToleranceDays,
   };
   const tally = summaryTally();
-  const { listedAt, listedPositionOf, listed } = input;
+  const { listedAt, listedPositionOf } = input;
+  const listed = listedSource(input.listed);
   const listedIndex: ListedIndex | undefined =
     listedAt && listedPositionOf && input.listedUnique
       ? {
           size: listed.length,
           at: listedAt,
           positionOf: listedPositionOf,
-          transaction: (p) => listed[p]!.transaction,
+          transaction: (p) => listed.transaction(p),
+          ...(input.listedAnswers ? { fetchedAt: (p: number) => listed.fetchedAt(p) } : {}),
         }
       : undefined;
   const range = periodRange(options);
@@ -97,50 +126,75 @@ export function buildReport(input: ReportInput): ReconReport {
   // With the list's positions, the matching marks the listed payments rows claimed as it goes (by
   // position; a number the list does not hold cannot name a listed payment: its numbers all differ).
   const claimedByMatch = serviceOnly && listedIndex ? new Uint8Array(listed.length) : undefined;
-  const matched = matchLedger(input.rows, input.answer, {
+  // Otherwise the payments rows claimed are marked here, item by item: by position where the row's
+  // listed payment is its answer, by number for the others.
+  const claimed = new Set<string>();
+  const claimedHere =
+    serviceOnly && !claimedByMatch && listedAt && input.listedUnique
+      ? new Uint8Array(listed.length)
+      : undefined;
+  const claimedAt = claimedByMatch ?? claimedHere;
+  const unreadable = input.unusable.map(unreadableItem);
+  // Both lists are in line order: each matched item goes after the unreadable rows of earlier lines.
+  let u = 0;
+  let row = 0;
+  const flushBefore = (line: number) => {
+    while (u < unreadable.length && (unreadable[u]!.line ?? 0) < line) {
+      tally.add(unreadable[u]!);
+      put(unreadable[u++]!);
+    }
+  };
+  const { rows } = input;
+  // Taken rows are not counted by `row` below: offered only where the listed payments rows claimed are
+  // marked by the matching (or not needed), never where that count is used.
+  const offer =
+    usual && listedIndex && (claimedByMatch || !serviceOnly)
+      ? (i: number, p: number, dayOffset: number | undefined) => {
+          flushBefore(rows[i]!.line);
+          return usual(i, p, dayOffset);
+        }
+      : undefined;
+  matchLedger(rows, input.answer, {
     fmt: input.fmt,
     dates,
-    onItem: tally.add,
+    keepItems: false,
+    ...(offer ? { onUsual: offer, onMatched: tally.addMatched } : {}),
+    onItem: (item) => {
+      tally.add(item);
+      if (serviceOnly && !claimedByMatch) {
+        // matchLedger makes one item per row, in row order: this item is row `row`'s.
+        const service = item.service;
+        if (service) {
+          const p = claimedHere ? listedAt!(row) : -1;
+          if (
+            claimedHere &&
+            p >= 0 &&
+            p < listed.length &&
+            listed.transaction(p).transactionNo === service.transactionNo
+          )
+            claimedHere[p] = 1;
+          else claimed.add(service.transactionNo);
+        }
+      }
+      row += 1;
+      flushBefore(item.line ?? 0);
+      put(item);
+    },
     ...(input.answerBy ? { lookupBy: input.answerBy } : {}),
     ...(input.answerAt ? { lookupAt: input.answerAt } : {}),
     ...(listedIndex ? { listed: listedIndex } : {}),
     ...(claimedByMatch ? { listedClaims: claimedByMatch } : {}),
   });
-  const unreadable = input.unusable.map(unreadableItem);
-  for (const item of unreadable) tally.add(item);
-  // Merge by line: both lists are in line order. With nothing to merge, the matched items are the list.
-  let items: ReconItem[] = matched;
-  if (unreadable.length > 0) {
-    items = [];
-    let u = 0;
-    for (const item of matched) {
-      while (u < unreadable.length && (unreadable[u]!.line ?? 0) < (item.line ?? 0))
-        items.push(unreadable[u++]!);
-      items.push(item);
-    }
-    while (u < unreadable.length) items.push(unreadable[u++]!);
+  // Unreadable rows only add to counts: their place among the tally's items does not matter.
+  while (u < unreadable.length) {
+    tally.add(unreadable[u]!);
+    put(unreadable[u++]!);
   }
   if (range && serviceOnly) {
-    const claimed = new Set<string>();
-    let claimedAt = claimedByMatch;
-    if (claimedAt) {
-      // Marked by the matching.
-    } else if (listedAt && input.listedUnique && matched.length === input.rows.length) {
-      // matchLedger makes one item per row, in row order: item i is row i's.
-      claimedAt = new Uint8Array(listed.length);
-      for (let i = 0; i < matched.length; i += 1) {
-        const service = matched[i]!.service;
-        if (!service) continue;
-        const p = listedAt(i);
-        if (p >= 0 && listed[p]?.transaction.transactionNo === service.transactionNo) claimedAt[p] = 1;
-        else claimed.add(service.transactionNo);
-      }
-    } else for (const i of matched) if (i.service) claimed.add(i.service.transactionNo);
     const unreadableLineByTx = new Map<string, number>();
     for (const r of input.unusable)
       if (r.fields?.transactionNo && !unreadableLineByTx.has(r.fields.transactionNo))
         unreadableLineByTx.set(r.fields.transactionNo, r.line);
-    // One push per item: spreading a list this long into push's arguments overflows the call stack.
     for (const item of serviceOnlyItems({
       listed,
       ...(input.listedUnique ? { listedUnique: true } : {}),
@@ -151,11 +205,11 @@ export function buildReport(input: ReportInput): ReconReport {
       fmt: input.fmt,
       dates,
     })) {
-      items.push(item);
       tally.add(item);
+      put(item);
     }
   }
   // The same as summarise(items): the matched rows in order, the unreadable ones (which only add to
   // counts, so their place does not matter), then the service's items in order.
-  return { items, summary: tally.result() };
+  return tally.result();
 }

@@ -11,7 +11,8 @@
  */
 import type { Currency } from '../domain/currencies';
 import { addMinor } from '../domain/money';
-import { itemCurrency, RECON_OUTCOMES, type ReconItem, type ReconOutcome } from './match';
+import type { LedgerRow } from './ledger';
+import { itemCurrency, RECON_OUTCOMES, type ReconItem, type ReconOutcome, type ServiceFacts } from './match';
 
 export interface CurrencySummary {
   /** '' gathers unreadable rows whose currency cell held none this app handles (rows only, no amounts). */
@@ -66,6 +67,11 @@ export function summarise(items: readonly ReconItem[]): ReconSummary {
  */
 export interface SummaryTally {
   add(item: ReconItem): void;
+  /**
+   * The same as add() of the matched item of `row` whose service side is `service` (matchLedger's
+   * onUsual: an item not made). A matched item explains nothing, so only its totals are added.
+   */
+  addMatched(row: LedgerRow, service: ServiceFacts): void;
   result(): ReconSummary;
 }
 
@@ -141,8 +147,22 @@ export function summaryTally(): SummaryTally {
       }
     }
   };
+  const addMatched = (row: LedgerRow, s: ServiceFacts): void => {
+    total += 1;
+    counts.matched += 1;
+    const own = of(row.currency);
+    own.counts.matched += 1;
+    own.rows += 1;
+    read += 1;
+    if (row.status !== 'unpaid') own.ledgerTotalMinor = addMinor(own.ledgerTotalMinor, row.amountMinor);
+    const serviceSide = of(s.currency);
+    if (s.status === 'success')
+      serviceSide.serviceTotalMinor = addMinor(serviceSide.serviceTotalMinor, s.amountMinor);
+    if (s.refundedMinor !== 0)
+      serviceSide.serviceRefundsMinor = addMinor(serviceSide.serviceRefundsMinor, s.refundedMinor);
+  };
   const result = () => finish(by, counts, total, read, serviceOnly);
-  return { add, result };
+  return { add, addMatched, result };
 }
 
 function finish(

@@ -27,8 +27,30 @@ export interface ListedPayment {
   fetchedAt: string;
 }
 
+/**
+ * The period's payments by position without an object per payment (the run's list: its transactions,
+ * and when each one's window was fetched): the same as a ListedPayment[] whose entry k is
+ * `{ transaction: transaction(k), fetchedAt: fetchedAt(k) }`.
+ */
+export interface ListedSource {
+  readonly length: number;
+  transaction(k: number): Transaction;
+  fetchedAt(k: number): string;
+}
+
+/** Either form of the list, by position. */
+export function listedSource(listed: readonly ListedPayment[] | ListedSource): ListedSource {
+  if (!Array.isArray(listed)) return listed as ListedSource;
+  const list = listed as readonly ListedPayment[];
+  return {
+    length: list.length,
+    transaction: (k) => list[k]!.transaction,
+    fetchedAt: (k) => list[k]!.fetchedAt,
+  };
+}
+
 export interface TwoWayInput {
-  listed: readonly ListedPayment[];
+  listed: readonly ListedPayment[] | ListedSource;
   /** The caller's word that no two listed payments share a number (no set of every number is kept). */
   listedUnique?: boolean;
   /** Service transaction numbers a ledger row matched. */
@@ -57,10 +79,12 @@ export function serviceOnlyItems(input: TwoWayInput): ReconItem[] {
   const payments: Array<{ at: string; item: ReconItem }> = [];
   const refunds: Array<{ at: string; item: ReconItem }> = [];
   const seen = new Set<string>();
-  const { listed, claimed, claimedAt } = input;
+  const { claimed, claimedAt } = input;
+  const listed = listedSource(input.listed);
   for (let k = 0; k < listed.length; k += 1) {
     if (claimedAt?.[k]) continue;
-    const { transaction: tx, fetchedAt } = listed[k]!;
+    const tx = listed.transaction(k);
+    const fetchedAt = listed.fetchedAt(k);
     if (claimed.size > 0 && claimed.has(tx.transactionNo)) continue;
     if (!input.listedUnique) {
       if (seen.has(tx.transactionNo)) continue;

@@ -60,7 +60,7 @@ async function main(): Promise<void> {
       rows,
       unusable: input.unusable,
       answer: () => undefined,
-      answerAt: (i) => (positions[i]! >= 0 ? listed[positions[i]!] : undefined),
+      answerAt: (i) => (positions[i]! >= 0 ? listed.answer(positions[i]!) : undefined),
       listed,
       listedUnique: true,
       listedAt: (i) => positions[i]!,
@@ -96,7 +96,7 @@ async function main(): Promise<void> {
     a.closeSync();
     const b = await c.createAppender('pay');
     for (let p = 0; p < listed.length; p += 1) {
-      const t = listed[p]!.transaction;
+      const t = listed.transaction(p);
       let refunded = 0;
       for (const r of t.refunds)
         if (refundCounts(r.status) && r.currency === t.currency) refunded += r.refundAmountMinor;

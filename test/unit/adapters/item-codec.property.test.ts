@@ -10,6 +10,7 @@ import {
   decodePage,
   encodeItem,
   encodePage,
+  PageEncoder,
   pageTexts,
 } from '../../../electron/core/adapters/sqlite/item-codec';
 import { RECON_OUTCOMES, serviceView, type ReconItem, type ServiceSource } from '../../../shared/recon/match';
@@ -165,7 +166,7 @@ describe('report items as stored', () => {
     );
   });
 
-  it('a page of items (v13) reads back exactly from any position: usual rows after the first shortened', () => {
+  it('a page of items (v13) reads back exactly from any position: usual rows after the first shortened, put by reference the same', () => {
     const tx = (n: number) => ({
       transactionNo: String(297000 + n),
       amountMinor: 5 + n,
@@ -246,6 +247,22 @@ describe('report items as stored', () => {
           const from = a % items.length;
           const to = from + (b % (items.length - from + 1));
           expect(decodePage(texts, from, to, referents)).toStrictEqual(items.slice(from, to));
+          // The page written item by item, the usual rows answered by the list put by reference
+          // (their items never made, as a run does): the very same page.
+          const page = new PageEncoder(refs);
+          items.forEach((it, k) => {
+            if (entries[k]!.kind === 'usual' && entries[k]!.src === 'list')
+              page.addUsual(
+                it.service!.fetchedAt,
+                rows.get(it.ledger!)!,
+                txs.get(it.transaction)!,
+                it.dayOffset,
+              );
+            else page.add(it);
+          });
+          expect(page.count).toBe(items.length);
+          expect(page.end()).toEqual({ data, unmatched });
+          expect(page.count).toBe(0);
         },
       ),
       { numRuns: 500 },

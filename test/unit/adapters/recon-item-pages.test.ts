@@ -112,6 +112,60 @@ describe('report items in pages', () => {
     db.close();
   });
 
+  it('a result stored as it is made: each page written once full, byte for byte what saving the items at once writes', () => {
+    const db = openDatabase(dbPath(), MIGRATIONS);
+    const runs = createSqliteRunStore(db);
+    const n = 2 * ITEMS_PER_PAGE + 345;
+    const rows = Array.from({ length: n }, (_, i) => row(i));
+    const items = Array.from({ length: n }, (_, i) => item(i, rows));
+    const refs = (): ItemRefs => ({ rowOf: (r) => rows.indexOf(r), listedOf: () => undefined });
+    const head = { facts: { runId: 'RC1' } as RunFacts, summary: {} as ReconSummary, statement: ['s'] };
+    for (const id of ['RC1', 'RC2']) {
+      create(runs, id);
+      for (let i = 0; i < n; i += 1000) runs.addInput(id, 'row', rows.slice(i, i + 1000));
+    }
+    runs.saveResult('RC1', { ...head, items }, refs());
+    const pagesWritten: number[] = [];
+    const count = runs.saveResultAsMade(
+      'RC2',
+      (put) => {
+        items.forEach((x, i) => {
+          // Before each item is put: the pages of the items before it that fill a page are stored.
+          pagesWritten.push(
+            Number(
+              db.get<{ n: number }>("SELECT count(*) AS n FROM recon_item_pages WHERE job_id = 'RC2'")?.n,
+            ),
+          );
+          put(x);
+          if (i === n - 1) expect(pagesWritten[i]).toBe(2);
+        });
+        return head;
+      },
+      refs(),
+    );
+    expect(count).toBe(n);
+    expect(pagesWritten[ITEMS_PER_PAGE - 1]).toBe(0);
+    expect(pagesWritten[ITEMS_PER_PAGE]).toBe(1);
+    expect(pagesWritten[2 * ITEMS_PER_PAGE]).toBe(2);
+    const pages = (id: string) =>
+      db.all(
+        'SELECT first_seq, count, unmatched, data FROM recon_item_pages WHERE job_id = ? ORDER BY first_seq',
+        id,
+      );
+    expect(pages('RC2')).toEqual(pages('RC1'));
+    expect(runs.get('RC2')?.result).toEqual(runs.get('RC1')?.result);
+    expect(runs.readItems('RC2', 0, n)).toStrictEqual(items);
+    // A result whose making fails stores nothing of it: the earlier record stays whole.
+    expect(() =>
+      runs.saveResultAsMade('RC2', (put) => {
+        for (const x of items) put(x);
+        throw new Error('the report could not be made');
+      }),
+    ).toThrow('the report could not be made');
+    expect(pages('RC2')).toEqual(pages('RC1'));
+    db.close();
+  });
+
   it('a run is given the ledger rows it was handed in this process; the stored copy reads the same', () => {
     const path = dbPath();
     const db = openDatabase(path, MIGRATIONS);

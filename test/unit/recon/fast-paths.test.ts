@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseLedgerAmount, readingOf } from '../../../shared/recon/amounts';
 import { epochDay, instantMs, parseLedgerDate } from '../../../shared/recon/dates';
-import { KeyIndex } from '../../../shared/recon/key-index';
+import { KeyIndex, keyHash } from '../../../shared/recon/key-index';
 import { escapeUnsafeText } from '../../../shared/domain/text';
 import { toLedgerRows, type LedgerRow } from '../../../shared/recon/ledger';
 import {
@@ -204,6 +204,24 @@ describe('KeyIndex', () => {
         }
         expect(index.size).toBe(first.size);
       }),
+    );
+  });
+
+  it('files keys hashed beforehand (idOfHashed) exactly as idOf does, mixed with idOf', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.string({ maxLength: 6 }), fc.boolean()), { maxLength: 300 }),
+        (keys) => {
+          const plain = new KeyIndex(2);
+          const hashed = new KeyIndex(2);
+          const hashes = keys.map(([k]) => keyHash(k));
+          keys.forEach(([k, pre], i) =>
+            expect(pre ? hashed.idOfHashed(k, hashes[i]!) : hashed.idOf(k)).toBe(plain.idOf(k)),
+          );
+          expect(hashed.size).toBe(plain.size);
+          for (const [k] of keys) expect(hashed.find(k)).toBe(plain.find(k));
+        },
+      ),
     );
   });
 

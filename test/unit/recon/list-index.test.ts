@@ -51,7 +51,7 @@ describe('the list’s index', () => {
             expect(index.positionBy(false, ref)).toBe(want);
             expect(index.position(`ref:${ref}`)).toBe(want);
             expect(index.has(`ref:${ref}`)).toBe(want !== undefined);
-            if (want !== undefined) expect(listed[want]!.transaction.reference).toBe(ref);
+            if (want !== undefined) expect(listed.transaction(want).reference).toBe(ref);
           }
         },
       ),
@@ -136,7 +136,7 @@ describe('the list’s index', () => {
     };
     const rows = nos.map((n, i) => ({ line: i + 2, transactionNo: n, amountMinor: 1 }) as LedgerRow);
     const positions = [...listPositions(rows, counted, listed, places.window)];
-    expect(positions.map((p) => listed[p]!.transaction.transactionNo)).toEqual(nos);
+    expect(positions.map((p) => listed.transaction(p).transactionNo)).toEqual(nos);
     // Only the first row of the second window is looked up in the index.
     expect(probes).toBe(1);
   });
@@ -164,13 +164,22 @@ describe('the list’s index', () => {
             }),
           );
           const { listed, places, index } = listedWithPlaces(windows);
-          expect(listed.map((l) => l.transaction.transactionNo)).toEqual(want.map((x) => x.no));
-          listed.forEach((l, p) => {
-            expect(l.transaction).toBe(windows[want[p]!.w]!.transactions[want[p]!.k]);
-            expect(l.fetchedAt).toBe(windows[want[p]!.w]!.fetchedAt);
+          expect(listed.transactions.map((t) => t.transactionNo)).toEqual(want.map((x) => x.no));
+          expect(listed.length).toBe(want.length);
+          listed.transactions.forEach((t, p) => {
+            expect(t).toBe(windows[want[p]!.w]!.transactions[want[p]!.k]);
+            expect(listed.transaction(p)).toBe(t);
+            expect(listed.fetchedAt(p)).toBe(windows[want[p]!.w]!.fetchedAt);
+            // The list's answer for it, made when asked: found, from the list, fetched with its window.
+            expect(listed.answer(p)).toStrictEqual({
+              kind: 'found',
+              transaction: t,
+              source: 'list',
+              fetchedAt: windows[want[p]!.w]!.fetchedAt,
+            });
             expect(places.windows[places.window[p]!]).toBe(windows[want[p]!.w]!.startDate);
             expect(places.at[p]).toBe(want[p]!.k);
-            expect(index.positionBy(true, l.transaction.transactionNo)).toBe(p);
+            expect(index.positionBy(true, t.transactionNo)).toBe(p);
           });
         },
       ),

@@ -9,8 +9,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Transaction } from '../../../shared/domain/transaction';
 import type { LedgerRow } from '../../../shared/recon/ledger';
-import { keyOf, matchLedger, type ServiceAnswer } from '../../../shared/recon/match';
-import { buildReport, detailAmount } from '../../../shared/recon/report';
+import {
+  keyOf,
+  matchLedger,
+  NO_DELTAS,
+  serviceView,
+  type ReconItem,
+  type ServiceAnswer,
+} from '../../../shared/recon/match';
+import { buildReport, detailAmount, makeReport } from '../../../shared/recon/report';
 
 const JUNE = {
   period: { from: '2025-06-01', to: '2025-06-30' },
@@ -179,6 +186,80 @@ describe('buildReport with each row’s listed position', () => {
           if (rows.some((r, i) => r.transactionNo && positions[i]! < 0)) expect(numbered).toBeGreaterThan(0);
           // The positions were used (one question per row the service answered), not left aside.
           expect(asked).toBe(plain.items.filter((i) => i.line !== undefined && i.service).length);
+          // Matched rows answered by their very listed payment, taken as they come (never made: the run
+          // stores them by reference) and made here as documented, in their place: exactly the report,
+          // between unreadable rows too.
+          for (const unusable of [
+            [],
+            [
+              { line: 1, reason: 'x' },
+              { line: 6, reason: 'y' },
+              { line: 99, reason: 'z' },
+            ],
+          ]) {
+            const spaced = { ...input, rows: rows.map((r, i) => ({ ...r, line: 2 * i + 3 })), unusable };
+            const expected = buildReport(spaced);
+            const made: ReconItem[] = [];
+            let taken = 0;
+            let matchedFromList = 0;
+            const summary = makeReport(
+              { ...spaced, listedAt: (i) => positions[i]!, listedPositionOf: (no) => byTx.get(no) },
+              (item) => made.push(item),
+              (row, p, dayOffset) => {
+                expect(p).toBe(positions[row]);
+                // Every third offered row is left to be made as always.
+                if (row % 3 === 2) return false;
+                taken += 1;
+                const ledger = spaced.rows[row]!;
+                const transaction = listed[p]!.transaction;
+                made.push({
+                  line: ledger.line,
+                  matchedBy: ledger.transactionNo ? 'transactionNo' : 'reference',
+                  ledger,
+                  service: serviceView(transaction, 'list', FETCHED),
+                  transaction,
+                  ...(dayOffset === undefined ? {} : { dayOffset }),
+                  outcome: 'matched',
+                  detail: '',
+                  deltas: NO_DELTAS,
+                });
+                return true;
+              },
+            );
+            expect(made).toStrictEqual(expected.items);
+            expect(JSON.stringify(summary)).toBe(JSON.stringify(expected.summary));
+            expected.items.forEach((item) => {
+              const i = spaced.rows.findIndex((r) => r.line === item.line);
+              if (
+                item.outcome === 'matched' &&
+                i >= 0 &&
+                item.transaction === listed[positions[i]!]?.transaction
+              )
+                matchedFromList += i % 3 === 2 ? 0 : 1;
+            });
+            // Every matched row answered by its listed payment was offered, and those taken were not made.
+            expect(taken).toBe(matchedFromList);
+          }
+          // Told that a row with a position is answered by that very listed payment (the run's
+          // listedAnswers), the matching asks for no such row's answer and makes none: the same report.
+          let askedListed = 0;
+          const byList = buildReport({
+            ...input,
+            listed: {
+              length: listed.length,
+              transaction: (k) => listed[k]!.transaction,
+              fetchedAt: (k) => listed[k]!.fetchedAt,
+            },
+            listedAt: (i) => positions[i]!,
+            listedPositionOf: (no) => byTx.get(no),
+            listedAnswers: true,
+            answerAt: (i) => {
+              if (positions[i]! >= 0) askedListed += 1;
+              return answerAt(i);
+            },
+          });
+          expect(byList).toStrictEqual(plain);
+          expect(askedListed).toBe(0);
           // The matching marks, by position, exactly the listed payments whose numbers rows' answers have.
           const claims = new Uint8Array(listed.length);
           const items = matchLedger(rows, answer, {

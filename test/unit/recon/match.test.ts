@@ -135,6 +135,15 @@ describe('matchLedger', () => {
     expect(JSON.parse(JSON.stringify(items))).toEqual(items);
   });
 
+  it('with keepItems false, hands each item to onItem only and keeps none (a caller storing them as they come)', () => {
+    const handed: typeof items = [];
+    const kept = matchLedger(rows, lookup, { fmt, onItem: (i) => handed.push(i), keepItems: false });
+    expect(kept).toEqual([]);
+    expect(handed).toStrictEqual(items);
+    // Without onItem there is nowhere else for them to go: they are returned as always.
+    expect(matchLedger(rows, lookup, { fmt, keepItems: false })).toStrictEqual(items);
+  });
+
   it('treats a row that was never looked up as not checked', () => {
     expect(
       matchLedger([row({ transactionNo: '1', amountMinor: 1 })], () => undefined, { fmt })[0]?.outcome,

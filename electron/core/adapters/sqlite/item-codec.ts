@@ -183,31 +183,65 @@ export function encodePage(
   count: number,
   refs?: ItemRefs,
 ): { data: string; unmatched: number[] } {
-  const texts = new Array<string>(count);
-  const unmatched: number[] = [];
-  let head = '';
-  let fetchedAt = '';
-  let lastRow = -1;
-  for (let i = 0; i < count; i += 1) {
-    const item = items[from + i]!;
-    if (item.outcome !== 'matched') unmatched.push(i);
-    const text = encodeOrUsual(item, refs);
-    if (text !== USUAL) {
-      texts[i] = text;
-      continue;
-    }
-    const { row } = usual;
-    if (lastRow >= 0 && usual.source === head && usual.fetchedAt === fetchedAt) {
-      const step = row - lastRow;
-      texts[i] = `m${step === 1 ? '' : step}\t${usual.listed}\t${usual.dayOffset}`;
-    } else {
-      texts[i] = `M${usual.source}\t${usual.fetchedAt}\t${row}\t${usual.listed}\t${usual.dayOffset}`;
-      head = usual.source;
-      fetchedAt = usual.fetchedAt;
-    }
-    lastRow = row;
+  const page = new PageEncoder(refs);
+  for (let i = 0; i < count; i += 1) page.add(items[from + i]!);
+  return page.end();
+}
+
+/** encodePage item by item: the page's items need not be held together (run-store saveResultAsMade). */
+export class PageEncoder {
+  private texts: string[] = [];
+  private unmatched: number[] = [];
+  private head = '';
+  private fetchedAt = '';
+  private lastRow = -1;
+
+  constructor(private readonly refs?: ItemRefs) {}
+
+  get count(): number {
+    return this.texts.length;
   }
-  return { data: JSON.stringify(texts), unmatched };
+
+  add(item: ReconItem): void {
+    if (item.outcome !== 'matched') this.unmatched.push(this.texts.length);
+    const text = encodeOrUsual(item, this.refs);
+    if (text !== USUAL) this.texts.push(text);
+    else this.usual(usual.source, usual.fetchedAt, usual.row, usual.listed, usual.dayOffset);
+  }
+
+  /**
+   * The usual matched row answered by the run's own listed payment (match.ts onUsual), stored as add()
+   * stores its item — `{ line, matchedBy, ledger, service: serviceView(transaction, 'list', fetchedAt),
+   * transaction, dayOffset?, outcome: 'matched', detail: '', deltas: [] }` with `ledger` the run's row
+   * `row` and `transaction` its payment at `listed` (`<window>:<at>`) — without that item being made.
+   * The caller vouches for the item; `fetchedAt` and `listed` hold no tab.
+   */
+  addUsual(fetchedAt: string, row: number, listed: string, dayOffset: number | undefined): void {
+    this.usual('list', fetchedAt, row, listed, dayOffset === undefined ? '' : String(dayOffset));
+  }
+
+  private usual(source: string, fetchedAt: string, row: number, listed: string, dayOffset: string): void {
+    if (this.lastRow >= 0 && source === this.head && fetchedAt === this.fetchedAt) {
+      const step = row - this.lastRow;
+      this.texts.push(`m${step === 1 ? '' : step}\t${listed}\t${dayOffset}`);
+    } else {
+      this.texts.push(`M${source}\t${fetchedAt}\t${row}\t${listed}\t${dayOffset}`);
+      this.head = source;
+      this.fetchedAt = fetchedAt;
+    }
+    this.lastRow = row;
+  }
+
+  /** The page as stored, and its items' positions that are not matched; the encoder starts again. */
+  end(): { data: string; unmatched: number[] } {
+    const out = { data: JSON.stringify(this.texts), unmatched: this.unmatched };
+    this.texts = [];
+    this.unmatched = [];
+    this.head = '';
+    this.fetchedAt = '';
+    this.lastRow = -1;
+    return out;
+  }
 }
 
 /** A page's entries `0` to `to − 1` as encodeItem writes them: each `m` entry made whole again. */

@@ -13,7 +13,7 @@ import type {
   StoredRun,
 } from '../../services/reconciliation/run-store';
 import type { Database, Row } from './database';
-import { decodeItem, decodePage, encodePage } from './item-codec';
+import { decodeItem, decodePage, PageEncoder } from './item-codec';
 import { forgetReferents, runReferents } from './item-refs';
 import { decodeLedgerChunk, encodeLedgerColumns } from './ledger-columns';
 import { decodeListColumns, encodeListColumns } from './list-columns';
@@ -111,6 +111,50 @@ export function createSqliteRunStore(db: Database): RunStore {
         db.run(`DELETE FROM ${t} WHERE job_id = ?`, runId);
       db.run('DELETE FROM recon_jobs WHERE id = ?', runId);
     });
+  /**
+   * Writes a run's result, its items as `write` makes them: a page of ITEMS_PER_PAGE items per row
+   * (schema v13; at a million items a row per item — its binding, step and index entry — was most of
+   * the time to write the record), each page written once full and its items let go, all in one
+   * transaction.
+   */
+  const saveAsMade: RunStore['saveResultAsMade'] = (runId, write, refs) => {
+    forgetReferents(db, runId);
+    return db.immediate(() => {
+      db.run('DELETE FROM recon_items WHERE job_id = ?', runId);
+      db.run('DELETE FROM recon_item_pages WHERE job_id = ?', runId);
+      const insert = db.stmt(
+        'INSERT INTO recon_item_pages (job_id, first_seq, count, unmatched, data) VALUES (?, ?, ?, ?, ?)',
+      );
+      const page = new PageEncoder(refs);
+      let first = 0;
+      const flush = () => {
+        const count = page.count;
+        const { data, unmatched } = page.end();
+        insert.run(runId, first, count, unmatched.length > 0 ? JSON.stringify(unmatched) : null, data);
+        first += count;
+      };
+      const { facts, summary, statement } = write(
+        (item) => {
+          page.add(item);
+          if (page.count === ITEMS_PER_PAGE) flush();
+        },
+        (fetchedAt, row, listed, dayOffset) => {
+          page.addUsual(fetchedAt, row, listed, dayOffset);
+          if (page.count === ITEMS_PER_PAGE) flush();
+        },
+      );
+      if (page.count > 0) flush();
+      db.run(
+        'UPDATE recon_jobs SET facts = ?, summary = ?, statement = ?, ended_as = ?, started = 1 WHERE id = ?',
+        JSON.stringify(facts),
+        JSON.stringify(summary),
+        JSON.stringify(statement),
+        facts.endedAs ?? 'completed',
+        runId,
+      );
+      return first;
+    });
+  };
   return {
     create(facts) {
       db.immediate(() =>
@@ -246,30 +290,16 @@ export function createSqliteRunStore(db: Database): RunStore {
       return out;
     },
     saveResult(runId, { facts, summary, statement, items }, refs) {
-      forgetReferents(db, runId);
-      db.immediate(() => {
-        db.run('DELETE FROM recon_items WHERE job_id = ?', runId);
-        db.run('DELETE FROM recon_item_pages WHERE job_id = ?', runId);
-        // A page of ITEMS_PER_PAGE items per row (schema v13): at a million items a row per item (its
-        // binding, step and index entry) was most of the time to write the record.
-        const insert = db.stmt(
-          'INSERT INTO recon_item_pages (job_id, first_seq, count, unmatched, data) VALUES (?, ?, ?, ?, ?)',
-        );
-        for (let first = 0; first < items.length; first += ITEMS_PER_PAGE) {
-          const count = Math.min(ITEMS_PER_PAGE, items.length - first);
-          const { data, unmatched } = encodePage(items, first, count, refs);
-          insert.run(runId, first, count, unmatched.length > 0 ? JSON.stringify(unmatched) : null, data);
-        }
-        db.run(
-          'UPDATE recon_jobs SET facts = ?, summary = ?, statement = ?, ended_as = ?, started = 1 WHERE id = ?',
-          JSON.stringify(facts),
-          JSON.stringify(summary),
-          JSON.stringify(statement),
-          facts.endedAs ?? 'completed',
-          runId,
-        );
-      });
+      saveAsMade(
+        runId,
+        (put) => {
+          for (let i = 0; i < items.length; i += 1) put(items[i]!);
+          return { facts, summary, statement };
+        },
+        refs,
+      );
     },
+    saveResultAsMade: saveAsMade,
     get(runId) {
       const r = db.get(`${SELECT_RUN} WHERE j.id = ? AND j.facts IS NOT NULL`, runId);
       return r ? storedRun(r) : undefined;

@@ -5,9 +5,10 @@
  * the list the run carries on one-way and says so; where it cannot be reached the run pauses and says why.
  */
 import { isAppError } from '../../../../shared/domain/errors';
-import { KeyIndex } from '../../../../shared/recon/key-index';
+import { KeyIndex, keyHash } from '../../../../shared/recon/key-index';
 import type { ServiceAnswer } from '../../../../shared/recon/match';
-import type { ListedPayment } from '../../../../shared/recon/two-way';
+import type { ListedPayment, ListedSource } from '../../../../shared/recon/two-way';
+import type { Transaction } from '../../../../shared/domain/transaction';
 import { serviceDateToMs } from '../../../../shared/protocol/time';
 import type { GatewayClient } from '../gateway/client';
 import { notOffered } from '../transactions/sync';
@@ -79,16 +80,53 @@ export interface ListedPlaces {
   at: Int32Array;
 }
 
-/** Listed payments of the stored windows, each once (a payment is in one window only), and their places. */
-/** A listed payment that is also the answer the list gives for it (run.ts hands it to the matching). */
+/** The answer the list gives for a listed payment: found, from the list, fetched with its window. */
 export type ListedAnswer = ListedPayment & ServiceAnswer & { kind: 'found'; source: 'list' };
 
+/**
+ * The period's listed payments by position: the transactions themselves, and when each one's window was
+ * fetched — no object per payment (a million wrappers, kept for the whole run, were 100 MB of the
+ * peak at a million payments and a fifth of a second of making and collecting them).
+ */
+export class ListedList implements ListedSource {
+  constructor(
+    readonly transactions: readonly Transaction[],
+    /** Per payment, its window (an index into `fetched`). */
+    private readonly window: Uint16Array,
+    private readonly fetched: readonly string[],
+  ) {}
+
+  get length(): number {
+    return this.transactions.length;
+  }
+
+  transaction(k: number): Transaction {
+    return this.transactions[k]!;
+  }
+
+  fetchedAt(k: number): string {
+    return this.fetched[this.window[k]!]!;
+  }
+
+  /** The list's answer for payment `k`, made when asked (for a key that names it). */
+  answer(k: number): ListedAnswer {
+    return {
+      kind: 'found',
+      transaction: this.transactions[k]!,
+      source: 'list',
+      fetchedAt: this.fetchedAt(k),
+    };
+  }
+}
+
+/** Listed payments of the stored windows, each once (a payment is in one window only), and their places. */
 export function listedWithPlaces(stored: readonly ListWindow[]): {
-  listed: ListedAnswer[];
+  listed: ListedList;
   places: ListedPlaces;
   index: ListIndex;
 } {
-  const out: ListedAnswer[] = [];
+  const out: Transaction[] = [];
+  const fetched: string[] = [];
   const windows: string[] = [];
   let total = 0;
   for (const w of stored) if (w.state === 'listed') total += w.transactions.length;
@@ -99,29 +137,39 @@ export function listedWithPlaces(stored: readonly ListWindow[]): {
   const seen = new KeyIndex(total);
   const window = new Uint16Array(total);
   const at = new Int32Array(total);
+  let hashes = new Int32Array(0);
   for (const w of stored) {
     if (w.state !== 'listed') continue;
     const wi = windows.push(w.startDate) - 1;
+    fetched.push(w.fetchedAt);
     const txs = w.transactions;
+    // A window's numbers hashed first, then filed (KeyIndex.idOfHashed): the filings, each a probe of a
+    // table far larger than the processor's caches, then wait for memory together instead of in turn.
+    if (hashes.length < txs.length) hashes = new Int32Array(txs.length);
+    for (let k = 0; k < txs.length; k += 1) hashes[k] = keyHash(txs[k]!.transactionNo);
     for (let k = 0; k < txs.length; k += 1) {
       const transaction = txs[k]!;
       // Refund records are not payments of the period; a record of unknown type stays in, so a listed
       // payment never goes missing from the report because the service left its type out.
       if (transaction.transactionType === 'refund') continue;
       // A payment is in one window only; a number seen again keeps its first payment.
-      if (seen.idOf(transaction.transactionNo) !== out.length) continue;
+      if (seen.idOfHashed(transaction.transactionNo, hashes[k]!) !== out.length) continue;
       window[out.length] = wi;
       at[out.length] = k;
-      // Made as the list's answer too (kind, source): the matching asks for it by this very object.
-      out.push({ kind: 'found', transaction, source: 'list', fetchedAt: w.fetchedAt } as ListedAnswer);
+      out.push(transaction);
     }
   }
-  return { listed: out, places: { windows, window, at }, index: indexWith(seen, out) };
+  return {
+    listed: new ListedList(out, window, fetched),
+    places: { windows, window, at },
+    index: indexWith(seen, out),
+  };
 }
 
 /** Listed payments of the stored windows, each once (a payment is in one window only). */
 export function listedPayments(stored: readonly ListWindow[]): ListedPayment[] {
-  return listedWithPlaces(stored).listed;
+  const { listed } = listedWithPlaces(stored);
+  return listed.transactions.map((transaction, k) => ({ transaction, fetchedAt: listed.fetchedAt(k) }));
 }
 
 /**
@@ -147,7 +195,7 @@ const T = 116;
  * reference is made when a key by reference is first asked for: a ledger whose every row has its
  * transaction number (the usual one) never asks, and a million references are not hashed for nothing.
  */
-function indexWith(byTx: KeyIndex, listed: readonly ListedPayment[]): ListIndex {
+function indexWith(byTx: KeyIndex, listed: readonly Transaction[]): ListIndex {
   const txAt = (value: string) => {
     const p = byTx.find(value);
     return p < 0 ? undefined : p;
@@ -158,7 +206,7 @@ function indexWith(byTx: KeyIndex, listed: readonly ListedPayment[]): ListIndex 
     const made = new Map<string, number>();
     const repeated = new Set<string>();
     for (let i = 0; i < listed.length; i += 1) {
-      const ref = listed[i]!.transaction.reference;
+      const ref = listed[i]!.reference;
       if (!ref || repeated.has(ref)) continue;
       if (made.has(ref)) {
         made.delete(ref);

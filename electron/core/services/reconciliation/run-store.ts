@@ -24,6 +24,21 @@ export interface ItemRefs {
   listedOf(tx: Transaction): string | undefined;
 }
 
+/**
+ * Puts, in its place among the items, the usual matched row answered by the run's own listed payment
+ * (shared/recon/match.ts onUsual) without its item being made: the item
+ * `{ line, matchedBy, ledger, service: serviceView(transaction, 'list', fetchedAt), transaction,
+ * dayOffset?, outcome: 'matched', detail: '', deltas: [] }` whose `ledger` is the run's stored row at
+ * `row` and whose `transaction` is the payment at `listed` (`<window start date>:<position>`, as
+ * ItemRefs.listedOf writes it). Read back as that item. `fetchedAt` and `listed` hold no tab.
+ */
+export type UsualMatchPut = (
+  fetchedAt: string,
+  row: number,
+  listed: string,
+  dayOffset: number | undefined,
+) => void;
+
 /** A cached answer handed over with the ledger (from the renderer's cache, or an earlier run). */
 export type CachedAnswer = z.infer<typeof cachedAnswerSchema>;
 
@@ -76,6 +91,24 @@ export interface RunStore {
     result: { facts: RunFacts; summary: ReconSummary; statement: string[]; items: readonly ReconItem[] },
     refs?: ItemRefs,
   ): void;
+  /**
+   * The same record, written as its items are made: inside the one transaction `write` hands each item
+   * to `put` in order (a page is encoded and written as soon as it is full, and its items let go) and
+   * returns the rest of the result. Stored exactly as saveResult stores the same items; returns how
+   * many items were written. If `write` throws, nothing of the result is stored.
+   */
+  saveResultAsMade(
+    runId: string,
+    write: (
+      put: (item: ReconItem) => void,
+      putUsual: UsualMatchPut,
+    ) => {
+      facts: RunFacts;
+      summary: ReconSummary;
+      statement: string[];
+    },
+    refs?: ItemRefs,
+  ): number;
   get(runId: string): StoredRun | undefined;
   /** Runs of a profile, newest first (runs of earlier versions, which have no facts, are left out). */
   /** One profile's runs, or every profile's when none is named. */

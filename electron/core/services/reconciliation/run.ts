@@ -7,7 +7,7 @@
  */
 import { keyOf, type ServiceAnswer } from '../../../../shared/recon/match';
 import { listWindows } from '../../../../shared/recon/period';
-import { buildReport, detailAmount } from '../../../../shared/recon/report';
+import { detailAmount, makeReport, type ReportInput } from '../../../../shared/recon/report';
 import { OFFLINE_CODES, type RunFacts } from '../../../../shared/recon/run';
 import { statementOf } from '../../../../shared/recon/statement';
 import type { AdaptiveLimiter } from '../gateway/adaptive-limit';
@@ -16,7 +16,7 @@ import type { Clock, Logger } from '../ports';
 import type { JobStore } from './job-store';
 import {
   fetchWindow,
-  type ListedAnswer,
+  type ListedList,
   type ListIndex,
   type ListedPlaces,
   listedWithPlaces,
@@ -94,8 +94,8 @@ function itemRefs(input: RunInput, list: ListedRows): ItemRefs {
       const byRow = last >= 0 ? positions[last]! : -1;
       last = -1;
       const p =
-        byRow >= 0 && listed[byRow]!.transaction === tx ? byRow : index.positionBy(true, tx.transactionNo);
-      if (p === undefined || listed[p]!.transaction !== tx) return undefined;
+        byRow >= 0 && listed.transaction(byRow) === tx ? byRow : index.positionBy(true, tx.transactionNo);
+      if (p === undefined || listed.transaction(p) !== tx) return undefined;
       return `${places.windows[places.window[p]!]}:${places.at[p]}`;
     },
   };
@@ -103,7 +103,7 @@ function itemRefs(input: RunInput, list: ListedRows): ItemRefs {
 
 /** The period's list as the run uses it: the payments, their index, their places, each row's payment. */
 interface ListedRows {
-  listed: ListedAnswer[];
+  listed: ListedList;
   index: ListIndex;
   places: ListedPlaces;
   /** Per ledger row: the position in `listed` of the payment its key names, -1 when none. */
@@ -124,7 +124,7 @@ interface ListedRows {
 export function listPositions(
   rows: RunInput['rows'],
   index: ListIndex,
-  listed: readonly ListedAnswer[],
+  listed: Pick<ListedList, 'length' | 'transaction'>,
   window?: Uint16Array,
 ): Int32Array {
   const out = new Int32Array(rows.length);
@@ -137,9 +137,9 @@ export function listPositions(
     let p: number | undefined;
     if (no)
       p =
-        next < listed.length && listed[next]!.transaction.transactionNo === no
+        next < listed.length && listed.transaction(next).transactionNo === no
           ? next
-          : other >= 0 && other < listed.length && listed[other]!.transaction.transactionNo === no
+          : other >= 0 && other < listed.length && listed.transaction(other).transactionNo === no
             ? other
             : index.positionBy(true, no);
     else p = index.positionBy(false, row.reference ?? '');
@@ -289,9 +289,10 @@ export function executeRun(
     const listing = listingOf(needed, windows);
     const { listed, index, positions } = list;
     const { rows } = input;
-    // A listed payment is its own answer (listing.ts ListedAnswer): nothing is made per row or payment.
+    // A listed payment's answer, made when a key asks for it (the matching is told the rows the list
+    // answers, listedAnswers below, and makes none for them).
     const answerAt = (at: number | undefined): ServiceAnswer | undefined =>
-      at === undefined ? undefined : listed[at];
+      at === undefined ? undefined : listed.answer(at);
     const results = await jobs.readResults(runId);
     const byLookup = new Map<string, ServiceAnswer>();
     for (const r of results)
@@ -343,7 +344,7 @@ export function executeRun(
     const failedByCode: Record<string, number> = {};
     for (const a of byLookup.values())
       if (a.kind === 'failed') failedByCode[a.code] = (failedByCode[a.code] ?? 0) + 1;
-    const report = buildReport({
+    const reportInput: ReportInput = {
       rows: input.rows,
       unusable: input.unusable,
       answer,
@@ -355,10 +356,12 @@ export function executeRun(
       // A row whose key the list holds is answered by that very payment (answerOfRow).
       listedAt: (i) => positions[i]!,
       listedPositionOf: (no) => index.positionBy(true, no),
+      // Rows with a position are answered by that very listed payment (answerOfRow): no answer is made.
+      listedAnswers: true,
       listing: listing.state,
       options: facts.options,
       fmt: detailAmount,
-    });
+    };
     const listedWindows = windows
       .filter((w) => w.state === 'listed')
       .map((w) => w.fetchedAt)
@@ -387,12 +390,29 @@ export function executeRun(
       usedCache: sources.cache > 0,
       ...(stoppedBecause ? { stoppedBecause } : {}),
     };
-    const statement = statementOf(done, report.summary);
     if (deps.beforeSave) await deps.beforeSave(input, done);
     if (suspended) return;
-    runs.saveResult(
+    // The report is made as it is stored, a page at a time (makeReport into saveResultAsMade): its
+    // items are never all alive at once. Its facts and the carry's re-check do not depend on it.
+    // A row matched by its very listed payment is stored as a reference to its row and payment
+    // (item-codec's usual form) without its item and service side being made: most of a report.
+    const { places } = list;
+    const plainWindow = places.windows.map((w) => !w.includes('\t'));
+    const items = runs.saveResultAsMade(
       runId,
-      { facts: done, summary: report.summary, statement, items: report.items },
+      (put, putUsual) => {
+        const usual = (row: number, p: number, dayOffset: number | undefined) => {
+          const fetchedAt = listed.fetchedAt(p);
+          const w = places.window[p]!;
+          // What item-codec would not write in that form is made and stored as always.
+          if (!plainWindow[w] || fetchedAt.includes('\t')) return false;
+          if (dayOffset !== undefined && !Number.isSafeInteger(dayOffset)) return false;
+          putUsual(fetchedAt, row, `${places.windows[w]}:${places.at[p]}`, dayOffset);
+          return true;
+        };
+        const summary = makeReport(reportInput, put, usual);
+        return { facts: done, summary, statement: statementOf(done, summary) };
+      },
       itemRefs(input, list),
     );
     if (state !== 'cancelled') state = 'completed';
@@ -400,7 +420,7 @@ export function executeRun(
     deps.log.info('recon.run_ended', {
       runId,
       state,
-      items: report.items.length,
+      items,
       listing: listing.state,
       lookups: todo.length,
     });
