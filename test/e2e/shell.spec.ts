@@ -31,6 +31,11 @@ test('start-up asks main once (app.bootstrap), and the landing screen needs no s
     const m = /\/ipc\/([\w.]+)$/.exec(new URL(r.url()).pathname);
     if (m) asked.push(m[1]!);
   });
+  const code: Promise<{ path: string; text: string }>[] = [];
+  page.on('response', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.endsWith('.js')) code.push(r.text().then((text) => ({ path, text })));
+  });
   await page.goto(app.host.url);
   await expect(page.getByTestId('health')).toHaveAttribute('data-state', 'ok');
   await expect(page.getByTestId('app-info')).toContainText('browser host');
@@ -47,6 +52,10 @@ test('start-up asks main once (app.bootstrap), and the landing screen needs no s
     ),
   );
   expect(scripts.some((u) => /ReconciliationScreen|PaymentsScreen|SettingsScreen/.test(u))).toBe(false);
+  // Nor is the refund dialog's code fetched before it is first opened (its confirm step's words).
+  const fetched = await Promise.all(code);
+  expect(fetched.length).toBeGreaterThan(0);
+  expect(fetched.filter((f) => f.text.includes('Confirm the refund')).map((f) => f.path)).toEqual([]);
 });
 
 test('navigation areas switch by click and by Ctrl+number, showing an honest placeholder', async ({

@@ -2,10 +2,10 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { Bridge, Output } from '../../../shared/ipc/contract';
 import type { CacheOwner } from '../db/owner';
 import { unwrap } from '../lib/bridge';
-import { profileKeys } from '../features/profiles/queries';
+import { profileKeys, profilesQuery } from '../features/profiles/queries';
 import { refundKeys } from '../features/refunds/queries';
-import { appHealthQuery, appKeys } from '../features/shell/queries';
-import { teamKeys } from '../features/shell/team';
+import { appHealthQuery, appInfoQuery, appKeys } from '../features/shell/queries';
+import { teamKeys, teamStatusQuery } from '../features/shell/team';
 import { prefetchListRows } from '../features/transactions/queries';
 
 /**
@@ -13,13 +13,54 @@ import { prefetchListRows } from '../features/transactions/queries';
  * health, the team state and the active profile's refund intents, put where the screens' own queries
  * read them (profiles.list, app.info, app.health, team.status, refunds.list), so the shell and the
  * landing list mounting find them there instead of asking main a second time.
+ *
+ * The parts every screen asks for without knowing the active profile (the profiles, the app's facts,
+ * the team state, health asked without a profile) are those queries' fetches from the moment the
+ * bootstrap is asked: a shell that mounts before main has answered (main still opening its database)
+ * waits for that answer instead of sending a second round of four calls, which main would answer only
+ * after the first. Should app.bootstrap fail, each of them asks its own call as it would have.
  */
 export async function bootstrap(bridge: Bridge, client: QueryClient): Promise<Output<'app.bootstrap'>> {
-  const boot = await unwrap(bridge['app.bootstrap']());
+  const asked = unwrap(bridge['app.bootstrap']());
+  void client.prefetchQuery({
+    ...profilesQuery(bridge),
+    queryFn: () =>
+      asked.then(
+        (b) => b.profiles,
+        () => unwrap(bridge['profiles.list']()),
+      ),
+  });
+  void client.prefetchQuery({
+    ...appInfoQuery(bridge),
+    queryFn: () =>
+      asked.then(
+        (b) => b.info,
+        () => unwrap(bridge['app.info']()),
+      ),
+  });
+  void client.prefetchQuery({
+    ...teamStatusQuery(bridge),
+    queryFn: () =>
+      asked.then(
+        (b) => b.team,
+        () => unwrap(bridge['team.status']()),
+      ),
+  });
+  // Main's bootstrap health is app.health asked without a profile: what the header asks for before it
+  // knows the active profile.
+  void client.prefetchQuery({
+    ...appHealthQuery(bridge),
+    queryFn: () =>
+      asked.then(
+        (b) => b.health,
+        () => unwrap(bridge['app.health']()),
+      ),
+  });
+  const boot = await asked;
   client.setQueryData(profileKeys.list, boot.profiles);
   client.setQueryData(appKeys.info, boot.info);
   client.setQueryData(teamKeys.status, boot.team);
-  // Main's bootstrap health is the active profile's: kept under the key the indicator asks with for it.
+  // The same health is the active profile's: kept under the key the indicator asks with for it too.
   client.setQueryData(
     appHealthQuery(bridge, boot.profiles.activeProfileId ?? undefined).queryKey,
     boot.health,

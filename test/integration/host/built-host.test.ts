@@ -31,12 +31,29 @@ let stderr = '';
  * Preloaded into the built host (its threads, each): names on stderr every module it asks for by name
  * (not by path), and, as it prints its URL, whether Node's fetch (undici) and TLS (which the core's
  * clients load: pg, https) are loaded by then in the thread that prints it, and where its compile cache is.
+ * In the main thread it also says when the core's thread is started and when node:http is first asked for.
  */
 const REPORT_IMPORTS = `
-import { getCompileCacheDir, registerHooks } from 'node:module';
+import { getCompileCacheDir, registerHooks, syncBuiltinESMExports } from 'node:module';
+import threads from 'node:worker_threads';
+if (threads.isMainThread) {
+  const Worker = threads.Worker;
+  threads.Worker = class extends Worker {
+    constructor(...args) {
+      process.stderr.write('main thread: starts a worker\\n');
+      super(...args);
+    }
+  };
+  syncBuiltinESMExports();
+}
+let httpSeen = false;
 registerHooks({
   resolve(specifier, context, next) {
     if (!/^(\\.|\\/|file:)/.test(specifier)) process.stderr.write('imports ' + specifier + '\\n');
+    if (threads.isMainThread && specifier === 'node:http' && !httpSeen) {
+      httpSeen = true;
+      process.stderr.write('main thread: asks for node:http\\n');
+    }
     return next(specifier, context);
   },
 });
@@ -121,6 +138,10 @@ describe('the built browser host', () => {
     // its WebSocket getters, which do), nor the core's code: that loads and opens on its own thread while
     // this one serves. V8's code for the bundle is kept for the next start.
     expect(stderr).toMatch(/at url: undici false, tls false, compile cache \/\S+/);
+    // The core's thread (the longest part of the start, which the page waits for) is started before this
+    // thread loads its HTTP server, not after.
+    const main = [...stderr.matchAll(/^main thread: (.+)$/gm)].map((m) => m[1]);
+    expect(main).toEqual(['starts a worker', 'asks for node:http']);
 
     const secret = new URLSearchParams(hash.slice(1)).get('secret')!;
     const info = await fetch(`${origin}/ipc/app.info`, {

@@ -1,10 +1,13 @@
 import './refunds.css';
-import { type ReactNode, useMemo, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
 import { useActiveProfile } from '../profiles/queries';
 import { useTeamReadOnly } from '../shell/team';
 import { RefundDialogContext } from './dialog-context';
-import { RefundDialog } from './RefundDialog';
 import { useRefundEvents } from './queries';
+
+// The dialog (its steps, requirements, outcome words) loads when first opened: a start shows no dialog,
+// and its code is not fetched and compiled before the first screen (issue 30).
+const RefundDialog = lazy(() => import('./RefundDialog').then((m) => ({ default: m.RefundDialog })));
 
 /**
  * Mounted once in App: provides useRefundDialog() to every screen, renders the one refund dialog, and
@@ -37,12 +40,14 @@ export function RefundDialogHost({ children }: { children: ReactNode }) {
     <RefundDialogContext.Provider value={api}>
       {children}
       {shown !== null && (
-        <RefundDialog
-          key={opening}
-          profileId={shown.profileId}
-          transactionNo={shown.transactionNo}
-          onClose={() => setTarget(null)}
-        />
+        <Suspense fallback={null}>
+          <RefundDialog
+            key={opening}
+            profileId={shown.profileId}
+            transactionNo={shown.transactionNo}
+            onClose={() => setTarget(null)}
+          />
+        </Suspense>
       )}
     </RefundDialogContext.Provider>
   );

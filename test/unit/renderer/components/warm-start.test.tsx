@@ -46,6 +46,8 @@ describe('warm start: the landing list is read while the app loads', () => {
       'app:info',
       // The desk's team state (the header's who-am-I, the read-only banner).
       'team:status',
+      // Health as main's bootstrap asks it (no profile): what the header asks before it knows the profile.
+      'app:health:',
       // The active profile's health, under the key the header's indicator asks with for it.
       'app:health:P-A',
       // The active profile's refund intents (the landing list marks unknown refund outcomes).
@@ -123,6 +125,65 @@ describe('start-up: one round to main', () => {
     expect(result.current[4].data).toEqual([]);
     await act(() => new Promise((r) => setTimeout(r, 50)));
     expect(fake.calls.map((c) => c.channel)).toEqual(['app.bootstrap']);
+  });
+
+  it('a shell that mounts while app.bootstrap is still on its way waits for it: no second round', async () => {
+    const { client, cache, wrapper } = await seeded('one-round-early');
+    // Main answers the bootstrap only when the test says (a fresh data directory still migrating).
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((r) => (answer = r));
+    const fake = createFakeBridge({
+      'profiles.list': async () => ({ ok: true, value: twoProfiles() }),
+    });
+    const bootstrap = fake.bridge['app.bootstrap'];
+    const bridge = {
+      ...fake.bridge,
+      'app.bootstrap': async () => {
+        const reply = bootstrap();
+        await answered;
+        return reply;
+      },
+    } as typeof fake.bridge;
+    const started = warmStart(bridge, client, cache);
+    // The shell as it mounts before main has answered: it knows no profile yet.
+    const { result } = renderHook(
+      () =>
+        [
+          useActiveProfile(),
+          useQuery(appInfoQuery(bridge)),
+          useQuery(appHealthQuery(bridge, undefined)),
+          useQuery(teamStatusQuery(bridge)),
+        ] as const,
+      { wrapper },
+    );
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(result.current[0].isPending).toBe(true);
+    answer();
+    await started;
+    await waitFor(() => expect(result.current[0].profile?.id).toBe('P-A'));
+    expect(result.current[1].data?.name).toBe('Refund Desk');
+    expect(result.current[2].data?.status).toBe('ok');
+    expect(result.current[3].data).toEqual({ mode: 'single' });
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(fake.calls.map((c) => c.channel)).toEqual(['app.bootstrap']);
+  });
+
+  it('should app.bootstrap fail, the shell that waited on it asks its own calls', async () => {
+    const { client, cache, wrapper } = await seeded('one-round-failed');
+    const fake = createFakeBridge({
+      'profiles.list': async () => ({ ok: true, value: twoProfiles() }),
+      'app.bootstrap': async () => ({
+        ok: false,
+        error: { code: 'internal', message: 'no', retryable: false, correlationId: 'c' },
+      }),
+    });
+    const started = warmStart(fake.bridge, client, cache);
+    const { result } = renderHook(() => useActiveProfile(), { wrapper });
+    await started;
+    await waitFor(() => expect(result.current.profile?.id).toBe('P-A'));
+    expect(fake.calls.map((c) => c.channel)).toEqual(
+      expect.arrayContaining(['app.bootstrap', 'profiles.list', 'app.info', 'team.status', 'app.health']),
+    );
   });
 });
 
