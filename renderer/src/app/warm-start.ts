@@ -22,40 +22,35 @@ import { prefetchListRows } from '../features/transactions/queries';
  */
 export async function bootstrap(bridge: Bridge, client: QueryClient): Promise<Output<'app.bootstrap'>> {
   const asked = unwrap(bridge['app.bootstrap']());
-  void client.prefetchQuery({
-    ...profilesQuery(bridge),
-    queryFn: () =>
-      asked.then(
-        (b) => b.profiles,
-        () => unwrap(bridge['profiles.list']()),
-      ),
-  });
-  void client.prefetchQuery({
-    ...appInfoQuery(bridge),
-    queryFn: () =>
-      asked.then(
-        (b) => b.info,
-        () => unwrap(bridge['app.info']()),
-      ),
-  });
-  void client.prefetchQuery({
-    ...teamStatusQuery(bridge),
-    queryFn: () =>
-      asked.then(
-        (b) => b.team,
-        () => unwrap(bridge['team.status']()),
-      ),
-  });
+  type Boot = Awaited<typeof asked>;
+  /** The query's fetch is the bootstrap's part; should the bootstrap fail, the query's own call. */
+  const fromBootstrap = <T, K extends readonly unknown[]>(
+    options: { queryKey: K; queryFn?: unknown },
+    part: (boot: Boot) => T,
+    own: () => Promise<T>,
+  ) => void client.prefetchQuery({ ...options, queryFn: () => asked.then(part, own) });
+  fromBootstrap(
+    profilesQuery(bridge),
+    (b) => b.profiles,
+    () => unwrap(bridge['profiles.list']()),
+  );
+  fromBootstrap(
+    appInfoQuery(bridge),
+    (b) => b.info,
+    () => unwrap(bridge['app.info']()),
+  );
+  fromBootstrap(
+    teamStatusQuery(bridge),
+    (b) => b.team,
+    () => unwrap(bridge['team.status']()),
+  );
   // Main's bootstrap health is app.health asked without a profile: what the header asks for before it
   // knows the active profile.
-  void client.prefetchQuery({
-    ...appHealthQuery(bridge),
-    queryFn: () =>
-      asked.then(
-        (b) => b.health,
-        () => unwrap(bridge['app.health']()),
-      ),
-  });
+  fromBootstrap(
+    appHealthQuery(bridge),
+    (b) => b.health,
+    () => unwrap(bridge['app.health']()),
+  );
   const boot = await asked;
   client.setQueryData(profileKeys.list, boot.profiles);
   client.setQueryData(appKeys.info, boot.info);
