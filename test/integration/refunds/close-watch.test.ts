@@ -19,8 +19,19 @@ import type { AuditEntry, Intent } from '../../../shared/domain/refund-intent';
 import { createFakeLogger } from '../../fakes/logger';
 import { refundablePayment } from '../gateway/helpers';
 
-const clock = { ms: Date.now() };
 const MINUTE = 60_000;
+/**
+ * The desk's clock starts at the last 08:00 local time that has passed, so the test's two hours stay
+ * inside one local day: the day's refund total is counted per local day, and a start at 22:00 would put
+ * the first refund in yesterday's total (CI ran it at 22:00 and saw half the total).
+ */
+function lastMorning(now: number): number {
+  const d = new Date(now);
+  d.setHours(8, 0, 0, 0);
+  if (d.getTime() > now) d.setDate(d.getDate() - 1);
+  return d.getTime();
+}
+const clock = { ms: lastMorning(Date.now()) };
 let core: AppCore;
 let demoId: string;
 
