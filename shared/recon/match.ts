@@ -137,12 +137,47 @@ export interface DateCheck {
  */
 export type KeyedLookup = (byTx: boolean, value: string) => ServiceAnswer | undefined;
 
+/**
+ * The listed payments' fields the matching reads, by position (the same as reading them from
+ * `transaction(position)`): a list held as columns answers them without making its payments.
+ */
+export interface ListedFacts {
+  transactionNo(position: number): string;
+  amountMinor(position: number): number;
+  currency(position: number): Currency;
+  status(position: number): string;
+  /** Σ its refunds in success or pending in its own currency (ServiceView's refundedMinor). */
+  refundedMinor(position: number): number;
+  /**
+   * `paidAt || createdAt || undefined`, or, when that text is exactly toISOString's form of an instant,
+   * that instant (ms).
+   */
+  paymentTime(position: number): number | string | undefined;
+}
+
+/** ListedFacts read from the payments themselves. */
+export function factsOf(transaction: (position: number) => Transaction): ListedFacts {
+  return {
+    transactionNo: (p) => transaction(p).transactionNo,
+    amountMinor: (p) => transaction(p).amountMinor,
+    currency: (p) => transaction(p).currency,
+    status: (p) => transaction(p).status,
+    refundedMinor: (p) => refundedOf(transaction(p)),
+    paymentTime: (p) => {
+      const tx = transaction(p);
+      return tx.paidAt || tx.createdAt || undefined;
+    },
+  };
+}
+
 /** See MatchOptions.listed. */
 export interface ListedIndex {
   size: number;
   at: (row: number) => number;
   positionOf: (transactionNo: string) => number | undefined;
   transaction: (position: number) => Transaction;
+  /** The same fields as `transaction` gives, read without making the payment (default: from it). */
+  facts?: ListedFacts;
   /**
    * Given: a row whose `at` is a position is answered by that very listed payment — found, source
    * 'list', fetched at this time — and lookupAt (or lookupBy, lookup) is asked only for the other rows:
@@ -423,14 +458,16 @@ const FOUR_DIGIT_YEARS = { from: Date.UTC(1000, 0, 1), to: Date.UTC(10_000, 0, 1
  */
 function dayOffsets(
   dates: DateCheck | undefined,
-): (day: string | undefined, paid: string | undefined) => number | undefined {
+): (day: string | undefined, paid: string | number | undefined) => number | undefined {
   if (!dates) return () => undefined;
   const fixed = fixedOffsetMinutes(dates.zone);
+  // `paid` as an instant is the one its text would be read as (ListedFacts.paymentTime).
   return (day, paid) => {
-    if (!day || !paid) return undefined;
-    const wall = fixed === undefined ? NaN : instantMs(paid) + fixed * 60_000;
+    if (!day || paid === undefined || paid === '') return undefined;
+    const ms = typeof paid === 'number' ? paid : undefined;
+    const wall = fixed === undefined ? NaN : (ms ?? instantMs(paid as string)) + fixed * 60_000;
     if (!(wall >= FOUR_DIGIT_YEARS.from && wall < FOUR_DIGIT_YEARS.to))
-      return daysBetween(dayInZone(Date.parse(paid), dates.zone), day);
+      return daysBetween(dayInZone(ms ?? Date.parse(paid as string), dates.zone), day);
     return epochDay(day) - Math.floor(wall / DAY_MS);
   };
 }
@@ -514,34 +551,38 @@ export function matchLedger(
   const serviceTxIds = new Int32Array(n);
   const results: Array<ServiceAnswer | undefined> = new Array<ServiceAnswer | undefined>(n);
   const offsets: Array<number | undefined> = new Array<number | undefined>(n);
+  const facts = listed ? (listed.facts ?? factsOf(listed.transaction)) : undefined;
   for (let i = 0; i < n; i += 1) {
     const row = rows[i]!;
     const byTx = Boolean(row.transactionNo);
     // The listed payment that answers the row, checked: its very record is the answer below.
     const p = listed ? listed.at(i) : NONE;
-    const listedTx = p >= 0 ? listed!.transaction(p) : undefined;
     const keyId = byTx
-      ? listedTx?.transactionNo === row.transactionNo
+      ? p >= 0 && facts!.transactionNo(p) === row.transactionNo
         ? p
         : txId(row.transactionNo ?? '')
       : refId(row.reference ?? '');
     keyIds[i] = keyId;
-    const result =
-      listedTx !== undefined && listedAnswers
-        ? LISTED
-        : lookupAt
-          ? lookupAt(i)
-          : lookupBy
-            ? lookupBy(byTx, byTx ? row.transactionNo! : (row.reference ?? ''))
-            : lookup(lookupKey(row));
+    if (p >= 0 && listedAnswers) {
+      // Answered by the listed payment itself (LISTED), read from the list's fields.
+      results[i] = LISTED;
+      serviceTxIds[i] = p;
+      offsets[i] = dayOffsetOf(row.day, facts!.paymentTime(p));
+      continue;
+    }
+    const result = lookupAt
+      ? lookupAt(i)
+      : lookupBy
+        ? lookupBy(byTx, byTx ? row.transactionNo! : (row.reference ?? ''))
+        : lookup(lookupKey(row));
     results[i] = result;
     if (result?.kind !== 'found') {
       serviceTxIds[i] = NONE;
       continue;
     }
-    const tx = result === LISTED ? listedTx! : result.transaction;
+    const tx = result.transaction;
     const serviceTxId =
-      listedTx !== undefined && tx === listedTx
+      p >= 0 && tx === listed!.transaction(p)
         ? p
         : byTx && tx.transactionNo === row.transactionNo
           ? keyId
@@ -585,17 +626,17 @@ export function matchLedger(
       serviceTxId < L
     ) {
       const keyLine = keyLines[keyId] ?? NONE;
-      const tx = result === LISTED ? listed!.transaction(serviceTxId) : result.transaction;
       if (
         keyLine === NONE &&
         (txServiceLine[serviceTxId] ?? NONE) === NONE &&
         listed!.at(i) === serviceTxId &&
-        listed!.transaction(serviceTxId) === tx
+        (result === LISTED || listed!.transaction(serviceTxId) === result.transaction)
       ) {
-        scratch.currency = tx.currency;
-        scratch.amountMinor = tx.amountMinor;
-        scratch.status = tx.status;
-        scratch.refundedMinor = refundedOf(tx);
+        // The very listed payment: its fields read from the list (the same as from the payment).
+        scratch.currency = facts!.currency(serviceTxId);
+        scratch.amountMinor = facts!.amountMinor(serviceTxId);
+        scratch.status = facts!.status(serviceTxId);
+        scratch.refundedMinor = facts!.refundedMinor(serviceTxId);
         const dayOffset = offsets[i];
         if (classify(row, scratch, fmt, dates, dayOffset) === MATCHED && onUsual(i, serviceTxId, dayOffset)) {
           keyLines[keyId] = row.line;

@@ -9,6 +9,7 @@ import type { Currency } from '../domain/currencies';
 import { formatMinor } from '../domain/money';
 import {
   type KeyedLookup,
+  type ListedFacts,
   type ListedIndex,
   matchLedger,
   NO_DELTAS,
@@ -68,6 +69,10 @@ export interface ReconReport {
 export const detailAmount = (amountMinor: number, currency: Currency) =>
   `${formatMinor(amountMinor, currency)} ${currency}`;
 
+/** Whether the list reads its payments' fields without making them (the run's list, ListedFacts). */
+const hasFacts = (l: ListedSource): l is ListedSource & ListedFacts =>
+  typeof (l as Partial<ListedFacts>).paymentTime === 'function';
+
 /** An unusable row as a report item. */
 function unreadableItem(u: UnusableRow): ReconItem {
   return {
@@ -118,6 +123,7 @@ export function makeReport(
           at: listedAt,
           positionOf: listedPositionOf,
           transaction: (p) => listed.transaction(p),
+          ...(hasFacts(listed) ? { facts: listed } : {}),
           ...(input.listedAnswers ? { fetchedAt: (p: number) => listed.fetchedAt(p) } : {}),
         }
       : undefined;

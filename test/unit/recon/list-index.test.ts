@@ -164,9 +164,10 @@ describe('the list’s index', () => {
             }),
           );
           const { listed, places, index } = listedWithPlaces(windows);
-          expect(listed.transactions.map((t) => t.transactionNo)).toEqual(want.map((x) => x.no));
+          const all = Array.from({ length: listed.length }, (_, p) => listed.transaction(p));
+          expect(all.map((t) => t.transactionNo)).toEqual(want.map((x) => x.no));
           expect(listed.length).toBe(want.length);
-          listed.transactions.forEach((t, p) => {
+          all.forEach((t, p) => {
             expect(t).toBe(windows[want[p]!.w]!.transactions[want[p]!.k]);
             expect(listed.transaction(p)).toBe(t);
             expect(listed.fetchedAt(p)).toBe(windows[want[p]!.w]!.fetchedAt);

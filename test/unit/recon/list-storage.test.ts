@@ -27,6 +27,22 @@ import { encodeItem, pageTexts } from '../../../electron/core/adapters/sqlite/it
 import type { RunFacts } from '../../../shared/recon/run';
 
 const log = { info() {}, warn() {}, error() {} };
+/** Today's schema (v14: windows packed, ./list-packed.ts). */
+const LATEST = MIGRATIONS.at(-1)!.version;
+
+/** A listed window as v10–v13 stored it: layout 'columns', the JSON of its arrays (./list-columns.ts). */
+function saveAsColumns(db: ReturnType<typeof openDatabase>, runId: string, w: ListWindow): void {
+  if (w.state !== 'listed') throw new Error('listed windows only');
+  db.run(
+    `INSERT INTO recon_windows (job_id, start_date, end_date, fetched_at, state, data, layout)
+     VALUES (?, ?, ?, ?, 'listed', ?, 'columns')`,
+    runId,
+    w.startDate,
+    w.endDate,
+    w.fetchedAt,
+    encodeListColumns(w.transactions),
+  );
+}
 
 /** The stored texts of the (one) run's report items, in order, from its pages (schema v13), made whole. */
 const storedItems = (db: ReturnType<typeof openDatabase>) =>
@@ -318,11 +334,11 @@ describe('the period’s list stored as columns', () => {
   it('a list an earlier version stored (whole transactions, before v10) is read the same: the same report', async () => {
     const { listed } = month();
     const windows = windowsOf(listed);
-    // Today: saveWindow writes columns.
-    const now = await runOn(dataDir(), 10, (db, runId) => {
+    // Today: saveWindow packs them (v14).
+    const now = await runOn(dataDir(), LATEST, (db, runId) => {
       const runs = createSqliteRunStore(db);
       for (const w of windows) runs.saveWindow(runId, { ...w, state: 'listed' });
-      expect(db.all('SELECT DISTINCT layout FROM recon_windows')).toEqual([{ layout: 'columns' }]);
+      expect(db.all('SELECT DISTINCT layout FROM recon_windows')).toEqual([{ layout: 'packed' }]);
     });
     // An earlier version: schema v8, each window the JSON of its whole transactions, as main wrote it.
     const before = await runOn(dataDir(), 8, (db, runId) => {
@@ -350,7 +366,7 @@ describe('the period’s list stored as columns', () => {
 
   it('a run an earlier version completed (items as plain JSON, schema v8) re-opens line for line', async () => {
     const nowDir = dataDir();
-    const now = await runOn(nowDir, 10, (db, runId) => {
+    const now = await runOn(nowDir, LATEST, (db, runId) => {
       const runs = createSqliteRunStore(db);
       for (const w of windowsOf(month().listed)) runs.saveWindow(runId, { ...w, state: 'listed' });
     });
@@ -425,7 +441,7 @@ describe('the period’s list stored as columns', () => {
     let shown: readonly ReconItem[] = [];
     const run = await runOn(
       dir,
-      12,
+      LATEST,
       (db, runId) => {
         const runs = createSqliteRunStore(db);
         for (const w of windowsOf(month().listed)) runs.saveWindow(runId, { ...w, state: 'listed' });
@@ -463,7 +479,7 @@ describe('the period’s list stored as columns', () => {
     let shown: readonly ReconItem[] = [];
     await runOn(
       nowDir,
-      12,
+      LATEST,
       (db, runId) => {
         const runs = createSqliteRunStore(db);
         for (const w of windowsOf(month().listed)) runs.saveWindow(runId, { ...w, state: 'listed' });
@@ -513,8 +529,8 @@ describe('the period’s list stored as columns', () => {
       nowDir,
       12,
       (db, runId) => {
-        const runs = createSqliteRunStore(db);
-        for (const w of windowsOf(month().listed)) runs.saveWindow(runId, { ...w, state: 'listed' });
+        // As v12 stored its list: columns.
+        for (const w of windowsOf(month().listed)) saveAsColumns(db, runId, { ...w, state: 'listed' });
       },
       (items) => (shown = items),
     );
@@ -567,16 +583,21 @@ describe('the period’s list stored as columns', () => {
     storage.close();
     // Migrated, and the run kept as it was stored.
     const after = openDatabase(join(dir, DATABASE_FILE), MIGRATIONS);
-    expect(after.schemaVersion()).toBe(13);
+    expect(after.schemaVersion()).toBe(LATEST);
     expect(after.all('SELECT * FROM recon_item_pages')).toEqual([]);
     after.close();
   });
 
-  it('once a run is signed its ledger and list, which its items refer to, cannot change', async () => {
+  it.each([
+    ['stored today (packed)', LATEST],
+    ['stored at v12 (columns), the file since migrated', 12],
+  ])('once a run is signed its ledger and list, which its items refer to, cannot change: %s', async (_, version) => {
     const dir = dataDir();
-    const run = await runOn(dir, 12, (db, runId) => {
+    const run = await runOn(dir, version, (db, runId) => {
       const runs = createSqliteRunStore(db);
-      for (const w of windowsOf(month().listed)) runs.saveWindow(runId, { ...w, state: 'listed' });
+      for (const w of windowsOf(month().listed))
+        if (version === LATEST) runs.saveWindow(runId, { ...w, state: 'listed' });
+        else saveAsColumns(db, runId, { ...w, state: 'listed' });
     });
     const runId = run.report.run.runId;
     const db = openDatabase(join(dir, DATABASE_FILE), MIGRATIONS);

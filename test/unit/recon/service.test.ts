@@ -342,6 +342,11 @@ describe('reconciliation runs (main)', () => {
           reads += 1;
           return storage.runs.readWindows(runId);
         },
+        // The same windows with their payments as columns (what a run reads): a read too.
+        readWindowColumns: (runId) => {
+          reads += 1;
+          return storage.runs.readWindowColumns!(runId);
+        },
       },
       closing: storage.closing,
       jobs: storage.jobs,

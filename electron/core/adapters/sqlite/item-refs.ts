@@ -14,12 +14,16 @@ import type { Database } from './database';
 import { ItemRefError, type Referents } from './item-codec';
 import { decodeLedgerChunk } from './ledger-columns';
 import { listPaymentAt, parseListColumns, type ParsedListColumns } from './list-columns';
+import { type PackedPayments, readListPacked } from './list-packed';
 
 /** Ledger chunks (5,000 rows each from the app and CLI) and windows kept per run. */
 const CHUNKS_KEPT = 16;
 const WINDOWS_KEPT = 4;
 
-type Window = { kind: 'columns'; w: ParsedListColumns } | { kind: 'objects'; transactions: Transaction[] };
+type Window =
+  | { kind: 'columns'; w: ParsedListColumns }
+  | { kind: 'packed'; w: PackedPayments }
+  | { kind: 'objects'; transactions: Transaction[] };
 
 /** Keeps at most `max` entries, dropping the one used longest ago. */
 function keep<K, V>(map: Map<K, V>, key: K, value: V, max: number): V {
@@ -93,21 +97,31 @@ function createReferents(db: Database, runId: string): Referents {
     listed(window, at) {
       let w = used(windows, window);
       if (!w) {
-        const r = db.get<{ state: string; data: string; layout: string }>(
+        const r = db.get<{ state: string; data: string | Uint8Array; layout: string }>(
           'SELECT state, data, layout FROM recon_windows WHERE job_id = ? AND start_date = ?',
           runId,
           window,
         );
         if (!r || r.state !== 'listed') throw damaged(`the list window of ${window}`);
         let read: Window | undefined;
-        if (r.layout === 'columns') {
-          const parsed = parseListColumns(r.data, isKnownCurrency);
+        if (r.layout === 'packed') {
+          const packed = typeof r.data === 'string' ? undefined : readListPacked(r.data, isKnownCurrency);
+          if (packed) read = { kind: 'packed', w: packed };
+        } else if (r.layout === 'columns') {
+          const parsed = parseListColumns(String(r.data), isKnownCurrency);
           if (parsed) read = { kind: 'columns', w: parsed };
-        } else read = { kind: 'objects', transactions: JSON.parse(r.data) as Transaction[] };
+        } else read = { kind: 'objects', transactions: JSON.parse(String(r.data)) as Transaction[] };
         if (!read) throw damaged(`the list window of ${window}`);
         w = keep(windows, window, read, WINDOWS_KEPT);
       }
-      const tx = w.kind === 'columns' ? listPaymentAt(w.w, at) : w.transactions[at];
+      const tx =
+        w.kind === 'columns'
+          ? listPaymentAt(w.w, at)
+          : w.kind === 'packed'
+            ? Number.isInteger(at) && at >= 0 && at < w.w.length
+              ? w.w.transaction(at)
+              : undefined
+            : w.transactions[at];
       if (!tx) throw damaged(`payment ${at} of the list window of ${window}`);
       return tx;
     },

@@ -13,6 +13,7 @@
  */
 import type { Currency } from '../../../../shared/domain/currencies';
 import type { RefundRecord, Transaction } from '../../../../shared/domain/transaction';
+import type { PaymentColumns } from '../../services/reconciliation/run-store';
 
 /** A dictionary-coded column: the distinct values, then one index per entry (-1: absent). */
 interface DictColumn {
@@ -162,7 +163,7 @@ export function parseListColumns(
  * million payments), not an array each kept with the list for the whole run. Frozen, so that code
  * that would add to one payment's refunds fails loudly instead of adding to all of them.
  */
-const NO_REFUNDS: readonly RefundRecord[] = Object.freeze([]);
+export const NO_REFUNDS: readonly RefundRecord[] = Object.freeze([]);
 
 /**
  * The fields of a payment and of a refund, in the schema's order (shared/domain/transaction.ts): the
@@ -228,15 +229,60 @@ void refundKeysComplete;
 
 const has = (v: string | null | undefined): v is string => v !== null && v !== undefined;
 
+/** A refund from its fields' values in the schema's order (undefined: absent), exactly as written. */
+export function makeRefund(
+  no: string,
+  ref: string | null | undefined,
+  amount: number,
+  currency: Currency,
+  settle: Currency | undefined,
+  status: string,
+  createdAt: string | null | undefined,
+): RefundRecord {
+  const mask =
+    REFUND_ALWAYS | (has(ref) ? 1 << 1 : 0) | (settle !== undefined ? 1 << 4 : 0) | (has(createdAt) ? 1 << 6 : 0);
+  const make = (refundMakers[mask] ??= makerOf<RefundRecord>(REFUND_KEYS, mask));
+  return make(no, ref, amount, currency, settle, status, createdAt);
+}
+
+/** A payment from its fields' values in the schema's order (undefined: absent), exactly as written. */
+export function makePayment(
+  no: string,
+  ref: string | null | undefined,
+  amount: number,
+  currency: Currency,
+  settle: Currency | undefined,
+  status: string,
+  vendor: string | undefined,
+  type: string,
+  createdAt: string | null | undefined,
+  paidAt: string | null | undefined,
+  last4: string | null | undefined,
+  refunds: RefundRecord[],
+): Transaction {
+  const mask =
+    PAYMENT_ALWAYS |
+    (has(ref) ? 1 << 1 : 0) |
+    (settle !== undefined ? 1 << 4 : 0) |
+    (vendor !== undefined ? 1 << 6 : 0) |
+    (has(createdAt) ? 1 << 8 : 0) |
+    (has(paidAt) ? 1 << 9 : 0) |
+    (has(last4) ? 1 << 10 : 0);
+  const make = (paymentMakers[mask] ??= makerOf<Transaction>(PAYMENT_KEYS, mask));
+  return make(no, ref, amount, currency, settle, status, vendor, type, createdAt, paidAt, last4, refunds);
+}
+
 /** The refund at `r` of the refunds' columns, exactly as written. */
 function refundOf(c: Columns, r: number): RefundRecord {
-  const rref = c.rref[r];
-  const rscur = dict<Currency>(c.rscur, r);
-  const rat = c.rat[r];
-  const mask =
-    REFUND_ALWAYS | (has(rref) ? 1 << 1 : 0) | (rscur !== undefined ? 1 << 4 : 0) | (has(rat) ? 1 << 6 : 0);
-  const make = (refundMakers[mask] ??= makerOf<RefundRecord>(REFUND_KEYS, mask));
-  return make(c.rno[r], rref, c.ramt[r], dict<Currency>(c.rcur, r), rscur, dict(c.rst, r), rat);
+  return makeRefund(
+    c.rno[r]!,
+    c.rref[r],
+    c.ramt[r]!,
+    dict<Currency>(c.rcur, r)!,
+    dict<Currency>(c.rscur, r),
+    dict(c.rst, r)!,
+    c.rat[r],
+  );
 }
 
 /** The payment at `at` (its refunds from position `r` of the refunds' columns), exactly as written. */
@@ -249,33 +295,18 @@ function paymentOf(c: Columns, at: number, r: number): Transaction {
     refunds = [refundOf(c, r)];
     for (let k = 1; k < count; k += 1) refunds.push(refundOf(c, r + k));
   }
-  const ref = c.ref[at];
-  const scur = dict<Currency>(c.scur, at);
-  const ven = dict(c.ven, at);
-  const cat = c.cat[at];
-  const pat = c.pat[at];
-  const c4 = c.c4[at];
-  const mask =
-    PAYMENT_ALWAYS |
-    (has(ref) ? 1 << 1 : 0) |
-    (scur !== undefined ? 1 << 4 : 0) |
-    (ven !== undefined ? 1 << 6 : 0) |
-    (has(cat) ? 1 << 8 : 0) |
-    (has(pat) ? 1 << 9 : 0) |
-    (has(c4) ? 1 << 10 : 0);
-  const make = (paymentMakers[mask] ??= makerOf<Transaction>(PAYMENT_KEYS, mask));
-  return make(
-    c.no[at],
-    ref,
-    c.amt[at],
-    dict(c.cur, at),
-    scur,
-    dict(c.st, at),
-    ven,
-    dict(c.typ, at),
-    cat,
-    pat,
-    c4,
+  return makePayment(
+    c.no[at]!,
+    c.ref[at],
+    c.amt[at]!,
+    dict<Currency>(c.cur, at)!,
+    dict<Currency>(c.scur, at),
+    dict(c.st, at)!,
+    dict(c.ven, at),
+    dict(c.typ, at)!,
+    c.cat[at],
+    c.pat[at],
+    c.c4[at],
     refunds,
   );
 }
@@ -286,6 +317,11 @@ function paymentOf(c: Columns, at: number, r: number): Transaction {
  */
 export function listPaymentAt(w: ParsedListColumns, at: number): Transaction | undefined {
   if (!Number.isInteger(at) || at < 0 || at >= w.n) return undefined;
+  return paymentOf(w.c, at, refundStarts(w)[at]!);
+}
+
+/** Per payment, where its refunds start in the refunds' columns (made once per window). */
+function refundStarts(w: ParsedListColumns): Int32Array {
   let starts = w.refundStart;
   if (!starts) {
     starts = w.refundStart = new Int32Array(w.n);
@@ -295,7 +331,65 @@ export function listPaymentAt(w: ParsedListColumns, at: number): Transaction | u
       r += w.c.rn[i]!;
     }
   }
-  return paymentOf(w.c, at, starts[at]!);
+  return starts;
+}
+
+/**
+ * A window of layout 'columns' read field by field (PaymentColumns): what a run reads of a list stored
+ * by schema v10–v13, without an object per payment.
+ */
+export class JsonColumnPayments implements PaymentColumns {
+  readonly length: number;
+  private readonly c: Columns;
+  private readonly refundId: number;
+  private readonly refunded: Float64Array;
+  private readonly starts: Int32Array;
+
+  constructor(private readonly w: ParsedListColumns) {
+    const c = (this.c = w.c);
+    this.length = w.n;
+    this.refundId = c.typ.d.indexOf('refund');
+    this.starts = refundStarts(w);
+    this.refunded = new Float64Array(w.n);
+    for (let k = 0; k < w.n; k += 1) {
+      const count = c.rn[k]!;
+      if (count === 0) continue;
+      const currency = dict(c.cur, k);
+      let sum = 0;
+      for (let j = this.starts[k]!; j < this.starts[k]! + count; j += 1) {
+        const status = dict(c.rst, j);
+        if ((status === 'success' || status === 'pending') && dict(c.rcur, j) === currency) sum += c.ramt[j]!;
+      }
+      this.refunded[k] = sum;
+    }
+  }
+  transactionNo(at: number): string {
+    return this.c.no[at]!;
+  }
+  reference(at: number): string | undefined {
+    return this.c.ref[at] ?? undefined;
+  }
+  isRefund(at: number): boolean {
+    return this.refundId >= 0 && this.c.typ.i[at] === this.refundId;
+  }
+  amountMinor(at: number): number {
+    return this.c.amt[at]!;
+  }
+  currency(at: number): Currency {
+    return dict<Currency>(this.c.cur, at)!;
+  }
+  status(at: number): string {
+    return dict(this.c.st, at)!;
+  }
+  refundedMinor(at: number): number {
+    return this.refunded[at]!;
+  }
+  paymentTime(at: number): string | undefined {
+    return this.c.pat[at] || this.c.cat[at] || undefined;
+  }
+  transaction(at: number): Transaction {
+    return paymentOf(this.c, at, this.starts[at]!);
+  }
 }
 
 /** The window's payments from the stored text of layout 'columns', each exactly as it was written. */

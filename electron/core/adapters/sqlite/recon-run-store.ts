@@ -6,8 +6,10 @@ import type { ReconItem } from '../../../../shared/recon/match';
 import type { ReconSummary } from '../../../../shared/recon/summary';
 import type {
   CachedAnswer,
+  ColumnWindow,
   InputKind,
   ListWindow,
+  PaymentColumns,
   RunInput,
   RunStore,
   StoredRun,
@@ -16,8 +18,10 @@ import type { Database, Row } from './database';
 import { decodeItem, decodePage, PageEncoder } from './item-codec';
 import { forgetReferents, runReferents } from './item-refs';
 import { decodeLedgerChunk, encodeLedgerColumns } from './ledger-columns';
-import { decodeListColumns, encodeListColumns } from './list-columns';
+import { JsonColumnPayments, parseListColumns } from './list-columns';
+import { encodeListPacked, readListPacked } from './list-packed';
 import { inKnownCurrencies } from './stored';
+import { objectColumns } from '../../services/reconciliation/payment-columns';
 
 const KINDS: readonly InputKind[] = ['row', 'unusable', 'cached'];
 /**
@@ -31,14 +35,42 @@ interface WindowRow {
   end_date: string;
   fetched_at: string;
   state: string;
-  data: string;
-  /** 'objects': JSON of whole transactions (before schema v10); 'columns': ./list-columns.ts. */
+  data: string | Uint8Array;
+  /**
+   * 'objects': JSON of whole transactions (before schema v10); 'columns': ./list-columns.ts (v10–v13);
+   * 'packed': ./list-packed.ts (since v14).
+   */
   layout: string;
 }
 
 /** A window of layout 'objects' as read before v10: all its payments, or none if one is unreadable. */
 const objectsLayout = (transactions: Transaction[]) =>
   transactions.every(inKnownCurrencies) ? transactions : undefined;
+
+/** The stored bytes of a 'packed' window (node:sqlite gives a BLOB as a Uint8Array). */
+const packedBytes = (data: string | Uint8Array) => {
+  if (typeof data === 'string') throw new Error('a packed list window is stored as text');
+  return data;
+};
+
+/** A listed window's payments as stored: objects (before v10) or either layout of columns. */
+function listedPayments(r: WindowRow): Transaction[] | PaymentColumns | undefined {
+  if (r.layout === 'packed') return readListPacked(packedBytes(r.data), isKnownCurrency);
+  if (r.layout === 'columns') {
+    const parsed = parseListColumns(String(r.data), isKnownCurrency);
+    return parsed && new JsonColumnPayments(parsed);
+  }
+  return objectsLayout(JSON.parse(String(r.data)) as Transaction[]);
+}
+
+/** Every payment of a window as read (listedPayments), each exactly as written. */
+function allOf(p: Transaction[] | PaymentColumns): Transaction[] {
+  if (Array.isArray(p)) return p;
+  const c = p as PaymentColumns;
+  const out = new Array<Transaction>(c.length);
+  for (let at = 0; at < c.length; at += 1) out[at] = c.transaction(at);
+  return out;
+}
 
 function storedRun(r: Row): StoredRun {
   const facts = JSON.parse(String(r['facts'])) as RunFacts;
@@ -155,6 +187,36 @@ export function createSqliteRunStore(db: Database): RunStore {
       return first;
     });
   };
+  /**
+   * The run's windows in order, their payments as stored. One window's text at a time (read, decoded,
+   * let go): at a million payments the whole list's text never sits in memory beside what is made of it.
+   */
+  const readStored = (runId: string) => {
+    const out: Array<
+      | { startDate: string; endDate: string; fetchedAt: string; state: 'listed'; payments: Transaction[] | PaymentColumns }
+      | { startDate: string; endDate: string; fetchedAt: string; state: 'unsupported'; message: string }
+    > = [];
+    for (const { start_date } of db.all<{ start_date: string }>(
+      'SELECT start_date FROM recon_windows WHERE job_id = ? ORDER BY start_date',
+      runId,
+    )) {
+      const r = db.get<WindowRow>(
+        'SELECT * FROM recon_windows WHERE job_id = ? AND start_date = ?',
+        runId,
+        start_date,
+      );
+      if (!r) continue;
+      const base = { startDate: r.start_date, endDate: r.end_date, fetchedAt: r.fetched_at };
+      if (r.state !== 'listed') {
+        out.push({ ...base, state: 'unsupported', message: JSON.parse(String(r.data)) as string });
+        continue;
+      }
+      // A window with a currency this app does not handle is left out (the run lists it again).
+      const payments = listedPayments(r);
+      if (payments) out.push({ ...base, state: 'listed', payments });
+    }
+    return out;
+  };
   return {
     create(facts) {
       db.immediate(() =>
@@ -244,9 +306,9 @@ export function createSqliteRunStore(db: Database): RunStore {
     },
     saveWindow(runId, w) {
       forgetReferents(db, runId);
-      // A listed window as columns (./list-columns.ts); the unsupported window's sentence as before.
+      // A listed window packed (./list-packed.ts); the unsupported window's sentence as before.
       const listed = w.state === 'listed';
-      const data = listed ? encodeListColumns(w.transactions) : JSON.stringify(w.message);
+      const data = listed ? encodeListPacked(w.transactions) : JSON.stringify(w.message);
       db.immediate(() =>
         db.run(
           `INSERT OR REPLACE INTO recon_windows (job_id, start_date, end_date, fetched_at, state, data, layout)
@@ -257,37 +319,24 @@ export function createSqliteRunStore(db: Database): RunStore {
           w.fetchedAt,
           w.state,
           data,
-          listed ? 'columns' : 'objects',
+          listed ? 'packed' : 'objects',
         ),
       );
     },
     readWindows(runId) {
-      // One window's text at a time (read, decoded, let go): at a million payments the whole list's text
-      // never sits in memory beside the payments made of it.
-      const out: ListWindow[] = [];
-      for (const { start_date } of db.all<{ start_date: string }>(
-        'SELECT start_date FROM recon_windows WHERE job_id = ? ORDER BY start_date',
-        runId,
-      )) {
-        const r = db.get<WindowRow>(
-          'SELECT * FROM recon_windows WHERE job_id = ? AND start_date = ?',
-          runId,
-          start_date,
-        );
-        if (!r) continue;
-        const base = { startDate: r.start_date, endDate: r.end_date, fetchedAt: r.fetched_at };
-        if (r.state !== 'listed') {
-          out.push({ ...base, state: 'unsupported', message: JSON.parse(r.data) as string });
-          continue;
-        }
-        // A window with a currency this app does not handle is left out (the run lists it again).
-        const transactions =
-          r.layout === 'columns'
-            ? decodeListColumns(r.data, isKnownCurrency)
-            : objectsLayout(JSON.parse(r.data) as Transaction[]);
-        if (transactions) out.push({ ...base, state: 'listed', transactions });
-      }
-      return out;
+      return readStored(runId).map((w): ListWindow => {
+        if (w.state !== 'listed') return w;
+        const { payments, ...base } = w;
+        return { ...base, transactions: allOf(payments) };
+      });
+    },
+    readWindowColumns(runId) {
+      return readStored(runId).map(
+        (w): ColumnWindow =>
+          w.state === 'listed' && Array.isArray(w.payments)
+            ? { ...w, payments: objectColumns(w.payments as Transaction[]) }
+            : (w as ColumnWindow),
+      );
     },
     saveResult(runId, { facts, summary, statement, items }, refs) {
       saveAsMade(

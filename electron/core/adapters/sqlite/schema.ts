@@ -727,4 +727,42 @@ CREATE TRIGGER recon_item_pages_signed_delete BEFORE DELETE ON recon_item_pages
 WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.job_id)
 BEGIN SELECT RAISE(ABORT, 'run signed: its items cannot change'); END`,
   },
+  {
+    // The period's list packed (issue 30, ./list-packed.ts): a listed window written since this version
+    // is binary columns (`layout` 'packed', `data` a BLOB) — amounts and times read in place, texts cut
+    // only when read — instead of the JSON of its arrays, whose parse was the largest single cost of a
+    // run at a million payments. Windows written earlier keep their layout and are read as before, so a
+    // run recorded earlier re-opens and re-checks identically. SQLite cannot change a CHECK in place: the
+    // table is made again with the new layout admitted and every row copied as it is, and the triggers
+    // that keep a signed run's list unchanged (v12) are made again on it. The version also keeps an
+    // earlier build, which could not read a packed window, from opening the file.
+    version: 14,
+    sql: `
+CREATE TABLE recon_windows_v14 (
+  job_id TEXT NOT NULL REFERENCES recon_jobs (id) ON DELETE CASCADE,
+  start_date TEXT NOT NULL,
+  end_date TEXT NOT NULL,
+  fetched_at TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('listed', 'unsupported')),
+  data BLOB NOT NULL,
+  layout TEXT NOT NULL DEFAULT 'objects' CHECK (layout IN ('objects', 'columns', 'packed')),
+  PRIMARY KEY (job_id, start_date)
+);
+INSERT INTO recon_windows_v14 (job_id, start_date, end_date, fetched_at, state, data, layout)
+  SELECT job_id, start_date, end_date, fetched_at, state, data, layout FROM recon_windows;
+DROP TRIGGER recon_windows_signed_insert;
+DROP TRIGGER recon_windows_signed_update;
+DROP TRIGGER recon_windows_signed_delete;
+DROP TABLE recon_windows;
+ALTER TABLE recon_windows_v14 RENAME TO recon_windows;
+CREATE TRIGGER recon_windows_signed_insert BEFORE INSERT ON recon_windows
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = NEW.job_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its list cannot change'); END;
+CREATE TRIGGER recon_windows_signed_update BEFORE UPDATE ON recon_windows
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.job_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its list cannot change'); END;
+CREATE TRIGGER recon_windows_signed_delete BEFORE DELETE ON recon_windows
+WHEN EXISTS (SELECT 1 FROM recon_signoffs s WHERE s.run_id = OLD.job_id)
+BEGIN SELECT RAISE(ABORT, 'run signed: its list cannot change'); END`,
+  },
 ];

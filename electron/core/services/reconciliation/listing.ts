@@ -6,13 +6,15 @@
  */
 import { isAppError } from '../../../../shared/domain/errors';
 import { KeyIndex, keyHash } from '../../../../shared/recon/key-index';
-import type { ServiceAnswer } from '../../../../shared/recon/match';
+import type { ListedFacts, ServiceAnswer } from '../../../../shared/recon/match';
+import type { Currency } from '../../../../shared/domain/currencies';
 import type { ListedPayment, ListedSource } from '../../../../shared/recon/two-way';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { serviceDateToMs } from '../../../../shared/protocol/time';
 import type { GatewayClient } from '../gateway/client';
 import { notOffered } from '../transactions/sync';
-import type { ListWindow } from './run-store';
+import { objectColumns } from './payment-columns';
+import type { ColumnWindow, ListWindow, PaymentColumns } from './run-store';
 
 /** Failures of a window that say the connection or credentials are at fault: pause, retry on resume. */
 export const SYSTEMIC = new Set(['network', 'timeout', 'unavailable', 'unauthorized', 'forbidden']);
@@ -59,7 +61,7 @@ export async function fetchWindow(
 /** Where a run's list stands, from the windows it needs and those stored. */
 export function listingOf(
   needed: ReadonlyArray<{ startDate: string }>,
-  stored: readonly ListWindow[],
+  stored: readonly AnyWindow[],
 ): { state: 'none' | 'complete' | 'unsupported' | 'incomplete'; done: number; message?: string } {
   if (needed.length === 0) return { state: 'none', done: 0 };
   const unsupported = stored.find((w) => w.state === 'unsupported');
@@ -84,24 +86,60 @@ export interface ListedPlaces {
 export type ListedAnswer = ListedPayment & ServiceAnswer & { kind: 'found'; source: 'list' };
 
 /**
- * The period's listed payments by position: the transactions themselves, and when each one's window was
- * fetched — no object per payment (a million wrappers, kept for the whole run, were 100 MB of the
- * peak at a million payments and a fifth of a second of making and collecting them).
+ * The period's listed payments by position, read from their windows' columns (PaymentColumns): no
+ * object per payment. A payment is made only when asked for (`transaction`, for the few a report item
+ * holds) and then kept, so that asking again gives the very same object (the report's references to
+ * the list compare payments by identity). Keeping a million payments as objects, their times as
+ * strings, was a third of a run at a million payments.
  */
-export class ListedList implements ListedSource {
+export class ListedList implements ListedSource, ListedFacts {
+  private readonly made = new Map<number, Transaction>();
+
   constructor(
-    readonly transactions: readonly Transaction[],
-    /** Per payment, its window (an index into `fetched`). */
+    private readonly cols: readonly PaymentColumns[],
+    /** Per payment, its window (an index into `cols` and `fetched`). */
     private readonly window: Uint16Array,
+    /** Per payment, its position in its window. */
+    private readonly at: Int32Array,
     private readonly fetched: readonly string[],
+    readonly length: number,
   ) {}
 
-  get length(): number {
-    return this.transactions.length;
+  transaction(k: number): Transaction {
+    let tx = this.made.get(k);
+    if (tx === undefined) {
+      tx = this.cols[this.window[k]!]!.transaction(this.at[k]!);
+      this.made.set(k, tx);
+    }
+    return tx;
   }
 
-  transaction(k: number): Transaction {
-    return this.transactions[k]!;
+  transactionNo(k: number): string {
+    return this.cols[this.window[k]!]!.transactionNo(this.at[k]!);
+  }
+
+  reference(k: number): string | undefined {
+    return this.cols[this.window[k]!]!.reference(this.at[k]!);
+  }
+
+  amountMinor(k: number): number {
+    return this.cols[this.window[k]!]!.amountMinor(this.at[k]!);
+  }
+
+  currency(k: number): Currency {
+    return this.cols[this.window[k]!]!.currency(this.at[k]!);
+  }
+
+  status(k: number): string {
+    return this.cols[this.window[k]!]!.status(this.at[k]!);
+  }
+
+  refundedMinor(k: number): number {
+    return this.cols[this.window[k]!]!.refundedMinor(this.at[k]!);
+  }
+
+  paymentTime(k: number): number | string | undefined {
+    return this.cols[this.window[k]!]!.paymentTime(this.at[k]!);
   }
 
   fetchedAt(k: number): string {
@@ -112,24 +150,30 @@ export class ListedList implements ListedSource {
   answer(k: number): ListedAnswer {
     return {
       kind: 'found',
-      transaction: this.transactions[k]!,
+      transaction: this.transaction(k),
       source: 'list',
       fetchedAt: this.fetchedAt(k),
     };
   }
 }
 
+/** A window as listedWithPlaces reads it: its payments as objects (ListWindow) or as columns. */
+export type AnyWindow = ListWindow | ColumnWindow;
+
+const columnsOf = (w: AnyWindow & { state: 'listed' }): PaymentColumns =>
+  'payments' in w ? w.payments : objectColumns(w.transactions);
+
 /** Listed payments of the stored windows, each once (a payment is in one window only), and their places. */
-export function listedWithPlaces(stored: readonly ListWindow[]): {
+export function listedWithPlaces(stored: readonly AnyWindow[]): {
   listed: ListedList;
   places: ListedPlaces;
   index: ListIndex;
 } {
-  const out: Transaction[] = [];
   const fetched: string[] = [];
   const windows: string[] = [];
+  const cols: PaymentColumns[] = [];
   let total = 0;
-  for (const w of stored) if (w.state === 'listed') total += w.transactions.length;
+  for (const w of stored) if (w.state === 'listed') total += columnsOf(w).length;
   // Each payment's number → its position: which payments were seen, and the index by number. Numbers
   // get integers in first-seen order and a payment's position is the next one, so one probe of a
   // table sized once for the whole list both tells a number seen before and files a new one — where a
@@ -137,39 +181,45 @@ export function listedWithPlaces(stored: readonly ListWindow[]): {
   const seen = new KeyIndex(total);
   const window = new Uint16Array(total);
   const at = new Int32Array(total);
+  let count = 0;
   let hashes = new Int32Array(0);
   for (const w of stored) {
     if (w.state !== 'listed') continue;
     const wi = windows.push(w.startDate) - 1;
     fetched.push(w.fetchedAt);
-    const txs = w.transactions;
+    const c = columnsOf(w);
+    cols.push(c);
+    const n = c.length;
     // A window's numbers hashed first, then filed (KeyIndex.idOfHashed): the filings, each a probe of a
     // table far larger than the processor's caches, then wait for memory together instead of in turn.
-    if (hashes.length < txs.length) hashes = new Int32Array(txs.length);
-    for (let k = 0; k < txs.length; k += 1) hashes[k] = keyHash(txs[k]!.transactionNo);
-    for (let k = 0; k < txs.length; k += 1) {
-      const transaction = txs[k]!;
+    if (hashes.length < n) hashes = new Int32Array(n);
+    for (let k = 0; k < n; k += 1) hashes[k] = keyHash(c.transactionNo(k));
+    for (let k = 0; k < n; k += 1) {
       // Refund records are not payments of the period; a record of unknown type stays in, so a listed
       // payment never goes missing from the report because the service left its type out.
-      if (transaction.transactionType === 'refund') continue;
+      if (c.isRefund(k)) continue;
       // A payment is in one window only; a number seen again keeps its first payment.
-      if (seen.idOfHashed(transaction.transactionNo, hashes[k]!) !== out.length) continue;
-      window[out.length] = wi;
-      at[out.length] = k;
-      out.push(transaction);
+      if (seen.idOfHashed(c.transactionNo(k), hashes[k]!) !== count) continue;
+      window[count] = wi;
+      at[count] = k;
+      count += 1;
     }
   }
+  const listed = new ListedList(cols, window, at, fetched, count);
   return {
-    listed: new ListedList(out, window, fetched),
+    listed,
     places: { windows, window, at },
-    index: indexWith(seen, out),
+    index: indexWith(seen, listed),
   };
 }
 
 /** Listed payments of the stored windows, each once (a payment is in one window only). */
-export function listedPayments(stored: readonly ListWindow[]): ListedPayment[] {
+export function listedPayments(stored: readonly AnyWindow[]): ListedPayment[] {
   const { listed } = listedWithPlaces(stored);
-  return listed.transactions.map((transaction, k) => ({ transaction, fetchedAt: listed.fetchedAt(k) }));
+  const out: ListedPayment[] = [];
+  for (let k = 0; k < listed.length; k += 1)
+    out.push({ transaction: listed.transaction(k), fetchedAt: listed.fetchedAt(k) });
+  return out;
 }
 
 /**
@@ -195,7 +245,7 @@ const T = 116;
  * reference is made when a key by reference is first asked for: a ledger whose every row has its
  * transaction number (the usual one) never asks, and a million references are not hashed for nothing.
  */
-function indexWith(byTx: KeyIndex, listed: readonly Transaction[]): ListIndex {
+function indexWith(byTx: KeyIndex, listed: ListedList): ListIndex {
   const txAt = (value: string) => {
     const p = byTx.find(value);
     return p < 0 ? undefined : p;
@@ -206,7 +256,7 @@ function indexWith(byTx: KeyIndex, listed: readonly Transaction[]): ListIndex {
     const made = new Map<string, number>();
     const repeated = new Set<string>();
     for (let i = 0; i < listed.length; i += 1) {
-      const ref = listed[i]!.reference;
+      const ref = listed.reference(i);
       if (!ref || repeated.has(ref)) continue;
       if (made.has(ref)) {
         made.delete(ref);

@@ -14,6 +14,7 @@ import type { ReconItem } from '../../../../shared/recon/match';
 import type { LedgerRow, UnusableRow } from '../../../../shared/recon/ledger';
 import type { RunFacts } from '../../../../shared/recon/run';
 import type { ReconSummary } from '../../../../shared/recon/summary';
+import type { Currency } from '../../../../shared/domain/currencies';
 import type { Transaction } from '../../../../shared/domain/transaction';
 
 /** Where the run's stored ledger rows and list hold an item's row and transaction (see saveResult). */
@@ -55,6 +56,37 @@ export type ListWindow =
   | { startDate: string; endDate: string; fetchedAt: string; state: 'listed'; transactions: Transaction[] }
   | { startDate: string; endDate: string; fetchedAt: string; state: 'unsupported'; message: string };
 
+/**
+ * A listed window's payments as the matching reads them: by position, field by field, from the stored
+ * columns — no object per payment (at a million payments the objects, their times as strings and their
+ * collection were a third of a run). `transaction(at)` makes the payment exactly as it was listed, for
+ * the few a report item holds.
+ */
+export interface PaymentColumns {
+  readonly length: number;
+  transactionNo(at: number): string;
+  reference(at: number): string | undefined;
+  /** Whether the record is a refund (transactionType 'refund'), not a payment of the period. */
+  isRefund(at: number): boolean;
+  amountMinor(at: number): number;
+  currency(at: number): Currency;
+  status(at: number): string;
+  /** Σ its refunds in success or pending in its own currency (ServiceView's refundedMinor). */
+  refundedMinor(at: number): number;
+  /**
+   * `paidAt || createdAt`: its instant (ms) when that text is exactly toISOString's form of it, else
+   * the text itself; undefined when it has neither (what the matching's day offset reads).
+   */
+  paymentTime(at: number): number | string | undefined;
+  /** The payment exactly as listed: a new object each call for stored columns, the very one otherwise. */
+  transaction(at: number): Transaction;
+}
+
+/** A window as the run reads it: its payments as columns (RunStore.readWindowColumns). */
+export type ColumnWindow =
+  | { startDate: string; endDate: string; fetchedAt: string; state: 'listed'; payments: PaymentColumns }
+  | { startDate: string; endDate: string; fetchedAt: string; state: 'unsupported'; message: string };
+
 /** A run as stored: its facts, whether its ledger was fully handed over, and its result once ended. */
 export interface StoredRun {
   facts: RunFacts;
@@ -82,6 +114,11 @@ export interface RunStore {
   setKeys(runId: string, keys: readonly string[]): void;
   saveWindow(runId: string, window: ListWindow): void;
   readWindows(runId: string): ListWindow[];
+  /**
+   * The same windows with their payments as columns (no object per payment): what a run reads. A store
+   * without it is read through readWindows.
+   */
+  readWindowColumns?(runId: string): ColumnWindow[];
   /**
    * Writes the result and ends the run, in one transaction. With `refs`, items whose ledger row and
    * service record are the run's own stored ones may be stored as references to them (read back the same).

@@ -15,6 +15,7 @@ import type { GatewayClient } from '../gateway/client';
 import type { Clock, Logger } from '../ports';
 import type { JobStore } from './job-store';
 import {
+  type AnyWindow,
   fetchWindow,
   type ListedList,
   type ListIndex,
@@ -22,7 +23,7 @@ import {
   listedWithPlaces,
   listingOf,
 } from './listing';
-import type { ItemRefs, ListWindow, RunInput, RunStore } from './run-store';
+import type { ItemRefs, RunInput, RunStore } from './run-store';
 import { type Runner, startRunner } from './runner';
 
 export type RunState = 'running' | 'paused' | 'cancelled' | 'completed';
@@ -124,7 +125,7 @@ interface ListedRows {
 export function listPositions(
   rows: RunInput['rows'],
   index: ListIndex,
-  listed: Pick<ListedList, 'length' | 'transaction'>,
+  listed: Pick<ListedList, 'length' | 'transactionNo'>,
   window?: Uint16Array,
 ): Int32Array {
   const out = new Int32Array(rows.length);
@@ -137,9 +138,9 @@ export function listPositions(
     let p: number | undefined;
     if (no)
       p =
-        next < listed.length && listed.transaction(next).transactionNo === no
+        next < listed.length && listed.transactionNo(next) === no
           ? next
-          : other >= 0 && other < listed.length && listed.transaction(other).transactionNo === no
+          : other >= 0 && other < listed.length && listed.transactionNo(other) === no
             ? other
             : index.positionBy(true, no);
     else p = index.positionBy(false, row.reference ?? '');
@@ -202,6 +203,8 @@ export function executeRun(
     return p;
   };
   const emit = () => deps.onProgress(progress());
+  // The stored windows with their payments as columns where the store reads them so (no object each).
+  const readWindows = (): AnyWindow[] => runs.readWindowColumns?.(runId) ?? runs.readWindows(runId);
   /** Waits while paused; false once cancelled. */
   const gate = async (): Promise<boolean> => {
     while (state === 'paused') await new Promise<void>((r) => parked.push(r));
@@ -209,10 +212,10 @@ export function executeRun(
   };
 
   /** Reads what is stored of the period's list and fetches the rest; returns the windows it has. */
-  async function list(facts: RunFacts): Promise<ListWindow[]> {
+  async function list(facts: RunFacts): Promise<AnyWindow[]> {
     const needed = listWindows(facts.options);
     listTotal = needed.length;
-    let stored = runs.readWindows(runId);
+    let stored: AnyWindow[] = readWindows();
     listDone = listingOf(needed, stored).done;
     emit();
     for (const w of needed) {
@@ -279,7 +282,7 @@ export function executeRun(
     facts: RunFacts,
     todo: string[],
     input: RunInput,
-    windows: ListWindow[],
+    windows: AnyWindow[],
     list: ListedRows,
   ): Promise<void> {
     if (suspended) return;
@@ -431,7 +434,7 @@ export function executeRun(
     const stored = runs.get(runId);
     if (!stored) throw new Error(`run ${runId} is not stored`);
     // The windows are read once (list() reads what is stored, adds what it fetches).
-    const windows = state === 'running' ? await list(stored.facts) : runs.readWindows(runId);
+    const windows = state === 'running' ? await list(stored.facts) : readWindows();
     if (suspended) return;
     // Keys the period's list and the cache do not answer are looked up one by one. The list and its
     // index are made once, here, and the matching uses them too.
