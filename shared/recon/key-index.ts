@@ -91,3 +91,29 @@ export function keyHash(key: string): number {
   h = Math.imul(h, 0x85ebca6b);
   return h ^ (h >>> 13);
 }
+
+/**
+ * keyHash of each of `lens.length` texts laid end to end in `bytes` from `from` on, one byte per code
+ * unit (Latin-1) or two (UTF-16LE), each `lens[k]` code units long (-1: absent, hashed as ''): the
+ * same numbers keyHash gives for the strings, without making or reading them.
+ */
+export function keyHashesOfBytes(
+  bytes: Uint8Array,
+  from: number,
+  lens: ArrayLike<number>,
+  wide: boolean,
+): Int32Array {
+  const out = new Int32Array(lens.length);
+  let p = from;
+  for (let k = 0; k < lens.length; k += 1) {
+    const len = lens[k]! > 0 ? lens[k]! : 0;
+    let h = 0x811c9dc5;
+    if (wide)
+      for (let i = 0; i < len; i += 1, p += 2) h = Math.imul(h ^ (bytes[p]! | (bytes[p + 1]! << 8)), 0x01000193);
+    else for (let i = 0; i < len; i += 1, p += 1) h = Math.imul(h ^ bytes[p]!, 0x01000193);
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    out[k] = h ^ (h >>> 13);
+  }
+  return out;
+}

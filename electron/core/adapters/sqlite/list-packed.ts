@@ -22,6 +22,8 @@
  */
 import type { Currency } from '../../../../shared/domain/currencies';
 import type { RefundRecord, Transaction } from '../../../../shared/domain/transaction';
+import { instantMs, isoInstant, ISO_INSTANTS } from '../../../../shared/recon/dates';
+import { keyHashesOfBytes } from '../../../../shared/recon/key-index';
 import type { PaymentColumns } from '../../services/reconciliation/run-store';
 import { ListColumnsError, makePayment, makeRefund, NO_REFUNDS } from './list-columns';
 
@@ -142,8 +144,9 @@ class Writer {
       const v = values[i];
       ms[i] = NaN;
       if (v === undefined) continue;
-      const t = v.length === 24 ? Date.parse(v) : NaN;
-      if (Number.isFinite(t) && new Date(t).toISOString() === v) ms[i] = t;
+      // Only a text that is exactly the instant's toISOString is kept as the instant.
+      const t = v.length === 24 ? instantMs(v) : NaN;
+      if (t >= ISO_INSTANTS.from && t < ISO_INSTANTS.to && Number.isInteger(t) && isoInstant(t) === v) ms[i] = t;
       else x.push([i, v]);
     }
     return { ms: this.nums('f64', ms), x };
@@ -231,7 +234,36 @@ class Times {
   }
   text(k: number): string | undefined {
     const v = this.value(k);
-    return typeof v === 'number' ? new Date(v).toISOString() : v;
+    return typeof v === 'number' ? isoInstant(v) : v;
+  }
+}
+
+/**
+ * A text column as read: the text decoded once, each entry cut from it when asked for (where each one
+ * starts is summed once, from the lengths).
+ */
+class TextColumn {
+  private readonly text: string;
+  private readonly starts: Float64Array;
+  constructor(
+    bytes: Uint8Array,
+    s: TextSection,
+    readonly lens: Int32Array,
+  ) {
+    this.text = Buffer.from(bytes.buffer, bytes.byteOffset + s.o, s.b).toString(s.e);
+    this.starts = new Float64Array(lens.length);
+    let p = 0;
+    for (let k = 0; k < lens.length; k += 1) {
+      this.starts[k] = p;
+      if (lens[k]! > 0) p += lens[k]!;
+    }
+    if (p !== this.text.length) throw damaged();
+  }
+  at(k: number): string | undefined {
+    const len = this.lens[k]!;
+    if (len < 0) return undefined;
+    const from = this.starts[k]!;
+    return this.text.slice(from, from + len);
   }
 }
 
@@ -256,7 +288,7 @@ export class PackedPayments implements PaymentColumns {
   private readonly pat: Times;
   private readonly refunded: Float64Array;
   private readonly refundStart: Int32Array;
-  private readonly lazy = new Map<string, Array<string | undefined>>();
+  private readonly lazy = new Map<string, TextColumn>();
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -313,26 +345,17 @@ export class PackedPayments implements PaymentColumns {
     return new Times(this.nums(s.ms) as Float64Array, s.x);
   }
   private texts(s: TextSection): Array<string | undefined> {
-    const lens = this.nums(s.len);
-    const text = Buffer.from(this.bytes.buffer, this.bytes.byteOffset + s.o, s.b).toString(s.e);
-    const out = new Array<string | undefined>(lens.length);
-    let p = 0;
-    for (let k = 0; k < lens.length; k += 1) {
-      const len = lens[k]!;
-      if (len < 0) out[k] = undefined;
-      else {
-        out[k] = text.slice(p, p + len);
-        p += len;
-      }
-    }
-    if (p !== text.length) throw damaged();
+    const column = new TextColumn(this.bytes, s, this.nums(s.len) as Int32Array);
+    const out = new Array<string | undefined>(column.lens.length);
+    for (let k = 0; k < out.length; k += 1) out[k] = column.at(k);
     return out;
   }
-  /** A text column other than the numbers: cut when first asked for. */
-  private column(name: 'ref' | 'c4' | 'rno' | 'rref'): Array<string | undefined> {
+  /** A text column other than the numbers: each entry cut when asked for (a report item's few). */
+  private column(name: 'ref' | 'c4' | 'rno' | 'rref'): TextColumn {
     let c = this.lazy.get(name);
     if (!c) {
-      c = this.texts(this.h[name]);
+      const s = this.h[name];
+      c = new TextColumn(this.bytes, s, this.nums(s.len) as Int32Array);
       this.lazy.set(name, c);
     }
     return c;
@@ -341,8 +364,12 @@ export class PackedPayments implements PaymentColumns {
   transactionNo(at: number): string {
     return this.no[at]!;
   }
+  numberHashes(): Int32Array {
+    const s = this.h.no;
+    return keyHashesOfBytes(this.bytes, s.o, this.nums(s.len), s.e === 'utf16le');
+  }
   reference(at: number): string | undefined {
-    return this.column('ref')[at];
+    return this.column('ref').at(at);
   }
   isRefund(at: number): boolean {
     return this.refundId >= 0 && this.typ.i[at] === this.refundId;
@@ -368,8 +395,8 @@ export class PackedPayments implements PaymentColumns {
 
   private refundAt(j: number): RefundRecord {
     return makeRefund(
-      this.column('rno')[j]!,
-      this.column('rref')[j],
+      this.column('rno').at(j)!,
+      this.column('rref').at(j),
       this.ramt[j]!,
       this.rcur.at<Currency>(j)!,
       this.rscur.at<Currency>(j),
@@ -388,7 +415,7 @@ export class PackedPayments implements PaymentColumns {
     }
     return makePayment(
       this.no[at]!,
-      this.column('ref')[at],
+      this.column('ref').at(at),
       this.amt[at]!,
       this.cur.at<Currency>(at)!,
       this.scur.at<Currency>(at),
@@ -397,7 +424,7 @@ export class PackedPayments implements PaymentColumns {
       this.typ.at(at)!,
       this.cat.text(at),
       this.pat.text(at),
-      this.column('c4')[at],
+      this.column('c4').at(at),
       refunds,
     );
   }

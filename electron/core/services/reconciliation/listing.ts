@@ -182,7 +182,7 @@ export function listedWithPlaces(stored: readonly AnyWindow[]): {
   const window = new Uint16Array(total);
   const at = new Int32Array(total);
   let count = 0;
-  let hashes = new Int32Array(0);
+  let hashes: Int32Array<ArrayBufferLike> = new Int32Array(0);
   for (const w of stored) {
     if (w.state !== 'listed') continue;
     const wi = windows.push(w.startDate) - 1;
@@ -192,8 +192,12 @@ export function listedWithPlaces(stored: readonly AnyWindow[]): {
     const n = c.length;
     // A window's numbers hashed first, then filed (KeyIndex.idOfHashed): the filings, each a probe of a
     // table far larger than the processor's caches, then wait for memory together instead of in turn.
-    if (hashes.length < n) hashes = new Int32Array(n);
-    for (let k = 0; k < n; k += 1) hashes[k] = keyHash(c.transactionNo(k));
+    const given = c.numberHashes?.();
+    if (given) hashes = given;
+    else {
+      if (hashes.length < n) hashes = new Int32Array(n);
+      for (let k = 0; k < n; k += 1) hashes[k] = keyHash(c.transactionNo(k));
+    }
     for (let k = 0; k < n; k += 1) {
       // Refund records are not payments of the period; a record of unknown type stays in, so a listed
       // payment never goes missing from the report because the service left its type out.

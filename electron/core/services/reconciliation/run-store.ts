@@ -65,6 +65,8 @@ export type ListWindow =
 export interface PaymentColumns {
   readonly length: number;
   transactionNo(at: number): string;
+  /** keyHash (shared/recon/key-index.ts) of every payment's number, when the columns give it at once. */
+  numberHashes?(): Int32Array;
   reference(at: number): string | undefined;
   /** Whether the record is a refund (transactionType 'refund'), not a payment of the period. */
   isRefund(at: number): boolean;
