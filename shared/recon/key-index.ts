@@ -109,7 +109,8 @@ export function keyHashesOfBytes(
     const len = lens[k]! > 0 ? lens[k]! : 0;
     let h = 0x811c9dc5;
     if (wide)
-      for (let i = 0; i < len; i += 1, p += 2) h = Math.imul(h ^ (bytes[p]! | (bytes[p + 1]! << 8)), 0x01000193);
+      for (let i = 0; i < len; i += 1, p += 2)
+        h = Math.imul(h ^ (bytes[p]! | (bytes[p + 1]! << 8)), 0x01000193);
     else for (let i = 0; i < len; i += 1, p += 1) h = Math.imul(h ^ bytes[p]!, 0x01000193);
     h ^= h >>> 16;
     h = Math.imul(h, 0x85ebca6b);

@@ -26,7 +26,9 @@ const timeArb = fc.oneof(
     // 0000-01-01 to 9999-12-31: the four-digit years toISOString writes in 24 characters.
     .integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 })
     .map((ms) => new Date(ms).toISOString()),
-  fc.integer({ min: -8_640_000_000_000_000, max: 8_640_000_000_000_000 }).map((ms) => new Date(ms).toISOString()),
+  fc
+    .integer({ min: -8_640_000_000_000_000, max: 8_640_000_000_000_000 })
+    .map((ms) => new Date(ms).toISOString()),
   fc.constantFrom(
     '1970-01-01T00:00:00.000Z',
     '0000-01-01T00:00:00.000Z',
@@ -77,7 +79,14 @@ const inOrder = <T>(t: Record<string, unknown>, order: readonly string[]): T =>
 
 /** Payments whose times are the service's form, nearly it, or anything; some strings awkward. */
 const paymentArb: fc.Arbitrary<Transaction> = fc
-  .tuple(transactionArb, opt(timeArb), opt(timeArb), fc.array(opt(timeArb), { maxLength: 3 }), awkward, fc.nat(4))
+  .tuple(
+    transactionArb,
+    opt(timeArb),
+    opt(timeArb),
+    fc.array(opt(timeArb), { maxLength: 3 }),
+    awkward,
+    fc.nat(4),
+  )
   .map(([t, createdAt, paidAt, refundTimes, s, k]) =>
     inOrder<Transaction>(
       {
@@ -126,7 +135,9 @@ describe('the period’s list packed (v14)', () => {
         expect(JSON.stringify(back)).toBe(JSON.stringify(transactions));
         back.forEach((t, i) => {
           expect(Object.keys(t)).toEqual(Object.keys(transactions[i]!));
-          t.refunds.forEach((r, k) => expect(Object.keys(r)).toEqual(Object.keys(transactions[i]!.refunds[k]!)));
+          t.refunds.forEach((r, k) =>
+            expect(Object.keys(r)).toEqual(Object.keys(transactions[i]!.refunds[k]!)),
+          );
         });
       }),
       { numRuns: 400 },
@@ -172,6 +183,8 @@ describe('the period’s list packed (v14)', () => {
     expect(() => readListPacked(bytes.subarray(0, bytes.byteLength - 1), isKnownCurrency)).toThrow(
       ListColumnsError,
     );
-    expect(() => readListPacked(new TextEncoder().encode('{"n":1}'), isKnownCurrency)).toThrow(ListColumnsError);
+    expect(() => readListPacked(new TextEncoder().encode('{"n":1}'), isKnownCurrency)).toThrow(
+      ListColumnsError,
+    );
   });
 });

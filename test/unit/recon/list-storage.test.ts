@@ -591,41 +591,46 @@ describe('the period’s list stored as columns', () => {
   it.each([
     ['stored today (packed)', LATEST],
     ['stored at v12 (columns), the file since migrated', 12],
-  ])('once a run is signed its ledger and list, which its items refer to, cannot change: %s', async (_, version) => {
-    const dir = dataDir();
-    const run = await runOn(dir, version, (db, runId) => {
-      const runs = createSqliteRunStore(db);
-      for (const w of windowsOf(month().listed))
-        if (version === LATEST) runs.saveWindow(runId, { ...w, state: 'listed' });
-        else saveAsColumns(db, runId, { ...w, state: 'listed' });
-    });
-    const runId = run.report.run.runId;
-    const db = openDatabase(join(dir, DATABASE_FILE), MIGRATIONS);
-    // Before the sign-off the rows are the run's to write (a draft's ledger arrives in chunks).
-    db.run("UPDATE recon_inputs SET data = data WHERE job_id = ? AND kind = 'row'", runId);
-    db.run(
-      'INSERT INTO recon_signoffs (run_id, by, at, comment, open_ids, content_hash) VALUES (?, ?, ?, ?, ?, ?)',
-      runId,
-      'controller',
-      '2025-07-04T00:00:00.000Z',
-      'ok',
-      '[]',
-      'a'.repeat(64),
-    );
-    expect(() => db.run("UPDATE recon_inputs SET data = '[]' WHERE job_id = ?", runId)).toThrow(
-      /ledger cannot change/,
-    );
-    expect(() => db.run('DELETE FROM recon_inputs WHERE job_id = ?', runId)).toThrow(/ledger cannot change/);
-    expect(() =>
+  ])(
+    'once a run is signed its ledger and list, which its items refer to, cannot change: %s',
+    async (_, version) => {
+      const dir = dataDir();
+      const run = await runOn(dir, version, (db, runId) => {
+        const runs = createSqliteRunStore(db);
+        for (const w of windowsOf(month().listed))
+          if (version === LATEST) runs.saveWindow(runId, { ...w, state: 'listed' });
+          else saveAsColumns(db, runId, { ...w, state: 'listed' });
+      });
+      const runId = run.report.run.runId;
+      const db = openDatabase(join(dir, DATABASE_FILE), MIGRATIONS);
+      // Before the sign-off the rows are the run's to write (a draft's ledger arrives in chunks).
+      db.run("UPDATE recon_inputs SET data = data WHERE job_id = ? AND kind = 'row'", runId);
       db.run(
-        "INSERT INTO recon_inputs (job_id, seq, kind, count, data) VALUES (?, 999, 'row', 0, '[]')",
+        'INSERT INTO recon_signoffs (run_id, by, at, comment, open_ids, content_hash) VALUES (?, ?, ?, ?, ?, ?)',
         runId,
-      ),
-    ).toThrow(/ledger cannot change/);
-    expect(() => db.run("UPDATE recon_windows SET data = '{}' WHERE job_id = ?", runId)).toThrow(
-      /list cannot change/,
-    );
-    expect(() => db.run('DELETE FROM recon_windows WHERE job_id = ?', runId)).toThrow(/list cannot change/);
-    db.close();
-  });
+        'controller',
+        '2025-07-04T00:00:00.000Z',
+        'ok',
+        '[]',
+        'a'.repeat(64),
+      );
+      expect(() => db.run("UPDATE recon_inputs SET data = '[]' WHERE job_id = ?", runId)).toThrow(
+        /ledger cannot change/,
+      );
+      expect(() => db.run('DELETE FROM recon_inputs WHERE job_id = ?', runId)).toThrow(
+        /ledger cannot change/,
+      );
+      expect(() =>
+        db.run(
+          "INSERT INTO recon_inputs (job_id, seq, kind, count, data) VALUES (?, 999, 'row', 0, '[]')",
+          runId,
+        ),
+      ).toThrow(/ledger cannot change/);
+      expect(() => db.run("UPDATE recon_windows SET data = '{}' WHERE job_id = ?", runId)).toThrow(
+        /list cannot change/,
+      );
+      expect(() => db.run('DELETE FROM recon_windows WHERE job_id = ?', runId)).toThrow(/list cannot change/);
+      db.close();
+    },
+  );
 });

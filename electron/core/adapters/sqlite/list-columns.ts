@@ -240,7 +240,10 @@ export function makeRefund(
   createdAt: string | null | undefined,
 ): RefundRecord {
   const mask =
-    REFUND_ALWAYS | (has(ref) ? 1 << 1 : 0) | (settle !== undefined ? 1 << 4 : 0) | (has(createdAt) ? 1 << 6 : 0);
+    REFUND_ALWAYS |
+    (has(ref) ? 1 << 1 : 0) |
+    (settle !== undefined ? 1 << 4 : 0) |
+    (has(createdAt) ? 1 << 6 : 0);
   const make = (refundMakers[mask] ??= makerOf<RefundRecord>(REFUND_KEYS, mask));
   return make(no, ref, amount, currency, settle, status, createdAt);
 }

@@ -96,7 +96,11 @@ class Writer {
   }
   nums(k: NumKind, values: ArrayLike<number>): Section {
     const a =
-      k === 'f64' ? Float64Array.from(values) : k === 'i32' ? Int32Array.from(values) : Int16Array.from(values);
+      k === 'f64'
+        ? Float64Array.from(values)
+        : k === 'i32'
+          ? Int32Array.from(values)
+          : Int16Array.from(values);
     return { k, o: this.add(new Uint8Array(a.buffer)), n: a.length };
   }
   text(values: ReadonlyArray<string | undefined>): TextSection {
@@ -116,7 +120,12 @@ class Writer {
     const e = wide ? 'utf16le' : 'latin1';
     const bytes = Buffer.from(present.join(''), e);
     const len = this.nums('i32', lens);
-    return { len, o: this.add(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)), b: bytes.byteLength, e };
+    return {
+      len,
+      o: this.add(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
+      b: bytes.byteLength,
+      e,
+    };
   }
   dict(values: ReadonlyArray<string | undefined>): DictSection {
     const ids = new Map<string, number>();
@@ -146,7 +155,8 @@ class Writer {
       if (v === undefined) continue;
       // Only a text that is exactly the instant's toISOString is kept as the instant.
       const t = v.length === 24 ? instantMs(v) : NaN;
-      if (t >= ISO_INSTANTS.from && t < ISO_INSTANTS.to && Number.isInteger(t) && isoInstant(t) === v) ms[i] = t;
+      if (t >= ISO_INSTANTS.from && t < ISO_INSTANTS.to && Number.isInteger(t) && isoInstant(t) === v)
+        ms[i] = t;
       else x.push([i, v]);
     }
     return { ms: this.nums('f64', ms), x };
@@ -179,7 +189,10 @@ export function encodeListPacked(transactions: readonly Transaction[]): Uint8Arr
     r: refunds.length,
     no: w.text(col(transactions, (t) => t.transactionNo)),
     ref: w.text(col(transactions, (t) => t.reference)),
-    amt: w.nums('f64', col(transactions, (t) => t.amountMinor)),
+    amt: w.nums(
+      'f64',
+      col(transactions, (t) => t.amountMinor),
+    ),
     cur: w.dict(col(transactions, (t) => t.currency)),
     scur: w.dict(col(transactions, (t) => t.settleCurrency)),
     st: w.dict(col(transactions, (t) => t.status)),
@@ -188,10 +201,16 @@ export function encodeListPacked(transactions: readonly Transaction[]): Uint8Arr
     cat: w.time(col(transactions, (t) => t.createdAt)),
     pat: w.time(col(transactions, (t) => t.paidAt)),
     c4: w.text(col(transactions, (t) => t.cardLast4)),
-    rn: w.nums('i32', col(transactions, (t) => t.refunds.length)),
+    rn: w.nums(
+      'i32',
+      col(transactions, (t) => t.refunds.length),
+    ),
     rno: w.text(col(refunds, (r) => r.refundTransactionNo)),
     rref: w.text(col(refunds, (r) => r.refundReference)),
-    ramt: w.nums('f64', col(refunds, (r) => r.refundAmountMinor)),
+    ramt: w.nums(
+      'f64',
+      col(refunds, (r) => r.refundAmountMinor),
+    ),
     rcur: w.dict(col(refunds, (r) => r.currency)),
     rscur: w.dict(col(refunds, (r) => r.settleCurrency)),
     rst: w.dict(col(refunds, (r) => r.status)),
@@ -453,9 +472,7 @@ export function readListPacked(
   const len = tail.getUint32(0, true);
   const from = bytes.byteLength - 8 - len;
   if (from < 0) throw damaged();
-  const h = JSON.parse(
-    Buffer.from(bytes.buffer, bytes.byteOffset + from, len).toString('utf8'),
-  ) as Header;
+  const h = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + from, len).toString('utf8')) as Header;
   if (h.le !== LITTLE) throw damaged();
   for (const col of [h.cur, h.scur, h.rcur, h.rscur]) if (!col.d.every(known)) return undefined;
   return new PackedPayments(bytes, h);

@@ -193,7 +193,13 @@ export function createSqliteRunStore(db: Database): RunStore {
    */
   const readStored = (runId: string) => {
     const out: Array<
-      | { startDate: string; endDate: string; fetchedAt: string; state: 'listed'; payments: Transaction[] | PaymentColumns }
+      | {
+          startDate: string;
+          endDate: string;
+          fetchedAt: string;
+          state: 'listed';
+          payments: Transaction[] | PaymentColumns;
+        }
       | { startDate: string; endDate: string; fetchedAt: string; state: 'unsupported'; message: string }
     > = [];
     for (const { start_date } of db.all<{ start_date: string }>(
@@ -331,11 +337,10 @@ export function createSqliteRunStore(db: Database): RunStore {
       });
     },
     readWindowColumns(runId) {
-      return readStored(runId).map(
-        (w): ColumnWindow =>
-          w.state === 'listed' && Array.isArray(w.payments)
-            ? { ...w, payments: objectColumns(w.payments as Transaction[]) }
-            : (w as ColumnWindow),
+      return readStored(runId).map((w): ColumnWindow =>
+        w.state === 'listed' && Array.isArray(w.payments)
+          ? { ...w, payments: objectColumns(w.payments as Transaction[]) }
+          : (w as ColumnWindow),
       );
     },
     saveResult(runId, { facts, summary, statement, items }, refs) {

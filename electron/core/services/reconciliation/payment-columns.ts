@@ -20,7 +20,8 @@ export function objectColumns(transactions: readonly Transaction[]): PaymentColu
     refundedMinor: (at) => {
       const tx = transactions[at]!;
       let sum = 0;
-      for (const r of tx.refunds) if (refundCounts(r.status) && r.currency === tx.currency) sum += r.refundAmountMinor;
+      for (const r of tx.refunds)
+        if (refundCounts(r.status) && r.currency === tx.currency) sum += r.refundAmountMinor;
       return sum;
     },
     paymentTime: (at) => transactions[at]!.paidAt || transactions[at]!.createdAt || undefined,
