@@ -353,9 +353,16 @@ describe('the period’s list stored as columns', () => {
           JSON.stringify(w.transactions),
         );
     });
+    // v10–v13: each window the JSON of its columns; the file migrated to v14 on opening.
+    const columns = await runOn(dataDir(), 13, (db, runId) => {
+      for (const w of windows) saveAsColumns(db, runId, { ...w, state: 'listed' });
+    });
     const listedOf = (ws: ListWindow[]) => ws.map((w) => (w.state === 'listed' ? w.transactions : []));
     expect(listedOf(before.windows)).toStrictEqual(windows.map((w) => w.transactions));
+    expect(listedOf(columns.windows)).toStrictEqual(windows.map((w) => w.transactions));
     expect(listedOf(now.windows)).toStrictEqual(windows.map((w) => w.transactions));
+    expect(columns.report.summary).toEqual(now.report.summary);
+    expect(columns.items).toStrictEqual(now.items);
     expect(now.report.summary.counts.missing_in_ledger).toBeGreaterThan(0);
     expect(now.report.summary.counts.amount_mismatch).toBeGreaterThan(0);
     expect(now.report.summary.counts.matched).toBeGreaterThan(0);
@@ -633,4 +640,53 @@ describe('the period’s list stored as columns', () => {
       db.close();
     },
   );
+
+  it('schema 13 → 14: a window stored as columns is kept byte for byte and read as before; new ones are packed', () => {
+    const dir = dataDir();
+    const file = join(dir, DATABASE_FILE);
+    const v13 = openDatabase(
+      file,
+      MIGRATIONS.filter((m) => m.version <= 13),
+    );
+    const runs13 = createSqliteRunStore(v13);
+    runs13.create({ runId: 'RC1', profileId: 'p1', label: 'june.csv', createdAt: 't' } as RunFacts);
+    const [w] = windowsOf(month().listed);
+    saveAsColumns(v13, 'RC1', { ...w!, state: 'listed' });
+    v13.run(
+      `INSERT INTO recon_windows (job_id, start_date, end_date, fetched_at, state, data)
+       VALUES ('RC1', '20250699', '20250699', 't', 'unsupported', '"not offered"')`,
+    );
+    const before = v13.all('SELECT * FROM recon_windows ORDER BY start_date');
+    v13.close();
+    const db = openDatabase(file, MIGRATIONS);
+    expect(db.schemaVersion()).toBe(14);
+    expect(db.all('SELECT * FROM recon_windows ORDER BY start_date')).toEqual(before);
+    const runs = createSqliteRunStore(db);
+    expect(runs.readWindows('RC1')).toStrictEqual([
+      { ...w!, state: 'listed' },
+      {
+        startDate: '20250699',
+        endDate: '20250699',
+        fetchedAt: 't',
+        state: 'unsupported',
+        message: 'not offered',
+      },
+    ]);
+    runs.saveWindow('RC1', { ...w!, startDate: '20250700', state: 'listed' });
+    expect(
+      db.get('SELECT layout, typeof(data) AS type FROM recon_windows WHERE start_date = ?', '20250700'),
+    ).toEqual({ layout: 'packed', type: 'blob' });
+    // The signed run's list stays unchangeable on the table made again.
+    db.run(
+      'INSERT INTO recon_signoffs (run_id, by, at, comment, open_ids, content_hash) VALUES (?, ?, ?, ?, ?, ?)',
+      'RC1',
+      'controller',
+      '2025-07-04T00:00:00.000Z',
+      'ok',
+      '[]',
+      'a'.repeat(64),
+    );
+    expect(() => db.run('DELETE FROM recon_windows WHERE job_id = ?', 'RC1')).toThrow(/list cannot change/);
+    db.close();
+  });
 });
