@@ -188,8 +188,9 @@ export function createSqliteRunStore(db: Database): RunStore {
     });
   };
   /**
-   * The run's windows in order, their payments as stored. One window's text at a time (read, decoded,
-   * let go): at a million payments the whole list's text never sits in memory beside what is made of it.
+   * The run's windows in order, their payments as stored, one window read at a time. A packed window's
+   * columns are read in place in its bytes (kept for the run instead of the payments made of them); a
+   * window of an earlier layout is parsed and its text let go.
    */
   const readStored = (runId: string) => {
     const out: Array<
