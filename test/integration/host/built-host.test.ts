@@ -73,7 +73,10 @@ beforeAll(async () => {
   copyFileSync(join(ROOT, 'package.json'), join(project, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
   mkdirSync(join(project, 'out/renderer'), { recursive: true });
-  writeFileSync(join(project, 'out/renderer/index.html'), '<html><head></head><body>built</body></html>');
+  writeFileSync(
+    join(project, 'out/renderer/index.html'),
+    '<html><head><script type="module" src="./assets/index-A1.js"></script></head><body>built</body></html>',
+  );
   await buildBrowserHost(join(project, 'out/web'));
 
   const started = Date.now();
@@ -124,7 +127,10 @@ describe('the built browser host', () => {
     const { origin, hash } = new URL(url);
     const page = await fetch(`${origin}/`);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
-    expect(await page.text()).toMatch(/<head>\s*<script src="\/__host\/bridge\.js"><\/script>[\s\S]*built/);
+    // The bridge comes right after the entry module (both fetched at once; the bridge still runs first).
+    expect(await page.text()).toMatch(
+      /<head>[\s\S]*<script type="module"[^>]*><\/script>\s*<script src="\/__host\/bridge\.js"><\/script>[\s\S]*<\/head>[\s\S]*built/,
+    );
     const bridge = await fetch(`${origin}/__host/bridge.js`);
     expect(await bridge.text()).toBe(readFileSync(join(project, 'out/web', PREBUILT_BRIDGE), 'utf8'));
     expect(stderr).not.toContain('bundling');
