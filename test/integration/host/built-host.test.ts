@@ -13,7 +13,7 @@ import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_HOST, buildBrowserHost } from '../../../electron/hosts/web/build';
+import { BUILT_HOST, buildBrowserHost, UNUSED_MESSAGE } from '../../../electron/hosts/web/build';
 import { PREBUILT_BRIDGE, pageBridgeScript } from '../../../electron/hosts/web/page-script';
 
 /**
@@ -158,5 +158,24 @@ describe('the built browser host', () => {
     expect(await info.json()).toMatchObject({ ok: true, value: { host: 'browser' } });
     const refused = await fetch(`${origin}/ipc/app.info`, { method: 'POST', body: '{"input":null}' });
     expect(refused.status).toBe(403);
+  });
+
+  it('keeps its settings through conf with ajv left out of the bundle (no schema is ever given)', async () => {
+    const core = readFileSync(join(project, 'out/web/core-worker-bundle.mjs'), 'utf8');
+    expect(core).not.toMatch(/node_modules\/ajv/);
+    expect(core).toContain(UNUSED_MESSAGE);
+    const { origin, hash } = new URL(url);
+    const secret = new URLSearchParams(hash.slice(1)).get('secret')!;
+    const call = async (channel: string, input: unknown) =>
+      (await fetch(`${origin}/ipc/${channel}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-refund-desk-secret': secret },
+        body: JSON.stringify({ input }),
+      }).then((r) => r.json())) as { ok: boolean; value?: { profiles: { id: string; name: string }[] } };
+    const listed = await call('profiles.list', null);
+    expect(listed.ok).toBe(true);
+    const demo = listed.value!.profiles[0]!;
+    // The Demo profile, made at this first start, was written through conf to its file.
+    expect(readFileSync(join(project, 'data', 'settings.json'), 'utf8')).toContain(demo.id);
   });
 });
