@@ -4,6 +4,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -11,7 +12,7 @@ import {
 } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_HOST, buildBrowserHost, UNUSED_MESSAGE } from '../../../electron/hosts/web/build';
 import { PREBUILT_BRIDGE, pageBridgeScript } from '../../../electron/hosts/web/page-script';
@@ -158,6 +159,27 @@ describe('the built browser host', () => {
     expect(await info.json()).toMatchObject({ ok: true, value: { host: 'browser' } });
     const refused = await fetch(`${origin}/ipc/app.info`, { method: 'POST', body: '{"input":null}' });
     expect(refused.status).toBe(403);
+  });
+
+  it("loads no team-database code (the pg client) for a single desk: the core's thread imports it only on demand", () => {
+    const web = join(project, 'out/web');
+    // The modules the core's thread loads at start: its bundle and what that imports statically.
+    const loaded = new Set<string>();
+    const queue = ['core-worker-bundle.mjs'];
+    while (queue.length) {
+      const file = queue.pop()!;
+      if (loaded.has(file)) continue;
+      loaded.add(file);
+      const text = readFileSync(join(web, file), 'utf8');
+      for (const m of text.matchAll(/^import [^;]*?from "(\.[^"]+)";/gm))
+        queue.push(join(dirname(file), m[1]!));
+    }
+    expect(loaded.size).toBeGreaterThan(1);
+    const withPg = [...loaded].filter((f) => /node_modules\/pg\//.test(readFileSync(join(web, f), 'utf8')));
+    expect(withPg).toEqual([]);
+    // It is still built, for a team desk and Settings → Team database → Test.
+    const chunks = readdirSync(join(web, 'chunks')).map((f) => readFileSync(join(web, 'chunks', f), 'utf8'));
+    expect(chunks.some((text) => /node_modules\/pg\//.test(text))).toBe(true);
   });
 
   it('keeps its settings through conf with ajv left out of the bundle (no schema is ever given)', async () => {
