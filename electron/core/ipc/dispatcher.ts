@@ -3,7 +3,7 @@ import { AppError, type Result, toErrorEnvelope } from '../../../shared/domain/e
 import { newCorrelationId } from '../../../shared/domain/ids';
 import { INVOKE_CHANNELS, type InvokeChannel } from '../../../shared/ipc/channels';
 import type { Input, Output } from '../../../shared/ipc/contract';
-import { specOf } from '../../../shared/ipc/contract/lazy';
+import { loadedSpec, specOf } from '../../../shared/ipc/contract/lazy';
 import type { Logger } from '../services/ports';
 
 /** What a handler receives besides its parsed input. */
@@ -49,7 +49,7 @@ export function createDispatcher(handlers: HandlerMap, log: Logger): Dispatch {
       }
       const ch = channel as InvokeChannel;
       // Loaded with its group on the first call of the group (see lazy.ts): not all at the core's start.
-      const spec = await specOf(ch);
+      const spec = loadedSpec(ch) ?? (await specOf(ch));
       const parsed = spec.input.safeParse(rawInput);
       if (!parsed.success) {
         const d = describeIssues(parsed.error);

@@ -15,6 +15,25 @@ describe('the contract loaded per group on first use', () => {
     for (const channel of INVOKE_CHANNELS) expect(await specOf(channel)).toBe(contract[channel]);
   });
 
+  it('hands a call of a loaded operation to its handler in the same turn, as when every schema was built at start', async () => {
+    const { createDispatcher } = await import('../../../electron/core/ipc/dispatcher');
+    let called = 0;
+    const handlers = Object.fromEntries(
+      INVOKE_CHANNELS.map((c) => [c, () => ((called += 1), { deleted: true })]),
+    ) as unknown as HandlerMap;
+    const dispatch = createDispatcher(handlers, createFakeLogger());
+    // The first call of a group waits for its module; later ones (even of another operation) do not.
+    await dispatch('profiles.list', undefined);
+    called = 0;
+    const pending = dispatch('profiles.delete', { id: 'P1' });
+    const again = dispatch('profiles.delete', { id: 'P1' });
+    await Promise.all([pending, again]);
+    expect(called).toBe(2);
+    called = 0;
+    void dispatch('profiles.delete', { id: 'P1' });
+    expect(called).toBe(1);
+  });
+
   it('builds no reconciliation schema until a reconciliation call, which still refuses hostile input and never reaches its handler', async () => {
     vi.resetModules();
     const evaluated: string[] = [];
