@@ -36,7 +36,6 @@ import { createLimiters } from './services/gateway/adaptive-limit';
 import { createLearnedLimitsFile } from './adapters/learned-limits-file';
 import { createTransactionLookup } from './services/transactions/lookup';
 import { createTransactionSync } from './services/transactions/sync';
-import { createTeamConnectionTest } from './adapters/team-connection-test';
 import { teamHandlers } from './ipc/handlers/team';
 import { createTeamService } from './services/team/service';
 
@@ -325,7 +324,11 @@ export async function createAppCore(adapters: HostAdapters, options: CoreOptions
   const team = createTeamService({
     settings: adapters.settings,
     secrets: adapters.secrets,
-    test: createTeamConnectionTest({ deskId: 'settings-test' }),
+    // Settings → Team database → Test: the pg client is loaded when a person first asks, not at start.
+    test: async (c) =>
+      (await import('./adapters/team-connection-test')).createTeamConnectionTest({ deskId: 'settings-test' })(
+        c,
+      ),
     log: adapters.log,
     storage: store,
     appliesAt: adapters.host === 'electron' ? 'restart' : 'command-line',

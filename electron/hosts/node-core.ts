@@ -5,7 +5,6 @@ import Conf from 'conf';
 import { createConfSettingsStore } from '../core/adapters/conf-settings-store';
 import { createLogger } from '../core/adapters/logger';
 import { openAppStorage } from '../core/adapters/sqlite/app-storage';
-import { openTeamStorage } from '../core/adapters/team-storage';
 import { createEnvSecretStore, createMemorySecretStore } from '../core/adapters/node-secret-stores';
 import { type AppCore, type CoreOptions, createAppCore } from '../core/compose';
 import type { HttpClient } from '../core/services/gateway/http-port';
@@ -71,8 +70,11 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<AppCore> {
   const settingsFile = join(dataDir, 'settings.json');
   // Storage is chosen here: the SQLite file in the data directory (one desk), or in team mode the team's
   // PostgreSQL database for the journal beside that file for the rest.
+  // The team database's code (the pg client) is loaded only for a team desk.
   const storage = opts.team
-    ? await openTeamStorage({
+    ? await (
+        await import('../core/adapters/team-storage')
+      ).openTeamStorage({
         dataDir,
         now,
         log,

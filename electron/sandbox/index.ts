@@ -113,20 +113,31 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const now = opts.now ?? Date.now;
   const log = opts.log ?? (() => undefined);
   const loaded = opts.dataFile ? await loadData(opts.dataFile) : undefined;
-  const data = loaded ?? generateSeed(opts.seed ?? 42, opts.transactions ?? 2000, now());
-  const seed = data.seed;
+  const seed = loaded?.seed ?? opts.seed ?? 42;
+  // The day the seeded data is of: the start's, whenever it is generated.
+  const startedAt = now();
 
   let persister: Persister | undefined;
-  const store = new Store(data, () => persister?.schedule());
-  if (opts.dataFile) {
-    persister = createPersister(opts.dataFile, () => store.snapshot(), { log });
-    if (!loaded) persister.schedule();
-  }
+  let built: Store | undefined;
+  // Held by a getter (ctx.store and everything else read it through `store()`): a fresh sandbox's data
+  // — thousands of payments — is generated on its first use (a request, an accessor, the sweep) rather
+  // than before it listens, so a host that starts one (the app's Demo) is ready that much sooner. Nothing
+  // can read the store before it is complete: whatever reads it builds it first, synchronously. Pending
+  // refunds (seeded or loaded) are taken up again then too.
+  const store = (): Store => {
+    if (built) return built;
+    const data = loaded ?? generateSeed(seed, opts.transactions ?? 2000, startedAt);
+    built = new Store(data, () => persister?.schedule());
+    if (persister && !loaded) persister.schedule();
+    refunds.resumePending();
+    return built;
+  };
+  if (opts.dataFile) persister = createPersister(opts.dataFile, () => store().snapshot(), { log });
   const faults = new FaultInjector(seed, {
     ...opts.faults,
     ...(opts.refundFailRate !== undefined ? { refundFailRate: opts.refundFailRate } : {}),
   });
-  const ids = createIdFactory(seed, (id) => store.isTaken(id));
+  const ids = createIdFactory(seed, (id) => store().isTaken(id));
   const ipn = createIpnDispatcher({
     ...(opts.ipnSchedule ? { schedule: opts.ipnSchedule } : {}),
     faults,
@@ -134,7 +145,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   });
   const merchants: readonly Merchant[] = MERCHANTS;
   const refunds = createRefundEngine({
-    store,
+    get store() {
+      return store();
+    },
     ids,
     faults,
     ipn,
@@ -145,7 +158,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const refundRequests = createRefundRequestLog();
   let baseUrl = '';
   const ctx: SandboxContext = {
-    store,
+    get store() {
+      return store();
+    },
     ids,
     faults,
     ipn,
@@ -169,7 +184,6 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   baseUrl = `http://${host}:${address.port}`;
-  refunds.resumePending();
   const sweeper = setInterval(() => closeExpired(ctx), SWEEP_MS);
   sweeper.unref();
 
@@ -200,19 +214,19 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     hold: (endpoint) => faults.hold(endpoint),
     refundRequests: () => refundRequests.entries(),
     state: {
-      counts: () => store.counts(),
+      counts: () => store().counts(),
       payment: (no) => {
-        const p = store.payment(no);
+        const p = store().payment(no);
         return p && structuredClone(p);
       },
       refund: (no) => {
-        const r = store.refund(no);
+        const r = store().refund(no);
         return r && structuredClone(r);
       },
-      snapshot: () => structuredClone(store.snapshot()),
+      snapshot: () => structuredClone(store().snapshot()),
     },
     completePayment(transactionNo, outcome) {
-      const p = store.payment(transactionNo);
+      const p = store().payment(transactionNo);
       return p ? completePayment(ctx, p, outcome) : false;
     },
     flush: async () => {

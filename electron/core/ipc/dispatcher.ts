@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { AppError, type Result, toErrorEnvelope } from '../../../shared/domain/errors';
 import { newCorrelationId } from '../../../shared/domain/ids';
 import { INVOKE_CHANNELS, type InvokeChannel } from '../../../shared/ipc/channels';
-import { contract, type Input, type Output } from '../../../shared/ipc/contract';
+import type { Input, Output } from '../../../shared/ipc/contract';
+import { loadedSpec, specOf } from '../../../shared/ipc/contract/lazy';
 import type { Logger } from '../services/ports';
 
 /** What a handler receives besides its parsed input. */
@@ -47,7 +48,8 @@ export function createDispatcher(handlers: HandlerMap, log: Logger): Dispatch {
         throw new AppError('invalid_input', `Unknown operation "${channel.slice(0, 64)}".`);
       }
       const ch = channel as InvokeChannel;
-      const spec = contract[ch];
+      // Loaded with its group on the first call of the group (see lazy.ts): not all at the core's start.
+      const spec = loadedSpec(ch) ?? (await specOf(ch));
       const parsed = spec.input.safeParse(rawInput);
       if (!parsed.success) {
         const d = describeIssues(parsed.error);

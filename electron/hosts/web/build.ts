@@ -61,6 +61,32 @@ function requiredBuiltins(): Plugin {
   };
 }
 
+/**
+ * Packages conf imports but uses only for a settings schema, which the host never gives it (node-core.ts
+ * opens its settings without one): JSON-schema validation (ajv, ~340 kB) would be loaded and run at every
+ * start for nothing. The host's build puts a stand-in there that says so if it is ever used.
+ */
+export const UNUSED_BY_HOST = ['ajv/dist/2020.js', 'ajv-formats'];
+const UNUSED = '\0unused-by-host:';
+export const UNUSED_MESSAGE =
+  "The browser host was built without JSON-schema validation (ajv): conf's settings have no schema here.";
+
+function unusedPackages(): Plugin {
+  return {
+    name: 'refund-desk:unused-by-host',
+    enforce: 'pre',
+    resolveId: (id) => (UNUSED_BY_HOST.includes(id) ? `${UNUSED}${id}` : undefined),
+    load: (id) =>
+      id.startsWith(UNUSED)
+        ? [
+            `const refuse = () => { throw new Error(${JSON.stringify(UNUSED_MESSAGE)}); };`,
+            `export class Ajv2020 { constructor() { refuse(); } }`,
+            `export default { default: refuse };`,
+          ].join('\n')
+        : undefined,
+  };
+}
+
 const root = resolve(import.meta.dirname, '../../..');
 
 /**
@@ -82,7 +108,7 @@ export async function buildBrowserHost(outDir: string): Promise<void> {
       logLevel: 'warn',
       root,
       ssr: { noExternal: true, external: ['vite'] },
-      plugins: [requiredBuiltins()],
+      plugins: [requiredBuiltins(), unusedPackages()],
       build: {
         // Two entries: the HTTP thread's (cli.ts, small: it prints the URL) and the core's thread's.
         ssr: true,

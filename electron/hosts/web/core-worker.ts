@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AppCore } from '../../core/compose';
-import { optionalDatabase, type TeamDatabase, teamFailure } from '../cli/database';
+import type { TeamDatabase } from '../cli/database';
 import type { CliIo } from '../cli/io';
 import { createNodeCore } from '../node-core';
 import type { CoreWorkerData, FromWorker, ToWorker } from './core-thread-protocol';
@@ -14,13 +14,18 @@ import type { CoreWorkerData, FromWorker, ToWorker } from './core-thread-protoco
 const port = parentPort!;
 const post = (message: FromWorker) => port.postMessage(message);
 const { dataDir, database: values } = workerData as CoreWorkerData;
+/** As the CLI's --database-url (hosts/cli/database.ts), which this thread reads only when it is set. */
+const DATABASE_URL_ENV = 'REFUND_DESK_DATABASE_URL';
 
 /** Opens the core as the host always has; a failure is told with the host's exit code for it. */
 async function open(): Promise<{ core: AppCore; database?: TeamDatabase } | undefined> {
   let database: TeamDatabase | undefined;
+  // The team database's code (the pg client) loads only for a team desk: a single desk never needs it.
+  const team = Object.keys(values).length > 0 || !!process.env[DATABASE_URL_ENV]?.trim();
+  const cli = team ? await import('../cli/database') : undefined;
   try {
     const io: CliIo = { out: () => undefined, err: () => undefined, env: process.env };
-    database = optionalDatabase(values, io);
+    database = cli?.optionalDatabase(values, io);
   } catch (e) {
     post({ type: 'failed', message: e instanceof Error ? e.message : String(e), exitCode: 2 });
     return undefined;
@@ -37,7 +42,7 @@ async function open(): Promise<{ core: AppCore; database?: TeamDatabase } | unde
   } catch (e) {
     post(
       database
-        ? { type: 'failed', message: teamFailure(e, database).message, exitCode: 5 }
+        ? { type: 'failed', message: cli!.teamFailure(e, database).message, exitCode: 5 }
         : { type: 'failed', message: e instanceof Error ? e.message : String(e), exitCode: 1 },
     );
     return undefined;

@@ -147,6 +147,25 @@ function readBody(req: IncomingMessage): Promise<Body> {
 /** The refusals' envelopes, loaded when first needed (see refusals.ts). */
 const refusals = () => import('./refusals');
 
+const BRIDGE_TAG = '<script src="/__host/bridge.js"></script>';
+
+/**
+ * The page with the bridge's script in its head. The bridge must exist before the renderer's module
+ * runs: a module script runs only once the document is parsed, so a classic script anywhere in the head
+ * comes first. It goes right after the entry module's tag, so the browser asks for the entry while
+ * the bridge loads rather than only after the bridge ran (the parser stops at a classic script), and
+ * the bridge is still among the first requests (a browser opens at most six connections to a host).
+ * A page without a module script gets it first in its head, as before.
+ */
+export function withBridge(html: string): string {
+  const entry = /<script\b[^>]*\btype="module"[^>]*><\/script>/.exec(html);
+  const headEnd = html.indexOf('</head>');
+  if (!entry || headEnd < 0 || entry.index > headEnd)
+    return html.replace('<head>', `<head>\n    ${BRIDGE_TAG}`);
+  const at = entry.index + entry[0].length;
+  return `${html.slice(0, at)}\n    ${BRIDGE_TAG}${html.slice(at)}`;
+}
+
 /**
  * Development/test host: serves the built renderer and the same IPC handlers over loopback HTTP.
  * Bound to 127.0.0.1 only; every IPC and event call must carry the per-run secret; the Host header must
@@ -235,12 +254,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
       if (!file.startsWith(root)) return send(res, 403, 'text/plain', 'Forbidden');
       try {
         let body: string | Buffer = await readFile(file);
-        if (rel === '/index.html') {
-          // The bridge must exist before the renderer's module runs.
-          body = body
-            .toString('utf8')
-            .replace('<head>', '<head>\n    <script src="/__host/bridge.js"></script>');
-        }
+        if (rel === '/index.html') body = withBridge(body.toString('utf8'));
         return send(res, 200, contentTypeOf(file), body, {}, assetCacheControl(rel));
       } catch {
         return send(res, 404, 'text/plain', 'Not found — run npm run build first.');

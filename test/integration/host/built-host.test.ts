@@ -4,6 +4,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -11,9 +12,9 @@ import {
 } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_HOST, buildBrowserHost } from '../../../electron/hosts/web/build';
+import { BUILT_HOST, buildBrowserHost, UNUSED_MESSAGE } from '../../../electron/hosts/web/build';
 import { PREBUILT_BRIDGE, pageBridgeScript } from '../../../electron/hosts/web/page-script';
 
 /**
@@ -73,7 +74,10 @@ beforeAll(async () => {
   copyFileSync(join(ROOT, 'package.json'), join(project, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
   mkdirSync(join(project, 'out/renderer'), { recursive: true });
-  writeFileSync(join(project, 'out/renderer/index.html'), '<html><head></head><body>built</body></html>');
+  writeFileSync(
+    join(project, 'out/renderer/index.html'),
+    '<html><head><script type="module" src="./assets/index-A1.js"></script></head><body>built</body></html>',
+  );
   await buildBrowserHost(join(project, 'out/web'));
 
   const started = Date.now();
@@ -124,7 +128,10 @@ describe('the built browser host', () => {
     const { origin, hash } = new URL(url);
     const page = await fetch(`${origin}/`);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
-    expect(await page.text()).toMatch(/<head>\s*<script src="\/__host\/bridge\.js"><\/script>[\s\S]*built/);
+    // The bridge comes right after the entry module (both fetched at once; the bridge still runs first).
+    expect(await page.text()).toMatch(
+      /<head>[\s\S]*<script type="module"[^>]*><\/script>\s*<script src="\/__host\/bridge\.js"><\/script>[\s\S]*<\/head>[\s\S]*built/,
+    );
     const bridge = await fetch(`${origin}/__host/bridge.js`);
     expect(await bridge.text()).toBe(readFileSync(join(project, 'out/web', PREBUILT_BRIDGE), 'utf8'));
     expect(stderr).not.toContain('bundling');
@@ -152,5 +159,45 @@ describe('the built browser host', () => {
     expect(await info.json()).toMatchObject({ ok: true, value: { host: 'browser' } });
     const refused = await fetch(`${origin}/ipc/app.info`, { method: 'POST', body: '{"input":null}' });
     expect(refused.status).toBe(403);
+  });
+
+  it("loads no team-database code (the pg client) for a single desk: the core's thread imports it only on demand", () => {
+    const web = join(project, 'out/web');
+    // The modules the core's thread loads at start: its bundle and what that imports statically.
+    const loaded = new Set<string>();
+    const queue = ['core-worker-bundle.mjs'];
+    while (queue.length) {
+      const file = queue.pop()!;
+      if (loaded.has(file)) continue;
+      loaded.add(file);
+      const text = readFileSync(join(web, file), 'utf8');
+      for (const m of text.matchAll(/^import [^;]*?from "(\.[^"]+)";/gm))
+        queue.push(join(dirname(file), m[1]!));
+    }
+    expect(loaded.size).toBeGreaterThan(1);
+    const withPg = [...loaded].filter((f) => /node_modules\/pg\//.test(readFileSync(join(web, f), 'utf8')));
+    expect(withPg).toEqual([]);
+    // It is still built, for a team desk and Settings → Team database → Test.
+    const chunks = readdirSync(join(web, 'chunks')).map((f) => readFileSync(join(web, 'chunks', f), 'utf8'));
+    expect(chunks.some((text) => /node_modules\/pg\//.test(text))).toBe(true);
+  });
+
+  it('keeps its settings through conf with ajv left out of the bundle (no schema is ever given)', async () => {
+    const core = readFileSync(join(project, 'out/web/core-worker-bundle.mjs'), 'utf8');
+    expect(core).not.toMatch(/node_modules\/ajv/);
+    expect(core).toContain(UNUSED_MESSAGE);
+    const { origin, hash } = new URL(url);
+    const secret = new URLSearchParams(hash.slice(1)).get('secret')!;
+    const call = async (channel: string, input: unknown) =>
+      (await fetch(`${origin}/ipc/${channel}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-refund-desk-secret': secret },
+        body: JSON.stringify({ input }),
+      }).then((r) => r.json())) as { ok: boolean; value?: { profiles: { id: string; name: string }[] } };
+    const listed = await call('profiles.list', null);
+    expect(listed.ok).toBe(true);
+    const demo = listed.value!.profiles[0]!;
+    // The Demo profile, made at this first start, was written through conf to its file.
+    expect(readFileSync(join(project, 'data', 'settings.json'), 'utf8')).toContain(demo.id);
   });
 });

@@ -11,7 +11,12 @@ import {
   pageBridgeScript,
   servedBridgeScript,
 } from '../../../electron/hosts/web/page-script';
-import { type BrowserHost, type ServedCore, startBrowserHost } from '../../../electron/hosts/web/server';
+import {
+  type BrowserHost,
+  type ServedCore,
+  startBrowserHost,
+  withBridge,
+} from '../../../electron/hosts/web/server';
 import { buildBridge } from '../../../shared/ipc/bridge';
 import { BRIDGE_GLOBAL, EVENT_CHANNELS, INVOKE_CHANNELS } from '../../../shared/ipc/channels';
 import { createFakeLogger } from '../../fakes/logger';
@@ -161,6 +166,31 @@ describe('browser host', () => {
     expect(r.body).toMatch(/<head>\s*<script src="\/__host\/bridge\.js"><\/script>/);
     const traversal = await call('/../../etc/passwd', { method: 'GET' });
     expect([403, 404]).toContain(traversal.status);
+  });
+
+  it('puts the bridge right after the entry module in a built page, so both are asked for at once, and still runs it first', () => {
+    // The shape Vite writes: the entry module, its preloads, the stylesheet.
+    const built = [
+      '<html><head>',
+      '<meta charset="UTF-8" />',
+      '<script type="module" crossorigin src="./assets/index-A1.js"></script>',
+      '<link rel="modulepreload" crossorigin href="./assets/react-B2.js">',
+      '<link rel="stylesheet" crossorigin href="./assets/index-C3.css">',
+      '</head><body><div id="root"></div></body></html>',
+    ].join('\n');
+    const page = withBridge(built);
+    const at = (text: string) => page.indexOf(text);
+    const bridge = at('<script src="/__host/bridge.js"></script>');
+    // A classic script in the head runs before any module script, which waits for the whole document.
+    expect(bridge).toBeGreaterThan(at('<script type="module"'));
+    expect(bridge).toBeLessThan(at('<link rel="modulepreload"'));
+    expect(bridge).toBeLessThan(at('</head>'));
+    expect(page.match(/__host\/bridge\.js/g)).toHaveLength(1);
+    expect(page.replace(/\n\s*<script src="\/__host\/bridge\.js"><\/script>/, '')).toBe(built);
+    // Without a module script in the head (as this suite's page): first in the head, as always.
+    expect(withBridge('<html><head></head><body>app</body></html>')).toMatch(
+      /^<html><head>\s*<script src="\/__host\/bridge\.js"><\/script>\s*<\/head>/,
+    );
   });
 
   it('answers app.bootstrap with what app.info, app.health, profiles.list, team.status and the active profile’s refunds.list answer, in one round', async () => {
