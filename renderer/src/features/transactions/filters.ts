@@ -2,7 +2,7 @@ import { currencyExponent, isKnownCurrency } from '../../../../shared/domain/cur
 import { MoneyParseError } from '../../../../shared/domain/money';
 import { parseLocaleAmount } from '../../../../shared/domain/money-input';
 import { dayStartInZone } from '../../../../shared/domain/zones';
-import type { ListRow } from '../../db/owner';
+import { haystackOf, type ListRow } from '../../db/owner';
 import { textIndex, textMatches } from './text-index';
 
 /** What the person filters the list by. Empty arrays and empty strings mean "any". */
@@ -138,7 +138,7 @@ export function compileFilter(f: TransactionFilter, ctx: FilterContext): (row: L
     if ((min !== undefined || max !== undefined) && row.currency !== currency) return false;
     if (min !== undefined && row.amountMinor < min) return false;
     if (max !== undefined && row.amountMinor > max) return false;
-    if (text && !row.haystack.includes(text)) return false;
+    if (text && !haystackOf(row).includes(text)) return false;
     return true;
   };
 }

@@ -1,8 +1,8 @@
-import type { ListRow } from '../../db/owner';
+import { haystackOf, type ListRow } from '../../db/owner';
 
 /**
- * The list's filter text (each row's lower-cased ids and references, ListRow.haystack) held as a few
- * long strings — a slice of rows' haystacks joined by a separator — with where each row starts. The
+ * The list's filter text (each row's lower-cased ids and references, haystackOf in db/list-row.ts) held
+ * as a few long strings — a slice of rows' texts joined by a separator — with where each row starts. The
  * id filter then searches those with `indexOf`, one sequential scan, instead of calling `includes` on
  * a million row objects and their strings scattered over the heap: at 1M rows that per-row walk was
  * ~75 % of a keystroke's time (CPU profile of the list bench's filter step, 72–100 ms of 96–120).
@@ -52,7 +52,7 @@ class TextBuilder {
     const starts = new Uint32Array(end - first + 1);
     let at = 0;
     for (let i = first; i < end; i += 1) {
-      const h = rows[i]!.haystack;
+      const h = haystackOf(rows[i]!);
       parts[i - first] = h;
       starts[i - first] = at;
       at += h.length + 1;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { COLUMNS } from '../../../../renderer/src/features/transactions/columns';
-import { type ListRow, toListRow } from '../../../../renderer/src/db/list-row';
+import { haystackOf, type ListRow, toListRow } from '../../../../renderer/src/db/list-row';
 import {
   applyFilter,
   compileFilter,
@@ -94,7 +94,7 @@ describe('the id filter through the text index', () => {
             expect(needle === '' || needle.includes('\n')).toBe(true);
             return;
           }
-          expect([...mask]).toEqual(rows.map((r) => (r.haystack.includes(needle) ? 1 : 0)));
+          expect([...mask]).toEqual(rows.map((r) => (haystackOf(r).includes(needle) ? 1 : 0)));
         },
       ),
       { numRuns: 400 },
@@ -141,6 +141,16 @@ describe('the id filter through the text index', () => {
     expect([...filterMask(rows, { ...EMPTY_FILTER, text: 'A\nB' }, CTX)!]).toEqual([1, 0, 0]);
     // Row 1's text ends with "b"; row 2's starts with its number: joined, they would hold "b\n2975…".
     expect([...filterMask(rows, { ...EMPTY_FILTER, text: 'b\n29755363830000' }, CTX)!]).toEqual([0, 0, 0]);
+  });
+
+  it("finds a payment by its refunds' numbers and references, in any case", () => {
+    const rows = rowsOf([
+      { reference: 'INV-1', refunds: ['Ret-7'], status: 'success', currency: 'USD', amount: 1 },
+      { reference: 'INV-2', refunds: [], status: 'success', currency: 'USD', amount: 1 },
+    ]);
+    expect([...filterMask(rows, { ...EMPTY_FILTER, text: 'ret-7' }, CTX)!]).toEqual([1, 0]);
+    expect([...filterMask(rows, { ...EMPTY_FILTER, text: 'r0-0' }, CTX)!]).toEqual([1, 0]);
+    expect([...filterMask(rows, { ...EMPTY_FILTER, text: ' inv-2 ' }, CTX)!]).toEqual([0, 1]);
   });
 
   it('is kept per list: rows merged into a new list are searched, the old list keeps its index', async () => {
