@@ -2,7 +2,7 @@ import { isKnownCurrency } from '../../../shared/domain/currencies';
 import { type QueryClient, queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { Transaction } from '../../../shared/domain/transaction';
-import { type ListRow, toListRow } from './list-row';
+import { haystackOf, type ListRow, toListRow } from './list-row';
 import { listRowsOf, MERGE_SLICE, mergeRows, mergeWrittenInSlices } from './list-merge';
 import { createCacheAdmin, openCache, RESET_CACHE_WORDS, resetLocalCache } from './cache';
 import { createCacheWriteWorker } from './cache-write-worker';
@@ -18,6 +18,8 @@ import { createTransactionsRepo, type LocalHit } from './transactions-repo';
 export type { CachedTransaction, ListRow, ListStats, ListSummary, LocalHit, WriteOutcome };
 /** What the list knows of all its rows, gathered as they were read (list-stats.ts). */
 export { statsOf };
+/** What the list's text filter searches in a row (list-row.ts). */
+export { haystackOf };
 export { RESET_CACHE_WORDS };
 
 /** Query-key factory: everything cached per profile lives under ['transactions', profileId]. */

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { type CacheOwner, type ListRow, useCache } from '../../db/owner';
 import { COLUMNS } from './columns';
 import { prepareKeys } from './sort-keys';
+import { prepareText } from './text-index';
 import { type Sorting, sortOrder } from './sorting';
 import { VIEW_STATE_KEY } from './view-state';
 
@@ -63,6 +64,9 @@ export function useListRows(profileId: string, sorting: Sorting = []) {
       // that a click on them sorts at once; the others are built when first asked for.
       const specs = COLUMNS.filter((c) => sorted.some((s) => s.id === c.id) || PREPARED.has(c.id));
       await prepareKeys(data, specs, pause);
+      if (stopped) return;
+      // The id filter's text index (text-index.ts), so the first keystroke does not join a million texts.
+      await prepareText(data, pause);
       if (stopped) return;
       // The order itself (a few radix passes over the keys) in a task of its own, before the render.
       sortOrder(data, sorted, COLUMNS);

@@ -14,7 +14,7 @@ import {
   isFilterActive,
   parseAmountBound,
 } from '../../../../renderer/src/features/transactions/filters';
-import { toListRow } from '../../../../renderer/src/db/list-row';
+import { haystackOf, toListRow } from '../../../../renderer/src/db/list-row';
 import { sortRows } from '../../../../renderer/src/features/transactions/sorting';
 import { totalsByCurrency } from '../../../../renderer/src/features/transactions/totals';
 import { DEFAULT_VIEW, parseViewState } from '../../../../renderer/src/features/transactions/view-state';
@@ -40,7 +40,7 @@ describe('list rows', () => {
         expect(r.refundedMinor).toBe(tx.amountMinor - remaining);
         expect(r.remainingMinor).toBe(status === 'success' && !refundBlocker(tx) ? remaining : 0);
         expect(r.refunded).toBe(refundedState(tx));
-        expect(r.haystack).toBe(`${tx.transactionNo} ${tx.reference ?? ''}`.toLowerCase());
+        expect(haystackOf(r)).toBe(`${tx.transactionNo} ${tx.reference ?? ''}`.toLowerCase());
       }
   });
 
