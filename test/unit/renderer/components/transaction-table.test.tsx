@@ -53,7 +53,9 @@ function Harness({ rows, onCommit }: { rows: ListRow[]; onCommit: () => void }) 
   const [activeNo, setActiveNo] = useState<string | null>(null);
   const stats = useMemo(() => statsOf(rows), [rows]);
   return (
-    <PrefsProvider initial={{ ...DEFAULT_PREFS, locale: 'en-US' }}>
+    // UTC, not the machine's zone: the fixtures are paid early on 1 January (UTC), which is still
+    // 31 December west of Greenwich.
+    <PrefsProvider initial={{ ...DEFAULT_PREFS, locale: 'en-US', zone: 'utc' }}>
       <Profiler id="table" onRender={onCommit}>
         <TransactionTable
           rows={rows}
