@@ -133,7 +133,7 @@ process.on('SIGTERM', () => process.exit(0));
  * The floor's page: a minimal React app — react-dom/client rendering one enabled input — bundled and
  * minified for production, as a page built with React would ship it.
  */
-async function buildReactPage(dir: string): Promise<void> {
+export async function buildReactPage(dir: string): Promise<void> {
   const out = await build({
     stdin: {
       contents: `import { createRoot } from 'react-dom/client';

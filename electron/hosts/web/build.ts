@@ -2,14 +2,12 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { build, type Plugin } from 'vite';
-import { BUILT_CORE_WORKER, PREBUILT_BRIDGE, pageBridgeScript } from './page-script';
+import { PREBUILT_BRIDGE, pageBridgeScript } from './page-script';
 
 /** The built host's file name in its folder (out/web/host.mjs); `npm run start:web` runs it. */
 export const BUILT_HOST = 'host.mjs';
 /** The bundle itself, which BUILT_HOST imports once Node's compile cache is on. */
 export const BUILT_HOST_BUNDLE = 'host-bundle.mjs';
-/** The core's thread (core-worker.ts), which BUILT_CORE_WORKER imports likewise. */
-const BUILT_CORE_WORKER_BUNDLE = 'core-worker-bundle.mjs';
 
 /**
  * What `npm run start:web` runs: it turns on Node's compile cache (V8's code for the bundle, kept in the
@@ -21,13 +19,6 @@ const HOST_ENTRY = `// Built by electron/hosts/web/build.ts: Node's compile cach
 import { enableCompileCache } from 'node:module';
 enableCompileCache?.();
 await import('./${BUILT_HOST_BUNDLE}');
-`;
-
-/** The same in front of the core's thread: a worker does not inherit the compile cache. */
-const CORE_WORKER_ENTRY = `// Built by electron/hosts/web/build.ts: Node's compile cache on, then the browser host's core.
-import { enableCompileCache } from 'node:module';
-enableCompileCache?.();
-await import('./${BUILT_CORE_WORKER_BUNDLE}');
 `;
 
 /**
@@ -110,7 +101,8 @@ export async function buildBrowserHost(outDir: string): Promise<void> {
       ssr: { noExternal: true, external: ['vite'] },
       plugins: [requiredBuiltins(), unusedPackages()],
       build: {
-        // Two entries: the HTTP thread's (cli.ts, small: it prints the URL) and the core's thread's.
+        // One entry (cli.ts, small: it prints the URL); the core's code is a chunk it imports after that
+        // (open-core.ts).
         ssr: true,
         outDir,
         emptyOutDir: false,
@@ -119,7 +111,6 @@ export async function buildBrowserHost(outDir: string): Promise<void> {
         rollupOptions: {
           input: {
             [BUILT_HOST_BUNDLE.replace(/\.mjs$/, '')]: join(root, 'electron/hosts/web/cli.ts'),
-            [BUILT_CORE_WORKER_BUNDLE.replace(/\.mjs$/, '')]: join(root, 'electron/hosts/web/core-worker.ts'),
           },
           output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs' },
         },
@@ -129,7 +120,6 @@ export async function buildBrowserHost(outDir: string): Promise<void> {
   await mkdir(outDir, { recursive: true });
   await writeFile(join(outDir, PREBUILT_BRIDGE), bridge.code);
   await writeFile(join(outDir, BUILT_HOST), HOST_ENTRY);
-  await writeFile(join(outDir, BUILT_CORE_WORKER), CORE_WORKER_ENTRY);
 }
 
 if (import.meta.main) {

@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CoreOpenFailure, startCoreThread } from './core-thread';
-import { BUILT_CORE_WORKER, servedBridgeScript } from './page-script';
+import type { AppCore } from '../../core/compose';
+import { CoreOpenFailure, type DatabaseFlags, isTeamDesk } from './core-start';
+import { servedBridgeScript } from './page-script';
 
 /** The folder holding package.json above `from`: this file runs from electron/hosts/web or, built, out/web. */
 function projectRoot(from: string): string {
@@ -13,16 +14,6 @@ function projectRoot(from: string): string {
   }
 }
 
-/** Read here only to know whether this is a team desk; the core's thread reads and checks it. */
-const DATABASE_URL_ENV = 'REFUND_DESK_DATABASE_URL';
-
-/**
- * The core's thread: core-worker.ts run from source (tsx hands its loader on to workers), or its build
- * beside the built host.
- */
-const coreWorkerFile = () =>
-  new URL(import.meta.url.endsWith('.ts') ? './core-worker.ts' : `./${BUILT_CORE_WORKER}`, import.meta.url);
-
 /**
  * `npm run start:web [-- --port <n> --data-dir <dir> --database-url <url> --ca-file <pem>]`: serves the built renderer and the real IPC
  * handlers to a browser on 127.0.0.1 and prints the URL (which carries the per-run secret). The script
@@ -31,12 +22,12 @@ const coreWorkerFile = () =>
  * --database-url (or REFUND_DESK_DATABASE_URL) the journal is the team database (password in the URL or
  * PGPASSWORD, never printed); the rest stays in the data directory.
  *
- * The core opens and runs on a worker thread (core-worker.ts), so this thread loads only the HTTP
- * server: it prints the URL within a few milliseconds of Node's start and goes on serving the page
- * while the core's code loads, a fresh database is migrated and the Demo sandbox seeded. The core's
- * thread is started first, before this thread loads the HTTP server (server.ts, node:http and what it
- * needs: ~20 ms), so the core's own start — the longest part of the host's, which the page waits for —
- * begins that much earlier, on the other processor core.
+ * A single desk prints the URL as soon as its HTTP server listens, and only then loads and opens the
+ * core (open-core.ts), in this thread: the page's requests for the renderer's files are answered while
+ * the core opens, and its calls wait for the core. The core once ran on a worker thread of its own; in
+ * this thread the start costs about a third less CPU (no second JavaScript environment, Node's modules
+ * loaded once), and the page, which competes for the same two cores, is interactive sooner (issue 30,
+ * docs/benchmarks.md).
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -50,26 +41,26 @@ async function main(): Promise<void> {
   });
   const dataDir = values['data-dir'] ?? join(homedir(), '.refund-desk-web');
   const here = import.meta.dirname;
-  const database = {
+  const flags: DatabaseFlags = {
     ...(values['database-url'] !== undefined ? { 'database-url': values['database-url'] } : {}),
     ...(values['ca-file'] !== undefined ? { 'ca-file': values['ca-file'] } : {}),
   };
-  let stopping = false;
-  const thread = startCoreThread(coreWorkerFile(), { dataDir, database }, (e) => {
-    if (stopping) return;
-    process.stderr.write(`The browser host's core stopped: ${e.message}\n`);
-    process.exit(1);
-  });
-  // A team desk (or flags that may be wrong) waits for its core: a bad flag (exit 2), a wrong password or
-  // an unreachable database (exit 5) still end the start before any URL is printed. A single desk's core
-  // opens while the page is already being served, and calls wait for it.
-  const team = Object.keys(database).length > 0 || !!process.env[DATABASE_URL_ENV]?.trim();
-  // The HTTP side loads while the core's thread starts (see above).
+  const open = () => import('./open-core').then((m) => m.openCore(dataDir, flags));
+  // A team desk (or flags that may be wrong) opens its core first: a bad flag (exit 2), a wrong password
+  // or an unreachable database (exit 5) end the start before any URL is printed.
+  const opened = isTeamDesk(flags) ? await open() : undefined;
   const { startBrowserHost } = await import('./server');
-  const opened = team ? await thread.ready : undefined;
   const bridgeScript = await servedBridgeScript(here, (note) => process.stderr.write(`${note}\n`));
+  let resolveCore: (core: AppCore) => void = () => undefined;
+  let rejectCore: (e: unknown) => void = () => undefined;
+  const core = new Promise<AppCore>((resolve, reject) => {
+    resolveCore = resolve;
+    rejectCore = reject;
+  });
+  // Calls made before a failure is known fail with it ("Host error"); the failure itself is reported below.
+  core.catch(() => undefined);
   const host = await startBrowserHost({
-    core: thread.ready,
+    core,
     rendererDir: join(projectRoot(here), 'out/renderer'),
     port: values.port ? Number(values.port) : 0,
     bridgeScript,
@@ -77,16 +68,18 @@ async function main(): Promise<void> {
   process.stdout.write(
     `Refund Desk browser host: ${host.url}\n(data directory: ${dataDir}${opened?.shown ? `; team database: ${opened.shown}` : ''}; Ctrl+C to stop)\n`,
   );
+  let app: AppCore;
   try {
-    await thread.ready;
+    app = (opened ?? (await open())).core;
   } catch (e) {
+    rejectCore(e);
     await host.close();
     throw e;
   }
+  resolveCore(app);
   const stop = async () => {
-    stopping = true;
     await host.close();
-    await thread.close();
+    await app.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());

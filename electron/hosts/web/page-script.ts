@@ -69,9 +69,3 @@ async function bundle(): Promise<PageScript> {
   if (!chunk || chunk.type !== 'chunk') throw new Error('The page bridge build has no entry script.');
   return { code: chunk.code, moduleIds: chunk.moduleIds };
 }
-
-/**
- * The built core worker's file name, beside the built host (out/web/core-worker.mjs): cli.ts starts it,
- * build.ts writes it.
- */
-export const BUILT_CORE_WORKER = 'core-worker.mjs';

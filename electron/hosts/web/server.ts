@@ -38,18 +38,14 @@ function requestUrl(target: string | undefined, origin: string): URL | undefined
   }
 }
 
-/**
- * What the host needs of a core that runs elsewhere (cli.ts opens it on a worker thread): each call's
- * envelope and each event already as JSON text, as they go out.
- */
-export interface ServedCore {
+/** A core as the host serves it: each call's envelope and each event already as the JSON text that goes out. */
+interface ServedCore {
   call(channel: string, input: unknown): Promise<string>;
   /** Each event as its line of the event stream (JSON of `{ event, payload }`); returns unsubscribe. */
   onEvent(listener: (line: string) => void): () => void;
 }
 
-/** The same over a core in this thread (tests, the e2e fixtures). */
-export function servedCore(core: Pick<AppCore, 'dispatch' | 'events'>): ServedCore {
+function servedCore(core: Pick<AppCore, 'dispatch' | 'events'>): ServedCore {
   return {
     call: async (channel, input) => JSON.stringify(await core.dispatch(channel, input)),
     onEvent: (listener) =>
@@ -62,7 +58,7 @@ export interface BrowserHostOptions {
    * The core, or the promise of it: a host may start serving the page while its core opens (cli.ts),
    * and calls wait for it. A core that fails to open fails the calls (the host's process exits).
    */
-  core: AppCore | ServedCore | Promise<AppCore | ServedCore>;
+  core: AppCore | Promise<AppCore>;
   rendererDir: string;
   port?: number;
   /** Fixed secret for tests; a random one per run otherwise. */
@@ -178,7 +174,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
   const streams = new Set<ServerResponse>();
   let origin = '';
 
-  const core = Promise.resolve(opts.core).then((c) => ('call' in c ? c : servedCore(c)));
+  const core = Promise.resolve(opts.core).then(servedCore);
   let stopped = false;
   let unsubscribe = () => {};
   core.then(

@@ -29,32 +29,17 @@ let url = '';
 let stderr = '';
 
 /**
- * Preloaded into the built host (its threads, each): names on stderr every module it asks for by name
- * (not by path), and, as it prints its URL, whether Node's fetch (undici) and TLS (which the core's
- * clients load: pg, https) are loaded by then in the thread that prints it, and where its compile cache is.
- * In the main thread it also says when the core's thread is started and when node:http is first asked for.
+ * Preloaded into the built host: names on stderr every module it asks for by name (not by path), and,
+ * as it prints its URL, whether Node's fetch (undici), TLS (which the core's clients load: pg, https) or
+ * the core's own code (open-core) have been asked for by then, and where its compile cache is.
  */
 const REPORT_IMPORTS = `
-import { getCompileCacheDir, registerHooks, syncBuiltinESMExports } from 'node:module';
-import threads from 'node:worker_threads';
-if (threads.isMainThread) {
-  const Worker = threads.Worker;
-  threads.Worker = class extends Worker {
-    constructor(...args) {
-      process.stderr.write('main thread: starts a worker\\n');
-      super(...args);
-    }
-  };
-  syncBuiltinESMExports();
-}
-let httpSeen = false;
+import { getCompileCacheDir, registerHooks } from 'node:module';
+let coreAsked = false;
 registerHooks({
   resolve(specifier, context, next) {
     if (!/^(\\.|\\/|file:)/.test(specifier)) process.stderr.write('imports ' + specifier + '\\n');
-    if (threads.isMainThread && specifier === 'node:http' && !httpSeen) {
-      httpSeen = true;
-      process.stderr.write('main thread: asks for node:http\\n');
-    }
+    if (/open-core/.test(specifier)) coreAsked = true;
     return next(specifier, context);
   },
 });
@@ -63,7 +48,7 @@ process.stdout.write = (chunk, ...rest) => {
   if (String(chunk).includes('http://')) {
     const undici = process.moduleLoadList.some((m) => m.includes('undici'));
     const tls = process.moduleLoadList.includes('NativeModule tls');
-    process.stderr.write('at url: undici ' + undici + ', tls ' + tls + ', compile cache ' + (getCompileCacheDir() ?? 'off') + '\\n');
+    process.stderr.write('at url: undici ' + undici + ', tls ' + tls + ', core ' + coreAsked + ', compile cache ' + (getCompileCacheDir() ?? 'off') + '\\n');
   }
   return write(chunk, ...rest);
 };
@@ -142,13 +127,9 @@ describe('the built browser host', () => {
     // Node's own modules may be named without `node:` (the bundled pg client does): none is a package.
     expect(imported.filter((s) => !s?.startsWith('node:') && !isBuiltin(s!))).toEqual([]);
     // By the time the URL is printed the start has not loaded Node's fetch (importing node:http reads
-    // its WebSocket getters, which do), nor the core's code: that loads and opens on its own thread while
-    // this one serves. V8's code for the bundle is kept for the next start.
-    expect(stderr).toMatch(/at url: undici false, tls false, compile cache \/\S+/);
-    // The core's thread (the longest part of the start, which the page waits for) is started before this
-    // thread loads its HTTP server, not after.
-    const main = [...stderr.matchAll(/^main thread: (.+)$/gm)].map((m) => m[1]);
-    expect(main).toEqual(['starts a worker', 'asks for node:http']);
+    // its WebSocket getters, which do), nor the core's code: a single desk loads and opens its core only
+    // once it serves. V8's code for the host is kept for the next start.
+    expect(stderr).toMatch(/at url: undici false, tls false, core false, compile cache \/\S+/);
 
     const secret = new URLSearchParams(hash.slice(1)).get('secret')!;
     const info = await fetch(`${origin}/ipc/app.info`, {
@@ -161,11 +142,13 @@ describe('the built browser host', () => {
     expect(refused.status).toBe(403);
   });
 
-  it("loads no team-database code (the pg client) for a single desk: the core's thread imports it only on demand", () => {
+  it('loads no team-database code (the pg client) for a single desk: the core imports it only on demand', () => {
     const web = join(project, 'out/web');
-    // The modules the core's thread loads at start: its bundle and what that imports statically.
+    // The modules a single desk loads: the host's bundle, the core's chunk, and what they import statically.
+    const core = readdirSync(join(web, 'chunks')).filter((f) => f.startsWith('open-core-'));
+    expect(core).toHaveLength(1);
     const loaded = new Set<string>();
-    const queue = ['core-worker-bundle.mjs'];
+    const queue = ['host-bundle.mjs', `chunks/${core[0]!}`];
     while (queue.length) {
       const file = queue.pop()!;
       if (loaded.has(file)) continue;
@@ -183,9 +166,12 @@ describe('the built browser host', () => {
   });
 
   it('keeps its settings through conf with ajv left out of the bundle (no schema is ever given)', async () => {
-    const core = readFileSync(join(project, 'out/web/core-worker-bundle.mjs'), 'utf8');
-    expect(core).not.toMatch(/node_modules\/ajv/);
-    expect(core).toContain(UNUSED_MESSAGE);
+    const web = join(project, 'out/web');
+    const built = ['host-bundle.mjs', ...readdirSync(join(web, 'chunks')).map((f) => `chunks/${f}`)].map(
+      (f) => readFileSync(join(web, f), 'utf8'),
+    );
+    expect(built.filter((text) => /node_modules\/ajv/.test(text))).toEqual([]);
+    expect(built.some((text) => text.includes(UNUSED_MESSAGE))).toBe(true);
     const { origin, hash } = new URL(url);
     const secret = new URLSearchParams(hash.slice(1)).get('secret')!;
     const call = async (channel: string, input: unknown) =>

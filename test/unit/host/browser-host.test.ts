@@ -11,12 +11,7 @@ import {
   pageBridgeScript,
   servedBridgeScript,
 } from '../../../electron/hosts/web/page-script';
-import {
-  type BrowserHost,
-  type ServedCore,
-  startBrowserHost,
-  withBridge,
-} from '../../../electron/hosts/web/server';
+import { type BrowserHost, startBrowserHost, withBridge } from '../../../electron/hosts/web/server';
 import { buildBridge } from '../../../shared/ipc/bridge';
 import { BRIDGE_GLOBAL, EVENT_CHANNELS, INVOKE_CHANNELS } from '../../../shared/ipc/channels';
 import { createFakeLogger } from '../../fakes/logger';
@@ -81,45 +76,6 @@ describe('browser host', () => {
       expect(await info).toMatchObject({ ok: true, value: { host: 'browser' } });
     } finally {
       await early.close();
-    }
-  });
-
-  it('serves a core on another thread (ServedCore): its JSON text goes out as it is, an unparseable body reaches it as such, and its event lines stream', async () => {
-    const got: Array<[string, unknown]> = [];
-    let emit: (line: string) => void = () => {};
-    const served: ServedCore = {
-      call: (channel, input) => {
-        got.push([channel, input]);
-        return Promise.resolve('{"ok":true,"value":"from the thread"}');
-      },
-      onEvent: (listener) => {
-        emit = listener;
-        return () => (emit = () => {});
-      },
-    };
-    const rendererDir = join(mkdtempSync(join(tmpdir(), 'rd-host-served-')), 'renderer');
-    mkdirSync(rendererDir);
-    const other = await startBrowserHost({ core: served, rendererDir, secret: 's3cret-for-tests' });
-    try {
-      const r = await fetch(`${other.origin}/ipc/app.info`, {
-        method: 'POST',
-        headers: auth,
-        body: '{"input":{"a":1}}',
-      });
-      expect(await r.text()).toBe('{"ok":true,"value":"from the thread"}');
-      await fetch(`${other.origin}/ipc/app.info`, { method: 'POST', headers: auth, body: '{not json' });
-      expect(got[0]).toEqual(['app.info', { a: 1 }]);
-      expect(typeof got[1]![1]).toBe('symbol');
-      const stream = await fetch(`${other.origin}/events`, { headers: auth });
-      const reader = stream.body!.getReader();
-      await reader.read(); // the stream's opening newline
-      emit('{"event":"app.notice","payload":1}');
-      expect(new TextDecoder().decode((await reader.read()).value)).toBe(
-        '{"event":"app.notice","payload":1}\n',
-      );
-      await reader.cancel();
-    } finally {
-      await other.close();
     }
   });
 

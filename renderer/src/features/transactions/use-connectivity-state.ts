@@ -6,6 +6,18 @@ import { appHealthQuery, appKeys } from '../shell/queries';
 import { type Connectivity, OFFLINE_CODES } from './connectivity';
 
 const RECHECK_MS = 30_000;
+/** The longest the first probe waits for the page to be idle. */
+const FIRST_PROBE_WITHIN_MS = 1_000;
+
+/** Runs `fn` once the page is idle (at the latest after FIRST_PROBE_WITHIN_MS); returns its cancel. */
+function whenIdle(fn: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(fn, { timeout: FIRST_PROBE_WITHIN_MS });
+    return () => cancelIdleCallback(id);
+  }
+  const t = setTimeout(fn, 0);
+  return () => clearTimeout(t);
+}
 
 interface Probe {
   offline: boolean;
@@ -67,8 +79,13 @@ export function useConnectivityState(profileId: string | undefined): Connectivit
 
   useEffect(() => {
     if (!profileId) return;
-    const mine = ++seq.current;
-    void probe(bridge, profileId).then((v) => apply(v, mine));
+    // Once the screen is up, not while it is being built: the probe's answer changes nothing on the
+    // first screen, and the Demo sandbox generates its data on the first request it gets, CPU the start
+    // needs for itself (issue 30). Any network action before then reports reachability on its own.
+    return whenIdle(() => {
+      const mine = ++seq.current;
+      void probe(bridge, profileId).then((v) => apply(v, mine));
+    });
   }, [bridge, profileId, apply]);
 
   // The header's health indicator learns reachability from main's own traffic; when this screen sees the
