@@ -149,12 +149,16 @@ export function createCacheOwner(
 
     /**
      * The `limit` newest rows by creation time, one small read of the [profileId+createdAt] index: what
-     * the list paints before the whole cache has been read.
+     * the list paints before the whole cache has been read. With the count of the profile's rows, read
+     * in the same transaction: a screen that holds all of them is the whole list (FirstScreen).
      */
     firstPageQuery: (profileId: string, limit: number) =>
       queryOptions({
         queryKey: transactionKeys.firstPage(profileId),
-        queryFn: async (): Promise<ListRow[]> => (await transactions.newest(profileId, limit)).map(toListRow),
+        queryFn: async (): Promise<FirstScreen> => {
+          const { rows, total } = await transactions.firstScreen(profileId, limit);
+          return { rows: rows.map(toListRow), total };
+        },
         staleTime: Infinity,
       }),
 
@@ -298,6 +302,12 @@ export function createCacheOwner(
   };
 }
 export type CacheOwner = ReturnType<typeof createCacheOwner>;
+
+/** The list's first screen: its rows, and how many rows the profile's cache held when they were read. */
+export interface FirstScreen {
+  rows: ListRow[];
+  total: number;
+}
 
 /** The cache owner over the app's one database and query client. */
 export function useCache(): CacheOwner {

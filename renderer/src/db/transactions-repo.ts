@@ -125,6 +125,21 @@ export function createTransactionsRepo(db: RefundDeskDb) {
       return profileRange(profileId, '[profileId+createdAt]').reverse().limit(limit).toArray();
     },
 
+    /**
+     * `newest` and how many rows the profile has, read in one transaction (one snapshot): when the screen
+     * holds them all — an empty cache, or one smaller than a screen whose rows all have a creation time —
+     * it is the whole list, and the list needs no other read to be complete.
+     */
+    firstScreen(profileId: string, limit: number): Promise<{ rows: CachedTransaction[]; total: number }> {
+      return db.transaction('r', ['transactions'], async () => {
+        const [rows, total] = await Promise.all([
+          profileRange(profileId, '[profileId+createdAt]').reverse().limit(limit).toArray(),
+          db.transactions.where('profileId').equals(profileId).count(),
+        ]);
+        return { rows, total };
+      });
+    },
+
     /** The cached transactions of these numbers (those not cached are simply absent). */
     byNumbers(profileId: string, transactionNos: readonly string[]): Promise<CachedTransaction[]> {
       return db.transactions

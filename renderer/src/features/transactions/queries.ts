@@ -78,9 +78,14 @@ export function useListRows(profileId: string, sorting: Sorting = []) {
       stopped = true;
     };
   }, [data, small, sortingKey, profileId]);
-  const shown = small ? data : data && ready?.profileId === profileId ? ready.rows : undefined;
+  const prepared = small ? data : data && ready?.profileId === profileId ? ready.rows : undefined;
+  // A first screen holding every row the profile had when it was read (an empty cache, or a small one)
+  // is the whole list: complete without waiting for the whole-cache read, which still runs (it stores
+  // the summary) and whose rows replace these once it is done.
+  const whole = first.data && first.data.rows.length === first.data.total ? first.data.rows : undefined;
+  const shown = prepared ?? whole;
   return {
-    rows: shown ?? first.data,
+    rows: shown ?? first.data?.rows,
     complete: shown !== undefined,
     /** Count and sums of every cached row while the rows are still being read (null when unknown). */
     summary: shown === undefined ? (summary.data ?? null) : null,
