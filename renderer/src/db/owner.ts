@@ -149,15 +149,15 @@ export function createCacheOwner(
 
     /**
      * The `limit` newest rows by creation time, one small read of the [profileId+createdAt] index: what
-     * the list paints before the whole cache has been read. With the count of the profile's rows, read
+     * the list paints before the whole cache has been read. With whether the profile has other rows, read
      * in the same transaction: a screen that holds all of them is the whole list (FirstScreen).
      */
     firstPageQuery: (profileId: string, limit: number) =>
       queryOptions({
         queryKey: transactionKeys.firstPage(profileId),
         queryFn: async (): Promise<FirstScreen> => {
-          const { rows, total } = await transactions.firstScreen(profileId, limit);
-          return { rows: rows.map(toListRow), total };
+          const { rows, more } = await transactions.firstScreen(profileId, limit);
+          return { rows: rows.map(toListRow), more };
         },
         staleTime: Infinity,
       }),
@@ -303,10 +303,10 @@ export function createCacheOwner(
 }
 export type CacheOwner = ReturnType<typeof createCacheOwner>;
 
-/** The list's first screen: its rows, and how many rows the profile's cache held when they were read. */
+/** The list's first screen: its rows, and whether the profile's cache held others when they were read. */
 export interface FirstScreen {
   rows: ListRow[];
-  total: number;
+  more: boolean;
 }
 
 /** The cache owner over the app's one database and query client. */

@@ -126,17 +126,21 @@ export function createTransactionsRepo(db: RefundDeskDb) {
     },
 
     /**
-     * `newest` and how many rows the profile has, read in one transaction (one snapshot): when the screen
-     * holds them all — an empty cache, or one smaller than a screen whose rows all have a creation time —
-     * it is the whole list, and the list needs no other read to be complete.
+     * `newest`, and whether the profile has rows besides them, read in one transaction (one snapshot):
+     * when it has none — an empty cache, or one smaller than a screen whose rows all have a creation
+     * time — the screen is the whole list, and the list needs no other read to be complete. Asked as at
+     * most one key more than the screen holds, never as a count (IndexedDB counts by walking the range:
+     * a million rows would hold up the first screen).
      */
-    firstScreen(profileId: string, limit: number): Promise<{ rows: CachedTransaction[]; total: number }> {
+    firstScreen(profileId: string, limit: number): Promise<{ rows: CachedTransaction[]; more: boolean }> {
       return db.transaction('r', ['transactions'], async () => {
-        const [rows, total] = await Promise.all([
-          profileRange(profileId, '[profileId+createdAt]').reverse().limit(limit).toArray(),
-          db.transactions.where('profileId').equals(profileId).count(),
-        ]);
-        return { rows, total };
+        const rows = await profileRange(profileId, '[profileId+createdAt]').reverse().limit(limit).toArray();
+        const keys = await db.transactions
+          .where('profileId')
+          .equals(profileId)
+          .limit(rows.length + 1)
+          .primaryKeys();
+        return { rows, more: keys.length > rows.length };
       });
     },
 

@@ -82,7 +82,7 @@ export function useListRows(profileId: string, sorting: Sorting = []) {
   // A first screen holding every row the profile had when it was read (an empty cache, or a small one)
   // is the whole list: complete without waiting for the whole-cache read, which still runs (it stores
   // the summary) and whose rows replace these once it is done.
-  const whole = first.data && first.data.rows.length === first.data.total ? first.data.rows : undefined;
+  const whole = first.data && !first.data.more ? first.data.rows : undefined;
   const shown = prepared ?? whole;
   return {
     rows: shown ?? first.data?.rows,
