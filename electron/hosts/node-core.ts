@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import Conf from 'conf';
 import { createConfSettingsStore } from '../core/adapters/conf-settings-store';
 import { createLogger } from '../core/adapters/logger';
@@ -45,15 +45,18 @@ export interface NodeCoreOptions {
   leaseMs?: CoreOptions['leaseMs'];
 }
 
-/** Version from package.json, read once (there is no Electron app.getVersion() here). */
+/**
+ * Version from the nearest package.json above this module (there is no Electron app.getVersion() here):
+ * run from source it is two folders up, built into the browser host's chunks (out/web/chunks) three.
+ */
 export function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as {
-      version?: string;
-    };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
+  for (let dir = import.meta.dirname; ; dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: unknown };
+      return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(dir) === dir) return '0.0.0';
+    }
   }
 }
 

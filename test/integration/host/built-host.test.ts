@@ -137,7 +137,9 @@ describe('the built browser host', () => {
       headers: { 'content-type': 'application/json', 'x-refund-desk-secret': secret },
       body: '{"input":null}',
     });
-    expect(await info.json()).toMatchObject({ ok: true, value: { host: 'browser' } });
+    // The version is package.json's, found above the built chunk the core runs from (out/web/chunks).
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(await info.json()).toMatchObject({ ok: true, value: { host: 'browser', version } });
     const refused = await fetch(`${origin}/ipc/app.info`, { method: 'POST', body: '{"input":null}' });
     expect(refused.status).toBe(403);
   });
