@@ -39,6 +39,9 @@ export function createTransactionsRepo(db: RefundDeskDb) {
   const profileRange = (profileId: string, index: string) =>
     db.transactions.where(index).between([profileId, Dexie.minKey], [profileId, Dexie.maxKey]);
 
+  const newest = (profileId: string, limit: number): Promise<CachedTransaction[]> =>
+    profileRange(profileId, '[profileId+createdAt]').reverse().limit(limit).toArray();
+
   async function putAll(profileId: string, txs: readonly Transaction[], fetchedAt: string): Promise<void> {
     const rows: CachedTransaction[] = [];
     const refunds: CachedRefund[] = [];
@@ -121,9 +124,7 @@ export function createTransactionsRepo(db: RefundDeskDb) {
      * index: one screen of the list without reading the rest. Rows without a creation time are not in
      * that index, so they never appear here (they arrive with `all`).
      */
-    newest(profileId: string, limit: number): Promise<CachedTransaction[]> {
-      return profileRange(profileId, '[profileId+createdAt]').reverse().limit(limit).toArray();
-    },
+    newest,
 
     /**
      * `newest`, and whether the profile has rows besides them, read in one transaction (one snapshot):
@@ -134,7 +135,7 @@ export function createTransactionsRepo(db: RefundDeskDb) {
      */
     firstScreen(profileId: string, limit: number): Promise<{ rows: CachedTransaction[]; more: boolean }> {
       return db.transaction('r', ['transactions'], async () => {
-        const rows = await profileRange(profileId, '[profileId+createdAt]').reverse().limit(limit).toArray();
+        const rows = await newest(profileId, limit);
         const keys = await db.transactions
           .where('profileId')
           .equals(profileId)
