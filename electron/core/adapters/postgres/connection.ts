@@ -61,10 +61,24 @@ export function deskSetting(id: string): string {
   return id.replace(/[^A-Za-z0-9._:@-]/g, '_').slice(0, 63) || 'unknown';
 }
 
+/**
+ * A pooled connection that is never without an `error` listener. pg-pool listens only while a connection
+ * is idle, and every checkout here adds its own; a server stopping (57P01) can still reach a connection
+ * between the two, and an `error` event nobody listens to ends the whole process. Its queries fail all
+ * the same, and the pool drops it.
+ */
+class PooledClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super(config);
+    this.on('error', () => undefined);
+  }
+}
+
 /** A pool of desk connections; an idle connection that dies (server restart) is dropped, never fatal. */
 export function createPgPool(o: PgConnectOptions, onError?: (e: Error) => void): pg.Pool {
   const pool = new pg.Pool({
     ...pgClientConfig(o),
+    Client: PooledClient,
     max: o.max ?? PG_DEFAULTS.max,
     idleTimeoutMillis: 30_000,
   });
