@@ -31,6 +31,12 @@ export interface Result {
    */
   cpu_ms?: number;
   floor_cpu_ms?: number;
+  /**
+   * A second reference measured in the same run, alternating with both sides (the cold start's: the
+   * product's fixed packages alone): its median and its ratio to the floor, how much of our ratio it
+   * takes on its own.
+   */
+  reference?: { what: string; median: number; ratio: number };
   /** 1-minute load average when the figure started and ended, and the machine's cores. */
   load: { start: number; end: number; cores: number };
   note?: string;

@@ -1,7 +1,5 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import {
   type HttpRequest,
   type HttpResponse,
@@ -43,15 +41,23 @@ const BAD_PORTS = new Set([
   3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
 ]);
 
+/**
+ * TLS and the decompressors, loaded when a request first needs them: loading TLS alone costs a start
+ * ~7 ms of CPU before the first screen's answer (the browser host's core), and the Demo sandbox is
+ * plain HTTP.
+ */
+const https = () => process.getBuiltinModule('node:https');
+const zlib = () => process.getBuiltinModule('node:zlib');
+
 const notSent = (code: string) => new TransportError(`connection failed (${code})`, 'before-send', code);
 
 function decoded(res: IncomingMessage): Readable {
   const enc = String(res.headers['content-encoding'] ?? '')
     .trim()
     .toLowerCase();
-  if (enc === 'gzip' || enc === 'x-gzip') return res.pipe(createGunzip());
-  if (enc === 'deflate') return res.pipe(createInflate());
-  if (enc === 'br') return res.pipe(createBrotliDecompress());
+  if (enc === 'gzip' || enc === 'x-gzip') return res.pipe(zlib().createGunzip());
+  if (enc === 'deflate') return res.pipe(zlib().createInflate());
+  if (enc === 'br') return res.pipe(zlib().createBrotliDecompress());
   return res;
 }
 
@@ -95,7 +101,7 @@ export function postOnNewConnection(req: HttpRequest, maxBytes: number): Promise
       const message = code ? `connection failed (${code})` : 'connection failed';
       reject(new TransportError(message, before ? 'before-send' : 'unknown', code));
     };
-    const r = (tls ? httpsRequest : httpRequest)(url, {
+    const r = (tls ? https().request : httpRequest)(url, {
       method: 'POST',
       // `agent: false`: a connection of its own, not taken from (nor given back to) any pool.
       agent: false,

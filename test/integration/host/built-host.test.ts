@@ -113,9 +113,9 @@ describe('the built browser host', () => {
     const { origin, hash } = new URL(url);
     const page = await fetch(`${origin}/`);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
-    // The bridge comes right after the entry module (both fetched at once; the bridge still runs first).
+    // The bridge, deferred, comes right before the entry module: it runs first, the parser never waits for it.
     expect(await page.text()).toMatch(
-      /<head>[\s\S]*<script type="module"[^>]*><\/script>\s*<script src="\/__host\/bridge\.js"><\/script>[\s\S]*<\/head>[\s\S]*built/,
+      /<head>[\s\S]*<script defer src="\/__host\/bridge\.js"><\/script>\s*<script type="module"[^>]*><\/script>[\s\S]*<\/head>[\s\S]*built/,
     );
     const bridge = await fetch(`${origin}/__host/bridge.js`);
     expect(await bridge.text()).toBe(readFileSync(join(project, 'out/web', PREBUILT_BRIDGE), 'utf8'));

@@ -75,6 +75,19 @@ describe('a request marked fresh (a write: on a connection of its own)', () => {
     });
   });
 
+  it('over https, a TLS handshake that fails is "never sent": not one byte of the request left', async () => {
+    // A plain HTTP server answers the client's TLS hello with something that is not TLS.
+    const s = await server((_req, res) => res.end('{}'));
+    try {
+      const e = await failed(fresh(s.url.replace('http:', 'https:')));
+      expect(e).toBeInstanceOf(TransportError);
+      expect(e).toMatchObject({ phase: 'before-send' });
+      expect(s.conns).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('each request on a new connection; the body arrives as sent, a gzip answer is read', async () => {
     const bodies: string[] = [];
     const s = await server((req, res) => {

@@ -124,7 +124,7 @@ describe('browser host', () => {
     expect([403, 404]).toContain(traversal.status);
   });
 
-  it('puts the bridge right after the entry module in a built page, so both are asked for at once, and still runs it first', () => {
+  it('puts the bridge, deferred, right before the entry module in a built page, so it runs first without stopping the parser', () => {
     // The shape Vite writes: the entry module, its preloads, the stylesheet.
     const built = [
       '<html><head>',
@@ -136,14 +136,15 @@ describe('browser host', () => {
     ].join('\n');
     const page = withBridge(built);
     const at = (text: string) => page.indexOf(text);
-    const bridge = at('<script src="/__host/bridge.js"></script>');
-    // A classic script in the head runs before any module script, which waits for the whole document.
-    expect(bridge).toBeGreaterThan(at('<script type="module"'));
-    expect(bridge).toBeLessThan(at('<link rel="modulepreload"'));
-    expect(bridge).toBeLessThan(at('</head>'));
+    const bridge = at('<script defer src="/__host/bridge.js"></script>');
+    // Deferred scripts and module scripts run in document order once the document is parsed: the
+    // bridge, before the entry module, runs before it.
+    expect(bridge).toBeGreaterThan(at('<meta charset'));
+    expect(bridge).toBeLessThan(at('<script type="module"'));
     expect(page.match(/__host\/bridge\.js/g)).toHaveLength(1);
-    expect(page.replace(/\n\s*<script src="\/__host\/bridge\.js"><\/script>/, '')).toBe(built);
-    // Without a module script in the head (as this suite's page): first in the head, as always.
+    expect(page.replace(/<script defer src="\/__host\/bridge\.js"><\/script>\n\s*/, '')).toBe(built);
+    // Without a module script in the head (as this suite's page): a plain script first in the head, as
+    // deferring it would let the page's own classic scripts run before it.
     expect(withBridge('<html><head></head><body>app</body></html>')).toMatch(
       /^<html><head>\s*<script src="\/__host\/bridge\.js"><\/script>\s*<\/head>/,
     );

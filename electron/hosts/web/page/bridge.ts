@@ -85,8 +85,9 @@ async function stream(): Promise<void> {
 }
 
 const bridge = buildBridge({
-  // The first screen's data (app.bootstrap) is asked as this script runs: the host answers while the
-  // browser is still fetching and compiling the renderer's modules. Not without a secret (refused).
+  // The first screen's data (app.bootstrap) is asked as this script runs (the document parsed, before
+  // the renderer's module runs): the host answers while the browser finishes loading and evaluating the
+  // renderer's modules. Not without a secret (refused).
   invoke: secret ? withEarlyBootstrap(call) : call,
   subscribe: (event, listener) => {
     const set = listeners.get(event);
