@@ -21,7 +21,10 @@ function filesUnder(dir: string): string[] {
   return readdirSync(join(root, dir)).flatMap((name) => {
     if (SKIPPED_DIRS.has(name) || name === '.git') return [];
     const path = dir ? `${dir}/${name}` : name;
-    return statSync(join(root, path)).isDirectory() ? [`${path}/`, ...filesUnder(path)] : [path];
+    // A file another process removes while the tree is walked (a test's scratch file) is not the docs'.
+    const stat = statSync(join(root, path), { throwIfNoEntry: false });
+    if (!stat) return [];
+    return stat.isDirectory() ? [`${path}/`, ...filesUnder(path)] : [path];
   });
 }
 const repoFiles = filesUnder('');
