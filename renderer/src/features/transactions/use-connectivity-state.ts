@@ -4,10 +4,13 @@ import type { Bridge, Output } from '../../../../shared/ipc/contract';
 import { useBridge } from '../../lib/bridge';
 import { appHealthQuery, appKeys } from '../shell/queries';
 import { type Connectivity, OFFLINE_CODES } from './connectivity';
+import { transactionKeys } from './queries';
 
 const RECHECK_MS = 30_000;
 /** The longest the first probe waits for the page to be idle. */
 const FIRST_PROBE_WITHIN_MS = 1_000;
+/** The longest the first probe waits for the list's first screen (a cache that answers slowly). */
+export const FIRST_SCREEN_WAIT_MS = 2_000;
 
 /** Runs `fn` once the page is idle (at the latest after FIRST_PROBE_WITHIN_MS); returns its cancel. */
 function whenIdle(fn: () => void): () => void {
@@ -77,21 +80,47 @@ export function useConnectivityState(profileId: string | undefined): Connectivit
     void probe(bridge, profileId).then((v) => apply(v, mine));
   }, [bridge, profileId, apply]);
 
+  const client = useQueryClient();
   useEffect(() => {
     if (!profileId) return;
-    // Once the screen is up, not while it is being built: the probe's answer changes nothing on the
-    // first screen, and the Demo sandbox generates its data on the first request it gets, CPU the start
-    // needs for itself (issue 30). Any network action before then reports reachability on its own.
-    return whenIdle(() => {
-      const mine = ++seq.current;
-      void probe(bridge, profileId).then((v) => apply(v, mine));
+    // Once the list's first screen has been read from the cache and the page is idle, not while the
+    // screen is being built: the probe's answer changes nothing on it, and the Demo sandbox generates its
+    // data on the first request it gets, CPU the start needs for itself (issue 30). Idle alone came too
+    // early: the page idles while IndexedDB opens and answers. Any network action before then reports
+    // reachability on its own.
+    const firstScreen = transactionKeys.firstPage(profileId);
+    const read = () => {
+      const status = client.getQueryState(firstScreen)?.status;
+      return status === 'success' || status === 'error';
+    };
+    let started = false;
+    let cancelIdle = () => {};
+    const start = () => {
+      if (started) return;
+      started = true;
+      stopWatching();
+      clearTimeout(cap);
+      cancelIdle = whenIdle(() => {
+        const mine = ++seq.current;
+        void probe(bridge, profileId).then((v) => apply(v, mine));
+      });
+    };
+    const stopWatching = client.getQueryCache().subscribe(() => {
+      if (read()) start();
     });
-  }, [bridge, profileId, apply]);
+    const cap = setTimeout(start, FIRST_SCREEN_WAIT_MS);
+    if (read()) start();
+    return () => {
+      started = true;
+      stopWatching();
+      clearTimeout(cap);
+      cancelIdle();
+    };
+  }, [bridge, client, profileId, apply]);
 
   // The header's health indicator learns reachability from main's own traffic; when this screen sees the
   // service go away or come back, ask for it at once instead of at its next poll. The first verdict
   // being "online" is neither: the health read at start-up (app.bootstrap) already says so.
-  const client = useQueryClient();
   const previous = useRef<Connectivity['state']>('unknown');
   useEffect(() => {
     const was = previous.current;
