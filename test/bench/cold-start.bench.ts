@@ -12,14 +12,14 @@
  * the first screen needs of them (peers/stack-page.ts), the part of the ratio no code of ours takes.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type Browser, chromium } from '@playwright/test';
 import { buildBrowserHost } from '../../electron/hosts/web/build';
-import { build } from 'esbuild';
 import { loadNow, median, type Result, result, round, RUNS } from './figure';
+import { writeBundledPage } from './peers/bundled-page';
 import { buildStackPage } from './peers/stack-page';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -136,32 +136,17 @@ process.on('SIGTERM', () => process.exit(0));
  * The floor's page: a minimal React app — react-dom/client rendering one enabled input — bundled and
  * minified for production, as a page built with React would ship it.
  */
-export async function buildReactPage(dir: string): Promise<void> {
-  const out = await build({
-    stdin: {
-      contents: `import { createRoot } from 'react-dom/client';
-        import { createElement, useState } from 'react';
-        function App() {
-          const [q, setQ] = useState('');
-          return createElement('main', null, createElement('input', { 'data-testid': 'tx-search', value: q, onChange: (e) => setQ(e.target.value) }), createElement('p', { 'data-testid': 'tx-empty' }, 'Nothing yet'));
-        }
-        createRoot(document.getElementById('root')).render(createElement(App));`,
-      resolveDir: ROOT,
-      loader: 'js',
-    },
-    bundle: true,
-    minify: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    target: 'chrome120',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'silent',
-  });
-  writeFileSync(join(dir, 'app.js'), out.outputFiles[0]?.text ?? '');
-  writeFileSync(
-    join(dir, 'index.html'),
-    '<!doctype html><meta charset="utf-8"><title>React</title><div id="root"></div><script type="module" src="/app.js"></script>',
+export function buildReactPage(dir: string): Promise<void> {
+  return writeBundledPage(
+    dir,
+    `import { createRoot } from 'react-dom/client';
+    import { createElement, useState } from 'react';
+    function App() {
+      const [q, setQ] = useState('');
+      return createElement('main', null, createElement('input', { 'data-testid': 'tx-search', value: q, onChange: (e) => setQ(e.target.value) }), createElement('p', { 'data-testid': 'tx-empty' }, 'Nothing yet'));
+    }
+    createRoot(document.getElementById('root')).render(createElement(App));`,
+    'React',
   );
 }
 

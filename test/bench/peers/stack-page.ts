@@ -7,11 +7,7 @@
  * minified for production as the floor is, served the same way: how much of the cold start's ratio the
  * fixed packages alone take on this machine, measured in the same run.
  */
-import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
-
-const ROOT = resolve(import.meta.dirname, '../../..');
+import { writeBundledPage } from './bundled-page';
 
 /** The page's module: plain JS (createElement, no JSX), as the floor's. */
 const SOURCE = `
@@ -49,21 +45,6 @@ createRoot(document.getElementById('root')).render(
 `;
 
 /** Writes the page (index.html, app.js) into `dir`. */
-export async function buildStackPage(dir: string): Promise<void> {
-  const out = await build({
-    stdin: { contents: SOURCE, resolveDir: ROOT, loader: 'js' },
-    bundle: true,
-    minify: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    target: 'chrome120',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'silent',
-  });
-  writeFileSync(join(dir, 'app.js'), out.outputFiles[0]?.text ?? '');
-  writeFileSync(
-    join(dir, 'index.html'),
-    '<!doctype html><meta charset="utf-8"><title>Stack</title><div id="root"></div><script type="module" src="/app.js"></script>',
-  );
+export function buildStackPage(dir: string): Promise<void> {
+  return writeBundledPage(dir, SOURCE, 'Stack');
 }
