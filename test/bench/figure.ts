@@ -66,7 +66,7 @@ export interface Samples {
 }
 
 export function result(
-  base: Pick<Result, 'name' | 'size' | 'unit' | 'goal'> & { note?: string },
+  base: Pick<Result, 'name' | 'size' | 'unit' | 'goal' | 'reference'> & { note?: string },
   s: Samples,
   loadAtStart: number,
   met: (median: number, ratio: number | null) => boolean | null,
@@ -76,8 +76,9 @@ export function result(
   const m = ours.length > 0 ? median(ours) : NaN;
   const floor = floors.length > 0 ? median(floors) : null;
   const ratio = floor && Number.isFinite(m) ? round(s.ratio === 'floor/ours' ? floor / m : m / floor) : null;
+  const { reference, ...named } = base;
   const out: Result = {
-    ...base,
+    ...named,
     median: round(m),
     min: round(ours.length ? Math.min(...ours) : NaN),
     max: round(ours.length ? Math.max(...ours) : NaN),
@@ -86,6 +87,7 @@ export function result(
     ratio,
     goal: base.goal,
     met: Number.isFinite(m) ? met(m, ratio) : false,
+    ...(reference ? { reference } : {}),
     load: { start: loadAtStart, end: loadNow(), cores: cpus().length },
   };
   const peaks = (s.peaks ?? []).filter(Number.isFinite);
